@@ -1,0 +1,3 @@
+"""Judges & Kings: a digital edition of the strategy board game."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,12 @@
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+from ..engine import Action
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, seat: int, legal: list[Action], view: Callable[[], dict]) -> Action:
+        """Picks one of `legal`. `view()` returns the seat's view (built only if asked for)."""

@@ -1,0 +1,125 @@
+"""The `judges` command: simulate games, draw the board, run scenario files."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from .engine import constants as C
+from .engine.state import ENDINGS
+
+app = typer.Typer(help="Judges & Kings: the rules engine's command line.", no_args_is_help=True,
+                  add_completion=False)
+scenario_app = typer.Typer(help="Scenario files: set up a position, script dice, play actions.",
+                           no_args_is_help=True)
+app.add_typer(scenario_app, name="scenario")
+err = Console(stderr=True)
+
+
+def summarize(records: list) -> dict:
+    rounds = [r.rounds for r in records]
+    endings = Counter(r.ending for r in records)
+    wins = Counter(seat for r in records for seat in r.winners)
+    return {
+        "games": len(records),
+        "endings": {e: endings.get(e, 0) for e in ENDINGS},
+        "wins_by_seat": {str(seat): wins[seat] for seat in sorted(wins)},
+        "rounds": {"median": statistics.median(rounds), "min": min(rounds), "max": max(rounds)},
+        "judgments": {"total": sum(r.judgments for r in records),
+                      "per_game": round(sum(r.judgments for r in records) / len(records), 3)},
+        "razed": {"by_invaders": sum(r.razed_by_invaders for r in records),
+                  "by_plunder": sum(r.razed_by_plunder for r in records)},
+        "actions": sum(r.actions for r in records),
+    }
+
+
+@app.command()
+def simulate(
+    players: int = typer.Option(4, min=C.MIN_PLAYERS, max=C.MAX_PLAYERS, help="Players per game."),
+    games: int = typer.Option(20, min=1, help="How many games to play."),
+    bot: str = typer.Option("random", help="Bot for every seat, or a comma-separated list by seat."),
+    seed: int = typer.Option(1, help="Seed of the first game; game i uses seed + i."),
+    wave_pairs: int = typer.Option(C.DEFAULT_WAVE_PAIRS, min=1, max=C.MAX_WAVE_PAIRS,
+                                   help="Invader pairs per wave (2 = hard)."),
+    round_limit: int = typer.Option(C.SIMULATION_ROUND_LIMIT, min=1, help="Round cap: a longer game ends with no winner."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON record per game, then the summary."),
+) -> None:
+    """Play whole games headless between bots and print how they ended."""
+    from .bots import BOTS
+    from .play import simulate_one
+
+    names = [b.strip() for b in bot.split(",") if b.strip()]
+    unknown = [n for n in names if n not in BOTS]
+    if unknown or not names:
+        raise typer.BadParameter(f"unknown bot {unknown}; bots: {', '.join(sorted(BOTS))}", param_hint="--bot")
+    records = []
+    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as progress:
+        task = progress.add_task("games", total=games)
+        for i in range(games):
+            record = simulate_one(seed + i, players, names, wave_pairs, round_limit)
+            records.append(record)
+            if as_json:
+                sys.stdout.write(json.dumps(record.to_dict(), sort_keys=True) + "\n")
+            progress.advance(task)
+    summary = summarize(records)
+    if as_json:
+        sys.stdout.write(json.dumps({"summary": summary}, sort_keys=True) + "\n")
+        return
+    out = Console()
+    out.print(f"{summary['games']} games, {players} players, bots: {','.join(names)}, first seed {seed}")
+    out.print("endings: " + ", ".join(f"{k} {v}" for k, v in summary["endings"].items()))
+    out.print("wins by seat: " + (", ".join(f"seat {k}: {v}" for k, v in summary["wins_by_seat"].items()) or "none"))
+    r = summary["rounds"]
+    out.print(f"rounds per game: median {r['median']}, min {r['min']}, max {r['max']}")
+    out.print(f"Wrath judgments: {summary['judgments']['total']} ({summary['judgments']['per_game']} per game)")
+    out.print(f"settlements razed: {summary['razed']['by_invaders']} by invaders, "
+              f"{summary['razed']['by_plunder']} by plunder")
+
+
+@app.command()
+def board(
+    svg: Path = typer.Option(..., "--svg", help="Where to write the SVG drawing of the board."),
+    map_name: str = typer.Option("canaan", "--map", help="Map name."),
+) -> None:
+    """Draw the board to an SVG file."""
+    from .render.svg import render_board_svg
+    from .world import load_world
+
+    svg.write_text(render_board_svg(load_world(map_name)), encoding="utf-8")
+    err.print(f"board written to {svg}")
+
+
+@scenario_app.command("run")
+def scenario_run(
+    file: Path = typer.Argument(..., exists=True, dir_okay=False, help="Scenario JSON file."),
+) -> None:
+    """Set up the scenario's position, play its actions, print the result as JSON."""
+    from .engine.errors import JudgesError
+    from .engine.scenario import run_scenario
+
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        err.print(f"{file}: not valid JSON: {exc}")
+        raise typer.Exit(2)
+    try:
+        result = run_scenario(data)
+    except JudgesError as exc:
+        err.print(f"{file}: {exc}")
+        raise typer.Exit(2)
+    sys.stdout.write(json.dumps(result, indent=2, sort_keys=True) + "\n")
+    if result["error"] is not None:
+        raise typer.Exit(1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

@@ -1,0 +1,111 @@
+"""Read-only questions about a position: control, sieges, regions, turn order.
+
+Nothing here changes the state.
+"""
+
+from __future__ import annotations
+
+from ..world import World
+from .state import CANAANITES, GameState, General
+
+
+def living_seats(state: GameState) -> list[int]:
+    return [p.seat for p in state.players if not p.eliminated]
+
+
+def turn_order(state: GameState) -> list[int]:
+    """§ 4: in round r the first player is the living player at seat (r-1) mod N, then onward."""
+    n = len(state.players)
+    start = (state.round - 1) % n
+    return [seat for i in range(n) if not state.players[seat := (start + i) % n].eliminated]
+
+
+def generals_at(state: GameState, hex_index: int) -> list[General]:
+    return [g for g in state.generals.values() if g.hex == hex_index]
+
+
+def free_generals(state: GameState, seat: int) -> list[General]:
+    """The player's generals that are not captive, in id order."""
+    return [g for g in state.generals.values() if g.owner == seat and g.captor is None]
+
+
+def besieged_settlements(state: GameState) -> set[int]:
+    return {pair.at for pair in state.invaders if pair.at >= 0}
+
+
+def is_besieged(state: GameState, settlement: int) -> bool:
+    return any(pair.at == settlement for pair in state.invaders)
+
+
+def hex_controller(state: GameState, world: World, hex_index: int) -> int | None:
+    """§ 2: who controls a hex.
+
+    A settlement: the owner of its garrison (a seat or CANAANITES), else the one player
+    with a non-captive general in it. Any other hex: the one player with a non-captive
+    general there. Razed settlements and contested hexes (generals of several players,
+    no garrison) are controlled by nobody.
+    """
+    s_index = world.hexes[hex_index].settlement
+    if s_index is not None:
+        s = state.settlements[s_index]
+        if s.razed:
+            return None
+        if s.owner is not None:
+            return s.owner
+    owners = {g.owner for g in state.generals.values() if g.hex == hex_index and g.captor is None}
+    if len(owners) == 1:
+        return next(iter(owners))
+    return None
+
+
+def settlement_controller(state: GameState, world: World, settlement: int) -> int | None:
+    return hex_controller(state, world, world.settlements[settlement].hex)
+
+
+def controlled_settlements(state: GameState, world: World, seat: int) -> list[int]:
+    return [i for i in range(len(state.settlements))
+            if settlement_controller(state, world, i) == seat]
+
+
+def is_defended(state: GameState, world: World, settlement: int) -> bool:
+    """A settlement with a garrison or any general in it (§ 5.2: otherwise invaders raze it)."""
+    s = state.settlements[settlement]
+    if s.owner is not None and s.troops > 0:
+        return True
+    hex_index = world.settlements[settlement].hex
+    return any(g.hex == hex_index for g in state.generals.values())
+
+
+def standing_in_region(state: GameState, world: World, region: int) -> int:
+    return sum(1 for s in world.regions[region].settlements if not state.settlements[s].razed)
+
+
+def sustaining_regions(state: GameState, world: World, need: int) -> int:
+    return sum(1 for r in range(len(world.regions)) if standing_in_region(state, world, r) >= need)
+
+
+def judge_titles_of(state: GameState, general_id: int) -> list[int]:
+    return [r for r, t in enumerate(state.titles) if t.holder == general_id]
+
+
+def prophet_owner(state: GameState) -> int | None:
+    """§ 5.5: the owner of a prophet in play decides; with several, the one last in turn order.
+
+    A prophet is in play when a non-captive general of a living player carries it.
+    """
+    owners = {g.owner for g in state.generals.values() if g.prophet and g.captor is None
+              and not state.players[g.owner].eliminated}
+    if not owners:
+        return None
+    order = turn_order(state)
+    return max(owners, key=order.index)
+
+
+def canaanites_hold_israel_or_judah(state: GameState, world: World) -> bool:
+    for region in world.regions:
+        if region.kingdom in ("israel", "judah"):
+            for s in region.settlements:
+                st = state.settlements[s]
+                if st.owner == CANAANITES and not st.razed:
+                    return True
+    return False

@@ -1,0 +1,37 @@
+"""What every rule function receives: the state, the static world, the dice, and the
+outbox of notifications."""
+
+from __future__ import annotations
+
+from ..world import World
+from .dice import Dice
+from .state import Entry, GameState, Notification, PHASES
+
+
+class Ctx:
+    __slots__ = ("state", "world", "dice", "outbox")
+
+    def __init__(self, state: GameState, world: World, dice: Dice) -> None:
+        self.state = state
+        self.world = world
+        self.dice = dice
+        self.outbox: list[Notification] = []  # notifications emitted since the game last took them
+
+    def report(self, key: str, **params) -> None:
+        """A line of the report of the phase being resolved."""
+        self.state.report.append(Entry(key=key, params=params))
+
+    def log_round(self, key: str, **params) -> None:
+        """A line for this round's Round report (executions, taxes, revolts, battles)."""
+        self.state.round_log.append(Entry(key=key, params=params))
+
+    def notify(self, key: str, to: list[int], params: dict | None = None,
+               entries: list[Entry] | None = None) -> None:
+        s = self.state
+        self.outbox.append(Notification(
+            id=s.next_notification_id, round=s.round, phase=PHASES[s.phase - 1], key=key,
+            to=list(to), params=params or {}, entries=list(entries or ())))
+        s.next_notification_id += 1
+
+    def roll(self, sides: int = 6) -> int:
+        return self.dice.roll(sides)

@@ -1,0 +1,131 @@
+"""§ 5.4–5.5 and § 11: events expire, land on a terrain, displace each other; Plague."""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Iterator
+
+from . import constants as C
+from .actions import ForeseeEvents
+from .board import generals_at, prophet_owner
+from .context import Ctx
+from .effects import kill_general
+from .errors import IllegalAction
+from .state import Decision, LandedEvent
+from ..world import TERRAINS
+
+RULE_LAND = "§5.5 New events land"
+
+
+def expire_events(ctx: Ctx) -> None:
+    """§ 5.4: last round's cards are discarded (this is how a Sandstorm stops sealing)."""
+    state = ctx.state
+    if state.events_landed:
+        ctx.report("events.expired", cards=[e.card for e in state.events_landed])
+        state.discard.extend(e.card for e in state.events_landed)
+        state.events_landed = []
+
+
+def assign_terrains(ctx: Ctx) -> None:
+    """§ 5.5: each card gets a terrain by a d6 (Sandstorm: desert), or by the prophet's owner."""
+    state = ctx.state
+    state.pending_terrains = []
+    if not state.events_area:
+        return
+    seer = prophet_owner(state)
+    if seer is not None:
+        state.pending.append(Decision(player=seer, kind="foresee_events"))
+        return
+    for card in state.events_area:
+        if card == "sandstorm":
+            state.pending_terrains.append(C.SANDSTORM_TERRAIN)
+            continue
+        face = ctx.roll(6)
+        terrain = C.EVENT_TERRAIN_BY_DIE[face]
+        ctx.report("events.roll", card=card, die=face, terrain=terrain)
+        state.pending_terrains.append(terrain)
+
+
+def _allowed_terrains(card: str) -> tuple[str, ...]:
+    return (C.SANDSTORM_TERRAIN,) if card == "sandstorm" else TERRAINS
+
+
+def legal_foresee_events(ctx: Ctx, decision: Decision) -> Iterator[ForeseeEvents]:
+    options = [_allowed_terrains(card) for card in ctx.state.events_area]
+    for combo in product(*options):
+        yield ForeseeEvents(player=decision.player, terrains=list(combo))
+
+
+def apply_foresee_events(ctx: Ctx, decision: Decision, action: ForeseeEvents) -> None:
+    cards = ctx.state.events_area
+    if len(action.terrains) != len(cards):
+        raise IllegalAction(RULE_LAND, "error.foresee_count",
+                            f"choose one terrain for each of the {len(cards)} cards in the Events Area "
+                            f"(got {len(action.terrains)})", expected=len(cards), got=len(action.terrains))
+    for card, terrain in zip(cards, action.terrains):
+        if terrain not in _allowed_terrains(card):
+            if card == "sandstorm":
+                msg = "a Sandstorm always lands on desert"
+            else:
+                msg = f"{terrain!r} is not a terrain (plain, mountains or desert)"
+            raise IllegalAction(RULE_LAND, "error.foresee_terrain", msg, card=card, terrain=terrain)
+    ctx.state.pending.remove(decision)
+    ctx.state.pending_terrains = list(action.terrains)
+    ctx.report("prophet.foresaw_events", player=action.player, terrains=list(action.terrains))
+
+
+def resolve_events(ctx: Ctx) -> None:
+    """Two cards never share a terrain: the newer displaces the older, which is discarded
+    without effect. The survivors take effect; a Plague strikes at once (rules reference)."""
+    state = ctx.state
+    if not state.events_area:
+        return
+    on_terrain: dict[str, str] = {}
+    for card, terrain in zip(state.events_area, state.pending_terrains):
+        if terrain in on_terrain:
+            older = on_terrain[terrain]
+            ctx.report("events.displaced", card=older, by=card, terrain=terrain)
+            state.discard.append(older)
+        on_terrain[terrain] = card
+    state.events_area = []
+    state.pending_terrains = []
+    state.events_landed = [LandedEvent(card=card, terrain=terrain) for terrain, card in on_terrain.items()]
+    for event in state.events_landed:
+        ctx.report("events.landed", card=event.card, terrain=event.terrain)
+    for event in state.events_landed:
+        if event.card == "plague":
+            plague(ctx, event.terrain)
+
+
+def _halve(n: int) -> int:
+    return (n + 1) // 2  # half, rounded up
+
+
+def plague(ctx: Ctx, terrain: str) -> None:
+    """§ 11 [D]: on the struck terrain, hex by hex: each garrison, then each general (by id):
+    his army, then his life. A garrison or army loses half its troops (rounded up) on a d6 of
+    1–3; a general dies on a 1."""
+    state, world = ctx.state, ctx.world
+    for hx in world.hexes:
+        if hx.terrain != terrain:
+            continue
+        if hx.settlement is not None:
+            s = state.settlements[hx.settlement]
+            if not s.razed and s.owner is not None and s.troops > 0:
+                face = ctx.roll(6)
+                lost = _halve(s.troops) if face <= C.PLAGUE_TROOP_LOSS_MAX_DIE else 0
+                s.troops -= lost
+                ctx.report("plague.garrison", settlement=hx.settlement, owner=s.owner, die=face, lost=lost)
+                if s.troops == 0:
+                    s.owner = None
+        for g in sorted(generals_at(state, hx.index), key=lambda g: g.id):
+            if g.army > 0:
+                face = ctx.roll(6)
+                lost = _halve(g.army) if face <= C.PLAGUE_TROOP_LOSS_MAX_DIE else 0
+                g.army -= lost
+                ctx.report("plague.army", general=g.id, owner=g.owner, die=face, lost=lost)
+            face = ctx.roll(6)
+            died = face <= C.PLAGUE_GENERAL_DEATH_MAX_DIE
+            ctx.report("plague.general", general=g.id, owner=g.owner, die=face, died=died)
+            if died:
+                kill_general(ctx, g.id, "plague")

@@ -1,0 +1,210 @@
+"""The Game: a position plus the machine that moves it.
+
+Like a python-chess Board, a Game answers questions about its position (who must decide
+what, which actions are legal) and is moved by pushing actions. Automatic steps fire by
+themselves until some player owes a decision. Every action is validated before anything
+changes; a refused action raises a RuleError and leaves the game exactly as it was.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Callable, Iterable, Iterator
+
+import msgspec
+
+from . import events, invaders, titles, turns
+from .actions import (Action, AnyAction, AppointJudge, ChooseSuccessor, EndTurn, ForeseeEvents,
+                      ForeseeInvasion, Vote, action_from_dict, action_to_dict)
+from .context import Ctx
+from .dice import Dice, SeededDice
+from .errors import GameOver, MalformedAction, NotYourDecision
+from .phases import PHASE_STEPS
+from .setup import initial_state
+from .state import (Decision, GameState, Notification, Options, PHASES, clone_state, state_from_json,
+                    state_to_json)
+from ..world import World, load_world
+
+# decision kind -> (action type, legal-action generator, handler)
+DECISIONS: dict[str, tuple[type, Callable, Callable]] = {
+    "foresee_invasion": (ForeseeInvasion, invaders.legal_foresee_invasion, invaders.apply_foresee_invasion),
+    "foresee_events": (ForeseeEvents, events.legal_foresee_events, events.apply_foresee_events),
+    "succession": (ChooseSuccessor, titles.legal_succession, titles.apply_succession),
+    "appoint_judge": (AppointJudge, titles.legal_appoint, titles.apply_appoint),
+    "vote": (Vote, titles.legal_vote, titles.apply_vote),
+    "turn": (EndTurn, turns.legal_turn, turns.apply_end_turn),
+}
+ACTION_KINDS: dict[type, str] = {action_type: kind for kind, (action_type, _, _) in DECISIONS.items()}
+
+
+class Game:
+    """One game: state, dice, action log and the notifications emitted so far."""
+
+    __slots__ = ("state", "world", "dice", "log", "notifications", "_ctx")
+
+    def __init__(self, state: GameState, world: World | None = None, dice: Dice | None = None,
+                 log: list[Action] | None = None, notifications: list[Notification] | None = None) -> None:
+        self.state = state
+        self.world = world if world is not None else load_world(state.options.map)
+        self.dice = dice if dice is not None else SeededDice(state)
+        self.log: list[Action] = log if log is not None else []
+        self.notifications: list[Notification] = notifications if notifications is not None else []
+        self._ctx = Ctx(self.state, self.world, self.dice)
+
+    # --- creation --------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, options: Options | None = None, *, dice: Dice | None = None, world: World | None = None,
+            start: bool = True, dice_factory: Callable[[GameState], Dice] | None = None,
+            **option_fields) -> "Game":
+        """A game in its setup position. With `start`, automatic steps run at once up to the
+        first decision; a scenario passes start=False to edit the position first."""
+        if options is None:
+            options = Options(**option_fields)
+        world = world if world is not None else load_world(options.map)
+        if dice_factory is not None:
+            factory = dice_factory
+        else:
+            factory = (lambda state: dice) if dice is not None else SeededDice
+        state, game_dice = initial_state(options, world, factory)
+        game = cls(state, world, game_dice)
+        if start:
+            game.advance()
+        return game
+
+    @classmethod
+    def replay(cls, options: Options, actions: Iterable[Action | dict], *, dice: Dice | None = None) -> "Game":
+        """Seed + action log = the game."""
+        game = cls.new(options, dice=dice)
+        for action in actions:
+            game.apply(action_from_dict(action) if isinstance(action, dict) else action)
+        return game
+
+    def clone(self) -> "Game":
+        state = clone_state(self.state)
+        dice = SeededDice(state) if isinstance(self.dice, SeededDice) else copy.deepcopy(self.dice)
+        return Game(state, self.world, dice, list(self.log), list(self.notifications))
+
+    # --- questions -------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.ending is not None
+
+    @property
+    def pending(self) -> list[Decision]:
+        """Every decision owed right now (several players may owe decisions at once)."""
+        return list(self.state.pending)
+
+    def waiting_for(self) -> list[int]:
+        """Who are we waiting for: the seats that owe a decision, in seat order."""
+        return sorted({d.player for d in self.state.pending})
+
+    def decisions_of(self, player: int) -> list[Decision]:
+        return [d for d in self.state.pending if d.player == player]
+
+    def legal_actions(self, player: int | None = None) -> Iterator[Action]:
+        """Every legal action, for one player or for all who owe a decision."""
+        if self.is_over:
+            return
+        for decision in list(self.state.pending):
+            if player is None or decision.player == player:
+                _, legal, _ = DECISIONS[decision.kind]
+                yield from legal(self._ctx, decision)
+
+    def is_legal(self, action: Action) -> bool:
+        return any(a == action for a in self.legal_actions(action.player))
+
+    @property
+    def phase_name(self) -> str:
+        return PHASES[self.state.phase - 1]
+
+    # --- moving ----------------------------------------------------------------------
+
+    def apply(self, action: Action | dict) -> list[Notification]:
+        """Validates and applies one action, then runs automatic steps up to the next
+        decision. Returns the notifications this produced."""
+        if isinstance(action, dict):
+            action = action_from_dict(action)
+        if not isinstance(action, AnyAction.__args__):  # type: ignore[attr-defined]
+            raise MalformedAction("actions", "error.malformed_action",
+                                  f"not an action: {action!r}", detail=repr(action))
+        if self.is_over:
+            raise GameOver("§14 Endings", "error.game_over", "the game is over", ending=self.state.ending)
+        if not 0 <= action.player < len(self.state.players):
+            raise MalformedAction("actions", "error.unknown_player",
+                                  f"there is no player {action.player}", player=action.player)
+        decision = self._find_decision(action)
+        _, _, handler = DECISIONS[decision.kind]
+        start = len(self.notifications)
+        handler(self._ctx, decision, action)  # validates fully before it changes anything
+        self.log.append(action)
+        self.advance()
+        return self.notifications[start:]
+
+    push = apply
+
+    def _find_decision(self, action: Action) -> Decision:
+        kind = ACTION_KINDS[type(action)]
+        for d in self.state.pending:
+            if d.player == action.player and d.kind == kind:
+                if kind == "appoint_judge" and self.world.regions[d.subject].name != action.region:
+                    continue
+                return d
+        owed = ", ".join(f"player {d.player} ({d.kind})" for d in self.state.pending) or "nobody"
+        subject = f" for {action.region}" if isinstance(action, AppointJudge) else ""
+        raise NotYourDecision(
+            _RULE_BY_KIND[kind], "error.not_your_decision",
+            f"player {action.player} owes no {kind.replace('_', ' ')} decision{subject} now; waiting for: {owed}",
+            player=action.player, kind=kind)
+
+    def advance(self) -> None:
+        """Fires automatic steps until a decision is owed or the game ends."""
+        state, ctx = self.state, self._ctx
+        while not state.pending and state.ending is None:
+            steps = PHASE_STEPS[state.phase]
+            if state.step >= len(steps):
+                state.step = 0
+                if state.phase == 7:
+                    state.phase = 1
+                    state.round += 1
+                else:
+                    state.phase += 1
+                continue
+            step = steps[state.step]
+            state.step += 1
+            step(ctx)
+        self.notifications.extend(ctx.outbox)
+        ctx.outbox.clear()
+
+    # --- output ----------------------------------------------------------------------
+
+    def notifications_for(self, seat: int) -> list[Notification]:
+        return [n for n in self.notifications if seat in n.to]
+
+    def view(self, seat: int) -> dict:
+        from .view import player_view
+        return player_view(self, seat)
+
+    def to_dict(self) -> dict:
+        """Everything needed to resume: state (dice included), log, notifications."""
+        return {"state": msgspec.to_builtins(self.state),
+                "log": [action_to_dict(a) for a in self.log],
+                "notifications": msgspec.to_builtins(self.notifications)}
+
+    def state_json(self) -> bytes:
+        return state_to_json(self.state)
+
+    @classmethod
+    def from_state_json(cls, data: bytes | str) -> "Game":
+        return cls(state_from_json(data))
+
+
+_RULE_BY_KIND = {
+    "foresee_invasion": "§13 New wave",
+    "foresee_events": "§5.5 New events land",
+    "succession": "§10 Succession",
+    "appoint_judge": "§10 Vacant titles",
+    "vote": "§10 Election",
+    "turn": "§4 Turn order",
+}

@@ -1,0 +1,76 @@
+"""§ 7 Phase 3 — Income: credited automatically just before Acquisitions."""
+
+from __future__ import annotations
+
+from . import constants as C
+from .board import is_besieged, living_seats, settlement_controller
+from .context import Ctx
+from .state import Entry, GameState
+from ..world import World
+
+
+def settlement_value(state: GameState, world: World, settlement: int) -> tuple[int, list[str]]:
+    """The income value of a settlement and the modifiers that made it (§ 7)."""
+    info = world.settlements[settlement]
+    s = state.settlements[settlement]
+    value = (C.CITY_INCOME if info.is_city else C.VILLAGE_INCOME) + C.DEVELOPMENT_INCOME * s.developments
+    modifiers = []
+    terrain = world.hexes[info.hex].terrain
+    for event in state.events_landed:
+        if event.terrain == terrain:
+            if event.card == "abundance":
+                value += C.ABUNDANCE_BONUS
+                modifiers.append("abundance")
+            elif event.card == "famine":
+                value -= C.FAMINE_PENALTY
+                modifiers.append("famine")
+    return max(C.MIN_SETTLEMENT_VALUE, value), modifiers
+
+
+def compute_income(state: GameState, world: World) -> dict[int, list[Entry]]:
+    """Every living player's income lines for this round, without changing anything."""
+    lines: dict[int, list[Entry]] = {seat: [] for seat in living_seats(state)}
+    for region_index, region in enumerate(world.regions):
+        collector = state.taxes.get(region_index)
+        for settlement in region.settlements:
+            s = state.settlements[settlement]
+            if s.razed:
+                continue
+            if is_besieged(state, settlement):
+                # A besieged settlement yields to nobody, tax collector included.
+                owner = settlement_controller(state, world, settlement)
+                if owner in lines:
+                    lines[owner].append(Entry(key="income.besieged", params={"settlement": settlement, "value": 0}))
+                continue
+            value, modifiers = settlement_value(state, world, settlement)
+            owner = settlement_controller(state, world, settlement)
+            if collector is not None:
+                if owner in lines:
+                    lines[owner].append(Entry(key="income.taxed", params={
+                        "settlement": settlement, "value": 0, "collector": collector}))
+                if collector in lines:
+                    lines[collector].append(Entry(key="income.tax", params={
+                        "settlement": settlement, "value": C.TAX_MULTIPLIER * value,
+                        "modifiers": modifiers, "owner": owner}))
+            elif owner in lines:
+                lines[owner].append(Entry(key="income.settlement", params={
+                    "settlement": settlement, "value": value, "modifiers": modifiers,
+                    "developments": s.developments}))
+    if state.round == C.DOWRY_ROUND:
+        for seat in lines:
+            lines[seat].append(Entry(key="income.dowry", params={"value": C.DOWRY}))
+    return lines
+
+
+def run_income(ctx: Ctx) -> None:
+    state = ctx.state
+    for seat, entries in compute_income(state, ctx.world).items():
+        player = state.players[seat]
+        before = player.coins
+        gained = sum(e.params["value"] for e in entries)
+        player.coins += gained
+        ctx.notify("notification.income", to=[seat],
+                   params={"player": seat, "before": before, "income": gained, "after": player.coins},
+                   entries=entries)
+    # A Tax card acts on this round's Income only.
+    state.taxes = {}

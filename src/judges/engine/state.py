@@ -1,0 +1,174 @@
+"""The typed game state: plain msgspec Structs, mutable in place, lossless through JSON.
+
+Static facts of the board (hexes, regions, ring) live in `judges.world.World`; the state
+holds only what changes during a game, indexed by the world's settlement, region and hex
+indices. Why msgspec Structs rather than slotted dataclasses: docs/architecture.md
+(measured by bench/state_types.py).
+"""
+
+from __future__ import annotations
+
+import msgspec
+from msgspec import Struct, field
+
+CANAANITES = -1  # garrison owner value for a Canaanite-held settlement
+
+PHASES = (
+    "announcements",  # 1
+    "intrigue",  # 2
+    "income",  # 3
+    "acquisitions",  # 4
+    "movement",  # 5
+    "combat",  # 6
+    "victory",  # 7
+)
+
+ENDINGS = ("three_points", "last_standing", "collapse", "general_elimination", "round_limit")
+
+
+class Options(Struct, frozen=True, kw_only=True):
+    players: int = 4
+    seed: int = 0
+    wave_pairs: int = 1  # invader pairs per wave: 1 default difficulty, 2 hard
+    round_limit: int | None = None
+    map: str = "canaan"
+
+
+class Player(Struct, kw_only=True):
+    seat: int
+    coins: int = 0
+    hand: list[str] = field(default_factory=list)
+    eliminated: bool = False  # decided at a Victory Check
+    eliminated_round: int | None = None
+    elimination_announced: bool = False
+
+
+class SettlementState(Struct, kw_only=True):
+    owner: int | None = None  # garrison owner: a seat, CANAANITES, or None
+    troops: int = 0  # garrison size (0 when owner is None)
+    walls: bool = False
+    developments: int = 0
+    razed: bool = False
+
+
+class General(Struct, kw_only=True):
+    id: int
+    owner: int
+    hex: int
+    captor: int | None = None  # seat holding him captive
+    army: int = 0  # troops marching with him
+    ark: bool = False
+    anointed: bool = False
+    prophet: bool = False
+
+
+class Title(Struct, kw_only=True):
+    """The Judge title of one region."""
+
+    owner: int | None = None  # the player whose general holds it; a vacant title keeps its owner
+    holder: int | None = None  # general id, None when vacant or unowned
+    in_play: bool = True  # False once the region can no longer sustain a judge
+
+
+class InvaderPair(Struct, kw_only=True):
+    id: int
+    at: int  # settlement index it besieges (or stands on, once razed)
+    direction: int  # +1 clockwise, -1 counter-clockwise
+    wave: int
+
+
+class LandedEvent(Struct, kw_only=True):
+    card: str
+    terrain: str
+
+
+class Entry(Struct, kw_only=True):
+    """One line of a report: a message key and its parameters."""
+
+    key: str
+    params: dict = field(default_factory=dict)
+
+
+class Notification(Struct, kw_only=True):
+    """A structured notification for the bell: rendered in the reader's language later."""
+
+    id: int
+    round: int
+    phase: str
+    key: str
+    to: list[int]  # seats addressed
+    params: dict = field(default_factory=dict)
+    entries: list[Entry] = field(default_factory=list)
+
+
+class Decision(Struct, kw_only=True, frozen=True):
+    """Something a player owes before the game can go on.
+
+    kind: "foresee_invasion", "foresee_events", "succession", "appoint_judge",
+    "vote", or "turn" (a player's turn in phases 2, 4, 5, 6).
+    subject: the region of an appoint_judge decision, the invader pair of a
+    foresee_invasion decision; None otherwise.
+    """
+
+    player: int
+    kind: str
+    subject: int | None = None
+
+
+class GameState(Struct, kw_only=True):
+    rules_version: int
+    options: Options
+    rng: int  # the seeded dice's whole state
+    round: int = 1
+    phase: int = 1  # 1..7
+    step: int = 0  # cursor into the phase's automatic steps
+    players: list[Player] = field(default_factory=list)
+    settlements: list[SettlementState] = field(default_factory=list)
+    generals: dict[int, General] = field(default_factory=dict)
+    next_general_id: int = 0
+    titles: list[Title] = field(default_factory=list)  # per region
+    king: int | None = None  # general id of the reigning King
+    succession_owner: int | None = None  # seat whose King died, owing a successor
+    ark_hex: int | None = None  # hex of the unattended Ark (None while a general carries it)
+    wrath: int = 0
+    wrath_registered: int = 0  # added at the next Announcements
+    judgment: bool = False  # this round's Announcements declared a judgment
+    judgments: int = 0
+    invaders: list[InvaderPair] = field(default_factory=list)
+    next_pair_id: int = 0
+    waves: int = 0
+    events_area: list[str] = field(default_factory=list)  # cards played, landing next Announcements
+    events_landed: list[LandedEvent] = field(default_factory=list)  # in force this round
+    pending_terrains: list[str] = field(default_factory=list)  # terrains assigned, before displacement
+    deck: list[str] = field(default_factory=list)  # top of the deck is the end of the list
+    discard: list[str] = field(default_factory=list)
+    taxes: dict[int, int] = field(default_factory=dict)  # region -> collecting seat, this round
+    turn_queue: list[int] = field(default_factory=list)  # seats still to act in a turn phase
+    pending: list[Decision] = field(default_factory=list)
+    votes: dict[int, int] = field(default_factory=dict)  # seat -> candidate general, this election
+    report: list[Entry] = field(default_factory=list)  # lines of the phase report being written
+    round_log: list[Entry] = field(default_factory=list)  # the round's actions for the Round report
+    razed_by_invaders: int = 0
+    razed_by_plunder: int = 0
+    ending: str | None = None
+    winners: list[int] = field(default_factory=list)
+    next_notification_id: int = 0
+
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(GameState)
+_mp_encoder = msgspec.msgpack.Encoder()
+_mp_decoder = msgspec.msgpack.Decoder(GameState)
+
+
+def state_to_json(state: GameState) -> bytes:
+    return _encoder.encode(state)
+
+
+def state_from_json(data: bytes | str) -> GameState:
+    return _decoder.decode(data)
+
+
+def clone_state(state: GameState) -> GameState:
+    """A deep copy, through msgpack (faster than copy.deepcopy by an order of magnitude)."""
+    return _mp_decoder.decode(_mp_encoder.encode(state))

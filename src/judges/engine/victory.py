@@ -1,0 +1,95 @@
+"""§ 14 Phase 7 — Victory Check: custody, eliminations, points, endings, the Round report."""
+
+from __future__ import annotations
+
+from . import constants as C
+from .board import controlled_settlements, free_generals, hex_controller, living_seats, sustaining_regions
+from .context import Ctx
+from .state import GameState
+from ..world import World
+
+
+def reconcile_custody(ctx: Ctx) -> None:
+    """A captive on a hex his captor no longer controls passes to its controller, and goes
+    free when that is his own player or nobody [D]. Captives never move [D]."""
+    state, world = ctx.state, ctx.world
+    for g in sorted(state.generals.values(), key=lambda g: g.id):
+        if g.captor is None:
+            continue
+        controller = hex_controller(state, world, g.hex)
+        if controller == g.captor:
+            continue
+        if controller is None or controller == g.owner or controller < 0:
+            g.captor = None
+            ctx.log_round("captive.freed", general=g.id, owner=g.owner, hex=g.hex)
+        else:
+            ctx.log_round("captive.transferred", general=g.id, owner=g.owner, captor=controller, hex=g.hex)
+            g.captor = controller
+
+
+def score(state: GameState, world: World, seat: int) -> dict[str, int]:
+    """§ 14: 1 per Judge title held by a living general (captive or not), 1 for the King,
+    1 for the Tabernacle while the Ark's carrier stands on it."""
+    judges = sum(1 for t in state.titles
+                 if t.in_play and t.holder is not None and state.generals[t.holder].owner == seat)
+    king = 1 if state.king is not None and state.generals[state.king].owner == seat else 0
+    tabernacle = 1 if any(g.ark and g.owner == seat and g.captor is None and g.hex == world.tabernacle_hex
+                          for g in state.generals.values()) else 0
+    return {"judges": judges * C.POINTS_PER_JUDGE, "king": king * C.POINTS_KING,
+            "tabernacle": tabernacle * C.POINTS_TABERNACLE,
+            "total": judges * C.POINTS_PER_JUDGE + king * C.POINTS_KING + tabernacle * C.POINTS_TABERNACLE}
+
+
+def eliminate(ctx: Ctx) -> list[int]:
+    """A player with no settlement and no free general is eliminated now, announced at the
+    next Announcements."""
+    state, world = ctx.state, ctx.world
+    out = []
+    for seat in living_seats(state):
+        if not controlled_settlements(state, world, seat) and not free_generals(state, seat):
+            p = state.players[seat]
+            p.eliminated = True
+            p.eliminated_round = state.round
+            out.append(seat)
+    return out
+
+
+def victory_check(ctx: Ctx) -> None:
+    state, world = ctx.state, ctx.world
+    reconcile_custody(ctx)
+    living_before = living_seats(state)
+    eliminated_now = eliminate(ctx)
+    living = living_seats(state)
+    scores = {seat: score(state, world, seat) for seat in living}
+    ending, winners = None, []
+    if sustaining_regions(state, world, C.SETTLEMENTS_TO_SUSTAIN_JUDGE) < C.MIN_SUSTAINING_REGIONS:
+        ending = "collapse"  # the land is judged: everyone loses, whatever the scores
+    elif not living:
+        ending = "general_elimination"
+    elif len(living) == 1 and len(living_before) > 1:
+        ending, winners = "last_standing", living
+    else:
+        reached = [seat for seat in living if scores[seat]["total"] >= C.POINTS_TO_WIN]
+        if reached:
+            ending = "three_points"
+            winners = _break_tie(state, world, reached)
+        elif state.options.round_limit is not None and state.round >= state.options.round_limit:
+            ending = "round_limit"
+    entries = list(state.round_log)
+    ctx.notify("notification.round_report", to=living_before,
+               params={"scores": {str(seat): s for seat, s in scores.items()}, "eliminated": eliminated_now},
+               entries=entries)
+    if ending is not None:
+        state.ending = ending
+        state.winners = winners
+        ctx.notify("notification.game_over", to=[p.seat for p in state.players],
+                   params={"ending": ending, "winners": winners, "round": state.round})
+
+
+def _break_tie(state: GameState, world: World, seats: list[int]) -> list[int]:
+    """Several at 3 points: most settlements controlled wins; still tied, a shared victory."""
+    if len(seats) == 1:
+        return seats
+    counts = {seat: len(controlled_settlements(state, world, seat)) for seat in seats}
+    best = max(counts.values())
+    return [seat for seat in seats if counts[seat] == best]

@@ -1,0 +1,58 @@
+"""Playing whole games headless: the loop every bot match, simulation and lab run uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .bots import Bot, make_bot
+from .engine import Game, Options
+from .engine.board import sustaining_regions
+from .engine import constants as C
+
+
+@dataclass
+class GameRecord:
+    seed: int
+    ending: str
+    winners: list[int]
+    rounds: int
+    judgments: int
+    razed_by_invaders: int
+    razed_by_plunder: int
+    actions: int
+    regions_sustaining: int = 0
+    bots: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"seed": self.seed, "ending": self.ending, "winners": self.winners, "rounds": self.rounds,
+                "judgments": self.judgments, "razed_by_invaders": self.razed_by_invaders,
+                "razed_by_plunder": self.razed_by_plunder, "actions": self.actions,
+                "regions_sustaining": self.regions_sustaining, "bots": self.bots}
+
+
+def play_game(options: Options, bots: list[Bot], max_actions: int = 1_000_000) -> Game:
+    """Plays until the game ends. Decisions owed at the same time are taken in seat order."""
+    game = Game.new(options)
+    actions = 0
+    while not game.is_over:
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        action = bots[seat].choose(seat, legal, lambda: game.view(seat))
+        game.apply(action)
+        actions += 1
+        if actions > max_actions:  # pragma: no cover - a safety net, never reached by design
+            raise RuntimeError(f"game with seed {options.seed} exceeded {max_actions} actions")
+    return game
+
+
+def simulate_one(seed: int, players: int, bot_names: list[str], wave_pairs: int = 1,
+                 round_limit: int | None = C.SIMULATION_ROUND_LIMIT) -> GameRecord:
+    options = Options(players=players, seed=seed, wave_pairs=wave_pairs, round_limit=round_limit)
+    bots = [make_bot(bot_names[seat % len(bot_names)], seed * 100 + seat) for seat in range(players)]
+    game = play_game(options, bots)
+    s = game.state
+    return GameRecord(seed=seed, ending=s.ending or "", winners=list(s.winners), rounds=s.round,
+                      judgments=s.judgments, razed_by_invaders=s.razed_by_invaders,
+                      razed_by_plunder=s.razed_by_plunder, actions=len(game.log),
+                      regions_sustaining=sustaining_regions(s, game.world, C.SETTLEMENTS_TO_SUSTAIN_JUDGE),
+                      bots=[b.name for b in bots])
