@@ -1,0 +1,79 @@
+"""Shared helpers: build positions on the Canaan map with scripted dice.
+
+`make_game(position, dice)` starts from the standard setup, applies a scenario position
+(docs/scenarios.md) and runs the automatic steps. `dice` is the exact list of faces the
+test expects to be rolled: rolling one more raises DiceScriptExhausted, so a test also
+fails when the engine rolls dice it should not.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from judges.engine import Game
+from judges.engine.scenario import build_game
+from judges.world import load_world
+
+WORLD = load_world()
+
+
+def S(name: str) -> int:
+    """Settlement index by name."""
+    return WORLD.settlement_by_name[name]
+
+
+def R(name: str) -> int:
+    """Region index by name."""
+    return WORLD.region_by_name[name]
+
+
+def H(name: str) -> int:
+    """Hex index of a settlement."""
+    return WORLD.settlements[S(name)].hex
+
+
+def terrain(name: str) -> str:
+    return WORLD.settlement_terrain(S(name))
+
+
+def settlements_on(terrain_name: str) -> list[str]:
+    return [s.name for s in WORLD.settlements if WORLD.settlement_terrain(s.index) == terrain_name]
+
+
+def make_game(position: dict | None = None, dice: list[int] | dict | None = (), players: int = 3,
+              wave_pairs: int = 1, round_limit: int | None = None, seed: int = 0) -> Game:
+    data = {"options": {"players": players, "seed": seed, "wave_pairs": wave_pairs, "round_limit": round_limit},
+            "position": position or {},
+            "dice": list(dice) if isinstance(dice, tuple) else dice}
+    return build_game(data)
+
+
+def entries(game: Game, key: str | None = None, notification: str = "notification.announcements") -> list:
+    """Report lines of every notification of the given key (optionally only lines of `key`)."""
+    out = []
+    for n in game.notifications:
+        if n.key == notification:
+            out.extend(e for e in n.entries if key is None or e.key == key)
+    return out
+
+
+def end_turns(game: Game, until_phase: str | None = None, until_round: int | None = None) -> None:
+    """Ends turns (phases 2, 4, 5, 6) until a different decision is owed, or the game reaches
+    `until_phase` (of `until_round`, when given)."""
+    while not game.is_over:
+        if until_round is not None and game.state.round < until_round:
+            pass
+        elif until_phase is not None and game.phase_name == until_phase:
+            return
+        elif until_round is not None and until_phase is None:
+            return
+        turn = [d for d in game.pending if d.kind == "turn"]
+        if not turn or len(turn) != len(game.pending):
+            return
+        from judges.engine import EndTurn
+        game.apply(EndTurn(player=turn[0].player))
+
+
+@pytest.fixture
+def world():
+    return WORLD

@@ -1,0 +1,258 @@
+"""§ 5 Phase 1 — Announcements: Wrath reconciliation, invaders, the report.
+
+(The Anointed, succession, vacant titles and the election: test_10; events: test_11.)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import R, S, WORLD, end_turns, entries, make_game, settlements_on, terrain
+from judges.engine import CANAANITES, ForeseeEvents, ForeseeInvasion, IllegalAction
+
+# A position with no Canaanite left in Israel or Judah: only Philistia stays Canaanite.
+NO_CANAANITES_IN_ISRAEL = {name: {"owner": None} for name in ("Acco", "Megiddo", "Beth-shean", "Gezer", "Jebus")}
+
+
+# --- 5.1 Wrath ---------------------------------------------------------------------------
+
+def test_wrath_adds_what_was_registered_last_round():
+    game = make_game({"wrath": 4, "wrath_registered": 3, "settlements": NO_CANAANITES_IN_ISRAEL})
+    assert game.state.wrath == 7
+    assert game.state.wrath_registered == 0
+
+
+def test_canaanites_in_israel_or_judah_add_one_per_round_not_per_settlement():
+    # The standard setup has five Canaanite-held settlements in Israel and Judah.
+    held = [s.name for s in WORLD.settlements if s.canaanite_start
+            and WORLD.regions[s.region].kingdom in ("israel", "judah")]
+    assert len(held) >= 2
+    game = make_game({"wrath": 2})
+    assert game.state.wrath == 3
+    line = entries(game, "wrath.reconciled")[0]
+    assert line.params == {"before": 2, "registered": 0, "canaanites": 1, "after": 3}
+
+
+def test_canaanites_only_in_philistia_add_nothing():
+    game = make_game({"wrath": 2, "settlements": NO_CANAANITES_IN_ISRAEL})
+    assert game.state.settlements[S("Gaza")].owner == CANAANITES
+    assert game.state.wrath == 2
+
+
+def test_a_razed_canaanite_settlement_no_longer_angers_god():
+    razed = {name: {"razed": True} for name in NO_CANAANITES_IN_ISRAEL}
+    game = make_game({"wrath": 2, "settlements": razed})
+    assert game.state.wrath == 2
+
+
+def test_wrath_reaching_13_declares_a_judgment_and_returns_to_zero():
+    # 12 + 1 (Canaanites) = 13: judgment; a new pair enters by a die over the candidates.
+    game = make_game({"wrath": 12}, dice=[1])
+    assert game.state.judgment is True
+    assert game.state.judgments == 1
+    assert game.state.wrath == 0
+    assert entries(game, "wrath.judgment")
+
+
+def test_surplus_wrath_is_lost():
+    game = make_game({"wrath": 11, "wrath_registered": 6}, dice=[1])
+    assert game.state.judgment is True
+    assert game.state.wrath == 0
+
+
+def test_wrath_below_13_is_no_judgment():
+    game = make_game({"wrath": 11})
+    assert game.state.wrath == 12
+    assert game.state.judgment is False
+    assert game.state.invaders == []
+
+
+def test_wrath_registered_during_a_round_reaches_the_meter_at_the_next_announcements():
+    # A prophet carrier dies in this round's plague: +3 registered, the meter unchanged now.
+    plains = [n for n in settlements_on("plain") if not WORLD.settlements[S(n)].canaanite_start]
+    holdings = {plains[seat]: {"owner": seat, "troops": 1} for seat in range(3)}
+    game = make_game({"clear_board": True, "settlements": {**NO_CANAANITES_IN_ISRAEL, **holdings}, "wrath": 5,
+                      "generals": [{"owner": 0, "at": "Kedesh", "prophet": True}],
+                      "events_area": ["plague"]},
+                     dice=[1])  # the general's life roll: he dies
+    assert terrain("Kedesh") == "mountains"
+    # The prophet's owner sends the plague to the mountains (where nobody else stands).
+    game.apply(ForeseeEvents(player=0, terrains=["mountains"]))
+    assert game.state.wrath == 5
+    assert game.state.wrath_registered == 3
+    end_turns(game, until_round=2)  # phases 2..7 of round 1, to the next Announcements
+    assert game.state.round == 2
+    assert game.state.wrath == 8
+
+
+# --- 5.2 Invaders ----------------------------------------------------------------------
+
+def _next(name: str, direction: int) -> str:
+    return WORLD.settlements[WORLD.ring_next(S(name), direction)].name
+
+
+def _defended_everywhere(seat: int = 0) -> dict:
+    """Every non-Canaanite settlement garrisoned by `seat`, so nothing is razed on arrival."""
+    return {s.name: {"owner": seat, "troops": 1} for s in WORLD.settlements if not s.canaanite_start}
+
+
+def _ring_walk(start: str, direction: int, skip: set[str]) -> str:
+    current = start
+    while True:
+        current = _next(current, direction)
+        if current not in skip:
+            return current
+
+
+def test_a_pair_moves_clockwise_to_the_next_settlement_and_besieges_it():
+    canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
+    start = next(s.name for s in WORLD.settlements if not s.canaanite_start
+                 and _next(s.name, 1) not in canaanite)
+    target = _next(start, 1)
+    game = make_game({"clear_board": True, "settlements": _defended_everywhere(),
+                      "invaders": [{"at": start, "direction": "clockwise"}]})
+    pair = game.state.invaders[0]
+    assert pair.at == S(target)
+    assert not game.state.settlements[S(target)].razed
+    assert entries(game, "invaders.besiege")[0].params["settlement"] == S(target)
+
+
+def test_a_counter_clockwise_pair_moves_the_other_way():
+    canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
+    start = next(s.name for s in WORLD.settlements if not s.canaanite_start
+                 and _next(s.name, -1) not in canaanite)
+    game = make_game({"clear_board": True, "settlements": _defended_everywhere(),
+                      "invaders": [{"at": start, "direction": "counter-clockwise"}]})
+    assert game.state.invaders[0].at == S(_next(start, -1))
+
+
+def test_invaders_skip_razed_and_besieged_settlements():
+    canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
+    start = next(s.name for s in WORLD.settlements if not s.canaanite_start
+                 and not {_next(s.name, 1), _next(_next(s.name, 1), 1), _next(_next(_next(s.name, 1), 1), 1)} & canaanite)
+    first = _next(start, 1)
+    second = _next(first, 1)
+    third = _next(second, 1)
+    position = {"clear_board": True, "settlements": {**_defended_everywhere(), first: {"razed": True}},
+                "invaders": [{"at": start, "direction": "clockwise"}, {"at": second, "direction": "clockwise"}]}
+    # Pair 0 moves first: `first` is razed, `second` is besieged by pair 1: it lands on `third`.
+    # Then pair 1 moves on from `second` past `third` (now besieged by pair 0).
+    game = make_game(position)
+    assert game.state.invaders[0].at == S(third)
+    assert game.state.invaders[1].at == S(_ring_walk(third, 1, canaanite))
+
+
+def test_an_undefended_settlement_is_razed_on_arrival_without_battle():
+    canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
+    start = next(s.name for s in WORLD.settlements if not s.canaanite_start and _next(s.name, 1) not in canaanite)
+    target = _next(start, 1)
+    game = make_game({"clear_board": True, "invaders": [{"at": start}]})
+    assert game.state.settlements[S(target)].razed
+    assert game.state.razed_by_invaders == 1
+    assert entries(game, "invaders.raid")[0].params["settlement"] == S(target)
+
+
+def test_a_general_alone_defends_a_settlement_from_razing():
+    canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
+    start = next(s.name for s in WORLD.settlements if not s.canaanite_start and _next(s.name, 1) not in canaanite)
+    target = _next(start, 1)
+    game = make_game({"clear_board": True, "invaders": [{"at": start}],
+                      "generals": [{"owner": 1, "at": target}]})
+    assert not game.state.settlements[S(target)].razed
+    assert game.state.invaders[0].at == S(target)
+
+
+def test_a_pair_that_razed_its_settlement_moves_on_from_there():
+    canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
+    start = next(s.name for s in WORLD.settlements if not s.canaanite_start
+                 and _next(s.name, 1) not in canaanite and _next(_next(s.name, 1), 1) not in canaanite)
+    game = make_game({"clear_board": True, "settlements": {start: {"razed": True}},
+                      "invaders": [{"at": start}]})
+    assert game.state.invaders[0].at == S(_next(start, 1))
+
+
+def test_razing_below_four_standing_settlements_takes_the_title_out_of_play():
+    region = WORLD.regions[R("Gilead")]
+    names = [WORLD.settlements[s].name for s in region.settlements]
+    # Two of Gilead's settlements already razed; a pair razes a third.
+    razed = {names[0]: {"razed": True}, names[1]: {"razed": True}}
+    target = names[2]
+    start = WORLD.settlements[WORLD.ring_next(S(target), -1)].name
+    game = make_game({"clear_board": True, "settlements": {**razed, start: {"owner": 0, "troops": 1}},
+                      "invaders": [{"at": start}],
+                      "titles": {"Gilead": {"owner": 1}}})
+    if game.state.settlements[S(target)].razed:
+        assert game.state.titles[R("Gilead")].in_play is False
+        assert game.state.titles[R("Gilead")].owner is None
+    else:  # pragma: no cover - the map's ring order must make target the next stop
+        pytest.fail(f"expected the pair from {start} to raze {target}")
+
+
+def test_a_judgment_brings_a_new_wave_placed_by_a_die_over_standing_unbesieged_settlements():
+    game = make_game({"wrath": 12, "clear_board": True}, dice=[3])
+    candidates = [s for s in WORLD.ring if game.state.settlements[s].owner != CANAANITES]
+    (pair,) = game.state.invaders
+    assert pair.direction == 1
+    assert pair.at == candidates[2]
+    roll = entries(game, "invaders.entry_roll")[0].params
+    assert roll == {"pair": pair.id, "die": 3, "sides": len(candidates)}
+    # Undefended: razed on arrival.
+    assert game.state.settlements[candidates[2]].razed
+
+
+def test_hard_difficulty_brings_two_pairs_the_second_counter_clockwise():
+    game = make_game({"wrath": 12}, dice=[1, 1], wave_pairs=2)
+    first, second = game.state.invaders
+    assert (first.direction, second.direction) == (1, -1)
+    assert first.at != second.at
+    assert first.wave == second.wave == 1
+
+
+def test_existing_pairs_move_before_a_new_wave_enters():
+    canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
+    start = next(s.name for s in WORLD.settlements if not s.canaanite_start and _next(s.name, 1) not in canaanite)
+    game = make_game({"wrath": 12, "clear_board": True, "settlements": _defended_everywhere(),
+                      "invaders": [{"at": start}]}, dice=[1])
+    old, new = game.state.invaders
+    assert old.at == S(_next(start, 1))
+    assert new.at != old.at  # the entry die skips the settlement the old pair now besieges
+
+
+def test_with_a_prophet_in_play_its_owner_chooses_where_the_wave_enters():
+    game = make_game({"wrath": 12, "generals": [{"owner": 1, "at": "Hebron", "prophet": True}]}, dice=[])
+    assert [(d.player, d.kind) for d in game.pending] == [(1, "foresee_invasion")]
+    legal = list(game.legal_actions(1))
+    assert ForeseeInvasion(player=1, settlement="Hazor") in legal
+    assert all(a.settlement != "Gaza" for a in legal)  # Canaanite-held: not a target
+    game.apply(ForeseeInvasion(player=1, settlement="Hazor"))
+    assert game.state.invaders[0].at == S("Hazor")
+
+
+def test_the_prophet_cannot_send_invaders_to_a_besieged_settlement():
+    game = make_game({"wrath": 12, "generals": [{"owner": 1, "at": "Hebron", "prophet": True}],
+                      "settlements": {"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 0, "troops": 2}},
+                      "invaders": [{"at": "Hazor"}]})
+    besieged = game.state.invaders[0].at
+    name = WORLD.settlements[besieged].name
+    before = game.state_json()
+    with pytest.raises(IllegalAction, match="§13"):
+        game.apply(ForeseeInvasion(player=1, settlement=name))
+    assert game.state_json() == before
+
+
+# --- The report -------------------------------------------------------------------------
+
+def test_announcements_report_goes_to_every_living_player_with_every_die():
+    game = make_game({"wrath": 12, "events_area": ["famine"], "players": [{"seat": 2, "eliminated": True}]},
+                     dice=[2, 1])
+    (note,) = [n for n in game.notifications if n.key == "notification.announcements"]
+    assert note.to == [0, 1]
+    keys = [e.key for e in note.entries]
+    assert "wrath.judgment" in keys and "invaders.entry_roll" in keys and "events.roll" in keys
+    assert entries(game, "events.roll")[0].params == {"card": "famine", "die": 1, "terrain": "plain"}
+
+
+def test_the_phase_does_not_end_until_every_owed_decision_is_made():
+    game = make_game({"wrath": 12, "generals": [{"owner": 1, "at": "Hebron", "prophet": True}]})
+    assert game.phase_name == "announcements"
+    assert not any(n.key == "notification.announcements" for n in game.notifications)
