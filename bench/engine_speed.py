@@ -1,0 +1,43 @@
+"""Engine throughput on one core: random-bot games, actions per second, replay time.
+
+Run: .venv/bin/python bench/engine_speed.py [--games N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from judges.bots import RandomBot
+from judges.engine import Game, Options, action_to_dict
+from judges.engine import constants as C
+from judges.play import play_game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--players", type=int, default=4)
+    args = parser.parse_args()
+    actions = 0
+    start = time.perf_counter()
+    longest = None
+    for seed in range(args.games):
+        options = Options(players=args.players, seed=seed, round_limit=C.SIMULATION_ROUND_LIMIT)
+        game = play_game(options, [RandomBot(seed * 100 + s) for s in range(args.players)])
+        actions += len(game.log)
+        if longest is None or len(game.log) > len(longest.log):
+            longest = game
+    elapsed = time.perf_counter() - start
+    print(f"{args.games} games of {args.players} random bots in {elapsed:.2f} s: "
+          f"{args.games / elapsed:.1f} games/s, {actions / elapsed:,.0f} actions/s "
+          f"({actions / args.games:.0f} actions per game)")
+    log = [action_to_dict(a) for a in longest.log]
+    start = time.perf_counter()
+    Game.replay(longest.state.options, log)
+    elapsed = time.perf_counter() - start
+    print(f"replay of a {len(log)}-action log: {elapsed * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

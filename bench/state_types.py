@@ -1,0 +1,106 @@
+"""Measures why the game state is made of msgspec Structs rather than slotted dataclasses.
+
+Builds the same mid-game-sized state both ways and times: JSON encode, JSON decode into
+typed objects, and a deep clone. Run: .venv/bin/python bench/state_types.py
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import timeit
+from dataclasses import dataclass, field
+
+import msgspec
+
+from judges.engine import Game, Options
+from judges.engine.state import GameState, clone_state, state_from_json, state_to_json
+
+
+def mid_game_state() -> GameState:
+    game = Game.new(Options(players=4, seed=7, round_limit=12))
+    while game.state.round < 10 and not game.is_over:
+        game.apply(next(iter(game.legal_actions(game.waiting_for()[0]))))
+    return game.state
+
+
+# The same shape as slotted dataclasses.
+@dataclass(slots=True)
+class DSettlement:
+    owner: int | None = None
+    troops: int = 0
+    walls: bool = False
+    developments: int = 0
+    razed: bool = False
+
+
+@dataclass(slots=True)
+class DGeneral:
+    id: int
+    owner: int
+    hex: int
+    captor: int | None = None
+    army: int = 0
+    ark: bool = False
+    anointed: bool = False
+    prophet: bool = False
+
+
+@dataclass(slots=True)
+class DPlayer:
+    seat: int
+    coins: int = 0
+    hand: list = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class DState:
+    round: int
+    rng: int
+    players: list
+    settlements: list
+    generals: dict
+    deck: list
+    report: list
+
+
+def as_dataclasses(s: GameState) -> DState:
+    return DState(round=s.round, rng=s.rng,
+                  players=[DPlayer(seat=p.seat, coins=p.coins, hand=list(p.hand)) for p in s.players],
+                  settlements=[DSettlement(x.owner, x.troops, x.walls, x.developments, x.razed) for x in s.settlements],
+                  generals={k: DGeneral(g.id, g.owner, g.hex, g.captor, g.army, g.ark, g.anointed, g.prophet)
+                            for k, g in s.generals.items()},
+                  deck=list(s.deck), report=[])
+
+
+def d_from_json(raw: str) -> DState:
+    d = json.loads(raw)
+    return DState(round=d["round"], rng=d["rng"], players=[DPlayer(**p) for p in d["players"]],
+                  settlements=[DSettlement(**x) for x in d["settlements"]],
+                  generals={int(k): DGeneral(**g) for k, g in d["generals"].items()}, deck=d["deck"], report=[])
+
+
+def bench(label: str, fn, number: int = 2000) -> float:
+    per = min(timeit.repeat(fn, number=number, repeat=5)) / number * 1e6
+    print(f"{label:<44} {per:8.1f} µs")
+    return per
+
+
+def main() -> None:
+    s = mid_game_state()
+    raw = state_to_json(s)
+    d = as_dataclasses(s)
+    d_raw = json.dumps(dataclasses.asdict(d))
+    print(f"state: round {s.round}, {len(s.generals)} generals, JSON {len(raw)} bytes")
+    bench("msgspec Struct: encode JSON", lambda: state_to_json(s))
+    bench("msgspec Struct: decode JSON (typed)", lambda: state_from_json(raw))
+    bench("msgspec Struct: clone (msgpack round-trip)", lambda: clone_state(s))
+    bench("msgspec Struct: clone (copy.deepcopy)", lambda: copy.deepcopy(s), number=200)
+    bench("dataclass(slots): encode JSON (asdict+json)", lambda: json.dumps(dataclasses.asdict(d)), number=500)
+    bench("dataclass(slots): decode JSON (typed)", lambda: d_from_json(d_raw), number=500)
+    bench("dataclass(slots): clone (copy.deepcopy)", lambda: copy.deepcopy(d), number=200)
+
+
+if __name__ == "__main__":
+    main()
