@@ -1,0 +1,519 @@
+"""§ 10 Judges and Kings (rules brief §§ 5, 10; manual: "La Fase de Anuncios").
+
+The Anointed is crowned automatically when no king reigns (§ 5.3), succession, vacant
+titles, and the King election, with their placement inside Announcements (§ 5 Placement).
+Every position starts from an empty land (`clear_board`) so only the pieces placed here
+count; no dice are scripted, because nothing in these rules rolls a die.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import R, make_game
+from judges.engine import (AppointJudge, ChooseSuccessor, Decision, EndTurn, IllegalAction,
+                           NotYourDecision, Vote)
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+def gen(gid: int, owner: int, at: str = "Hazor", **extra) -> dict:
+    return {"id": gid, "owner": owner, "at": at, **extra}
+
+
+def judge(holder: int) -> dict:
+    return {"holder": holder}
+
+
+def vacant(owner: int) -> dict:
+    return {"owner": owner}
+
+
+def game_with(generals: list[dict], titles: dict | None = None, players: int = 3, **extra):
+    position = {"clear_board": True, "generals": generals}
+    if titles:
+        position["titles"] = titles
+    position.update(extra)
+    return make_game(position, dice=[], players=players)
+
+
+def owed(game) -> list[tuple[int, str]]:
+    return sorted((d.player, d.kind) for d in game.pending)
+
+
+def announcements_done(game) -> bool:
+    """Announcements closed and Intrigue began: only the first player's turn is owed."""
+    return game.phase_name == "intrigue" and all(d.kind == "turn" for d in game.pending)
+
+
+def elections(game) -> list:
+    return [n for n in game.notifications if n.key == "notification.election"]
+
+
+def counts(notification) -> dict[int, int]:
+    """Count per candidate of an election notification: general id -> votes."""
+    return {c["general"]: c["votes"] for c in notification.params["tally"]}
+
+
+def legal_generals(game, seat: int) -> list[int]:
+    out = []
+    for a in game.legal_actions(seat):
+        out.append(a.candidate if isinstance(a, Vote) else a.general)
+    return sorted(out)
+
+
+def assert_refused(game, action, error: type, rule_word: str) -> None:
+    """The action raises `error` naming the rule, and changes nothing at all."""
+    before_state = game.state_json()
+    before_pending = game.pending
+    before_notes = len(game.notifications)
+    before_log = len(game.log)
+    with pytest.raises(error) as info:
+        game.apply(action)
+    assert rule_word.lower() in info.value.rule.lower(), info.value.rule
+    assert "10" in info.value.rule, info.value.rule
+    assert game.state_json() == before_state
+    assert game.pending == before_pending
+    assert len(game.notifications) == before_notes
+    assert len(game.log) == before_log
+
+
+def finish_round(game) -> None:
+    """Ends every turn of the current round; stops at the next round's first decision."""
+    start = game.state.round
+    while game.state.round == start and not game.is_over:
+        turns = [d for d in game.pending if d.kind == "turn"]
+        assert turns and len(turns) == len(game.pending), game.pending
+        game.apply(EndTurn(player=turns[0].player))
+    assert not game.is_over, game.state.ending
+
+
+# --- § 5.3 The Anointed is crowned --------------------------------------------------------
+
+def test_anointed_free_general_is_crowned_when_no_king_reigns():
+    game = game_with([gen(1, 0, anointed=True), gen(2, 1, "Kedesh")])
+    assert game.state.king == 1
+    assert announcements_done(game)
+
+
+def test_anointed_token_returns_to_the_supply_on_coronation():
+    game = game_with([gen(1, 0, anointed=True), gen(2, 1, "Kedesh")])
+    assert game.state.king == 1
+    assert [g.id for g in game.state.generals.values() if g.anointed] == []
+
+
+def test_anointed_is_crowned_before_any_election():
+    # Two free judges and no King would call an election; the Anointed skips it.
+    game = game_with([gen(1, 0, "Hebron", anointed=True), gen(2, 1, "Hazor"), gen(3, 2, "Acco")],
+                     titles={"Naphtali": judge(2), "Asher": judge(3)})
+    assert game.state.king == 1
+    assert [d for d in game.pending if d.kind == "vote"] == []
+    assert elections(game) == []
+    assert announcements_done(game)
+
+
+def test_anointed_takes_precedence_over_a_pending_succession():
+    # Player 1's King died last round (player 1 still has a free general to name),
+    # but player 0's general carries the Anointed.
+    game = game_with([gen(1, 0, "Hebron", anointed=True), gen(2, 1, "Hazor")], succession_owner=1)
+    assert game.state.king == 1
+    assert game.state.succession_owner is None
+    assert [d for d in game.pending if d.kind == "succession"] == []
+    assert announcements_done(game)
+
+
+def test_captive_anointed_is_not_crowned():
+    game = game_with([gen(1, 0, "Hazor", anointed=True, captor=1), gen(2, 1, "Hazor")])
+    assert game.state.king is None
+    assert game.state.generals[1].anointed is True
+    assert announcements_done(game)
+
+
+def test_captive_anointed_does_not_stop_the_election():
+    game = game_with([gen(1, 0, "Hebron", anointed=True, captor=1), gen(2, 1, "Hazor"), gen(3, 2, "Acco")],
+                     titles={"Naphtali": judge(2), "Asher": judge(3)})
+    assert game.state.king is None
+    assert owed(game) == [(1, "vote"), (2, "vote")]
+
+
+def test_captive_anointed_does_not_replace_a_pending_succession():
+    game = game_with([gen(1, 0, "Hebron", anointed=True, captor=1), gen(2, 1, "Hazor"), gen(3, 0, "Kedesh")],
+                     succession_owner=0)
+    assert game.pending == [Decision(player=0, kind="succession")]
+    assert legal_generals(game, 0) == [3]
+
+
+@pytest.mark.parametrize("king_captive", [False, True], ids=["free_king", "captive_king"])
+def test_anointed_waits_while_a_king_reigns(king_captive):
+    # A captive King still reigns [D]: the Anointed is crowned only when no king reigns.
+    king = gen(5, 1, "Kedesh", **({"captor": 2} if king_captive else {}))
+    game = game_with([gen(1, 0, "Hazor", anointed=True), king, gen(6, 2, "Kedesh")], king=5)
+    assert game.state.king == 5
+    assert game.state.generals[1].anointed is True
+
+
+# --- § 10 Succession -----------------------------------------------------------------------
+
+def succession_game():
+    # Player 1's King died last round. Player 1: free generals 2 and 3, captive 4.
+    return game_with([gen(2, 1, "Hazor"), gen(3, 1, "Kedesh"), gen(4, 1, "Hebron", captor=0),
+                      gen(5, 0, "Hebron"), gen(6, 2, "Acco")], succession_owner=1)
+
+
+def test_dead_kings_player_owes_the_succession_decision():
+    game = succession_game()
+    assert game.pending == [Decision(player=1, kind="succession")]
+    assert game.waiting_for() == [1]
+    assert game.phase_name == "announcements"
+    assert legal_generals(game, 1) == [2, 3]
+    assert list(game.legal_actions(0)) == []
+
+
+def test_successor_chosen_is_crowned():
+    game = succession_game()
+    game.apply(ChooseSuccessor(player=1, general=3))
+    assert game.state.king == 3
+    assert game.state.succession_owner is None
+    assert announcements_done(game)
+
+
+@pytest.mark.parametrize("general", [4, 5, 99], ids=["own_captive", "other_players", "no_such_general"])
+def test_successor_must_be_one_of_the_players_own_free_generals(general):
+    game = succession_game()
+    assert_refused(game, ChooseSuccessor(player=1, general=general), IllegalAction, "succession")
+    assert game.state.king is None
+
+
+def test_succession_owed_by_another_player_is_not_your_decision():
+    game = succession_game()
+    assert_refused(game, ChooseSuccessor(player=0, general=5), NotYourDecision, "succession")
+
+
+def test_no_possible_successor_loses_the_kings_token_without_a_decision():
+    # Player 1's only general is captive (held on Hebron, a hex nobody controls).
+    game = game_with([gen(4, 1, "Hebron", captor=0), gen(5, 0, "Hazor"), gen(6, 2, "Acco")],
+                     succession_owner=1,
+                     settlements={"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 2, "troops": 2}})
+    assert [d for d in game.pending if d.kind == "succession"] == []
+    assert game.state.king is None
+    assert game.state.succession_owner is None
+    assert announcements_done(game)
+    # The token is lost: once general 4 goes free (custody, Victory Check), next round's
+    # Announcements owes no succession either.
+    finish_round(game)
+    assert game.state.generals[4].captor is None
+    assert [d for d in game.pending if d.kind == "succession"] == []
+    assert game.state.king is None
+
+
+def test_king_crowned_by_succession_stops_the_election():
+    game = game_with([gen(5, 0, "Hebron"), gen(1, 1, "Hazor"), gen(2, 2, "Acco")],
+                     titles={"Naphtali": judge(1), "Asher": judge(2)}, succession_owner=0)
+    # Succession is settled before the election: no vote is owed yet.
+    assert game.pending == [Decision(player=0, kind="succession")]
+    game.apply(ChooseSuccessor(player=0, general=5))
+    assert game.state.king == 5
+    assert [d for d in game.pending if d.kind == "vote"] == []
+    assert elections(game) == []
+    assert announcements_done(game)
+
+
+# --- § 10 Vacant titles --------------------------------------------------------------------
+
+def king_grants_game():
+    # Player 0's general 1 reigns. Naphtali's title is vacant, owned by player 1.
+    return game_with([gen(1, 0, "Hebron"), gen(2, 1, "Hazor"), gen(3, 2, "Acco"),
+                      gen(4, 2, "Hebron", captor=0)],
+                     titles={"Naphtali": vacant(1)}, king=1)
+
+
+def test_reigning_king_fills_a_vacant_title():
+    game = king_grants_game()
+    assert game.pending == [Decision(player=0, kind="appoint_judge", subject=R("Naphtali"))]
+    assert game.waiting_for() == [0]
+
+
+def test_reigning_king_may_grant_the_title_to_any_free_general():
+    game = king_grants_game()
+    assert legal_generals(game, 0) == [1, 2, 3]
+
+
+def test_title_granted_by_the_king_passes_to_the_appointed_generals_player():
+    game = king_grants_game()
+    game.apply(AppointJudge(player=0, region="Naphtali", general=3))
+    title = game.state.titles[R("Naphtali")]
+    assert (title.holder, title.owner) == (3, 2)
+    assert announcements_done(game)
+
+
+def test_king_cannot_grant_a_title_to_a_captive_general():
+    game = king_grants_game()
+    assert_refused(game, AppointJudge(player=0, region="Naphtali", general=4), IllegalAction, "vacant")
+
+
+def test_title_owner_cannot_fill_the_title_while_a_king_reigns():
+    game = king_grants_game()
+    assert_refused(game, AppointJudge(player=1, region="Naphtali", general=2), NotYourDecision, "vacant")
+
+
+def owner_fills_game():
+    # No King. Naphtali's vacant title is owned by player 1: free general 2, captive 3.
+    return game_with([gen(2, 1, "Hazor"), gen(3, 1, "Hebron", captor=2), gen(4, 2, "Acco"), gen(5, 0, "Kedesh")],
+                     titles={"Naphtali": vacant(1)})
+
+
+def test_without_a_king_the_titles_owner_fills_it_with_an_own_general():
+    game = owner_fills_game()
+    assert game.pending == [Decision(player=1, kind="appoint_judge", subject=R("Naphtali"))]
+    assert legal_generals(game, 1) == [2]
+    game.apply(AppointJudge(player=1, region="Naphtali", general=2))
+    title = game.state.titles[R("Naphtali")]
+    assert (title.holder, title.owner) == (2, 1)
+    assert announcements_done(game)
+
+
+@pytest.mark.parametrize("general", [4, 3], ids=["other_players_general", "own_captive_general"])
+def test_without_a_king_the_owner_cannot_appoint_other_than_an_own_free_general(general):
+    game = owner_fills_game()
+    assert_refused(game, AppointJudge(player=1, region="Naphtali", general=general), IllegalAction, "vacant")
+    assert game.state.titles[R("Naphtali")].holder is None
+
+
+def test_while_the_king_is_captive_owners_fill_their_titles():
+    game = game_with([gen(1, 0, "Hebron", captor=2), gen(6, 0, "Kedesh"), gen(2, 1, "Hazor"), gen(3, 2, "Acco")],
+                     titles={"Naphtali": vacant(1)}, king=1)
+    assert game.pending == [Decision(player=1, kind="appoint_judge", subject=R("Naphtali"))]
+    assert legal_generals(game, 1) == [2]
+    assert_refused(game, AppointJudge(player=0, region="Naphtali", general=6), NotYourDecision, "vacant")
+    assert_refused(game, AppointJudge(player=1, region="Naphtali", general=3), IllegalAction, "vacant")
+
+
+def test_title_nobody_eligible_can_fill_is_deferred_and_blocks_nobody():
+    # Player 1 owns the vacant title but has no free general; no King reigns.
+    game = game_with([gen(2, 1, "Hebron", captor=0), gen(5, 0, "Kedesh"), gen(6, 2, "Acco")],
+                     titles={"Naphtali": vacant(1)})
+    assert [d for d in game.pending if d.kind == "appoint_judge"] == []
+    assert announcements_done(game)
+    title = game.state.titles[R("Naphtali")]
+    assert (title.holder, title.owner) == (None, 1)
+
+
+def test_deferred_title_is_filled_at_the_next_announcements():
+    # General 2 is held on Hebron, a hex nobody controls: he goes free at the Victory Check.
+    game = game_with([gen(2, 1, "Hebron", captor=0)], titles={"Naphtali": vacant(1)},
+                     settlements={"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 2, "troops": 2}})
+    assert announcements_done(game)
+    finish_round(game)
+    assert game.state.round == 2
+    assert game.pending == [Decision(player=1, kind="appoint_judge", subject=R("Naphtali"))]
+    game.apply(AppointJudge(player=1, region="Naphtali", general=2))
+    assert game.state.titles[R("Naphtali")].holder == 2
+
+
+# --- § 10 The election ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("titles,generals", [
+    ({"Naphtali": judge(1)}, [gen(1, 0, "Hazor"), gen(2, 1, "Acco")]),
+    ({"Naphtali": judge(1), "Asher": judge(2)}, [gen(1, 0, "Hazor"), gen(2, 1, "Acco", captor=0)]),
+], ids=["one_judge", "second_judge_captive"])
+def test_no_election_with_fewer_than_two_free_judges(titles, generals):
+    game = game_with(generals, titles=titles)
+    assert [d for d in game.pending if d.kind == "vote"] == []
+    assert elections(game) == []
+    assert game.state.king is None
+    assert announcements_done(game)
+
+
+@pytest.mark.parametrize("king_captive", [False, True], ids=["free_king", "captive_king"])
+def test_no_election_while_a_king_reigns(king_captive):
+    king = gen(5, 0, "Hebron", **({"captor": 1} if king_captive else {}))
+    game = game_with([king, gen(1, 1, "Hazor"), gen(2, 2, "Acco")],
+                     titles={"Naphtali": judge(1), "Asher": judge(2)}, king=5)
+    assert [d for d in game.pending if d.kind == "vote"] == []
+    assert elections(game) == []
+    assert game.state.king == 5
+
+
+def three_voters_game():
+    # Player 0: judge 1 (Naphtali). Player 1: judge 2 (Asher). Player 2: a Prophet carrier.
+    return game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron", prophet=True)],
+                     titles={"Naphtali": judge(1), "Asher": judge(2)})
+
+
+def test_votes_of_several_players_are_owed_at_the_same_time():
+    game = three_voters_game()
+    assert owed(game) == [(0, "vote"), (1, "vote"), (2, "vote")]
+    assert game.waiting_for() == [0, 1, 2]
+
+
+def test_any_free_judge_including_ones_own_is_a_candidate_and_prophets_are_not():
+    game = three_voters_game()
+    for seat in (0, 1, 2):
+        assert legal_generals(game, seat) == [1, 2]
+
+
+def test_votes_can_be_cast_in_any_order_and_the_most_votes_wins():
+    game = three_voters_game()
+    game.apply(Vote(player=2, candidate=2))
+    assert owed(game) == [(0, "vote"), (1, "vote")]
+    assert game.state.king is None
+    game.apply(Vote(player=1, candidate=2))  # for one's own judge
+    assert owed(game) == [(0, "vote")]
+    game.apply(Vote(player=0, candidate=1))
+    assert game.state.king == 2
+    [note] = elections(game)
+    assert counts(note) == {1: 1, 2: 2}
+    assert announcements_done(game)
+
+
+def test_prophet_cannot_be_elected():
+    game = three_voters_game()
+    assert_refused(game, Vote(player=2, candidate=3), IllegalAction, "election")
+
+
+def test_a_player_votes_once():
+    game = three_voters_game()
+    game.apply(Vote(player=0, candidate=1))
+    assert_refused(game, Vote(player=0, candidate=2), NotYourDecision, "election")
+
+
+def test_each_judge_title_gives_its_owner_one_vote():
+    # Player 0 holds two titles: 2 votes for general 1 against 1 + 1.
+    game = game_with([gen(1, 0, "Hazor"), gen(2, 0, "Acco"), gen(3, 1, "Megiddo"), gen(4, 2, "Shechem")],
+                     titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3), "Manasseh": judge(4)})
+    game.apply(Vote(player=0, candidate=1))
+    game.apply(Vote(player=1, candidate=3))
+    game.apply(Vote(player=2, candidate=4))
+    [note] = elections(game)
+    assert counts(note) == {1: 2, 2: 0, 3: 1, 4: 1}
+    assert game.state.king == 1
+
+
+@pytest.mark.parametrize("carrier", ["other_general", "the_judge_himself"])
+def test_each_free_prophet_carrier_gives_its_owner_one_more_vote(carrier):
+    generals = [gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Megiddo", prophet=carrier == "the_judge_himself")]
+    if carrier == "other_general":
+        generals.append(gen(4, 2, "Hebron", prophet=True))
+    game = game_with(generals, titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)})
+    game.apply(Vote(player=0, candidate=1))
+    game.apply(Vote(player=1, candidate=2))
+    game.apply(Vote(player=2, candidate=3))
+    [note] = elections(game)
+    assert counts(note) == {1: 1, 2: 1, 3: 2}
+    assert game.state.king == 3
+
+
+def test_captive_prophet_carrier_gives_no_vote():
+    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Megiddo"),
+                      gen(4, 2, "Hebron", prophet=True, captor=0)],
+                     titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)})
+    game.apply(Vote(player=0, candidate=1))
+    game.apply(Vote(player=1, candidate=2))
+    game.apply(Vote(player=2, candidate=3))
+    [note] = elections(game)
+    assert counts(note) == {1: 1, 2: 1, 3: 1}
+    assert game.state.king is None
+
+
+def captive_judge_game():
+    # Player 2's judge 3 is captive: he neither votes nor stands.
+    return game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Megiddo", captor=0)],
+                     titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)})
+
+
+def test_captive_judge_gives_no_vote():
+    game = captive_judge_game()
+    assert owed(game) == [(0, "vote"), (1, "vote")]
+    assert_refused(game, Vote(player=2, candidate=1), NotYourDecision, "election")
+
+
+def test_captive_judge_cannot_be_elected():
+    game = captive_judge_game()
+    assert legal_generals(game, 0) == [1, 2]
+    assert_refused(game, Vote(player=0, candidate=3), IllegalAction, "election")
+    game.apply(Vote(player=0, candidate=2))
+    game.apply(Vote(player=1, candidate=2))
+    [note] = elections(game)
+    assert counts(note) == {1: 0, 2: 2}
+    assert game.state.king == 2
+
+
+def test_tie_for_first_crowns_nobody_and_the_election_runs_again_next_round():
+    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Megiddo")],
+                     titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)})
+    game.apply(Vote(player=0, candidate=1))
+    game.apply(Vote(player=1, candidate=2))
+    game.apply(Vote(player=2, candidate=3))
+    assert game.state.king is None
+    [note] = elections(game)
+    assert counts(note) == {1: 1, 2: 1, 3: 1}
+    assert announcements_done(game)
+    finish_round(game)
+    assert game.state.round == 2
+    assert owed(game) == [(0, "vote"), (1, "vote"), (2, "vote")]
+    game.apply(Vote(player=0, candidate=3))
+    game.apply(Vote(player=1, candidate=3))
+    game.apply(Vote(player=2, candidate=1))
+    assert game.state.king == 3
+    assert counts(elections(game)[-1]) == {1: 1, 2: 0, 3: 2}
+
+
+def test_tie_between_two_leaders_with_a_trailing_candidate_crowns_nobody():
+    # 4 players: generals 1 and 2 tie on 2 votes each, general 3 has 0.
+    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Megiddo"), gen(4, 3, "Hebron", prophet=True)],
+                     titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)}, players=4)
+    game.apply(Vote(player=0, candidate=1))
+    game.apply(Vote(player=3, candidate=1))
+    game.apply(Vote(player=1, candidate=2))
+    game.apply(Vote(player=2, candidate=2))
+    [note] = elections(game)
+    assert counts(note) == {1: 2, 2: 2, 3: 0}
+    assert game.state.king is None
+
+
+def test_every_living_player_is_notified_of_the_count_per_candidate():
+    # Seat 3 has no vote (no judge, no prophet) and is told anyway.
+    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron", prophet=True), gen(4, 3, "Kedesh")],
+                     titles={"Naphtali": judge(1), "Asher": judge(2)}, players=4)
+    assert owed(game) == [(0, "vote"), (1, "vote"), (2, "vote")]
+    game.apply(Vote(player=0, candidate=1))
+    game.apply(Vote(player=1, candidate=2))
+    game.apply(Vote(player=2, candidate=2))
+    [note] = elections(game)
+    assert sorted(note.to) == [0, 1, 2, 3]
+    assert counts(note) == {1: 1, 2: 2}
+    assert game.state.king == 2
+
+
+def test_an_eliminated_player_is_not_notified_of_the_election():
+    game = make_game({"clear_board": True, "generals": [gen(1, 0, "Hazor"), gen(2, 1, "Acco")],
+                      "titles": {"Naphtali": judge(1), "Asher": judge(2)},
+                      "players": [{"seat": 3, "eliminated": True}]}, dice=[], players=4)
+    game.apply(Vote(player=0, candidate=2))
+    game.apply(Vote(player=1, candidate=2))
+    [note] = elections(game)
+    assert sorted(note.to) == [0, 1, 2]
+    assert counts(note) == {1: 0, 2: 2}
+
+
+# --- § 5 Placement: vacant titles, then the election ---------------------------------------
+
+def test_judge_appointed_this_phase_can_stand_in_this_phases_election():
+    # Naphtali has a free judge; Asher's title is vacant, owned by player 1.
+    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron")],
+                     titles={"Naphtali": judge(1), "Asher": vacant(1)})
+    # The title is settled first; the election waits for it.
+    assert game.pending == [Decision(player=1, kind="appoint_judge", subject=R("Asher"))]
+    game.apply(AppointJudge(player=1, region="Asher", general=2))
+    assert owed(game) == [(0, "vote"), (1, "vote")]
+    assert legal_generals(game, 0) == [1, 2]
+    game.apply(Vote(player=0, candidate=2))
+    game.apply(Vote(player=1, candidate=2))
+    assert game.state.king == 2
+
+
+def test_deferred_title_does_not_block_the_election():
+    # Gilead's vacant title cannot be filled (its owner, player 2, has no free general).
+    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron", captor=0)],
+                     titles={"Naphtali": judge(1), "Asher": judge(2), "Gilead": vacant(2)})
+    assert owed(game) == [(0, "vote"), (1, "vote")]
