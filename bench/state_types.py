@@ -14,14 +14,17 @@ from dataclasses import dataclass, field
 
 import msgspec
 
+from judges.bots import RandomBot
 from judges.engine import Game, Options
 from judges.engine.state import GameState, clone_state, state_from_json, state_to_json
 
 
 def mid_game_state() -> GameState:
     game = Game.new(Options(players=4, seed=7, round_limit=12))
+    bots = [RandomBot(seat) for seat in range(4)]
     while game.state.round < 10 and not game.is_over:
-        game.apply(next(iter(game.legal_actions(game.waiting_for()[0]))))
+        seat = game.waiting_for()[0]
+        game.apply(bots[seat].choose(seat, list(game.legal_actions(seat)), lambda: {}))
     return game.state
 
 

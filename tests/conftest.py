@@ -74,6 +74,15 @@ def end_turns(game: Game, until_phase: str | None = None, until_round: int | Non
         game.apply(EndTurn(player=turn[0].player))
 
 
+def hurried_action(game: Game, seat: int):
+    """A policy that always makes progress: end the turn when that is possible, otherwise
+    take the first legal action (a decision's answer)."""
+    from judges.engine import EndTurn
+    legal = list(game.legal_actions(seat))
+    end = EndTurn(player=seat)
+    return end if end in legal else legal[0]
+
+
 @pytest.fixture
 def world():
     return WORLD

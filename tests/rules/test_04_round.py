@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
-from conftest import make_game
+from conftest import hurried_action, make_game
 from judges.engine import (EndTurn, Game, GameOver, MalformedAction, NotYourDecision, Options, Vote,
                            action_from_json, action_to_dict)
 
@@ -18,16 +19,16 @@ def _phases_seen(game: Game, rounds: int) -> list[tuple[int, str]]:
         if not seen or seen[-1] != key:
             seen.append(key)
         seat = game.waiting_for()[0]
-        game.apply(next(game.legal_actions(seat)))
+        game.apply(hurried_action(game, seat))
     return seen
 
 
 def test_a_round_runs_the_phases_in_order_and_stops_only_for_players():
     game = Game.new(Options(players=3, seed=5))
     seen = _phases_seen(game, 2)
-    # Automatic phases (1, 3, 7) never stop when nobody owes a decision.
-    assert seen[:4] == [(1, "intrigue"), (1, "acquisitions"), (1, "movement"), (1, "combat")]
-    assert seen[4] == (2, "intrigue")
+    # Automatic phases (1, 3, 6 without a plunder choice, 7) never stop when nobody owes a
+    # decision: players are only ever waited for in the turn phases here.
+    assert seen[:4] == [(1, "intrigue"), (1, "acquisitions"), (1, "movement"), (2, "intrigue")]
     kinds = [n.key for n in game.notifications if n.round == 1]
     assert kinds.index("notification.announcements") < kinds.index("notification.income") < \
         kinds.index("notification.round_report")
@@ -118,16 +119,20 @@ def test_nothing_can_be_played_after_the_end():
 
 
 def test_the_legal_actions_of_a_turn_are_listed_per_player():
-    game = make_game({"phase": "intrigue"})
-    assert list(game.legal_actions(0)) == [EndTurn(player=0)]
+    game = make_game({"phase": "intrigue", "players": [{"seat": 0, "hand": []}]}, dice=[])
+    # Seat 0 drew one card (the free draw) and may play it or pass; seat 1 waits its turn.
+    legal = list(game.legal_actions(0))
+    assert EndTurn(player=0) in legal
+    assert len(game.state.players[0].hand) == 1
     assert list(game.legal_actions(1)) == []
 
 
 def test_same_seed_and_same_actions_give_the_identical_game():
     options = Options(players=4, seed=99, round_limit=5)
     a = Game.new(options)
+    rng = random.Random(4)
     while not a.is_over:
-        a.apply(next(iter(a.legal_actions(a.waiting_for()[0]))))
+        a.apply(rng.choice(list(a.legal_actions(rng.choice(a.waiting_for())))))
     log = json.loads(json.dumps([action_to_dict(x) for x in a.log]))  # through JSON, as stored
     b = Game.replay(options, log)
     assert b.is_over and len(b.log) == len(a.log) > 0

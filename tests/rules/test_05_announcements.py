@@ -256,3 +256,148 @@ def test_the_phase_does_not_end_until_every_owed_decision_is_made():
     game = make_game({"wrath": 12, "generals": [{"owner": 1, "at": "Hebron", "prophet": True}]})
     assert game.phase_name == "announcements"
     assert not any(n.key == "notification.announcements" for n in game.notifications)
+
+
+# --- Manual coverage (docs/manual-coverage.md) -------------------------------------------
+
+def test_announcements_is_the_first_of_the_seven_phases_of_a_round():
+    # Manual A3: Announcements is the first of the round's seven phases.
+    from judges.engine import PHASES
+    assert len(PHASES) == 7 and PHASES[0] == "announcements"
+    holdings = {"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 1, "troops": 2},
+                "Merom": {"owner": 2, "troops": 2}}
+    game = make_game({"clear_board": True, "settlements": holdings, "events_area": ["abundance"],
+                      "generals": [{"id": 1, "owner": 0, "at": "Hazor", "prophet": True}]})
+    # Round 1 opens with Announcements: the prophet's choice is owed in phase 1.
+    assert (game.state.round, game.state.phase, game.phase_name) == (1, 1, "announcements")
+    game.apply(ForeseeEvents(player=0, terrains=["plain"]))
+    end_turns(game, until_round=2)
+    assert game.state.round == 2
+    round_1 = [n for n in game.notifications if n.round == 1]
+    round_2 = [n for n in game.notifications if n.round == 2]
+    assert (round_1[0].key, round_1[0].phase) == ("notification.announcements", "announcements")
+    assert (round_1[-1].key, round_1[-1].phase) == ("notification.round_report", "victory")
+    assert (round_2[0].key, round_2[0].phase) == ("notification.announcements", "announcements")
+
+
+FOUR_DECISIONS = {"foresee_invasion", "foresee_events", "vote", "appoint_judge", "succession"}
+
+
+@pytest.mark.parametrize("position,expected", [
+    # Judgment + prophet (👁 invaders), a vacant title (⚖), two judges and no King (🗳), events (👁).
+    ({"wrath": 12, "events_area": ["abundance"],
+      "generals": [{"id": 1, "owner": 0, "at": "Hazor"}, {"id": 2, "owner": 1, "at": "Acco"},
+                   {"id": 3, "owner": 2, "at": "Hebron", "prophet": True}, {"id": 4, "owner": 2, "at": "Keilah"}],
+      "titles": {"Naphtali": {"holder": 1}, "Asher": {"holder": 2}, "Judah": {"owner": 2}}},
+     {"foresee_invasion", "appoint_judge", "vote", "foresee_events"}),
+    # The King died (👑), then events with a prophet (👁).
+    ({"events_area": ["famine"], "succession_owner": 1,
+      "generals": [{"id": 1, "owner": 1, "at": "Hazor"}, {"id": 3, "owner": 2, "at": "Hebron", "prophet": True}]},
+     {"succession", "foresee_events"}),
+], ids=["prophet_title_vote_events", "succession_events"])
+def test_announcements_stops_only_for_the_four_decisions(position, expected):
+    # Manual A7: the phase only stops for four decisions ("Son cuatro"): the prophet's
+    # decision (where events and invaders strike), a vote, a judge's appointment, the succession.
+    game = make_game({"clear_board": True, **position}, dice=[])
+    seen = set()
+    while game.phase_name == "announcements":
+        assert game.pending, "Announcements stopped with nothing owed"
+        kinds = {d.kind for d in game.pending}
+        assert kinds <= FOUR_DECISIONS, kinds
+        seen |= kinds
+        decision = game.pending[0]
+        game.apply(next(iter(game.legal_actions(decision.player))))
+    assert seen == expected
+    assert any(n.key == "notification.announcements" for n in game.notifications)
+
+
+def test_canaanite_presence_adds_one_wrath_every_round():
+    # Manual A17-A18: +1 Wrath "por ronda" while Canaanites hold Israel or Judah: round after
+    # round, nothing else registered.
+    holdings = {"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 1, "troops": 2},
+                "Merom": {"owner": 2, "troops": 2}}
+    game = make_game({"clear_board": True, "settlements": holdings})
+    assert game.state.wrath == 1
+    end_turns(game, until_round=2)
+    assert (game.state.round, game.state.wrath) == (2, 2)
+    end_turns(game, until_round=3)
+    assert (game.state.round, game.state.wrath) == (3, 3)
+    lines = entries(game, "wrath.reconciled")
+    assert [line.params["canaanites"] for line in lines] == [1, 1, 1]
+
+
+def test_a_single_canaanite_settlement_in_israel_or_judah_is_enough():
+    # Manual A17, "al menos un asentamiento": only Jebus (Benjamin, Judah) is still Canaanite-held.
+    freed = {name: {"owner": None} for name in ("Acco", "Megiddo", "Beth-shean", "Gezer")}
+    game = make_game({"wrath": 2, "settlements": freed})
+    assert game.state.settlements[S("Jebus")].owner == CANAANITES
+    assert game.state.wrath == 3
+
+
+def test_default_difficulty_brings_one_pair_per_wave_and_every_pair_goes_clockwise():
+    # Manual A21: on the default difficulty (1 pair per wave) every pair goes clockwise.
+    # The options leave wave_pairs at its default.
+    from judges.engine.scenario import build_game
+    canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
+    start = next(s.name for s in WORLD.settlements if not s.canaanite_start and _next(s.name, 1) not in canaanite)
+    game = build_game({"options": {"players": 3, "seed": 0},
+                       "position": {"wrath": 12, "clear_board": True, "settlements": _defended_everywhere(),
+                                    "invaders": [{"at": start, "wave": 1}]},
+                       "dice": [1]})
+    assert game.state.options.wave_pairs == 1
+    old, new = game.state.invaders  # one pair already on the board, one pair entered
+    assert [p.direction for p in game.state.invaders] == [1, 1]
+    assert old.at == S(_next(start, 1))
+    assert entries(game, "invaders.wave")[0].params["pairs"] == 1
+
+
+def test_the_phase_resolves_its_steps_in_the_manuals_order():
+    # Manual A14: the steps in order: 1 Wrath, 2 invaders move (then the new pair), 3 the Anointed, 4 last round's events
+    # expire, 5 new events land.
+    canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
+    start = next(s.name for s in WORLD.settlements if not s.canaanite_start and _next(s.name, 1) not in canaanite)
+    game = make_game({"wrath": 12, "clear_board": True, "settlements": _defended_everywhere(),
+                      "invaders": [{"at": start}],
+                      "generals": [{"id": 1, "owner": 0, "at": "Hazor", "anointed": True}],
+                      "events_landed": [{"card": "abundance", "terrain": "plain"}],
+                      "events_area": ["famine"]},
+                     dice=[1, 3])  # the entering pair's die, then the famine's d6 (3: mountains)
+    keys = [e.key for e in entries(game)]
+    order = ["wrath.reconciled", "wrath.judgment", "invaders.besiege", "invaders.entry_roll",
+             "king.crowned", "events.expired", "events.roll", "events.landed"]
+    positions = [keys.index(k) for k in order]
+    assert positions == sorted(positions), list(zip(order, positions))
+    assert game.state.king == 1
+    assert [(e.card, e.terrain) for e in game.state.events_landed] == [("famine", "mountains")]
+
+
+def test_taxes_assassinations_and_mercenaries_of_a_round_reach_the_meter_at_the_next_announcements():
+    # Manual A15-A16: the meter adds what the previous round registered (mercenaries,
+    # assassinations, plunder, prophets killed, taxes), so it rises one round late. Round 1: player 1's Assassin kills general 11 (d6 6: +2), player 2
+    # plays a Tax (+1), player 0 hires a mercenary (+1). (Prophets killed: the test above;
+    # plunder: Combat's tests.)
+    from judges.engine import Buy, EndTurn, PlayAssassin, PlayTax
+    holdings = {"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 1, "troops": 2},
+                "Merom": {"owner": 2, "troops": 2}}
+    game = make_game({"clear_board": True, "settlements": holdings,
+                      "players": [{"seat": 1, "hand": ["assassin"]}, {"seat": 2, "hand": ["tax"]}],
+                      "generals": [{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Hazor"}]},
+                     dice=[6])
+    assert game.state.wrath == 1  # round 1: the Canaanites' +1 only
+    assert (game.phase_name, game.waiting_for()) == ("intrigue", [0])
+    game.apply(EndTurn(player=0))
+    game.apply(PlayAssassin(player=1, target=11))
+    game.apply(EndTurn(player=1))
+    game.apply(PlayTax(player=2, region="Gilead"))
+    game.apply(EndTurn(player=2))
+    assert game.phase_name == "acquisitions"
+    game.apply(Buy(player=0, item="mercenary", general=10))
+    assert 11 not in game.state.generals
+    assert game.state.wrath_registered == 2 + 1 + 1
+    assert game.state.wrath == 1  # nothing reaches the meter during the round
+    end_turns(game, until_round=2)
+    assert game.state.round == 2
+    assert game.state.wrath == 1 + 4 + 1
+    assert game.state.wrath_registered == 0
+    line = entries(game, "wrath.reconciled")[-1]
+    assert line.params == {"before": 1, "registered": 4, "canaanites": 1, "after": 6}

@@ -323,3 +323,76 @@ def test_income_notification_lists_the_dowry_in_round_one():
     assert note.params["before"] == 0
     assert note.params["income"] == 7
     assert sorted(e.params["value"] for e in note.entries) == [1, 6]
+
+
+# --- Manual coverage (docs/manual-coverage.md) -------------------------------------------
+
+def _play_to(game, round_: int, phase: str) -> None:
+    """Ends turns (nobody does anything) until the game reaches `phase` of `round_`."""
+    while not (game.state.round == round_ and game.phase_name == phase):
+        d = game.pending
+        assert d and all(x.kind == "turn" for x in d), d
+        game.apply(EndTurn(player=d[0].player))
+
+
+def test_income_is_phase_three_and_the_victory_check_phase_seven():
+    # Manual B2: Income is phase 3, the Victory Check phase 7; both automatic.
+    from judges.engine import PHASES
+    assert PHASES.index("income") + 1 == 3
+    assert PHASES.index("victory") + 1 == 7
+    game = make_game(income_position({"Hazor": garrison(0), "Kedesh": garrison(1), "Lachish": garrison(2)}))
+    (note,) = income_notes(game, 0)
+    assert note.phase == "income"
+    _play_to(game, 3, "intrigue")
+    (report,) = [n for n in game.notifications if n.key == "notification.round_report"]
+    assert (report.round, report.phase) == (2, "victory")
+
+
+def test_a_settlement_yields_again_once_the_siege_is_over():
+    # Manual B19: nothing for anyone "mientras dure el asedio": the pair that besieged Hazor
+    # moves on at this round's Announcements (to Merom, next clockwise); Hazor yields again
+    # at this round's Income and Merom, besieged now, yields nothing.
+    assert WORLD.settlements[WORLD.ring_next(S("Hazor"), 1)].name == "Merom"
+    game = make_game({"clear_board": True, "round": 2,
+                      "settlements": {"Hazor": garrison(0, troops=3), "Merom": garrison(1, troops=3),
+                                      "Lachish": garrison(2)},
+                      "invaders": [{"at": "Hazor"}]})
+    assert game.state.invaders[0].at == S("Merom")
+    _play_to(game, 2, "acquisitions")
+    assert coins(game) == [2, 0, 1]
+
+
+def test_manual_example_seven_coins_are_a_wall_minus_three_or_three_troops_and_a_development():
+    # Manual B27: 7 coins are a wall minus three coins, or three troops and a development.
+    from judges.engine import constants as C
+    assert C.COSTS["wall"] - 3 == 7
+    assert 3 * C.COSTS["troop"] + C.COSTS["development"] == 7
+
+
+def test_every_round_has_its_own_income_report_with_the_previous_balance():
+    # Manual B28: each round's income notification shows the previous balance and what came in.
+    game = make_game(income_position({"Hazor": garrison(0, developments=1), "Kedesh": garrison(1),
+                                      "Lachish": garrison(2)}, players=[{"seat": 0, "coins": 5}]))
+    _play_to(game, 3, "acquisitions")
+    notes = income_notes(game, 0)
+    assert [(n.round, n.params["before"], n.params["income"], n.params["after"]) for n in notes] == \
+        [(2, 5, 4, 9), (3, 9, 4, 13)]
+    assert coins(game) == [13, 2, 2]
+
+
+def test_the_player_who_played_the_tax_card_collects_double_at_this_rounds_income():
+    # Manual B21: whoever played the Tax card collects double the value of the whole region.
+    # Round 2 (order 1, 2, 0): player 0 plays his Tax on Naphtali in Intrigue. Naphtali: Hazor
+    # (player 1, city + 1 development = 4), Kedesh (player 2, 1), three free villages (1 each).
+    from judges.engine import PlayTax
+    game = make_game({"clear_board": True, "round": 2,
+                      "settlements": {"Hazor": garrison(1, developments=1), "Kedesh": garrison(2),
+                                      "Lachish": garrison(0)},
+                      "players": [{"seat": 0, "hand": ["tax"]}]})
+    assert game.phase_name == "intrigue"
+    game.apply(EndTurn(player=1))
+    game.apply(EndTurn(player=2))
+    game.apply(PlayTax(player=0, region="Naphtali"))
+    game.apply(EndTurn(player=0))
+    assert game.phase_name == "acquisitions"
+    assert coins(game) == [2 * (4 + 1 + 1 + 1 + 1) + 1, 0, 0]

@@ -191,7 +191,7 @@ def test_succession_owed_by_another_player_is_not_your_decision():
 
 def test_no_possible_successor_loses_the_kings_token_without_a_decision():
     # Player 1's only general is captive (held on Hebron, a hex nobody controls).
-    game = game_with([gen(4, 1, "Hebron", captor=0), gen(5, 0, "Hazor"), gen(6, 2, "Acco")],
+    game = game_with([gen(4, 1, "Hebron", captor=0), gen(5, 0, "Hazor"), gen(6, 2, "Achzib")],
                      succession_owner=1,
                      settlements={"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 2, "troops": 2}})
     assert [d for d in game.pending if d.kind == "succession"] == []
@@ -439,7 +439,7 @@ def test_captive_judge_cannot_be_elected():
 
 
 def test_tie_for_first_crowns_nobody_and_the_election_runs_again_next_round():
-    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Megiddo")],
+    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Achzib"), gen(3, 2, "Taanach")],
                      titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)})
     game.apply(Vote(player=0, candidate=1))
     game.apply(Vote(player=1, candidate=2))
@@ -517,3 +517,75 @@ def test_deferred_title_does_not_block_the_election():
     game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron", captor=0)],
                      titles={"Naphtali": judge(1), "Asher": judge(2), "Gilead": vacant(2)})
     assert owed(game) == [(0, "vote"), (1, "vote")]
+
+
+# --- Manual coverage (docs/manual-coverage.md) -------------------------------------------
+
+def test_dead_kings_heir_carrying_the_anointed_is_crowned_without_a_succession_decision():
+    # Manual A46: when the King dies, an heir carrying the Anointed is crowned automatically.
+    # Player 1's King died last round; player 1's general 2 carries the Anointed.
+    game = game_with([gen(2, 1, "Hazor", anointed=True), gen(3, 1, "Kedesh"), gen(5, 0, "Hebron")],
+                     succession_owner=1)
+    assert game.state.king == 2
+    assert game.state.succession_owner is None
+    assert [d for d in game.pending if d.kind == "succession"] == []
+    assert announcements_done(game)
+
+
+def test_reigning_king_may_grant_a_vacant_title_to_a_general_of_his_own_tribe():
+    # Manual A44: the King grants it to a free general, another player's "o de su propia tribu".
+    # Player 0's general 1 reigns; Naphtali's vacant title is player 1's.
+    game = game_with([gen(1, 0, "Hebron"), gen(6, 0, "Kedesh"), gen(2, 1, "Hazor"), gen(3, 2, "Acco")],
+                     titles={"Naphtali": vacant(1)}, king=1)
+    assert game.pending == [Decision(player=0, kind="appoint_judge", subject=R("Naphtali"))]
+    game.apply(AppointJudge(player=0, region="Naphtali", general=6))
+    title = game.state.titles[R("Naphtali")]
+    assert (title.holder, title.owner) == (6, 0)
+    assert announcements_done(game)
+
+
+def test_the_election_result_is_part_of_the_announcements_report():
+    # Manual A51: the election result is part of the Announcements notification.
+    from conftest import entries
+    game = three_voters_game()
+    game.apply(Vote(player=0, candidate=1))
+    game.apply(Vote(player=1, candidate=2))
+    game.apply(Vote(player=2, candidate=2))
+    (note,) = [n for n in game.notifications if n.key == "notification.announcements"]
+    assert sorted(note.to) == [0, 1, 2]
+    (line,) = entries(game, "election.result")
+    assert line.params["winner"] == 2
+    assert {c["general"]: c["votes"] for c in line.params["tally"]} == {1: 1, 2: 2}
+
+
+def test_a_tied_election_is_reported_in_the_announcements_too():
+    from conftest import entries
+    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Megiddo")],
+                     titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)})
+    game.apply(Vote(player=0, candidate=1))
+    game.apply(Vote(player=1, candidate=2))
+    game.apply(Vote(player=2, candidate=3))
+    (line,) = entries(game, "election.tie")
+    assert sorted(line.params["tied"]) == [1, 2, 3]
+    assert entries(game, "election.result") == []
+
+
+def test_after_a_tie_the_election_runs_again_at_the_next_announcements():
+    # Manual A39: a tie for first crowns nobody; the election runs again next round. Every judge stands alone in a settlement nobody else holds, so the round's
+    # Combat has nothing to fight.
+    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Hebron"), gen(3, 2, "Shechem")],
+                     titles={"Naphtali": judge(1), "Judah": judge(2), "Manasseh": judge(3)})
+    game.apply(Vote(player=0, candidate=1))
+    game.apply(Vote(player=1, candidate=2))
+    game.apply(Vote(player=2, candidate=3))
+    assert game.state.king is None
+    assert counts(elections(game)[-1]) == {1: 1, 2: 1, 3: 1}
+    finish_round(game)
+    assert game.state.round == 2
+    assert owed(game) == [(0, "vote"), (1, "vote"), (2, "vote")]
+    game.apply(Vote(player=0, candidate=2))
+    game.apply(Vote(player=1, candidate=2))
+    game.apply(Vote(player=2, candidate=3))
+    assert game.state.king == 2
+    assert counts(elections(game)[-1]) == {1: 0, 2: 2, 3: 1}
+    assert len(elections(game)) == 2

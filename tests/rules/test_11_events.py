@@ -371,3 +371,95 @@ def test_announcements_report_lists_every_die_terrain_hit_and_plague_victim():
     # every plague victim
     assert [e.params["general"] for e in lines
             if e.key == "general.died" and e.params.get("cause") == "plague"] == [1, 3]
+
+
+# --- Manual coverage (docs/manual-coverage.md) -------------------------------------------
+
+def _play_to(game, round_: int, phase: str) -> None:
+    """Ends turns (nobody does anything) until the game reaches `phase` of `round_`."""
+    while not (game.state.round == round_ and game.phase_name == phase):
+        turns = [d for d in game.pending if d.kind == "turn"]
+        assert turns and len(turns) == len(game.pending), game.pending
+        game.apply(EndTurn(player=turns[0].player))
+
+
+def test_abundance_and_famine_act_on_this_rounds_income_and_last_one_round():
+    # Manual A30 and A25: Abundance and Famine stay in force for Income; terrain events last
+    # one round. Round 2: Abundance lands on plain (d6 1), Famine on mountains
+    # (d6 3). Hazor (plain city) 2+1, Kedesh (mountains village) 1-1, Lachish (plain village) 1+1.
+    assert (terrain("Hazor"), terrain("Kedesh"), terrain("Lachish")) == ("plain", "mountains", "plain")
+    game = game_with([1, 3], events_area=["abundance", "famine"], round=2,
+                     settlements={"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 1, "troops": 2},
+                                  "Lachish": {"owner": 2, "troops": 2}})
+    assert landed(game) == [("abundance", "plain"), ("famine", "mountains")]
+    _play_to(game, 2, "acquisitions")
+    assert [p.coins for p in game.state.players] == [3, 0, 2]
+    # Round 3: both cards expired at the Announcements; the settlements yield their base value.
+    _play_to(game, 3, "acquisitions")
+    assert game.state.events_landed == []
+    assert sorted(game.state.discard) == ["abundance", "famine"]
+    assert [p.coins for p in game.state.players] == [3 + 2, 0 + 1, 2 + 1]
+
+
+def test_sandstorm_stays_in_force_for_the_round_and_expires_at_the_next_announcements():
+    # Manual A30 and A26: the Sandstorm is in force for the round; last round's cards are
+    # discarded at the Announcements even when no new event lands.
+    game = game_with([], events_area=["sandstorm"], settlements=SAFE_HOLDINGS)
+    seen = set()
+    while game.state.round == 1:
+        seen.add(game.phase_name)
+        assert landed(game) == [("sandstorm", "desert")]
+        turns = [d for d in game.pending if d.kind == "turn"]
+        assert turns and len(turns) == len(game.pending), game.pending
+        game.apply(EndTurn(player=turns[0].player))
+    assert {"intrigue", "acquisitions", "movement"} <= seen
+    assert game.state.round == 2
+    assert game.state.events_area == []
+    assert game.state.events_landed == []
+    assert game.state.discard == ["sandstorm"]
+
+
+def test_a_king_killed_by_plague_is_succeeded_by_his_anointed_heir_at_the_next_announcements():
+    # Manual A46: when the King dies, an heir carrying the Anointed is crowned automatically.
+    # The plague lands on the desert (d6 5); Gaza is emptied so only the King rolls: a 1, he
+    # dies. His player's general 2 carries the Anointed (not crowned while the King reigned).
+    game = game_with([5, 1], events_area=["plague"], settlements={**SAFE_HOLDINGS, "Gaza": {"owner": None}},
+                     generals=[gen(1, 0, "Beersheba"), gen(2, 0, "Hazor", anointed=True)], king=1)
+    assert 1 not in game.state.generals
+    assert game.state.king is None
+    assert game.state.succession_owner == 0
+    assert game.state.generals[2].anointed is True
+    finish_round(game)
+    assert game.state.round == 2
+    assert game.state.king == 2
+    assert game.state.succession_owner is None
+    assert [d for d in game.pending if d.kind == "succession"] == []
+    assert announcements_done(game)
+
+
+def test_sandstorm_seals_the_desert_for_the_round_and_opens_it_when_it_expires():
+    # Manual A30 and A26: the Sandstorm seals the desert for the round, and its expiry at the
+    # next Announcements opens it again, even with no new event.
+    from judges.engine import Move
+    from conftest import WORLD
+    open_desert = WORLD.hex_at[(0, 17)]  # next to Hebron, no settlement
+    assert WORLD.hexes[open_desert].terrain == "desert"
+    assert open_desert in WORLD.neighbours[H("Hebron")]
+    game = game_with([], events_area=["sandstorm"], settlements=SAFE_HOLDINGS, generals=[gen(1, 0, "Hebron")])
+    _play_to(game, 1, "movement")
+    assert game.waiting_for() == [0]
+    legal = [a for a in game.legal_actions(0) if isinstance(a, Move)]
+    assert legal, "the general can move somewhere"
+    assert all(WORLD.hexes[WORLD.hex_at[(a.q, a.r)]].terrain != "desert" for a in legal)
+    before = game.state_json()
+    with pytest.raises(IllegalAction, match="Sandstorm"):
+        game.apply(Move(player=0, general=1, q=0, r=17))
+    assert game.state_json() == before
+    # Round 2: the Sandstorm expired at the Announcements, nothing new landed: the desert is open.
+    _play_to(game, 2, "movement")
+    assert game.state.events_landed == []
+    while game.waiting_for() != [0]:
+        game.apply(EndTurn(player=game.waiting_for()[0]))
+    assert Move(player=0, general=1, q=0, r=17) in list(game.legal_actions(0))
+    game.apply(Move(player=0, general=1, q=0, r=17))
+    assert game.state.generals[1].hex == open_desert

@@ -9,7 +9,7 @@ eliminated by accident. Scores are read from the Round report.
 from __future__ import annotations
 
 from conftest import H, S, WORLD, entries, make_game
-from judges.engine import EndTurn
+from judges.engine import Decision, EndTurn
 
 # One village each, in regions no test below razes or taxes.
 HOLDINGS = {"Chinnereth": {"owner": 0, "troops": 1},
@@ -515,3 +515,159 @@ def test_round_report_lists_custody_changes():
     game = make_game(victory_position(generals=[{"id": 10, "owner": 0, "at": "Shiloh", "captor": 1}]))
     note = round_report(game)
     assert any(e.params.get("general") == 10 for e in note.entries)
+
+
+# --- Manual coverage (docs/manual-coverage.md) -------------------------------------------
+
+def test_captive_passes_to_the_player_whose_general_now_controls_the_hex():
+    # No garrison on Shiloh: player 2's free general controls it, not the captor (player 1).
+    game = make_game(victory_position(generals=[{"id": 10, "owner": 0, "at": "Shiloh", "captor": 1},
+                                                {"id": 30, "owner": 2, "at": "Shiloh"}]))
+    g = game.state.generals[10]
+    assert g.captor == 2
+    assert g.hex == H("Shiloh")
+
+
+def test_captive_goes_free_when_his_own_players_general_controls_the_hex():
+    game = make_game(victory_position(generals=[{"id": 10, "owner": 0, "at": "Shiloh", "captor": 1},
+                                                {"id": 11, "owner": 0, "at": "Shiloh"}]))
+    assert game.state.generals[10].captor is None
+    assert game.state.generals[10].hex == H("Shiloh")
+
+
+def test_nothing_but_judge_titles_the_king_and_the_tabernacle_scores():
+    # Manual B34, "exactamente tres fuentes": a whole region, coins, generals and relics score nothing.
+    naphtali = {name: {"owner": 0, "troops": 3, "developments": 1} for name in region_names("Naphtali")}
+    game = make_game(victory_position(
+        naphtali, players=[{"seat": 0, "coins": 40}],
+        generals=[{"id": 10, "owner": 0, "at": "Hazor", "prophet": True},
+                  {"id": 11, "owner": 0, "at": "Kedesh", "anointed": True},
+                  {"id": 12, "owner": 0, "at": "Bethel", "ark": True}]))
+    assert scores(game) == {0: 0, 1: 0, 2: 0}
+    assert_no_winner_yet(game)
+
+
+def test_a_higher_score_wins_outright_without_the_settlement_tiebreak():
+    # Manual B43: the settlement tie-break applies when several players reach "la puntuación
+    # máxima" (the top score), under the heading "Empates" (ties). Player 0 has 4 points and 3
+    # settlements (Chinnereth, Hazor, Shiloh); player 1 has 3 points and 5 settlements
+    # (Lachish, Hebron, Keilah, Debir, Bethlehem). Only player 0 has the highest score: there
+    # is no tie to break, and 4 points beat 3.
+    game = make_game(victory_position(
+        {"Debir": {"owner": 1, "troops": 1}, "Bethlehem": {"owner": 1, "troops": 1}},
+        generals=[{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Shiloh", "ark": True},
+                  {"id": 20, "owner": 1, "at": "Hebron"}, {"id": 21, "owner": 1, "at": "Keilah"},
+                  {"id": 22, "owner": 1, "at": "Keilah"}],
+        king=10,
+        titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 11},
+                "Judah": {"holder": 20}, "Benjamin": {"holder": 21}, "Negev": {"holder": 22}}))
+    assert scores(game) == {0: 4, 1: 3, 2: 0}
+    assert game.is_over
+    assert game.state.ending == "three_points"
+    assert game.state.winners == [0]
+
+
+def test_invaders_razing_can_bring_the_collapse_of_the_regions():
+    # Manual B51: the players "y los invasores" razing too many settlements bring the
+    # collapse. Naphtali, Manasseh (5 standing) and Ephraim (4 standing: Gezer razed)
+    # sustain a judge. In round 2's Announcements the pair besieging Shechem moves on
+    # clockwise to Shiloh, undefended: razed, Ephraim drops to 3 and the round's Victory
+    # Check finds only two regions able to sustain a judge.
+    assert WORLD.settlements[WORLD.ring_next(S("Shechem"), 1)].name == "Shiloh"
+    position = _collapse_position(["Naphtali", "Manasseh", "Ephraim"], {"Gezer": {"razed": True}},
+                                  invaders=[{"at": "Shechem"}])
+    position["phase"] = "announcements"
+    game = make_game(position)
+    assert game.state.settlements[S("Shiloh")].razed
+    assert game.state.razed_by_invaders == 1
+    assert not game.is_over  # the land is judged at the Victory Check, not before
+    while not game.is_over:
+        turns = [d for d in game.pending if d.kind == "turn"]
+        assert turns and len(turns) == len(game.pending), game.pending
+        game.apply(EndTurn(player=turns[0].player))
+    assert game.state.round == 2
+    assert game.state.ending == "collapse"
+    assert game.state.winners == []
+
+
+def test_round_report_gathers_battles_executions_taxes_and_revolts():
+    # Manual B59: the Round report gathers scores, battles and the turn's actions
+    # (executions, taxes, revolts). Round 2 from Intrigue (order 1, 2, 0):
+    # player 1 executes his captive 30, player 2 taxes Gilead, player 0's Revolt takes
+    # Chinnereth (d6 6 > 1 troop); in Combat, player 2's Hammath beats the pair besieging it.
+    from judges.engine import Execute, PlayRevolt, PlayTax
+    game = make_game(victory_position(
+        {"Hazor": {"owner": 0, "troops": 2}, "Chinnereth": {"owner": 1, "troops": 1},
+         "Kedesh": {"owner": 1, "troops": 2}, "Hammath": {"owner": 2, "troops": 1}},
+        phase="intrigue",
+        players=[{"seat": 0, "hand": ["revolt"]}, {"seat": 2, "hand": ["tax"]}],
+        generals=[{"id": 30, "owner": 2, "at": "Kedesh", "captor": 1}],
+        invaders=[{"at": "Hammath"}]),
+        dice=[6,  # the Revolt
+              1, 1, 1, 1, 6,  # siege, battle round 1: the pair misses, Hammath's troop hits
+              1, 1, 1, 1, 6])  # battle round 2: the pair's second invader falls
+    assert game.waiting_for() == [1]
+    game.apply(Execute(player=1, general=30))
+    game.apply(EndTurn(player=1))
+    game.apply(PlayTax(player=2, region="Gilead"))
+    game.apply(EndTurn(player=2))
+    game.apply(PlayRevolt(player=0, settlement="Chinnereth"))
+    game.apply(EndTurn(player=0))
+    while game.state.round == 2:
+        turns = [d for d in game.pending if d.kind == "turn"]
+        assert turns and len(turns) == len(game.pending), game.pending
+        game.apply(EndTurn(player=turns[0].player))
+    note = round_report(game)
+    assert sorted(note.to) == [0, 1, 2]
+    assert scores(game) == {0: 0, 1: 0, 2: 0}
+    lines = {e.key: e.params for e in note.entries}
+    assert (lines["intrigue.execution"]["player"], lines["intrigue.execution"]["general"]) == (1, 30)
+    assert (lines["intrigue.tax"]["player"], lines["intrigue.tax"]["region"]) == (2, WORLD.region_by_name["Gilead"])
+    assert (lines["intrigue.revolt"]["player"], lines["intrigue.revolt"]["settlement"],
+            lines["intrigue.revolt"]["success"]) == (0, S("Chinnereth"), True)
+    battle = lines["combat.battle"]
+    assert (battle["hex"], battle["attacker"], battle["defender"], battle["winner"]) == \
+        (H("Hammath"), "invaders", 2, 2)
+
+
+def test_plunder_pays_but_the_razed_settlement_can_bring_the_collapse_of_the_regions():
+    # Manual B52: plunder pays, but each destroyed settlement brings the shared ending
+    # closer. Ephraim stands at 4 (Gezer razed), the third region able to sustain a
+    # judge. In round 2's Combat player 0's general 10 (army 1) beats player 1's garrison of
+    # Bethel, Ephraim's city (dice: his 2 dice 6, 6; the garrison's 1 die 1) and plunders it.
+    from judges.engine import Plunder
+    position = _collapse_position(["Naphtali", "Manasseh", "Ephraim"],
+                                  {"Gezer": {"razed": True}, "Bethel": {"owner": 1, "troops": 1}},
+                                  generals=[{"id": 10, "owner": 0, "at": "Bethel", "army": 1}])
+    position["phase"] = "combat"
+    game = make_game(position, dice=[6, 6, 1])
+    assert game.pending == [Decision(player=0, kind="plunder", subject=S("Bethel"))]
+    game.apply(Plunder(player=0, settlement="Bethel", plunder=True))
+    assert WORLD.settlements[S("Bethel")].is_city
+    assert game.state.players[0].coins == 3 * 2  # 3 x a city's value
+    assert game.state.wrath_registered == 1  # plunder: +1 at the next Announcements
+    assert game.state.settlements[S("Bethel")].razed
+    assert game.is_over
+    assert game.state.round == 2
+    assert game.state.ending == "collapse"
+    assert game.state.winners == []
+
+
+def test_dominating_three_whole_regions_makes_three_judges_and_wins():
+    # Manual B40: no limit of Judge titles per player; three whole regions make 3 points.
+    # Player 0 holds every settlement of Naphtali,
+    # Manasseh and Gilead, with one general in each region's city. At the end of round 2's
+    # Combat he claims the three titles; the Victory Check counts three judges.
+    held = {name: {"owner": 0, "troops": 1}
+            for region in ("Naphtali", "Manasseh", "Gilead") for name in region_names(region)}
+    game = make_game(victory_position(
+        held, phase="combat",
+        generals=[{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Shechem"},
+                  {"id": 12, "owner": 0, "at": "Ramoth-gilead"}]))
+    titles = {name: game.state.titles[WORLD.region_by_name[name]] for name in ("Naphtali", "Manasseh", "Gilead")}
+    assert {name: (t.owner, t.holder) for name, t in titles.items()} == \
+        {"Naphtali": (0, 10), "Manasseh": (0, 11), "Gilead": (0, 12)}
+    assert scores(game) == {0: 3, 1: 0, 2: 0}
+    assert game.is_over
+    assert game.state.ending == "three_points"
+    assert game.state.winners == [0]

@@ -3,9 +3,10 @@
 A bot sees only its player's view (`Game.view(seat)`), never the full state."""
 
 from .base import Bot
+from .greedy import GreedyBot
 from .random_bot import RandomBot
 
-BOTS = {"random": RandomBot}
+BOTS = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def make_bot(name: str, seed: int) -> Bot:
@@ -14,4 +15,4 @@ def make_bot(name: str, seed: int) -> Bot:
     return BOTS[name](seed)
 
 
-__all__ = ["Bot", "RandomBot", "BOTS", "make_bot"]
+__all__ = ["Bot", "GreedyBot", "RandomBot", "BOTS", "make_bot"]

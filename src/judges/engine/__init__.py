@@ -7,8 +7,10 @@
     game.apply(action)              # validated; raises RuleError and changes nothing if refused
 """
 
-from .actions import (Action, AnyAction, AppointJudge, ChooseSuccessor, EndTurn, ForeseeEvents,
-                      ForeseeInvasion, Vote, action_from_dict, action_from_json, action_to_dict)
+from .actions import (ACTION_TYPES, Action, AnyAction, AppointJudge, Buy, ChooseSuccessor, ClaimJudge, Discard,
+                      DropArk, EndTurn, Execute, ForeseeEvents, ForeseeInvasion, LeaveTroops, Move, PickUpArk,
+                      PlayAnointing, PlayAssassin, PlayEvent, PlayProphet, PlayRevolt, PlayTax, Plunder, Release,
+                      TakeTroops, Vote, action_from_dict, action_from_json, action_to_dict)
 from .dice import Dice, ScriptedDice, SeededDice
 from .errors import (DiceScriptExhausted, GameOver, IllegalAction, JudgesError, MalformedAction,
                      NotYourDecision, RuleError, SetupError)
@@ -16,8 +18,10 @@ from .game import Game
 from .state import CANAANITES, ENDINGS, PHASES, Decision, GameState, Notification, Options
 
 __all__ = [
-    "Action", "AnyAction", "AppointJudge", "ChooseSuccessor", "EndTurn", "ForeseeEvents",
-    "ForeseeInvasion", "Vote", "action_from_dict", "action_from_json", "action_to_dict",
+    "ACTION_TYPES", "Action", "AnyAction", "AppointJudge", "Buy", "ChooseSuccessor", "ClaimJudge", "Discard",
+    "DropArk", "EndTurn", "Execute", "ForeseeEvents", "ForeseeInvasion", "LeaveTroops", "Move", "PickUpArk",
+    "PlayAnointing", "PlayAssassin", "PlayEvent", "PlayProphet", "PlayRevolt", "PlayTax", "Plunder", "Release",
+    "TakeTroops", "Vote", "action_from_dict", "action_from_json", "action_to_dict",
     "Dice", "ScriptedDice", "SeededDice",
     "DiceScriptExhausted", "GameOver", "IllegalAction", "JudgesError", "MalformedAction",
     "NotYourDecision", "RuleError", "SetupError",

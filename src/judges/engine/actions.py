@@ -2,7 +2,7 @@
 
 On the wire an action is a JSON object whose "type" names it, e.g.
 {"type": "vote", "player": 2, "candidate": 7}. Settlements and regions are named
-by their map names, generals by their id.
+by their map names, generals by their id, hexes by their axial coordinates q, r.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from .errors import MalformedAction
 class Action(Struct, tag_field="type", kw_only=True, frozen=True):
     player: int
 
+
+# --- Phase 1 decisions (§ 5, § 10, § 13) ---------------------------------------------------
 
 class ForeseeInvasion(Action, tag="foresee_invasion"):
     """👁 The prophet's owner chooses where an entering invader pair strikes (§ 13)."""
@@ -48,11 +50,117 @@ class Vote(Action, tag="vote"):
     candidate: int
 
 
+# --- Phase 2 Intrigue (§ 6) ------------------------------------------------------------------
+
+class Discard(Action, tag="discard"):
+    """Discard a card from a hand above the limit."""
+
+    card: str
+
+
+class PlayTax(Action, tag="play_tax"):
+    region: str
+
+
+class PlayEvent(Action, tag="play_event"):
+    """Plague, Abundance, Famine or Sandstorm into the Events Area."""
+
+    card: str
+
+
+class PlayAssassin(Action, tag="play_assassin"):
+    target: int
+
+
+class PlayRevolt(Action, tag="play_revolt"):
+    settlement: str
+
+
+class PlayProphet(Action, tag="play_prophet"):
+    general: int
+
+
+class PlayAnointing(Action, tag="play_anointing"):
+    general: int
+
+
+class Execute(Action, tag="execute"):
+    """Execute one of your captives."""
+
+    general: int
+
+
+class Release(Action, tag="release"):
+    """Release one of your captives."""
+
+    general: int
+
+
+# --- Phase 4 Acquisitions (§ 8) --------------------------------------------------------------
+
+class Buy(Action, tag="buy"):
+    """Buy one item: troop, mercenary, development, wall, general or card.
+
+    Troops go to a settlement's garrison (`settlement`) or a general's army (`general`);
+    mercenaries to a general's army; developments, walls and generals to a settlement."""
+
+    item: str
+    settlement: str | None = None
+    general: int | None = None
+
+
+# --- Phase 5 Movement (§ 9) ------------------------------------------------------------------
+
+class Move(Action, tag="move"):
+    """Move a general to the hex (q, r), along the cheapest path within his points left."""
+
+    general: int
+    q: int
+    r: int
+
+
+class TakeTroops(Action, tag="take_troops"):
+    general: int
+    count: int
+
+
+class LeaveTroops(Action, tag="leave_troops"):
+    general: int
+    count: int
+
+
+class PickUpArk(Action, tag="pick_up_ark"):
+    general: int
+
+
+class DropArk(Action, tag="drop_ark"):
+    general: int
+
+
+# --- Phase 6 Combat (§ 9) --------------------------------------------------------------------
+
+class Plunder(Action, tag="plunder"):
+    """The victor's choice at a conquered settlement: plunder it (True) or hold it (False)."""
+
+    settlement: str
+    plunder: bool
+
+
+class ClaimJudge(Action, tag="claim_judge"):
+    """Name which of your generals in the region becomes the Judge of a claimed title."""
+
+    region: str
+    general: int
+
+
 class EndTurn(Action, tag="end_turn"):
-    """Pass: the player is done with this phase (phases 2, 4, 5, 6)."""
+    """Pass: the player is done with this phase (phases 2, 4, 5)."""
 
 
-AnyAction = ForeseeInvasion | ForeseeEvents | ChooseSuccessor | AppointJudge | Vote | EndTurn
+AnyAction = (ForeseeInvasion | ForeseeEvents | ChooseSuccessor | AppointJudge | Vote | Discard | PlayTax
+             | PlayEvent | PlayAssassin | PlayRevolt | PlayProphet | PlayAnointing | Execute | Release | Buy
+             | Move | TakeTroops | LeaveTroops | PickUpArk | DropArk | Plunder | ClaimJudge | EndTurn)
+ACTION_TYPES: tuple[type, ...] = AnyAction.__args__  # type: ignore[attr-defined]
 
 _json_decoder = msgspec.json.Decoder(AnyAction)
 _encoder = msgspec.json.Encoder()

@@ -80,3 +80,38 @@ POINTS_KING = 1  # [M]
 POINTS_TABERNACLE = 1  # [M]
 SETTLEMENTS_TO_SUSTAIN_JUDGE = 4  # [M] standing settlements a region needs to keep its judge
 MIN_SUSTAINING_REGIONS = 3  # [M] fewer regions able to sustain a judge: collapse of the regions
+
+# --- Phase 2 Intrigue [D] ---------------------------------------------------------------
+FREE_DRAW = 1  # cards every living player draws at the start of Intrigue
+CARDS_PER_TURN = 2  # cards a player may play in one Intrigue turn
+TAXES_PER_REGION = 1  # Tax cards per region per round
+ASSASSIN_KILL_MIN_DIE = 5  # d6 at least this: the target dies
+ASSASSIN_EXPOSED_MAX_DIE = 2  # d6 at most this: the assassin is exposed
+ASSASSIN_EXPOSED_FINE = 3  # coins the exposed assassin pays the target's owner
+REVOLT_TROOPS_PLACED = 1  # troops of the rebel's colour left in a successful revolt
+
+# --- Phase 4 Acquisitions [D]: item -> cost in coins ---------------------------------------
+COSTS = {
+    "troop": 1,
+    "mercenary": 2,
+    "development": 4,
+    "wall": 10,
+    "general": 6,
+    "card": 3,
+}
+
+# --- Phase 5 Movement [D] ----------------------------------------------------------------
+MOVEMENT_POINTS = 3  # per general per Movement phase
+TERRAIN_MOVE_COST = {"plain": 1, "desert": 1, "mountains": 2}
+
+# --- Phase 6 Combat [D] --------------------------------------------------------------------
+ATTACKER_HIT_MIN = 5  # attackers hit on 5-6
+DEFENDER_HIT_MIN = 5  # defenders hit on 5-6
+WALLS_HIT_MIN = 4  # defenders behind walls hit on 4-6
+KING_EXTRA_DICE = 1  # the King's general rolls this many extra dice
+INVADER_DICE = 4  # an invader pair rolls 4 dice
+INVADER_HIT_MIN = 4  # hitting on 4-6
+INVADER_PAIR_STRENGTH = 2  # hits that destroy a pair (two invaders) [rules reference]
+CANAANITE_HIT_MIN = 5  # a Canaanite garrison hits like any defender (4-6 behind walls)
+PLUNDER_MULTIPLIER = 3  # plunder gains 3 x the settlement's income value
+MAX_BATTLE_ROUNDS = 100  # a safety bound; every round of dice removes something on average

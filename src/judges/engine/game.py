@@ -13,9 +13,9 @@ from typing import Callable, Iterable, Iterator
 
 import msgspec
 
-from . import events, invaders, titles, turns
-from .actions import (Action, AnyAction, AppointJudge, ChooseSuccessor, EndTurn, ForeseeEvents,
-                      ForeseeInvasion, Vote, action_from_dict, action_to_dict)
+from . import combat, events, intrigue, invaders, titles, turns
+from .actions import (ACTION_TYPES, Action, AppointJudge, ChooseSuccessor, ClaimJudge, Discard, ForeseeEvents,
+                      ForeseeInvasion, Plunder, Vote, action_from_dict, action_to_dict)
 from .context import Ctx
 from .dice import Dice, SeededDice
 from .errors import GameOver, MalformedAction, NotYourDecision
@@ -25,16 +25,26 @@ from .state import (Decision, GameState, Notification, Options, PHASES, clone_st
                     state_to_json)
 from ..world import World, load_world
 
-# decision kind -> (action type, legal-action generator, handler)
-DECISIONS: dict[str, tuple[type, Callable, Callable]] = {
-    "foresee_invasion": (ForeseeInvasion, invaders.legal_foresee_invasion, invaders.apply_foresee_invasion),
-    "foresee_events": (ForeseeEvents, events.legal_foresee_events, events.apply_foresee_events),
-    "succession": (ChooseSuccessor, titles.legal_succession, titles.apply_succession),
-    "appoint_judge": (AppointJudge, titles.legal_appoint, titles.apply_appoint),
-    "vote": (Vote, titles.legal_vote, titles.apply_vote),
-    "turn": (EndTurn, turns.legal_turn, turns.apply_end_turn),
+# decision kind -> (legal-action generator, handler); handlers validate before changing anything
+DECISIONS: dict[str, tuple[Callable, Callable]] = {
+    "foresee_invasion": (invaders.legal_foresee_invasion, invaders.apply_foresee_invasion),
+    "foresee_events": (events.legal_foresee_events, events.apply_foresee_events),
+    "succession": (titles.legal_succession, titles.apply_succession),
+    "appoint_judge": (titles.legal_appoint, titles.apply_appoint),
+    "vote": (titles.legal_vote, titles.apply_vote),
+    "discard": (intrigue.legal_discard, intrigue.apply_discard),
+    "turn": (turns.legal_turn, turns.apply_turn_action),
+    "plunder": (combat.legal_plunder, combat.apply_plunder),
+    "claim_judge": (combat.legal_claim, combat.apply_claim),
 }
-ACTION_KINDS: dict[type, str] = {action_type: kind for kind, (action_type, _, _) in DECISIONS.items()}
+# action type -> the decision kind it answers
+ACTION_KINDS: dict[type, str] = {
+    ForeseeInvasion: "foresee_invasion", ForeseeEvents: "foresee_events", ChooseSuccessor: "succession",
+    AppointJudge: "appoint_judge", Vote: "vote", Discard: "discard", Plunder: "plunder",
+    ClaimJudge: "claim_judge",
+    **{t: "turn" for t in ACTION_TYPES if t not in (ForeseeInvasion, ForeseeEvents, ChooseSuccessor,
+                                                     AppointJudge, Vote, Discard, Plunder, ClaimJudge)},
+}
 
 
 class Game:
@@ -109,7 +119,7 @@ class Game:
             return
         for decision in list(self.state.pending):
             if player is None or decision.player == player:
-                _, legal, _ = DECISIONS[decision.kind]
+                legal, _ = DECISIONS[decision.kind]
                 yield from legal(self._ctx, decision)
 
     def is_legal(self, action: Action) -> bool:
@@ -126,7 +136,7 @@ class Game:
         decision. Returns the notifications this produced."""
         if isinstance(action, dict):
             action = action_from_dict(action)
-        if not isinstance(action, AnyAction.__args__):  # type: ignore[attr-defined]
+        if not isinstance(action, ACTION_TYPES):
             raise MalformedAction("actions", "error.malformed_action",
                                   f"not an action: {action!r}", detail=repr(action))
         if self.is_over:
@@ -135,7 +145,7 @@ class Game:
             raise MalformedAction("actions", "error.unknown_player",
                                   f"there is no player {action.player}", player=action.player)
         decision = self._find_decision(action)
-        _, _, handler = DECISIONS[decision.kind]
+        _, handler = DECISIONS[decision.kind]
         start = len(self.notifications)
         handler(self._ctx, decision, action)  # validates fully before it changes anything
         self.log.append(action)
@@ -148,11 +158,14 @@ class Game:
         kind = ACTION_KINDS[type(action)]
         for d in self.state.pending:
             if d.player == action.player and d.kind == kind:
-                if kind == "appoint_judge" and self.world.regions[d.subject].name != action.region:
+                if kind in ("appoint_judge", "claim_judge") and self.world.regions[d.subject].name != action.region:
+                    continue
+                if kind == "plunder" and self.world.settlements[d.subject].name != action.settlement:
                     continue
                 return d
         owed = ", ".join(f"player {d.player} ({d.kind})" for d in self.state.pending) or "nobody"
-        subject = f" for {action.region}" if isinstance(action, AppointJudge) else ""
+        subject = f" for {action.region}" if isinstance(action, (AppointJudge, ClaimJudge)) else \
+            f" for {action.settlement}" if isinstance(action, Plunder) else ""
         raise NotYourDecision(
             _RULE_BY_KIND[kind], "error.not_your_decision",
             f"player {action.player} owes no {kind.replace('_', ' ')} decision{subject} now; waiting for: {owed}",
@@ -207,4 +220,7 @@ _RULE_BY_KIND = {
     "appoint_judge": "§10 Vacant titles",
     "vote": "§10 Election",
     "turn": "§4 Turn order",
+    "discard": "§6 Intrigue: drawing",
+    "plunder": "§9 Combat",
+    "claim_judge": "§9 Claiming a Judge title",
 }

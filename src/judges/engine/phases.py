@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import events, invaders, titles, turns, wrath
+from . import combat, events, intrigue, invaders, movement, titles, turns, wrath
 from .board import living_seats
 from .context import Ctx
 from .income import run_income
@@ -45,8 +45,11 @@ def close_announcements(ctx: Ctx) -> None:
                entries=entries)
 
 
-def start_intrigue(ctx: Ctx) -> None:
-    turns.start_turns(ctx)
+def close_phase_report(ctx: Ctx) -> None:
+    """Outside the Announcements, what the rules report joins the Round report."""
+    state = ctx.state
+    state.round_log.extend(state.report)
+    state.report = []
 
 
 def close_round(ctx: Ctx) -> None:
@@ -71,10 +74,12 @@ PHASE_STEPS: dict[int, tuple[Step, ...]] = {
         events.resolve_events,
         close_announcements,
     ),
-    2: (start_intrigue,),
+    2: (intrigue.free_draw, turns.start_turns, close_phase_report),  # the draw may wait for discards
     3: (run_income,),
-    4: (turns.start_turns,),
-    5: (turns.start_turns,),
-    6: (turns.start_turns,),
-    7: (victory_check, close_round),
+    4: (turns.start_turns, close_phase_report),
+    5: (movement.start_movement, turns.start_turns),
+    6: (combat.run_battles,  # may wait for plunder choices
+        combat.claim_titles,  # may wait for the choice of a judge
+        combat.end_combat, close_phase_report),
+    7: (close_phase_report, victory_check, close_round),
 }

@@ -144,6 +144,12 @@ class GameState(Struct, kw_only=True):
     discard: list[str] = field(default_factory=list)
     taxes: dict[int, int] = field(default_factory=dict)  # region -> collecting seat, this round
     turn_queue: list[int] = field(default_factory=list)  # seats still to act in a turn phase
+    cards_played: int = 0  # cards played in the current Intrigue turn
+    move_points: dict[int, int] = field(default_factory=dict)  # general -> points left this Movement
+    arrivals: dict[int, int] = field(default_factory=dict)  # general -> order of arrival this Movement
+    arrival_counter: int = 0
+    battles: int = 0  # battles fought in the game
+    spent: dict[str, int] = field(default_factory=dict)  # coins spent by item, over the game
     pending: list[Decision] = field(default_factory=list)
     votes: dict[int, int] = field(default_factory=dict)  # seat -> candidate general, this election
     report: list[Entry] = field(default_factory=list)  # lines of the phase report being written

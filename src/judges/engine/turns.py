@@ -1,18 +1,28 @@
-"""Turn phases (2 Intrigue, 4 Acquisitions, 5 Movement, 6 Combat's choices): each living
-player in turn order owes a "turn" decision until they end it.
-
-In this version of the engine the content of phases 2, 4, 5 and 6 is not built yet: a
-player's turn offers only EndTurn (a hand-off), so whole rounds run.
+"""Turn phases (2 Intrigue, 4 Acquisitions, 5 Movement): each living player, in turn order,
+owes a "turn" decision; within it they take any number of the phase's actions, then EndTurn.
 """
 
 from __future__ import annotations
 
 from typing import Iterator
 
-from .actions import EndTurn
+from .acquisitions import apply_buy, legal_buys
+from .actions import Buy, EndTurn
 from .board import turn_order
 from .context import Ctx
-from .state import Decision
+from .errors import IllegalAction
+from .intrigue import INTRIGUE_HANDLERS, legal_intrigue
+from .movement import MOVEMENT_HANDLERS, legal_movement
+from .state import PHASES, Decision
+
+PHASE_HANDLERS = {
+    2: INTRIGUE_HANDLERS,
+    4: {Buy: apply_buy},
+    5: MOVEMENT_HANDLERS,
+}
+PHASE_LEGAL = {2: legal_intrigue, 4: legal_buys, 5: legal_movement}
+# Which phase each turn action belongs to, for a clear refusal in the wrong phase.
+ACTION_PHASE = {action_type: phase for phase, handlers in PHASE_HANDLERS.items() for action_type in handlers}
 
 
 def start_turns(ctx: Ctx) -> None:
@@ -23,15 +33,30 @@ def start_turns(ctx: Ctx) -> None:
 
 def _next_turn(ctx: Ctx) -> None:
     state = ctx.state
+    state.cards_played = 0
     if state.turn_queue:
         seat = state.turn_queue.pop(0)
         state.pending.append(Decision(player=seat, kind="turn"))
 
 
-def legal_turn(ctx: Ctx, decision: Decision) -> Iterator[EndTurn]:
+def legal_turn(ctx: Ctx, decision: Decision) -> Iterator:
+    legal = PHASE_LEGAL.get(ctx.state.phase)
+    if legal is not None:
+        yield from legal(ctx, decision.player)
     yield EndTurn(player=decision.player)
 
 
-def apply_end_turn(ctx: Ctx, decision: Decision, action: EndTurn) -> None:
-    ctx.state.pending.remove(decision)
-    _next_turn(ctx)
+def apply_turn_action(ctx: Ctx, decision: Decision, action) -> None:
+    if isinstance(action, EndTurn):
+        ctx.state.pending.remove(decision)
+        _next_turn(ctx)
+        return
+    phase = ctx.state.phase
+    handler = PHASE_HANDLERS.get(phase, {}).get(type(action))
+    if handler is None:
+        right = ACTION_PHASE.get(type(action))
+        where = f"the {PHASES[right - 1]} phase" if right else "no turn"
+        raise IllegalAction("§4 The round", "error.wrong_phase",
+                            f"{action.__struct_config__.tag} belongs to {where}, not the {PHASES[phase - 1]} phase",
+                            action=action.__struct_config__.tag, phase=PHASES[phase - 1])
+    handler(ctx, action)

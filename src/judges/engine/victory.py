@@ -87,7 +87,11 @@ def victory_check(ctx: Ctx) -> None:
 
 
 def _break_tie(state: GameState, world: World, seats: list[int]) -> list[int]:
-    """Several at 3 points: most settlements controlled wins; still tied, a shared victory."""
+    """Several at 3 points or more: the highest score wins; a tie at the top goes to the one
+    controlling most settlements; still tied, a shared victory."""
+    totals = {seat: score(state, world, seat)["total"] for seat in seats}
+    top = max(totals.values())
+    seats = [seat for seat in seats if totals[seat] == top]
     if len(seats) == 1:
         return seats
     counts = {seat: len(controlled_settlements(state, world, seat)) for seat in seats}

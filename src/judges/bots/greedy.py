@@ -1,0 +1,368 @@
+"""The greedy bot: simple, explainable heuristics, one decision at a time, from its view.
+
+- Phase 1: votes for its own judge (else the candidate of the weakest rival); appoints its
+  own generals; the prophet sends invaders and Famine/Plague toward the leading rival,
+  Abundance toward itself.
+- Intrigue: taxes the region that pays it most, makes prophets and the Anointed, sends
+  assassins at rival judges and kings, revolts against thin garrisons, executes captive
+  judges and kings.
+- Acquisitions: troops where threatened, a general while it has fewer than three,
+  developments in cities, walls when rich.
+- Movement: takes free settlements, attacks weaker neighbours and Canaanites it can beat,
+  pursues whole regions, carries the Ark to the Tabernacle.
+- Combat: holds conquests in regions it pursues, plunders the rest unless it would cost a
+  region its judge.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..engine import (Action, AppointJudge, Buy, ChooseSuccessor, ClaimJudge, Discard, DropArk, EndTurn, Execute,
+                      ForeseeEvents, ForeseeInvasion, LeaveTroops, Move, PickUpArk, PlayAnointing, PlayAssassin,
+                      PlayEvent, PlayProphet, PlayRevolt, PlayTax, Plunder, Release, TakeTroops, Vote)
+from ..engine import constants as C
+from ..engine.dice import SeededDice, seed_to_state
+from ..world import TERRAINS, World, load_world
+
+CARD_VALUE = {"tax": 5, "prophet": 5, "anointing": 4, "assassin": 4, "abundance": 3, "revolt": 3,
+              "famine": 2, "plague": 2, "sandstorm": 1}
+
+
+class _View:
+    """Convenient questions over a player's view (a dict)."""
+
+    def __init__(self, view: dict, world: World) -> None:
+        self.v = view
+        self.s = view["state"]
+        self.world = world
+        self.seat = view["seat"]
+        self.settlements = self.s["settlements"]
+        self.generals = {int(k): g for k, g in self.s["generals"].items()}
+        self.besieged = {p["at"] for p in self.s["invaders"]}
+
+    def controller(self, i: int):
+        s = self.settlements[i]
+        if s["razed"]:
+            return None
+        if s["owner"] is not None:
+            return s["owner"]
+        hex_index = self.world.settlements[i].hex
+        owners = {g["owner"] for g in self.generals.values() if g["hex"] == hex_index and g["captor"] is None}
+        return owners.pop() if len(owners) == 1 else None
+
+    def mine(self) -> list[int]:
+        return [i for i in range(len(self.settlements)) if self.controller(i) == self.seat]
+
+    def value(self, i: int) -> int:
+        info = self.world.settlements[i]
+        base = C.CITY_INCOME if info.is_city else C.VILLAGE_INCOME
+        return base + C.DEVELOPMENT_INCOME * self.settlements[i]["developments"]
+
+    def strength_at(self, hex_index: int, seat) -> int:
+        """Troops and generals of `seat` (or the Canaanite garrison) on a hex."""
+        n = 0
+        i = self.world.hexes[hex_index].settlement
+        if i is not None and self.settlements[i]["owner"] == seat and not self.settlements[i]["razed"]:
+            n += self.settlements[i]["troops"]
+        for g in self.generals.values():
+            if g["hex"] == hex_index and g["owner"] == seat and g["captor"] is None:
+                n += 1 + g["army"]
+        return n
+
+    def defenders_at(self, hex_index: int) -> tuple[int, bool]:
+        """Everyone not mine who would fight on this hex, and whether walls protect them."""
+        total = 0
+        walls = False
+        i = self.world.hexes[hex_index].settlement
+        if i is not None:
+            s = self.settlements[i]
+            if not s["razed"] and s["owner"] is not None and s["owner"] != self.seat:
+                total += s["troops"]
+                walls = s["walls"]
+        for g in self.generals.values():
+            if g["hex"] == hex_index and g["owner"] != self.seat and g["captor"] is None:
+                total += 1 + g["army"]
+        return total, walls
+
+    def region_share(self, region: int) -> float:
+        standing = [i for i in self.world.regions[region].settlements if not self.settlements[i]["razed"]]
+        if not standing:
+            return 0.0
+        return sum(1 for i in standing if self.controller(i) == self.seat) / len(standing)
+
+    def scores(self) -> dict[int, int]:
+        out = {p["seat"]: 0 for p in self.s["players"] if not p["eliminated"]}
+        for t in self.s["titles"]:
+            if t["in_play"] and t["holder"] is not None and t["owner"] in out:
+                out[t["owner"]] += 1
+        if self.s["king"] is not None:
+            king = self.generals.get(self.s["king"])
+            if king and king["owner"] in out:
+                out[king["owner"]] += 1
+        return out
+
+    def leader(self) -> int | None:
+        rivals = {k: v for k, v in self.scores().items() if k != self.seat}
+        if not rivals:
+            return None
+        return max(rivals, key=lambda k: (rivals[k], len([i for i in range(len(self.settlements))
+                                                           if self.controller(i) == k])))
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = seed_to_state(seed)
+        self._dice = SeededDice(self)
+
+    def _pick(self, items: list):
+        return items[self._dice.roll(len(items)) - 1]
+
+    def choose(self, seat: int, legal: list[Action], view: Callable[[], dict]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        v = view()
+        world = load_world(v["state"]["options"]["map"])
+        me = _View(v, world)
+        by_type: dict[type, list[Action]] = {}
+        for a in legal:
+            by_type.setdefault(type(a), []).append(a)
+        for handler in (self._vote, self._appoint, self._successor, self._foresee_invasion, self._foresee_events,
+                        self._discard, self._plunder, self._claim):
+            choice = handler(me, by_type)
+            if choice is not None:
+                return choice
+        phase = v["phase_name"]
+        if phase == "intrigue":
+            choice = self._intrigue(me, by_type)
+        elif phase == "acquisitions":
+            choice = self._acquisitions(me, by_type)
+        elif phase == "movement":
+            choice = self._movement(me, by_type)
+        else:
+            choice = None
+        if choice is not None:
+            return choice
+        return by_type[EndTurn][0] if EndTurn in by_type else legal[0]
+
+    # --- Phase 1 decisions -------------------------------------------------------------
+
+    def _vote(self, me: _View, by_type) -> Action | None:
+        votes = by_type.get(Vote)
+        if not votes:
+            return None
+        own = [a for a in votes if me.generals[a.candidate]["owner"] == me.seat]
+        if own:
+            return own[0]
+        scores = me.scores()
+        return min(votes, key=lambda a: (scores.get(me.generals[a.candidate]["owner"], 0), a.candidate))
+
+    def _appoint(self, me: _View, by_type) -> Action | None:
+        options = by_type.get(AppointJudge)
+        if not options:
+            return None
+        own = [a for a in options if me.generals[a.general]["owner"] == me.seat]
+        return own[0] if own else options[0]
+
+    def _successor(self, me: _View, by_type) -> Action | None:
+        options = by_type.get(ChooseSuccessor)
+        return options[0] if options else None
+
+    def _foresee_invasion(self, me: _View, by_type) -> Action | None:
+        options = by_type.get(ForeseeInvasion)
+        if not options:
+            return None
+        leader = me.leader()
+
+        def harm(a):
+            i = me.world.settlement_by_name[a.settlement]
+            owner = me.controller(i)
+            if owner == me.seat:
+                return -10
+            return (5 if owner == leader else 2 if owner is not None else 0) + me.value(i)
+        return max(options, key=harm)
+
+    def _foresee_events(self, me: _View, by_type) -> Action | None:
+        options = by_type.get(ForeseeEvents)
+        if not options:
+            return None
+        cards = me.s["events_area"]
+        mine_by_terrain = {t: 0 for t in TERRAINS}
+        others_by_terrain = {t: 0 for t in TERRAINS}
+        for i in range(len(me.settlements)):
+            owner = me.controller(i)
+            terrain = me.world.settlement_terrain(i)
+            if owner == me.seat:
+                mine_by_terrain[terrain] += 1
+            elif owner is not None:
+                others_by_terrain[terrain] += 1
+
+        def gain(a):
+            total = 0
+            for card, terrain in zip(cards, a.terrains):
+                if card == "abundance":
+                    total += mine_by_terrain[terrain] - others_by_terrain[terrain] / 3
+                elif card in ("famine", "plague"):
+                    total += others_by_terrain[terrain] / 3 - mine_by_terrain[terrain]
+            if len(set(a.terrains)) < len(a.terrains):
+                total -= 1  # a card displaced is a card wasted
+            return total
+        return max(options, key=gain)
+
+    def _discard(self, me: _View, by_type) -> Action | None:
+        options = by_type.get(Discard)
+        if not options:
+            return None
+        return min(options, key=lambda a: CARD_VALUE.get(a.card, 0))
+
+    def _plunder(self, me: _View, by_type) -> Action | None:
+        options = by_type.get(Plunder)
+        if not options:
+            return None
+        i = me.world.settlement_by_name[options[0].settlement]
+        region = me.world.settlements[i].region
+        standing = sum(1 for j in me.world.regions[region].settlements if not me.settlements[j]["razed"])
+        keep = me.region_share(region) >= 0.4 or standing <= C.SETTLEMENTS_TO_SUSTAIN_JUDGE
+        return next(a for a in options if a.plunder is (not keep))
+
+    def _claim(self, me: _View, by_type) -> Action | None:
+        options = by_type.get(ClaimJudge)
+        return options[0] if options else None
+
+    # --- Intrigue ------------------------------------------------------------------------
+
+    def _intrigue(self, me: _View, by_type) -> Action | None:
+        world = me.world
+        for a in by_type.get(Execute, []):
+            g = me.generals[a.general]
+            if any(t["holder"] == a.general for t in me.s["titles"]) or me.s["king"] == a.general:
+                return a
+        taxes = by_type.get(PlayTax, [])
+        if taxes:
+            def tax_gain(a):
+                region = world.region_by_name[a.region]
+                total = 0
+                for i in world.regions[region].settlements:
+                    if me.settlements[i]["razed"] or i in me.besieged:
+                        continue
+                    total += 2 * me.value(i) - (me.value(i) if me.controller(i) == me.seat else 0)
+                return total
+            best = max(taxes, key=tax_gain)
+            if tax_gain(best) >= 6:
+                return best
+        for kind in (PlayProphet, PlayAnointing):
+            if by_type.get(kind):
+                return by_type[kind][0]
+        assassins = by_type.get(PlayAssassin, [])
+        targets = [a for a in assassins if me.s["king"] == a.target
+                   or any(t["holder"] == a.target for t in me.s["titles"])]
+        if targets:
+            return targets[0]
+        revolts = by_type.get(PlayRevolt, [])
+        if revolts:
+            best = min(revolts, key=lambda a: me.settlements[world.settlement_by_name[a.settlement]]["troops"])
+            if me.settlements[world.settlement_by_name[best.settlement]]["troops"] <= 2:
+                return best
+        for a in by_type.get(PlayEvent, []):
+            if a.card == "abundance":
+                return a
+        return None
+
+    # --- Acquisitions ----------------------------------------------------------------------
+
+    def _acquisitions(self, me: _View, by_type) -> Action | None:
+        buys = by_type.get(Buy, [])
+        if not buys:
+            return None
+        world = me.world
+        coins = next(p["coins"] for p in me.s["players"] if p["seat"] == me.seat)
+        my_generals = [g for g in me.generals.values() if g["owner"] == me.seat]
+        enemy_hexes = [g["hex"] for g in me.generals.values() if g["owner"] != me.seat and g["captor"] is None]
+
+        def threat(i: int) -> int:
+            hex_index = world.settlements[i].hex
+            near = sum(1 for h in enemy_hexes if world.hex_distance(h, hex_index) <= 3)
+            return near + (3 if i in me.besieged else 0)
+
+        def score(a: Buy) -> float:
+            i = world.settlement_by_name[a.settlement] if a.settlement else None
+            if a.item == "general":
+                return 9 if len(my_generals) < 3 else 2 if len(my_generals) < 5 else -1
+            if a.item == "troop" and i is not None:
+                troops = me.settlements[i]["troops"]
+                return 4 + 2 * threat(i) - troops
+            if a.item == "troop" and a.general is not None:
+                return 5 - me.generals[a.general]["army"] / 2
+            if a.item == "development":
+                return 6 if world.settlements[i].is_city else 3
+            if a.item == "wall":
+                return 3 + threat(i) if coins >= 14 else -1
+            if a.item == "card":
+                hand = next(p["hand"] for p in me.s["players"] if p["seat"] == me.seat)
+                return 3 if len(hand) < 2 else 0
+            return -1  # mercenaries anger God
+        best = max(buys, key=score)
+        return best if score(best) > 0 else None
+
+    # --- Movement ------------------------------------------------------------------------------
+
+    def _movement(self, me: _View, by_type) -> Action | None:
+        world = me.world
+        points = {int(k): v for k, v in me.s["move_points"].items()}
+        tabernacle = world.tabernacle_hex
+        for a in by_type.get(PickUpArk, []):
+            return a
+        for a in by_type.get(DropArk, []):
+            if me.generals[a.general]["hex"] == tabernacle:
+                pass  # keep carrying: the point needs the carrier on the Tabernacle
+        for a in by_type.get(LeaveTroops, []):
+            g = me.generals[a.general]
+            here = world.hexes[g["hex"]].settlement
+            # A general who has moved leaves one troop to hold a settlement he took.
+            if points.get(a.general, 0) < C.MOVEMENT_POINTS and a.count == 1 and here is not None \
+                    and me.settlements[here]["owner"] is None:
+                return a
+        moves: dict[int, list[Move]] = {}
+        for a in by_type.get(Move, []):
+            moves.setdefault(a.general, []).append(a)
+        best_plan = None
+        for gid, options in moves.items():
+            g = me.generals[gid]
+            if points.get(gid, 0) < C.MOVEMENT_POINTS:
+                continue  # each general makes one considered move per phase
+            strength = 1 + g["army"]
+            here = world.hexes[g["hex"]].settlement
+            spare = 0
+            if here is not None and me.settlements[here]["owner"] == me.seat:
+                spare = max(0, me.settlements[here]["troops"] - 1)
+            for a in options:
+                target = world.hex_at[(a.q, a.r)]
+                i = world.hexes[target].settlement
+                value = 0.0
+                if g["ark"]:
+                    value = 20 - world.hex_distance(target, tabernacle) * 3 if g["hex"] != tabernacle else -50
+                elif me.s["ark_hex"] is not None and target == me.s["ark_hex"]:
+                    value = 6
+                if i is not None and not me.settlements[i]["razed"]:
+                    owner = me.controller(i)
+                    defenders, walls = me.defenders_at(target)
+                    region = world.settlements[i].region
+                    pursuit = 4 * me.region_share(region)
+                    if owner is None and defenders == 0:
+                        value += 8 + me.value(i) + pursuit
+                    elif owner != me.seat and defenders > 0:
+                        odds = (strength + spare) / (defenders * (1.5 if walls else 1.0))
+                        if odds >= 1.5:
+                            value += 6 + me.value(i) + pursuit + (2 if owner == me.leader() else 0)
+                if value > 0 and (best_plan is None or value > best_plan[0]):
+                    best_plan = (value, gid, a, spare)
+        if best_plan is None:
+            return None
+        _, gid, move, spare = best_plan
+        if spare > 0:
+            take = [a for a in by_type.get(TakeTroops, []) if a.general == gid and a.count == spare]
+            if take:
+                return take[0]
+        return move

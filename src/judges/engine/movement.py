@@ -1,0 +1,191 @@
+"""§ 9 Phase 5 — Movement: generals walk the hexes, carry troops and the Ark."""
+
+from __future__ import annotations
+
+import heapq
+from typing import Iterator
+
+from . import constants as C
+from .actions import DropArk, LeaveTroops, Move, PickUpArk, TakeTroops
+from .board import settlement_controller
+from .context import Ctx
+from .errors import IllegalAction
+from .state import CANAANITES, General
+
+RULE = "§9 Movement"
+
+
+def start_movement(ctx: Ctx) -> None:
+    """Every free general gets his movement points for this phase."""
+    state = ctx.state
+    state.move_points = {g.id: C.MOVEMENT_POINTS for g in state.generals.values() if g.captor is None}
+    state.arrivals = {}
+    state.arrival_counter = 0
+
+
+def desert_sealed(ctx: Ctx) -> bool:
+    return any(e.card == "sandstorm" for e in ctx.state.events_landed)
+
+
+def is_contact(ctx: Ctx, hex_index: int, seat: int) -> bool:
+    """Entering this hex ends a move: another player's units, Canaanites, or a siege."""
+    state, world = ctx.state, ctx.world
+    s_index = world.hexes[hex_index].settlement
+    if s_index is not None:
+        s = state.settlements[s_index]
+        if not s.razed:
+            if s.owner is not None and s.owner != seat:
+                return True  # another player's garrison, or Canaanite-held
+            if any(p.at == s_index for p in state.invaders):
+                return True
+    return any(g.hex == hex_index and g.owner != seat and g.captor is None for g in state.generals.values())
+
+
+def reachable(ctx: Ctx, general: General) -> dict[int, int]:
+    """Hex -> cheapest cost, for every hex the general can reach with his points left
+    (his own hex excluded). Contact hexes can be entered but not crossed."""
+    points = ctx.state.move_points.get(general.id, 0)
+    if points <= 0 or general.captor is not None:
+        return {}
+    world = ctx.world
+    sealed = desert_sealed(ctx)
+    best = {general.hex: 0}
+    frontier = [(0, general.hex)]
+    while frontier:
+        cost, here = heapq.heappop(frontier)
+        if cost > best.get(here, 1 << 30):
+            continue
+        if here != general.hex and is_contact(ctx, here, general.owner):
+            continue  # the move would end here
+        for nxt in world.neighbours[here]:
+            terrain = world.hexes[nxt].terrain
+            if sealed and terrain == "desert":
+                continue  # the Sandstorm seals the desert
+            new_cost = cost + C.TERRAIN_MOVE_COST[terrain]
+            if new_cost <= points and new_cost < best.get(nxt, 1 << 30):
+                best[nxt] = new_cost
+                heapq.heappush(frontier, (new_cost, nxt))
+    del best[general.hex]
+    return best
+
+
+def _own_mover(ctx: Ctx, seat: int, gid: int) -> General:
+    g = ctx.state.generals.get(gid)
+    if g is None or g.owner != seat:
+        raise IllegalAction(RULE, "error.not_your_general", f"general {gid} is not one of yours", general=gid)
+    if g.captor is not None:
+        raise IllegalAction(RULE, "error.general_captive", f"general {gid} is captive", general=gid)
+    return g
+
+
+def apply_move(ctx: Ctx, action: Move) -> None:
+    state, world = ctx.state, ctx.world
+    g = _own_mover(ctx, action.player, action.general)
+    target = world.hex_at.get((action.q, action.r))
+    if target is None:
+        raise IllegalAction(RULE, "error.no_such_hex", f"there is no hex at q={action.q}, r={action.r}",
+                            q=action.q, r=action.r)
+    options = reachable(ctx, g)
+    if target not in options:
+        points = state.move_points.get(g.id, 0)
+        if world.hexes[target].terrain == "desert" and desert_sealed(ctx):
+            why = "a Sandstorm seals the desert this round"
+        elif target == g.hex:
+            why = "he is already there"
+        else:
+            why = f"that hex is out of reach with {points} movement point(s) left"
+        raise IllegalAction(RULE, "error.unreachable", f"general {g.id} cannot move to q={action.q}, r={action.r}: {why}",
+                            general=g.id, q=action.q, r=action.r)
+    state.move_points[g.id] -= options[target]
+    if is_contact(ctx, target, g.owner):
+        state.move_points[g.id] = 0  # contact ends the move
+    g.hex = target
+    state.arrivals[g.id] = state.arrival_counter
+    state.arrival_counter += 1
+
+
+def _garrison_here(ctx: Ctx, g: General) -> int | None:
+    """The settlement under the general when his owner controls it (a standing one)."""
+    s_index = ctx.world.hexes[g.hex].settlement
+    if s_index is None or ctx.state.settlements[s_index].razed:
+        return None
+    if settlement_controller(ctx.state, ctx.world, s_index) != g.owner:
+        return None
+    return s_index
+
+
+def apply_take(ctx: Ctx, action: TakeTroops) -> None:
+    g = _own_mover(ctx, action.player, action.general)
+    s_index = _garrison_here(ctx, g)
+    available = ctx.state.settlements[s_index].troops if s_index is not None else 0
+    if s_index is None or ctx.state.settlements[s_index].owner != g.owner:
+        raise IllegalAction(RULE, "error.no_garrison", f"general {g.id} stands at no garrison of yours",
+                            general=g.id)
+    if not 1 <= action.count <= available:
+        raise IllegalAction(RULE, "error.troop_count", f"take 1 to {available} troops, not {action.count}",
+                            count=action.count, available=available)
+    s = ctx.state.settlements[s_index]
+    s.troops -= action.count
+    if s.troops == 0:
+        s.owner = None
+    g.army += action.count
+
+
+def apply_leave(ctx: Ctx, action: LeaveTroops) -> None:
+    g = _own_mover(ctx, action.player, action.general)
+    s_index = _garrison_here(ctx, g)
+    if s_index is None:
+        raise IllegalAction(RULE, "error.no_garrison", f"general {g.id} is not in a settlement you control",
+                            general=g.id)
+    if not 1 <= action.count <= g.army:
+        raise IllegalAction(RULE, "error.troop_count", f"leave 1 to {g.army} troops, not {action.count}",
+                            count=action.count, available=g.army)
+    s = ctx.state.settlements[s_index]
+    s.owner = g.owner
+    s.troops += action.count
+    g.army -= action.count
+
+
+def apply_pick_up(ctx: Ctx, action: PickUpArk) -> None:
+    g = _own_mover(ctx, action.player, action.general)
+    if ctx.state.ark_hex != g.hex:
+        raise IllegalAction(RULE, "error.no_ark_here", f"the Ark is not unattended on general {g.id}'s hex",
+                            general=g.id)
+    ctx.state.ark_hex = None
+    g.ark = True
+    ctx.log_round("movement.ark_taken", player=g.owner, general=g.id, hex=g.hex)
+
+
+def apply_drop(ctx: Ctx, action: DropArk) -> None:
+    g = _own_mover(ctx, action.player, action.general)
+    if not g.ark:
+        raise IllegalAction(RULE, "error.no_ark", f"general {g.id} does not carry the Ark", general=g.id)
+    g.ark = False
+    ctx.state.ark_hex = g.hex
+    ctx.log_round("movement.ark_dropped", player=g.owner, general=g.id, hex=g.hex)
+
+
+def legal_movement(ctx: Ctx, seat: int) -> Iterator:
+    state, world = ctx.state, ctx.world
+    for g in list(state.generals.values()):
+        if g.owner != seat or g.captor is not None:
+            continue
+        for hex_index in sorted(reachable(ctx, g)):
+            hx = world.hexes[hex_index]
+            yield Move(player=seat, general=g.id, q=hx.q, r=hx.r)
+        s_index = _garrison_here(ctx, g)
+        if s_index is not None:
+            s = state.settlements[s_index]
+            if s.owner == seat:
+                for n in range(1, s.troops + 1):
+                    yield TakeTroops(player=seat, general=g.id, count=n)
+            for n in range(1, g.army + 1):
+                yield LeaveTroops(player=seat, general=g.id, count=n)
+        if state.ark_hex == g.hex:
+            yield PickUpArk(player=seat, general=g.id)
+        if g.ark:
+            yield DropArk(player=seat, general=g.id)
+
+
+MOVEMENT_HANDLERS = {Move: apply_move, TakeTroops: apply_take, LeaveTroops: apply_leave,
+                     PickUpArk: apply_pick_up, DropArk: apply_drop}
