@@ -37,7 +37,7 @@ def play_game(options: Options, bots: list[Bot], max_actions: int = 1_000_000) -
     while not game.is_over:
         seat = game.waiting_for()[0]
         legal = list(game.legal_actions(seat))
-        action = bots[seat].choose(seat, legal, lambda: game.view(seat))
+        action = bots[seat].choose(seat, legal, lambda: game.view(seat, notifications=False))
         game.apply(action)
         actions += 1
         if actions > max_actions:  # pragma: no cover - a safety net, never reached by design

@@ -308,6 +308,31 @@ class GreedyBot:
 
     # --- Movement ------------------------------------------------------------------------------
 
+    def _targets(self, me: _View) -> dict[int, tuple[float, float]]:
+        """Hexes worth walking to: hex -> (worth, strength needed to take it)."""
+        world = me.world
+        leader = me.leader()
+        out: dict[int, tuple[float, float]] = {}
+        for i in range(len(me.settlements)):
+            s = me.settlements[i]
+            if s["razed"]:
+                continue
+            owner = me.controller(i)
+            if owner == me.seat:
+                continue
+            hex_index = world.settlements[i].hex
+            defenders, walls = me.defenders_at(hex_index)
+            region = world.settlements[i].region
+            worth = 8 + me.value(i) + 6 * me.region_share(region) + (2 if owner == leader else 0)
+            if i in me.besieged:
+                worth -= 6
+            need = 0.0 if defenders == 0 else 1.6 * defenders * (1.5 if walls else 1.0)
+            out[hex_index] = (worth, need)
+        if me.s["ark_hex"] is not None:
+            worth, need = out.get(me.s["ark_hex"], (0.0, 0.0))
+            out[me.s["ark_hex"]] = (worth + 10, need)
+        return out
+
     def _movement(self, me: _View, by_type) -> Action | None:
         world = me.world
         points = {int(k): v for k, v in me.s["move_points"].items()}
@@ -327,37 +352,43 @@ class GreedyBot:
         moves: dict[int, list[Move]] = {}
         for a in by_type.get(Move, []):
             moves.setdefault(a.general, []).append(a)
+        targets = self._targets(me)
         best_plan = None
         for gid, options in moves.items():
             g = me.generals[gid]
             if points.get(gid, 0) < C.MOVEMENT_POINTS:
                 continue  # each general makes one considered move per phase
-            strength = 1 + g["army"]
             here = world.hexes[g["hex"]].settlement
             spare = 0
             if here is not None and me.settlements[here]["owner"] == me.seat:
                 spare = max(0, me.settlements[here]["troops"] - 1)
-            for a in options:
-                target = world.hex_at[(a.q, a.r)]
-                i = world.hexes[target].settlement
-                value = 0.0
-                if g["ark"]:
-                    value = 20 - world.hex_distance(target, tabernacle) * 3 if g["hex"] != tabernacle else -50
-                elif me.s["ark_hex"] is not None and target == me.s["ark_hex"]:
-                    value = 6
-                if i is not None and not me.settlements[i]["razed"]:
-                    owner = me.controller(i)
-                    defenders, walls = me.defenders_at(target)
-                    region = world.settlements[i].region
-                    pursuit = 4 * me.region_share(region)
-                    if owner is None and defenders == 0:
-                        value += 8 + me.value(i) + pursuit
-                    elif owner != me.seat and defenders > 0:
-                        odds = (strength + spare) / (defenders * (1.5 if walls else 1.0))
-                        if odds >= 1.5:
-                            value += 6 + me.value(i) + pursuit + (2 if owner == me.leader() else 0)
-                if value > 0 and (best_plan is None or value > best_plan[0]):
-                    best_plan = (value, gid, a, spare)
+            strength = 1 + g["army"] + spare
+            if g["ark"]:
+                if g["hex"] == tabernacle:
+                    continue  # the carrier stays on the Tabernacle: a point each round
+                goal, value = tabernacle, 30.0
+            else:
+                goal, value = None, 0.0
+                for hex_index, (worth, need) in targets.items():
+                    if strength < need:
+                        continue
+                    score = worth - 2 * world.hex_distance(g["hex"], hex_index)
+                    if score > value:
+                        goal, value = hex_index, score
+            if goal is None:
+                continue
+            # Step to the goal if it is in reach, else to the reachable hex nearest to it
+            # (never stopping short on a hex that would start a fight elsewhere).
+            def closeness(a: Move) -> tuple:
+                h = world.hex_at[(a.q, a.r)]
+                contact = h != goal and h in targets
+                return (contact, world.hex_distance(h, goal))
+            move = min(options, key=closeness)
+            step = world.hex_at[(move.q, move.r)]
+            if world.hex_distance(step, goal) >= world.hex_distance(g["hex"], goal):
+                continue
+            if best_plan is None or value > best_plan[0]:
+                best_plan = (value, gid, move, spare if step == goal or not g["ark"] else 0)
         if best_plan is None:
             return None
         _, gid, move, spare = best_plan

@@ -195,9 +195,9 @@ class Game:
     def notifications_for(self, seat: int) -> list[Notification]:
         return [n for n in self.notifications if seat in n.to]
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int, notifications: bool = True) -> dict:
         from .view import player_view
-        return player_view(self, seat)
+        return player_view(self, seat, notifications)
 
     def to_dict(self) -> dict:
         """Everything needed to resume: state (dice included), log, notifications."""

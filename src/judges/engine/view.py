@@ -17,7 +17,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
 
-def player_view(game: "Game", seat: int) -> dict:
+def player_view(game: "Game", seat: int, notifications: bool = True) -> dict:
+    """The seat's view. `notifications=False` leaves out the bell (bots do not read it)."""
     state = game.state
     data = msgspec.to_builtins(state)
     del data["rng"]
@@ -36,5 +37,6 @@ def player_view(game: "Game", seat: int) -> dict:
         "pending": [msgspec.to_builtins(d) for d in state.pending],
         "my_decisions": [msgspec.to_builtins(d) for d in state.pending if d.player == seat],
         "state": data,
-        "notifications": [msgspec.to_builtins(n) for n in game.notifications if seat in n.to],
+        "notifications": [msgspec.to_builtins(n) for n in game.notifications if seat in n.to]
+        if notifications else [],
     }
