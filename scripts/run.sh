@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/judges simulate --players 4 --games 20 --bot random --seed 1 "$@"
+exec .venv/bin/judges simulate --players 4 --games 50 --bot greedy --seed 1 "$@"

@@ -41,7 +41,20 @@ def is_contact(ctx: Ctx, hex_index: int, seat: int) -> bool:
     return any(g.hex == hex_index and g.owner != seat and g.captor is None for g in state.generals.values())
 
 
-def reachable(ctx: Ctx, general: General) -> dict[int, int]:
+def contact_hexes(ctx: Ctx, seat: int) -> set[int]:
+    """Every hex whose entry ends a move of `seat`'s generals (see is_contact)."""
+    state, world = ctx.state, ctx.world
+    out = {g.hex for g in state.generals.values() if g.owner != seat and g.captor is None}
+    for info, s in zip(world.settlements, state.settlements):
+        if not s.razed and s.owner is not None and s.owner != seat:
+            out.add(info.hex)
+    for pair in state.invaders:
+        if pair.at >= 0 and not state.settlements[pair.at].razed:
+            out.add(world.settlements[pair.at].hex)
+    return out
+
+
+def reachable(ctx: Ctx, general: General, contact: set[int] | None = None) -> dict[int, int]:
     """Hex -> cheapest cost, for every hex the general can reach with his points left
     (his own hex excluded). Contact hexes can be entered but not crossed."""
     points = ctx.state.move_points.get(general.id, 0)
@@ -49,19 +62,23 @@ def reachable(ctx: Ctx, general: General) -> dict[int, int]:
         return {}
     world = ctx.world
     sealed = desert_sealed(ctx)
+    if contact is None:
+        contact = contact_hexes(ctx, general.owner)
+    hexes = world.hexes
+    costs = C.TERRAIN_MOVE_COST
     best = {general.hex: 0}
     frontier = [(0, general.hex)]
     while frontier:
         cost, here = heapq.heappop(frontier)
         if cost > best.get(here, 1 << 30):
             continue
-        if here != general.hex and is_contact(ctx, here, general.owner):
+        if here != general.hex and here in contact:
             continue  # the move would end here
         for nxt in world.neighbours[here]:
-            terrain = world.hexes[nxt].terrain
+            terrain = hexes[nxt].terrain
             if sealed and terrain == "desert":
                 continue  # the Sandstorm seals the desert
-            new_cost = cost + C.TERRAIN_MOVE_COST[terrain]
+            new_cost = cost + costs[terrain]
             if new_cost <= points and new_cost < best.get(nxt, 1 << 30):
                 best[nxt] = new_cost
                 heapq.heappush(frontier, (new_cost, nxt))
@@ -167,10 +184,11 @@ def apply_drop(ctx: Ctx, action: DropArk) -> None:
 
 def legal_movement(ctx: Ctx, seat: int) -> Iterator:
     state, world = ctx.state, ctx.world
+    contact = contact_hexes(ctx, seat)
     for g in list(state.generals.values()):
         if g.owner != seat or g.captor is not None:
             continue
-        for hex_index in sorted(reachable(ctx, g)):
+        for hex_index in sorted(reachable(ctx, g, contact)):
             hx = world.hexes[hex_index]
             yield Move(player=seat, general=g.id, q=hx.q, r=hx.r)
         s_index = _garrison_here(ctx, g)
