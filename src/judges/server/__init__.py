@@ -1,0 +1,1 @@
+"""The web server of Judges & Kings: persistence (store.py) and the HTTP layer."""

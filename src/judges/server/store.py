@@ -1,0 +1,512 @@
+"""Persistence of games: SQLite by default, PostgreSQL by URL (SQLAlchemy 2, sync).
+
+A game is its seed + options + rules version + append-only action log; snapshots of the
+engine's state are only a shortcut for loading (state after `seq` actions, then replay the
+actions from `seq` on).
+
+    store = GameStore()                 # JUDGES_DATABASE_URL, default sqlite:///judges.db
+    store.migrate()                     # Alembic upgrade head (idempotent)
+    store.create_game("g1", options, seed, rules_version, seats)
+    store.append_action("g1", 0, 0, action_to_dict(action), client_action_id)   # committed on return
+    stored = store.load("g1", all_actions=True)
+
+Tables (migrations/versions/0001_initial.py):
+  games     id, created_at, updated_at, options, seed, rules_version, seats, action_count,
+            ending, winners
+  actions   (game_id, seq) primary key, player, action, client_action_id, created_at;
+            UNIQUE (game_id, client_action_id)
+  snapshots (game_id, seq) primary key, data
+
+JSON columns are plain JSON (not PostgreSQL JSONB) so that key order survives: dicts of the
+engine state (generals by id, ...) iterate in insertion order. JSON turns integer dict keys
+into strings: convert a snapshot back with `msgspec.convert(data, GameState, str_keys=True)`
+or `state_from_json(msgspec.json.encode(data))`.
+
+Concurrency: `append_action` is one transaction that advances `games.action_count` with a
+conditional UPDATE (`WHERE action_count = seq`), so two writers of the same game cannot
+both append action `seq`: the loser gets `SequenceConflict`. On SQLite every writing
+transaction is `BEGIN IMMEDIATE` (it takes the write lock at once and waits `busy_timeout`
+for it) and the database runs in WAL mode, so readers never block the writer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator, NamedTuple
+
+import msgspec
+from sqlalchemy import (JSON, BigInteger, DateTime, Engine, ForeignKey, Integer, MetaData, String,
+                        UniqueConstraint, create_engine, delete, event, select, update)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+DEFAULT_DATABASE_URL = "sqlite:///judges.db"
+DATABASE_URL_ENV = "JUDGES_DATABASE_URL"
+SQLITE_BUSY_TIMEOUT_MS = 10_000  # how long a SQLite writer waits for the write lock
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+SEAT_KINDS = ("human", "bot")
+
+__all__ = [
+    "DEFAULT_DATABASE_URL", "GameExists", "GameNotFound", "GameStore", "GameSummary", "SequenceConflict",
+    "StoreError", "StoredGame", "StoredSnapshot", "database_url", "hash_token", "new_token",
+    "normalize_url", "verify_token",
+]
+
+
+# --- errors -------------------------------------------------------------------------------
+
+class StoreError(Exception):
+    """The store refused an operation (or found its data inconsistent)."""
+
+
+class GameNotFound(StoreError, KeyError):
+    """No game has this id. Also a KeyError, so `except KeyError` works."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"there is no game {game_id!r}")
+        self.game_id = game_id
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0])
+
+
+class GameExists(StoreError):
+    """create_game with an id that is already taken."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"a game {game_id!r} already exists")
+        self.game_id = game_id
+
+
+class SequenceConflict(StoreError):
+    """append_action with a seq other than the game's action count: another writer got there
+    first, or the caller's game is out of date. Reload the game from the store."""
+
+    def __init__(self, game_id: str, expected: int, got: int) -> None:
+        super().__init__(f"game {game_id!r}: action seq {got} cannot be appended, the game has "
+                         f"{expected} actions (expected seq {expected}; a concurrent writer?)")
+        self.game_id = game_id
+        self.expected = expected
+        self.got = got
+
+
+# --- tokens -----------------------------------------------------------------------------
+
+def new_token() -> str:
+    """A fresh secret for a seat (shown once to its player, stored only hashed)."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    """The sha256 hex digest stored in a seat's "token_hash"."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def verify_token(token: str | None, token_hash: str | None) -> bool:
+    """Whether `token` hashes to `token_hash` (constant-time comparison)."""
+    if not token or not token_hash:
+        return False
+    return hmac.compare_digest(hash_token(token), token_hash)
+
+
+# --- URLs -------------------------------------------------------------------------------
+
+def database_url() -> str:
+    """JUDGES_DATABASE_URL, or a SQLite file judges.db in the current directory."""
+    return os.environ.get(DATABASE_URL_ENV) or DEFAULT_DATABASE_URL
+
+
+def normalize_url(url: str) -> str:
+    """postgres:// and postgresql:// mean psycopg 3 (the driver this project installs)."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+# --- tables -----------------------------------------------------------------------------
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s_%(column_1_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String, primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    options: Mapped[dict] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    rules_version: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list] = mapped_column(JSON)
+    action_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    ending: Mapped[str | None] = mapped_column(String, nullable=True)
+    winners: Mapped[list] = mapped_column(JSON)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "client_action_id"),)
+
+    game_id: Mapped[str] = mapped_column(String, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    player: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict] = mapped_column(JSON)
+    client_action_id: Mapped[str | None] = mapped_column(String, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SnapshotRow(Base):
+    __tablename__ = "snapshots"
+
+    game_id: Mapped[str] = mapped_column(String, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    data: Mapped[dict] = mapped_column(JSON)
+
+
+games_table = GameRow.__table__
+actions_table = ActionRow.__table__
+snapshots_table = SnapshotRow.__table__
+
+
+# --- what load / list_games return ------------------------------------------------------------
+
+class StoredSnapshot(NamedTuple):
+    """The caller's snapshot data after `seq` actions (a tuple: `seq, data = snapshot`)."""
+
+    seq: int
+    data: dict
+
+
+@dataclass
+class StoredGame:
+    id: str
+    options: dict
+    seed: int
+    rules_version: int
+    seats: list[dict]
+    action_count: int
+    ending: str | None
+    winners: list[int]
+    created_at: datetime
+    updated_at: datetime
+    snapshot: StoredSnapshot | None
+    # the actions from snapshot.seq (or 0) on, in seq order; each a record
+    # {"seq", "player", "action", "client_action_id", "created_at"}
+    actions: list[dict]
+    # every action record from seq 0, when load(..., all_actions=True); else None
+    all_actions: list[dict] | None = None
+
+    @property
+    def actions_start(self) -> int:
+        """The seq of `actions[0]`: the snapshot's seq, or 0."""
+        return self.snapshot.seq if self.snapshot is not None else 0
+
+
+@dataclass
+class GameSummary:
+    id: str
+    created_at: datetime
+    updated_at: datetime
+    options: dict
+    rules_version: int
+    seats: list[dict]  # the seats without their token_hash
+    action_count: int
+    ending: str | None
+    winners: list[int]
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+
+# --- the store --------------------------------------------------------------------------
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _utc(value: datetime) -> datetime:
+    """SQLite gives naive datetimes back (they were written in UTC)."""
+    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value
+
+
+def _json_dumps(obj: Any) -> str:
+    # msgspec: fast, keeps dict order, encodes int dict keys as strings (like json.dumps)
+    return msgspec.json.encode(obj).decode("utf-8")
+
+
+def _json_loads(data: str | bytes) -> Any:
+    return msgspec.json.decode(data)
+
+
+def _action_record(row: ActionRow) -> dict:
+    return {"seq": row.seq, "player": row.player, "action": row.action,
+            "client_action_id": row.client_action_id, "created_at": _utc(row.created_at)}
+
+
+class GameStore:
+    """All reads and writes of games. Thread-safe (one SQLAlchemy engine, a session per call);
+    every method runs in its own transaction and has committed when it returns."""
+
+    def __init__(self, url: str | None = None, *, echo: bool = False) -> None:
+        self.url = normalize_url(url or database_url())
+        self.is_sqlite = make_url(self.url).get_backend_name() == "sqlite"
+        kwargs: dict[str, Any] = {"echo": echo, "json_serializer": _json_dumps, "json_deserializer": _json_loads}
+        if not self.is_sqlite:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.is_sqlite:
+            _configure_sqlite(self.engine)
+
+    def __repr__(self) -> str:
+        return f"GameStore({make_url(self.url).render_as_string(hide_password=True)!r})"
+
+    def close(self) -> None:
+        """Closes the pooled connections."""
+        self.engine.dispose()
+
+    def __enter__(self) -> "GameStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @contextmanager
+    def _session(self, write: bool = False) -> Iterator[Session]:
+        """A session in one transaction; rolled back unless the caller commits. A writing
+        session on SQLite begins IMMEDIATE (takes the write lock first, waiting busy_timeout)."""
+        with Session(self.engine, expire_on_commit=False, autoflush=False) as session:
+            if write and self.is_sqlite:
+                session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})
+            yield session
+
+    # --- schema ---------------------------------------------------------------------------
+
+    def alembic_config(self):
+        """An Alembic Config for this store, built in code (no alembic.ini)."""
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS_DIR).replace("%", "%%"))
+        config.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
+        return config
+
+    def migrate(self) -> None:
+        """Upgrades the schema to the newest revision (Alembic 'upgrade head'); idempotent."""
+        from alembic import command
+
+        config = self.alembic_config()
+        with self.engine.connect() as connection:
+            if self.is_sqlite:
+                connection.execution_options(sqlite_begin="IMMEDIATE")
+            with connection.begin():
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+
+    def schema_revision(self) -> str | None:
+        """The Alembic revision the database is at (None before the first migrate)."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+
+    # --- games ----------------------------------------------------------------------------
+
+    def create_game(self, game_id: str, options: dict, seed: int, rules_version: int, seats: list[dict]) -> None:
+        """Stores a new game with no actions. Raises GameExists if the id is taken."""
+        if not isinstance(game_id, str) or not game_id:
+            raise StoreError(f"a game id must be a non-empty string, not {game_id!r}")
+        for i, seat in enumerate(seats):
+            if not isinstance(seat, dict) or seat.get("kind") not in SEAT_KINDS:
+                raise StoreError(f"seat {i}: a seat is a dict whose kind is one of {SEAT_KINDS}, not {seat!r}")
+        now = _now()
+        row = GameRow(id=game_id, created_at=now, updated_at=now, options=dict(options), seed=int(seed),
+                      rules_version=int(rules_version), seats=[dict(s) for s in seats], action_count=0,
+                      ending=None, winners=[])
+        with self._session(write=True) as session:
+            if session.get(GameRow, game_id) is not None:
+                raise GameExists(game_id)
+            session.add(row)
+            try:
+                session.commit()
+            except IntegrityError as exc:  # a concurrent create of the same id
+                raise GameExists(game_id) from exc
+
+    def set_result(self, game_id: str, ending: str | None, winners: list[int]) -> None:
+        """Records how the game ended."""
+        with self._session(write=True) as session:
+            result = session.execute(update(games_table).where(games_table.c.id == game_id)
+                                     .values(ending=ending, winners=list(winners), updated_at=_now()))
+            if result.rowcount != 1:
+                raise GameNotFound(game_id)
+            session.commit()
+
+    def delete_game(self, game_id: str) -> bool:
+        """Deletes a game with its actions and snapshots; False if there was no such game."""
+        with self._session(write=True) as session:
+            session.execute(delete(snapshots_table).where(snapshots_table.c.game_id == game_id))
+            session.execute(delete(actions_table).where(actions_table.c.game_id == game_id))
+            deleted = session.execute(delete(games_table).where(games_table.c.id == game_id)).rowcount
+            session.commit()
+        return deleted == 1
+
+    # --- actions --------------------------------------------------------------------------
+
+    def append_action(self, game_id: str, seq: int, player: int, action: dict,
+                      client_action_id: str | None = None) -> bool:
+        """Appends action number `seq` (0-based: the game's action count before it) and commits.
+
+        Returns False, storing nothing, if the game already has an action with this
+        client_action_id (a retried request). Raises SequenceConflict (a StoreError) if `seq`
+        is not the game's action count, GameNotFound if there is no such game."""
+        if not isinstance(seq, int) or seq < 0:
+            raise StoreError(f"seq must be a non-negative int, not {seq!r}")
+        if not isinstance(action, dict):
+            raise StoreError(f"an action is stored as a dict (action_to_dict), not {type(action).__name__}")
+        if "player" in action and action["player"] != player:
+            raise StoreError(f"player {player} does not match the action's player {action['player']}")
+        now = _now()
+        try:
+            with self._session(write=True) as session:
+                if client_action_id is not None and self._client_seq(session, game_id, client_action_id) is not None:
+                    return False
+                # advancing action_count first serializes writers of the game (row lock on PostgreSQL)
+                advanced = session.execute(
+                    update(games_table)
+                    .where(games_table.c.id == game_id, games_table.c.action_count == seq)
+                    .values(action_count=seq + 1, updated_at=now)).rowcount
+                if advanced != 1:
+                    # PostgreSQL, READ COMMITTED: a concurrent writer may have committed meanwhile
+                    if client_action_id is not None and \
+                            self._client_seq(session, game_id, client_action_id) is not None:
+                        return False
+                    count = session.scalar(select(games_table.c.action_count).where(games_table.c.id == game_id))
+                    if count is None:
+                        raise GameNotFound(game_id)
+                    raise SequenceConflict(game_id, count, seq)
+                session.execute(actions_table.insert().values(
+                    game_id=game_id, seq=seq, player=player, action=action,
+                    client_action_id=client_action_id, created_at=now))
+                session.commit()
+        except IntegrityError as exc:
+            # the same client_action_id committed by a concurrent writer
+            if client_action_id is not None and self.find_action_by_client_id(game_id, client_action_id) is not None:
+                return False
+            raise StoreError(f"game {game_id!r}: action {seq} could not be stored: {exc.orig}") from exc
+        return True
+
+    @staticmethod
+    def _client_seq(session: Session, game_id: str, client_action_id: str) -> int | None:
+        return session.scalar(select(actions_table.c.seq).where(
+            actions_table.c.game_id == game_id, actions_table.c.client_action_id == client_action_id))
+
+    def find_action_by_client_id(self, game_id: str, client_action_id: str) -> int | None:
+        """The seq of the game's action with this client_action_id, or None."""
+        with self._session() as session:
+            return self._client_seq(session, game_id, client_action_id)
+
+    def list_actions(self, game_id: str, start: int = 0, stop: int | None = None) -> list[dict]:
+        """Action records with start <= seq < stop, in seq order (see StoredGame.actions)."""
+        with self._session() as session:
+            query = select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq >= start)
+            if stop is not None:
+                query = query.where(ActionRow.seq < stop)
+            return [_action_record(r) for r in session.scalars(query.order_by(ActionRow.seq))]
+
+    # --- snapshots ------------------------------------------------------------------------
+
+    def save_snapshot(self, game_id: str, seq: int, data: dict) -> None:
+        """Stores the caller's snapshot of the game after `seq` actions (replacing one with the
+        same seq). `seq` may not exceed the game's action count."""
+        with self._session(write=True) as session:
+            count = session.scalar(select(games_table.c.action_count).where(games_table.c.id == game_id))
+            if count is None:
+                raise GameNotFound(game_id)
+            if not isinstance(seq, int) or not 0 <= seq <= count:
+                raise StoreError(f"game {game_id!r} has {count} actions: no snapshot after {seq!r} actions")
+            if self.is_sqlite:
+                from sqlalchemy.dialects.sqlite import insert
+            else:
+                from sqlalchemy.dialects.postgresql import insert
+            stmt = insert(snapshots_table).values(game_id=game_id, seq=seq, data=data)
+            session.execute(stmt.on_conflict_do_update(index_elements=["game_id", "seq"],
+                                                       set_={"data": stmt.excluded.data}))
+            session.commit()
+
+    # --- reading --------------------------------------------------------------------------
+
+    def load(self, game_id: str, all_actions: bool = False) -> StoredGame:
+        """The game, its latest snapshot and the actions after it (and every action if asked).
+        Raises GameNotFound (a KeyError too)."""
+        with self._session() as session:
+            game = session.get(GameRow, game_id)
+            if game is None:
+                raise GameNotFound(game_id)
+            count = game.action_count
+            # bounded by the count just read: consistent even while a writer appends
+            snap = session.scalars(select(SnapshotRow).where(SnapshotRow.game_id == game_id, SnapshotRow.seq <= count)
+                                   .order_by(SnapshotRow.seq.desc()).limit(1)).first()
+            start = 0 if all_actions or snap is None else snap.seq
+            rows = session.scalars(select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq >= start,
+                                                           ActionRow.seq < count).order_by(ActionRow.seq)).all()
+            records = [_action_record(r) for r in rows]
+            if [r["seq"] for r in records] != list(range(start, count)):
+                raise StoreError(f"game {game_id!r}: the action log is not seq {start}..{count - 1}")
+            after = snap.seq if snap is not None else 0
+            return StoredGame(
+                id=game.id, options=game.options, seed=game.seed, rules_version=game.rules_version,
+                seats=game.seats, action_count=count, ending=game.ending, winners=game.winners,
+                created_at=_utc(game.created_at), updated_at=_utc(game.updated_at),
+                snapshot=StoredSnapshot(snap.seq, snap.data) if snap is not None else None,
+                actions=records[after - start:], all_actions=records if all_actions else None)
+
+    def list_games(self) -> list[GameSummary]:
+        """Every game, the most recently changed first (seats without their token hashes)."""
+        with self._session() as session:
+            rows = session.scalars(select(GameRow).order_by(GameRow.updated_at.desc(), GameRow.id)).all()
+            return [GameSummary(id=g.id, created_at=_utc(g.created_at), updated_at=_utc(g.updated_at),
+                                options=g.options, rules_version=g.rules_version,
+                                seats=[{k: v for k, v in s.items() if k != "token_hash"} for s in g.seats],
+                                action_count=g.action_count, ending=g.ending, winners=g.winners)
+                    for g in rows]
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    """WAL, foreign keys and busy_timeout on every new connection; SQLAlchemy emits BEGIN
+    itself (DEFERRED, or IMMEDIATE for writers) instead of the sqlite3 module's legacy
+    transaction handling, so reads are transactional and DDL is too."""
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record) -> None:
+        dbapi_connection.isolation_level = None  # sqlite3 emits no BEGIN of its own
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_TIMEOUT_MS)}")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection) -> None:
+        mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if mode == "IMMEDIATE" else "BEGIN")

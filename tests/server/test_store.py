@@ -1,0 +1,376 @@
+"""The game store, against SQLite (a temporary file) and PostgreSQL.
+
+PostgreSQL: JUDGES_TEST_POSTGRES_URL (default postgresql+psycopg://postgres@127.0.0.1:5432/test).
+Each test session works in its own schema (judges_test_<pid>_<random>, put first on the
+connections' search_path and dropped at the end), recreated empty before every test, so two
+test processes never see each other's tables. If PostgreSQL cannot be reached the
+PostgreSQL cases are skipped, or fail when the environment variable CI is set.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+
+import msgspec
+import pytest
+from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.engine import make_url
+
+from judges.bots import make_bot
+from judges.engine import Game, Options, action_from_dict, action_to_dict
+from judges.engine.state import GameState, Notification, state_from_json, state_to_json
+from judges.server.store import (GameExists, GameNotFound, GameStore, SequenceConflict, StoreError,
+                                 database_url, hash_token, new_token, normalize_url, verify_token)
+
+PG_DEFAULT_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+BACKENDS = ["sqlite", "postgresql"]
+
+
+# --- fixtures -----------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def pg_session_schema():
+    """(admin engine, schema name, URL whose connections use that schema) for this session."""
+    url = normalize_url(os.environ.get("JUDGES_TEST_POSTGRES_URL", PG_DEFAULT_URL))
+    schema = f"judges_test_{os.getpid()}_{secrets.token_hex(4)}"
+    admin = create_engine(url, connect_args={"connect_timeout": 5})
+    try:
+        with admin.begin() as conn:
+            conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    except Exception as exc:  # unreachable, refused, no such database...
+        admin.dispose()
+        message = f"PostgreSQL is not usable at {make_url(url).render_as_string()}: {exc}"
+        if os.environ.get("CI"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    schema_url = make_url(url).update_query_dict({"options": f"-csearch_path={schema}"})
+    yield admin, schema, schema_url.render_as_string(hide_password=False)
+    with admin.begin() as conn:
+        conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    admin.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request, tmp_path):
+    """A URL to an empty database (no tables, no alembic_version)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'judges.db'}"
+    admin, schema, url = request.getfixturevalue("pg_session_schema")
+    with admin.begin() as conn:
+        conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    return url
+
+
+@pytest.fixture
+def open_store(db_url):
+    """Opens GameStores on the test database; all are closed after the test."""
+    stores: list[GameStore] = []
+
+    def _open(migrate: bool = True) -> GameStore:
+        store = GameStore(db_url)
+        stores.append(store)
+        if migrate:
+            store.migrate()
+        return store
+
+    yield _open
+    for store in stores:
+        store.close()
+
+
+@pytest.fixture
+def store(open_store) -> GameStore:
+    return open_store()
+
+
+def seats(n: int = 3) -> list[dict]:
+    out = [{"kind": "human", "bot": None, "name": "Deborah", "language": "en", "token_hash": hash_token("t0")}]
+    out += [{"kind": "bot", "bot": "random", "name": f"Bot {i}", "language": "en", "token_hash": None}
+            for i in range(1, n)]
+    return out
+
+
+def new_game(store: GameStore, game_id: str = "g1", players: int = 3, seed: int = 7) -> dict:
+    options = msgspec.to_builtins(Options(players=players, seed=seed))
+    store.create_game(game_id, options, seed, 1, seats(players))
+    return options
+
+
+def end_turn(player: int) -> dict:
+    return {"type": "end_turn", "player": player}
+
+
+# --- schema -------------------------------------------------------------------------------
+
+def test_migrate_twice_is_fine(open_store):
+    store = open_store(migrate=False)
+    assert store.schema_revision() is None
+    store.migrate()
+    store.migrate()
+    assert store.schema_revision() == "0001"
+    open_store().migrate()  # another instance on the same database
+    tables = set(inspect(store.engine).get_table_names())
+    assert {"games", "actions", "snapshots", "alembic_version"} <= tables
+
+
+def test_migration_matches_the_models(store):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from judges.server.store import Base
+    with store.engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+
+
+def test_sqlite_pragmas_read_back(tmp_path):
+    store = GameStore(f"sqlite:///{tmp_path / 'wal.db'}")
+    try:
+        store.migrate()
+        with store.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+            assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 1000
+        assert (tmp_path / "wal.db-wal").exists()
+    finally:
+        store.close()
+
+
+def test_database_url_from_environment(monkeypatch):
+    monkeypatch.delenv("JUDGES_DATABASE_URL", raising=False)
+    assert database_url() == "sqlite:///judges.db"
+    monkeypatch.setenv("JUDGES_DATABASE_URL", "postgresql+psycopg://u@h/db")
+    assert database_url() == "postgresql+psycopg://u@h/db"
+    assert normalize_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+
+
+def test_tokens_are_hashed():
+    token = new_token()
+    assert len(token) >= 40 and token != new_token()
+    assert hash_token(token) == hash_token(token) and len(hash_token(token)) == 64
+    assert verify_token(token, hash_token(token))
+    assert not verify_token(token, hash_token("other")) and not verify_token(None, hash_token(token))
+
+
+# --- games --------------------------------------------------------------------------------
+
+def test_create_and_load_round_trip(store):
+    options = new_game(store, "g1", players=3, seed=2**40 + 5)
+    stored = store.load("g1")
+    assert stored.id == "g1"
+    assert stored.options == options
+    assert stored.seed == 2**40 + 5
+    assert stored.rules_version == 1
+    assert stored.seats == seats(3)
+    assert stored.action_count == 0
+    assert stored.ending is None and stored.winners == []
+    assert stored.snapshot is None and stored.actions == [] and stored.all_actions is None
+    assert stored.created_at.tzinfo is not None and stored.updated_at >= stored.created_at
+    with pytest.raises(GameExists):
+        new_game(store, "g1")
+    with pytest.raises(GameNotFound):
+        store.load("nope")
+    with pytest.raises(KeyError):  # GameNotFound is a KeyError too
+        store.load("nope")
+
+
+def test_result_list_and_delete(store):
+    new_game(store, "g1")
+    new_game(store, "g2")
+    store.append_action("g1", 0, 0, end_turn(0), "c1")
+    store.save_snapshot("g1", 1, {"state": {}})
+    store.set_result("g1", "three_points", [2])
+    stored = store.load("g1")
+    assert (stored.ending, stored.winners) == ("three_points", [2])
+    summaries = {s.id: s for s in store.list_games()}
+    assert set(summaries) == {"g1", "g2"}
+    assert summaries["g1"].ending == "three_points" and summaries["g1"].action_count == 1
+    assert summaries["g1"].players == 3
+    assert all("token_hash" not in seat for seat in summaries["g1"].seats)
+    with pytest.raises(GameNotFound):
+        store.set_result("nope", "collapse", [])
+    assert store.delete_game("g1") is True
+    assert store.delete_game("g1") is False
+    assert [s.id for s in store.list_games()] == ["g2"]
+    with pytest.raises(GameNotFound):
+        store.load("g1")
+    assert store.find_action_by_client_id("g1", "c1") is None
+
+
+# --- actions ------------------------------------------------------------------------------
+
+def test_append_in_order(store):
+    new_game(store)
+    for seq in range(5):
+        assert store.append_action("g1", seq, seq % 3, end_turn(seq % 3), f"c{seq}") is True
+    stored = store.load("g1", all_actions=True)
+    assert stored.action_count == 5
+    assert [r["seq"] for r in stored.actions] == [0, 1, 2, 3, 4]
+    assert [r["action"] for r in stored.actions] == [end_turn(s % 3) for s in range(5)]
+    assert [r["player"] for r in stored.actions] == [0, 1, 2, 0, 1]
+    assert stored.all_actions == stored.actions
+    assert store.find_action_by_client_id("g1", "c3") == 3
+    assert store.find_action_by_client_id("g1", "zzz") is None
+    assert store.list_actions("g1", 2, 4) == stored.actions[2:4]
+
+
+def test_append_out_of_order_raises(store):
+    new_game(store)
+    with pytest.raises(SequenceConflict) as info:
+        store.append_action("g1", 1, 0, end_turn(0), None)
+    assert isinstance(info.value, StoreError)
+    assert (info.value.expected, info.value.got) == (0, 1)
+    assert store.append_action("g1", 0, 0, end_turn(0), None) is True
+    with pytest.raises(SequenceConflict, match="expected seq 1"):
+        store.append_action("g1", 0, 1, end_turn(1), None)  # a stale writer
+    with pytest.raises(GameNotFound):
+        store.append_action("nope", 0, 0, end_turn(0), None)
+    with pytest.raises(StoreError):
+        store.append_action("g1", 1, 2, end_turn(1), None)  # player mismatch
+    stored = store.load("g1")
+    assert stored.action_count == 1 and len(stored.actions) == 1
+
+
+def test_duplicate_client_action_id_applied_once(store):
+    new_game(store)
+    new_game(store, "g2")
+    assert store.append_action("g1", 0, 0, end_turn(0), "same") is True
+    assert store.append_action("g1", 1, 0, end_turn(0), "same") is False  # retried with the next seq
+    assert store.append_action("g1", 0, 0, end_turn(0), "same") is False  # retried with the same seq
+    assert store.load("g1").action_count == 1
+    assert store.append_action("g2", 0, 0, end_turn(0), "same") is True  # unique per game only
+    assert store.append_action("g1", 1, 1, end_turn(1), None) is True  # many actions without an id
+    assert store.append_action("g1", 2, 2, end_turn(2), None) is True
+    assert store.load("g1").action_count == 3
+
+
+def test_appended_action_is_committed(store, open_store):
+    new_game(store)
+    store.append_action("g1", 0, 0, end_turn(0), "c0")
+    other = open_store(migrate=False)  # a new engine, new connections
+    stored = other.load("g1")
+    assert stored.action_count == 1
+    assert stored.actions[0]["action"] == end_turn(0)
+    assert other.find_action_by_client_id("g1", "c0") == 0
+
+
+def test_concurrent_writers_append_once(store, open_store):
+    new_game(store)
+    writers = [open_store(migrate=False) for _ in range(4)]
+    barrier = threading.Barrier(len(writers))
+    results: list = [None] * len(writers)
+
+    def write(i: int, client_id: str | None) -> None:
+        barrier.wait()
+        try:
+            results[i] = writers[i].append_action("g1", seq, 0, end_turn(0), client_id)
+        except Exception as exc:  # noqa: BLE001 - recorded and checked below
+            results[i] = exc
+
+    for seq, same_id in ((0, False), (1, True)):
+        threads = [threading.Thread(target=write, args=(i, "same" if same_id else f"w{seq}-{i}"))
+                   for i in range(len(writers))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if same_id:  # one stores it, the others see their retry already applied
+            assert sorted(map(repr, results)) == ["False"] * 3 + ["True"], results
+        else:  # one stores it, the others lost the race
+            assert results.count(True) == 1, results
+            assert all(isinstance(r, SequenceConflict) for r in results if r is not True), results
+    assert store.load("g1").action_count == 2
+
+
+# --- snapshots ----------------------------------------------------------------------------
+
+def test_snapshot_and_actions_after_it(store):
+    new_game(store)
+    for seq in range(7):
+        store.append_action("g1", seq, seq % 3, end_turn(seq % 3), None)
+    store.save_snapshot("g1", 3, {"after": 3, "generals": {1: "a", 0: "b"}})
+    store.save_snapshot("g1", 5, {"after": 5})
+    stored = store.load("g1")
+    assert stored.snapshot == (5, {"after": 5})
+    seq, data = stored.snapshot
+    assert stored.actions_start == 5
+    assert [r["seq"] for r in stored.actions] == [5, 6]
+    assert stored.all_actions is None
+    stored = store.load("g1", all_actions=True)
+    assert [r["seq"] for r in stored.actions] == [5, 6]
+    assert [r["seq"] for r in stored.all_actions] == list(range(7))
+    store.save_snapshot("g1", 5, {"after": 5, "again": True})  # replaces
+    assert store.load("g1").snapshot.data == {"after": 5, "again": True}
+    store.save_snapshot("g1", 7, {"after": 7})  # right after the last action
+    stored = store.load("g1")
+    assert stored.snapshot.seq == 7 and stored.actions == []
+    with pytest.raises(StoreError):
+        store.save_snapshot("g1", 8, {})  # beyond the log
+    with pytest.raises(GameNotFound):
+        store.save_snapshot("nope", 0, {})
+    store.delete_game("g1")  # snapshots go with it
+    new_game(store)
+    assert store.load("g1").snapshot is None
+
+
+def test_json_keeps_key_order_and_turns_int_keys_into_strings(store):
+    new_game(store)
+    store.save_snapshot("g1", 0, {"z": 1, "a": {3: "x", 1: "y", 20: "z"}, "m": [1, None, "é"]})
+    data = store.load("g1").snapshot.data
+    assert list(data) == ["z", "a", "m"]
+    assert list(data["a"].items()) == [("3", "x"), ("1", "y"), ("20", "z")]
+    assert data["m"] == [1, None, "é"]
+
+
+# --- a real game --------------------------------------------------------------------------
+
+SNAPSHOT_EVERY = 50
+
+
+def _snapshot_data(game: Game) -> dict:
+    data = game.to_dict()
+    del data["log"]
+    return data
+
+
+def test_resume_a_real_game(store, open_store):
+    options = Options(players=3, seed=11)
+    store.create_game("real", msgspec.to_builtins(options), options.seed, 1, seats(3))
+    game = Game.new(options)
+    bots = [make_bot("random", 1000 + seat) for seat in range(3)]
+    while not game.is_over and game.state.round <= 2:  # two whole rounds
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        action = bots[seat].choose(seat, legal, lambda: game.view(seat, notifications=False))
+        seq = len(game.log)
+        game.apply(action)
+        assert store.append_action("real", seq, action.player, action_to_dict(action), f"a{seq}") is True
+        if len(game.log) % SNAPSHOT_EVERY == 0:
+            store.save_snapshot("real", len(game.log), _snapshot_data(game))
+    assert len(game.log) > SNAPSHOT_EVERY, "the game should be long enough to take a snapshot"
+
+    stored = open_store(migrate=False).load("real", all_actions=True)
+    assert stored.action_count == len(game.log)
+    assert stored.snapshot is not None
+    snap_seq, data = stored.snapshot
+    assert snap_seq == len(game.log) // SNAPSHOT_EVERY * SNAPSHOT_EVERY
+    assert [r["seq"] for r in stored.actions] == list(range(snap_seq, len(game.log)))
+
+    # from the snapshot: the state (JSON keys are strings now) + the actions after it
+    state = state_from_json(msgspec.json.encode(data["state"]))
+    assert state == msgspec.convert(data["state"], GameState, str_keys=True)
+    notifications = msgspec.convert(data["notifications"], list[Notification], str_keys=True)
+    rebuilt = Game(state, notifications=notifications,
+                   log=[action_from_dict(r["action"]) for r in stored.all_actions[:snap_seq]])
+    for record in stored.actions:
+        rebuilt.apply(record["action"])
+    assert state_to_json(rebuilt.state) == state_to_json(game.state)
+    assert rebuilt.notifications == game.notifications
+    assert rebuilt.log == game.log
+
+    # and from the seed: the whole log
+    replayed = Game.replay(msgspec.convert(stored.options, Options), [r["action"] for r in stored.all_actions])
+    assert state_to_json(replayed.state) == state_to_json(game.state)
