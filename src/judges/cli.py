@@ -98,6 +98,26 @@ def board(
     err.print(f"board written to {svg}")
 
 
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+    port: int = typer.Option(8000, help="Port to listen on."),
+    database: Optional[str] = typer.Option(None, "--database", envvar="JUDGES_DATABASE_URL",
+                                           help="Database URL (default: SQLite file judges.db here)."),
+    allow_scenarios: bool = typer.Option(False, help="Let games start from a scenario position (tests, design)."),
+) -> None:
+    """Start the game server (SQLite by default) and print its URL."""
+    import uvicorn
+
+    from .server.app import create_app
+    from .server.store import database_url
+
+    url = database or database_url()
+    application = create_app(url, allow_scenarios=allow_scenarios)
+    Console().print(f"Judges & Kings is served at [bold]http://{host}:{port}/[/bold]  (database: {url})")
+    uvicorn.run(application, host=host, port=port, log_level="warning")
+
+
 @scenario_app.command("run")
 def scenario_run(
     file: Path = typer.Argument(..., exists=True, dir_okay=False, help="Scenario JSON file."),

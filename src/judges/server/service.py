@@ -1,0 +1,318 @@
+"""The game service: live games in memory, one writer per game, persistence first.
+
+Every action goes through `GameService.submit`: under the game's lock it is validated and
+applied by the engine (a refused action raises RuleError and changes nothing), then
+committed to the store, and only then acknowledged and broadcast. Bots in seats play in a
+background task per game, each choice computed in a worker thread so the event loop stays
+free for the humans.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import msgspec
+
+from ..bots import BOTS, make_bot
+from ..engine import Game, Options, RuleError, action_from_dict, action_to_dict
+from ..engine import constants as C
+from ..engine.errors import SetupError
+from ..engine.scenario import build_game
+from ..engine.state import GameState, Notification
+from ..engine.victory import score
+from ..i18n import normalize_language, render_notification
+from .store import GameStore, hash_token, new_token
+
+log = logging.getLogger("judges.server")
+
+SNAPSHOT_EVERY = 100  # actions between snapshots
+# Default seat names: tribes of Israel whose names are not regions of the map.
+TRIBES = ("Reuben", "Simeon", "Levi", "Issachar", "Zebulun", "Dan")
+BOT_DELAY = float(os.environ.get("JUDGES_BOT_DELAY", "0.15"))  # seconds between bot actions
+
+
+class ServiceError(Exception):
+    """A client's mistake, with the HTTP status it deserves and a message key."""
+
+    def __init__(self, status: int, key: str, message: str, **params) -> None:
+        super().__init__(message)
+        self.status = status
+        self.key = key
+        self.message = message
+        self.params = params
+
+    def to_dict(self) -> dict:
+        return {"error": "ServiceError", "key": self.key, "message": self.message, "params": self.params}
+
+
+@dataclass
+class Subscriber:
+    seat: int
+    language: str
+    queue: asyncio.Queue
+    last_notification: int = -1
+
+
+@dataclass
+class LiveGame:
+    id: str
+    game: Game
+    seats: list[dict]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    subscribers: list[Subscriber] = field(default_factory=list)
+    client_ids: dict[str, int] = field(default_factory=dict)
+    bot_task: asyncio.Task | None = None
+    bots: dict[int, Any] = field(default_factory=dict)
+
+    def seat_of(self, token: str | None) -> int:
+        if not token:
+            raise ServiceError(401, "error.token_missing", "this needs your seat's token (X-Seat-Token)")
+        digest = hash_token(token)
+        for i, seat in enumerate(self.seats):
+            if seat.get("token_hash") and secrets.compare_digest(seat["token_hash"], digest):
+                return i
+        raise ServiceError(403, "error.token_wrong", "this token belongs to no seat of this game")
+
+    def names(self) -> dict[int, str]:
+        return {i: s["name"] for i, s in enumerate(self.seats)}
+
+
+def _snapshot_data(game: Game) -> dict:
+    data = game.to_dict()
+    del data["log"]
+    return data
+
+
+def _new_game(options: dict, position: dict | None) -> Game:
+    """The setup position, or a scenario position on top of it (docs/scenarios.md)."""
+    if position is None:
+        return Game.new(msgspec.convert(options, Options))
+    return build_game({"options": options, "position": position, "dice": None})
+
+
+def _game_from_snapshot(data: dict) -> Game:
+    # JSON turned the integer keys of the state's dicts into strings: str_keys converts them back.
+    state = msgspec.convert(data["state"], GameState, str_keys=True)
+    notifications = msgspec.convert(data["notifications"], list[Notification], str_keys=True)
+    return Game(state, notifications=notifications)
+
+
+class GameService:
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self.games: dict[str, LiveGame] = {}
+        self._loading = asyncio.Lock()
+
+    # --- creating and loading -------------------------------------------------------
+
+    def create(self, seats: list[dict], wave_pairs: int = C.DEFAULT_WAVE_PAIRS, seed: int | None = None,
+               round_limit: int | None = None, position: dict | None = None) -> tuple[LiveGame, list[str | None]]:
+        if not C.MIN_PLAYERS <= len(seats) <= C.MAX_PLAYERS:
+            raise ServiceError(422, "error.players", f"a game has {C.MIN_PLAYERS} to {C.MAX_PLAYERS} seats")
+        if not any(s.get("kind") == "human" for s in seats):
+            raise ServiceError(422, "error.no_human", "at least one seat must be a human's")
+        seed = secrets.randbits(31) if seed is None else seed
+        try:
+            options = Options(players=len(seats), seed=seed, wave_pairs=wave_pairs, round_limit=round_limit)
+            game = _new_game(msgspec.to_builtins(options), position)
+        except SetupError as exc:
+            raise ServiceError(422, "error.options", str(exc)) from None
+        stored_seats, tokens = [], []
+        for i, s in enumerate(seats):
+            kind = s.get("kind", "human")
+            if kind not in ("human", "bot"):
+                raise ServiceError(422, "error.seat_kind", f"seat {i + 1}: kind must be human or bot")
+            bot = s.get("bot") or "greedy"
+            if kind == "bot" and bot.split(":")[0] not in BOTS:
+                raise ServiceError(422, "error.bot", f"seat {i + 1}: unknown bot {bot!r}")
+            token = new_token() if kind == "human" else None
+            tokens.append(token)
+            stored_seats.append({"kind": kind, "bot": bot if kind == "bot" else None,
+                                 "name": (s.get("name") or "").strip()[:40] or TRIBES[i],
+                                 "language": normalize_language(s.get("language") or "en"),
+                                 "token_hash": hash_token(token) if token else None})
+        game_id = secrets.token_urlsafe(9)
+        stored_options = msgspec.to_builtins(options)
+        if position is not None:
+            stored_options["position"] = position  # a game started from a scenario position
+        self.store.create_game(game_id, stored_options, seed, C.RULES_VERSION, stored_seats)
+        live = LiveGame(id=game_id, game=game, seats=stored_seats)
+        self.games[game_id] = live
+        return live, tokens
+
+    async def get(self, game_id: str) -> LiveGame:
+        live = self.games.get(game_id)
+        if live is not None:
+            return live
+        async with self._loading:
+            live = self.games.get(game_id)
+            if live is None:
+                live = await asyncio.to_thread(self._load, game_id)
+                self.games[game_id] = live
+        return live
+
+    def _load(self, game_id: str) -> LiveGame:
+        """Rebuilds a game from the store: the latest snapshot, then the actions after it."""
+        try:
+            stored = self.store.load(game_id, all_actions=True)
+        except KeyError:
+            raise ServiceError(404, "error.no_game", f"there is no game {game_id!r}") from None
+        if stored.snapshot is not None:
+            game = _game_from_snapshot(stored.snapshot.data)
+            game.log = [action_from_dict(a["action"]) for a in stored.all_actions[:stored.snapshot.seq]]
+        else:
+            game = _new_game({k: v for k, v in stored.options.items() if k != "position"},
+                             stored.options.get("position"))
+        for record in stored.actions:
+            game.apply(action_from_dict(record["action"]))
+        live = LiveGame(id=game_id, game=game, seats=stored.seats)
+        for record in stored.all_actions:
+            if record.get("client_action_id"):
+                live.client_ids[record["client_action_id"]] = record["seq"] + 1  # the count after it
+        return live
+
+    # --- acting ------------------------------------------------------------------------
+
+    async def submit(self, live: LiveGame, seat: int, action_data: Any, client_action_id: str | None) -> dict:
+        """Validates, applies, commits, then broadcasts one action of `seat`."""
+        if not isinstance(action_data, dict):
+            raise ServiceError(422, "error.malformed_action", "the action must be a JSON object")
+        action_data = {**action_data, "player": action_data.get("player", seat)}
+        async with live.lock:
+            if client_action_id and client_action_id in live.client_ids:
+                return {"seq": live.client_ids[client_action_id], "duplicate": True}
+            action = action_from_dict(action_data)  # MalformedAction: a RuleError
+            if action.player != seat:
+                raise ServiceError(403, "error.wrong_seat", f"your token acts for seat {seat}, not {action.player}")
+            await self._apply_and_commit(live, action, client_action_id)
+            seq = len(live.game.log)
+        await self.broadcast(live)
+        self.wake_bots(live)
+        return {"seq": seq, "duplicate": False}
+
+    async def _apply_and_commit(self, live: LiveGame, action, client_action_id: str | None) -> None:
+        game = live.game
+        seq = len(game.log)
+        game.apply(action)  # raises RuleError before changing anything
+        try:
+            stored = await asyncio.to_thread(self.store.append_action, live.id, seq, action.player,
+                                             action_to_dict(action), client_action_id)
+        except Exception:
+            # The database refused: forget the in-memory game, it will be rebuilt from the store.
+            self.games.pop(live.id, None)
+            log.exception("could not store action %s of game %s", seq, live.id)
+            raise ServiceError(503, "error.store", "the action could not be saved; try again") from None
+        if not stored:  # pragma: no cover - guarded by client_ids under the lock
+            raise ServiceError(409, "error.duplicate", "this action was already submitted")
+        if client_action_id:
+            live.client_ids[client_action_id] = seq + 1
+        if (seq + 1) % SNAPSHOT_EVERY == 0:
+            await asyncio.to_thread(self.store.save_snapshot, live.id, seq + 1, _snapshot_data(game))
+        if game.is_over:
+            await asyncio.to_thread(self.store.set_result, live.id, game.state.ending, game.state.winners)
+
+    # --- bots ----------------------------------------------------------------------------
+
+    def bot_seats_owing(self, live: LiveGame) -> list[int]:
+        return [s for s in live.game.waiting_for() if live.seats[s]["kind"] == "bot"]
+
+    def wake_bots(self, live: LiveGame) -> None:
+        if live.game.is_over or not self.bot_seats_owing(live):
+            return
+        if live.bot_task is None or live.bot_task.done():
+            live.bot_task = asyncio.get_running_loop().create_task(self._run_bots(live))
+
+    async def _run_bots(self, live: LiveGame) -> None:
+        try:
+            while not live.game.is_over:
+                owing = self.bot_seats_owing(live)
+                if not owing:
+                    return
+                seat = owing[0]
+                if BOT_DELAY:
+                    await asyncio.sleep(BOT_DELAY)
+                async with live.lock:
+                    if seat not in self.bot_seats_owing(live):
+                        continue
+                    bot = live.bots.get(seat)
+                    if bot is None:
+                        bot = live.bots[seat] = make_bot(live.seats[seat]["bot"] or "greedy",
+                                                         live.game.state.options.seed * 100 + seat)
+                    game = live.game
+                    legal = list(game.legal_actions(seat))
+                    action = await asyncio.to_thread(bot.choose, seat, legal,
+                                                     lambda: game.view(seat, notifications=False))
+                    await self._apply_and_commit(live, action, None)
+                await self.broadcast(live)
+        except Exception:  # pragma: no cover - a bot must never take the server down
+            log.exception("bot task of game %s failed", live.id)
+
+    # --- views and live updates ---------------------------------------------------------------
+
+    def payload(self, live: LiveGame, seat: int, language: str, since: int = -1) -> dict:
+        game = live.game
+        view = game.view(seat, notifications=False)
+        state = game.state
+        names = live.names()
+        notes = [n for n in game.notifications if seat in n.to and n.id > since]
+        rendered = []
+        for n in notes:
+            data = msgspec.to_builtins(n)
+            text = render_notification(data, language, game.world, names)
+            rendered.append({"id": n.id, "round": n.round, "phase": n.phase, "key": n.key,
+                             "title": text["title"], "lines": text["lines"], "params": data["params"]})
+        return {
+            "game_id": live.id,
+            "seat": seat,
+            "language": language,
+            "seq": len(game.log),
+            "round": state.round,
+            "phase": state.phase,
+            "phase_name": game.phase_name,
+            "turn_order": view["turn_order"],
+            "waiting_for": view["waiting_for"],
+            "pending": view["pending"],
+            "my_decisions": view["my_decisions"],
+            "legal_actions": [action_to_dict(a) for a in game.legal_actions(seat)],
+            "state": view["state"],
+            "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"]}
+                      for i, s in enumerate(live.seats)],
+            "scores": {str(p.seat): score(state, game.world, p.seat) for p in state.players},
+            "ending": state.ending,
+            "winners": state.winners,
+            "notifications": rendered,
+        }
+
+    async def broadcast(self, live: LiveGame) -> None:
+        for sub in list(live.subscribers):
+            payload = self.payload(live, sub.seat, sub.language, sub.last_notification)
+            if payload["notifications"]:
+                sub.last_notification = payload["notifications"][-1]["id"]
+            try:
+                sub.queue.put_nowait(payload)
+            except asyncio.QueueFull:  # pragma: no cover - a stalled client gets the next one
+                pass
+
+    def subscribe(self, live: LiveGame, seat: int, language: str) -> Subscriber:
+        sub = Subscriber(seat=seat, language=language, queue=asyncio.Queue(maxsize=64))
+        live.subscribers.append(sub)
+        return sub
+
+    def unsubscribe(self, live: LiveGame, sub: Subscriber) -> None:
+        if sub in live.subscribers:
+            live.subscribers.remove(sub)
+
+    async def resume_all(self) -> None:
+        """After a restart: reload unfinished games whose bots owe a move, and wake them."""
+        for summary in await asyncio.to_thread(self.store.list_games):
+            if summary.ending is None:
+                try:
+                    live = await self.get(summary.id)
+                except ServiceError:  # pragma: no cover
+                    continue
+                self.wake_bots(live)

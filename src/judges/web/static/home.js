@@ -1,0 +1,47 @@
+// The home page: a form that creates a game and shows one invitation link per human seat.
+(function () {
+  const JK = window.JK;
+  const seats = document.getElementById("seats");
+  const row = document.getElementById("seat-row");
+
+  function addSeat(kind) {
+    if (seats.children.length >= JK.maxPlayers) return;
+    const node = row.content.firstElementChild.cloneNode(true);
+    node.querySelector(".seat-label").textContent = JK.seatWord + " " + (seats.children.length + 1);
+    node.querySelector(".seat-kind").value = kind;
+    seats.appendChild(node);
+  }
+  ["human", "bot:greedy", "bot:greedy", "bot:greedy"].forEach(addSeat);
+  document.getElementById("add-seat").onclick = () => addSeat("bot:greedy");
+  document.getElementById("remove-seat").onclick = () => {
+    if (seats.children.length > 3) seats.lastElementChild.remove();
+  };
+
+  document.getElementById("new-game").onsubmit = async (event) => {
+    event.preventDefault();
+    const spec = {
+      wave_pairs: Number(document.getElementById("wave-pairs").value),
+      seats: [...seats.children].map((node) => {
+        const [kind, bot] = node.querySelector(".seat-kind").value.split(":");
+        return {kind, bot: bot || null, name: node.querySelector(".seat-name").value || null,
+                language: node.querySelector(".seat-lang").value};
+      }),
+    };
+    const response = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
+                                                 body: JSON.stringify(spec)});
+    const data = await response.json();
+    if (!response.ok) { alert(data.message || "error"); return; }
+    const list = document.getElementById("link-list");
+    list.innerHTML = "";
+    data.seats.filter((s) => s.link).forEach((s) => {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = s.link; a.textContent = s.name + " — " + JK.open; a.className = "seat-link";
+      li.appendChild(a);
+      const code = document.createElement("code"); code.textContent = s.link;
+      li.appendChild(code);
+      list.appendChild(li);
+    });
+    document.getElementById("links").hidden = false;
+  };
+})();

@@ -1,0 +1,196 @@
+"""The game server's API: tokens, refusals that change nothing, duplicates, bots, restarts."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from judges.server.app import create_app
+
+THREE_SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+
+
+@pytest.fixture
+def db_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+@pytest.fixture
+def client(db_url, monkeypatch):
+    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    with TestClient(create_app(db_url, allow_scenarios=True)) as c:
+        yield c
+
+
+def create(client, seats=THREE_SEATS, **extra) -> dict:
+    response = client.post("/api/games", json={"seats": seats, "seed": 7, **extra})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def view(client, game_id, token, **params):
+    return client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}, params=params)
+
+
+def wait_for_human(client, game_id, token, seat=0, timeout=20.0) -> dict:
+    """Bots play in the background: waits until the human seat owes a decision."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        data = view(client, game_id, token).json()
+        if seat in data["waiting_for"] or data["ending"]:
+            return data
+        time.sleep(0.05)
+    raise AssertionError("the bots never handed the game back")
+
+
+def test_creating_a_game_gives_one_invitation_link_per_human_seat(client):
+    data = create(client, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    links = [s for s in data["seats"] if "link" in s]
+    assert len(links) == 2
+    assert all(f"/games/{data['id']}?token=" in s["link"] for s in links)
+    assert "token" not in data["seats"][2]
+
+
+@pytest.mark.parametrize("seats,status", [
+    ([{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}], 422),  # nobody to play
+    ([{"kind": "human"}], 422),  # too few seats
+    ([{"kind": "human"}, {"kind": "bot", "bot": "oracle"}, {"kind": "bot"}], 422),
+])
+def test_bad_game_specs_are_refused_clearly(client, seats, status):
+    response = client.post("/api/games", json={"seats": seats})
+    assert response.status_code == status
+    assert response.json()["message"]
+
+
+def test_a_view_needs_the_seats_token(client):
+    data = create(client)
+    game_id = data["id"]
+    assert client.get(f"/api/games/{game_id}/view").status_code == 401
+    assert view(client, game_id, "not-a-token").status_code == 403
+    assert view(client, "no-such-game", data["seats"][0]["token"]).status_code == 404
+    ok = view(client, game_id, data["seats"][0]["token"])
+    assert ok.status_code == 200
+    assert ok.json()["seat"] == 0
+
+
+def test_a_view_hides_other_hands_the_deck_and_the_dice(client):
+    data = create(client)
+    v = view(client, data["id"], data["seats"][0]["token"]).json()
+    assert "rng" not in v["state"]
+    assert set(v["state"]["deck"]) == {"size"}
+    assert isinstance(v["state"]["players"][0]["hand"], list)
+    assert set(v["state"]["players"][1]["hand"]) == {"size"}
+
+
+def test_refused_actions_name_the_rule_and_change_nothing(client):
+    data = create(client)
+    game_id, token = data["id"], data["seats"][0]["token"]
+    before = wait_for_human(client, game_id, token)
+    bad = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
+                      json={"action": {"type": "vote", "candidate": 99}})
+    assert bad.status_code == 422
+    body = bad.json()
+    assert body["rule"] and body["key"] and body["message"] and body["text"]
+    malformed = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
+                            json={"action": {"type": "teleport"}})
+    assert malformed.status_code == 422
+    wrong_seat = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
+                             json={"action": {"type": "end_turn", "player": 1}})
+    assert wrong_seat.status_code == 403
+    no_token = client.post(f"/api/games/{game_id}/actions", json={"action": {"type": "end_turn"}})
+    assert no_token.status_code == 401
+    after = view(client, game_id, token).json()
+    assert after["seq"] == before["seq"] and after["state"] == before["state"]
+
+
+def test_the_same_client_action_id_is_applied_once(client):
+    data = create(client)
+    game_id, token = data["id"], data["seats"][0]["token"]
+    start = wait_for_human(client, game_id, token)
+    action = next(a for a in start["legal_actions"] if a["type"] == "end_turn")
+    first = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
+                        json={"action": action, "client_action_id": "abc-1"})
+    again = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
+                        json={"action": action, "client_action_id": "abc-1"})
+    assert first.status_code == 200 and again.status_code == 200
+    assert first.json() == {"seq": start["seq"] + 1, "duplicate": False}
+    assert again.json() == {"seq": start["seq"] + 1, "duplicate": True}
+
+
+def test_bots_play_their_seats_by_themselves(client):
+    data = create(client)
+    game_id, token = data["id"], data["seats"][0]["token"]
+    for _ in range(6):  # the human only ever ends turns and answers decisions
+        v = wait_for_human(client, game_id, token)
+        if v["ending"]:
+            break
+        action = next((a for a in v["legal_actions"] if a["type"] == "end_turn"), v["legal_actions"][0])
+        assert client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
+                           json={"action": action}).status_code == 200
+    v = wait_for_human(client, game_id, token)
+    assert v["seq"] > 6  # the bots acted too
+
+
+def test_a_restarted_server_resumes_every_game_exactly(db_url, monkeypatch):
+    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    with TestClient(create_app(db_url)) as first:
+        data = create(first)
+        game_id, token = data["id"], data["seats"][0]["token"]
+        for _ in range(5):
+            v = wait_for_human(first, game_id, token)
+            action = next((a for a in v["legal_actions"] if a["type"] == "end_turn"), v["legal_actions"][0])
+            first.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token}, json={"action": action})
+        before = wait_for_human(first, game_id, token)
+    with TestClient(create_app(db_url)) as second:
+        after = view(second, game_id, token).json()
+    assert after["seq"] == before["seq"]
+    assert after["state"] == before["state"]
+    assert [n["id"] for n in after["notifications"]] == [n["id"] for n in before["notifications"]]
+
+
+def test_notifications_are_rendered_in_the_readers_language(client):
+    data = create(client)
+    game_id, token = data["id"], data["seats"][0]["token"]
+    wait_for_human(client, game_id, token)
+    en = view(client, game_id, token, lang="en").json()["notifications"]
+    es = view(client, game_id, token, lang="es").json()["notifications"]
+    pt = view(client, game_id, token, lang="pt_BR").json()["notifications"]
+    assert en and len(en) == len(es) == len(pt)
+    assert en[0]["title"] != es[0]["title"] and es[0]["title"] != pt[0]["title"]
+
+
+def test_websocket_pushes_every_move_to_each_connected_seat(client):
+    data = create(client, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    game_id = data["id"]
+    t0, t1 = data["seats"][0]["token"], data["seats"][1]["token"]
+    with client.websocket_connect(f"/ws/games/{game_id}?token={t1}") as ws:
+        first = ws.receive_json()
+        assert first["seat"] == 1
+        v0 = wait_for_human(client, game_id, t0)
+        client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": t0},
+                    json={"action": {"type": "end_turn"}})
+        update = ws.receive_json()
+        while update["seq"] < v0["seq"] + 1:
+            update = ws.receive_json()
+        assert update["seq"] >= v0["seq"] + 1
+
+
+def test_a_websocket_with_a_wrong_token_is_refused(client):
+    data = create(client)
+    from starlette.websockets import WebSocketDisconnect
+    with pytest.raises(WebSocketDisconnect):
+        with client.websocket_connect(f"/ws/games/{data['id']}?token=nope") as ws:
+            ws.receive_json()
+
+
+def test_scenario_positions_only_when_the_server_allows_them(db_url):
+    with TestClient(create_app(db_url, allow_scenarios=False)) as c:
+        response = c.post("/api/games", json={"seats": THREE_SEATS, "position": {"wrath": 5}})
+        assert response.status_code == 403
+
+
+def test_the_api_is_documented_by_its_openapi_schema(client):
+    schema = client.get("/openapi.json").json()
+    assert "/api/games" in schema["paths"] and "/api/games/{game_id}/actions" in schema["paths"]
