@@ -194,3 +194,57 @@ def test_scenario_positions_only_when_the_server_allows_them(db_url):
 def test_the_api_is_documented_by_its_openapi_schema(client):
     schema = client.get("/openapi.json").json()
     assert "/api/games" in schema["paths"] and "/api/games/{game_id}/actions" in schema["paths"]
+
+
+def test_a_player_can_hand_the_seat_to_a_bot_and_take_it_back(client):
+    data = create(client)
+    game_id, token = data["id"], data["seats"][0]["token"]
+    start = wait_for_human(client, game_id, token)
+    away = client.post(f"/api/games/{game_id}/seat/away", headers={"X-Seat-Token": token})
+    assert away.json() == {"seat": 0, "away": True}
+    # The bot plays the seat: the game moves on without the human.
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        v = view(client, game_id, token).json()
+        if v["seq"] > start["seq"] + 3:
+            break
+        time.sleep(0.05)
+    assert v["seq"] > start["seq"] + 3
+    assert any(n["key"] == "notification.seat_bot" for n in v["notifications"])
+    refused = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
+                          json={"action": {"type": "end_turn"}})
+    assert refused.status_code == 409
+    back = client.post(f"/api/games/{game_id}/seat/back", headers={"X-Seat-Token": token})
+    assert back.json() == {"seat": 0, "away": False}
+    v = wait_for_human(client, game_id, token)
+    assert v["seats"][0]["away"] is False
+    assert any(n["key"] == "notification.seat_back" for n in v["notifications"])
+
+
+def test_the_turn_timer_hands_an_idle_seat_to_a_bot(client):
+    data = create(client, turn_timer=0.5)
+    game_id, token = data["id"], data["seats"][0]["token"]
+    wait_for_human(client, game_id, token)
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        v = view(client, game_id, token).json()
+        if v["seats"][0]["away"]:
+            break
+        time.sleep(0.1)
+    assert v["seats"][0]["away"] is True
+    note = next(n for n in v["notifications"] if n["key"] == "notification.seat_bot")
+    assert note["params"]["reason"] == "timer"
+
+
+def test_seat_takeovers_survive_a_restart(db_url, monkeypatch):
+    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    with TestClient(create_app(db_url)) as first:
+        data = create(first)
+        game_id, token = data["id"], data["seats"][0]["token"]
+        wait_for_human(first, game_id, token)
+        first.post(f"/api/games/{game_id}/seat/away", headers={"X-Seat-Token": token})
+        first.post(f"/api/games/{game_id}/seat/back", headers={"X-Seat-Token": token})
+    with TestClient(create_app(db_url)) as second:
+        v = view(second, game_id, token).json()
+    keys = [n["key"] for n in v["notifications"] if n["key"].startswith("notification.seat")]
+    assert keys == ["notification.seat_bot", "notification.seat_back"]

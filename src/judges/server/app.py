@@ -21,7 +21,7 @@ from ..engine import constants as C
 from ..engine.state import PHASES
 from ..i18n import LANGUAGES, gettext, normalize_language, render_error, ui_strings
 from ..world import load_world
-from .service import GameService, ServiceError
+from .service import SEAT_EVENT_IDS, GameService, ServiceError
 from .store import GameStore
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -40,6 +40,8 @@ class CreateGame(BaseModel):
     wave_pairs: int = Field(default=C.DEFAULT_WAVE_PAIRS, ge=1, le=C.MAX_WAVE_PAIRS)
     seed: int | None = None
     round_limit: int | None = Field(default=None, ge=1)
+    turn_timer: float | None = Field(default=None, gt=0, le=86400,
+                                     description="seconds a human may take over a decision before a bot plays the seat")
     position: dict[str, Any] | None = Field(
         default=None, description="a scenario position (docs/scenarios.md); only when the server allows scenarios")
 
@@ -113,7 +115,7 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         if spec.position is not None and not allow_scenarios:
             raise ServiceError(403, "error.scenarios_off", "this server does not start games from scenario positions")
         live, tokens = service.create([s.model_dump() for s in spec.seats], spec.wave_pairs, spec.seed,
-                                      spec.round_limit, spec.position)
+                                      spec.round_limit, spec.position, spec.turn_timer)
         base = str(request.base_url).rstrip("/")
         seats = []
         for i, (seat, token) in enumerate(zip(live.seats, tokens)):
@@ -167,6 +169,15 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         seat = live.seat_of(x_seat_token or token)
         return await service.submit(live, seat, body.action, body.client_action_id)
 
+    @app.post("/api/games/{game_id}/seat/{move}")
+    async def seat_control(game_id: str, move: Literal["away", "back"], x_seat_token: str | None = Header(default=None),
+                           token: str | None = Query(default=None)) -> dict:
+        """Hands your seat to a bot ("away") or takes it back ("back")."""
+        live = await service.get(game_id)
+        seat = live.seat_of(x_seat_token or token)
+        await service.set_away(live, seat, move == "away", "left" if move == "away" else "returned")
+        return {"seat": seat, "away": bool(live.seats[seat].get("away"))}
+
     @app.websocket("/ws/games/{game_id}")
     async def live_updates(websocket: WebSocket, game_id: str, token: str | None = None, lang: str | None = None):
         try:
@@ -179,8 +190,9 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         language = normalize_language(lang or live.seats[seat]["language"])
         sub = service.subscribe(live, seat, language)
         first = service.payload(live, seat, language)
-        if first["notifications"]:
-            sub.last_notification = first["notifications"][-1]["id"]
+        engine_ids = [n["id"] for n in first["notifications"] if n["id"] < SEAT_EVENT_IDS]
+        if engine_ids:
+            sub.last_notification = max(engine_ids)
         await websocket.send_json(first)
 
         async def pump():

@@ -31,6 +31,7 @@ from .store import GameStore, hash_token, new_token
 log = logging.getLogger("judges.server")
 
 SNAPSHOT_EVERY = 100  # actions between snapshots
+SEAT_EVENT_IDS = 1_000_000_000  # ids of the server's seat-takeover notifications start here
 # Default seat names: tribes of Israel whose names are not regions of the map.
 TRIBES = ("Reuben", "Simeon", "Levi", "Issachar", "Zebulun", "Dan")
 BOT_DELAY = float(os.environ.get("JUDGES_BOT_DELAY", "0.15"))  # seconds between bot actions
@@ -67,6 +68,8 @@ class LiveGame:
     subscribers: list[Subscriber] = field(default_factory=list)
     client_ids: dict[str, int] = field(default_factory=dict)
     bot_task: asyncio.Task | None = None
+    timer_task: asyncio.Task | None = None
+    acted: dict[int, int] = field(default_factory=dict)  # seat -> actions applied in this process
     bots: dict[int, Any] = field(default_factory=dict)
 
     def seat_of(self, token: str | None) -> int:
@@ -106,12 +109,14 @@ class GameService:
     def __init__(self, store: GameStore) -> None:
         self.store = store
         self.games: dict[str, LiveGame] = {}
+        self.turn_timers: dict[str, float] = {}  # game id -> seconds
         self._loading = asyncio.Lock()
 
     # --- creating and loading -------------------------------------------------------
 
     def create(self, seats: list[dict], wave_pairs: int = C.DEFAULT_WAVE_PAIRS, seed: int | None = None,
-               round_limit: int | None = None, position: dict | None = None) -> tuple[LiveGame, list[str | None]]:
+               round_limit: int | None = None, position: dict | None = None,
+               turn_timer: float | None = None) -> tuple[LiveGame, list[str | None]]:
         if not C.MIN_PLAYERS <= len(seats) <= C.MAX_PLAYERS:
             raise ServiceError(422, "error.players", f"a game has {C.MIN_PLAYERS} to {C.MAX_PLAYERS} seats")
         if not any(s.get("kind") == "human" for s in seats):
@@ -140,6 +145,9 @@ class GameService:
         stored_options = msgspec.to_builtins(options)
         if position is not None:
             stored_options["position"] = position  # a game started from a scenario position
+        if turn_timer:
+            stored_options["turn_timer"] = turn_timer  # a server option, not a rule
+            self.turn_timers[game_id] = turn_timer
         self.store.create_game(game_id, stored_options, seed, C.RULES_VERSION, stored_seats)
         live = LiveGame(id=game_id, game=game, seats=stored_seats)
         self.games[game_id] = live
@@ -166,8 +174,10 @@ class GameService:
             game = _game_from_snapshot(stored.snapshot.data)
             game.log = [action_from_dict(a["action"]) for a in stored.all_actions[:stored.snapshot.seq]]
         else:
-            game = _new_game({k: v for k, v in stored.options.items() if k != "position"},
+            game = _new_game({k: v for k, v in stored.options.items() if k not in ("position", "turn_timer")},
                              stored.options.get("position"))
+        if stored.options.get("turn_timer"):
+            self.turn_timers[game_id] = stored.options["turn_timer"]
         for record in stored.actions:
             game.apply(action_from_dict(record["action"]))
         live = LiveGame(id=game_id, game=game, seats=stored.seats)
@@ -189,6 +199,8 @@ class GameService:
             action = action_from_dict(action_data)  # MalformedAction: a RuleError
             if action.player != seat:
                 raise ServiceError(403, "error.wrong_seat", f"your token acts for seat {seat}, not {action.player}")
+            if live.seats[seat].get("away"):
+                raise ServiceError(409, "error.seat_away", "a bot plays your seat now: take it back first")
             await self._apply_and_commit(live, action, client_action_id)
             seq = len(live.game.log)
         await self.broadcast(live)
@@ -199,6 +211,7 @@ class GameService:
         game = live.game
         seq = len(game.log)
         game.apply(action)  # raises RuleError before changing anything
+        live.acted[action.player] = live.acted.get(action.player, 0) + 1
         try:
             stored = await asyncio.to_thread(self.store.append_action, live.id, seq, action.player,
                                              action_to_dict(action), client_action_id)
@@ -219,9 +232,149 @@ class GameService:
     # --- bots ----------------------------------------------------------------------------
 
     def bot_seats_owing(self, live: LiveGame) -> list[int]:
-        return [s for s in live.game.waiting_for() if live.seats[s]["kind"] == "bot"]
+        """Seats a bot plays now: bot seats, and human seats handed to a bot (away)."""
+        return [s for s in live.game.waiting_for() if live.seats[s]["kind"] == "bot" or live.seats[s].get("away")]
+
+    # --- seat takeover -------------------------------------------------------------------
+
+    async def set_away(self, live: LiveGame, seat: int, away: bool, reason: str) -> None:
+        """Hands a human seat to a bot (the player left, or the turn timer ran out), or gives
+        it back. Stored with the game; every player's bell says so."""
+        async with live.lock:
+            info = live.seats[seat]
+            if info["kind"] != "human" or bool(info.get("away")) == away:
+                return
+            info["away"] = away
+            info.setdefault("history", []).append({"away": away, "reason": reason, "round": live.game.state.round,
+                                                   "after": len(live.game.log)})
+            await asyncio.to_thread(self.store.set_seats, live.id, live.seats)
+        await self.broadcast(live)
+        self.wake_bots(live)
+
+    def seat_events(self, live: LiveGame) -> list[dict]:
+        """The seat takeovers as notifications (ids after the engine's, ordered by time)."""
+        out = []
+        for seat, info in enumerate(live.seats):
+            for k, event in enumerate(info.get("history", [])):
+                out.append({"id": SEAT_EVENT_IDS + event["after"] * 10 + seat, "round": event["round"],
+                            "phase": "", "key": "notification.seat_bot" if event["away"] else "notification.seat_back",
+                            "params": {"player": seat, "reason": event["reason"]}, "to": list(range(len(live.seats))),
+                            "entries": []})
+        return out
+
+    def watch_timer(self, live: LiveGame) -> None:
+        """A per-game turn timer (a game option): a human seat that owes a decision for longer
+        than the timer is handed to a bot until its player comes back."""
+        timer = self.turn_timers.get(live.id)
+        if not timer or (live.timer_task is not None and not live.timer_task.done()):
+            return
+        live.timer_task = asyncio.get_running_loop().create_task(self._watch(live, timer))
+
+    async def _watch(self, live: LiveGame, timer: float) -> None:
+        loop = asyncio.get_running_loop()
+        since: dict[int, tuple[float, int]] = {}  # seat -> (owing since, its actions then)
+        while not live.game.is_over:
+            now = loop.time()
+            owing = {s for s in live.game.waiting_for()
+                     if live.seats[s]["kind"] == "human" and not live.seats[s].get("away")}
+            for seat in list(since):
+                if seat not in owing:
+                    del since[seat]
+            for seat in owing:
+                acted = live.acted.get(seat, 0)
+                if seat not in since or since[seat][1] != acted:
+                    since[seat] = (now, acted)  # a new decision, or the player is acting
+                elif now - since[seat][0] >= timer:
+                    del since[seat]
+                    await self.set_away(live, seat, True, "timer")
+            await asyncio.sleep(min(1.0, timer / 4))
+
+    # --- acting (continued) --------------------------------------------------------------------
+
+    async def _apply_and_commit(self, live: LiveGame, action, client_action_id: str | None) -> None:
+        game = live.game
+        seq = len(game.log)
+        game.apply(action)  # raises RuleError before changing anything
+        live.acted[action.player] = live.acted.get(action.player, 0) + 1
+        try:
+            stored = await asyncio.to_thread(self.store.append_action, live.id, seq, action.player,
+                                             action_to_dict(action), client_action_id)
+        except Exception:
+            # The database refused: forget the in-memory game, it will be rebuilt from the store.
+            self.games.pop(live.id, None)
+            log.exception("could not store action %s of game %s", seq, live.id)
+            raise ServiceError(503, "error.store", "the action could not be saved; try again") from None
+        if not stored:  # pragma: no cover - guarded by client_ids under the lock
+            raise ServiceError(409, "error.duplicate", "this action was already submitted")
+        if client_action_id:
+            live.client_ids[client_action_id] = seq + 1
+        if (seq + 1) % SNAPSHOT_EVERY == 0:
+            await asyncio.to_thread(self.store.save_snapshot, live.id, seq + 1, _snapshot_data(game))
+        if game.is_over:
+            await asyncio.to_thread(self.store.set_result, live.id, game.state.ending, game.state.winners)
+
+    # --- bots ----------------------------------------------------------------------------
+
+    def bot_seats_owing(self, live: LiveGame) -> list[int]:
+        """Seats a bot plays now: bot seats, and human seats handed to a bot (away)."""
+        return [s for s in live.game.waiting_for() if live.seats[s]["kind"] == "bot" or live.seats[s].get("away")]
+
+    # --- seat takeover -------------------------------------------------------------------
+
+    async def set_away(self, live: LiveGame, seat: int, away: bool, reason: str) -> None:
+        """Hands a human seat to a bot (the player left, or the turn timer ran out), or gives
+        it back. Stored with the game; every player's bell says so."""
+        async with live.lock:
+            info = live.seats[seat]
+            if info["kind"] != "human" or bool(info.get("away")) == away:
+                return
+            info["away"] = away
+            info.setdefault("history", []).append({"away": away, "reason": reason, "round": live.game.state.round,
+                                                   "after": len(live.game.log)})
+            await asyncio.to_thread(self.store.set_seats, live.id, live.seats)
+        await self.broadcast(live)
+        self.wake_bots(live)
+
+    def seat_events(self, live: LiveGame) -> list[dict]:
+        """The seat takeovers as notifications (ids after the engine's, ordered by time)."""
+        out = []
+        for seat, info in enumerate(live.seats):
+            for k, event in enumerate(info.get("history", [])):
+                out.append({"id": SEAT_EVENT_IDS + event["after"] * 10 + seat, "round": event["round"],
+                            "phase": "", "key": "notification.seat_bot" if event["away"] else "notification.seat_back",
+                            "params": {"player": seat, "reason": event["reason"]}, "to": list(range(len(live.seats))),
+                            "entries": []})
+        return out
+
+    def watch_timer(self, live: LiveGame) -> None:
+        """A per-game turn timer (a game option): a human seat that owes a decision for longer
+        than the timer is handed to a bot until its player comes back."""
+        timer = self.turn_timers.get(live.id)
+        if not timer or (live.timer_task is not None and not live.timer_task.done()):
+            return
+        live.timer_task = asyncio.get_running_loop().create_task(self._watch(live, timer))
+
+    async def _watch(self, live: LiveGame, timer: float) -> None:
+        loop = asyncio.get_running_loop()
+        since: dict[int, float] = {}
+        key: dict[int, int] = {}
+        while not live.game.is_over:
+            now = loop.time()
+            owing = {s for s in live.game.waiting_for() if live.seats[s]["kind"] == "human"
+                     and not live.seats[s].get("away")}
+            for seat in list(since):
+                if seat not in owing or key[seat] != len(live.game.log) and seat not in owing:
+                    since.pop(seat, None)
+            for seat in owing:
+                if key.get(seat) != len(live.game.log):
+                    since[seat], key[seat] = now, len(live.game.log)
+                elif now - since[seat] >= timer:
+                    since.pop(seat, None)
+                    await self.set_away(live, seat, True, "timer")
+            await asyncio.sleep(min(1.0, timer / 4))
 
     def wake_bots(self, live: LiveGame) -> None:
+        self.watch_timer(live)
         if live.game.is_over or not self.bot_seats_owing(live):
             return
         if live.bot_task is None or live.bot_task.done():
@@ -259,10 +412,12 @@ class GameService:
         view = game.view(seat, notifications=False)
         state = game.state
         names = live.names()
-        notes = [n for n in game.notifications if seat in n.to and n.id > since]
+        # The engine's notifications after `since`, and every seat takeover (a short list).
+        notes = [msgspec.to_builtins(n) for n in game.notifications if seat in n.to and n.id > since]
+        notes += self.seat_events(live)
         rendered = []
-        for n in notes:
-            data = msgspec.to_builtins(n)
+        for data in notes:
+            n = msgspec.convert(data, Notification)
             text = render_notification(data, language, game.world, names)
             rendered.append({"id": n.id, "round": n.round, "phase": n.phase, "key": n.key,
                              "title": text["title"], "lines": text["lines"], "params": data["params"]})
@@ -280,7 +435,7 @@ class GameService:
             "my_decisions": view["my_decisions"],
             "legal_actions": [action_to_dict(a) for a in game.legal_actions(seat)],
             "state": view["state"],
-            "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"]}
+            "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
                       for i, s in enumerate(live.seats)],
             "scores": {str(p.seat): score(state, game.world, p.seat) for p in state.players},
             "ending": state.ending,
@@ -289,10 +444,12 @@ class GameService:
         }
 
     async def broadcast(self, live: LiveGame) -> None:
+        self.watch_timer(live)
         for sub in list(live.subscribers):
             payload = self.payload(live, sub.seat, sub.language, sub.last_notification)
-            if payload["notifications"]:
-                sub.last_notification = payload["notifications"][-1]["id"]
+            engine_ids = [n["id"] for n in payload["notifications"] if n["id"] < SEAT_EVENT_IDS]
+            if engine_ids:
+                sub.last_notification = max(engine_ids)
             try:
                 sub.queue.put_nowait(payload)
             except asyncio.QueueFull:  # pragma: no cover - a stalled client gets the next one

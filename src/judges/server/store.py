@@ -360,6 +360,18 @@ class GameStore:
                 raise GameNotFound(game_id)
             session.commit()
 
+    def set_seats(self, game_id: str, seats: list[dict]) -> None:
+        """Replaces the seats (a seat handed to a bot and back, its history)."""
+        for i, seat in enumerate(seats):
+            if not isinstance(seat, dict) or seat.get("kind") not in SEAT_KINDS:
+                raise StoreError(f"seat {i}: a seat is a dict whose kind is one of {SEAT_KINDS}, not {seat!r}")
+        with self._session(write=True) as session:
+            result = session.execute(update(games_table).where(games_table.c.id == game_id)
+                                     .values(seats=[dict(s) for s in seats], updated_at=_now()))
+            if result.rowcount != 1:
+                raise GameNotFound(game_id)
+            session.commit()
+
     def delete_game(self, game_id: str) -> bool:
         """Deletes a game with its actions and snapshots; False if there was no such game."""
         with self._session(write=True) as session:

@@ -196,6 +196,12 @@
     cup.append(svg("rect", {x: 4, y: 2 + 34 - height, width: 26, height, fill: "#a61b1b"}),
                svg("path", {d: "M3 2 L31 2 L29 36 L5 36 Z", fill: "none", stroke: "#333", "stroke-width": 2}));
     $("wrath").replaceChildren(cup, el("span", {}, `${t("ui.wrath")} ${view.state.wrath}/${world.wrath_threshold}`));
+    const away = view.seats[JK.seat].away;
+    const control = $("seat-control");
+    control.textContent = away ? t("ui.take_back") : t("ui.leave_seat");
+    control.dataset.away = away ? "1" : "0";
+    control.onclick = () => fetch(`/api/games/${JK.gameId}/seat/${away ? "back" : "away"}`,
+                                  {method: "POST", headers: {"X-Seat-Token": JK.token}});
     const unread = notes.filter((n) => n.id > Number(localStorage.getItem(readKey) || -1)).length;
     $("unread").textContent = unread ? String(unread) : "";
   }
@@ -288,7 +294,8 @@
       const hand = Array.isArray(p.hand) ? p.hand.length : p.hand.size;
       const sc = view.scores[String(p.seat)];
       return el("div", {class: "player-board", "data-seat": p.seat, style: `border-left: 6px solid ${SEAT_COLORS[p.seat]}`},
-        el("strong", {}, seatName(p.seat) + (p.seat === JK.seat ? ` (${t("ui.you")})` : "")),
+        el("strong", {}, seatName(p.seat) + (p.seat === JK.seat ? ` (${t("ui.you")})` : "") +
+          (view.seats[p.seat].away ? ` · ${t("ui.bot_plays")}` : "")),
         el("div", {}, `${t("ui.score")} ${sc.total} · ${t("ui.coins")} ${p.coins} · ${t("ui.hand")} ${hand}`),
         el("div", {}, `${t("ui.settlements")} ${settlements} · ${t("ui.general")} ${generals.length}` +
           (generals.some((g) => g.id === st.king) ? " · 👑" : "")));
