@@ -88,3 +88,12 @@ def test_every_example_scenario_runs_without_error():
     for path in sorted(SCENARIOS.glob("*.json")):
         result = runner.invoke(app, ["scenario", "run", str(path)])
         assert result.exit_code == 0, f"{path.name}: {result.output}"
+
+
+def test_the_general_elimination_scenario_ends_the_game_with_no_winner():
+    result = runner.invoke(app, ["scenario", "run", str(SCENARIOS / "general-elimination.json")])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["ending"] == "general_elimination"
+    assert data["winners"] == []
+    assert [p["eliminated"] for p in data["state"]["players"]] == [True, True]
