@@ -4,15 +4,35 @@ A bot sees only its player's view (`Game.view(seat)`), never the full state."""
 
 from .base import Bot
 from .greedy import GreedyBot
+from .mcts import MCTSBot
 from .random_bot import RandomBot
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 
 
-def make_bot(name: str, seed: int) -> Bot:
+def parse_bot_spec(spec: str) -> tuple[str, dict]:
+    """"name" or "name:N" (MCTS: N iterations) or "name:N:D" (MCTS: N iterations, rollout
+    depth D). Raises ValueError for an unknown bot or a malformed spec."""
+    name, _, rest = spec.strip().partition(":")
     if name not in BOTS:
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(sorted(BOTS))}")
-    return BOTS[name](seed)
+    if not rest:
+        return name, {}
+    if name != "mcts":
+        raise ValueError(f"bot {name!r} takes no settings (got {spec!r})")
+    parts = rest.split(":")
+    if len(parts) > 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise ValueError(f"bot spec {spec!r}: expected mcts:ITERATIONS or mcts:ITERATIONS:ROLLOUT_DEPTH")
+    kwargs = {"iterations": int(parts[0])}
+    if len(parts) == 2:
+        kwargs["rollout_depth"] = int(parts[1])
+    return name, kwargs
 
 
-__all__ = ["Bot", "GreedyBot", "RandomBot", "BOTS", "make_bot"]
+def make_bot(spec: str, seed: int) -> Bot:
+    """A bot from its name or spec ("greedy", "mcts", "mcts:400", "mcts:400:30")."""
+    name, kwargs = parse_bot_spec(spec)
+    return BOTS[name](seed, **kwargs)
+
+
+__all__ = ["Bot", "GreedyBot", "MCTSBot", "RandomBot", "BOTS", "make_bot", "parse_bot_spec"]
