@@ -1,0 +1,187 @@
+"""A PettingZoo AEC environment for Judges & Kings.
+
+- **Agents**: "player_0" … "player_{n-1}"; the agent to act is the first seat the engine is
+  waiting for (several may owe decisions at once; they are asked one after another).
+- **Actions**: `Discrete(MAX_ACTIONS)`; action *i* is the *i*-th legal action of the agent in
+  the engine's enumeration order. The observation's `action_mask` marks the legal indices
+  (the engine rarely offers more than `MAX_ACTIONS`; beyond that the list is cut).
+- **Observations**: a dict with `observation` (a float32 vector, from the agent's view only:
+  the board, every player's public counts, the agent's own hand, the Wrath meter, the round
+  and the phase) and `action_mask` (int8).
+- **Rewards**: at the end, 1 split among the winners; 0 otherwise (collapse, general
+  elimination and the round cap reward nobody).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..engine import Game, Options
+from ..engine import constants as C
+from ..engine.state import CANAANITES, PHASES
+from ..world import load_world
+
+MAX_ACTIONS = 512
+MAX_PLAYERS = C.MAX_PLAYERS
+CARDS = tuple(C.DECK)
+
+
+def observation_size(world) -> int:
+    per_settlement = (MAX_PLAYERS + 3) + 4  # holder one-hot (players, Canaanites, free, razed) + numbers
+    per_player = 6
+    return len(world.settlements) * per_settlement + MAX_PLAYERS * per_player + len(CARDS) + 2 + len(PHASES) + 2
+
+
+def encode(game: Game, seat: int) -> np.ndarray:
+    """The agent's observation, built from its view (other hands and the deck stay hidden)."""
+    view = game.view(seat, notifications=False)
+    st = view["state"]
+    world = game.world
+    n = len(st["players"])
+    out = np.zeros(observation_size(world), dtype=np.float32)
+    i = 0
+    besieged = {p["at"] for p in st["invaders"]}
+    hex_owner = {}
+    for g in st["generals"].values():
+        if g["captor"] is None:
+            hex_owner.setdefault(g["hex"], g["owner"])
+    for k, s in enumerate(st["settlements"]):
+        if s["razed"]:
+            out[i + MAX_PLAYERS + 2] = 1
+        elif s["owner"] == CANAANITES:
+            out[i + MAX_PLAYERS] = 1
+        else:
+            holder = s["owner"] if s["owner"] is not None else hex_owner.get(world.settlements[k].hex)
+            if holder is None:
+                out[i + MAX_PLAYERS + 1] = 1
+            else:
+                out[i + (holder - seat) % n] = 1  # seats relative to the agent
+        i += MAX_PLAYERS + 3
+        out[i:i + 4] = (s["troops"] / 5, float(s["walls"]), s["developments"] / 3, float(k in besieged))
+        i += 4
+    for rel in range(MAX_PLAYERS):
+        if rel < n:
+            p = st["players"][(seat + rel) % n]
+            hand = len(p["hand"]) if isinstance(p["hand"], list) else p["hand"]["size"]
+            generals = [g for g in st["generals"].values() if g["owner"] == p["seat"]]
+            out[i:i + 6] = (p["coins"] / 20, hand / C.HAND_LIMIT, len(generals) / C.MAX_GENERALS,
+                            sum(g["army"] for g in generals) / 10, float(p["eliminated"]),
+                            sum(1 for t in st["titles"] if t["owner"] == p["seat"] and t["holder"] is not None) / 3)
+        i += 6
+    own = st["players"][seat]["hand"]
+    for c, card in enumerate(CARDS):
+        out[i + c] = own.count(card) / 2
+    i += len(CARDS)
+    out[i] = st["wrath"] / C.WRATH_THRESHOLD
+    out[i + 1] = min(st["round"], 60) / 60
+    i += 2
+    out[i + st["phase"] - 1] = 1
+    i += len(PHASES)
+    out[i] = float(st["king"] is not None)
+    out[i + 1] = float(st["ark_hex"] is None)
+    return out
+
+
+def env(**kwargs):
+    """The environment with PettingZoo's standard safety wrappers."""
+    e = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+def raw_env(**kwargs):
+    return JudgesAECEnv(**kwargs)
+
+
+class JudgesAECEnv(AECEnv):
+    metadata = {"name": "judges_and_kings_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, players: int = 3, round_limit: int = 30, wave_pairs: int = 1, render_mode: str | None = None):
+        super().__init__()
+        self.players = players
+        self.round_limit = round_limit
+        self.wave_pairs = wave_pairs
+        self.render_mode = render_mode
+        self.world = load_world()
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        size = observation_size(self.world)
+        self._obs_space = spaces.Dict({
+            "observation": spaces.Box(low=-1.0, high=np.inf, shape=(size,), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(MAX_ACTIONS,), dtype=np.int8),
+        })
+        self._act_space = spaces.Discrete(MAX_ACTIONS)
+        self.game: Game | None = None
+
+    @functools.lru_cache(maxsize=None)
+    def observation_space(self, agent):
+        return self._obs_space
+
+    @functools.lru_cache(maxsize=None)
+    def action_space(self, agent):
+        return self._act_space
+
+    def _seat(self, agent: str) -> int:
+        return int(agent.rsplit("_", 1)[1])
+
+    def _legal(self, seat: int) -> list:
+        return list(self.game.legal_actions(seat))[:MAX_ACTIONS] if self.game is not None else []
+
+    def observe(self, agent):
+        seat = self._seat(agent)
+        mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
+        if agent == self.agent_selection and not self.game.is_over:
+            mask[:len(self._legal(seat))] = 1
+        return {"observation": encode(self.game, seat), "action_mask": mask}
+
+    def reset(self, seed=None, options=None):
+        self.game = Game.new(Options(players=self.players, seed=0 if seed is None else int(seed),
+                                     wave_pairs=self.wave_pairs, round_limit=self.round_limit))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self._next_agent()
+
+    def _next_agent(self) -> str:
+        waiting = self.game.waiting_for()
+        return self.possible_agents[waiting[0]] if waiting else self.agents[0]
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        legal = self._legal(self._seat(agent))
+        if action is None or not 0 <= int(action) < len(legal):
+            raise ValueError(f"action {action} is not legal for {agent} (mask of {len(legal)} actions)")
+        self.game.apply(legal[int(action)])
+        self.rewards = {a: 0.0 for a in self.agents}
+        if self.game.is_over:
+            winners = self.game.state.winners
+            for w in winners:
+                self.rewards[self.possible_agents[w]] = 1.0 / len(winners)
+            self.terminations = {a: True for a in self.agents}
+        else:
+            self.agent_selection = self._next_agent()
+        self._accumulate_rewards()
+        if self.game.is_over:
+            # Hand the final turn around so each agent observes its end (PettingZoo's dead steps).
+            self.agent_selection = self.agents[0]
+
+    def render(self):
+        if self.render_mode is None or self.game is None:
+            return None
+        st = self.game.state
+        return f"round {st.round}, {self.game.phase_name}, wrath {st.wrath}, waiting for {self.game.waiting_for()}"
+
+    def close(self):
+        self.game = None
