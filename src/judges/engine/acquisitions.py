@@ -6,7 +6,7 @@ from typing import Iterator
 
 from . import constants as C
 from .actions import Buy
-from .board import controlled_settlements, is_besieged, settlement_controller
+from .board import control_map, is_besieged
 from .context import Ctx
 from .effects import register_wrath
 from .errors import IllegalAction
@@ -26,9 +26,12 @@ def generals_count(ctx: Ctx, seat: int) -> int:
     return sum(1 for g in ctx.state.generals.values() if g.owner == seat)
 
 
-def refusal(ctx: Ctx, action: Buy) -> str | None:
-    """Why this purchase is not allowed now, or None when it is."""
+def refusal(ctx: Ctx, action: Buy, control: list | None = None) -> str | None:
+    """Why this purchase is not allowed now, or None when it is. `control` (the control map)
+    may be passed in when many purchases are checked against one position."""
     state, world = ctx.state, ctx.world
+    if control is None:
+        control = control_map(state, world)
     seat, item = action.player, action.item
     if item not in C.COSTS:
         return f"{item!r} is not for sale; items: {', '.join(ITEMS)}"
@@ -64,13 +67,13 @@ def refusal(ctx: Ctx, action: Buy) -> str | None:
         if settlement is not None:
             return "name either a settlement (its garrison) or a general (his army), not both"
         here = world.hexes[general.hex].settlement
-        if here is None or settlement_controller(state, world, here) != seat:
+        if here is None or control[here] != seat:
             return f"a troop joins general {general.id}'s army only where he stands in a settlement you control"
         return None
     if needs_settlement:
         if settlement is None or general is not None:
             return f"a {item} is placed in a settlement: name the settlement"
-        if settlement_controller(state, world, settlement) != seat:
+        if control[settlement] != seat:
             return f"you do not control {action.settlement}"
         if item in ("development", "wall") and is_besieged(state, settlement):
             return f"{action.settlement} is besieged"
@@ -120,7 +123,8 @@ def legal_buys(ctx: Ctx, seat: int) -> Iterator[Buy]:
     coins = state.players[seat].coins
     if coins < min(C.COSTS.values()):
         return
-    mine = controlled_settlements(state, world, seat)
+    control = control_map(state, world)
+    mine = [i for i, owner in enumerate(control) if owner == seat]
     names = {s: world.settlements[s].name for s in mine}
     candidates: list[Buy] = []
     for s in mine:
@@ -132,5 +136,5 @@ def legal_buys(ctx: Ctx, seat: int) -> Iterator[Buy]:
             candidates.append(Buy(player=seat, item="mercenary", general=g.id))
     candidates.append(Buy(player=seat, item="card"))
     for buy in candidates:
-        if C.COSTS[buy.item] <= coins and refusal(ctx, buy) is None:
+        if C.COSTS[buy.item] <= coins and refusal(ctx, buy, control) is None:
             yield buy

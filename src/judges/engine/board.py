@@ -62,9 +62,34 @@ def settlement_controller(state: GameState, world: World, settlement: int) -> in
     return hex_controller(state, world, world.settlements[settlement].hex)
 
 
+_CONTESTED = -2
+
+
+def control_map(state: GameState, world: World) -> list[int | None]:
+    """The controller of every settlement at once (the same answers as settlement_controller,
+    in one pass over the generals instead of one per settlement)."""
+    by_hex: dict[int, int] = {}
+    for g in state.generals.values():
+        if g.captor is None:
+            previous = by_hex.get(g.hex)
+            if previous is None:
+                by_hex[g.hex] = g.owner
+            elif previous != g.owner:
+                by_hex[g.hex] = _CONTESTED
+    out: list[int | None] = []
+    for info, s in zip(world.settlements, state.settlements):
+        if s.razed:
+            out.append(None)
+        elif s.owner is not None:
+            out.append(s.owner)
+        else:
+            owner = by_hex.get(info.hex)
+            out.append(None if owner is None or owner == _CONTESTED else owner)
+    return out
+
+
 def controlled_settlements(state: GameState, world: World, seat: int) -> list[int]:
-    return [i for i in range(len(state.settlements))
-            if settlement_controller(state, world, i) == seat]
+    return [i for i, owner in enumerate(control_map(state, world)) if owner == seat]
 
 
 def is_defended(state: GameState, world: World, settlement: int) -> bool:

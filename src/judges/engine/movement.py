@@ -54,6 +54,18 @@ def contact_hexes(ctx: Ctx, seat: int) -> set[int]:
     return out
 
 
+_STEPS: dict[int, tuple] = {}
+
+
+def _steps(world) -> tuple:
+    """Per hex: (neighbour, cost of entering it, is it desert), computed once per map."""
+    key = id(world)
+    if key not in _STEPS:
+        _STEPS[key] = tuple(tuple((n, C.TERRAIN_MOVE_COST[world.hexes[n].terrain], world.hexes[n].terrain == "desert")
+                                  for n in world.neighbours[h]) for h in range(len(world.hexes)))
+    return _STEPS[key]
+
+
 def reachable(ctx: Ctx, general: General, contact: set[int] | None = None) -> dict[int, int]:
     """Hex -> cheapest cost, for every hex the general can reach with his points left
     (his own hex excluded). Contact hexes can be entered but not crossed."""
@@ -64,22 +76,19 @@ def reachable(ctx: Ctx, general: General, contact: set[int] | None = None) -> di
     sealed = desert_sealed(ctx)
     if contact is None:
         contact = contact_hexes(ctx, general.owner)
-    hexes = world.hexes
-    costs = C.TERRAIN_MOVE_COST
-    best = {general.hex: 0}
-    frontier = [(0, general.hex)]
+    steps = _steps(world)
+    start = general.hex
+    best = {start: 0}
+    frontier = [(0, start)]
     while frontier:
         cost, here = heapq.heappop(frontier)
-        if cost > best.get(here, 1 << 30):
-            continue
-        if here != general.hex and here in contact:
-            continue  # the move would end here
-        for nxt in world.neighbours[here]:
-            terrain = hexes[nxt].terrain
-            if sealed and terrain == "desert":
+        if cost > best[here] or (here != start and here in contact):
+            continue  # a stale entry, or a contact hex: the move would end here
+        for nxt, step_cost, desert in steps[here]:
+            if sealed and desert:
                 continue  # the Sandstorm seals the desert
-            new_cost = cost + costs[terrain]
-            if new_cost <= points and new_cost < best.get(nxt, 1 << 30):
+            new_cost = cost + step_cost
+            if new_cost <= points and new_cost < best.get(nxt, 99):
                 best[nxt] = new_cost
                 heapq.heappush(frontier, (new_cost, nxt))
     del best[general.hex]
