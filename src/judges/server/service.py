@@ -255,7 +255,7 @@ class GameService:
         """The seat takeovers as notifications (ids after the engine's, ordered by time)."""
         out = []
         for seat, info in enumerate(live.seats):
-            for k, event in enumerate(info.get("history", [])):
+            for event in info.get("history", []):
                 out.append({"id": SEAT_EVENT_IDS + event["after"] * 10 + seat, "round": event["round"],
                             "phase": "", "key": "notification.seat_bot" if event["away"] else "notification.seat_back",
                             "params": {"player": seat, "reason": event["reason"]}, "to": list(range(len(live.seats))),
@@ -286,90 +286,6 @@ class GameService:
                     since[seat] = (now, acted)  # a new decision, or the player is acting
                 elif now - since[seat][0] >= timer:
                     del since[seat]
-                    await self.set_away(live, seat, True, "timer")
-            await asyncio.sleep(min(1.0, timer / 4))
-
-    # --- acting (continued) --------------------------------------------------------------------
-
-    async def _apply_and_commit(self, live: LiveGame, action, client_action_id: str | None) -> None:
-        game = live.game
-        seq = len(game.log)
-        game.apply(action)  # raises RuleError before changing anything
-        live.acted[action.player] = live.acted.get(action.player, 0) + 1
-        try:
-            stored = await asyncio.to_thread(self.store.append_action, live.id, seq, action.player,
-                                             action_to_dict(action), client_action_id)
-        except Exception:
-            # The database refused: forget the in-memory game, it will be rebuilt from the store.
-            self.games.pop(live.id, None)
-            log.exception("could not store action %s of game %s", seq, live.id)
-            raise ServiceError(503, "error.store", "the action could not be saved; try again") from None
-        if not stored:  # pragma: no cover - guarded by client_ids under the lock
-            raise ServiceError(409, "error.duplicate", "this action was already submitted")
-        if client_action_id:
-            live.client_ids[client_action_id] = seq + 1
-        if (seq + 1) % SNAPSHOT_EVERY == 0:
-            await asyncio.to_thread(self.store.save_snapshot, live.id, seq + 1, _snapshot_data(game))
-        if game.is_over:
-            await asyncio.to_thread(self.store.set_result, live.id, game.state.ending, game.state.winners)
-
-    # --- bots ----------------------------------------------------------------------------
-
-    def bot_seats_owing(self, live: LiveGame) -> list[int]:
-        """Seats a bot plays now: bot seats, and human seats handed to a bot (away)."""
-        return [s for s in live.game.waiting_for() if live.seats[s]["kind"] == "bot" or live.seats[s].get("away")]
-
-    # --- seat takeover -------------------------------------------------------------------
-
-    async def set_away(self, live: LiveGame, seat: int, away: bool, reason: str) -> None:
-        """Hands a human seat to a bot (the player left, or the turn timer ran out), or gives
-        it back. Stored with the game; every player's bell says so."""
-        async with live.lock:
-            info = live.seats[seat]
-            if info["kind"] != "human" or bool(info.get("away")) == away:
-                return
-            info["away"] = away
-            info.setdefault("history", []).append({"away": away, "reason": reason, "round": live.game.state.round,
-                                                   "after": len(live.game.log)})
-            await asyncio.to_thread(self.store.set_seats, live.id, live.seats)
-        await self.broadcast(live)
-        self.wake_bots(live)
-
-    def seat_events(self, live: LiveGame) -> list[dict]:
-        """The seat takeovers as notifications (ids after the engine's, ordered by time)."""
-        out = []
-        for seat, info in enumerate(live.seats):
-            for k, event in enumerate(info.get("history", [])):
-                out.append({"id": SEAT_EVENT_IDS + event["after"] * 10 + seat, "round": event["round"],
-                            "phase": "", "key": "notification.seat_bot" if event["away"] else "notification.seat_back",
-                            "params": {"player": seat, "reason": event["reason"]}, "to": list(range(len(live.seats))),
-                            "entries": []})
-        return out
-
-    def watch_timer(self, live: LiveGame) -> None:
-        """A per-game turn timer (a game option): a human seat that owes a decision for longer
-        than the timer is handed to a bot until its player comes back."""
-        timer = self.turn_timers.get(live.id)
-        if not timer or (live.timer_task is not None and not live.timer_task.done()):
-            return
-        live.timer_task = asyncio.get_running_loop().create_task(self._watch(live, timer))
-
-    async def _watch(self, live: LiveGame, timer: float) -> None:
-        loop = asyncio.get_running_loop()
-        since: dict[int, float] = {}
-        key: dict[int, int] = {}
-        while not live.game.is_over:
-            now = loop.time()
-            owing = {s for s in live.game.waiting_for() if live.seats[s]["kind"] == "human"
-                     and not live.seats[s].get("away")}
-            for seat in list(since):
-                if seat not in owing or key[seat] != len(live.game.log) and seat not in owing:
-                    since.pop(seat, None)
-            for seat in owing:
-                if key.get(seat) != len(live.game.log):
-                    since[seat], key[seat] = now, len(live.game.log)
-                elif now - since[seat] >= timer:
-                    since.pop(seat, None)
                     await self.set_away(live, seat, True, "timer")
             await asyncio.sleep(min(1.0, timer / 4))
 
