@@ -175,8 +175,15 @@ def action_from_json(data: bytes | str) -> Action:
         raise MalformedAction("actions", "error.malformed_action", f"action is not valid JSON: {exc}", detail=str(exc)) from None
 
 
+ACTION_BY_TAG: dict[str, type] = {t.__struct_config__.tag: t for t in ACTION_TYPES}
+
+
 def action_from_dict(data: dict) -> Action:
+    # Converting to the one type its tag names is much faster than to the whole union.
+    target = ACTION_BY_TAG.get(data.get("type")) if isinstance(data, dict) else None
     try:
+        if target is not None:
+            return msgspec.convert({k: v for k, v in data.items() if k != "type"}, target)
         return msgspec.convert(data, AnyAction)
     except msgspec.ValidationError as exc:
         raise MalformedAction("actions", "error.malformed_action", f"malformed action: {exc}", detail=str(exc)) from None
