@@ -81,6 +81,9 @@ def test_vote_close_and_reopen_the_window_read_the_bell_switch_language(server, 
     assert note.locator("li").count() >= 1
     shot(page, "bell")
     page.click("#bell")
+    # The manual opens at the chapter of the current phase, in the player's language.
+    href = page.locator("#manual-link").get_attribute("href")
+    assert href.startswith("/manual/en/")
     # Switch to Spanish, then Portuguese: the board and the bell are in that language.
     for lang, word in (("es", "Anuncios"), ("pt_BR", "Anúncios")):
         page.click(f"#langs button[data-lang='{lang}']")

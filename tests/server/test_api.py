@@ -248,3 +248,16 @@ def test_seat_takeovers_survive_a_restart(db_url, monkeypatch):
         v = view(second, game_id, token).json()
     keys = [n["key"] for n in v["notifications"] if n["key"].startswith("notification.seat")]
     assert keys == ["notification.seat_bot", "notification.seat_back"]
+
+
+def test_the_screen_links_the_manual_chapter_of_the_current_phase(client):
+    data = create(client)
+    game_id, token = data["id"], data["seats"][0]["token"]
+    v = wait_for_human(client, game_id, token)
+    chapter = v["manual"]["phase"]
+    assert chapter
+    for lang in ("en", "es", "pt_BR"):
+        page = client.get(f"/manual/{lang}/{chapter}")
+        assert page.status_code == 200
+        assert f'href="/manual/{lang}"' in page.text  # the link back to the index
+    assert all("chapter" in n for n in v["notifications"])

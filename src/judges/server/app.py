@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from ..engine import RuleError
 from ..engine import constants as C
 from ..engine.state import PHASES
+from ..manual import manual_router
 from ..i18n import LANGUAGES, gettext, normalize_language, render_error, ui_strings
 from ..world import load_world
 from .service import SEAT_EVENT_IDS, GameService, ServiceError
@@ -65,6 +66,7 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
                   description="The game server: create games, read your seat's view, submit actions.")
     app.state.service = service
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
+    app.include_router(manual_router())
 
     def lang_of(request: Request, lang: str | None) -> str:
         if lang:

@@ -26,6 +26,7 @@ from ..engine.scenario import build_game
 from ..engine.state import GameState, Notification
 from ..engine.victory import score
 from ..i18n import normalize_language, render_notification
+from ..manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
 from .store import GameStore, hash_token, new_token
 
 log = logging.getLogger("judges.server")
@@ -336,7 +337,8 @@ class GameService:
             n = msgspec.convert(data, Notification)
             text = render_notification(data, language, game.world, names)
             rendered.append({"id": n.id, "round": n.round, "phase": n.phase, "key": n.key,
-                             "title": text["title"], "lines": text["lines"], "params": data["params"]})
+                             "title": text["title"], "lines": text["lines"], "params": data["params"],
+                             "chapter": chapter_for_notification(n.key)})
         return {
             "game_id": live.id,
             "seat": seat,
@@ -356,6 +358,9 @@ class GameService:
             "scores": {str(p.seat): score(state, game.world, p.seat) for p in state.players},
             "ending": state.ending,
             "winners": state.winners,
+            "manual": {"phase": chapter_for_phase(game.phase_name),
+                       "decisions": {d.kind: chapter_for_decision(d.kind, game.phase_name)
+                                     for d in state.pending if d.player == seat}},
             "notifications": rendered,
         }
 

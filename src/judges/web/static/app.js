@@ -196,6 +196,7 @@
     cup.append(svg("rect", {x: 4, y: 2 + 34 - height, width: 26, height, fill: "#a61b1b"}),
                svg("path", {d: "M3 2 L31 2 L29 36 L5 36 Z", fill: "none", stroke: "#333", "stroke-width": 2}));
     $("wrath").replaceChildren(cup, el("span", {}, `${t("ui.wrath")} ${view.state.wrath}/${world.wrath_threshold}`));
+    $("manual-link").href = `/manual/${lang}/${view.manual.phase}`;
     const away = view.seats[JK.seat].away;
     const control = $("seat-control");
     control.textContent = away ? t("ui.take_back") : t("ui.leave_seat");
@@ -309,7 +310,8 @@
     panel.replaceChildren(el("h3", {}, t("ui.bell")), ...[...notes].reverse().map((n) =>
       el("details", {class: "note", "data-key": n.key},
         el("summary", {}, `${t("ui.round")} ${n.round} · ${n.title}`),
-        el("ul", {}, ...n.lines.map((l) => el("li", {}, l))))));
+        el("ul", {}, ...n.lines.map((l) => el("li", {}, l))),
+        n.chapter ? el("a", {href: `/manual/${lang}/${n.chapter}`, target: "_blank", class: "manual-ref"}, "📖 " + t("ui.manual")) : "")));
   }
 
   // --- decision windows ------------------------------------------------------------------
@@ -346,7 +348,9 @@
     const options = view.legal_actions.filter((a) => a.type === types[openKind]);
     $("modal-body").replaceChildren(
       el("h3", {"data-kind": openKind}, t("decision." + openKind)),
-      el("p", {}, t("decision_help." + openKind)),
+      el("p", {}, t("decision_help." + openKind),
+        view.manual.decisions[openKind] ? el("a", {href: `/manual/${lang}/${view.manual.decisions[openKind]}`, target: "_blank",
+                                                   class: "manual-ref"}, " 📖 " + t("ui.manual")) : ""),
       el("div", {class: "options"}, ...options.map(actionButton)));
     modal.hidden = false;
   }
