@@ -111,3 +111,21 @@ def test_two_browser_windows_see_each_others_moves_live(server, browser):
     second.locator("#actions .end-turn").wait_for(timeout=10000)  # now it is seat 1's turn, live
     first.close()
     second.close()
+
+
+def test_the_end_of_a_game_is_shown_with_its_winner(server, page):
+    # Three Judge titles held at the Victory Check: Deborah wins at once.
+    position = {"phase": "victory", "clear_board": True,
+                "settlements": {"Hazor": {"owner": 0, "troops": 1}, "Hebron": {"owner": 1, "troops": 1},
+                                "Shechem": {"owner": 2, "troops": 1}},
+                "generals": [{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Hazor"},
+                             {"id": 12, "owner": 0, "at": "Hazor"}],
+                "titles": {"Naphtali": {"holder": 10}, "Asher": {"holder": 11}, "Jezreel": {"holder": 12}}}
+    data = httpx.post(server + "/api/games", json={
+        "seats": [{"kind": "human", "name": "Deborah"}, {"kind": "bot"}, {"kind": "bot"}],
+        "position": position}).json()
+    page.goto(data["seats"][0]["link"])
+    page.wait_for_selector("#actions .ending")
+    assert page.locator("#actions .ending").get_attribute("data-ending") == "three_points"
+    assert "Deborah" in page.locator("#actions .winners").inner_text()
+    shot(page, "game-over")

@@ -254,6 +254,12 @@
     const legal = view.legal_actions;
     const kinds = new Set(view.my_decisions.map((d) => d.kind));
     const parts = [el("h3", {}, t("phase." + view.phase_name))];
+    if (view.ending) {
+      const winners = view.winners.map(seatName).join(", ");
+      box.replaceChildren(el("h3", {}, t("ui.game_over")), el("p", {class: "ending", "data-ending": view.ending},
+        t("ending." + view.ending)), el("p", {class: "winners"}, winners ? `${t(view.winners.length > 1 ? "ui.winners" : "ui.winner")}: ${winners}` : t("ui.no_winner")));
+      return;
+    }
     if (!kinds.has("turn")) {
       if (!legal.length) parts.push(el("p", {class: "muted"}, view.ending ? t("ui.game_over") : t("ui.nothing_to_do")));
       else parts.push(el("p", {}, t("ui.decision_waiting")));
