@@ -1,7 +1,8 @@
 """A player's view: everything that player may see, nothing more.
 
 Hidden: other players' hands (only their size shows), the deck's order (only its size),
-the dice's state, and other players' ballots while an election is open.
+the dice's state and the game's seed (which would rebuild both), and other players'
+ballots while an election is open.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ def player_view(game: "Game", seat: int, notifications: bool = True) -> dict:
     state = game.state
     data = msgspec.to_builtins(state)
     del data["rng"]
+    # The seed would let a player rebuild the deck order and every hand: it stays secret.
+    del data["options"]["seed"]
     data["deck"] = {"size": len(state.deck)}
     for p in data["players"]:
         if p["seat"] != seat:

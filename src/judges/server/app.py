@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -39,8 +40,8 @@ class SeatSpec(BaseModel):
 class CreateGame(BaseModel):
     seats: list[SeatSpec] = Field(min_length=C.MIN_PLAYERS, max_length=C.MAX_PLAYERS)
     wave_pairs: int = Field(default=C.DEFAULT_WAVE_PAIRS, ge=1, le=C.MAX_WAVE_PAIRS)
-    seed: int | None = None
-    round_limit: int | None = Field(default=None, ge=1)
+    seed: int | None = Field(default=None, ge=0, le=2**62, description="the game's secret seed (default: random)")
+    round_limit: int | None = Field(default=None, ge=1, le=10_000)
     turn_timer: float | None = Field(default=None, gt=0, le=86400,
                                      description="seconds a human may take over a decision before a bot plays the seat")
     position: dict[str, Any] | None = Field(
@@ -84,6 +85,14 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         body = exc.to_dict()
         body["text"] = render_error(body, lang)
         return JSONResponse(status_code=422, content=body)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        # Starlette's own refusals (a body that is not JSON, an unknown path, a wrong method)
+        # answer in the same shape as every other error: a key and a message.
+        return JSONResponse(status_code=exc.status_code, headers=getattr(exc, "headers", None),
+                            content={"error": "HTTPException", "key": f"error.http_{exc.status_code}",
+                                     "message": str(exc.detail)})
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import msgspec
 
-from ..bots import BOTS, make_bot
+from ..bots import make_bot
 from ..engine import Game, Options, RuleError, action_from_dict, action_to_dict
 from ..engine import constants as C
 from ..engine.errors import SetupError
@@ -134,8 +134,11 @@ class GameService:
             if kind not in ("human", "bot"):
                 raise ServiceError(422, "error.seat_kind", f"seat {i + 1}: kind must be human or bot")
             bot = s.get("bot") or "greedy"
-            if kind == "bot" and bot.split(":")[0] not in BOTS:
-                raise ServiceError(422, "error.bot", f"seat {i + 1}: unknown bot {bot!r}")
+            if kind == "bot":
+                try:
+                    make_bot(bot, 0)  # the same check the seat's bot will pass when it first plays
+                except ValueError as exc:
+                    raise ServiceError(422, "error.bot", f"seat {i + 1}: {exc}") from None
             token = new_token() if kind == "human" else None
             tokens.append(token)
             stored_seats.append({"kind": kind, "bot": bot if kind == "bot" else None,
