@@ -141,5 +141,50 @@ def scenario_run(
         raise typer.Exit(1)
 
 
+@app.command()
+def lab(
+    players: int = typer.Option(4, min=C.MIN_PLAYERS, max=C.MAX_PLAYERS, help="Players per game."),
+    games: int = typer.Option(100, min=1, help="Games per variant; game i uses seed + i."),
+    bots: str = typer.Option("greedy", help="Bot specs by seat, comma-separated (e.g. greedy,mcts:64,random); "
+                                            "game i rotates the list by i mod players."),
+    seed: int = typer.Option(1, help="Seed of the first game."),
+    out: Path = typer.Option(Path("report"), help="Directory for index.html, the plots, games.csv, summary.json."),
+    workers: int = typer.Option(0, min=0, help="Worker processes (0: one per CPU)."),
+    sets: Optional[list[str]] = typer.Option(None, "--set", help="NAME=VALUE (JSON) or NAME.key=VALUE: override "
+                                                                 "a rules constant in every game. Repeatable."),
+    variants: Optional[list[str]] = typer.Option(None, "--variant", help="NAME:CONST=VALUE,CONST=VALUE: a variant "
+                                                                         "compared on the same seeds. Repeatable."),
+    baseline: bool = typer.Option(True, help="With --variant, also play the 'default' variant (only --set)."),
+    round_limit: int = typer.Option(C.SIMULATION_ROUND_LIMIT, min=1, help="Round cap: a longer game has no winner."),
+    wave_pairs: int = typer.Option(C.DEFAULT_WAVE_PAIRS, min=1, max=C.MAX_WAVE_PAIRS, help="Invader pairs per wave."),
+) -> None:
+    """Play many seeded games between bots in parallel and write an HTML report with plots."""
+    import shlex
+
+    from .lab import LabConfig, OverrideError, parse_variant, run_lab
+
+    try:
+        config = LabConfig(players=players, games=games, bots=[b.strip() for b in bots.split(",") if b.strip()],
+                           seed=seed, out=out, workers=workers, round_limit=round_limit, wave_pairs=wave_pairs,
+                           sets=list(sets or []), variants=[parse_variant(v) for v in variants or []],
+                           baseline=baseline, command="judges " + shlex.join(sys.argv[1:]))
+        config.seat_bots()
+        total = games * len(config.all_variants())
+    except OverrideError as exc:
+        err.print(f"judges lab: {exc}")
+        raise typer.Exit(2)
+    with Progress(TextColumn("lab"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err) as progress:
+        task = progress.add_task("games", total=total)
+        summary = run_lab(config, on_record=lambda record: progress.advance(task))
+    out_console = Console()
+    for name, s in summary["variants"].items():
+        bots_line = ", ".join(f"{spec} {100 * x['rate']:.1f}% [{100 * x['low']:.1f}–{100 * x['high']:.1f}]"
+                              for spec, x in s["wins_by_bot"].items())
+        out_console.print(f"{name}: {s['games']} games; wins by bot: {bots_line}; "
+                          f"endings: " + ", ".join(f"{k} {v}" for k, v in s["endings"].items() if v))
+    out_console.print(f"report written to {out / 'index.html'}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()

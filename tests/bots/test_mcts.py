@@ -1,0 +1,177 @@
+"""The search protocol (engine/search.py) and the MCTS bot (bots/mcts.py)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from judges.bots import MCTSBot, make_bot, parse_bot_spec
+from judges.engine import Game, Options
+from judges.engine import constants as C
+from judges.engine.search import SearchState, chance_outcomes_d6, game_from_view, unseen_cards
+
+
+def positions(players: int = 3, seed: int = 5, every: int = 23, bot: str = "greedy") -> list[Game]:
+    """Copies of a seeded bot game every `every` actions, to the end."""
+    game = Game.new(Options(players=players, seed=seed, round_limit=30))
+    bots = [make_bot(bot, seed * 100 + s) for s in range(players)]
+    out, n = [], 0
+    while not game.is_over:
+        if n % every == 0:
+            out.append(game.clone())
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        game.apply(bots[seat].choose(seat, legal, lambda: game.view(seat, notifications=False)))
+        n += 1
+    out.append(game)
+    return out
+
+
+POSITIONS = positions() + positions(players=4, seed=2, every=41, bot="random")
+
+
+def hidden(game: Game, seat: int) -> tuple:
+    s = game.state
+    return (tuple(s.deck), tuple(tuple(p.hand) for p in s.players if p.seat != seat), s.rng)
+
+
+def test_determinize_never_changes_what_the_seat_sees():
+    for game in POSITIONS:
+        s = SearchState(game)
+        for seat in range(len(game.state.players)):
+            before = game.view(seat, notifications=False)
+            for k in range(3):
+                d = s.determinize(seat, 1000 * seat + k)
+                assert d.view(seat) == before
+                assert list(d.game.legal_actions(seat)) == list(game.legal_actions(seat))
+            assert game.view(seat, notifications=False) == before  # the original is untouched
+
+
+def test_determinize_keeps_the_cards_and_the_hand_sizes():
+    for game in POSITIONS:
+        for seat in range(len(game.state.players)):
+            d = SearchState(game).determinize(seat, 7).game.state
+            pool = lambda st: Counter(st.deck) + sum((Counter(p.hand) for p in st.players if p.seat != seat),
+                                                     Counter())
+            assert pool(d) == pool(game.state)
+            assert [len(p.hand) for p in d.players] == [len(p.hand) for p in game.state.players]
+
+
+def test_determinize_changes_the_hidden_parts_for_different_seeds():
+    checked = 0
+    for game in POSITIONS:
+        s = SearchState(game)
+        for seat in range(len(game.state.players)):
+            samples = [hidden(s.determinize(seat, seed).game, seat) for seed in range(8)]
+            assert len({h[2] for h in samples}) == 8  # the dice always change
+            cards = {(h[0], tuple(tuple(sorted(hand)) for hand in h[1])) for h in samples}
+            unseen = len(game.state.deck) + sum(len(p.hand) for p in game.state.players if p.seat != seat)
+            if len(set(unseen_cards(game.view(seat, notifications=False)))) >= 2:
+                assert len(cards) >= 2  # the deck order or the other hands change
+            if unseen >= 12:
+                assert len(cards) == 8
+                checked += 1
+    assert checked > 20
+
+
+def test_game_from_view_round_trips_the_public_state():
+    for game in POSITIONS:
+        for seat in range(len(game.state.players)):
+            view = game.view(seat, notifications=False)
+            rebuilt = game_from_view(view, seed=seat)
+            assert rebuilt.view(seat, notifications=False) == view
+            assert list(rebuilt.legal_actions(seat)) == list(game.legal_actions(seat))
+            assert len(unseen_cards(view)) == len(game.state.deck) + sum(
+                len(p.hand) for p in game.state.players if p.seat != seat)
+            assert view == game.view(seat, notifications=False)  # the view was not changed
+
+
+def test_game_from_view_is_playable_and_reproducible():
+    game = POSITIONS[3]
+    seat = game.waiting_for()[0]
+    view = game.view(seat, notifications=False)
+    a, b = game_from_view(view, seed=9), game_from_view(view, seed=9)
+    assert a.state_json() == b.state_json()
+    s = SearchState(a)
+    for _ in range(50):
+        if s.is_terminal():
+            break
+        s.apply(s.legal_actions()[0])
+
+
+def test_search_state_protocol():
+    game = POSITIONS[2]
+    s = SearchState(game)
+    assert s.current_player() == game.waiting_for()[0]
+    c = s.clone()
+    c.apply(c.legal_actions()[-1])
+    assert s.game.state_json() == game.state_json() and c.game.state_json() != game.state_json()
+    end = SearchState(POSITIONS[0])  # a live position
+    assert not end.is_terminal() and end.returns() == [0.0] * len(end.game.state.players)
+    over = next(g for g in POSITIONS if g.is_over and g.state.winners)
+    r = SearchState(over).returns()
+    assert sum(r) == pytest.approx(1.0)
+    assert [seat for seat, x in enumerate(r) if x > 0] == over.state.winners
+    assert SearchState(over).current_player() is None and SearchState(over).legal_actions() == []
+    outcomes = chance_outcomes_d6()
+    assert [f for f, _ in outcomes] == [1, 2, 3, 4, 5, 6] and sum(p for _, p in outcomes) == pytest.approx(1)
+
+
+def test_returns_split_a_shared_victory_and_give_nothing_without_winner():
+    game = POSITIONS[-1].clone()
+    game.state.ending, game.state.winners = "three_points", [0, 2]
+    assert SearchState(game).returns() == [0.5, 0.0, 0.5, 0.0]
+    game.state.ending, game.state.winners = "collapse", []
+    assert SearchState(game).returns() == [0.0, 0.0, 0.0, 0.0]
+
+
+def test_bot_specs():
+    assert make_bot("mcts", 1).iterations == 200
+    assert make_bot("mcts:400", 1).iterations == 400
+    bot = make_bot("mcts:12:5", 1)
+    assert (bot.iterations, bot.rollout_depth) == (12, 5)
+    assert parse_bot_spec("greedy") == ("greedy", {})
+    for bad in ("mcts:x", "mcts:0", "greedy:3", "nobot", "mcts:1:2:3"):
+        with pytest.raises(ValueError):
+            make_bot(bad, 1)
+
+
+def test_mcts_returns_a_legal_action_and_is_reproducible():
+    tried = 0
+    for game in POSITIONS[:12]:
+        if game.is_over:
+            continue
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        if len(legal) < 2:
+            continue
+        view = lambda: game.view(seat, notifications=False)
+        first = MCTSBot(seed=3, iterations=6, rollout_depth=4).choose(seat, legal, view)
+        again = MCTSBot(seed=3, iterations=6, rollout_depth=4).choose(seat, legal, view)
+        assert first in legal and first == again
+        tried += 1
+    assert tried >= 5
+
+
+def test_mcts_beats_random_in_most_short_two_player_games():
+    """Seeded, hence deterministic: 3 seeds x both seats, round cap 30."""
+    wins = 0
+    for seed in (1, 2, 3):
+        for mcts_seat in (0, 1):
+            game = Game.new(Options(players=2, seed=seed, round_limit=30))
+            bots = [make_bot("mcts:6:6" if s == mcts_seat else "random", seed * 100 + s) for s in range(2)]
+            while not game.is_over:
+                seat = game.waiting_for()[0]
+                legal = list(game.legal_actions(seat))
+                game.apply(bots[seat].choose(seat, legal, lambda: game.view(seat, notifications=False)))
+            wins += mcts_seat in game.state.winners
+    assert wins >= 4
+
+
+def test_the_bot_reads_the_deck_from_the_constants():
+    game = POSITIONS[1]
+    view = game.view(0, notifications=False)
+    assert Counter(unseen_cards(view)) + Counter(view["state"]["players"][0]["hand"]) + Counter(
+        view["state"]["discard"]) + Counter(view["state"]["events_area"]) + Counter(
+        e["card"] for e in view["state"]["events_landed"]) == Counter(C.DECK)
