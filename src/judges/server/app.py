@@ -169,7 +169,8 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         live = await service.get(game_id)
         seat = live.seat_of(x_seat_token or token)
         language = normalize_language(lang or live.seats[seat]["language"])
-        return service.payload(live, seat, language, since)
+        async with live.lock:  # never show an action before it is committed
+            return service.payload(live, seat, language, since)
 
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, body: SubmitAction, x_seat_token: str | None = Header(default=None),
@@ -199,8 +200,9 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
             return
         await websocket.accept()
         language = normalize_language(lang or live.seats[seat]["language"])
-        sub = service.subscribe(live, seat, language)
-        first = service.payload(live, seat, language)
+        async with live.lock:
+            sub = service.subscribe(live, seat, language)
+            first = service.payload(live, seat, language)
         engine_ids = [n["id"] for n in first["notifications"] if n["id"] < SEAT_EVENT_IDS]
         if engine_ids:
             sub.last_notification = max(engine_ids)

@@ -10,6 +10,7 @@ free for the humans.
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 import logging
 import os
 import secrets
@@ -36,6 +37,8 @@ SEAT_EVENT_IDS = 1_000_000_000  # ids of the server's seat-takeover notification
 # Default seat names: tribes of Israel whose names are not regions of the map.
 TRIBES = ("Reuben", "Simeon", "Levi", "Issachar", "Zebulun", "Dan")
 BOT_DELAY = float(os.environ.get("JUDGES_BOT_DELAY", "0.15"))  # seconds between bot actions
+MAX_MCTS_ITERATIONS = 400  # a seat's search budget: bigger ones would starve the other games
+BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
 
 
 class ServiceError(Exception):
@@ -136,9 +139,12 @@ class GameService:
             bot = s.get("bot") or "greedy"
             if kind == "bot":
                 try:
-                    make_bot(bot, 0)  # the same check the seat's bot will pass when it first plays
+                    built = make_bot(bot, 0)  # the same check the seat's bot will pass when it first plays
                 except ValueError as exc:
                     raise ServiceError(422, "error.bot", f"seat {i + 1}: {exc}") from None
+                if getattr(built, "iterations", 0) > MAX_MCTS_ITERATIONS:
+                    raise ServiceError(422, "error.bot", f"seat {i + 1}: at most {MAX_MCTS_ITERATIONS} "
+                                                         f"search iterations on this server")
             token = new_token() if kind == "human" else None
             tokens.append(token)
             stored_seats.append({"kind": kind, "bot": bot if kind == "bot" else None,
@@ -301,6 +307,7 @@ class GameService:
             live.bot_task = asyncio.get_running_loop().create_task(self._run_bots(live))
 
     async def _run_bots(self, live: LiveGame) -> None:
+        loop = asyncio.get_running_loop()
         try:
             while not live.game.is_over:
                 owing = self.bot_seats_owing(live)
@@ -316,10 +323,15 @@ class GameService:
                     if bot is None:
                         bot = live.bots[seat] = make_bot(live.seats[seat]["bot"] or "greedy",
                                                          live.game.state.options.seed * 100 + seat)
-                    game = live.game
-                    legal = list(game.legal_actions(seat))
-                    action = await asyncio.to_thread(bot.choose, seat, legal,
-                                                     lambda: game.view(seat, notifications=False))
+                    seq = len(live.game.log)
+                    legal = list(live.game.legal_actions(seat))
+                    view = live.game.view(seat, notifications=False)
+                # The bot thinks outside the game's lock, on the bots' own threads: humans'
+                # views and actions, and database commits, never wait for it.
+                action = await loop.run_in_executor(BOT_THREADS, bot.choose, seat, legal, lambda: view)
+                async with live.lock:
+                    if len(live.game.log) != seq:
+                        continue  # someone acted meanwhile: think again on the new position
                     await self._apply_and_commit(live, action, None)
                 await self.broadcast(live)
         except Exception:  # pragma: no cover - a bot must never take the server down
@@ -369,6 +381,10 @@ class GameService:
 
     async def broadcast(self, live: LiveGame) -> None:
         self.watch_timer(live)
+        async with live.lock:  # a view never shows an action before it is committed
+            self._push(live)
+
+    def _push(self, live: LiveGame) -> None:
         for sub in list(live.subscribers):
             payload = self.payload(live, sub.seat, sub.language, sub.last_notification)
             engine_ids = [n["id"] for n in payload["notifications"] if n["id"] < SEAT_EVENT_IDS]

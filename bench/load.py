@@ -1,0 +1,513 @@
+"""Load on the game server: many games of four human seats, a websocket client per seat,
+end_turn actions (or the first legal answer when a seat owes something else) submitted at a
+target rate. For each action it measures the latency from its submission to its arrival at
+every client of the game, and it reports actions/s, errors and the server's memory per game.
+
+Loopback only, bounded by --seconds and --games. It starts its own server (a SQLite file in a
+temporary folder) unless --url names one.
+
+Run: .venv/bin/python bench/load.py --games 20 --seconds 30 --rate 200 [--json out.json]
+     [--url http://127.0.0.1:8000 --server-pid PID] [--py-spy profile.txt]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import httpx
+from websockets.asyncio.client import connect
+
+SEQ = re.compile(r'"seq":(\d+)')
+
+
+# --- the server ---------------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(database: str | None) -> tuple[subprocess.Popen, str, str]:
+    folder = tempfile.mkdtemp(prefix="judges-load-")
+    url = database or f"sqlite:///{folder}/load.db"
+    port = free_port()
+    env = {**os.environ, "JUDGES_DATABASE_URL": url}
+    log = open(Path(folder) / "server.log", "wb")
+    process = subprocess.Popen([sys.executable, "-m", "judges.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                               env=env, stdout=log, stderr=subprocess.STDOUT, cwd=folder)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"the server exited: {(Path(folder) / 'server.log').read_text()[-2000:]}")
+        try:
+            if httpx.get(f"{base}/api/world", timeout=2).status_code == 200:
+                return process, base, folder
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not start within 60 s")
+
+
+def rss_mib(pid: int | None) -> float | None:
+    """Resident memory of a process (psutil if installed, else /proc/<pid>/status)."""
+    if pid is None:
+        return None
+    try:
+        import psutil  # type: ignore
+
+        return psutil.Process(pid).memory_info().rss / 2**20
+    except ImportError:
+        pass
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU time of a process so far (/proc/<pid>/stat)."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return None
+
+
+def raise_file_limit() -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+# --- the clients ---------------------------------------------------------------------------------
+
+@dataclass
+class GameClient:
+    id: str
+    tokens: list[str]
+    latest: list[str | None] = field(default_factory=lambda: [None] * 4)  # last message text per seat
+    seen: list[int] = field(default_factory=lambda: [-1] * 4)  # last seq each seat's socket received
+    submitted: dict[int, float] = field(default_factory=dict)  # seq -> submission time
+    target: int = -1
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    over: bool = False
+
+
+@dataclass
+class Stats:
+    delivery: list[float] = field(default_factory=list)  # submission -> one client, per (action, client)
+    everyone: list[float] = field(default_factory=list)  # submission -> the last of the game's 4 clients
+    http: list[float] = field(default_factory=list)  # submission -> HTTP answer
+    actions: int = 0
+    errors: Counter = field(default_factory=Counter)
+    finished_games: int = 0
+    loop_lag: list[float] = field(default_factory=list)  # the load generator's own event-loop delays
+    messages: int = 0
+    message_bytes: int = 0
+
+
+async def watch_loop(stats: Stats, measuring: list[bool]) -> None:
+    """How late the load generator's event loop wakes up: if this grows, the generator (not the
+    server) is the bottleneck and the latencies it reports are inflated."""
+    while True:
+        before = time.perf_counter()
+        await asyncio.sleep(0.01)
+        if measuring[0]:
+            stats.loop_lag.append(time.perf_counter() - before - 0.01)
+
+
+async def listen(game: GameClient, seat: int, ws, stats: Stats, measuring: list[bool]) -> None:
+    try:
+        async for text in ws:
+            now = time.perf_counter()
+            match = SEQ.search(text, 0, 400)
+            if match is None:
+                stats.errors["message without seq"] += 1
+                continue
+            seq = int(match.group(1))
+            game.latest[seat] = text
+            if measuring[0]:
+                stats.messages += 1
+                stats.message_bytes += len(text)
+            game.seen[seat] = seq
+            sent = game.submitted.get(seq)
+            if sent is not None and measuring[0]:
+                stats.delivery.append(now - sent)
+            if game.target >= 0 and min(game.seen) >= game.target:
+                game.arrived.set()
+    except Exception as exc:  # a dropped connection is an error of the run
+        stats.errors[f"websocket closed: {type(exc).__name__}"] += 1
+
+
+def choose(game: GameClient) -> tuple[int, dict] | None:
+    """The seat to act and its action, from the seats' latest messages."""
+    view = json.loads(game.latest[0])
+    if view["ending"]:
+        return None
+    if not view["waiting_for"]:
+        return None
+    seat = view["waiting_for"][0]
+    mine = json.loads(game.latest[seat])
+    legal = mine["legal_actions"]
+    if not legal:
+        return None
+    return seat, next((a for a in legal if a["type"] == "end_turn"), legal[0])
+
+
+class Http11:
+    """One keep-alive HTTP/1.1 connection per game for its actions. (httpx's async connection
+    pool spent most of the load generator's CPU at a few hundred concurrent requests, which
+    inflated every latency measured; this plain client costs almost nothing.)"""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def post_json(self, path: str, body: dict, headers: dict[str, str]) -> tuple[int, bytes]:
+        data = json.dumps(body).encode()
+        head = [f"POST {path} HTTP/1.1", f"Host: {self.host}:{self.port}", "Content-Type: application/json",
+                f"Content-Length: {len(data)}"] + [f"{k}: {v}" for k, v in headers.items()]
+        request = ("\r\n".join(head) + "\r\n\r\n").encode() + data
+        for attempt in (1, 2):  # a keep-alive connection the server closed: reconnect once
+            try:
+                if self.writer is None:
+                    self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+                self.writer.write(request)
+                status_line = await self.reader.readline()
+                if not status_line:
+                    raise ConnectionError("connection closed")
+                status = int(status_line.split()[1])
+                length, close = 0, False
+                while True:
+                    line = await self.reader.readline()
+                    if line in (b"\r\n", b""):
+                        break
+                    name, _, value = line.decode("latin-1").partition(":")
+                    if name.lower() == "content-length":
+                        length = int(value)
+                    elif name.lower() == "connection" and value.strip().lower() == "close":
+                        close = True
+                payload = await self.reader.readexactly(length)
+                if close:
+                    await self.close()
+                return status, payload
+            except (ConnectionError, asyncio.IncompleteReadError, OSError):
+                await self.close()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+class Pacer:
+    """Hands out submission slots at `rate` per second across all games."""
+
+    def __init__(self, rate: float) -> None:
+        self.interval = 1.0 / rate
+        self.next = time.perf_counter()
+
+    async def slot(self) -> None:
+        now = time.perf_counter()
+        slot = max(now, self.next)
+        self.next = slot + self.interval
+        if slot > now:
+            await asyncio.sleep(slot - now)
+
+
+async def play(game: GameClient, base: str, pacer: Pacer, stats: Stats, end: float,
+               measuring: list[bool]) -> None:
+    parts = urlsplit(base)
+    http = Http11(parts.hostname, parts.port or 80)
+    try:
+        await _play(game, http, pacer, stats, end, measuring)
+    finally:
+        await http.close()
+
+
+async def _play(game: GameClient, http: Http11, pacer: Pacer, stats: Stats, end: float,
+                measuring: list[bool]) -> None:
+    while time.perf_counter() < end:
+        await pacer.slot()
+        if time.perf_counter() >= end:
+            return
+        picked = choose(game)
+        if picked is None:
+            game.over = True
+            stats.finished_games += 1
+            return
+        seat, action = picked
+        seq = max(game.seen) + 1
+        game.target = seq
+        game.arrived.clear()
+        sent = time.perf_counter()
+        game.submitted[seq] = sent
+        try:
+            status, _ = await http.post_json(f"/api/games/{game.id}/actions", {"action": action},
+                                             {"X-Seat-Token": game.tokens[seat]})
+        except (OSError, ConnectionError, asyncio.IncompleteReadError, ValueError) as exc:
+            stats.errors[f"http {type(exc).__name__}"] += 1
+            continue
+        if measuring[0]:
+            stats.http.append(time.perf_counter() - sent)
+        if status != 200:
+            stats.errors[f"http {status}"] += 1
+            await asyncio.sleep(0.1)
+            continue
+        try:
+            await asyncio.wait_for(game.arrived.wait(), 10)
+        except asyncio.TimeoutError:
+            stats.errors["not delivered to all 4 clients within 10 s"] += 1
+            continue
+        if measuring[0] and time.perf_counter() <= end:
+            stats.actions += 1  # delivered to all four clients within the measured window
+            stats.everyone.append(time.perf_counter() - sent)
+        game.submitted.pop(seq, None)
+
+
+# --- the run ---------------------------------------------------------------------------------------
+
+def percentiles(values: list[float]) -> dict:
+    if not values:
+        return {"p50": None, "p95": None, "p99": None, "max": None}
+    ordered = sorted(values)
+    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # noqa: E731
+    return {"p50": pick(0.50), "p95": pick(0.95), "p99": pick(0.99), "max": ordered[-1] * 1000}
+
+
+async def run(args) -> dict:
+    server = None
+    folder = None
+    pid = args.server_pid
+    if args.url:
+        base = args.url.rstrip("/")
+    else:
+        server, base, folder = start_server(args.database)
+        pid = server.pid
+    ws_base = "ws://" + urlsplit(base).netloc
+    result: dict = {"games": args.games, "clients": 4 * args.games, "target_rate": args.rate, "seconds": args.seconds}
+    try:
+        rss_start = rss_mib(pid)
+        limits = httpx.Limits(max_connections=args.http_connections, max_keepalive_connections=args.http_connections)
+        async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+            # games
+            t0 = time.perf_counter()
+            gate = asyncio.Semaphore(8)
+
+            async def create(i: int) -> GameClient:
+                async with gate:
+                    response = await http.post("/api/games", json={"seats": [{"kind": "human"}] * 4, "seed": 1000 + i})
+                    response.raise_for_status()
+                    data = response.json()
+                    return GameClient(data["id"], [s["token"] for s in data["seats"]])
+
+            games = await asyncio.gather(*(create(i) for i in range(args.games)))
+            result["create_seconds"] = time.perf_counter() - t0
+            rss_games = rss_mib(pid)
+            # websockets
+            stats = Stats()
+            measuring = [False]
+            sockets, listeners = [], []
+            gate = asyncio.Semaphore(args.connect_concurrency)
+            t0 = time.perf_counter()
+
+            async def join(game: GameClient, seat: int) -> None:
+                async with gate:
+                    ws = await connect(f"{ws_base}/ws/games/{game.id}?token={game.tokens[seat]}", max_size=None,
+                                       ping_interval=None, open_timeout=60)
+                    sockets.append(ws)
+                    listeners.append(asyncio.create_task(listen(game, seat, ws, stats, measuring)))
+
+            await asyncio.gather(*(join(g, s) for g in games for s in range(4)))
+            while any(None in g.latest for g in games):  # every socket's first message
+                if time.perf_counter() - t0 > 120:
+                    raise SystemExit("not every socket got its first message within 120 s")
+                await asyncio.sleep(0.05)
+            result["connect_seconds"] = time.perf_counter() - t0
+            rss_connected = rss_mib(pid)
+            # actions: a warm-up second, then the measured run
+            profiler = None
+            pacer = Pacer(args.rate)
+            start = time.perf_counter()
+            end = start + args.warmup + args.seconds
+            players = [asyncio.create_task(play(g, base, pacer, stats, end, measuring)) for g in games]
+            watcher = asyncio.create_task(watch_loop(stats, measuring))
+            await asyncio.sleep(args.warmup)
+            measuring[0] = True
+            cpu_before, own_before = cpu_seconds(pid), time.process_time()
+            measured_from = time.perf_counter()
+            if args.py_spy and pid:
+                spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+                profiler = subprocess.Popen([spy, "record", "--pid", str(pid), "--duration", str(int(args.seconds)),
+                                             "--rate", "50", "--format", "raw", "--output", args.py_spy, "--nonblocking",
+                                             "--gil"],
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            await asyncio.gather(*players)
+            watcher.cancel()
+            elapsed = time.perf_counter() - measured_from
+            measuring[0] = False
+            cpu_after, own_after = cpu_seconds(pid), time.process_time()
+            rss_end = rss_mib(pid)
+            if profiler is not None:
+                profiler.wait(60)
+            for ws in sockets:
+                await ws.close()
+            for task in listeners:
+                task.cancel()
+        result.update({
+            "actions": stats.actions,
+            "actions_per_second": stats.actions / args.seconds,
+            "drain_seconds": elapsed - args.seconds,
+            "delivery_ms": percentiles(stats.delivery),
+            "all_clients_ms": percentiles(stats.everyone),
+            "http_ms": percentiles(stats.http),
+            "load_generator_loop_lag_ms": percentiles(stats.loop_lag),
+            "errors": dict(stats.errors),
+            "websocket_messages": stats.messages,
+            "mean_message_kib": stats.message_bytes / max(1, stats.messages) / 1024,
+            "finished_games": stats.finished_games,
+            "server_cpu_percent": None if cpu_before is None else 100 * (cpu_after - cpu_before) / elapsed,
+            "load_generator_cpu_percent": 100 * (own_after - own_before) / elapsed,
+            "rss_mib": {"start": rss_start, "games_created": rss_games, "clients_connected": rss_connected,
+                        "end": rss_end},
+            "rss_kib_per_game": None if rss_start is None else (rss_end - rss_start) * 1024 / args.games,
+        })
+    finally:
+        if server is not None:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+            shutil.rmtree(folder, ignore_errors=True)
+    return result
+
+
+GENERIC = ("runpy", "typer/", "click/", "uvicorn/server.py", "uvicorn/main.py", "uvicorn/_compat.py",
+           "asyncio/runners.py", "asyncio/base_events.py", "asyncio/events.py", "threading.py",
+           "concurrent/futures/thread.py", "judges/cli.py")
+
+
+def top_frames(raw: str, count: int = 20) -> dict:
+    """From py-spy's raw (collapsed) stacks: the share of samples in which each function is on
+    the stack (the event loop's and the threads' own frames left out), and the share in which
+    it is the innermost frame (its own time)."""
+    inclusive: Counter = Counter()
+    own: Counter = Counter()
+    samples = 0
+    for line in Path(raw).read_text().splitlines():
+        stack, _, n = line.rpartition(" ")
+        if not n.isdigit():
+            continue
+        k = int(n)
+        samples += k
+        names = []
+        for frame in stack.split(";"):
+            name, _, where = frame.partition(" (")
+            path = where.rsplit(":", 1)[0]
+            if any(g in path for g in GENERIC):
+                continue
+            names.append(f"{name} ({path})")
+        for name in set(names):
+            inclusive[name] += k
+        if names:
+            own[names[-1]] += k
+    share = lambda c: [(name, round(100 * k / samples, 1)) for name, k in c.most_common(count)]  # noqa: E731
+    return {"samples": samples, "inclusive": share(inclusive), "own": share(own)} if samples else {}
+
+
+def print_table(r: dict) -> None:
+    def ms(d: dict) -> str:
+        return " / ".join("-" if d[k] is None else f"{d[k]:.0f}" for k in ("p50", "p95", "p99"))
+
+    rss = r["rss_mib"]
+    rows = [
+        ("games / websocket clients", f"{r['games']} / {r['clients']}"),
+        ("create games / connect clients", f"{r['create_seconds']:.1f} s / {r['connect_seconds']:.1f} s"),
+        ("target rate", f"{r['target_rate']:.0f} actions/s"),
+        ("achieved", f"{r['actions_per_second']:.1f} actions/s ({r['actions']} actions in {r['seconds']:.0f} s)"),
+        ("delivery to each client p50 / p95 / p99", ms(r["delivery_ms"]) + " ms"),
+        ("delivery to all 4 clients p50 / p95 / p99", ms(r["all_clients_ms"]) + " ms"),
+        ("HTTP answer p50 / p95 / p99", ms(r["http_ms"]) + " ms"),
+        ("load generator's event-loop lag p50 / p95 / p99", ms(r["load_generator_loop_lag_ms"]) + " ms"),
+        ("websocket messages received (mean size)", f"{r['websocket_messages']} ({r['mean_message_kib']:.1f} KiB)"),
+        ("errors", ", ".join(f"{k}: {v}" for k, v in r["errors"].items()) or "none"),
+        ("games that ended during the run", str(r["finished_games"])),
+        ("server CPU / load generator CPU", f"{r['server_cpu_percent'] or 0:.0f} % / {r['load_generator_cpu_percent']:.0f} %"),
+        ("server RSS start / games / connected / end",
+         " / ".join("-" if rss[k] is None else f"{rss[k]:.0f}" for k in ("start", "games_created", "clients_connected", "end")) + " MiB"),
+        ("server RSS per game (end - start)", "-" if r["rss_kib_per_game"] is None else f"{r['rss_kib_per_game']:.0f} KiB"),
+    ]
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        print(f"{key:<{width}}  {value}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="games of 4 human seats (4 websocket clients each)")
+    parser.add_argument("--seconds", type=float, default=30, help="measured duration (after --warmup)")
+    parser.add_argument("--warmup", type=float, default=2, help="seconds of load before measuring")
+    parser.add_argument("--rate", type=float, default=200, help="target actions per second, all games together")
+    parser.add_argument("--url", help="an already running server (loopback); default: start one")
+    parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, for its memory and CPU")
+    parser.add_argument("--database", help="database URL of the started server (default: a temporary SQLite file)")
+    parser.add_argument("--http-connections", type=int, default=16, help="HTTP connections used to create the games")
+    parser.add_argument("--connect-concurrency", type=int, default=50)
+    parser.add_argument("--json", help="also write the figures to this JSON file")
+    parser.add_argument("--py-spy", help="profile the server with py-spy during the measured run (raw stacks file)")
+    args = parser.parse_args()
+    if args.url and urlsplit(args.url).hostname not in ("127.0.0.1", "localhost", "::1"):
+        raise SystemExit("--url must be a loopback address")
+    if args.games < 1 or args.seconds <= 0 or args.rate <= 0:
+        raise SystemExit("--games, --seconds and --rate must be positive")
+    limit = raise_file_limit()
+    if limit < 8 * args.games + 100:
+        print(f"warning: {limit} open files allowed; {args.games} games need about {8 * args.games}", file=sys.stderr)
+    result = asyncio.run(run(args))
+    print_table(result)
+    if args.py_spy and Path(args.py_spy).exists():
+        result["profile"] = top_frames(args.py_spy)
+        print(f"\nserver profile, {result['profile'].get('samples', 0)} samples "
+              f"(py-spy --gil: the thread holding the GIL, whichever it is)")
+        print("on the stack:")
+        for name, share in result["profile"].get("inclusive", []):
+            print(f"  {share:5.1f} %  {name}")
+        print("own time:")
+        for name, share in result["profile"].get("own", []):
+            print(f"  {share:5.1f} %  {name}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
