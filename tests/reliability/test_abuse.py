@@ -8,9 +8,9 @@
 (d) a seat's token acts for no other seat and in no other game;
 (e) two simultaneous submissions of one decision are applied exactly once.
 
-Sizes: JUDGES_ABUSE_EXAMPLES (hypothesis examples per abuse test, default 150) and
-JUDGES_SCHEMATHESIS_EXAMPLES (per operation, default 50). docs/reliability.md has the
-long on-demand settings.
+Sizes: JUDGES_ABUSE_EXAMPLES (hypothesis examples per abuse test, default 150),
+JUDGES_SCHEMATHESIS_EXAMPLES (per operation, default 50) and JUDGES_HIDDEN_ROUNDS (rounds of
+the hidden-information game, default 3). docs/reliability.md has the long on-demand settings.
 """
 
 from __future__ import annotations
