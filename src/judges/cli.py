@@ -53,13 +53,17 @@ def simulate(
     as_json: bool = typer.Option(False, "--json", help="One JSON record per game, then the summary."),
 ) -> None:
     """Play whole games headless between bots and print how they ended."""
-    from .bots import BOTS
+    from .bots import BOTS, parse_bot_spec
     from .play import simulate_one
 
     names = [b.strip() for b in bot.split(",") if b.strip()]
-    unknown = [n for n in names if n not in BOTS]
-    if unknown or not names:
-        raise typer.BadParameter(f"unknown bot {unknown}; bots: {', '.join(sorted(BOTS))}", param_hint="--bot")
+    if not names:
+        raise typer.BadParameter(f"name a bot; bots: {', '.join(sorted(BOTS))}", param_hint="--bot")
+    for name in names:
+        try:
+            parse_bot_spec(name)  # "greedy", "mcts:32", ...
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--bot") from None
     records = []
     with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=True) as progress:
@@ -167,7 +171,13 @@ def lab(
         config = LabConfig(players=players, games=games, bots=[b.strip() for b in bots.split(",") if b.strip()],
                            seed=seed, out=out, workers=workers, round_limit=round_limit, wave_pairs=wave_pairs,
                            sets=list(sets or []), variants=[parse_variant(v) for v in variants or []],
-                           baseline=baseline, command="judges " + shlex.join(sys.argv[1:]))
+                           baseline=baseline)
+        words = ["judges", "lab", "--players", players, "--games", games, "--bots", bots, "--seed", seed,
+                 "--out", out, "--workers", workers, "--round-limit", round_limit]
+        words += ["--wave-pairs", wave_pairs] if wave_pairs != C.DEFAULT_WAVE_PAIRS else []
+        words += [w for text in sets or [] for w in ("--set", text)]
+        words += [w for text in variants or [] for w in ("--variant", text)]
+        config.command = shlex.join(str(w) for w in words + ([] if baseline else ["--no-baseline"]))
         config.seat_bots()
         total = games * len(config.all_variants())
     except OverrideError as exc:

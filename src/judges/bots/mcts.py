@@ -11,7 +11,8 @@ runs `iterations` iterations; each one
    expanding one new child;
 3. plays a rollout: the greedy bot for every seat for at most `rollout_depth` actions;
 4. scores the end: `returns()` if the game ended, else a softmax of each seat's material
-   (`engine.search.material`: points, settlements, generals, developments, troops, coins);
+   (`engine.search.material`: points, progress toward Judge titles, settlements, income,
+   generals, troops, coins);
 5. backs the reward vector up the path.
 
 Candidate restriction (to stay fast): at every node only a few actions are searched — the
@@ -19,7 +20,9 @@ greedy bot's choice (tried first, with a small progressive bias), EndTurn when t
 is a turn, and up to `samples` others chosen by a stable hash order (stable within one search,
 so the tree's statistics stay meaningful). Decisions with at most `samples` + 2 legal actions
 (votes, plunder, discards, most appointments) search them all. The chosen action is the most
-visited root child; ties go to the greedy choice.
+visited root child; ties go to the greedy choice. Free, undoable actions (take/leave troops,
+pick up/drop the Ark) are searched only when greedy proposes them, so no search walks a turn
+in circles; past MAX_TURN_ACTIONS in one turn the greedy bot decides.
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ class _Node:
 class MCTSBot:
     name = "mcts"
 
-    def __init__(self, seed: int, iterations: int = 200, rollout_depth: int = 24, exploration: float = 0.7,
+    def __init__(self, seed: int, iterations: int = 200, rollout_depth: int = 10, exploration: float = 0.7,
                  samples: int = 3, greedy_bias: float = 0.15, temperature: float = 2.0,
                  epsilon: float = 0.0) -> None:
         if iterations < 1:
@@ -111,6 +114,8 @@ class MCTSBot:
         while not s.is_terminal():
             p = s.current_player()
             legal = list(s.game.legal_actions(p))
+            if not legal:
+                break
             cands = self._candidates(s, p, legal)
             untried = None
             for key, action in cands:

@@ -44,7 +44,7 @@ from .game import Game
 from .state import GameState
 from ..world import World, load_world
 
-__all__ = ["SearchState", "game_from_view", "chance_outcomes_d6", "unseen_cards"]
+__all__ = ["SearchState", "game_from_view", "chance_outcomes_d6", "unseen_cards", "material"]
 
 
 class _Rng:

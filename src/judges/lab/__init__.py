@@ -3,7 +3,8 @@
     judges lab --players 4 --games 2000 --bots greedy,greedy,mcts,random --seed 1 --out report/ \\
         [--workers N] [--set NAME=VALUE ...] [--variant NAME:CONST=VALUE,CONST=VALUE ...] [--round-limit 60]
 
-See docs/simulations.md ("The lab").
+Design, options and the report: docs/bots.md ("Ladder") and the docstrings of runner.py,
+overrides.py and report.py.
 """
 
 from .overrides import Override, OverrideError, Variant, apply_overrides, overridden, parse_override, parse_variant

@@ -73,6 +73,9 @@ def summarize_variant(records: list[dict]) -> dict:
         "games": n,
         "wins_by_seat": by_seat,
         "wins_by_bot": {spec: _rate(bot_wins[spec], bot_games[spec]) for spec in bot_games},
+        "wins_by_bot_and_seat": {spec: [_rate(sum(1 for r in records if r["bots"][seat] == spec and seat in r["winners"]),
+                                              sum(1 for r in records if r["bots"][seat] == spec))
+                                        for seat in range(players)] for spec in bot_games},
         "no_winner": sum(1 for r in records if not r["winners"]),
         "endings": {e: sum(1 for r in records if r["ending"] == e) for e in ENDINGS},
         "rounds": {"mean": _mean(rounds), "median": statistics.median(rounds) if rounds else 0,
@@ -249,6 +252,10 @@ def write_html(path: Path, config_json: dict, summaries: dict[str, dict]) -> Non
                       ["variant"] + specs,
                       [[v] + [_pct(summaries[v]["wins_by_bot"][s]) if s in summaries[v]["wins_by_bot"] else "–"
                               for s in specs] for v in names]))
+    for v in names:
+        rows.append(table(f"Win rate by bot and seat — {v}", ["bot"] + [f"seat {s}" for s in range(players)],
+                          [[spec] + [_pct(x) if x["games"] else "–" for x in xs]
+                           for spec, xs in sorted(summaries[v]["wins_by_bot_and_seat"].items())]))
     rows.append(table("Endings", ["variant"] + list(ENDINGS) + ["rounds: median (min–max)", "judgments/game",
                                                                   "first judgment: median round", "CPU s"],
                       [[v] + [summaries[v]["endings"][x] for x in ENDINGS]
