@@ -34,18 +34,16 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import create_engine
-from sqlalchemy.engine import make_url
 
 from judges.engine import Game, Options, action_to_dict
 from judges.engine.victory import score
-from judges.server.store import GameStore, normalize_url
+from judges.server.store import GameStore
 
 ROUNDS = int(os.environ.get("JUDGES_CRASH_ROUNDS", "2"))
 GAMES = int(os.environ.get("JUDGES_CRASH_GAMES", "4"))
 LOAD_SECONDS = float(os.environ.get("JUDGES_CRASH_SECONDS", "3"))
 SEED = int(os.environ.get("JUDGES_CRASH_SEED", str(secrets.randbits(32))))
-PG_DEFAULT_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+from postgres_support import postgres_schema  # noqa: E402
 HUMANS = [{"kind": "human"}] * 4
 WITH_BOTS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
 
@@ -57,23 +55,8 @@ pytestmark = pytest.mark.timeout(int(os.environ.get("JUDGES_CRASH_TIMEOUT", "600
 @pytest.fixture
 def postgres_url():
     """A URL whose connections work in a fresh schema of their own (dropped afterwards)."""
-    url = normalize_url(os.environ.get("JUDGES_TEST_POSTGRES_URL", PG_DEFAULT_URL))
-    schema = f"judges_crash_{os.getpid()}_{secrets.token_hex(4)}"
-    admin = create_engine(url, connect_args={"connect_timeout": 5})
-    try:
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    except Exception as exc:  # unreachable, refused, no such database...
-        admin.dispose()
-        message = f"PostgreSQL is not usable at {make_url(url).render_as_string()}: {exc}"
-        if os.environ.get("CI"):
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
-    schema_url = make_url(url).update_query_dict({"options": f"-csearch_path={schema}"})
-    yield schema_url.render_as_string(hide_password=False)
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-    admin.dispose()
+    with postgres_schema("judges_crash") as (_, _, url):
+        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -9,14 +9,11 @@ PostgreSQL cases are skipped, or fail when the environment variable CI is set.
 
 from __future__ import annotations
 
-import os
-import secrets
 import threading
 
 import msgspec
 import pytest
-from sqlalchemy import create_engine, inspect, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import inspect
 
 from judges.bots import make_bot
 from judges.engine import Game, Options, action_from_dict, action_to_dict
@@ -24,7 +21,8 @@ from judges.engine.state import GameState, Notification, state_from_json, state_
 from judges.server.store import (GameExists, GameNotFound, GameStore, SequenceConflict, StoreError,
                                  database_url, hash_token, new_token, normalize_url, verify_token)
 
-PG_DEFAULT_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+from postgres_support import postgres_schema  # noqa: E402
+
 BACKENDS = ["sqlite", "postgresql"]
 
 
@@ -33,23 +31,8 @@ BACKENDS = ["sqlite", "postgresql"]
 @pytest.fixture(scope="session")
 def pg_session_schema():
     """(admin engine, schema name, URL whose connections use that schema) for this session."""
-    url = normalize_url(os.environ.get("JUDGES_TEST_POSTGRES_URL", PG_DEFAULT_URL))
-    schema = f"judges_test_{os.getpid()}_{secrets.token_hex(4)}"
-    admin = create_engine(url, connect_args={"connect_timeout": 5})
-    try:
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    except Exception as exc:  # unreachable, refused, no such database...
-        admin.dispose()
-        message = f"PostgreSQL is not usable at {make_url(url).render_as_string()}: {exc}"
-        if os.environ.get("CI"):
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
-    schema_url = make_url(url).update_query_dict({"options": f"-csearch_path={schema}"})
-    yield admin, schema, schema_url.render_as_string(hide_password=False)
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-    admin.dispose()
+    with postgres_schema("judges_test") as found:
+        yield found
 
 
 @pytest.fixture(params=BACKENDS)
