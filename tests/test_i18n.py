@@ -500,3 +500,15 @@ def test_messages_for_a_screen():
     assert set(i18n.ui_strings("pt_BR")) == set(strings)
     assert i18n.label("es", "terrain", "mountains") == "montañas"
     assert i18n.label("es", "card", "dragon", strict=False) == "dragon"
+
+
+def test_every_error_the_server_answers_is_translated_in_every_language():
+    import judges.server as server_package
+
+    source = "".join(p.read_text() for p in Path(server_package.__file__).parent.glob("*.py"))
+    keys = set(re.findall(r'ServiceError\(\d+, "(error\.[a-z_]+)"', source)) | {"error.request"}
+    assert len(keys) >= 10
+    for lang in i18n.LANGUAGES:
+        for key in keys:
+            assert key in i18n.catalog(lang), (lang, key)
+            assert i18n.gettext(lang, key, strict=True, detail="x").strip(), (lang, key)

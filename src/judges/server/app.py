@@ -77,7 +77,10 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError):
-        return JSONResponse(status_code=exc.status, content=exc.to_dict())
+        body = exc.to_dict()
+        body["text"] = gettext(normalize_language(request.query_params.get("lang") or "en"), exc.key,
+                               **{"detail": exc.message, **exc.params})
+        return JSONResponse(status_code=exc.status, content=body)
 
     @app.exception_handler(RuleError)
     async def rule_error(request: Request, exc: RuleError):
@@ -96,8 +99,10 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):
+        lang = normalize_language(request.query_params.get("lang") or "en")
         return JSONResponse(status_code=422, content={"error": "RequestValidationError", "key": "error.request",
                                                       "message": "the request is not valid",
+                                                      "text": gettext(lang, "error.request"),
                                                       "detail": json.loads(json.dumps(exc.errors(), default=str))})
 
     # --- pages -------------------------------------------------------------------------
