@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import heapq
 from typing import Iterator
 
 from . import constants as C
@@ -79,18 +78,24 @@ def reachable(ctx: Ctx, general: General, contact: set[int] | None = None) -> di
     steps = _steps(world)
     start = general.hex
     best = {start: 0}
-    frontier = [(0, start)]
-    while frontier:
-        cost, here = heapq.heappop(frontier)
-        if cost > best[here] or (here != start and here in contact):
-            continue  # a stale entry, or a contact hex: the move would end here
-        for nxt, step_cost, desert in steps[here]:
-            if sealed and desert:
-                continue  # the Sandstorm seals the desert
-            new_cost = cost + step_cost
-            if new_cost <= points and new_cost < best.get(nxt, 99):
-                best[nxt] = new_cost
-                heapq.heappush(frontier, (new_cost, nxt))
+    frontier = [start]
+    # Every step costs at least 1, so `points` rounds of relaxation reach every hex in range.
+    for _ in range(points):
+        grown = []
+        for here in frontier:
+            if here != start and here in contact:
+                continue  # the move would end here
+            cost = best[here]
+            for nxt, step_cost, desert in steps[here]:
+                if sealed and desert:
+                    continue  # the Sandstorm seals the desert
+                new_cost = cost + step_cost
+                if new_cost <= points and new_cost < best.get(nxt, 99):
+                    best[nxt] = new_cost
+                    grown.append(nxt)
+        if not grown:
+            break
+        frontier = grown
     del best[general.hex]
     return best
 
