@@ -74,6 +74,44 @@ def end_turns(game: Game, until_phase: str | None = None, until_round: int | Non
         game.apply(EndTurn(player=turn[0].player))
 
 
+def refused(game: Game, action, error: type, rule_part: str | None = None):
+    """Applies `action`, expects `error` whose rule names `rule_part`, and checks that nothing
+    changed at all: state, pending decisions, notifications, log, dice rolled. Returns the error."""
+    def snapshot():
+        return (game.state_json(), game.pending, len(game.notifications), len(game.log),
+                len(getattr(game.dice, "rolled", ())))
+    before = snapshot()
+    with pytest.raises(error) as info:
+        game.apply(action)
+    if rule_part is not None:
+        assert rule_part.lower() in info.value.rule.lower(), info.value.rule
+    assert snapshot() == before
+    return info.value
+
+
+def finish_round(game: Game) -> None:
+    """Ends every turn of the current round; stops at the next round's first decision."""
+    from judges.engine import EndTurn
+    start = game.state.round
+    while game.state.round == start and not game.is_over:
+        turns = [d for d in game.pending if d.kind == "turn"]
+        assert turns and len(turns) == len(game.pending), game.pending
+        game.apply(EndTurn(player=turns[0].player))
+    assert not game.is_over, game.state.ending
+
+
+def turn_of(game: Game, seat: int) -> None:
+    """Ends the Movement turns of the players before `seat`."""
+    from judges.engine import EndTurn
+    while True:
+        assert game.phase_name == "movement"
+        turn = [d for d in game.pending if d.kind == "turn"]
+        assert len(turn) == 1 == len(game.pending), game.pending
+        if turn[0].player == seat:
+            return
+        game.apply(EndTurn(player=turn[0].player))
+
+
 def hurried_action(game: Game, seat: int):
     """A policy that always makes progress: end the turn when that is possible, otherwise
     take the first legal action (a decision's answer)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import H, R, S, WORLD, end_turns, entries, make_game, terrain
+from conftest import H, R, S, WORLD, end_turns, entries, make_game, refused, terrain
 from judges.engine import (Discard, EndTurn, Execute, IllegalAction, NotYourDecision, PlayAnointing,
                            PlayAssassin, PlayEvent, PlayProphet, PlayRevolt, PlayTax, Release)
 
@@ -76,21 +76,9 @@ def rolled(game) -> list[int]:
 
 
 def assert_refused(game, action, error: type = IllegalAction, section: str | None = "§6") -> None:
-    """The action raises `error` naming the rule section, and changes nothing at all."""
-    before_state = game.state_json()
-    before_pending = game.pending
-    before_notes = len(game.notifications)
-    before_log = len(game.log)
-    before_dice = len(game.dice.rolled)
-    with pytest.raises(error) as info:
-        game.apply(action)
-    if section is not None:
-        assert section in info.value.rule, info.value.rule
-    assert game.state_json() == before_state
-    assert game.pending == before_pending
-    assert len(game.notifications) == before_notes
-    assert len(game.log) == before_log
-    assert len(game.dice.rolled) == before_dice  # no die was rolled for a refused play
+    """The action raises `error` naming the rule section, and changes nothing at all (no die
+    rolled either)."""
+    refused(game, action, error, section)
 
 
 def round_log(game, key: str) -> list[dict]:

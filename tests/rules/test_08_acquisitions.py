@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import H, S, WORLD, end_turns, make_game
+from conftest import H, S, WORLD, end_turns, make_game, refused
 from judges.engine import Buy, EndTurn, IllegalAction, NotYourDecision
 
 OFF_SETTLEMENT = {"q": 7, "r": 0}  # a mountain hex without a settlement, north of Galilee
@@ -61,21 +61,9 @@ def assert_refused(game, action, words: tuple[str, ...] = (), error: type = Ille
                    section: str | None = "§8") -> None:
     """The purchase raises `error` naming § 8 and a reason (its message contains `words`),
     and changes nothing at all."""
-    before_state = game.state_json()
-    before_pending = game.pending
-    before_notes = len(game.notifications)
-    before_log = len(game.log)
-    with pytest.raises(error) as info:
-        game.apply(action)
-    if section is not None:
-        assert section in info.value.rule, info.value.rule
-    message = info.value.message.lower()
+    message = refused(game, action, error, section).message.lower()
     for word in words:
         assert word.lower() in message, message
-    assert game.state_json() == before_state
-    assert game.pending == before_pending
-    assert len(game.notifications) == before_notes
-    assert len(game.log) == before_log
 
 
 # --- Costs ------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import H, R, S, WORLD, end_turns, make_game
+from conftest import H, R, S, WORLD, end_turns, make_game, turn_of
 from judges.engine import CANAANITES, ClaimJudge, Decision, EndTurn, IllegalAction, Move, Plunder, TakeTroops
 from judges.engine.board import settlement_controller
 
@@ -102,15 +102,6 @@ def owed(game) -> list[tuple[int, str]]:
     return [(d.player, d.kind) for d in game.pending]
 
 
-def turn_of(game, seat: int) -> None:
-    """Ends the Movement turns of the players before `seat`."""
-    while True:
-        assert game.phase_name == "movement"
-        turn = [d for d in game.pending if d.kind == "turn"]
-        assert len(turn) == 1 == len(game.pending), game.pending
-        if turn[0].player == seat:
-            return
-        game.apply(EndTurn(player=turn[0].player))
 
 
 def finish_movement(game) -> None:

@@ -18,8 +18,8 @@ import heapq
 
 import pytest
 
-from conftest import H, S, WORLD, end_turns, make_game
-from judges.engine import (DropArk, EndTurn, IllegalAction, LeaveTroops, Move, NotYourDecision, PickUpArk,
+from conftest import H, S, WORLD, end_turns, make_game, refused, turn_of
+from judges.engine import (DropArk, IllegalAction, LeaveTroops, Move, NotYourDecision, PickUpArk,
                            TakeTroops)
 from judges.engine.board import settlement_controller
 
@@ -128,16 +128,7 @@ def expected_reach(start: int, points_left: int = POINTS, contact: set[int] = fr
 
 
 def assert_refused(game, action, error: type = IllegalAction, rule: str = "§9"):
-    before = game.state_json()
-    pending = game.pending
-    notes = len(game.notifications)
-    with pytest.raises(error) as info:
-        game.apply(action)
-    assert rule in info.value.rule, info.value.rule
-    assert game.state_json() == before
-    assert game.pending == pending
-    assert len(game.notifications) == notes
-    return info.value
+    return refused(game, action, error, rule)
 
 
 def refused_move(game, gid: int, target, player: int | None = None, rule: str = "§9"):
@@ -146,15 +137,6 @@ def refused_move(game, gid: int, target, player: int | None = None, rule: str = 
     return assert_refused(game, Move(player=seat, general=gid, q=q, r=r), rule=rule)
 
 
-def turn_of(game, seat: int) -> None:
-    """Ends the Movement turns of the players before `seat`."""
-    while True:
-        assert game.phase_name == "movement"
-        turn = [d for d in game.pending if d.kind == "turn"]
-        assert len(turn) == 1 == len(game.pending), game.pending
-        if turn[0].player == seat:
-            return
-        game.apply(EndTurn(player=turn[0].player))
 
 
 # --- 3 points; plain and desert 1, mountains 2 -------------------------------------------------

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import R, make_game
-from judges.engine import (AppointJudge, ChooseSuccessor, Decision, EndTurn, IllegalAction,
+from conftest import R, finish_round, make_game, refused
+from judges.engine import (AppointJudge, ChooseSuccessor, Decision, IllegalAction,
                            NotYourDecision, Vote)
 
 
@@ -63,29 +63,10 @@ def legal_generals(game, seat: int) -> list[int]:
 
 
 def assert_refused(game, action, error: type, rule_word: str) -> None:
-    """The action raises `error` naming the rule, and changes nothing at all."""
-    before_state = game.state_json()
-    before_pending = game.pending
-    before_notes = len(game.notifications)
-    before_log = len(game.log)
-    with pytest.raises(error) as info:
-        game.apply(action)
-    assert rule_word.lower() in info.value.rule.lower(), info.value.rule
-    assert "10" in info.value.rule, info.value.rule
-    assert game.state_json() == before_state
-    assert game.pending == before_pending
-    assert len(game.notifications) == before_notes
-    assert len(game.log) == before_log
+    """The action raises `error` naming the rule (§ 10), and changes nothing at all."""
+    assert "10" in refused(game, action, error, rule_word).rule
 
 
-def finish_round(game) -> None:
-    """Ends every turn of the current round; stops at the next round's first decision."""
-    start = game.state.round
-    while game.state.round == start and not game.is_over:
-        turns = [d for d in game.pending if d.kind == "turn"]
-        assert turns and len(turns) == len(game.pending), game.pending
-        game.apply(EndTurn(player=turns[0].player))
-    assert not game.is_over, game.state.ending
 
 
 # --- § 5.3 The Anointed is crowned --------------------------------------------------------

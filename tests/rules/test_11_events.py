@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import H, R, S, make_game, terrain
+from conftest import H, R, S, finish_round, make_game, refused, terrain
 from judges.engine import (CANAANITES, Decision, EndTurn, ForeseeEvents, IllegalAction,
                            NotYourDecision)
 
@@ -54,25 +54,9 @@ def announcements_done(game) -> bool:
 
 
 def assert_refused(game, action, error: type) -> None:
-    before_state = game.state_json()
-    before_pending = game.pending
-    before_notes = len(game.notifications)
-    with pytest.raises(error) as info:
-        game.apply(action)
-    assert "5.5" in info.value.rule, info.value.rule
-    assert game.state_json() == before_state
-    assert game.pending == before_pending
-    assert len(game.notifications) == before_notes
+    refused(game, action, error, "5.5")
 
 
-def finish_round(game) -> None:
-    """Ends every turn of the current round; stops at the next round's first decision."""
-    start = game.state.round
-    while game.state.round == start and not game.is_over:
-        turns = [d for d in game.pending if d.kind == "turn"]
-        assert turns and len(turns) == len(game.pending), game.pending
-        game.apply(EndTurn(player=turns[0].player))
-    assert not game.is_over, game.state.ending
 
 
 # Garrisons keeping every player alive through a Victory Check, away from the desert.
