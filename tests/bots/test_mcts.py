@@ -127,10 +127,10 @@ def test_returns_split_a_shared_victory_and_give_nothing_without_winner():
 
 
 def test_bot_specs():
-    assert make_bot("mcts", 1).iterations == 200
+    assert make_bot("mcts", 1).iterations == 32 and make_bot("mcts", 1).horizon == 2
     assert make_bot("mcts:400", 1).iterations == 400
-    bot = make_bot("mcts:12:5", 1)
-    assert (bot.iterations, bot.rollout_depth) == (12, 5)
+    bot = make_bot("mcts:12:3", 1)
+    assert (bot.iterations, bot.horizon) == (12, 3)
     assert parse_bot_spec("greedy") == ("greedy", {})
     for bad in ("mcts:x", "mcts:0", "greedy:3", "nobot", "mcts:1:2:3"):
         with pytest.raises(ValueError):
@@ -147,8 +147,8 @@ def test_mcts_returns_a_legal_action_and_is_reproducible():
         if len(legal) < 2:
             continue
         view = lambda: game.view(seat, notifications=False)
-        first = MCTSBot(seed=3, iterations=6, rollout_depth=4).choose(seat, legal, view)
-        again = MCTSBot(seed=3, iterations=6, rollout_depth=4).choose(seat, legal, view)
+        first = MCTSBot(seed=3, iterations=6).choose(seat, legal, view)
+        again = MCTSBot(seed=3, iterations=6).choose(seat, legal, view)
         assert first in legal and first == again
         tried += 1
     assert tried >= 5
@@ -160,7 +160,7 @@ def test_mcts_beats_random_in_most_short_two_player_games():
     for seed in (1, 2, 3):
         for mcts_seat in (0, 1):
             game = Game.new(Options(players=2, seed=seed, round_limit=30))
-            bots = [make_bot("mcts:6:6" if s == mcts_seat else "random", seed * 100 + s) for s in range(2)]
+            bots = [make_bot("mcts:6" if s == mcts_seat else "random", seed * 100 + s) for s in range(2)]
             while not game.is_over:
                 seat = game.waiting_for()[0]
                 legal = list(game.legal_actions(seat))
@@ -175,3 +175,90 @@ def test_the_bot_reads_the_deck_from_the_constants():
     assert Counter(unseen_cards(view)) + Counter(view["state"]["players"][0]["hand"]) + Counter(
         view["state"]["discard"]) + Counter(view["state"]["events_area"]) + Counter(
         e["card"] for e in view["state"]["events_landed"]) == Counter(C.DECK)
+
+
+# --- the search itself ----------------------------------------------------------------------
+
+def _live_decision(min_legal: int = 3):
+    for game in POSITIONS:
+        if game.is_over:
+            continue
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        if len(legal) >= min_legal:
+            return game, seat, legal
+    raise AssertionError("no position with enough legal actions")
+
+
+def test_candidates_start_with_the_greedy_choice_and_are_distinct_legal_actions():
+    checked = 0
+    for game in POSITIONS:
+        if game.is_over:
+            continue
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        if len(legal) < 2:
+            continue
+        view = game.view(seat, notifications=False)
+        bot = MCTSBot(seed=1, width=3)
+        greedy = bot._greedy.choose(seat, legal, lambda: view)
+        cands = bot.candidates(seat, legal, view, greedy)
+        assert cands[0] == greedy
+        assert all(c in legal for c in cands)
+        assert len({repr(c) for c in cands}) == len(cands)
+        ends = [a for a in legal if type(a).__name__ == "EndTurn"]
+        assert all(e in cands for e in ends)  # ending the turn is always weighed
+        assert len(cands) <= 1 + len(ends) + 3
+        checked += 1
+    assert checked >= 5
+
+
+def test_sequential_halving_finds_the_best_candidate(monkeypatch):
+    """With scripted rollout values, the search returns the best candidate, drops the others
+    round by round, and spends about its budget."""
+    game, seat, legal = _live_decision()
+    cands = legal[:4]
+    worth = {repr(cands[0]): 0.2, repr(cands[1]): 0.1, repr(cands[2]): 0.9, repr(cands[3]): 0.5}
+    played = []
+
+    def playout(self, s, seat_, action, start_round):
+        played.append(repr(action))
+        return worth[repr(action)]
+    monkeypatch.setattr(MCTSBot, "_playout", playout)
+    bot = MCTSBot(seed=2, iterations=40, margin=0.05)
+    choice = bot._halve(SearchState(game.clone()), seat, cands, game.state.round)
+    assert choice == cands[2]
+    # round 1: 4 candidates x 5 samples; round 2: the best two x 10 samples
+    assert Counter(played) == {repr(cands[0]): 5, repr(cands[1]): 5, repr(cands[2]): 15, repr(cands[3]): 15}
+
+
+def test_the_greedy_choice_stands_unless_an_alternative_beats_it_by_the_margin(monkeypatch):
+    game, seat, legal = _live_decision()
+    cands = legal[:3]
+    monkeypatch.setattr(MCTSBot, "_playout", lambda self, s, seat_, action, r: 0.50 + 0.02 * (action == cands[1]))
+    assert MCTSBot(seed=2, iterations=30, margin=0.05)._halve(
+        SearchState(game.clone()), seat, cands, game.state.round) == cands[0]
+    assert MCTSBot(seed=2, iterations=30, margin=0.01)._halve(
+        SearchState(game.clone()), seat, cands, game.state.round) == cands[1]
+
+
+def test_the_choice_depends_only_on_the_view():
+    """Two games that differ only in what the seat cannot see (other hands, deck order, dice)
+    get the same decision from the same seeded bot: it searches samples, never the truth."""
+    checked = 0
+    for game in POSITIONS[:10]:
+        if game.is_over:
+            continue
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        if len(legal) < 3:
+            continue
+        other = SearchState(game).determinize(seat, 12345).game
+        assert other.view(seat, notifications=False) == game.view(seat, notifications=False)
+        assert other.state_json() != game.state_json()
+        picks = [MCTSBot(seed=4, iterations=8).choose(seat, list(g.legal_actions(seat)),
+                                                      lambda g=g: g.view(seat, notifications=False))
+                 for g in (game, other)]
+        assert picks[0] == picks[1]
+        checked += 1
+    assert checked >= 3

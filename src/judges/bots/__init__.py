@@ -11,8 +11,8 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict]:
-    """"name" or "name:N" (MCTS: N iterations) or "name:N:D" (MCTS: N iterations, rollout
-    depth D). Raises ValueError for an unknown bot or a malformed spec."""
+    """"name" or "name:N" (MCTS: N rollouts a decision) or "name:N:H" (MCTS: N rollouts,
+    rollout horizon H rounds). Raises ValueError for an unknown bot or a malformed spec."""
     name, _, rest = spec.strip().partition(":")
     if name not in BOTS:
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(sorted(BOTS))}")
@@ -22,15 +22,15 @@ def parse_bot_spec(spec: str) -> tuple[str, dict]:
         raise ValueError(f"bot {name!r} takes no settings (got {spec!r})")
     parts = rest.split(":")
     if len(parts) > 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
-        raise ValueError(f"bot spec {spec!r}: expected mcts:ITERATIONS or mcts:ITERATIONS:ROLLOUT_DEPTH")
+        raise ValueError(f"bot spec {spec!r}: expected mcts:ROLLOUTS or mcts:ROLLOUTS:HORIZON_ROUNDS")
     kwargs = {"iterations": int(parts[0])}
     if len(parts) == 2:
-        kwargs["rollout_depth"] = int(parts[1])
+        kwargs["horizon"] = int(parts[1])
     return name, kwargs
 
 
 def make_bot(spec: str, seed: int) -> Bot:
-    """A bot from its name or spec ("greedy", "mcts", "mcts:400", "mcts:400:30")."""
+    """A bot from its name or spec ("greedy", "mcts", "mcts:400", "mcts:64:2")."""
     name, kwargs = parse_bot_spec(spec)
     return BOTS[name](seed, **kwargs)
 

@@ -40,16 +40,31 @@ class _View:
         self.settlements = self.s["settlements"]
         self.generals = {int(k): g for k, g in self.s["generals"].items()}
         self.besieged = {p["at"] for p in self.s["invaders"]}
+        self._controllers: list | None = None
+        self._shares: dict[int, float] = {}
+        self._by_hex: dict[int, list[dict]] | None = None
 
     def controller(self, i: int):
-        s = self.settlements[i]
-        if s["razed"]:
-            return None
-        if s["owner"] is not None:
-            return s["owner"]
-        hex_index = self.world.settlements[i].hex
-        owners = {g["owner"] for g in self.generals.values() if g["hex"] == hex_index and g["captor"] is None}
-        return owners.pop() if len(owners) == 1 else None
+        if self._controllers is None:
+            self._controllers = self._all_controllers()
+        return self._controllers[i]
+
+    def _all_controllers(self) -> list:
+        """Who controls each settlement (computed once per view: the bot asks often)."""
+        free_owners: dict[int, set] = {}
+        for g in self.generals.values():
+            if g["captor"] is None:
+                free_owners.setdefault(g["hex"], set()).add(g["owner"])
+        out = []
+        for i, s in enumerate(self.settlements):
+            if s["razed"]:
+                out.append(None)
+            elif s["owner"] is not None:
+                out.append(s["owner"])
+            else:
+                owners = free_owners.get(self.world.settlements[i].hex, ())
+                out.append(next(iter(owners)) if len(owners) == 1 else None)
+        return out
 
     def mine(self) -> list[int]:
         return [i for i in range(len(self.settlements)) if self.controller(i) == self.seat]
@@ -65,10 +80,18 @@ class _View:
         i = self.world.hexes[hex_index].settlement
         if i is not None and self.settlements[i]["owner"] == seat and not self.settlements[i]["razed"]:
             n += self.settlements[i]["troops"]
-        for g in self.generals.values():
-            if g["hex"] == hex_index and g["owner"] == seat and g["captor"] is None:
+        for g in self.free_generals_on(hex_index):
+            if g["owner"] == seat:
                 n += 1 + g["army"]
         return n
+
+    def free_generals_on(self, hex_index: int) -> list[dict]:
+        if self._by_hex is None:
+            self._by_hex = {}
+            for g in self.generals.values():
+                if g["captor"] is None:
+                    self._by_hex.setdefault(g["hex"], []).append(g)
+        return self._by_hex.get(hex_index, [])
 
     def defenders_at(self, hex_index: int) -> tuple[int, bool]:
         """Everyone not mine who would fight on this hex, and whether walls protect them."""
@@ -80,16 +103,18 @@ class _View:
             if not s["razed"] and s["owner"] is not None and s["owner"] != self.seat:
                 total += s["troops"]
                 walls = s["walls"]
-        for g in self.generals.values():
-            if g["hex"] == hex_index and g["owner"] != self.seat and g["captor"] is None:
+        for g in self.free_generals_on(hex_index):
+            if g["owner"] != self.seat:
                 total += 1 + g["army"]
         return total, walls
 
     def region_share(self, region: int) -> float:
-        standing = [i for i in self.world.regions[region].settlements if not self.settlements[i]["razed"]]
-        if not standing:
-            return 0.0
-        return sum(1 for i in standing if self.controller(i) == self.seat) / len(standing)
+        share = self._shares.get(region)
+        if share is None:
+            standing = [i for i in self.world.regions[region].settlements if not self.settlements[i]["razed"]]
+            share = sum(1 for i in standing if self.controller(i) == self.seat) / len(standing) if standing else 0.0
+            self._shares[region] = share
+        return share
 
     def scores(self) -> dict[int, int]:
         out = {p["seat"]: 0 for p in self.s["players"] if not p["eliminated"]}
@@ -273,9 +298,14 @@ class GreedyBot:
     # --- Acquisitions ----------------------------------------------------------------------
 
     def _acquisitions(self, me: _View, by_type) -> Action | None:
+        ranked = self.ranked_buys(me, by_type)
+        return ranked[0][1] if ranked and ranked[0][0] > 0 else None
+
+    def ranked_buys(self, me: _View, by_type) -> list[tuple[float, Buy]]:
+        """Every legal purchase with its score, best first (stable: ties keep legal order)."""
         buys = by_type.get(Buy, [])
         if not buys:
-            return None
+            return []
         world = me.world
         coins = next(p["coins"] for p in me.s["players"] if p["seat"] == me.seat)
         my_generals = [g for g in me.generals.values() if g["owner"] == me.seat]
@@ -303,8 +333,9 @@ class GreedyBot:
                 hand = next(p["hand"] for p in me.s["players"] if p["seat"] == me.seat)
                 return 3 if len(hand) < 2 else 0
             return -1  # mercenaries anger God
-        best = max(buys, key=score)
-        return best if score(best) > 0 else None
+        scored = [(score(a), n, a) for n, a in enumerate(buys)]
+        scored.sort(key=lambda t: (-t[0], t[1]))  # max() kept the first of equal scores
+        return [(sc, a) for sc, _, a in scored]
 
     # --- Movement ------------------------------------------------------------------------------
 
@@ -336,12 +367,8 @@ class GreedyBot:
     def _movement(self, me: _View, by_type) -> Action | None:
         world = me.world
         points = {int(k): v for k, v in me.s["move_points"].items()}
-        tabernacle = world.tabernacle_hex
         for a in by_type.get(PickUpArk, []):
             return a
-        for a in by_type.get(DropArk, []):
-            if me.generals[a.general]["hex"] == tabernacle:
-                pass  # keep carrying: the point needs the carrier on the Tabernacle
         for a in by_type.get(LeaveTroops, []):
             g = me.generals[a.general]
             here = world.hexes[g["hex"]].settlement
@@ -349,11 +376,29 @@ class GreedyBot:
             if points.get(a.general, 0) < C.MOVEMENT_POINTS and a.count == 1 and here is not None \
                     and me.settlements[here]["owner"] is None:
                 return a
+        plans = self.move_plans(me, by_type)
+        if not plans:
+            return None
+        _, gid, move, spare = plans[0]
+        if spare > 0:
+            take = [a for a in by_type.get(TakeTroops, []) if a.general == gid and a.count == spare]
+            if take:
+                return take[0]
+        return move
+
+    def move_plans(self, me: _View, by_type, goals_per_general: int = 1) -> list[tuple[float, int, Move, int]]:
+        """(value, general, move, spare troops to take) for each general that has not moved yet,
+        best first: each general walks toward its most valuable goal it can beat (the Ark's
+        carrier toward the Tabernacle). With `goals_per_general` > 1, also the steps toward
+        its next-best goals (for searches that weigh alternatives)."""
+        world = me.world
+        points = {int(k): v for k, v in me.s["move_points"].items()}
+        tabernacle = world.tabernacle_hex
         moves: dict[int, list[Move]] = {}
         for a in by_type.get(Move, []):
             moves.setdefault(a.general, []).append(a)
         targets = self._targets(me)
-        best_plan = None
+        plans: list[tuple[float, int, int, Move, int]] = []
         for gid, options in moves.items():
             g = me.generals[gid]
             if points.get(gid, 0) < C.MOVEMENT_POINTS:
@@ -366,34 +411,32 @@ class GreedyBot:
             if g["ark"]:
                 if g["hex"] == tabernacle:
                     continue  # the carrier stays on the Tabernacle: a point each round
-                goal, value = tabernacle, 30.0
+                goals = [(30.0, tabernacle)]
             else:
-                goal, value = None, 0.0
+                goals = []
                 for hex_index, (worth, need) in targets.items():
                     if strength < need:
                         continue
                     score = worth - 2 * world.hex_distance(g["hex"], hex_index)
-                    if score > value:
-                        goal, value = hex_index, score
-            if goal is None:
-                continue
-            # Step to the goal if it is in reach, else to the reachable hex nearest to it
-            # (never stopping short on a hex that would start a fight elsewhere).
-            def closeness(a: Move) -> tuple:
-                h = world.hex_at[(a.q, a.r)]
-                contact = h != goal and h in targets
-                return (contact, world.hex_distance(h, goal))
-            move = min(options, key=closeness)
-            step = world.hex_at[(move.q, move.r)]
-            if world.hex_distance(step, goal) >= world.hex_distance(g["hex"], goal):
-                continue
-            if best_plan is None or value > best_plan[0]:
-                best_plan = (value, gid, move, spare if step == goal or not g["ark"] else 0)
-        if best_plan is None:
-            return None
-        _, gid, move, spare = best_plan
-        if spare > 0:
-            take = [a for a in by_type.get(TakeTroops, []) if a.general == gid and a.count == spare]
-            if take:
-                return take[0]
-        return move
+                    if score > 0:
+                        goals.append((score, hex_index))
+                # max() over the targets kept the first of equal scores: sort stably by value
+                goals.sort(key=lambda t: -t[0])
+            for rank, (value, goal) in enumerate(goals[:goals_per_general]):
+                # Step to the goal if it is in reach, else to the reachable hex nearest to it
+                # (never stopping short on a hex that would start a fight elsewhere).
+                def closeness(a: Move, goal=goal) -> tuple:
+                    h = world.hex_at[(a.q, a.r)]
+                    contact = h != goal and h in targets
+                    return (contact, world.hex_distance(h, goal))
+                move = min(options, key=closeness)
+                step = world.hex_at[(move.q, move.r)]
+                if world.hex_distance(step, goal) >= world.hex_distance(g["hex"], goal):
+                    continue
+                plans.append((value, rank, gid, move, spare if step == goal or not g["ark"] else 0))
+        # Best goals first; the first general with the highest value wins ties.
+        best = [p for p in plans if p[1] == 0]
+        rest = [p for p in plans if p[1] > 0]
+        best.sort(key=lambda t: -t[0])
+        rest.sort(key=lambda t: -t[0])
+        return [(v, gid, move, spare) for v, _, gid, move, spare in best + rest]

@@ -1,28 +1,34 @@
-"""The MCTS bot: single-observer information-set MCTS (SO-ISMCTS) with UCT, from its view only.
+"""The MCTS bot: information-set Monte Carlo search from its view only, greedy rollouts,
+Sequential Halving over a few strong candidates at the root.
 
-A decision with one legal action is answered at once. Otherwise the bot rebuilds a Game from
-its view (`engine.search.game_from_view`: hidden hands, deck order and dice are a sample) and
-runs `iterations` iterations; each one
+A decision with one legal action is answered at once, and so is one where the greedy bot
+proposes a free, undoable step (take/leave troops, pick up/drop the Ark). Otherwise:
 
-1. determinizes that game for its seat (`SearchState.determinize`: other hands, deck order,
-   others' ballots and dice resampled) — so the bot never uses what it cannot see;
-2. descends the tree by UCB1 (each seat maximizes its own reward; children count how often
-   they were *available*, as ISMCTS does, because legal actions differ between samples),
-   expanding one new child;
-3. plays a rollout: the greedy bot for every seat for at most `rollout_depth` actions;
-4. scores the end: `returns()` if the game ended, else a softmax of each seat's material
-   (`engine.search.material`: points, progress toward Judge titles, settlements, income,
-   generals, troops, coins);
-5. backs the reward vector up the path.
+1. **Candidates.** The greedy bot ranks the options (`GreedyBot.ranked_buys`,
+   `GreedyBot.move_plans`); the bot keeps the greedy choice, ending the turn when it may, and
+   the next `width` options — for purchases the best of each kind of item, for movement the
+   steps of each general toward its best and second-best goals, for the other decisions
+   every option (votes, plunder, discards, cards to play…).
+2. **Samples.** From its view it rebuilds a playable game (`engine.search.game_from_view`) and,
+   for every sample, determinizes it again (`SearchState.determinize`: the other hands, the
+   deck order, the others' ballots and every future die drawn anew), so it never uses what it
+   cannot see.
+3. **Rollouts.** Each candidate is played on a copy of the sample, then every seat plays as
+   the greedy bot until the announcements of the round `horizon` rounds later are over (the
+   next election and Victory Check included), or the game ends. The end is scored by
+   `returns()` if the game ended, else by a softmax of each seat's material
+   (`engine.search.material`). **Common random numbers**: within one halving round, all
+   candidates are played on the same samples (same hidden cards, same dice state), so their
+   comparison measures the decision rather than the luck of the draw.
+4. **Sequential Halving** (Karnin, Koren & Somekh 2013; the root rule of Gumbel MuZero): the
+   budget of `iterations` rollouts is split over ⌈log2 m⌉ rounds; after each, the worse half
+   of the candidates is dropped. The survivor is played — unless its paired advantage over the
+   greedy choice, on the samples both were played on, is below `margin`: then greedy's choice
+   stands (the search departs from a sound heuristic only for a measured reason).
 
-Candidate restriction (to stay fast): at every node only a few actions are searched — the
-greedy bot's choice (tried first, with a small progressive bias), EndTurn when the decision
-is a turn, and up to `samples` others chosen by a stable hash order (stable within one search,
-so the tree's statistics stay meaningful). Decisions with at most `samples` + 2 legal actions
-(votes, plunder, discards, most appointments) search them all. The chosen action is the most
-visited root child; ties go to the greedy choice. Free, undoable actions (take/leave troops,
-pick up/drop the Ark) are searched only when greedy proposes them, so no search walks a turn
-in circles; past MAX_TURN_ACTIONS in one turn the greedy bot decides.
+Why a flat root rather than a deep tree: a decision is one buy or one move (~150 a game) and
+the budget is tens of rollouts, so a tree below the root would hold one or two visits a node;
+the budget is better spent on longer, paired rollouts. docs/bots.md has the measurements.
 """
 
 from __future__ import annotations
@@ -31,52 +37,37 @@ import math
 import zlib
 from typing import Callable
 
-from ..engine import Action, DropArk, EndTurn, LeaveTroops, PickUpArk, TakeTroops
+from ..engine import Action, Buy, DropArk, EndTurn, LeaveTroops, Move, PickUpArk, TakeTroops
 from ..engine.actions import action_to_json
 from ..engine.dice import SeededDice, seed_to_state
+from ..engine.errors import RuleError
 from ..engine.search import SearchState, game_from_view, material
-from .greedy import GreedyBot
+from ..world import load_world
+from .greedy import GreedyBot, _View
 
-
-# Actions that cost nothing and can be undone (take/leave troops, pick up/drop the Ark) could make
-# a turn endless; they are searched only when the greedy bot itself proposes them.
+# Free, undoable steps: the greedy bot's proposal is followed, so no search walks in circles.
 _REVERSIBLE = (TakeTroops, LeaveTroops, PickUpArk, DropArk)
-MAX_TURN_ACTIONS = 60  # a safety net: past this many actions in one turn, the greedy bot decides
-
-
-class _Node:
-    __slots__ = ("children", "visits", "avail", "total", "mover", "prior")
-
-    def __init__(self, mover: int = -1, prior: float = 0.0, players: int = 0) -> None:
-        self.children: dict[bytes, _Node] = {}
-        self.visits = 0
-        self.avail = 0
-        self.total = [0.0] * players
-        self.mover = mover  # the seat whose action led here
-        self.prior = prior  # progressive bias (the greedy choice's)
 
 
 class MCTSBot:
     name = "mcts"
 
-    def __init__(self, seed: int, iterations: int = 200, rollout_depth: int = 10, exploration: float = 0.7,
-                 samples: int = 3, greedy_bias: float = 0.15, temperature: float = 2.0,
-                 epsilon: float = 0.0) -> None:
+    def __init__(self, seed: int, iterations: int = 32, horizon: int = 2, width: int = 4,
+                 margin: float = 0.01, temperature: float = 2.0) -> None:
         if iterations < 1:
             raise ValueError("MCTS needs at least one iteration")
+        if horizon < 1:
+            raise ValueError("the rollout horizon is at least one round")
         self.rng = seed_to_state(seed)
         self._dice = SeededDice(self)
         self._greedy = GreedyBot(seed ^ 0x9E3779B9)
         self.iterations = iterations
-        self.rollout_depth = rollout_depth
-        self.exploration = exploration
-        self.samples = samples
-        self.greedy_bias = greedy_bias
+        self.horizon = horizon
+        self.width = width
+        self.margin = margin
         self.temperature = temperature
-        self.epsilon = epsilon
-        self._salt = 0
-        self._turn: tuple = ()
-        self._turn_actions = 0
+        self.searched = 0  # decisions searched so far (for measurements)
+        self.departed = 0  # of them, those where the search overruled the greedy choice
 
     def _seed(self) -> int:
         return (self._dice.roll(1 << 30) << 30) ^ self._dice.roll(1 << 30)
@@ -87,107 +78,65 @@ class MCTSBot:
         if len(legal) == 1:
             return legal[0]
         v = view()
-        turn = (v["round"], v["phase"], seat, tuple(d["kind"] for d in v["my_decisions"]))
-        self._turn_actions = self._turn_actions + 1 if turn == self._turn else 1
-        self._turn = turn
-        if self._turn_actions > MAX_TURN_ACTIONS:
-            return self._greedy.choose(seat, legal, lambda: v)
-        base = SearchState(game_from_view(v, self._seed()))
-        self._salt = self._seed()
-        by_key = {action_to_json(a): a for a in legal}
-        root_cands = self._candidates(base, seat, legal, lambda: v)
-        if len(root_cands) == 1:
-            return by_key.get(root_cands[0][0], legal[0])
-        players = len(base.game.state.players)
-        root = _Node(players=players)
-        for _ in range(self.iterations):
-            self._iterate(root, base.determinize(seat, self._seed()), players)
-        best_key, best_visits = root_cands[0][0], -1
-        for key, _ in root_cands:  # in candidate order: ties go to the greedy choice
-            child = root.children.get(key)
-            if child is not None and child.visits > best_visits:
-                best_key, best_visits = key, child.visits
-        return by_key.get(best_key, root_cands[0][1])
+        greedy = self._greedy.choose(seat, legal, lambda: v)
+        if isinstance(greedy, _REVERSIBLE):
+            return greedy
+        cands = self.candidates(seat, legal, v, greedy)
+        if len(cands) == 1:
+            return greedy
+        self.searched += 1
+        choice = self._halve(SearchState(game_from_view(v, self._seed())), seat, cands, v["round"])
+        self.departed += choice is not greedy
+        return choice
 
-    def _iterate(self, root: _Node, s: SearchState, players: int) -> None:
-        node, path = root, [root]
-        while not s.is_terminal():
-            p = s.current_player()
-            legal = list(s.game.legal_actions(p))
-            if not legal:
+    def _halve(self, base: SearchState, seat: int, cands: list[Action], start_round: int) -> Action:
+        """Sequential Halving with common random numbers; see the module docstring."""
+        m = len(cands)
+        rounds = max(1, math.ceil(math.log2(m)))
+        total = [0.0] * m
+        count = [0] * m
+        paired = [0.0] * m  # sum of (candidate - greedy) on the samples both were played on
+        pairs = [0] * m
+        alive = list(range(m))
+        for _ in range(rounds):
+            per = max(1, self.iterations // (rounds * len(alive)))
+            for _ in range(per):
+                sample = base.determinize(seat, self._seed())
+                rewards = {}
+                for c in alive:
+                    rewards[c] = self._playout(sample.clone(), seat, cands[c], start_round)
+                    total[c] += rewards[c]
+                    count[c] += 1
+                if 0 in rewards:
+                    for c in alive:
+                        paired[c] += rewards[c] - rewards[0]
+                        pairs[c] += 1
+            if len(alive) == 1:
                 break
-            cands = self._candidates(s, p, legal)
-            untried = None
-            for key, action in cands:
-                child = node.children.get(key)
-                if child is None:
-                    if untried is None:
-                        untried = (key, action)
-                else:
-                    child.avail += 1
-            if untried is not None:
-                key, action = untried
-                prior = self.greedy_bias if key == cands[0][0] else 0.0
-                child = node.children[key] = _Node(p, prior, players)
-                child.avail = 1
-                s.apply(action)
-                path.append(child)
-                break
-            key, action = self._select(node, cands, p)
-            s.apply(action)
-            node = node.children[key]
-            path.append(node)
-        reward = self._rollout(s)
-        for n in path:
-            n.visits += 1
-            for i in range(players):
-                n.total[i] += reward[i]
+            alive.sort(key=lambda c: (-total[c] / count[c], c))  # ties go to the earlier candidate
+            alive = alive[:max(1, math.ceil(len(alive) / 2))]
+        best = alive[0]
+        if best != 0 and pairs[best] and paired[best] / pairs[best] < self.margin:
+            return cands[0]
+        return cands[best]
 
-    def _select(self, node: _Node, cands: list, p: int) -> tuple[bytes, Action]:
-        best, best_score = cands[0], -math.inf
-        for key, action in cands:
-            child = node.children[key]
-            score = (child.total[p] / child.visits
-                     + self.exploration * math.sqrt(math.log(max(child.avail, 1)) / child.visits)
-                     + child.prior / (1 + child.visits))
-            if score > best_score:
-                best, best_score = (key, action), score
-        return best
-
-    # --- candidates, rollouts, evaluation ------------------------------------------------------
-
-    def _greedy_choice(self, s: SearchState, p: int, legal: list[Action], view=None) -> Action:
-        return self._greedy.choose(p, legal, view or (lambda: s.game.view(p, notifications=False)))
-
-    def _candidates(self, s: SearchState, p: int, legal: list[Action], view=None) -> list[tuple[bytes, Action]]:
-        """(key, action) pairs, the greedy choice first; see the module docstring."""
-        keyed = [(action_to_json(a), a) for a in legal]
-        if len(keyed) == 1:
-            return keyed
-        first = action_to_json(self._greedy_choice(s, p, legal, view))
-        chosen = [k for k in keyed if k[0] == first] or keyed[:1]
-        if len(keyed) <= self.samples + 2 and not any(isinstance(a, _REVERSIBLE) for _, a in keyed):
-            return chosen + [k for k in keyed if k[0] != chosen[0][0]]
-        end = [k for k in keyed if isinstance(k[1], EndTurn) and k[0] != chosen[0][0]]
-        rest = [k for k in keyed if k[0] != chosen[0][0] and not isinstance(k[1], (EndTurn,) + _REVERSIBLE)]
-        rest.sort(key=lambda k: zlib.crc32(k[0]) ^ self._salt)
-        return chosen + end + rest[:self.samples]
-
-    def _rollout(self, s: SearchState) -> list[float]:
+    def _playout(self, s: SearchState, seat: int, action: Action, start_round: int) -> float:
         game = s.game
-        for _ in range(self.rollout_depth):
-            if game.is_over:
-                break
+        try:
+            game.apply(action)
+        except RuleError:  # not legal in this sample (cannot happen from a faithful view)
+            return -1.0
+        stop_round = start_round + self.horizon
+        state = game.state
+        greedy = self._greedy
+        while not game.is_over and (state.round < stop_round or state.phase == 1):
             p = game.waiting_for()[0]
             legal = list(game.legal_actions(p))
-            if len(legal) == 1:
-                action = legal[0]
-            elif self.epsilon and self._dice.roll(1000) <= self.epsilon * 1000:
-                action = legal[self._dice.roll(len(legal)) - 1]
-            else:
-                action = self._greedy_choice(s, p, legal)
-            game.apply(action)
-        return s.returns() if game.is_over else self.evaluate(s)
+            game.apply(legal[0] if len(legal) == 1 else
+                       greedy.choose(p, legal, lambda: game.view(p, notifications=False)))
+        if game.is_over:
+            return s.returns()[seat]
+        return self.evaluate(s)[seat]
 
     def evaluate(self, s: SearchState) -> list[float]:
         """Rewards at a cut-off: a softmax of each seat's material (eliminated seats get 0)."""
@@ -198,3 +147,47 @@ class MCTSBot:
                    for p, w in zip(state.players, worth)]
         total = sum(weights) or 1.0
         return [w / total for w in weights]
+
+    # --- candidates ------------------------------------------------------------------------
+
+    def candidates(self, seat: int, legal: list[Action], view: dict, greedy: Action) -> list[Action]:
+        """The greedy choice first, then ending the turn (when a turn), then up to `width`
+        alternatives ranked by the greedy bot's own scores; see the module docstring."""
+        out = [greedy]
+        seen = {action_to_json(greedy)}
+
+        def add(a: Action) -> None:
+            key = action_to_json(a)
+            if key not in seen:
+                seen.add(key)
+                out.append(a)
+
+        ends = [a for a in legal if isinstance(a, EndTurn)]
+        for a in ends:
+            add(a)
+        limit = len(out) + self.width
+        by_type: dict[type, list[Action]] = {}
+        for a in legal:
+            by_type.setdefault(type(a), []).append(a)
+        if Buy in by_type:
+            me = _View(view, load_world(view["state"]["options"]["map"]))
+            kinds: set = set()
+            for score, a in self._greedy.ranked_buys(me, by_type):
+                kind = (a.item, a.general is not None)
+                if kind not in kinds and len(out) < limit and score > -1:
+                    kinds.add(kind)
+                    add(a)
+        elif Move in by_type:
+            me = _View(view, load_world(view["state"]["options"]["map"]))
+            for _, _, move, _ in self._greedy.move_plans(me, by_type, goals_per_general=2):
+                if len(out) < limit:
+                    add(move)
+        else:
+            # Votes, plunder, discards, appointments, cards to play…: every option, in a stable
+            # hash order when there are more than the width allows.
+            rest = [a for a in legal if not isinstance(a, _REVERSIBLE + (EndTurn,))]
+            rest.sort(key=lambda a: zlib.crc32(action_to_json(a)))
+            for a in rest:
+                if len(out) < limit:
+                    add(a)
+        return out
