@@ -343,6 +343,19 @@ def test_a_bot_spec_the_server_cannot_play_is_refused_at_creation(app_client):
         f"the seat's bot task dies with ValueError when it is first owed, and the game never goes on")
 
 
+def test_a_bot_search_budget_over_the_server_limit_is_refused(app_client):
+    """A seat's search costs rollouts x horizon rounds of CPU on the shared bot threads."""
+    from judges.server.service import MAX_MCTS_BUDGET
+    seed = first_owed_is_not(2, 3)
+    seats = lambda spec: [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": spec}]
+    over = f"mcts:{MAX_MCTS_BUDGET // 2 + 1}:2"
+    response = app_client.post("/api/games", json={"seed": seed, "seats": seats(over)})
+    assert response.status_code == 422
+    assert_refusal(response, f"a bot seat {over!r}")
+    within = f"mcts:{MAX_MCTS_BUDGET // 2}:2"
+    assert app_client.post("/api/games", json={"seed": seed, "seats": seats(within)}).status_code in (200, 201)
+
+
 # --- (c) hidden information ------------------------------------------------------------------
 
 HIDDEN_SEED = 1_234_567_891  # large enough that finding its digits anywhere is no coincidence

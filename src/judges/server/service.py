@@ -37,7 +37,9 @@ SEAT_EVENT_IDS = 1_000_000_000  # ids of the server's seat-takeover notification
 # Default seat names: tribes of Israel whose names are not regions of the map.
 TRIBES = ("Reuben", "Simeon", "Levi", "Issachar", "Zebulun", "Dan")
 BOT_DELAY = float(os.environ.get("JUDGES_BOT_DELAY", "0.15"))  # seconds between bot actions
-MAX_MCTS_ITERATIONS = 400  # a seat's search budget: bigger ones would starve the other games
+# A bot seat's search budget, in rollout-rounds (rollouts x horizon): a bigger one would starve
+# the other games (about 5-15 ms of CPU per rollout-round, docs/bots.md).
+MAX_MCTS_BUDGET = 256
 BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
 
 
@@ -142,9 +144,9 @@ class GameService:
                     built = make_bot(bot, 0)  # the same check the seat's bot will pass when it first plays
                 except ValueError as exc:
                     raise ServiceError(422, "error.bot", f"seat {i + 1}: {exc}") from None
-                if getattr(built, "iterations", 0) > MAX_MCTS_ITERATIONS:
-                    raise ServiceError(422, "error.bot", f"seat {i + 1}: at most {MAX_MCTS_ITERATIONS} "
-                                                         f"search iterations on this server")
+                if getattr(built, "iterations", 0) * getattr(built, "horizon", 1) > MAX_MCTS_BUDGET:
+                    raise ServiceError(422, "error.bot", f"seat {i + 1}: at most {MAX_MCTS_BUDGET} "
+                                                         f"rollouts x horizon rounds on this server")
             token = new_token() if kind == "human" else None
             tokens.append(token)
             stored_seats.append({"kind": kind, "bot": bot if kind == "bot" else None,
