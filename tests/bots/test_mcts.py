@@ -160,7 +160,7 @@ def test_mcts_beats_random_in_most_short_two_player_games():
     for seed in (1, 2, 3):
         for mcts_seat in (0, 1):
             game = Game.new(Options(players=2, seed=seed, round_limit=30))
-            bots = [make_bot("mcts:6" if s == mcts_seat else "random", seed * 100 + s) for s in range(2)]
+            bots = [make_bot("mcts:4:1" if s == mcts_seat else "random", seed * 100 + s) for s in range(2)]
             while not game.is_over:
                 seat = game.waiting_for()[0]
                 legal = list(game.legal_actions(seat))
