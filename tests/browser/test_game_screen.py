@@ -41,10 +41,16 @@ def test_create_a_game_against_bots_and_play_two_rounds_by_clicking(server, page
     page.locator(".seat-row").nth(3).wait_for()
     page.click("#remove-seat")  # three seats: me and two greedy bots
     page.fill(".seat-row:nth-child(1) .seat-name", "Deborah")
+    page.select_option("#turn-timer", "600")
+    page.select_option("#takeover-bot", "greedy")
     page.click("#create-game")
     link = page.locator(".seat-link").first
     link.wait_for()
     shot(page, "home")
+    href = link.get_attribute("href")
+    game_id, token = href.split("/games/")[1].split("?token=")
+    table = httpx.get(f"{server}/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()["table"]
+    assert table == {"turn_timer": 600, "takeover_bot": "greedy"}
     link.click()
     page.wait_for_selector("#board polygon")
     page.wait_for_function("document.body.dataset.seq !== undefined")

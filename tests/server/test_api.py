@@ -250,6 +250,31 @@ def test_seat_takeovers_survive_a_restart(db_url, monkeypatch):
     assert keys == ["notification.seat_bot", "notification.seat_back"]
 
 
+def test_the_takeover_bot_is_a_game_option_kept_across_restarts(db_url, monkeypatch):
+    """A seat whose player is away is played by the game's takeover bot: the MCTS bot unless
+    the game chose another; a bot the server cannot play is refused at creation."""
+    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    with TestClient(create_app(db_url)) as first:
+        default = create(first)
+        chosen = create(first, takeover_bot="random")
+        for bad in ("nobot", "mcts:0", "mcts:100000:9"):
+            response = first.post("/api/games", json={"seats": THREE_SEATS, "seed": 7, "takeover_bot": bad})
+            assert response.status_code == 422, bad
+            assert response.json()["key"] == "error.bot"
+        service = first.app.state.service
+        assert service.games[default["id"]].takeover_bot == "mcts"
+        assert service.games[chosen["id"]].takeover_bot == "random"
+    with TestClient(create_app(db_url)) as second:
+        for data, bot in ((default, "mcts"), (chosen, "random")):
+            token = data["seats"][0]["token"]
+            wait_for_human(second, data["id"], token)
+            second.post(f"/api/games/{data['id']}/seat/away", headers={"X-Seat-Token": token})
+            deadline = time.time() + 20
+            while time.time() < deadline and 0 not in second.app.state.service.games[data["id"]].bots:
+                time.sleep(0.05)
+            assert second.app.state.service.games[data["id"]].bots[0].name == bot
+
+
 def test_the_screen_links_the_manual_chapter_of_the_current_phase(client):
     data = create(client)
     game_id, token = data["id"], data["seats"][0]["token"]

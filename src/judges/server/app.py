@@ -23,7 +23,7 @@ from ..engine.state import PHASES
 from ..manual import manual_router
 from ..i18n import LANGUAGES, gettext, normalize_language, render_error, ui_strings
 from ..world import load_world
-from .service import SEAT_EVENT_IDS, GameService, ServiceError
+from .service import SEAT_EVENT_IDS, TAKEOVER_BOT, GameService, ServiceError
 from .store import GameStore
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -44,6 +44,8 @@ class CreateGame(BaseModel):
     round_limit: int | None = Field(default=None, ge=1, le=10_000)
     turn_timer: float | None = Field(default=None, gt=0, le=86400,
                                      description="seconds a human may take over a decision before a bot plays the seat")
+    takeover_bot: str = Field(default=TAKEOVER_BOT, max_length=40,
+                              description="the bot that plays a seat whose player left or ran out of time")
     position: dict[str, Any] | None = Field(
         default=None, description="a scenario position (docs/scenarios.md); only when the server allows scenarios")
 
@@ -131,7 +133,8 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         if spec.position is not None and not allow_scenarios:
             raise ServiceError(403, "error.scenarios_off", "this server does not start games from scenario positions")
         live, tokens = service.create([s.model_dump() for s in spec.seats], spec.wave_pairs, spec.seed,
-                                      spec.round_limit, spec.position, spec.turn_timer)
+                                      spec.round_limit, spec.position, spec.turn_timer,
+                                      spec.takeover_bot)
         base = str(request.base_url).rstrip("/")
         seats = []
         for i, (seat, token) in enumerate(zip(live.seats, tokens)):

@@ -40,6 +40,11 @@ BOT_DELAY = float(os.environ.get("JUDGES_BOT_DELAY", "0.15"))  # seconds between
 # A bot seat's search budget, in rollout-rounds (rollouts x horizon): a bigger one would starve
 # the other games (about 5-15 ms of CPU per rollout-round, docs/bots.md).
 MAX_MCTS_BUDGET = 256
+# The bot that plays a human's seat while its player is away (left, or the turn timer ran out):
+# the strongest one (docs/bots.md); a game may choose another at creation.
+TAKEOVER_BOT = "mcts"
+# Options stored with a game that are the server's, not the rules' (never passed to Options).
+SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot")
 BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
 
 
@@ -77,6 +82,7 @@ class LiveGame:
     timer_task: asyncio.Task | None = None
     acted: dict[int, int] = field(default_factory=dict)  # seat -> actions applied in this process
     bots: dict[int, Any] = field(default_factory=dict)
+    takeover_bot: str = TAKEOVER_BOT
 
     def seat_of(self, token: str | None) -> int:
         if not token:
@@ -111,6 +117,18 @@ def _game_from_snapshot(data: dict) -> Game:
     return Game(state, notifications=notifications)
 
 
+def _check_bot(spec: str, label: str) -> None:
+    """The check a bot must pass when it first plays, made when the game is created (a bot that
+    cannot be built would leave its seat waiting for ever), and the server's search budget."""
+    try:
+        built = make_bot(spec, 0)
+    except ValueError as exc:
+        raise ServiceError(422, "error.bot", f"{label}: {exc}") from None
+    if getattr(built, "iterations", 0) * getattr(built, "horizon", 1) > MAX_MCTS_BUDGET:
+        raise ServiceError(422, "error.bot", f"{label}: at most {MAX_MCTS_BUDGET} "
+                                             f"rollouts x horizon rounds on this server")
+
+
 class GameService:
     def __init__(self, store: GameStore) -> None:
         self.store = store
@@ -122,7 +140,8 @@ class GameService:
 
     def create(self, seats: list[dict], wave_pairs: int = C.DEFAULT_WAVE_PAIRS, seed: int | None = None,
                round_limit: int | None = None, position: dict | None = None,
-               turn_timer: float | None = None) -> tuple[LiveGame, list[str | None]]:
+               turn_timer: float | None = None,
+               takeover_bot: str = TAKEOVER_BOT) -> tuple[LiveGame, list[str | None]]:
         if not C.MIN_PLAYERS <= len(seats) <= C.MAX_PLAYERS:
             raise ServiceError(422, "error.players", f"a game has {C.MIN_PLAYERS} to {C.MAX_PLAYERS} seats")
         if not any(s.get("kind") == "human" for s in seats):
@@ -140,28 +159,24 @@ class GameService:
                 raise ServiceError(422, "error.seat_kind", f"seat {i + 1}: kind must be human or bot")
             bot = s.get("bot") or "greedy"
             if kind == "bot":
-                try:
-                    built = make_bot(bot, 0)  # the same check the seat's bot will pass when it first plays
-                except ValueError as exc:
-                    raise ServiceError(422, "error.bot", f"seat {i + 1}: {exc}") from None
-                if getattr(built, "iterations", 0) * getattr(built, "horizon", 1) > MAX_MCTS_BUDGET:
-                    raise ServiceError(422, "error.bot", f"seat {i + 1}: at most {MAX_MCTS_BUDGET} "
-                                                         f"rollouts x horizon rounds on this server")
+                _check_bot(bot, f"seat {i + 1}")
             token = new_token() if kind == "human" else None
             tokens.append(token)
             stored_seats.append({"kind": kind, "bot": bot if kind == "bot" else None,
                                  "name": (s.get("name") or "").strip()[:40] or TRIBES[i],
                                  "language": normalize_language(s.get("language") or "en"),
                                  "token_hash": hash_token(token) if token else None})
+        _check_bot(takeover_bot, "takeover bot")
         game_id = secrets.token_urlsafe(9)
         stored_options = msgspec.to_builtins(options)
+        stored_options["takeover_bot"] = takeover_bot
         if position is not None:
             stored_options["position"] = position  # a game started from a scenario position
         if turn_timer:
             stored_options["turn_timer"] = turn_timer  # a server option, not a rule
             self.turn_timers[game_id] = turn_timer
         self.store.create_game(game_id, stored_options, seed, C.RULES_VERSION, stored_seats)
-        live = LiveGame(id=game_id, game=game, seats=stored_seats)
+        live = LiveGame(id=game_id, game=game, seats=stored_seats, takeover_bot=takeover_bot)
         self.games[game_id] = live
         return live, tokens
 
@@ -186,13 +201,15 @@ class GameService:
             game = _game_from_snapshot(stored.snapshot.data)
             game.log = [action_from_dict(a["action"]) for a in stored.all_actions[:stored.snapshot.seq]]
         else:
-            game = _new_game({k: v for k, v in stored.options.items() if k not in ("position", "turn_timer")},
+            game = _new_game({k: v for k, v in stored.options.items() if k not in SERVER_OPTIONS},
                              stored.options.get("position"))
         if stored.options.get("turn_timer"):
             self.turn_timers[game_id] = stored.options["turn_timer"]
         for record in stored.actions:
             game.apply(action_from_dict(record["action"]))
-        live = LiveGame(id=game_id, game=game, seats=stored.seats)
+        # Games stored before the option existed were taken over by the greedy bot.
+        live = LiveGame(id=game_id, game=game, seats=stored.seats,
+                        takeover_bot=stored.options.get("takeover_bot", "greedy"))
         for record in stored.all_actions:
             if record.get("client_action_id"):
                 live.client_ids[record["client_action_id"]] = record["seq"] + 1  # the count after it
@@ -323,7 +340,7 @@ class GameService:
                         continue
                     bot = live.bots.get(seat)
                     if bot is None:
-                        bot = live.bots[seat] = make_bot(live.seats[seat]["bot"] or "greedy",
+                        bot = live.bots[seat] = make_bot(live.seats[seat]["bot"] or live.takeover_bot,
                                                          live.game.state.options.seed * 100 + seat)
                     seq = len(live.game.log)
                     legal = list(live.game.legal_actions(seat))
@@ -372,6 +389,8 @@ class GameService:
             "state": view["state"],
             "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
                       for i, s in enumerate(live.seats)],
+            # The table's options: after how long a bot plays an idle seat, and which bot.
+            "table": {"turn_timer": self.turn_timers.get(live.id), "takeover_bot": live.takeover_bot},
             "scores": {str(p.seat): score(state, game.world, p.seat) for p in state.players},
             "ending": state.ending,
             "winners": state.winners,

@@ -21,6 +21,8 @@
     event.preventDefault();
     const spec = {
       wave_pairs: Number(document.getElementById("wave-pairs").value),
+      turn_timer: Number(document.getElementById("turn-timer").value) || null,
+      takeover_bot: document.getElementById("takeover-bot").value,
       seats: [...seats.children].map((node) => {
         const [kind, bot] = node.querySelector(".seat-kind").value.split(":");
         return {kind, bot: bot || null, name: node.querySelector(".seat-name").value || null,
