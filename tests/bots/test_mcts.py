@@ -31,6 +31,17 @@ def positions(players: int = 3, seed: int = 5, every: int = 23, bot: str = "gree
 POSITIONS = positions() + positions(players=4, seed=2, every=41, bot="random")
 
 
+def live_decisions(games: list[Game], min_legal: int = 2):
+    """(game, seat, legal) for each live position whose first owing seat has a choice."""
+    for game in games:
+        if game.is_over:
+            continue
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        if len(legal) >= min_legal:
+            yield game, seat, legal
+
+
 def hidden(game: Game, seat: int) -> tuple:
     s = game.state
     return (tuple(s.deck), tuple(tuple(p.hand) for p in s.players if p.seat != seat), s.rng)
@@ -139,13 +150,7 @@ def test_bot_specs():
 
 def test_mcts_returns_a_legal_action_and_is_reproducible():
     tried = 0
-    for game in POSITIONS[:12]:
-        if game.is_over:
-            continue
-        seat = game.waiting_for()[0]
-        legal = list(game.legal_actions(seat))
-        if len(legal) < 2:
-            continue
+    for game, seat, legal in live_decisions(POSITIONS[:12]):
         view = lambda: game.view(seat, notifications=False)
         first = MCTSBot(seed=3, iterations=6).choose(seat, legal, view)
         again = MCTSBot(seed=3, iterations=6).choose(seat, legal, view)
@@ -180,25 +185,12 @@ def test_the_bot_reads_the_deck_from_the_constants():
 # --- the search itself ----------------------------------------------------------------------
 
 def _live_decision(min_legal: int = 3):
-    for game in POSITIONS:
-        if game.is_over:
-            continue
-        seat = game.waiting_for()[0]
-        legal = list(game.legal_actions(seat))
-        if len(legal) >= min_legal:
-            return game, seat, legal
-    raise AssertionError("no position with enough legal actions")
+    return next(live_decisions(POSITIONS, min_legal))
 
 
 def test_candidates_start_with_the_greedy_choice_and_are_distinct_legal_actions():
     checked = 0
-    for game in POSITIONS:
-        if game.is_over:
-            continue
-        seat = game.waiting_for()[0]
-        legal = list(game.legal_actions(seat))
-        if len(legal) < 2:
-            continue
+    for game, seat, legal in live_decisions(POSITIONS):
         view = game.view(seat, notifications=False)
         bot = MCTSBot(seed=1, width=3)
         greedy = bot._greedy.choose(seat, legal, lambda: view)
@@ -246,13 +238,7 @@ def test_the_choice_depends_only_on_the_view():
     """Two games that differ only in what the seat cannot see (other hands, deck order, dice)
     get the same decision from the same seeded bot: it searches samples, never the truth."""
     checked = 0
-    for game in POSITIONS[:10]:
-        if game.is_over:
-            continue
-        seat = game.waiting_for()[0]
-        legal = list(game.legal_actions(seat))
-        if len(legal) < 3:
-            continue
+    for game, seat, legal in live_decisions(POSITIONS[:10], min_legal=3):
         other = SearchState(game).determinize(seat, 12345).game
         assert other.view(seat, notifications=False) == game.view(seat, notifications=False)
         assert other.state_json() != game.state_json()
