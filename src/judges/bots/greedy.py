@@ -51,10 +51,6 @@ class _View:
 
     def _all_controllers(self) -> list:
         """Who controls each settlement (computed once per view: the bot asks often)."""
-        free_owners: dict[int, set] = {}
-        for g in self.generals.values():
-            if g["captor"] is None:
-                free_owners.setdefault(g["hex"], set()).add(g["owner"])
         out = []
         for i, s in enumerate(self.settlements):
             if s["razed"]:
@@ -62,8 +58,8 @@ class _View:
             elif s["owner"] is not None:
                 out.append(s["owner"])
             else:
-                owners = free_owners.get(self.world.settlements[i].hex, ())
-                out.append(next(iter(owners)) if len(owners) == 1 else None)
+                owners = {g["owner"] for g in self.free_generals_on(self.world.settlements[i].hex)}
+                out.append(owners.pop() if len(owners) == 1 else None)
         return out
 
     def mine(self) -> list[int]:
