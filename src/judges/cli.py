@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from .engine import constants as C
+from .engine.rules import DEFAULT_RULES
 from .engine.state import ENDINGS
 
 app = typer.Typer(help="Judges & Kings: the rules engine's command line.", no_args_is_help=True,
@@ -43,13 +43,13 @@ def summarize(records: list) -> dict:
 
 @app.command()
 def simulate(
-    players: int = typer.Option(4, min=C.MIN_PLAYERS, max=C.MAX_PLAYERS, help="Players per game."),
+    players: int = typer.Option(4, min=DEFAULT_RULES.min_players, max=DEFAULT_RULES.max_players, help="Players per game."),
     games: int = typer.Option(20, min=1, help="How many games to play."),
     bot: str = typer.Option("random", help="Bot for every seat, or a comma-separated list by seat."),
     seed: int = typer.Option(1, help="Seed of the first game; game i uses seed + i."),
-    wave_pairs: int = typer.Option(C.DEFAULT_WAVE_PAIRS, min=1, max=C.MAX_WAVE_PAIRS,
+    wave_pairs: int = typer.Option(DEFAULT_RULES.default_wave_pairs, min=1, max=DEFAULT_RULES.max_wave_pairs,
                                    help="Invader pairs per wave (2 = hard)."),
-    round_limit: int = typer.Option(C.SIMULATION_ROUND_LIMIT, min=1, help="Round cap: a longer game ends with no winner."),
+    round_limit: int = typer.Option(DEFAULT_RULES.simulation_round_limit, min=1, help="Round cap: a longer game ends with no winner."),
     as_json: bool = typer.Option(False, "--json", help="One JSON record per game, then the summary."),
 ) -> None:
     """Play whole games headless between bots and print how they ended."""
@@ -147,7 +147,7 @@ def scenario_run(
 
 @app.command()
 def lab(
-    players: int = typer.Option(4, min=C.MIN_PLAYERS, max=C.MAX_PLAYERS, help="Players per game."),
+    players: int = typer.Option(4, min=DEFAULT_RULES.min_players, max=DEFAULT_RULES.max_players, help="Players per game."),
     games: int = typer.Option(100, min=1, help="Games per variant; game i uses seed + i."),
     bots: str = typer.Option("greedy", help="Bot specs by seat, comma-separated (e.g. greedy,mcts:64,random); "
                                             "game i rotates the list by i mod players."),
@@ -159,8 +159,8 @@ def lab(
     variants: Optional[list[str]] = typer.Option(None, "--variant", help="NAME:CONST=VALUE,CONST=VALUE: a variant "
                                                                          "compared on the same seeds. Repeatable."),
     baseline: bool = typer.Option(True, help="With --variant, also play the 'default' variant (only --set)."),
-    round_limit: int = typer.Option(C.SIMULATION_ROUND_LIMIT, min=1, help="Round cap: a longer game has no winner."),
-    wave_pairs: int = typer.Option(C.DEFAULT_WAVE_PAIRS, min=1, max=C.MAX_WAVE_PAIRS, help="Invader pairs per wave."),
+    round_limit: int = typer.Option(DEFAULT_RULES.simulation_round_limit, min=1, help="Round cap: a longer game has no winner."),
+    wave_pairs: int = typer.Option(DEFAULT_RULES.default_wave_pairs, min=1, max=DEFAULT_RULES.max_wave_pairs, help="Invader pairs per wave."),
 ) -> None:
     """Play many seeded games between bots in parallel and write an HTML report with plots."""
     import shlex
@@ -174,7 +174,7 @@ def lab(
                            baseline=baseline)
         words = ["judges", "lab", "--players", players, "--games", games, "--bots", bots, "--seed", seed,
                  "--out", out, "--workers", workers, "--round-limit", round_limit]
-        words += ["--wave-pairs", wave_pairs] if wave_pairs != C.DEFAULT_WAVE_PAIRS else []
+        words += ["--wave-pairs", wave_pairs] if wave_pairs != DEFAULT_RULES.default_wave_pairs else []
         words += [w for text in sets or [] for w in ("--set", text)]
         words += [w for text in variants or [] for w in ("--variant", text)]
         config.command = shlex.join(str(w) for w in words + ([] if baseline else ["--no-baseline"]))

@@ -21,7 +21,6 @@ from typing import Callable
 from ..engine import (Action, AppointJudge, Buy, ChooseSuccessor, ClaimJudge, Discard, DropArk, EndTurn, Execute,
                       ForeseeEvents, ForeseeInvasion, LeaveTroops, Move, PickUpArk, PlayAnointing, PlayAssassin,
                       PlayEvent, PlayProphet, PlayRevolt, PlayTax, Plunder, Release, TakeTroops, Vote)
-from ..engine import constants as C
 from ..engine.dice import SeededDice, seed_to_state
 from ..world import TERRAINS, World, load_world
 
@@ -38,6 +37,7 @@ class _View:
         self.world = world
         self.seat = view["seat"]
         self.settlements = self.s["settlements"]
+        self.rules = self.s["options"]["rules"]  # the game's rules, as the view carries them
         self.generals = {int(k): g for k, g in self.s["generals"].items()}
         self.besieged = {p["at"] for p in self.s["invaders"]}
         self._controllers: list | None = None
@@ -67,8 +67,9 @@ class _View:
 
     def value(self, i: int) -> int:
         info = self.world.settlements[i]
-        base = C.CITY_INCOME if info.is_city else C.VILLAGE_INCOME
-        return base + C.DEVELOPMENT_INCOME * self.settlements[i]["developments"]
+        rules = self.rules
+        base = rules["city_income"] if info.is_city else rules["village_income"]
+        return base + rules["development_income"] * self.settlements[i]["developments"]
 
     def strength_at(self, hex_index: int, seat) -> int:
         """Troops and generals of `seat` (or the Canaanite garrison) on a hex."""
@@ -145,7 +146,7 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         v = view()
-        world = load_world(v["state"]["options"]["map"])
+        world = load_world(v["state"]["options"]["rules"]["map"])
         me = _View(v, world)
         by_type: dict[type, list[Action]] = {}
         for a in legal:
@@ -245,7 +246,7 @@ class GreedyBot:
         i = me.world.settlement_by_name[options[0].settlement]
         region = me.world.settlements[i].region
         standing = sum(1 for j in me.world.regions[region].settlements if not me.settlements[j]["razed"])
-        keep = me.region_share(region) >= 0.4 or standing <= C.SETTLEMENTS_TO_SUSTAIN_JUDGE
+        keep = me.region_share(region) >= 0.4 or standing <= me.rules["settlements_to_sustain_judge"]
         return next(a for a in options if a.plunder is (not keep))
 
     def _claim(self, me: _View, by_type) -> Action | None:
@@ -369,7 +370,7 @@ class GreedyBot:
             g = me.generals[a.general]
             here = world.hexes[g["hex"]].settlement
             # A general who has moved leaves one troop to hold a settlement he took.
-            if points.get(a.general, 0) < C.MOVEMENT_POINTS and a.count == 1 and here is not None \
+            if points.get(a.general, 0) < me.rules["movement_points"] and a.count == 1 and here is not None \
                     and me.settlements[here]["owner"] is None:
                 return a
         plans = self.move_plans(me, by_type)
@@ -397,7 +398,7 @@ class GreedyBot:
         plans: list[tuple[float, int, int, Move, int]] = []
         for gid, options in moves.items():
             g = me.generals[gid]
-            if points.get(gid, 0) < C.MOVEMENT_POINTS:
+            if points.get(gid, 0) < me.rules["movement_points"]:
                 continue  # each general makes one considered move per phase
             here = world.hexes[g["hex"]].settlement
             spare = 0

@@ -170,7 +170,7 @@ class MCTSBot:
         for a in legal:
             by_type.setdefault(type(a), []).append(a)
         if Buy in by_type:
-            me = _View(view, load_world(view["state"]["options"]["map"]))
+            me = _View(view, load_world(view["state"]["options"]["rules"]["map"]))
             kinds: set = set()
             for score, a in self._greedy.ranked_buys(me, by_type):
                 kind = (a.item, a.general is not None)
@@ -178,7 +178,7 @@ class MCTSBot:
                     kinds.add(kind)
                     add(a)
         elif Move in by_type:
-            me = _View(view, load_world(view["state"]["options"]["map"]))
+            me = _View(view, load_world(view["state"]["options"]["rules"]["map"]))
             for _, _, move, _ in self._greedy.move_plans(me, by_type, goals_per_general=2):
                 if len(out) < limit:
                     add(move)

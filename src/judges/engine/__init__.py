@@ -1,7 +1,7 @@
 """The rules engine of Judges & Kings: pure Python, no I/O, no web, no database.
 
     from judges.engine import Game, Options
-    game = Game.new(Options(players=4, seed=7))
+    game = Game.new(Options(players=4, seed=7))   # rules=Rules(...) for a variant; default DEFAULT_RULES
     game.waiting_for()              # seats owing a decision
     list(game.legal_actions(0))     # what seat 0 may do
     game.apply(action)              # validated; raises RuleError and changes nothing if refused
@@ -15,6 +15,7 @@ from .dice import Dice, ScriptedDice, SeededDice
 from .errors import (DiceScriptExhausted, GameOver, IllegalAction, JudgesError, MalformedAction,
                      NotYourDecision, RuleError, SetupError)
 from .game import Game
+from .rules import DEFAULT_RULES, Rules, RulesError
 from .state import CANAANITES, ENDINGS, PHASES, Decision, GameState, Notification, Options
 
 __all__ = [
@@ -25,5 +26,5 @@ __all__ = [
     "Dice", "ScriptedDice", "SeededDice",
     "DiceScriptExhausted", "GameOver", "IllegalAction", "JudgesError", "MalformedAction",
     "NotYourDecision", "RuleError", "SetupError",
-    "Game", "CANAANITES", "ENDINGS", "PHASES", "Decision", "GameState", "Notification", "Options",
+    "Game", "DEFAULT_RULES", "Rules", "RulesError", "CANAANITES", "ENDINGS", "PHASES", "Decision", "GameState", "Notification", "Options",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from . import constants as C
+from .rules import DEFAULT_RULES
 from .actions import Buy
 from .board import control_map, is_besieged
 from .context import Ctx
@@ -14,11 +14,12 @@ from .intrigue import draw_card
 from .state import General
 
 RULE = "§8 Acquisitions"
-ITEMS = tuple(C.COSTS)
+ITEMS = tuple(DEFAULT_RULES.costs)  # the items for sale (every Rules prices exactly these)
 
 
 def _cap(ctx: Ctx, settlement: int) -> int:
-    return C.CITY_MAX_DEVELOPMENTS if ctx.world.settlements[settlement].is_city else C.VILLAGE_MAX_DEVELOPMENTS
+    rules = ctx.rules
+    return rules.city_max_developments if ctx.world.settlements[settlement].is_city else rules.village_max_developments
 
 
 def generals_count(ctx: Ctx, seat: int) -> int:
@@ -29,13 +30,14 @@ def generals_count(ctx: Ctx, seat: int) -> int:
 def refusal(ctx: Ctx, action: Buy, control: list | None = None) -> str | None:
     """Why this purchase is not allowed now, or None when it is. `control` (the control map)
     may be passed in when many purchases are checked against one position."""
+    rules = ctx.rules
     state, world = ctx.state, ctx.world
     if control is None:
         control = control_map(state, world)
     seat, item = action.player, action.item
-    if item not in C.COSTS:
+    if item not in rules.costs:
         return f"{item!r} is not for sale; items: {', '.join(ITEMS)}"
-    cost = C.COSTS[item]
+    cost = rules.costs[item]
     if state.players[seat].coins < cost:
         return f"a {item} costs {cost} coins and you have {state.players[seat].coins}"
     settlement = None
@@ -54,8 +56,8 @@ def refusal(ctx: Ctx, action: Buy, control: list | None = None) -> str | None:
     if item == "card":
         if settlement is not None or general is not None:
             return "a card is drawn to your hand: name no settlement or general"
-        if len(state.players[seat].hand) >= C.HAND_LIMIT:
-            return f"your hand is full ({C.HAND_LIMIT} cards)"
+        if len(state.players[seat].hand) >= rules.hand_limit:
+            return f"your hand is full ({rules.hand_limit} cards)"
         if not state.deck and not state.discard:
             return "no card is left to draw"
         return None
@@ -81,18 +83,19 @@ def refusal(ctx: Ctx, action: Buy, control: list | None = None) -> str | None:
             return f"{action.settlement} already has its {_cap(ctx, settlement)} development(s)"
         if item == "wall" and state.settlements[settlement].walls:
             return f"{action.settlement} already has walls"
-        if item == "general" and generals_count(ctx, seat) >= C.MAX_GENERALS:
-            return f"you already have {C.MAX_GENERALS} generals"
+        if item == "general" and generals_count(ctx, seat) >= rules.max_generals:
+            return f"you already have {rules.max_generals} generals"
     return None
 
 
 def apply_buy(ctx: Ctx, action: Buy) -> None:
+    rules = ctx.rules
     why = refusal(ctx, action)
     if why is not None:
         raise IllegalAction(RULE, "error.cannot_buy", why, item=action.item)
     state, world = ctx.state, ctx.world
     seat, item = action.player, action.item
-    cost = C.COSTS[item]
+    cost = rules.costs[item]
     state.players[seat].coins -= cost
     state.spent[item] = state.spent.get(item, 0) + cost
     settlement = world.settlement_by_name.get(action.settlement) if action.settlement is not None else None
@@ -103,7 +106,7 @@ def apply_buy(ctx: Ctx, action: Buy) -> None:
     elif item in ("troop", "mercenary"):
         state.generals[action.general].army += 1
         if item == "mercenary":
-            register_wrath(ctx, C.WRATH_MERCENARY, "mercenary")
+            register_wrath(ctx, rules.wrath_mercenary, "mercenary")
     elif item == "development":
         state.settlements[settlement].developments += 1
     elif item == "wall":
@@ -119,9 +122,10 @@ def apply_buy(ctx: Ctx, action: Buy) -> None:
 
 
 def legal_buys(ctx: Ctx, seat: int) -> Iterator[Buy]:
+    rules = ctx.rules
     state, world = ctx.state, ctx.world
     coins = state.players[seat].coins
-    if coins < min(C.COSTS.values()):
+    if coins < min(rules.costs.values()):
         return
     control = control_map(state, world)
     mine = [i for i, owner in enumerate(control) if owner == seat]
@@ -136,5 +140,5 @@ def legal_buys(ctx: Ctx, seat: int) -> Iterator[Buy]:
             candidates.append(Buy(player=seat, item="mercenary", general=g.id))
     candidates.append(Buy(player=seat, item="card"))
     for buy in candidates:
-        if C.COSTS[buy.item] <= coins and refusal(ctx, buy, control) is None:
+        if rules.costs[buy.item] <= coins and refusal(ctx, buy, control) is None:
             yield buy

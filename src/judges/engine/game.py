@@ -55,7 +55,7 @@ class Game:
     def __init__(self, state: GameState, world: World | None = None, dice: Dice | None = None,
                  log: list[Action] | None = None, notifications: list[Notification] | None = None) -> None:
         self.state = state
-        self.world = world if world is not None else load_world(state.options.map)
+        self.world = world if world is not None else load_world(state.options.rules.map)
         self.dice = dice if dice is not None else SeededDice(state)
         self.log: list[Action] = log if log is not None else []
         self.notifications: list[Notification] = notifications if notifications is not None else []
@@ -71,7 +71,7 @@ class Game:
         first decision; a scenario passes start=False to edit the position first."""
         if options is None:
             options = Options(**option_fields)
-        world = world if world is not None else load_world(options.map)
+        world = world if world is not None else load_world(options.rules.map)
         if dice_factory is not None:
             factory = dice_factory
         else:

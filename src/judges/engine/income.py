@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from . import constants as C
 from .board import is_besieged, living_seats, settlement_controller
 from .context import Ctx
 from .state import Entry, GameState
@@ -11,24 +10,26 @@ from ..world import World
 
 def settlement_value(state: GameState, world: World, settlement: int) -> tuple[int, list[str]]:
     """The income value of a settlement and the modifiers that made it (§ 7)."""
+    rules = state.options.rules
     info = world.settlements[settlement]
     s = state.settlements[settlement]
-    value = (C.CITY_INCOME if info.is_city else C.VILLAGE_INCOME) + C.DEVELOPMENT_INCOME * s.developments
+    value = (rules.city_income if info.is_city else rules.village_income) + rules.development_income * s.developments
     modifiers = []
     terrain = world.hexes[info.hex].terrain
     for event in state.events_landed:
         if event.terrain == terrain:
             if event.card == "abundance":
-                value += C.ABUNDANCE_BONUS
+                value += rules.abundance_bonus
                 modifiers.append("abundance")
             elif event.card == "famine":
-                value -= C.FAMINE_PENALTY
+                value -= rules.famine_penalty
                 modifiers.append("famine")
-    return max(C.MIN_SETTLEMENT_VALUE, value), modifiers
+    return max(rules.min_settlement_value, value), modifiers
 
 
 def compute_income(state: GameState, world: World) -> dict[int, list[Entry]]:
     """Every living player's income lines for this round, without changing anything."""
+    rules = state.options.rules
     lines: dict[int, list[Entry]] = {seat: [] for seat in living_seats(state)}
     for region_index, region in enumerate(world.regions):
         collector = state.taxes.get(region_index)
@@ -50,15 +51,15 @@ def compute_income(state: GameState, world: World) -> dict[int, list[Entry]]:
                         "settlement": settlement, "value": 0, "collector": collector}))
                 if collector in lines:
                     lines[collector].append(Entry(key="income.tax", params={
-                        "settlement": settlement, "value": C.TAX_MULTIPLIER * value,
+                        "settlement": settlement, "value": rules.tax_multiplier * value,
                         "modifiers": modifiers, "owner": owner}))
             elif owner in lines:
                 lines[owner].append(Entry(key="income.settlement", params={
                     "settlement": settlement, "value": value, "modifiers": modifiers,
                     "developments": s.developments}))
-    if state.round == C.DOWRY_ROUND:
+    if state.round == rules.dowry_round:
         for seat in lines:
-            lines[seat].append(Entry(key="income.dowry", params={"value": C.DOWRY}))
+            lines[seat].append(Entry(key="income.dowry", params={"value": rules.dowry}))
     return lines
 
 

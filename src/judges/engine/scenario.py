@@ -14,8 +14,8 @@ from .actions import action_from_dict
 from .dice import ScriptedDice, SeededDice
 from .errors import RuleError, SetupError
 from .game import Game
-from .state import CANAANITES, PHASES, General, InvaderPair, LandedEvent, Options, Title
-from . import constants as C
+from .rules import Rules
+from .state import CANAANITES, PHASES, General, InvaderPair, LandedEvent, Options, Title, options_from_builtins
 from ..world import TERRAINS, World, load_world
 
 _DIRECTIONS = {"clockwise": 1, "cw": 1, 1: 1, "counter-clockwise": -1, "counterclockwise": -1, "ccw": -1, -1: -1}
@@ -53,9 +53,9 @@ def _hex(world: World, at: Any, where: str) -> int:
     return world.settlements[_settlement(world, at, where)].hex
 
 
-def _card(card: Any, where: str) -> str:
-    if card not in C.DECK:
-        raise SetupError(f"{where}: unknown card {card!r}; cards: {sorted(C.DECK)}")
+def _card(rules: Rules, card: Any, where: str) -> str:
+    if card not in rules.deck:
+        raise SetupError(f"{where}: unknown card {card!r}; cards: {sorted(rules.deck)}")
     return card
 
 
@@ -80,6 +80,7 @@ def make_dice(spec: Any):
 def apply_position(game: Game, position: dict) -> None:
     """Edits a setup position in place. Raises SetupError naming the offending entry."""
     state, world = game.state, game.world
+    rules = state.options.rules
     _check_keys("position", position, _POSITION_KEYS)
     if position.get("clear_board"):
         # An empty land: no player holdings, no generals (Canaanite holdings stay).
@@ -109,7 +110,7 @@ def apply_position(game: Game, position: dict) -> None:
         if "coins" in p:
             player.coins = int(p["coins"])
         if "hand" in p:
-            player.hand = [_card(c, where) for c in p["hand"]]
+            player.hand = [_card(rules, c, where) for c in p["hand"]]
         if "eliminated" in p:
             player.eliminated = bool(p["eliminated"])
             player.eliminated_round = state.round - 1 if player.eliminated else None
@@ -188,23 +189,23 @@ def apply_position(game: Game, position: dict) -> None:
                                               direction=direction, wave=int(spec.get("wave", 1))))
             state.next_pair_id += 1
     if "events_area" in position:
-        state.events_area = [_card(c, "position.events_area") for c in position["events_area"]]
+        state.events_area = [_card(rules, c, "position.events_area") for c in position["events_area"]]
         for c in state.events_area:
-            if c not in C.EVENT_CARDS:
+            if c not in rules.event_cards:
                 raise SetupError(f"position.events_area: {c!r} is not an event card")
     if "events_landed" in position:
         state.events_landed = []
         for spec in position["events_landed"]:
             if spec.get("terrain") not in TERRAINS:
                 raise SetupError(f"position.events_landed: unknown terrain {spec.get('terrain')!r}")
-            state.events_landed.append(LandedEvent(card=_card(spec.get("card"), "position.events_landed"),
+            state.events_landed.append(LandedEvent(card=_card(rules, spec.get("card"), "position.events_landed"),
                                                    terrain=spec["terrain"]))
     if "taxes" in position:
         state.taxes = {_region(world, name, "position.taxes"): seat for name, seat in position["taxes"].items()}
     if "deck" in position:
-        state.deck = [_card(c, "position.deck") for c in position["deck"]]
+        state.deck = [_card(rules, c, "position.deck") for c in position["deck"]]
     if "discard" in position:
-        state.discard = [_card(c, "position.discard") for c in position["discard"]]
+        state.discard = [_card(rules, c, "position.discard") for c in position["discard"]]
 
 
 def build_game(data: dict) -> Game:
@@ -213,10 +214,10 @@ def build_game(data: dict) -> Game:
         raise SetupError("a scenario is a JSON object")
     _check_keys("scenario", data, _TOP_KEYS)
     try:
-        options = msgspec.convert(data.get("options", {}), Options)
+        options = options_from_builtins(data.get("options", {}))
     except msgspec.ValidationError as exc:
         raise SetupError(f"options: {exc}") from None
-    game = Game.new(options, dice_factory=make_dice(data.get("dice")), world=load_world(options.map), start=False)
+    game = Game.new(options, dice_factory=make_dice(data.get("dice")), world=load_world(options.rules.map), start=False)
     apply_position(game, data.get("position", {}))
     game.advance()
     return game

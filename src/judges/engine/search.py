@@ -35,7 +35,6 @@ from collections import Counter
 
 import msgspec
 
-from . import constants as C
 from .actions import Action
 from .board import hex_controller
 from .context import Ctx
@@ -135,13 +134,13 @@ class SearchState:
 # --- rebuilding a game from a view -----------------------------------------------------------
 
 def unseen_cards(view: dict) -> list[str]:
-    """The cards `view`'s seat cannot locate: the whole deck ([D] `constants.DECK`) minus its
+    """The cards `view`'s seat cannot locate: the whole deck (the game's rules: `deck`) minus its
     own hand, the discard pile, the Events Area and the events in force. Sorted."""
     s = view["state"]
     me = s["players"][view["seat"]]
     known = Counter(me["hand"]) + Counter(s["discard"]) + Counter(s["events_area"]) \
         + Counter(e["card"] for e in s["events_landed"])
-    return sorted((Counter(C.DECK) - known).elements())
+    return sorted((Counter(s["options"]["rules"]["deck"]) - known).elements())
 
 
 def game_from_view(view: dict, seed: int, world: World | None = None) -> Game:
@@ -164,7 +163,8 @@ def game_from_view(view: dict, seed: int, world: World | None = None) -> Game:
     if len(pool) > need:
         pool = pool[:need]
     if len(pool) < need:
-        kinds = [card for card, copies in C.DECK.items() for _ in range(copies)] or ["tax"]
+        deck = data["options"]["rules"]["deck"]
+        kinds = [card for card, copies in deck.items() for _ in range(copies)] or ["tax"]
         pool += [kinds[dice.roll(len(kinds)) - 1] for _ in range(need - len(pool))]
     at = 0
     for other, n in slots:
@@ -175,7 +175,7 @@ def game_from_view(view: dict, seed: int, world: World | None = None) -> Game:
     data["rng"] = 0
     data["votes"] = dict(data.get("votes") or {})
     state = msgspec.convert(data, GameState, strict=False)
-    world = world if world is not None else load_world(state.options.map)
+    world = world if world is not None else load_world(state.options.rules.map)
     game = Game(state, world)
     # Ballots already cast by others in an open election are hidden: draw them.
     from .titles import votes_of
@@ -212,6 +212,7 @@ def material(game: Game) -> list[float]:
     dominate (4 each); then progress toward Judge titles not yet owned (2 x the squared share
     of each sustaining region's standing settlements), settlements (0.8), income (0.4 a coin),
     free generals (0.8), troops (0.15) and coins (0.05)."""
+    rules = game.state.options.rules
     from .victory import score
     state, world = game.state, game.world
     n = len(state.players)
@@ -237,11 +238,11 @@ def material(game: Game) -> list[float]:
                 continue
             held[owner] += 1
             settlements[owner] += 1
-            income[owner] += (C.CITY_INCOME if world.settlements[i].is_city else C.VILLAGE_INCOME) \
-                + C.DEVELOPMENT_INCOME * s.developments
+            income[owner] += (rules.city_income if world.settlements[i].is_city else rules.village_income) \
+                + rules.development_income * s.developments
             if s.owner == owner:
                 troops[owner] += s.troops
-        if standing >= C.SETTLEMENTS_TO_SUSTAIN_JUDGE and state.titles[r].in_play:
+        if standing >= rules.settlements_to_sustain_judge and state.titles[r].in_play:
             for seat in range(n):
                 if held[seat] and state.titles[r].owner != seat:
                     progress[seat] += (held[seat] / standing) ** 2

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ..engine import Game
-from ..engine import constants as C
 from ..engine.board import controlled_settlements, sustaining_regions
 from ..engine.victory import score
 
@@ -38,7 +37,7 @@ def game_record(game: Game, *, variant: str, index: int, seed: int, bots: list[s
         "razed_by_plunder": state.razed_by_plunder,
         "battles": state.battles,
         "actions": len(game.log),
-        "regions_sustaining": sustaining_regions(state, world, C.SETTLEMENTS_TO_SUSTAIN_JUDGE),
+        "regions_sustaining": sustaining_regions(state, world, state.options.rules.settlements_to_sustain_judge),
         "wrath": state.wrath,
         "points": [{k: p[k] for k in ("judges", "king", "tabernacle", "total")} for p in points],
         "settlements": [len(controlled_settlements(state, world, seat)) for seat in range(len(state.players))],
