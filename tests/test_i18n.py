@@ -23,7 +23,7 @@ import judges.engine
 from judges import i18n
 from judges.bots import make_bot
 from judges.engine import ACTION_TYPES, ENDINGS, PHASES, Game, Options, RuleError, errors
-from judges.engine import constants as C
+from judges.engine import DEFAULT_RULES
 from judges.engine.actions import EndTurn
 from judges.engine.game import DECISIONS
 from judges.play import play_game
@@ -88,8 +88,8 @@ def vocabulary_keys() -> set[str]:
     keys = {f"phase.{p}" for p in PHASES}
     keys |= {f"terrain.{t}" for t in TERRAINS}
     keys |= {f"kingdom.{k}" for k in KINGDOMS}
-    keys |= {f"card.{c}" for c in C.DECK} | {f"card.{c}" for c in C.EVENT_CARDS}
-    keys |= {f"item.{i}" for i in C.COSTS}
+    keys |= {f"card.{c}" for c in DEFAULT_RULES.deck} | {f"card.{c}" for c in DEFAULT_RULES.event_cards}
+    keys |= {f"item.{i}" for i in DEFAULT_RULES.costs}
     keys |= {f"ending.{e}" for e in ENDINGS} | {f"ending_text.{e}" for e in ENDINGS}
     keys |= {f"decision.{k}" for k in DECISIONS} | {f"decision_help.{k}" for k in DECISIONS}
     keys |= {f"action.{t.__struct_config__.tag}" for t in ACTION_TYPES}
@@ -297,7 +297,7 @@ GAMES = [  # seed, players, bots, invader pairs per wave
 def games():
     out = []
     for seed, players, bots, pairs in GAMES:
-        options = Options(players=players, seed=seed, wave_pairs=pairs, round_limit=C.SIMULATION_ROUND_LIMIT)
+        options = Options(players=players, seed=seed, wave_pairs=pairs, round_limit=DEFAULT_RULES.simulation_round_limit)
         game = play_game(options, [make_bot(bots[s % len(bots)], seed * 100 + s) for s in range(players)])
         out.append((game, msgspec.to_builtins(game.notifications)))
     return out

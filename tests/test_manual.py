@@ -13,18 +13,33 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+import msgspec
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from judges import i18n, manual
-from judges.engine import constants as C
 from judges.engine.state import PHASES
 from judges.manual import (CHAPTER_DIR, CHAPTERS, ManualNotFound, chapter_for_decision, chapter_for_notification,
                            chapter_for_phase, chapter_source, markdown_to_html, render_chapter, render_chapter_body,
                            render_chapter_markdown, render_index)
 
 LANGS = i18n.LANGUAGES
+
+
+class _ManualRules:
+    """The rules the manual renders, under the UPPERCASE names its templates use (C.COSTS)."""
+
+    def __getattr__(self, name: str):
+        return getattr(manual.DEFAULT_RULES, name.lower())
+
+
+C = _ManualRules()
+
+
+def set_rules(monkeypatch, **changes) -> None:
+    """The manual rendered under other rules for the test."""
+    monkeypatch.setattr(manual, "DEFAULT_RULES", msgspec.structs.replace(manual.DEFAULT_RULES, **changes))
 EXPECTED_FILES = [f"{n:02d}-{slug}.md" for n, slug in enumerate(CHAPTERS, start=1)]
 
 # Digits allowed in a chapter's raw text outside template tags, (lang, slug) -> the exact
@@ -145,7 +160,7 @@ def test_the_digit_scan_catches_a_typed_number():
 def test_changing_a_constant_changes_the_manual(lang, monkeypatch):
     before = render_chapter(lang, "acquisitions")
     assert "99" not in before
-    monkeypatch.setitem(C.COSTS, "wall", 99)
+    set_rules(monkeypatch, costs={**C.COSTS, "wall": 99})
     after = render_chapter(lang, "acquisitions")
     assert f"<td>{i18n.gettext(lang, 'item.wall')}</td><td>99</td>" in after
     assert "99" in render_chapter(lang, "income-and-victory")  # "a wall costs 99"
@@ -154,7 +169,7 @@ def test_changing_a_constant_changes_the_manual(lang, monkeypatch):
 @pytest.mark.parametrize("lang", LANGS)
 def test_changing_the_wrath_threshold_changes_every_mention(lang, monkeypatch):
     old = str(C.WRATH_THRESHOLD)
-    monkeypatch.setattr(C, "WRATH_THRESHOLD", 21)
+    set_rules(monkeypatch, wrath_threshold=21)
     for slug in ("world", "announcements", "wrath-and-invaders", "screen"):
         text = re.sub(r"<[^>]+>", " ", render_chapter_body(lang, slug))
         assert "21" in text, slug
@@ -222,7 +237,7 @@ def test_the_owners_income_example_renders_seven_coins(lang, coins):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_income_example_follows_the_constants(lang, monkeypatch):
-    monkeypatch.setattr(C, "DEVELOPMENT_INCOME", 3)
+    set_rules(monkeypatch, development_income=3)
     body = render_chapter_body(lang, "income-and-victory")
     assert re.search(rf"<strong>{owners_example_total()} \w+</strong>", body)
     assert owners_example_total() == 9

@@ -43,13 +43,15 @@ def summarize(records: list) -> dict:
 
 @app.command()
 def simulate(
-    players: int = typer.Option(4, min=DEFAULT_RULES.min_players, max=DEFAULT_RULES.max_players, help="Players per game."),
+    players: int = typer.Option(4, min=DEFAULT_RULES.min_players, max=DEFAULT_RULES.max_players,
+                                help="Players per game."),
     games: int = typer.Option(20, min=1, help="How many games to play."),
     bot: str = typer.Option("random", help="Bot for every seat, or a comma-separated list by seat."),
     seed: int = typer.Option(1, help="Seed of the first game; game i uses seed + i."),
     wave_pairs: int = typer.Option(DEFAULT_RULES.default_wave_pairs, min=1, max=DEFAULT_RULES.max_wave_pairs,
                                    help="Invader pairs per wave (2 = hard)."),
-    round_limit: int = typer.Option(DEFAULT_RULES.simulation_round_limit, min=1, help="Round cap: a longer game ends with no winner."),
+    round_limit: int = typer.Option(DEFAULT_RULES.simulation_round_limit, min=1,
+                                    help="Round cap: a longer game ends with no winner."),
     as_json: bool = typer.Option(False, "--json", help="One JSON record per game, then the summary."),
 ) -> None:
     """Play whole games headless between bots and print how they ended."""
@@ -147,7 +149,8 @@ def scenario_run(
 
 @app.command()
 def lab(
-    players: int = typer.Option(4, min=DEFAULT_RULES.min_players, max=DEFAULT_RULES.max_players, help="Players per game."),
+    players: int = typer.Option(4, min=DEFAULT_RULES.min_players, max=DEFAULT_RULES.max_players,
+                                help="Players per game."),
     games: int = typer.Option(100, min=1, help="Games per variant; game i uses seed + i."),
     bots: str = typer.Option("greedy", help="Bot specs by seat, comma-separated (e.g. greedy,mcts:64,random); "
                                             "game i rotates the list by i mod players."),
@@ -155,12 +158,15 @@ def lab(
     out: Path = typer.Option(Path("report"), help="Directory for index.html, the plots, games.csv, summary.json."),
     workers: int = typer.Option(0, min=0, help="Worker processes (0: one per CPU)."),
     sets: Optional[list[str]] = typer.Option(None, "--set", help="NAME=VALUE (JSON) or NAME.key=VALUE: override "
-                                                                 "a rules constant in every game. Repeatable."),
-    variants: Optional[list[str]] = typer.Option(None, "--variant", help="NAME:CONST=VALUE,CONST=VALUE: a variant "
+                                                                 "a rule (wrath_threshold=10, costs.wall=8) in "
+                                                                 "every game. Repeatable."),
+    variants: Optional[list[str]] = typer.Option(None, "--variant", help="NAME:RULE=VALUE,RULE=VALUE: a variant "
                                                                          "compared on the same seeds. Repeatable."),
     baseline: bool = typer.Option(True, help="With --variant, also play the 'default' variant (only --set)."),
-    round_limit: int = typer.Option(DEFAULT_RULES.simulation_round_limit, min=1, help="Round cap: a longer game has no winner."),
-    wave_pairs: int = typer.Option(DEFAULT_RULES.default_wave_pairs, min=1, max=DEFAULT_RULES.max_wave_pairs, help="Invader pairs per wave."),
+    round_limit: int = typer.Option(DEFAULT_RULES.simulation_round_limit, min=1,
+                                    help="Round cap: a longer game has no winner."),
+    wave_pairs: int = typer.Option(DEFAULT_RULES.default_wave_pairs, min=1, max=DEFAULT_RULES.max_wave_pairs,
+                                   help="Invader pairs per wave."),
 ) -> None:
     """Play many seeded games between bots in parallel and write an HTML report with plots."""
     import shlex

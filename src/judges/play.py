@@ -55,5 +55,6 @@ def simulate_one(seed: int, players: int, bot_names: list[str], wave_pairs: int 
     return GameRecord(seed=seed, ending=s.ending or "", winners=list(s.winners), rounds=s.round,
                       judgments=s.judgments, razed_by_invaders=s.razed_by_invaders,
                       razed_by_plunder=s.razed_by_plunder, actions=len(game.log),
-                      regions_sustaining=sustaining_regions(s, game.world, s.options.rules.settlements_to_sustain_judge),
+                      regions_sustaining=sustaining_regions(s, game.world,
+                                                            s.options.rules.settlements_to_sustain_judge),
                       bots=[b.name for b in bots])

@@ -8,7 +8,7 @@ import pytest
 
 from judges.bots import MCTSBot, make_bot, parse_bot_spec
 from judges.engine import Game, Options
-from judges.engine import constants as C
+from judges.engine import DEFAULT_RULES
 from judges.engine.search import SearchState, chance_outcomes_d6, game_from_view, unseen_cards
 
 
@@ -179,7 +179,7 @@ def test_the_bot_reads_the_deck_from_the_constants():
     view = game.view(0, notifications=False)
     assert Counter(unseen_cards(view)) + Counter(view["state"]["players"][0]["hand"]) + Counter(
         view["state"]["discard"]) + Counter(view["state"]["events_area"]) + Counter(
-        e["card"] for e in view["state"]["events_landed"]) == Counter(C.DECK)
+        e["card"] for e in view["state"]["events_landed"]) == Counter(DEFAULT_RULES.deck)
 
 
 # --- the search itself ----------------------------------------------------------------------

@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from judges.engine import Game, Options, action_from_dict
-from judges.engine import constants as C
+from judges.engine import DEFAULT_RULES
 from judges.bots import make_bot
 from judges.engine.actions import ACTION_TYPES, EndTurn
 from judges.engine.dice import seed_to_state
@@ -197,8 +197,8 @@ JSON_LEAF = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=Fal
              | st.text(max_size=12))
 JSON = st.recursive(JSON_LEAF, lambda inner: st.lists(inner, max_size=3)
                     | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=8)
-NAMES = sorted({s.name for s in WORLD.settlements} | {r.name for r in WORLD.regions} | set(C.DECK)
-               | set(C.COSTS) | {"plain", "desert", "mountains", "troop", ""})
+NAMES = sorted({s.name for s in WORLD.settlements} | {r.name for r in WORLD.regions} | set(DEFAULT_RULES.deck)
+               | set(DEFAULT_RULES.costs) | {"plain", "desert", "mountains", "troop", ""})
 INTS = (st.integers(-3, 40) | st.integers() | st.sampled_from([2**31, 2**63 - 1, 2**63, 2**64, -2**63 - 1, 10**40]))
 STRS = st.sampled_from(NAMES) | st.text(max_size=20)
 TAGS = [cls.__struct_config__.tag for cls in ACTION_TYPES]
@@ -301,8 +301,8 @@ def test_malformed_request_bodies_are_refused_and_change_nothing(app_client, sti
 
 @settings(max_examples=ABUSE_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.none() | INTS, round_limit=st.none() | st.none() | INTS,
-       wave_pairs=st.integers(1, C.MAX_WAVE_PAIRS) | st.integers(1, C.MAX_WAVE_PAIRS) | INTS,
-       players=st.integers(C.MIN_PLAYERS, C.MAX_PLAYERS) | st.integers(1, 7),
+       wave_pairs=st.integers(1, DEFAULT_RULES.max_wave_pairs) | st.integers(1, DEFAULT_RULES.max_wave_pairs) | INTS,
+       players=st.integers(DEFAULT_RULES.min_players, DEFAULT_RULES.max_players) | st.integers(1, 7),
        name=st.none() | st.text(max_size=60), language=st.text(max_size=12))
 def test_game_creation_never_gets_a_server_error(app_client, seed, round_limit, wave_pairs, players, name, language):
     body = {"seats": [{"kind": "human", "name": name, "language": language}] * players, "seed": seed,

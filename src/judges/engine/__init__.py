@@ -26,5 +26,6 @@ __all__ = [
     "Dice", "ScriptedDice", "SeededDice",
     "DiceScriptExhausted", "GameOver", "IllegalAction", "JudgesError", "MalformedAction",
     "NotYourDecision", "RuleError", "SetupError",
-    "Game", "DEFAULT_RULES", "Rules", "RulesError", "CANAANITES", "ENDINGS", "PHASES", "Decision", "GameState", "Notification", "Options",
+    "Game", "DEFAULT_RULES", "Rules", "RulesError",
+    "CANAANITES", "ENDINGS", "PHASES", "Decision", "GameState", "Notification", "Options",
 ]

@@ -74,7 +74,8 @@ def _require_card(ctx: Ctx, seat: int, card: str) -> None:
     rules = ctx.rules
     if ctx.state.cards_played >= rules.cards_per_turn:
         raise IllegalAction(RULE_CARDS, "error.card_limit",
-                            f"you have already played {rules.cards_per_turn} cards this turn", limit=rules.cards_per_turn)
+                            f"you have already played {rules.cards_per_turn} cards this turn",
+                            limit=rules.cards_per_turn)
     if card not in ctx.state.players[seat].hand:
         raise IllegalAction(RULE_CARDS, "error.card_not_in_hand", f"you have no {card} card", card=card)
 

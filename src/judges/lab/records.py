@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from ..engine import Game
 from ..engine.board import controlled_settlements, sustaining_regions
 from ..engine.victory import score
@@ -45,4 +47,6 @@ def game_record(game: Game, *, variant: str, index: int, seed: int, bots: list[s
         "eliminated": [p.eliminated for p in state.players],
         "spent": {item: state.spent.get(item, 0) for item in sorted(set(ITEMS) | set(state.spent))},
         "seconds": round(seconds, 3),
+        # the whole options, rules included: the game replays from these and the bots (replay_record)
+        "options": msgspec.to_builtins(state.options),
     }

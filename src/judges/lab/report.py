@@ -263,7 +263,7 @@ def write_html(path: Path, config_json: dict, summaries: dict[str, dict]) -> Non
                           f"{summaries[v]['rounds']['max']})", summaries[v]["judgments"]["per_game"],
                           summaries[v]["judgments"]["first_round_median"], summaries[v]["cpu_seconds"]]
                        for v in names]))
-    variants = "".join(f"<li><b>{e(v['name'])}</b>: {e(', '.join(v['set']) or 'default constants')}</li>"
+    variants = "".join(f"<li><b>{e(v['name'])}</b>: {e(', '.join(v['set']) or 'default rules')}</li>"
                        for v in config_json["variants"])
     images = "".join(f"<figure><img src=\"{e(f)}\" alt=\"{e(t)}\"><figcaption>{e(t)}</figcaption></figure>"
                      for f, t in PLOTS.items())

@@ -43,6 +43,7 @@ import inspect
 import re
 from functools import lru_cache
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Callable, Iterable
 
 from fastapi import APIRouter, HTTPException, Request
@@ -50,7 +51,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from ..engine import constants as C
+from ..engine.rules import DEFAULT_RULES
 from ..engine.dice import Dice
 from ..engine.state import PHASES
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, gettext, normalize_language
@@ -247,7 +248,7 @@ def chapter_title(lang: str, slug: str) -> str:
 
 def _die_faces() -> int:
     default = inspect.signature(Dice.roll).parameters["sides"].default
-    return default if isinstance(default, int) else max(C.EVENT_TERRAIN_BY_DIE)
+    return default if isinstance(default, int) else max(DEFAULT_RULES.event_terrain_by_die)
 
 
 def span(lo: int, hi: int) -> str:
@@ -258,6 +259,7 @@ def span(lo: int, hi: int) -> str:
 
 
 def _context(lang: str) -> dict:
+    C = SimpleNamespace(**DEFAULT_RULES.constant_names())  # the rules under their UPPERCASE names
     die = _die_faces()
     world = load_world()
 

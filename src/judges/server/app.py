@@ -15,14 +15,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+import msgspec
 from pydantic import BaseModel, Field
 
-from ..engine import RuleError
-from ..engine import constants as C
+from ..engine import DEFAULT_RULES, RuleError, Rules
 from ..engine.state import PHASES
 from ..manual import manual_router
 from ..i18n import LANGUAGES, gettext, normalize_language, render_error, ui_strings
-from ..world import load_world
+from ..world import MapDataError, load_world, map_exists
 from .service import SEAT_EVENT_IDS, TAKEOVER_BOT, GameService, ServiceError
 from .store import GameStore
 
@@ -38,14 +38,17 @@ class SeatSpec(BaseModel):
 
 
 class CreateGame(BaseModel):
-    seats: list[SeatSpec] = Field(min_length=C.MIN_PLAYERS, max_length=C.MAX_PLAYERS)
-    wave_pairs: int = Field(default=C.DEFAULT_WAVE_PAIRS, ge=1, le=C.MAX_WAVE_PAIRS)
+    seats: list[SeatSpec] = Field(min_length=DEFAULT_RULES.min_players, max_length=DEFAULT_RULES.max_players)
+    wave_pairs: int = Field(default=DEFAULT_RULES.default_wave_pairs, ge=1, le=DEFAULT_RULES.max_wave_pairs)
     seed: int | None = Field(default=None, ge=0, le=2**62, description="the game's secret seed (default: random)")
     round_limit: int | None = Field(default=None, ge=1, le=10_000)
     turn_timer: float | None = Field(default=None, gt=0, le=86400,
                                      description="seconds a human may take over a decision before a bot plays the seat")
     takeover_bot: str = Field(default=TAKEOVER_BOT, max_length=40,
                               description="the bot that plays a seat whose player left or ran out of time")
+    rules: dict[str, Any] | None = Field(
+        default=None, description="rules differing from the defaults, by name (e.g. {\"map\": \"canaan\", "
+                                  "\"wrath_threshold\": 10}); stored with the game")
     position: dict[str, Any] | None = Field(
         default=None, description="a scenario position (docs/scenarios.md); only when the server allows scenarios")
 
@@ -114,7 +117,8 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         language = lang_of(request, lang)
         page = templates.get_template("home.html")
         return page.render(lang=language, t=lambda key, **p: gettext(language, key, **p), languages=LANGUAGES,
-                           bots=["greedy", "random", "mcts"], min_players=C.MIN_PLAYERS, max_players=C.MAX_PLAYERS)
+                           bots=["greedy", "random", "mcts"], min_players=DEFAULT_RULES.min_players,
+                           max_players=DEFAULT_RULES.max_players)
 
     @app.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     async def game_page(request: Request, game_id: str, token: str | None = None, lang: str | None = None):
@@ -132,9 +136,14 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         """Creates a game; answers one invitation link per human seat (keep them secret)."""
         if spec.position is not None and not allow_scenarios:
             raise ServiceError(403, "error.scenarios_off", "this server does not start games from scenario positions")
+        try:
+            rules = DEFAULT_RULES if spec.rules is None else msgspec.convert(
+                {**msgspec.to_builtins(DEFAULT_RULES), **spec.rules}, Rules, str_keys=True)
+        except msgspec.ValidationError as exc:
+            raise ServiceError(422, "error.options", f"rules: {exc}") from None
         live, tokens = service.create([s.model_dump() for s in spec.seats], spec.wave_pairs, spec.seed,
                                       spec.round_limit, spec.position, spec.turn_timer,
-                                      spec.takeover_bot)
+                                      spec.takeover_bot, rules)
         base = str(request.base_url).rstrip("/")
         seats = []
         for i, (seat, token) in enumerate(zip(live.seats, tokens)):
@@ -146,10 +155,13 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         service.wake_bots(live)
         return {"id": live.id, "seats": seats}
 
-    @app.get("/api/world")
-    async def world() -> dict:
-        """The map: hexes (q, r, terrain, settlement), settlements, regions, ring, Tabernacle."""
-        w = load_world()
+    def world_payload(rules: Rules) -> dict:
+        """The map of `rules` (hexes, settlements, regions, ring, Tabernacle) and the rules' numbers
+        the screen shows."""
+        try:
+            w = load_world(rules.map)
+        except MapDataError:
+            raise ServiceError(404, "error.no_map", f"there is no map {rules.map!r}") from None
         return {
             "name": w.name,
             "hexes": [{"index": h.index, "q": h.q, "r": h.r, "terrain": h.terrain, "settlement": h.settlement}
@@ -161,9 +173,24 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
             "ring": list(w.ring),
             "tabernacle_hex": w.tabernacle_hex,
             "phases": list(PHASES),
-            "wrath_threshold": C.WRATH_THRESHOLD,
-            "costs": C.COSTS,
+            "wrath_threshold": rules.wrath_threshold,
+            "costs": dict(rules.costs),
         }
+
+    @app.get("/api/world")
+    async def world(map: str | None = None) -> dict:
+        """A map (default: the default rules' map) with the default rules' numbers."""
+        if map is None or map == DEFAULT_RULES.map:
+            return world_payload(DEFAULT_RULES)
+        if not map_exists(map):
+            raise ServiceError(404, "error.no_map", f"there is no map {map!r}")
+        return world_payload(msgspec.structs.replace(DEFAULT_RULES, map=map))
+
+    @app.get("/api/games/{game_id}/world")
+    async def game_world(game_id: str) -> dict:
+        """The world of one game: its map and its rules' numbers (nothing secret)."""
+        live = await service.get(game_id)
+        return world_payload(live.game.state.options.rules)
 
     @app.get("/api/i18n/{lang}")
     async def strings(lang: str) -> dict:

@@ -22,9 +22,10 @@ import msgspec
 from ..bots import make_bot
 from ..engine import Game, Options, RuleError, action_from_dict, action_to_dict
 from ..engine import constants as C
+from ..engine.rules import DEFAULT_RULES, Rules
 from ..engine.errors import SetupError
 from ..engine.scenario import build_game
-from ..engine.state import GameState, Notification
+from ..engine.state import GameState, Notification, options_from_builtins, upgrade_options
 from ..engine.victory import score
 from ..i18n import normalize_language, render_notification
 from ..manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
@@ -106,13 +107,14 @@ def _snapshot_data(game: Game) -> dict:
 def _new_game(options: dict, position: dict | None) -> Game:
     """The setup position, or a scenario position on top of it (docs/scenarios.md)."""
     if position is None:
-        return Game.new(msgspec.convert(options, Options))
+        return Game.new(options_from_builtins(options))
     return build_game({"options": options, "position": position, "dice": None})
 
 
 def _game_from_snapshot(data: dict) -> Game:
     # JSON turned the integer keys of the state's dicts into strings: str_keys converts them back.
-    state = msgspec.convert(data["state"], GameState, str_keys=True)
+    state = msgspec.convert({**data["state"], "options": upgrade_options(data["state"]["options"])}, GameState,
+                            str_keys=True)
     notifications = msgspec.convert(data["notifications"], list[Notification], str_keys=True)
     return Game(state, notifications=notifications)
 
@@ -138,17 +140,19 @@ class GameService:
 
     # --- creating and loading -------------------------------------------------------
 
-    def create(self, seats: list[dict], wave_pairs: int = C.DEFAULT_WAVE_PAIRS, seed: int | None = None,
+    def create(self, seats: list[dict], wave_pairs: int = DEFAULT_RULES.default_wave_pairs, seed: int | None = None,
                round_limit: int | None = None, position: dict | None = None,
                turn_timer: float | None = None,
-               takeover_bot: str = TAKEOVER_BOT) -> tuple[LiveGame, list[str | None]]:
-        if not C.MIN_PLAYERS <= len(seats) <= C.MAX_PLAYERS:
-            raise ServiceError(422, "error.players", f"a game has {C.MIN_PLAYERS} to {C.MAX_PLAYERS} seats")
+               takeover_bot: str = TAKEOVER_BOT, rules: Rules = DEFAULT_RULES) -> tuple[LiveGame, list[str | None]]:
+        """A new game under `rules` (stored with its options, so it replays under them for ever)."""
+        if not rules.min_players <= len(seats) <= rules.max_players:
+            raise ServiceError(422, "error.players", f"a game has {rules.min_players} to {rules.max_players} seats")
         if not any(s.get("kind") == "human" for s in seats):
             raise ServiceError(422, "error.no_human", "at least one seat must be a human's")
         seed = secrets.randbits(31) if seed is None else seed
         try:
-            options = Options(players=len(seats), seed=seed, wave_pairs=wave_pairs, round_limit=round_limit)
+            options = Options(players=len(seats), seed=seed, wave_pairs=wave_pairs, round_limit=round_limit,
+                              rules=rules)
             game = _new_game(msgspec.to_builtins(options), position)
         except SetupError as exc:
             raise ServiceError(422, "error.options", str(exc)) from None

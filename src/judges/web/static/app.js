@@ -41,7 +41,7 @@
   // --- talking to the server -----------------------------------------------------------
 
   async function loadStatic() {
-    const [w, s] = await Promise.all([fetch("/api/world").then((r) => r.json()),
+    const [w, s] = await Promise.all([fetch(`/api/games/${JK.gameId}/world`).then((r) => r.json()),
                                       fetch("/api/i18n/" + lang).then((r) => r.json())]);
     world = w; S = s;
   }
