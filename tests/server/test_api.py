@@ -286,3 +286,58 @@ def test_the_screen_links_the_manual_chapter_of_the_current_phase(client):
         assert page.status_code == 200
         assert f'href="/manual/{lang}"' in page.text  # the link back to the index
     assert all("chapter" in n for n in v["notifications"])
+
+
+# --- a game's rules and map ----------------------------------------------------------------------
+
+def test_a_game_keeps_its_own_rules_across_a_restart(db_url, monkeypatch):
+    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    with TestClient(create_app(db_url)) as first:
+        data = create(first, rules={"wrath_threshold": 5, "dowry": 2})
+        plain = create(first)
+        game_id, token = data["id"], data["seats"][0]["token"]
+        before = wait_for_human(first, game_id, token)
+        assert before["state"]["options"]["rules"]["wrath_threshold"] == 5
+        assert view(first, plain["id"], plain["seats"][0]["token"]).json()["state"]["options"]["rules"][
+            "wrath_threshold"] == 13
+    with TestClient(create_app(db_url)) as second:
+        after = view(second, game_id, token).json()
+        world = second.get(f"/api/games/{game_id}/world").json()
+    assert after["state"] == before["state"]
+    assert after["state"]["options"]["rules"]["dowry"] == 2
+    assert world["wrath_threshold"] == 5 and world["name"] == "Canaan" and world["hexes"]
+
+
+def test_a_game_stored_with_old_options_loads_on_the_default_map(db_url):
+    from judges.server.service import GameService
+    from judges.server.store import GameStore
+
+    store = GameStore(db_url)
+    store.migrate()
+    seats = [{"kind": "human", "bot": None, "name": "Ada", "language": "en", "token_hash": "x"},
+             {"kind": "bot", "bot": "random", "name": "Dan", "language": "en", "token_hash": None}]
+    store.create_game("old", {"players": 2, "seed": 3, "wave_pairs": 1, "round_limit": None, "map": "canaan",
+                              "takeover_bot": "greedy"}, 3, 1, seats)
+    game = GameService(store)._load("old").game
+    assert game.state.options.rules.map == "canaan" and game.state.options.players == 2
+
+
+def test_the_world_of_a_map_and_of_a_game(client):
+    default = client.get("/api/world").json()
+    assert client.get("/api/world", params={"map": "canaan"}).json() == default
+    assert default["wrath_threshold"] == 13 and default["costs"]["wall"] == 10
+    missing = client.get("/api/world", params={"map": "atlantis"})
+    assert missing.status_code == 404 and missing.json()["key"] == "error.no_map"
+    data = create(client, rules={"costs": {"troop": 2, "mercenary": 2, "development": 4, "wall": 7, "general": 6,
+                                           "card": 3}})
+    world = client.get(f"/api/games/{data['id']}/world").json()
+    assert world["costs"]["wall"] == 7 and world["hexes"] == default["hexes"]
+    assert client.get("/api/games/nope/world").status_code == 404
+
+
+@pytest.mark.parametrize("rules, words", [({"wrath_threshold": 0}, "wrath_threshold"),
+                                          ({"map": "atlantis"}, "atlantis"),
+                                          ({"costs": {"wall": 1}}, "costs")])
+def test_a_game_under_invalid_rules_is_refused(client, rules, words):
+    response = client.post("/api/games", json={"seats": THREE_SEATS, "rules": rules})
+    assert response.status_code == 422 and words in response.json()["message"]
