@@ -172,7 +172,7 @@ class GameService:
                                  "token_hash": hash_token(token) if token else None})
         _check_bot(takeover_bot, "takeover bot")
         game_id = secrets.token_urlsafe(9)
-        stored_options = msgspec.to_builtins(options)
+        stored_options = msgspec.to_builtins(options, str_keys=True)  # as JSON keeps it
         stored_options["takeover_bot"] = takeover_bot
         if position is not None:
             stored_options["position"] = position  # a game started from a scenario position
