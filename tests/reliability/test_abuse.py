@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 
 from judges.engine import Game, Options, action_from_dict
 from judges.engine import DEFAULT_RULES
+from judges.engine.state import options_from_builtins
 from judges.bots import make_bot
 from judges.engine.actions import ACTION_TYPES, EndTurn
 from judges.engine.dice import seed_to_state
@@ -365,7 +366,7 @@ def secrets_by_seq(store_url: str, game_id: str, upto: int) -> tuple[list[dict],
     """Replays the stored log: for each seq, the deck and the hands; and every dice state the
     game went through (any of them gives away every later die and shuffle)."""
     stored = GameStore(store_url).load(game_id, all_actions=True)
-    game = Game.new(Options(**{k: v for k, v in stored.options.items() if k in Options.__struct_fields__}))
+    game = Game.new(options_from_builtins({k: v for k, v in stored.options.items() if k in Options.__struct_fields__}))
     by_seq = []
     # (the seed itself is shown by every view: test_the_view_does_not_give_away_the_seed...)
     rngs = {str(seed_to_state(stored.seed)), str(game.state.rng)}

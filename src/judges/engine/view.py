@@ -12,19 +12,34 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from .board import turn_order
-from .state import PHASES
+from .state import _NO_OPTIONS, PHASES, Options
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
 
+_OPTIONS_BUILTINS: dict[int, tuple[Options, dict]] = {}  # id(options) -> (options, their builtins)
+
+
+def _options_builtins(options: Options) -> dict:
+    """The options as builtins, computed once per (frozen) Options: the rules are some eighty
+    numbers a view would otherwise convert at every decision. The "rules" dict is shared by
+    every view of the game: read it, never change it."""
+    hit = _OPTIONS_BUILTINS.get(id(options))
+    if hit is None or hit[0] is not options:
+        if len(_OPTIONS_BUILTINS) >= 256:
+            _OPTIONS_BUILTINS.clear()
+        hit = _OPTIONS_BUILTINS[id(options)] = (options, msgspec.to_builtins(options))
+    return hit[1]
+
+
 def player_view(game: "Game", seat: int, notifications: bool = True) -> dict:
     """The seat's view. `notifications=False` leaves out the bell (bots do not read it)."""
     state = game.state
-    data = msgspec.to_builtins(state)
+    data = msgspec.to_builtins(msgspec.structs.replace(state, options=_NO_OPTIONS))
     del data["rng"]
     # The seed would let a player rebuild the deck order and every hand: it stays secret.
-    del data["options"]["seed"]
+    data["options"] = {k: v for k, v in _options_builtins(state.options).items() if k != "seed"}
     data["deck"] = {"size": len(state.deck)}
     for p in data["players"]:
         if p["seat"] != seat:
