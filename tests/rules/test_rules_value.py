@@ -146,3 +146,8 @@ def test_an_old_stored_state_still_decodes():
 def test_an_old_scenario_file_with_a_map_in_its_options_still_runs():
     game = build_game({"options": OLD_OPTIONS, "position": {}})
     assert game.state.options.rules == DEFAULT_RULES and game.world is load_world("canaan")
+
+
+def test_options_built_from_a_stored_dict_decode_its_rules():
+    stored = json.loads(msgspec.json.encode(Options(players=3, rules=Rules(dowry=4))))
+    assert Options(**stored).rules == Rules(dowry=4)

@@ -35,6 +35,10 @@ class Options(Struct, frozen=True, kw_only=True):
     round_limit: int | None = None
     rules: Rules = DEFAULT_RULES  # every number of the rules, and the map, this game is played under
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):  # Options(**stored_dict): the rules as a JSON-like dict
+            msgspec.structs.force_setattr(self, "rules", msgspec.convert(self.rules, Rules, str_keys=True))
+
 
 def upgrade_options(data: dict) -> dict:
     """An options dict as stored before the rules were part of the options (a top-level "map",
