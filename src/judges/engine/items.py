@@ -28,7 +28,7 @@ class Item:
 
 ITEMS: dict[str, Item] = {item.name: item for item in (
     Item("troop", target="either", icon="🛡"),
-    Item("mercenary", target="general", icon="💰", wrath="WRATH_MERCENARY"),
+    Item("mercenary", target="general", icon="🪖", wrath="WRATH_MERCENARY"),
     Item("development", target="settlement", icon="🏛", besieged_forbids=True),
     Item("wall", target="settlement", icon="🧱", besieged_forbids=True),
     Item("general", target="settlement", icon="♞"),
