@@ -13,15 +13,16 @@ from typing import Callable, Iterable, Iterator
 
 import msgspec
 
-from .decisions import KIND_OF_ACTION, KINDS, subject_name
 from .actions import ACTION_TYPES, Action, action_from_dict, action_to_dict
 from .context import Ctx
+from .decisions import KIND_OF_ACTION, KINDS, subject_name
 from .dice import Dice, SeededDice
 from .errors import GameOver, MalformedAction, NotYourDecision
 from .phases import PHASE_STEPS
 from .setup import initial_state
 from .state import Decision, GameState, Notification, Options, PHASES, clone_state, state_to_json
 from ..world import World, load_world
+
 
 class Game:
     """One game: state, dice, action log and the notifications emitted so far."""
@@ -173,4 +174,3 @@ class Game:
 
     def state_json(self) -> bytes:
         return state_to_json(self.state)
-
