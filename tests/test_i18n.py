@@ -25,7 +25,9 @@ from judges.bots import make_bot
 from judges.engine import ACTION_TYPES, ENDINGS, PHASES, Game, Options, RuleError, errors
 from judges.engine import constants as C
 from judges.engine.actions import EndTurn
-from judges.engine.game import DECISIONS
+from judges.engine.cards import CARDS
+from judges.engine.decisions import KINDS
+from judges.engine.items import ITEMS
 from judges.play import play_game
 from judges.world import KINGDOMS, TERRAINS, load_world
 
@@ -88,10 +90,10 @@ def vocabulary_keys() -> set[str]:
     keys = {f"phase.{p}" for p in PHASES}
     keys |= {f"terrain.{t}" for t in TERRAINS}
     keys |= {f"kingdom.{k}" for k in KINGDOMS}
-    keys |= {f"card.{c}" for c in C.DECK} | {f"card.{c}" for c in C.EVENT_CARDS}
-    keys |= {f"item.{i}" for i in C.COSTS}
+    keys |= {f"card.{c}" for c in C.DECK} | {f"card.{c}" for c in CARDS}
+    keys |= {f"item.{i}" for i in C.COSTS} | {f"item.{i}" for i in ITEMS}
     keys |= {f"ending.{e}" for e in ENDINGS} | {f"ending_text.{e}" for e in ENDINGS}
-    keys |= {f"decision.{k}" for k in DECISIONS} | {f"decision_help.{k}" for k in DECISIONS}
+    keys |= {f"decision.{k}" for k in KINDS} | {f"decision_help.{k}" for k in KINDS}
     keys |= {f"action.{t.__struct_config__.tag}" for t in ACTION_TYPES}
     keys |= {"party.canaanites", "party.invaders"}
     keys |= {"outcome.killed", "outcome.exposed", "outcome.failed"}
@@ -138,7 +140,7 @@ def test_the_scan_finds_the_engine_keys():
     keys = engine_keys()
     assert len(keys) > 90
     for key in ("wrath.reconciled", "acquisition", "income.dowry", "income.tax", "notification.income",
-                "notification.game_over", "error.cannot_buy", "error.not_your_decision", "error.game_over",
+                "notification.game_over", "error.buy.too_poor", "error.not_your_decision", "error.game_over",
                 "error.malformed_action", "combat.battle", "title.claimed"):
         assert key in keys, key
     assert {"wrath_reason.tax", "cause.plague", "razed_by.plunder", "crowned.anointed", "arrival.entry",

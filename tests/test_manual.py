@@ -19,6 +19,8 @@ from fastapi.testclient import TestClient
 
 from judges import i18n, manual
 from judges.engine import constants as C
+from judges.engine.cards import CARDS, copies
+from judges.engine.items import ITEMS, cost
 from judges.engine.state import PHASES
 from judges.manual import (CHAPTER_DIR, CHAPTERS, ManualNotFound, chapter_for_decision, chapter_for_notification,
                            chapter_for_phase, chapter_source, markdown_to_html, render_chapter, render_chapter_body,
@@ -173,15 +175,15 @@ def _rows(body: str) -> list[list[str]]:
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_price_list_is_the_constants(lang):
     rows = {r[0]: r[1] for r in _rows(render_chapter_body(lang, "acquisitions")) if len(r) == 3}
-    for item, cost in C.COSTS.items():
-        assert rows[i18n.gettext(lang, f"item.{item}")] == str(cost), item
+    for item in ITEMS:  # every item of the table, at the price the rules give it
+        assert rows[i18n.gettext(lang, f"item.{item}")] == str(cost(item)), item
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_deck_is_the_constants(lang):
     rows = {r[0]: r[1] for r in _rows(render_chapter_body(lang, "intrigue")) if len(r) == 3}
-    for card, copies in C.DECK.items():
-        assert rows[i18n.gettext(lang, f"card.{card}")] == str(copies), card
+    for card in CARDS:  # every card of the table, with the rules' number of copies
+        assert rows[i18n.gettext(lang, f"card.{card}")] == str(copies(card)), card
 
 
 @pytest.mark.parametrize("lang", LANGS)

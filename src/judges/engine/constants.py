@@ -43,7 +43,6 @@ DECK = {
     "prophet": 2,
     "anointing": 2,
 }
-EVENT_CARDS = ("plague", "abundance", "famine", "sandstorm")  # [M] cards that go to the Events Area
 
 # --- Income [M] ------------------------------------------------------------------------
 VILLAGE_INCOME = 1  # [M]

@@ -11,11 +11,11 @@ from typing import Any
 import msgspec
 
 from .actions import action_from_dict
+from .cards import CARDS, is_event
 from .dice import ScriptedDice, SeededDice
 from .errors import RuleError, SetupError
 from .game import Game
 from .state import CANAANITES, PHASES, General, InvaderPair, LandedEvent, Options, Title
-from . import constants as C
 from ..world import TERRAINS, World, load_world
 
 _DIRECTIONS = {"clockwise": 1, "cw": 1, 1: 1, "counter-clockwise": -1, "counterclockwise": -1, "ccw": -1, -1: -1}
@@ -54,8 +54,8 @@ def _hex(world: World, at: Any, where: str) -> int:
 
 
 def _card(card: Any, where: str) -> str:
-    if card not in C.DECK:
-        raise SetupError(f"{where}: unknown card {card!r}; cards: {sorted(C.DECK)}")
+    if card not in CARDS:
+        raise SetupError(f"{where}: unknown card {card!r}; cards: {sorted(CARDS)}")
     return card
 
 
@@ -190,7 +190,7 @@ def apply_position(game: Game, position: dict) -> None:
     if "events_area" in position:
         state.events_area = [_card(c, "position.events_area") for c in position["events_area"]]
         for c in state.events_area:
-            if c not in C.EVENT_CARDS:
+            if not is_event(c):
                 raise SetupError(f"position.events_area: {c!r} is not an event card")
     if "events_landed" in position:
         state.events_landed = []

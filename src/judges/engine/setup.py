@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import constants as C
+from .cards import CARDS, copies
 from .dice import Dice, seed_to_state
 from .errors import SetupError
 from .state import CANAANITES, GameState, General, Options, Player, SettlementState, Title
@@ -47,7 +48,7 @@ def initial_state(options: Options, world: World, dice_factory) -> tuple[GameSta
             state.generals[gid] = General(id=gid, owner=seat, hex=camp)
             state.next_general_id += 1
     state.ark_hex = world.ark_start_hex
-    deck = [card for card, copies in C.DECK.items() for _ in range(copies)]
+    deck = [card for card in CARDS for _ in range(copies(card))]
     dice.shuffle(deck)
     state.deck = deck
     for _ in range(C.START_CARDS):

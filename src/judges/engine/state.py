@@ -104,10 +104,9 @@ class Notification(Struct, kw_only=True):
 class Decision(Struct, kw_only=True, frozen=True):
     """Something a player owes before the game can go on.
 
-    kind: "foresee_invasion", "foresee_events", "succession", "appoint_judge",
-    "vote", or "turn" (a player's turn in phases 2, 4, 5, 6).
-    subject: the region of an appoint_judge decision, the invader pair of a
-    foresee_invasion decision; None otherwise.
+    kind: a decision kind of the registry, `judges.engine.decisions.KINDS` ("vote",
+    "turn"...; docs/protocol.md lists them). subject: what the decision is about, as the
+    kind's registry entry says (a region, a settlement, an invader pair's id), or None.
     """
 
     player: int

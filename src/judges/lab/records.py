@@ -5,9 +5,10 @@ from __future__ import annotations
 from ..engine import Game
 from ..engine import constants as C
 from ..engine.board import controlled_settlements, sustaining_regions
+from ..engine.items import ITEM_NAMES
 from ..engine.victory import score
 
-ITEMS = ("troop", "mercenary", "development", "wall", "general", "card")
+ITEMS = ITEM_NAMES  # the items table's order: the report lists coins spent by item in it
 
 
 def judgment_rounds(game: Game) -> list[int]:

@@ -51,6 +51,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 from ..engine import constants as C
+from ..engine.decisions import KINDS as DECISION_KINDS
 from ..engine.dice import Dice
 from ..engine.state import PHASES
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, gettext, normalize_language
@@ -122,19 +123,6 @@ _ENTRY_PREFIX_CHAPTER = {
     "title": "judges-and-kings", "king": "judges-and-kings", "election": "judges-and-kings",
     "crowned": "judges-and-kings", "prophet": "events",
     "captive": "captives", "general": "captives", "cause": "captives",
-}
-
-#: Decision kinds -> chapter. A "turn" belongs to the phase it is taken in.
-_DECISION_CHAPTER = {
-    "vote": "judges-and-kings",
-    "appoint_judge": "judges-and-kings",
-    "claim_judge": "judges-and-kings",
-    "succession": "judges-and-kings",
-    "foresee_events": "events",
-    "foresee_invasion": "wrath-and-invaders",
-    "discard": "intrigue",
-    "plunder": "movement-and-combat",
-    "turn": "round",
 }
 
 #: Words of the manual's own pages (the catalogs hold the game's words).
@@ -223,7 +211,8 @@ def chapter_for_decision(kind: str, phase: str | int | None = None) -> str | Non
     is explained by its phase's chapter when the phase is given; None for an unknown kind."""
     if kind == "turn" and phase is not None:
         return chapter_for_phase(phase)
-    return _DECISION_CHAPTER.get(kind)
+    entry = DECISION_KINDS.get(kind)  # the registry names each kind's chapter
+    return entry.chapter if entry is not None else None
 
 
 def chapter_source(lang: str, slug: str) -> str:

@@ -21,6 +21,7 @@ from ..engine import RuleError
 from ..engine import constants as C
 from ..engine.state import PHASES
 from ..manual import manual_router
+from ..protocol import protocol as published_protocol
 from ..i18n import LANGUAGES, gettext, normalize_language, render_error, ui_strings
 from ..world import load_world
 from .service import SEAT_EVENT_IDS, TAKEOVER_BOT, GameService, ServiceError
@@ -162,8 +163,14 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
             "tabernacle_hex": w.tabernacle_hex,
             "phases": list(PHASES),
             "wrath_threshold": C.WRATH_THRESHOLD,
-            "costs": C.COSTS,
         }
+
+    @app.get("/api/protocol")
+    async def protocol() -> dict:
+        """The decision kinds (the action types that answer each, with their fields; subject,
+        rule, manual chapter, window, icon), the items for sale (target, cost, icon) and the
+        intrigue cards: docs/protocol.md."""
+        return published_protocol()
 
     @app.get("/api/i18n/{lang}")
     async def strings(lang: str) -> dict:

@@ -5,9 +5,9 @@
   const JK = window.JK;
   const SEAT_COLORS = ["#2b6cb0", "#c05621", "#2f855a", "#805ad5", "#b83280", "#b7791f"];
   const TERRAIN_COLORS = {plain: "#cfe8b0", mountains: "#b9aa98", desert: "#f0d9a0"};
-  const DECISION_ICONS = {vote: "🗳", appoint_judge: "⚖", foresee_invasion: "👁", foresee_events: "👁",
-                          succession: "👑", plunder: "⚔", claim_judge: "⚖", discard: "🂠"};
-  const WINDOW_KINDS = Object.keys(DECISION_ICONS);
+  // From GET /api/protocol: the decision kinds that open a window, the action types that
+  // answer each kind, the items for sale.
+  let WINDOW_KINDS = [], ANSWERED_BY = {}, ITEMS = {};
   const SIZE = 22;
   let world = null, S = {}, view = null, notes = [], socket = null, selected = null;
   let dismissed = new Set(), openKind = null, lang = JK.lang;
@@ -41,9 +41,13 @@
   // --- talking to the server -----------------------------------------------------------
 
   async function loadStatic() {
-    const [w, s] = await Promise.all([fetch("/api/world").then((r) => r.json()),
-                                      fetch("/api/i18n/" + lang).then((r) => r.json())]);
+    const [w, s, p] = await Promise.all([fetch("/api/world").then((r) => r.json()),
+                                         fetch("/api/i18n/" + lang).then((r) => r.json()),
+                                         fetch("/api/protocol").then((r) => r.json())]);
     world = w; S = s;
+    WINDOW_KINDS = p.decisions.filter((d) => d.opens_window).map((d) => d.name);
+    p.decisions.forEach((d) => { ANSWERED_BY[d.name] = d.actions.map((a) => a.type); });
+    p.items.forEach((i) => { ITEMS[i.name] = i; });
   }
 
   function connect() {
@@ -227,7 +231,7 @@
       case "play_anointing": return `${t("card.anointing")}: ${t("ui.general")} #${a.general}`;
       case "execute": return `${t("ui.execute")} #${a.general}`;
       case "release": return `${t("ui.release")} #${a.general}`;
-      case "buy": return `${t("item." + a.item)} (${world.costs[a.item]}) ${a.settlement || (a.general !== null ? "#" + a.general : "")}`;
+      case "buy": return `${ITEMS[a.item].icon} ${t("item." + a.item)} (${ITEMS[a.item].cost}) ${a.settlement || (a.general !== null ? "#" + a.general : "")}`;
       case "take_troops": return `${t("ui.take_troops")}: ${a.count}`;
       case "leave_troops": return `${t("ui.leave_troops")}: ${a.count}`;
       case "pick_up_ark": return t("ui.pick_up_ark");
@@ -348,10 +352,7 @@
       if (fresh) openKind = fresh;  // a decision window opens by itself
     }
     if (!openKind) { modal.hidden = true; return; }
-    const types = {vote: "vote", appoint_judge: "appoint_judge", foresee_invasion: "foresee_invasion",
-                   foresee_events: "foresee_events", succession: "choose_successor", plunder: "plunder",
-                   claim_judge: "claim_judge", discard: "discard"};
-    const options = view.legal_actions.filter((a) => a.type === types[openKind]);
+    const options = view.legal_actions.filter((a) => ANSWERED_BY[openKind].includes(a.type));
     $("modal-body").replaceChildren(
       el("h3", {"data-kind": openKind}, t("decision." + openKind)),
       el("p", {}, t("decision_help." + openKind),
