@@ -152,12 +152,11 @@ def _supported(tag: str) -> str | None:
     return _BY_BASE.get(found.split("_")[0])
 
 
-def negotiate_language(explicit: str | None = None, cookie: str | None = None,
-                       accept_language: str | None = None, fallback: str | None = None) -> str:
-    """The one way a language is chosen: an explicit choice (``?lang=``) wins, then the cookie,
-    then the Accept-Language header by q-value ("fr-FR,es;q=0.9" -> "es"), then `fallback`
-    (a seat's language), then English. Unsupported choices are skipped."""
-    for choice in (explicit, cookie):
+def negotiate_language(*choices: str | None, accept_language: str | None = None) -> str:
+    """The one way a language is chosen: the explicit `choices` in order (``?lang=``, a cookie,
+    a seat's language; empty or unsupported ones skipped), then the Accept-Language header by
+    q-value ("fr-FR,es;q=0.9" -> "es"), then English."""
+    for choice in choices:
         if choice:
             found = _supported(str(choice).strip().replace("-", "_"))
             if found:
@@ -166,17 +165,15 @@ def negotiate_language(explicit: str | None = None, cookie: str | None = None,
         found = _supported(tag)
         if found:
             return found
-    if fallback:
-        return _supported(str(fallback).replace("-", "_")) or DEFAULT_LANGUAGE
     return DEFAULT_LANGUAGE
 
 
-def request_language(connection: Any, explicit: str | None = None, fallback: str | None = None) -> str:
+def request_language(connection: Any, explicit: str | None = None, seat: str | None = None) -> str:
     """`negotiate_language` for a web request or websocket (anything with ``query_params``,
-    ``cookies`` and ``headers``): ``?lang=`` (or `explicit`), the ``lang`` cookie, the
-    Accept-Language header, then `fallback`."""
+    ``cookies`` and ``headers``): ``?lang=`` (or `explicit`), the ``lang`` cookie, the seat's
+    language when its game set one, then the Accept-Language header."""
     return negotiate_language(explicit or connection.query_params.get("lang"), connection.cookies.get("lang"),
-                              connection.headers.get("accept-language"), fallback)
+                              seat, accept_language=connection.headers.get("accept-language"))
 
 
 def normalize_language(code: str | None) -> str:
@@ -271,7 +268,7 @@ def messages(lang: str, prefix: str = "") -> dict[str, str]:
 
 #: Key prefixes a screen needs: its own strings and the game's vocabulary.
 SCREEN_PREFIXES = ("ui.", "phase.", "terrain.", "kingdom.", "card.", "item.", "ending.", "ending_text.",
-                   "decision.", "decision_help.", "action.", "party.", "outcome.", "fmt.")
+                   "decision.", "decision_help.", "action.", "party.", "outcome.", "fmt.", "place.")
 
 
 def ui_strings(lang: str) -> dict[str, str]:
