@@ -103,7 +103,7 @@ def vocabulary_keys() -> set[str]:
 def renderer_keys() -> set[str]:
     """Keys the renderer itself looks up (pieces of sentences, variants, outcomes)."""
     keys = set(re.findall(r'\.text\(\s*"([^"]+)"', I18N_SOURCE))
-    keys |= {v for variants in i18n.VARIANTS.values() for v in variants}
+    keys |= {row[0] for rows in i18n.VARIANTS.values() for row in rows}
     return keys
 
 
@@ -239,7 +239,7 @@ def test_every_field_is_a_parameter_the_engine_passes():
     for key, params in _call_sites().items():
         if params is None:
             continue
-        for k in (key, *i18n.VARIANTS.get(key, ())):
+        for k in (key, *(row[0] for row in i18n.VARIANTS.get(key, ()))):
             fields = i18n.message_fields(english[k])
             assert fields <= params, f"{k}: fields {sorted(fields - params)} are not parameters {sorted(params)}"
 
@@ -336,7 +336,7 @@ def test_rendering_accepts_structs_and_unnamed_seats(games):
         i18n.render_notification(notifications[0], "es", game.world, NAMES)
     # names keyed by strings (JSON), and a seat without a name: "Player n" in the language
     line = i18n.render_entry({"key": "intrigue.tax", "params": {"player": 1, "region": 0}}, "pt_BR", WORLD, {"1": "Bia"})
-    assert line == f"Bia joga uma Taxação sobre {WORLD.regions[0].name}."
+    assert line == f"Bia joga uma Taxação sobre {i18n.place_name('pt_BR', WORLD.regions[0].name)}." == "Bia joga uma Taxação sobre Naftali."
     line = i18n.render_entry({"key": "intrigue.tax", "params": {"player": 2, "region": 0}}, "es", WORLD, {})
     assert line.startswith("Jugador 3 juega un Impuesto")
 

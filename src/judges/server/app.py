@@ -21,8 +21,8 @@ from ..engine import RuleError
 from ..engine import constants as C
 from ..engine.state import PHASES
 from ..manual import manual_router
+from ..i18n import LANGUAGES, gettext, normalize_language, render_error, request_language, ui_strings
 from ..protocol import protocol as published_protocol
-from ..i18n import LANGUAGES, gettext, normalize_language, render_error, ui_strings
 from ..world import load_world
 from .service import SEAT_EVENT_IDS, TAKEOVER_BOT, GameService, ServiceError
 from .store import GameStore
@@ -35,7 +35,7 @@ class SeatSpec(BaseModel):
     kind: Literal["human", "bot"] = "human"
     bot: str | None = Field(default=None, description="bot name for a bot seat: random, greedy, mcts")
     name: str | None = None
-    language: str = "en"
+    language: str | None = Field(default=None, description="the seat's language (default: the reader's browser)")
 
 
 class CreateGame(BaseModel):
@@ -72,22 +72,23 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
     app.include_router(manual_router())
 
-    def lang_of(request: Request, lang: str | None) -> str:
-        if lang:
-            return normalize_language(lang)
-        header = request.headers.get("accept-language", "")
-        return normalize_language(header.split(",")[0].strip() if header else "en")
+    def page(template: str, request: Request, language: str, **values) -> HTMLResponse:
+        """A page in the reader's language; an explicit ?lang= is remembered in a cookie."""
+        response = HTMLResponse(templates.get_template(template).render(
+            lang=language, t=lambda key, **p: gettext(language, key, **p), languages=LANGUAGES, **values))
+        if request.query_params.get("lang"):
+            response.set_cookie("lang", language, max_age=365 * 86400, samesite="lax")
+        return response
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError):
         body = exc.to_dict()
-        body["text"] = gettext(normalize_language(request.query_params.get("lang") or "en"), exc.key,
-                               **{"detail": exc.message, **exc.params})
+        body["text"] = gettext(request_language(request), exc.key, **{"detail": exc.message, **exc.params})
         return JSONResponse(status_code=exc.status, content=body)
 
     @app.exception_handler(RuleError)
     async def rule_error(request: Request, exc: RuleError):
-        lang = normalize_language(request.query_params.get("lang") or "en")
+        lang = request_language(request)
         body = exc.to_dict()
         body["text"] = render_error(body, lang)
         return JSONResponse(status_code=422, content=body)
@@ -102,7 +103,7 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):
-        lang = normalize_language(request.query_params.get("lang") or "en")
+        lang = request_language(request)
         return JSONResponse(status_code=422, content={"error": "RequestValidationError", "key": "error.request",
                                                       "message": "the request is not valid",
                                                       "text": gettext(lang, "error.request"),
@@ -112,19 +113,15 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home(request: Request, lang: str | None = None):
-        language = lang_of(request, lang)
-        page = templates.get_template("home.html")
-        return page.render(lang=language, t=lambda key, **p: gettext(language, key, **p), languages=LANGUAGES,
-                           bots=["greedy", "random", "mcts"], min_players=C.MIN_PLAYERS, max_players=C.MAX_PLAYERS)
+        return page("home.html", request, request_language(request, lang), bots=["greedy", "random", "mcts"],
+                    min_players=C.MIN_PLAYERS, max_players=C.MAX_PLAYERS)
 
     @app.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     async def game_page(request: Request, game_id: str, token: str | None = None, lang: str | None = None):
         live = await service.get(game_id)
         seat = live.seat_of(token)
-        language = normalize_language(lang or live.seats[seat]["language"])
-        page = templates.get_template("game.html")
-        return page.render(lang=language, t=lambda key, **p: gettext(language, key, **p), languages=LANGUAGES,
-                           game_id=game_id, token=token, seat=seat)
+        language = request_language(request, lang, live.seats[seat]["language"])
+        return page("game.html", request, language, game_id=game_id, token=token, seat=seat)
 
     # --- API -----------------------------------------------------------------------------
 
@@ -183,7 +180,7 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         """Your seat's view: the public state, your hand, what you may do, your notifications."""
         live = await service.get(game_id)
         seat = live.seat_of(x_seat_token or token)
-        language = normalize_language(lang or live.seats[seat]["language"])
+        language = request_language(request, lang, live.seats[seat]["language"])
         async with live.lock:  # never show an action before it is committed
             return service.payload(live, seat, language, since)
 
@@ -214,7 +211,7 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
             await websocket.close(code=4403, reason=exc.message[:120])
             return
         await websocket.accept()
-        language = normalize_language(lang or live.seats[seat]["language"])
+        language = request_language(websocket, lang, live.seats[seat]["language"])
         async with live.lock:
             sub = service.subscribe(live, seat, language)
             first = service.payload(live, seat, language)

@@ -26,7 +26,7 @@ from ..engine.errors import SetupError
 from ..engine.scenario import build_game
 from ..engine.state import GameState, Notification
 from ..engine.victory import score
-from ..i18n import normalize_language, render_notification
+from ..i18n import normalize_language, render_action, render_notification
 from ..manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
 from .store import GameStore, hash_token, new_token
 
@@ -164,7 +164,7 @@ class GameService:
             tokens.append(token)
             stored_seats.append({"kind": kind, "bot": bot if kind == "bot" else None,
                                  "name": (s.get("name") or "").strip()[:40] or TRIBES[i],
-                                 "language": normalize_language(s.get("language") or "en"),
+                                 "language": normalize_language(s["language"]) if s.get("language") else None,
                                  "token_hash": hash_token(token) if token else None})
         _check_bot(takeover_bot, "takeover bot")
         game_id = secrets.token_urlsafe(9)
@@ -366,6 +366,8 @@ class GameService:
         # The engine's notifications after `since`, and every seat takeover (a short list).
         notes = [msgspec.to_builtins(n) for n in game.notifications if seat in n.to and n.id > since]
         notes += self.seat_events(live)
+        legal = [action_to_dict(a) for a in game.legal_actions(seat)]
+        owners = {g.id: g.owner for g in state.generals.values()}
         rendered = []
         for data in notes:
             n = msgspec.convert(data, Notification)
@@ -385,7 +387,10 @@ class GameService:
             "waiting_for": view["waiting_for"],
             "pending": view["pending"],
             "my_decisions": view["my_decisions"],
-            "legal_actions": [action_to_dict(a) for a in game.legal_actions(seat)],
+            "legal_actions": legal,
+            # the words of each legal action's button, in the reader's language
+            "action_labels": [render_action(a, language, game.world, names, owners=owners, costs=C.COSTS,
+                                            events=state.events_area) for a in legal],
             "state": view["state"],
             "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
                       for i, s in enumerate(live.seats)],

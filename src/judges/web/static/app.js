@@ -35,7 +35,8 @@
     return node;
   };
   const seatName = (seat) => seat === -1 ? t("ui.canaanites") : (view.seats[seat] || {}).name || "#" + (seat + 1);
-  const settlementName = (i) => world.settlements[i].name;
+  const placeName = (name) => S["place." + name] || name;  // the map's names, as each language spells them
+  const settlementName = (i) => placeName(world.settlements[i].name);
   const hexCenter = (h) => [SIZE * Math.sqrt(3) * (h.q + h.r / 2), SIZE * 1.5 * h.r];
 
   // --- talking to the server -----------------------------------------------------------
@@ -140,9 +141,9 @@
       if (s.troops) group.append(svg("text", {x, y: y + 3.5, class: "troops"}, String(s.troops)));
       if (s.developments) group.append(svg("text", {x: x + 8, y: y - 6, class: "dev"}, "+" + s.developments));
     }
-    group.append(svg("text", {x, y: y - 11, class: "label"}, info.name));
+    group.append(svg("text", {x, y: y - 11, class: "label"}, settlementName(i)));
     const title = svg("title");
-    title.textContent = `${info.name} — ${s.razed ? t("ui.razed") : s.owner === null ? t("ui.free") : seatName(s.owner)}` +
+    title.textContent = `${settlementName(i)} — ${s.razed ? t("ui.razed") : s.owner === null ? t("ui.free") : seatName(s.owner)}` +
       (s.troops ? ` · ${t("ui.garrison")} ${s.troops}` : "") + (s.walls ? ` · ${t("ui.walls")}` : "") +
       (s.developments ? ` · ${t("ui.developments")} ${s.developments}` : "") + (besieged ? ` · ${t("ui.besieged")}` : "");
     group.append(title);
@@ -221,33 +222,8 @@
       el("div", {class: "hand"}, t("ui.hand") + ": ", ...hand.map((c) => el("span", {class: "card-chip"}, t("card." + c)))));
   }
 
-  function describe(a) {
-    switch (a.type) {
-      case "play_tax": return `${t("card.tax")}: ${a.region}`;
-      case "play_event": return t("card." + a.card);
-      case "play_assassin": return `${t("card.assassin")}: ${t("ui.general")} #${a.target} (${seatName(view.state.generals[a.target].owner)})`;
-      case "play_revolt": return `${t("card.revolt")}: ${a.settlement}`;
-      case "play_prophet": return `${t("card.prophet")}: ${t("ui.general")} #${a.general}`;
-      case "play_anointing": return `${t("card.anointing")}: ${t("ui.general")} #${a.general}`;
-      case "execute": return `${t("ui.execute")} #${a.general}`;
-      case "release": return `${t("ui.release")} #${a.general}`;
-      case "buy": return `${ITEMS[a.item].icon} ${t("item." + a.item)} (${ITEMS[a.item].cost}) ${a.settlement || (a.general !== null ? "#" + a.general : "")}`;
-      case "take_troops": return `${t("ui.take_troops")}: ${a.count}`;
-      case "leave_troops": return `${t("ui.leave_troops")}: ${a.count}`;
-      case "pick_up_ark": return t("ui.pick_up_ark");
-      case "drop_ark": return t("ui.drop_ark");
-      case "vote": return `${t("ui.general")} #${a.candidate} (${seatName(view.state.generals[a.candidate].owner)})`;
-      case "appoint_judge": return `${a.region}: ${t("ui.general")} #${a.general} (${seatName(view.state.generals[a.general].owner)})`;
-      case "claim_judge": return `${a.region}: ${t("ui.general")} #${a.general}`;
-      case "choose_successor": return `${t("ui.general")} #${a.general}`;
-      case "foresee_invasion": return a.settlement;
-      case "foresee_events": return view.state.events_area.map((c, i) => `${t("card." + c)} → ${t("terrain." + a.terrains[i])}`).join(", ");
-      case "plunder": return a.plunder ? `${t("ui.plunder")} ${a.settlement}` : `${t("ui.hold")} ${a.settlement}`;
-      case "discard": return `${t("ui.discard")}: ${t("card." + a.card)}`;
-      case "end_turn": return t("ui.end_turn");
-      default: return a.type;
-    }
-  }
+  // The words of a legal action come rendered by the server, in the reader's language.
+  const describe = (a) => view.action_labels[view.legal_actions.indexOf(a)] || a.type;
 
   function actionButton(a) {
     return el("button", {class: "action " + a.type, "data-type": a.type, onclick: () => act(a)}, describe(a));
