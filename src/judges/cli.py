@@ -166,11 +166,12 @@ def verify(
     try:
         result = verify_export(data, expected)
     except VerificationError as exc:
-        err.print(f"{file}: NOT VERIFIED: {exc}")
+        err.print(f"{file}: NOT VERIFIED: {exc}", soft_wrap=True)
         raise typer.Exit(1)
     Console().print(f"{file}: verified. Game {result.game_id or '(no id)'}: the {result.generator} seed matches the "
                     f"commitment {result.commitment}, and its {result.actions} actions replay to the stored "
-                    f"result ({result.ending}, round {result.rounds}, winners {result.winners or 'none'}).")
+                    f"result ({result.ending}, round {result.rounds}, winners {result.winners or 'none'}).",
+                    soft_wrap=True)
 
 
 @app.command()
