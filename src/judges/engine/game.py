@@ -16,7 +16,7 @@ import msgspec
 from .actions import ACTION_TYPES, Action, action_from_dict, action_to_dict
 from .context import Ctx
 from .decisions import KIND_OF_ACTION, KINDS, subject_name
-from .dice import Dice, SeededDice
+from .dice import Dice, SeededDice, StrongDice, dice_for
 from .errors import GameOver, MalformedAction, NotYourDecision
 from .phases import PHASE_STEPS
 from .setup import initial_state
@@ -33,7 +33,7 @@ class Game:
                  log: list[Action] | None = None, notifications: list[Notification] | None = None) -> None:
         self.state = state
         self.world = world if world is not None else load_world(state.options.map)
-        self.dice = dice if dice is not None else SeededDice(state)
+        self.dice = dice if dice is not None else dice_for(state)
         self.log: list[Action] = log if log is not None else []
         self.notifications: list[Notification] = notifications if notifications is not None else []
         self._ctx = Ctx(self.state, self.world, self.dice)
@@ -52,7 +52,7 @@ class Game:
         if dice_factory is not None:
             factory = dice_factory
         else:
-            factory = (lambda state: dice) if dice is not None else SeededDice
+            factory = (lambda state: dice) if dice is not None else dice_for
         state, game_dice = initial_state(options, world, factory)
         game = cls(state, world, game_dice)
         if start:
@@ -69,7 +69,7 @@ class Game:
 
     def clone(self) -> "Game":
         state = clone_state(self.state)
-        dice = SeededDice(state) if isinstance(self.dice, SeededDice) else copy.deepcopy(self.dice)
+        dice = dice_for(state) if isinstance(self.dice, (SeededDice, StrongDice)) else copy.deepcopy(self.dice)
         return Game(state, self.world, dice, list(self.log), list(self.notifications))
 
     # --- questions -------------------------------------------------------------------

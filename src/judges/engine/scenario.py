@@ -12,7 +12,7 @@ import msgspec
 
 from .actions import action_from_dict
 from .cards import CARDS, is_event
-from .dice import ScriptedDice, SeededDice
+from .dice import ScriptedDice, dice_for
 from .errors import RuleError, SetupError
 from .game import Game
 from .state import CANAANITES, PHASES, General, InvaderPair, LandedEvent, Options, Title
@@ -73,7 +73,7 @@ def make_dice(spec: Any):
         if then not in (None, "seeded", "fail"):
             raise SetupError(f"dice.then must be 'seeded' or 'fail', not {then!r}")
         return lambda state: ScriptedDice(faces, shuffles=spec.get("shuffles"),
-                                          fallback=SeededDice(state) if then == "seeded" else None)
+                                          fallback=dice_for(state) if then == "seeded" else None)
     raise SetupError("dice must be null, a list of faces, or an object")
 
 

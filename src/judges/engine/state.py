@@ -32,6 +32,11 @@ class Options(Struct, frozen=True, kw_only=True):
     wave_pairs: int = 1  # invader pairs per wave: 1 default difficulty, 2 hard
     round_limit: int | None = None
     map: str = "canaan"
+    # The dice (engine/dice.py): "splitmix64", keyed by `seed` (simulations, tests; games stored
+    # before this field existed), or "blake2b", keyed by `key` (hex, 128 to 512 bits: server games).
+    # `seed` and `key` are secret until the game ends: no view shows them.
+    dice: str = "splitmix64"
+    key: str | None = None
 
 
 class Player(Struct, kw_only=True):
@@ -117,7 +122,7 @@ class Decision(Struct, kw_only=True, frozen=True):
 class GameState(Struct, kw_only=True):
     rules_version: int
     options: Options
-    rng: int  # the seeded dice's whole state
+    rng: int  # the dice's state: SplitMix64's whole state, or the blake2b dice's counter
     round: int = 1
     phase: int = 1  # 1..7
     step: int = 0  # cursor into the phase's automatic steps

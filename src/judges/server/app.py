@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 
 from ..engine import RuleError
 from ..engine import constants as C
+from ..engine.dice import commitment
 from ..engine.state import PHASES
 from ..manual import manual_router
 from ..i18n import LANGUAGES, gettext, normalize_language, render_error, request_language, ui_strings
@@ -41,7 +42,10 @@ class SeatSpec(BaseModel):
 class CreateGame(BaseModel):
     seats: list[SeatSpec] = Field(min_length=C.MIN_PLAYERS, max_length=C.MAX_PLAYERS)
     wave_pairs: int = Field(default=C.DEFAULT_WAVE_PAIRS, ge=1, le=C.MAX_WAVE_PAIRS)
-    seed: int | None = Field(default=None, ge=0, le=2**62, description="the game's secret seed (default: random)")
+    seed: int | None = Field(default=None, ge=0, le=2**62,
+                             description="a SplitMix64 seed of the creator's choosing: refused unless the server "
+                                         "allows seeds (tests, design); by default the server draws 256 random "
+                                         "bits for the game's dice")
     round_limit: int | None = Field(default=None, ge=1, le=10_000)
     turn_timer: float | None = Field(default=None, gt=0, le=86400,
                                      description="seconds a human may take over a decision before a bot plays the seat")
@@ -56,7 +60,10 @@ class SubmitAction(BaseModel):
     client_action_id: str | None = Field(default=None, max_length=100)
 
 
-def create_app(database_url: str | None = None, allow_scenarios: bool = False) -> FastAPI:
+def create_app(database_url: str | None = None, allow_scenarios: bool = False, allow_seeds: bool = False) -> FastAPI:
+    """The application. `allow_scenarios`: games may start from a scenario position;
+    `allow_seeds`: a game's creator may choose its seed (which gives away every hand and die),
+    for tests and design only."""
     store = GameStore(database_url)
     service = GameService(store)
 
@@ -130,6 +137,9 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         """Creates a game; answers one invitation link per human seat (keep them secret)."""
         if spec.position is not None and not allow_scenarios:
             raise ServiceError(403, "error.scenarios_off", "this server does not start games from scenario positions")
+        if spec.seed is not None and not allow_seeds:
+            raise ServiceError(422, "error.seed_refused", "the server draws every game's seed itself: "
+                                                          "a game cannot be created with a seed of its creator's choosing")
         live, tokens = service.create([s.model_dump() for s in spec.seats], spec.wave_pairs, spec.seed,
                                       spec.round_limit, spec.position, spec.turn_timer,
                                       spec.takeover_bot)
@@ -142,7 +152,9 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
                 entry["link"] = f"{base}/games/{live.id}?token={token}"
             seats.append(entry)
         service.wake_bots(live)
-        return {"id": live.id, "seats": seats}
+        # Published before the first die: the SHA-256 of the dice's seed, revealed at the end.
+        return {"id": live.id, "seats": seats, "dice": {"generator": live.game.state.options.dice,
+                                                        "commitment": commitment(live.game.state.options)}}
 
     @app.get("/api/world")
     async def world() -> dict:
@@ -192,6 +204,16 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         live = await service.get(game_id)
         seat = live.seat_of(x_seat_token or token)
         return await service.submit(live, seat, body.action, body.client_action_id)
+
+    @app.get("/api/games/{game_id}/export")
+    async def export(game_id: str, token: str | None = Query(default=None),
+                     x_seat_token: str | None = Header(default=None)) -> dict:
+        """A finished game's export, for `judges verify`: options, the revealed seed, the
+        commitment published at the start, the action log and the result. 409 until the game
+        is over."""
+        live = await service.get(game_id)
+        live.seat_of(x_seat_token or token)
+        return await service.export(live)
 
     @app.post("/api/games/{game_id}/seat/{move}")
     async def seat_control(game_id: str, move: Literal["away", "back"], x_seat_token: str | None = Header(default=None),
