@@ -1,4 +1,4 @@
-"""The `judges` command: simulate games, draw the board, run scenario files."""
+"""The `judges` command: simulate games, draw the board, run scenario files, verify a game's dice."""
 
 from __future__ import annotations
 
@@ -111,6 +111,8 @@ def serve(
     database: Optional[str] = typer.Option(None, "--database", envvar="JUDGES_DATABASE_URL",
                                            help="Database URL (default: SQLite file judges.db here)."),
     allow_scenarios: bool = typer.Option(False, help="Let games start from a scenario position (tests, design)."),
+    allow_seeds: bool = typer.Option(False, help="Let a game's creator choose its seed, which gives away every "
+                                                 "hand and die to whoever knows it (tests, design)."),
 ) -> None:
     """Start the game server (SQLite by default) and print its URL."""
     import uvicorn
@@ -119,7 +121,7 @@ def serve(
     from .server.store import database_url
 
     url = database or database_url()
-    application = create_app(url, allow_scenarios=allow_scenarios)
+    application = create_app(url, allow_scenarios=allow_scenarios, allow_seeds=allow_seeds)
     Console().print(f"Judges & Kings is served at [bold]http://{host}:{port}/[/bold]  (database: {url})")
     uvicorn.run(application, host=host, port=port, log_level="warning")
 
@@ -145,6 +147,33 @@ def scenario_run(
     sys.stdout.write(json.dumps(result, indent=2, sort_keys=True) + "\n")
     if result["error"] is not None:
         raise typer.Exit(1)
+
+
+@app.command()
+def verify(
+    file: Path = typer.Argument(..., exists=True, dir_okay=False,
+                                help="A finished game's export (GET /api/games/{id}/export)."),
+    expected: Optional[str] = typer.Option(None, "--commitment",
+                                           help="The commitment the game showed at its start (hex), to check too."),
+) -> None:
+    """Check a finished game: its revealed seed hashes to the commitment, and replaying its
+    actions with that seed reaches its stored result, so every die was the committed one."""
+    from .verify import VerificationError, verify_export
+
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        err.print(f"{file}: not valid JSON: {exc}")
+        raise typer.Exit(2)
+    try:
+        result = verify_export(data, expected)
+    except VerificationError as exc:
+        err.print(f"{file}: NOT VERIFIED: {exc}", soft_wrap=True)
+        raise typer.Exit(1)
+    Console().print(f"{file}: verified. Game {result.game_id or '(no id)'}: the {result.generator} seed matches the "
+                    f"commitment {result.commitment}, and its {result.actions} actions replay to the stored "
+                    f"result ({result.ending}, round {result.rounds}, winners {result.winners or 'none'}).",
+                    soft_wrap=True)
 
 
 @app.command()

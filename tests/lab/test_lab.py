@@ -102,7 +102,6 @@ def test_override_parsing():
     o = parse_override("EVENT_TERRAIN_BY_DIE.1=plain")
     assert (o.key, o.value) == (1, "plain")
     assert parse_override("CANAANITE_CITY_WALLS=false").value is False
-    assert parse_override("EVENT_CARDS=[\"plague\",\"famine\"]").value == ("plague", "famine")
     whole = parse_override('TERRAIN_MOVE_COST={"plain": 1, "desert": 2, "mountains": 2}')
     assert whole.value == {"plain": 1, "desert": 2, "mountains": 2}
     v = parse_variant('slow:TERRAIN_MOVE_COST={"plain": 2, "desert": 2, "mountains": 3},MOVEMENT_POINTS=4')

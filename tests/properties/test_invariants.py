@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from judges.bots import RandomBot
 from judges.engine import CANAANITES, Game, Options, action_to_dict
 from judges.engine import DEFAULT_RULES
+from judges.engine.cards import EVENT_CARDS
 from judges.engine.scenario import build_game
 from judges.engine.state import state_from_json, state_to_json
 from judges.world import load_world
@@ -87,7 +88,7 @@ def positions(draw):
         "wrath_registered": draw(st.integers(0, 6)),
         "generals": generals,
         "titles": titles,
-        "events_area": draw(st.lists(st.sampled_from(DEFAULT_RULES.event_cards), max_size=4)),
+        "events_area": draw(st.lists(st.sampled_from(EVENT_CARDS), max_size=4)),
         "settlements": {name: {"razed": True} for name in draw(st.lists(st.sampled_from(NAMES), max_size=12))},
     }
     return {"options": {"players": players, "seed": draw(st.integers(0, 2**32)),

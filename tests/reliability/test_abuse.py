@@ -108,7 +108,7 @@ def assert_refusal(response, request_text: str) -> dict:
 
 _SCHEMA_DIR = tempfile.mkdtemp(prefix="judges-schemathesis-")
 atexit.register(shutil.rmtree, _SCHEMA_DIR, True)
-SCHEMA_APP = create_app(f"sqlite:///{_SCHEMA_DIR}/games.db")
+SCHEMA_APP = create_app(f"sqlite:///{_SCHEMA_DIR}/games.db", allow_seeds=True)
 schema = schemathesis.openapi.from_asgi("/openapi.json", SCHEMA_APP)
 
 
@@ -157,7 +157,7 @@ def test_fuzzed_requests_never_get_a_server_error(case, use_real_game, seat, sch
 @pytest.fixture(scope="module")
 def app_client(tmp_path_factory):
     db = tmp_path_factory.mktemp("abuse") / "games.db"
-    with TestClient(create_app(f"sqlite:///{db}"), raise_server_exceptions=False) as client:
+    with TestClient(create_app(f"sqlite:///{db}", allow_seeds=True), raise_server_exceptions=False) as client:
         yield client
 
 
@@ -410,7 +410,7 @@ def assert_hides_secrets(doc: dict, seat: int, by_seq: list[dict], rngs: set[str
 def bot_client(tmp_path, monkeypatch):
     monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
     url = f"sqlite:///{tmp_path / 'hidden.db'}"
-    with TestClient(create_app(url), raise_server_exceptions=False) as client:
+    with TestClient(create_app(url, allow_seeds=True), raise_server_exceptions=False) as client:
         yield client, url
 
 

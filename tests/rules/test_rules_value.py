@@ -67,8 +67,7 @@ def test_a_replay_uses_the_rules_in_the_options():
 
 def test_rules_round_trip_through_json():
     rules = msgspec.structs.replace(DEFAULT_RULES, wrath_threshold=9, sandstorm_terrain="plain",
-                                    event_terrain_by_die={**DEFAULT_RULES.event_terrain_by_die, 6: "plain"},
-                                    event_cards=("plague", "famine"))
+                                    event_terrain_by_die={**DEFAULT_RULES.event_terrain_by_die, 6: "plain"})
     assert rules_from_json(rules_to_json(rules)) == rules
     assert rules_from_json(rules_to_json(DEFAULT_RULES)) == DEFAULT_RULES
     options = Options(players=5, seed=3, rules=rules)
@@ -100,7 +99,6 @@ def test_the_dict_rules_are_read_only_and_the_rules_hashable():
     ({"costs": {**DEFAULT_RULES.costs, "wall": 0}}, "rule costs.wall must be a positive number of coins, not 0"),
     ({"costs": {"wall": 10}}, "rule costs must price exactly the items"),
     ({"deck": {**DEFAULT_RULES.deck, "dragon": 1}}, "rule deck must count exactly the cards"),
-    ({"event_cards": ("plague", "dragon")}, "rule event_cards names 'dragon'"),
     ({"event_terrain_by_die": {1: "plain"}}, "rule event_terrain_by_die must name a terrain for each die face"),
     ({"sandstorm_terrain": "sea"}, "rule sandstorm_terrain names 'sea'"),
     ({"terrain_move_cost": {**DEFAULT_RULES.terrain_move_cost, "plain": 0}}, "rule terrain_move_cost.plain"),

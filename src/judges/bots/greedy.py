@@ -21,9 +21,16 @@ from typing import Callable
 from ..engine import (Action, AppointJudge, Buy, ChooseSuccessor, ClaimJudge, Discard, DropArk, EndTurn, Execute,
                       ForeseeEvents, ForeseeInvasion, LeaveTroops, Move, PickUpArk, PlayAnointing, PlayAssassin,
                       PlayEvent, PlayProphet, PlayRevolt, PlayTax, Plunder, Release, TakeTroops, Vote)
+from ..engine.decisions import KIND_OF_ACTION, KINDS
 from ..engine.dice import SeededDice, seed_to_state
 from ..world import TERRAINS, World, load_world
 
+#: decision kind (`judges.engine.decisions.KINDS`) -> the method that answers it
+CHOOSERS = {
+    "vote": "_vote", "appoint_judge": "_appoint", "succession": "_successor",
+    "foresee_invasion": "_foresee_invasion", "foresee_events": "_foresee_events", "discard": "_discard",
+    "plunder": "_plunder", "claim_judge": "_claim", "turn": "_turn",
+}
 CARD_VALUE = {"tax": 5, "prophet": 5, "anointing": 4, "assassin": 4, "abundance": 3, "revolt": 3,
               "famine": 2, "plague": 2, "sandstorm": 1}
 
@@ -151,27 +158,27 @@ class GreedyBot:
         by_type: dict[type, list[Action]] = {}
         for a in legal:
             by_type.setdefault(type(a), []).append(a)
-        for handler in (self._vote, self._appoint, self._successor, self._foresee_invasion, self._foresee_events,
-                        self._discard, self._plunder, self._claim):
-            choice = handler(me, by_type)
-            if choice is not None:
-                return choice
-        phase = v["phase_name"]
-        if phase == "intrigue":
-            choice = self._intrigue(me, by_type)
-        elif phase == "acquisitions":
-            choice = self._acquisitions(me, by_type)
-        elif phase == "movement":
-            choice = self._movement(me, by_type)
-        else:
-            choice = None
-        if choice is not None:
-            return choice
+        owed = {KIND_OF_ACTION[t].name for t in by_type}
+        for kind in KINDS:  # the registry's order: the order a seat answers several decisions
+            if kind in owed:
+                choice = getattr(self, CHOOSERS[kind])(me, by_type, v["phase_name"])
+                if choice is not None:
+                    return choice
         return by_type[EndTurn][0] if EndTurn in by_type else legal[0]
+
+    def _turn(self, me: _View, by_type, phase: str) -> Action | None:
+        """A turn: the phase's own heuristics; None ends the turn."""
+        if phase == "intrigue":
+            return self._intrigue(me, by_type)
+        if phase == "acquisitions":
+            return self._acquisitions(me, by_type)
+        if phase == "movement":
+            return self._movement(me, by_type)
+        return None
 
     # --- Phase 1 decisions -------------------------------------------------------------
 
-    def _vote(self, me: _View, by_type) -> Action | None:
+    def _vote(self, me: _View, by_type, phase: str = "") -> Action | None:
         votes = by_type.get(Vote)
         if not votes:
             return None
@@ -181,18 +188,18 @@ class GreedyBot:
         scores = me.scores()
         return min(votes, key=lambda a: (scores.get(me.generals[a.candidate]["owner"], 0), a.candidate))
 
-    def _appoint(self, me: _View, by_type) -> Action | None:
+    def _appoint(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(AppointJudge)
         if not options:
             return None
         own = [a for a in options if me.generals[a.general]["owner"] == me.seat]
         return own[0] if own else options[0]
 
-    def _successor(self, me: _View, by_type) -> Action | None:
+    def _successor(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(ChooseSuccessor)
         return options[0] if options else None
 
-    def _foresee_invasion(self, me: _View, by_type) -> Action | None:
+    def _foresee_invasion(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(ForeseeInvasion)
         if not options:
             return None
@@ -206,7 +213,7 @@ class GreedyBot:
             return (5 if owner == leader else 2 if owner is not None else 0) + me.value(i)
         return max(options, key=harm)
 
-    def _foresee_events(self, me: _View, by_type) -> Action | None:
+    def _foresee_events(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(ForeseeEvents)
         if not options:
             return None
@@ -233,13 +240,13 @@ class GreedyBot:
             return total
         return max(options, key=gain)
 
-    def _discard(self, me: _View, by_type) -> Action | None:
+    def _discard(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(Discard)
         if not options:
             return None
         return min(options, key=lambda a: CARD_VALUE.get(a.card, 0))
 
-    def _plunder(self, me: _View, by_type) -> Action | None:
+    def _plunder(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(Plunder)
         if not options:
             return None
@@ -249,7 +256,7 @@ class GreedyBot:
         keep = me.region_share(region) >= 0.4 or standing <= me.rules["settlements_to_sustain_judge"]
         return next(a for a in options if a.plunder is (not keep))
 
-    def _claim(self, me: _View, by_type) -> Action | None:
+    def _claim(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(ClaimJudge)
         return options[0] if options else None
 

@@ -7,6 +7,7 @@ from typing import Iterator
 from .actions import (Discard, Execute, PlayAnointing, PlayAssassin, PlayEvent, PlayProphet, PlayRevolt,
                       PlayTax, Release)
 from .board import (controlled_settlements, free_generals, settlement_controller, turn_order)
+from .cards import EVENT_CARDS, is_event
 from .context import Ctx
 from .effects import kill_general, register_wrath
 from .errors import IllegalAction
@@ -124,7 +125,7 @@ def apply_tax(ctx: Ctx, action: PlayTax) -> None:
 # --- Events ---------------------------------------------------------------------------------
 
 def apply_event(ctx: Ctx, action: PlayEvent) -> None:
-    if action.card not in ctx.rules.event_cards:
+    if not is_event(action.card):
         raise IllegalAction(RULE_CARDS, "error.not_an_event", f"{action.card!r} is not an event card", card=action.card)
     _require_card(ctx, action.player, action.card)
     _spend_card(ctx, action.player, action.card, to_discard=False)
@@ -304,7 +305,7 @@ def legal_intrigue(ctx: Ctx, seat: int) -> Iterator:
     if "tax" in hand and _can_play(ctx, seat, "tax"):
         for r in taxable_regions(ctx):
             yield PlayTax(player=seat, region=world.regions[r].name)
-    for card in ctx.rules.event_cards:
+    for card in EVENT_CARDS:
         if card in hand and _can_play(ctx, seat, card):
             yield PlayEvent(player=seat, card=card)
     if "assassin" in hand and _can_play(ctx, seat, "assassin"):

@@ -98,7 +98,6 @@ class Rules(Struct, frozen=True, kw_only=True):
         "prophet": 2,
         "anointing": 2,
     })
-    event_cards: tuple[str, ...] = ("plague", "abundance", "famine", "sandstorm")  # [M] cards that go to the Events Area
 
     # --- Income [M] --------------------------------------------------------------------------
     village_income: int = 1  # [M]
@@ -185,7 +184,8 @@ class Rules(Struct, frozen=True, kw_only=True):
         return {name.upper(): getattr(self, name) for name in self.__struct_fields__}
 
 
-_ITEMS = ("troop", "mercenary", "development", "wall", "general", "card")  # what the engine sells
+# what the engine sells and deals: the names of the tables `items.ITEMS` and `cards.CARDS` (a test checks)
+_ITEMS = ("troop", "mercenary", "development", "wall", "general", "card")
 _CARDS = ("tax", "plague", "abundance", "famine", "sandstorm", "assassin", "revolt", "prophet", "anointing")
 DIE_FACES = 6  # the game's dice are d6 (judges.engine.dice)
 
@@ -252,9 +252,6 @@ def validate_rules(rules: Rules) -> None:
     for card, copies in rules.deck.items():
         if not isinstance(copies, int) or isinstance(copies, bool) or copies < 0:
             raise RulesError(f"rule deck.{card} must be a number of copies (0 or more), not {copies!r}")
-    for card in rules.event_cards:
-        if card not in rules.deck:
-            raise RulesError(f"rule event_cards names {card!r}, which is not a card of the deck")
     if sorted(rules.event_terrain_by_die) != list(range(1, DIE_FACES + 1)):
         raise RulesError(f"rule event_terrain_by_die must name a terrain for each die face 1 to {DIE_FACES}, "
                          f"not faces {sorted(rules.event_terrain_by_die)}")

@@ -11,10 +11,10 @@ from typing import Any
 import msgspec
 
 from .actions import action_from_dict
-from .dice import ScriptedDice, SeededDice
+from .cards import CARDS, is_event
+from .dice import ScriptedDice, dice_for
 from .errors import RuleError, SetupError
 from .game import Game
-from .rules import Rules
 from .state import CANAANITES, PHASES, General, InvaderPair, LandedEvent, Options, Title, options_from_builtins
 from ..world import TERRAINS, World, load_world
 
@@ -53,9 +53,9 @@ def _hex(world: World, at: Any, where: str) -> int:
     return world.settlements[_settlement(world, at, where)].hex
 
 
-def _card(rules: Rules, card: Any, where: str) -> str:
-    if card not in rules.deck:
-        raise SetupError(f"{where}: unknown card {card!r}; cards: {sorted(rules.deck)}")
+def _card(card: Any, where: str) -> str:
+    if card not in CARDS:
+        raise SetupError(f"{where}: unknown card {card!r}; cards: {sorted(CARDS)}")
     return card
 
 
@@ -73,7 +73,7 @@ def make_dice(spec: Any):
         if then not in (None, "seeded", "fail"):
             raise SetupError(f"dice.then must be 'seeded' or 'fail', not {then!r}")
         return lambda state: ScriptedDice(faces, shuffles=spec.get("shuffles"),
-                                          fallback=SeededDice(state) if then == "seeded" else None)
+                                          fallback=dice_for(state) if then == "seeded" else None)
     raise SetupError("dice must be null, a list of faces, or an object")
 
 
@@ -110,7 +110,7 @@ def apply_position(game: Game, position: dict) -> None:
         if "coins" in p:
             player.coins = int(p["coins"])
         if "hand" in p:
-            player.hand = [_card(rules, c, where) for c in p["hand"]]
+            player.hand = [_card(c, where) for c in p["hand"]]
         if "eliminated" in p:
             player.eliminated = bool(p["eliminated"])
             player.eliminated_round = state.round - 1 if player.eliminated else None
@@ -189,23 +189,23 @@ def apply_position(game: Game, position: dict) -> None:
                                               direction=direction, wave=int(spec.get("wave", 1))))
             state.next_pair_id += 1
     if "events_area" in position:
-        state.events_area = [_card(rules, c, "position.events_area") for c in position["events_area"]]
+        state.events_area = [_card(c, "position.events_area") for c in position["events_area"]]
         for c in state.events_area:
-            if c not in rules.event_cards:
+            if not is_event(c):
                 raise SetupError(f"position.events_area: {c!r} is not an event card")
     if "events_landed" in position:
         state.events_landed = []
         for spec in position["events_landed"]:
             if spec.get("terrain") not in TERRAINS:
                 raise SetupError(f"position.events_landed: unknown terrain {spec.get('terrain')!r}")
-            state.events_landed.append(LandedEvent(card=_card(rules, spec.get("card"), "position.events_landed"),
+            state.events_landed.append(LandedEvent(card=_card(spec.get("card"), "position.events_landed"),
                                                    terrain=spec["terrain"]))
     if "taxes" in position:
         state.taxes = {_region(world, name, "position.taxes"): seat for name, seat in position["taxes"].items()}
     if "deck" in position:
-        state.deck = [_card(rules, c, "position.deck") for c in position["deck"]]
+        state.deck = [_card(c, "position.deck") for c in position["deck"]]
     if "discard" in position:
-        state.discard = [_card(rules, c, "position.discard") for c in position["discard"]]
+        state.discard = [_card(c, "position.discard") for c in position["discard"]]
 
 
 def build_game(data: dict) -> Game:

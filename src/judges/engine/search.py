@@ -173,6 +173,8 @@ def game_from_view(view: dict, seed: int, world: World | None = None) -> Game:
     data["players"] = players
     data["deck"] = pool[at:]
     data["rng"] = 0
+    # The view shows neither the seed nor the dice key: the sample rolls SplitMix64 dice.
+    data["options"] = {**data["options"], "dice": "splitmix64"}
     data["votes"] = dict(data.get("votes") or {})
     state = msgspec.convert(data, GameState, strict=False)
     world = world if world is not None else load_world(state.options.rules.map)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from . import constants as C
-from .dice import Dice, seed_to_state
+from .cards import CARDS, copies
+from .constants import RULES_VERSION
+from .dice import GENERATORS, Dice, initial_rng, key_bytes
 from .errors import SetupError
 from .state import CANAANITES, GameState, General, Options, Player, SettlementState, Title
 from ..world import World
@@ -19,6 +20,13 @@ def validate_options(options: Options, world: World) -> None:
         raise SetupError(f"invader pairs per wave must be 1 (default) or 2 (hard), not {options.wave_pairs}")
     if options.round_limit is not None and options.round_limit < 1:
         raise SetupError(f"the round limit must be at least 1, not {options.round_limit}")
+    if options.dice not in GENERATORS:
+        raise SetupError(f"unknown dice {options.dice!r}; dice: {', '.join(GENERATORS)}")
+    if options.dice == "blake2b":
+        try:
+            key_bytes(options.key)
+        except ValueError as exc:
+            raise SetupError(str(exc)) from None
 
 
 def initial_state(options: Options, world: World, dice_factory) -> tuple[GameState, Dice]:
@@ -26,7 +34,7 @@ def initial_state(options: Options, world: World, dice_factory) -> tuple[GameSta
     shuffled through them, so the setup is part of the seeded game."""
     rules = options.rules
     validate_options(options, world)
-    state = GameState(rules_version=C.RULES_VERSION, options=options, rng=seed_to_state(options.seed))
+    state = GameState(rules_version=RULES_VERSION, options=options, rng=initial_rng(options))
     dice = dice_factory(state)
     state.settlements = [SettlementState() for _ in world.settlements]
     for info in world.settlements:
@@ -49,7 +57,7 @@ def initial_state(options: Options, world: World, dice_factory) -> tuple[GameSta
             state.generals[gid] = General(id=gid, owner=seat, hex=camp)
             state.next_general_id += 1
     state.ark_hex = world.ark_start_hex
-    deck = [card for card, copies in rules.deck.items() for _ in range(copies)]
+    deck = [card for card in CARDS for _ in range(copies(rules, card))]
     dice.shuffle(deck)
     state.deck = deck
     for _ in range(rules.start_cards):

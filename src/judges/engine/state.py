@@ -34,6 +34,11 @@ class Options(Struct, frozen=True, kw_only=True):
     wave_pairs: int = 1  # invader pairs per wave: 1 default difficulty, 2 hard
     round_limit: int | None = None
     rules: Rules = DEFAULT_RULES  # every number of the rules, and the map, this game is played under
+    # The dice (engine/dice.py): "splitmix64", keyed by `seed` (simulations, tests; games stored
+    # before this field existed), or "blake2b", keyed by `key` (hex, 128 to 512 bits: server games).
+    # `seed` and `key` are secret until the game ends: no view shows them.
+    dice: str = "splitmix64"
+    key: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, Rules):  # Options(**stored_dict): the rules as a JSON-like dict
@@ -129,10 +134,9 @@ class Notification(Struct, kw_only=True):
 class Decision(Struct, kw_only=True, frozen=True):
     """Something a player owes before the game can go on.
 
-    kind: "foresee_invasion", "foresee_events", "succession", "appoint_judge",
-    "vote", or "turn" (a player's turn in phases 2, 4, 5, 6).
-    subject: the region of an appoint_judge decision, the invader pair of a
-    foresee_invasion decision; None otherwise.
+    kind: a decision kind of the registry, `judges.engine.decisions.KINDS` ("vote",
+    "turn"...; docs/protocol.md lists them). subject: what the decision is about, as the
+    kind's registry entry says (a region, a settlement, an invader pair's id), or None.
     """
 
     player: int
@@ -143,7 +147,7 @@ class Decision(Struct, kw_only=True, frozen=True):
 class GameState(Struct, kw_only=True):
     rules_version: int
     options: Options
-    rng: int  # the seeded dice's whole state
+    rng: int  # the dice's state: SplitMix64's whole state, or the blake2b dice's counter
     round: int = 1
     phase: int = 1  # 1..7
     step: int = 0  # cursor into the phase's automatic steps

@@ -6,9 +6,10 @@ import msgspec
 
 from ..engine import Game
 from ..engine.board import controlled_settlements, sustaining_regions
+from ..engine.items import ITEM_NAMES
 from ..engine.victory import score
 
-ITEMS = ("troop", "mercenary", "development", "wall", "general", "card")
+ITEMS = ITEM_NAMES  # the items table's order: the report lists coins spent by item in it
 
 
 def judgment_rounds(game: Game) -> list[int]:
