@@ -121,7 +121,7 @@ def client(tmp_path, monkeypatch):
     from judges.server.app import create_app
 
     monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}")) as c:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True)) as c:
         yield c
 
 
