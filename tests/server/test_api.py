@@ -292,7 +292,7 @@ def test_the_screen_links_the_manual_chapter_of_the_current_phase(client):
 
 def test_a_game_keeps_its_own_rules_across_a_restart(db_url, monkeypatch):
     monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
-    with TestClient(create_app(db_url)) as first:
+    with TestClient(create_app(db_url, allow_seeds=True)) as first:
         data = create(first, rules={"wrath_threshold": 5, "dowry": 2})
         plain = create(first)
         game_id, token = data["id"], data["seats"][0]["token"]
@@ -300,7 +300,7 @@ def test_a_game_keeps_its_own_rules_across_a_restart(db_url, monkeypatch):
         assert before["state"]["options"]["rules"]["wrath_threshold"] == 5
         assert view(first, plain["id"], plain["seats"][0]["token"]).json()["state"]["options"]["rules"][
             "wrath_threshold"] == 13
-    with TestClient(create_app(db_url)) as second:
+    with TestClient(create_app(db_url, allow_seeds=True)) as second:
         after = view(second, game_id, token).json()
         world = second.get(f"/api/games/{game_id}/world").json()
     assert after["state"] == before["state"]
