@@ -39,12 +39,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rolls", type=int, default=300_000)
     args = parser.parse_args()
-    generators = {"splitmix64": SeededDice(_Holder(seed_to_state(1))),
-                  "blake2b": StrongDice(_Holder(0), bytes(range(32)))}
+    generators = {
+        "splitmix64": SeededDice(_Holder(seed_to_state(1))),
+        "blake2b": StrongDice(_Holder(0), bytes(range(32))),
+    }
     for name, dice in generators.items():
         per_die, per_shuffle = measure(dice, args.rolls)
-        print(f"{name:10s} {1 / per_die:12,.0f} dice/s  {per_die * 1e6:6.2f} µs/die  "
-              f"{per_shuffle * 1e6:8.1f} µs per 60-card shuffle")
+        print(
+            f"{name:10s} {1 / per_die:12,.0f} dice/s  {per_die * 1e6:6.2f} µs/die  "
+            f"{per_shuffle * 1e6:8.1f} µs per 60-card shuffle"
+        )
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ def _po(lang):
 
 # --- plurals -------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_one_coin_two_coins(lang):
     one, many = COIN[lang]
@@ -65,7 +66,9 @@ def test_every_plural_entry_has_the_forms_of_its_language(lang):
     locale = Locale.parse(lang)
     translations = i18n._translations(lang)
     for n in range(0, 120):
-        first = translations.ngettext("ui.plunder_for", "{coins}", n) == translations.ngettext("ui.plunder_for", "{coins}", 1)
+        first = translations.ngettext("ui.plunder_for", "{coins}", n) == translations.ngettext(
+            "ui.plunder_for", "{coins}", 1
+        )
         assert first == (locale.plural_form(n) == "one"), (lang, n)
 
 
@@ -75,8 +78,12 @@ def test_the_same_plural_entries_in_every_language():
 
 
 def test_a_shared_victory_is_the_plural_of_the_winners():
-    n = {"key": "notification.game_over", "round": 9, "phase": "victory",
-         "params": {"ending": "three_points", "winners": [0]}}
+    n = {
+        "key": "notification.game_over",
+        "round": 9,
+        "phase": "victory",
+        "params": {"ending": "three_points", "winners": [0]},
+    }
     names = {0: "Ana", 1: "Bruno"}
     assert i18n.render_notification(n, "en", WORLD, names)["title"].endswith("Ana wins")
     n["params"]["winners"] = [0, 1]
@@ -100,11 +107,24 @@ def test_variants_are_data():
 
 # --- the language of a reader ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("header, lang", [
-    ("fr-FR,es;q=0.9", "es"), ("pt-PT", "pt_BR"), ("pt", "pt_BR"), ("es;q=0.2,pt-BR;q=0.8", "pt_BR"),
-    ("es;q=0,en;q=0.5", "en"), ("es;q=0", "en"), ("fr, de", "en"), ("*", "en"), ("", "en"), (None, "en"),
-    ("en-US,en;q=0.9,es;q=0.8", "en"), ("de;q=1.0, es-MX;q=0.3, pt;q=0.2", "es"),
-])
+
+@pytest.mark.parametrize(
+    "header, lang",
+    [
+        ("fr-FR,es;q=0.9", "es"),
+        ("pt-PT", "pt_BR"),
+        ("pt", "pt_BR"),
+        ("es;q=0.2,pt-BR;q=0.8", "pt_BR"),
+        ("es;q=0,en;q=0.5", "en"),
+        ("es;q=0", "en"),
+        ("fr, de", "en"),
+        ("*", "en"),
+        ("", "en"),
+        (None, "en"),
+        ("en-US,en;q=0.9,es;q=0.8", "en"),
+        ("de;q=1.0, es-MX;q=0.3, pt;q=0.2", "es"),
+    ],
+)
 def test_accept_language_by_q_value(header, lang):
     assert i18n.negotiate_language(accept_language=header) == lang
 
@@ -162,7 +182,9 @@ def test_lang_parameter_and_cookie_win(client):
     game, token = _game(client)
     assert _html_lang(client.get(f"/games/{game}", params={"token": token, "lang": "en"}).text) == "en"
     client.cookies.clear()
-    assert client.get("/manual", params={"lang": "pt-PT"}, follow_redirects=False).headers["location"] == "/manual/pt_BR"
+    assert (
+        client.get("/manual", params={"lang": "pt-PT"}, follow_redirects=False).headers["location"] == "/manual/pt_BR"
+    )
     assert _html_lang(client.get("/", headers={"accept-language": "es;q=0,pt-PT;q=0.5"}).text) == "pt-BR"
 
 
@@ -174,11 +196,20 @@ def test_a_seats_language_beats_the_browser(client):
 
 # --- place names ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name, es, pt", [
-    ("Shechem", "Siquem", "Siquém"), ("Jericho", "Jericó", "Jericó"), ("Bethlehem", "Belén", "Belém"),
-    ("Hebron", "Hebrón", "Hebrom"), ("Bethel", "Betel", "Betel"), ("Shiloh", "Silo", "Siló"),
-    ("Judah", "Judá", "Judá"), ("Hazor", "Hazor", "Hazor"),
-])
+
+@pytest.mark.parametrize(
+    "name, es, pt",
+    [
+        ("Shechem", "Siquem", "Siquém"),
+        ("Jericho", "Jericó", "Jericó"),
+        ("Bethlehem", "Belén", "Belém"),
+        ("Hebron", "Hebrón", "Hebrom"),
+        ("Bethel", "Betel", "Betel"),
+        ("Shiloh", "Silo", "Siló"),
+        ("Judah", "Judá", "Judá"),
+        ("Hazor", "Hazor", "Hazor"),
+    ],
+)
 def test_place_names(name, es, pt):
     assert [i18n.place_name(lang, name) for lang in LANGS] == [name, es, pt]
 
@@ -186,19 +217,24 @@ def test_place_names(name, es, pt):
 def test_every_place_entry_names_a_place_of_the_map():
     places = {s.name for s in WORLD.settlements} | {r.name for r in WORLD.regions} | {WORLD.name}
     for lang in LANGS:
-        keys = {k[len("place."):] for k in i18n.catalog(lang) if k.startswith("place.")}
+        keys = {k[len("place.") :] for k in i18n.catalog(lang) if k.startswith("place.")}
         assert keys <= places and len(keys) > 40, lang
         assert all(i18n.catalog("en")[f"place.{k}"] == k for k in keys)
 
 
 def test_place_names_in_notifications_and_for_the_screen():
-    line = i18n.render_entry({"key": "combat.conquest", "params": {
-        "player": 0, "settlement": WORLD.settlement_by_name["Shechem"]}}, "es", WORLD, {0: "Ana"})
+    line = i18n.render_entry(
+        {"key": "combat.conquest", "params": {"player": 0, "settlement": WORLD.settlement_by_name["Shechem"]}},
+        "es",
+        WORLD,
+        {0: "Ana"},
+    )
     assert "Siquem" in line
     assert i18n.ui_strings("pt_BR")["place.Bethlehem"] == "Belém"
 
 
 # --- the words of legal actions --------------------------------------------------------------------
+
 
 def test_every_action_type_has_a_label():
     for lang in LANGS:

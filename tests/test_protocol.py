@@ -14,11 +14,12 @@ from fastapi.testclient import TestClient
 import judges.engine
 from judges import i18n, protocol
 from judges.bots.greedy import CHOOSERS
-from judges.engine import ACTION_TYPES, Action, Decision, Game, Options
-from judges.engine import DEFAULT_RULES, decisions
-from judges.engine.cards import CARDS, EVENT_CARDS, TARGETS as CARD_TARGETS, copies
+from judges.engine import ACTION_TYPES, DEFAULT_RULES, Action, Decision, Game, Options, decisions
+from judges.engine.cards import CARDS, EVENT_CARDS, copies
+from judges.engine.cards import TARGETS as CARD_TARGETS
 from judges.engine.decisions import KIND_OF_ACTION, KINDS, SUBJECTS, DecisionKind
-from judges.engine.items import ITEMS, TARGETS as ITEM_TARGETS, cost, wrath
+from judges.engine.items import ITEMS, cost, wrath
+from judges.engine.items import TARGETS as ITEM_TARGETS
 from judges.manual import CHAPTERS, chapter_for_decision
 from judges.server.app import create_app
 
@@ -27,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 # --- The registry of decision kinds ------------------------------------------------------------
+
 
 def test_every_action_type_answers_exactly_one_kind():
     for action_type in ACTION_TYPES:
@@ -61,8 +63,11 @@ def test_every_kind_the_engine_posts_is_registered():
 def test_every_kind_has_its_words_in_every_language():
     for lang in i18n.LANGUAGES:
         for kind in KINDS.values():
-            for key in (f"decision.{kind.name}", f"decision_help.{kind.name}",
-                        *(f"action.{tag}" for tag in kind.action_tags)):
+            for key in (
+                f"decision.{kind.name}",
+                f"decision_help.{kind.name}",
+                *(f"action.{tag}" for tag in kind.action_tags),
+            ):
                 assert i18n.catalog(lang).get(key, "").strip(), (lang, key)
 
 
@@ -75,6 +80,7 @@ def test_the_game_dispatches_through_the_registry(seed):
     """Along a whole game: every legal action answers a decision the seat owes, of the kind
     its type names, and each decision's subject is the one its actions name."""
     from judges.bots import make_bot
+
     game = Game.new(Options(players=4, seed=seed, round_limit=6))
     bots = [make_bot("greedy", seed * 10 + s) for s in range(4)]
     steps = 0
@@ -106,8 +112,9 @@ def _apply_pray(ctx, decision, action):
     ctx.state.pending.remove(decision)
 
 
-FAKE = DecisionKind("pray", (Pray,), _legal_pray, _apply_pray, rule="§99 Prayer", chapter="round", icon="🙏",
-                    opens_window=True)
+FAKE = DecisionKind(
+    "pray", (Pray,), _legal_pray, _apply_pray, rule="§99 Prayer", chapter="round", icon="🙏", opens_window=True
+)
 
 
 @pytest.fixture
@@ -130,11 +137,21 @@ def test_registering_refuses_a_taken_name_or_action_type(fake_kind):
     with pytest.raises(ValueError):
         decisions.register(FAKE)
     with pytest.raises(ValueError):
-        decisions.register(DecisionKind("vote_again", (KINDS["vote"].actions[0],), _legal_pray, _apply_pray,
-                                        rule="§10 Election", chapter="judges-and-kings", icon="🗳"))
+        decisions.register(
+            DecisionKind(
+                "vote_again",
+                (KINDS["vote"].actions[0],),
+                _legal_pray,
+                _apply_pray,
+                rule="§10 Election",
+                chapter="judges-and-kings",
+                icon="🗳",
+            )
+        )
 
 
 # --- The items and cards tables ----------------------------------------------------------------
+
 
 def test_the_items_table_is_what_the_rules_price():
     R = DEFAULT_RULES
@@ -171,6 +188,7 @@ def test_the_setup_deck_holds_the_tables_copies():
 
 # --- Published: the API and the docs ------------------------------------------------------------
 
+
 @pytest.fixture
 def client(tmp_path):
     with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}")) as c:
@@ -182,19 +200,35 @@ def test_the_server_publishes_the_protocol(client):
     kinds = {d["name"]: d for d in body["decisions"]}
     assert list(kinds) == list(KINDS)
     assert kinds["appoint_judge"]["subject"] == "region" and kinds["appoint_judge"]["subject_field"] == "region"
-    assert kinds["succession"]["actions"] == [{"type": "choose_successor", "fields": [
-        {"name": "player", "type": "int", "required": True}, {"name": "general", "type": "int", "required": True}]}]
+    assert kinds["succession"]["actions"] == [
+        {
+            "type": "choose_successor",
+            "fields": [
+                {"name": "player", "type": "int", "required": True},
+                {"name": "general", "type": "int", "required": True},
+            ],
+        }
+    ]
     assert kinds["vote"]["rule"] == "§10 Election" and kinds["vote"]["chapter"] == "judges-and-kings"
     assert kinds["vote"]["opens_window"] and not kinds["turn"]["opens_window"]
-    assert {a["type"] for d in body["decisions"] for a in d["actions"]} == \
-        {t.__struct_config__.tag for t in ACTION_TYPES}
+    assert {a["type"] for d in body["decisions"] for a in d["actions"]} == {
+        t.__struct_config__.tag for t in ACTION_TYPES
+    }
     buy = next(a for a in kinds["turn"]["actions"] if a["type"] == "buy")
     assert {"name": "settlement", "type": "str | null", "required": False} in buy["fields"]
-    assert body["items"] == [{"name": n, "target": i.target, "cost": DEFAULT_RULES.costs[n],
-                              "wrath": wrath(DEFAULT_RULES, n), "icon": i.icon}
-                             for n, i in ITEMS.items()]
-    assert [(c["name"], c["copies"], c["event"]) for c in body["cards"]] == \
-        [(n, DEFAULT_RULES.deck[n], n in EVENT_CARDS) for n in CARDS]
+    assert body["items"] == [
+        {
+            "name": n,
+            "target": i.target,
+            "cost": DEFAULT_RULES.costs[n],
+            "wrath": wrath(DEFAULT_RULES, n),
+            "icon": i.icon,
+        }
+        for n, i in ITEMS.items()
+    ]
+    assert [(c["name"], c["copies"], c["event"]) for c in body["cards"]] == [
+        (n, DEFAULT_RULES.deck[n], n in EVENT_CARDS) for n in CARDS
+    ]
     assert "costs" not in client.get("/api/world").json()  # one source: the protocol's items
 
 
@@ -206,10 +240,24 @@ def test_a_kind_added_to_the_registry_is_published_and_gone_after(client):
     decisions.register(FAKE)
     try:
         published = next(d for d in client.get("/api/protocol").json()["decisions"] if d["name"] == "pray")
-        assert published == {"name": "pray", "actions": [{"type": "pray", "fields": [
-            {"name": "player", "type": "int", "required": True}, {"name": "prayer", "type": "str", "required": True}]}],
-            "subject": "none", "subject_field": None, "rule": "§99 Prayer", "chapter": "round",
-            "opens_window": True, "icon": "🙏"}
+        assert published == {
+            "name": "pray",
+            "actions": [
+                {
+                    "type": "pray",
+                    "fields": [
+                        {"name": "player", "type": "int", "required": True},
+                        {"name": "prayer", "type": "str", "required": True},
+                    ],
+                }
+            ],
+            "subject": "none",
+            "subject_field": None,
+            "rule": "§99 Prayer",
+            "chapter": "round",
+            "opens_window": True,
+            "icon": "🙏",
+        }
     finally:
         decisions.unregister("pray")
     assert "pray" not in names()

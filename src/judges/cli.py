@@ -7,7 +7,6 @@ import statistics
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -16,10 +15,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from .engine.rules import DEFAULT_RULES
 from .engine.state import ENDINGS
 
-app = typer.Typer(help="Judges & Kings: the rules engine's command line.", no_args_is_help=True,
-                  add_completion=False)
-scenario_app = typer.Typer(help="Scenario files: set up a position, script dice, play actions.",
-                           no_args_is_help=True)
+app = typer.Typer(help="Judges & Kings: the rules engine's command line.", no_args_is_help=True, add_completion=False)
+scenario_app = typer.Typer(help="Scenario files: set up a position, script dice, play actions.", no_args_is_help=True)
 app.add_typer(scenario_app, name="scenario")
 err = Console(stderr=True)
 
@@ -33,25 +30,35 @@ def summarize(records: list) -> dict:
         "endings": {e: endings.get(e, 0) for e in ENDINGS},
         "wins_by_seat": {str(seat): wins[seat] for seat in sorted(wins)},
         "rounds": {"median": statistics.median(rounds), "min": min(rounds), "max": max(rounds)},
-        "judgments": {"total": sum(r.judgments for r in records),
-                      "per_game": round(sum(r.judgments for r in records) / len(records), 3)},
-        "razed": {"by_invaders": sum(r.razed_by_invaders for r in records),
-                  "by_plunder": sum(r.razed_by_plunder for r in records)},
+        "judgments": {
+            "total": sum(r.judgments for r in records),
+            "per_game": round(sum(r.judgments for r in records) / len(records), 3),
+        },
+        "razed": {
+            "by_invaders": sum(r.razed_by_invaders for r in records),
+            "by_plunder": sum(r.razed_by_plunder for r in records),
+        },
         "actions": sum(r.actions for r in records),
     }
 
 
 @app.command()
 def simulate(
-    players: int = typer.Option(4, min=DEFAULT_RULES.min_players, max=DEFAULT_RULES.max_players,
-                                help="Players per game."),
+    players: int = typer.Option(
+        4, min=DEFAULT_RULES.min_players, max=DEFAULT_RULES.max_players, help="Players per game."
+    ),
     games: int = typer.Option(20, min=1, help="How many games to play."),
     bot: str = typer.Option("random", help="Bot for every seat, or a comma-separated list by seat."),
     seed: int = typer.Option(1, help="Seed of the first game; game i uses seed + i."),
-    wave_pairs: int = typer.Option(DEFAULT_RULES.default_wave_pairs, min=1, max=DEFAULT_RULES.max_wave_pairs,
-                                   help="Invader pairs per wave (2 = hard)."),
-    round_limit: int = typer.Option(DEFAULT_RULES.simulation_round_limit, min=1,
-                                    help="Round cap: a longer game ends with no winner."),
+    wave_pairs: int = typer.Option(
+        DEFAULT_RULES.default_wave_pairs,
+        min=1,
+        max=DEFAULT_RULES.max_wave_pairs,
+        help="Invader pairs per wave (2 = hard).",
+    ),
+    round_limit: int = typer.Option(
+        DEFAULT_RULES.simulation_round_limit, min=1, help="Round cap: a longer game ends with no winner."
+    ),
     as_json: bool = typer.Option(False, "--json", help="One JSON record per game, then the summary."),
 ) -> None:
     """Play whole games headless between bots and print how they ended."""
@@ -67,8 +74,9 @@ def simulate(
         except ValueError as exc:
             raise typer.BadParameter(str(exc), param_hint="--bot") from None
     records = []
-    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True) as progress:
+    with Progress(
+        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True
+    ) as progress:
         task = progress.add_task("games", total=games)
         for i in range(games):
             record = simulate_one(seed + i, players, names, wave_pairs, round_limit)
@@ -87,8 +95,9 @@ def simulate(
     r = summary["rounds"]
     out.print(f"rounds per game: median {r['median']}, min {r['min']}, max {r['max']}")
     out.print(f"Wrath judgments: {summary['judgments']['total']} ({summary['judgments']['per_game']} per game)")
-    out.print(f"settlements razed: {summary['razed']['by_invaders']} by invaders, "
-              f"{summary['razed']['by_plunder']} by plunder")
+    out.print(
+        f"settlements razed: {summary['razed']['by_invaders']} by invaders, {summary['razed']['by_plunder']} by plunder"
+    )
 
 
 @app.command()
@@ -108,11 +117,15 @@ def board(
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, help="Port to listen on."),
-    database: Optional[str] = typer.Option(None, "--database", envvar="JUDGES_DATABASE_URL",
-                                           help="Database URL (default: SQLite file judges.db here)."),
+    database: str | None = typer.Option(
+        None, "--database", envvar="JUDGES_DATABASE_URL", help="Database URL (default: SQLite file judges.db here)."
+    ),
     allow_scenarios: bool = typer.Option(False, help="Let games start from a scenario position (tests, design)."),
-    allow_seeds: bool = typer.Option(False, help="Let a game's creator choose its seed, which gives away every "
-                                                 "hand and die to whoever knows it (tests, design)."),
+    allow_seeds: bool = typer.Option(
+        False,
+        help="Let a game's creator choose its seed, which gives away every "
+        "hand and die to whoever knows it (tests, design).",
+    ),
 ) -> None:
     """Start the game server (SQLite by default) and print its URL."""
     import uvicorn
@@ -151,10 +164,12 @@ def scenario_run(
 
 @app.command()
 def verify(
-    file: Path = typer.Argument(..., exists=True, dir_okay=False,
-                                help="A finished game's export (GET /api/games/{id}/export)."),
-    expected: Optional[str] = typer.Option(None, "--commitment",
-                                           help="The commitment the game showed at its start (hex), to check too."),
+    file: Path = typer.Argument(
+        ..., exists=True, dir_okay=False, help="A finished game's export (GET /api/games/{id}/export)."
+    ),
+    expected: str | None = typer.Option(
+        None, "--commitment", help="The commitment the game showed at its start (hex), to check too."
+    ),
 ) -> None:
     """Check a finished game: its revealed seed hashes to the commitment, and replaying its
     actions with that seed reaches its stored result, so every die was the committed one."""
@@ -170,32 +185,45 @@ def verify(
     except VerificationError as exc:
         err.print(f"{file}: NOT VERIFIED: {exc}", soft_wrap=True)
         raise typer.Exit(1)
-    Console().print(f"{file}: verified. Game {result.game_id or '(no id)'}: the {result.generator} seed matches the "
-                    f"commitment {result.commitment}, and its {result.actions} actions replay to the stored "
-                    f"result ({result.ending}, round {result.rounds}, winners {result.winners or 'none'}).",
-                    soft_wrap=True)
+    Console().print(
+        f"{file}: verified. Game {result.game_id or '(no id)'}: the {result.generator} seed matches the "
+        f"commitment {result.commitment}, and its {result.actions} actions replay to the stored "
+        f"result ({result.ending}, round {result.rounds}, winners {result.winners or 'none'}).",
+        soft_wrap=True,
+    )
 
 
 @app.command()
 def lab(
-    players: int = typer.Option(4, min=DEFAULT_RULES.min_players, max=DEFAULT_RULES.max_players,
-                                help="Players per game."),
+    players: int = typer.Option(
+        4, min=DEFAULT_RULES.min_players, max=DEFAULT_RULES.max_players, help="Players per game."
+    ),
     games: int = typer.Option(100, min=1, help="Games per variant; game i uses seed + i."),
-    bots: str = typer.Option("greedy", help="Bot specs by seat, comma-separated (e.g. greedy,mcts:64,random); "
-                                            "game i rotates the list by i mod players."),
+    bots: str = typer.Option(
+        "greedy",
+        help="Bot specs by seat, comma-separated (e.g. greedy,mcts:64,random); "
+        "game i rotates the list by i mod players.",
+    ),
     seed: int = typer.Option(1, help="Seed of the first game."),
     out: Path = typer.Option(Path("report"), help="Directory for index.html, the plots, games.csv, summary.json."),
     workers: int = typer.Option(0, min=0, help="Worker processes (0: one per CPU)."),
-    sets: Optional[list[str]] = typer.Option(None, "--set", help="NAME=VALUE (JSON) or NAME.key=VALUE: override "
-                                                                 "a rule (wrath_threshold=10, costs.wall=8) in "
-                                                                 "every game. Repeatable."),
-    variants: Optional[list[str]] = typer.Option(None, "--variant", help="NAME:RULE=VALUE,RULE=VALUE: a variant "
-                                                                         "compared on the same seeds. Repeatable."),
+    sets: list[str] | None = typer.Option(
+        None,
+        "--set",
+        help="NAME=VALUE (JSON) or NAME.key=VALUE: override "
+        "a rule (wrath_threshold=10, costs.wall=8) in "
+        "every game. Repeatable.",
+    ),
+    variants: list[str] | None = typer.Option(
+        None, "--variant", help="NAME:RULE=VALUE,RULE=VALUE: a variant compared on the same seeds. Repeatable."
+    ),
     baseline: bool = typer.Option(True, help="With --variant, also play the 'default' variant (only --set)."),
-    round_limit: int = typer.Option(DEFAULT_RULES.simulation_round_limit, min=1,
-                                    help="Round cap: a longer game has no winner."),
-    wave_pairs: int = typer.Option(DEFAULT_RULES.default_wave_pairs, min=1, max=DEFAULT_RULES.max_wave_pairs,
-                                   help="Invader pairs per wave."),
+    round_limit: int = typer.Option(
+        DEFAULT_RULES.simulation_round_limit, min=1, help="Round cap: a longer game has no winner."
+    ),
+    wave_pairs: int = typer.Option(
+        DEFAULT_RULES.default_wave_pairs, min=1, max=DEFAULT_RULES.max_wave_pairs, help="Invader pairs per wave."
+    ),
 ) -> None:
     """Play many seeded games between bots in parallel and write an HTML report with plots."""
     import shlex
@@ -203,12 +231,37 @@ def lab(
     from .lab import LabConfig, OverrideError, parse_variant, run_lab
 
     try:
-        config = LabConfig(players=players, games=games, bots=[b.strip() for b in bots.split(",") if b.strip()],
-                           seed=seed, out=out, workers=workers, round_limit=round_limit, wave_pairs=wave_pairs,
-                           sets=list(sets or []), variants=[parse_variant(v) for v in variants or []],
-                           baseline=baseline)
-        words = ["judges", "lab", "--players", players, "--games", games, "--bots", bots, "--seed", seed,
-                 "--out", out, "--workers", workers, "--round-limit", round_limit]
+        config = LabConfig(
+            players=players,
+            games=games,
+            bots=[b.strip() for b in bots.split(",") if b.strip()],
+            seed=seed,
+            out=out,
+            workers=workers,
+            round_limit=round_limit,
+            wave_pairs=wave_pairs,
+            sets=list(sets or []),
+            variants=[parse_variant(v) for v in variants or []],
+            baseline=baseline,
+        )
+        words = [
+            "judges",
+            "lab",
+            "--players",
+            players,
+            "--games",
+            games,
+            "--bots",
+            bots,
+            "--seed",
+            seed,
+            "--out",
+            out,
+            "--workers",
+            workers,
+            "--round-limit",
+            round_limit,
+        ]
         words += ["--wave-pairs", wave_pairs] if wave_pairs != DEFAULT_RULES.default_wave_pairs else []
         words += [w for text in sets or [] for w in ("--set", text)]
         words += [w for text in variants or [] for w in ("--variant", text)]
@@ -218,16 +271,19 @@ def lab(
     except OverrideError as exc:
         err.print(f"judges lab: {exc}")
         raise typer.Exit(2)
-    with Progress(TextColumn("lab"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err) as progress:
+    with Progress(TextColumn("lab"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err) as progress:
         task = progress.add_task("games", total=total)
         summary = run_lab(config, on_record=lambda record: progress.advance(task))
     out_console = Console()
     for name, s in summary["variants"].items():
-        bots_line = ", ".join(f"{spec} {100 * x['rate']:.1f}% [{100 * x['low']:.1f}–{100 * x['high']:.1f}]"
-                              for spec, x in s["wins_by_bot"].items())
-        out_console.print(f"{name}: {s['games']} games; wins by bot: {bots_line}; "
-                          f"endings: " + ", ".join(f"{k} {v}" for k, v in s["endings"].items() if v))
+        bots_line = ", ".join(
+            f"{spec} {100 * x['rate']:.1f}% [{100 * x['low']:.1f}–{100 * x['high']:.1f}]"
+            for spec, x in s["wins_by_bot"].items()
+        )
+        out_console.print(
+            f"{name}: {s['games']} games; wins by bot: {bots_line}; "
+            f"endings: " + ", ".join(f"{k} {v}" for k, v in s["endings"].items() if v)
+        )
     out_console.print(f"report written to {out / 'index.html'}")
 
 

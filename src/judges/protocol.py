@@ -36,61 +36,101 @@ def _type_name(t) -> str:
     if isinstance(t, (it.ListType, it.TupleType, it.VarTupleType)):
         inner = getattr(t, "item_type", None)
         return f"list[{_type_name(inner)}]" if inner is not None else "list"
-    return {it.IntType: "int", it.StrType: "str", it.BoolType: "bool", it.NoneType: "null",
-            it.FloatType: "float"}.get(type(t), type(t).__name__)
+    return {it.IntType: "int", it.StrType: "str", it.BoolType: "bool", it.NoneType: "null", it.FloatType: "float"}.get(
+        type(t), type(t).__name__
+    )
 
 
 def action_schema(action_type: type) -> dict:
     """An action type as the wire sees it: its "type" tag and its fields (player first)."""
     info = msgspec.inspect.type_info(action_type)
     fields = sorted(info.fields, key=lambda f: f.name != "player")
-    return {"type": action_type.__struct_config__.tag,
-            "fields": [{"name": f.encode_name, "type": _type_name(f.type), "required": f.required}
-                       for f in fields]}
+    return {
+        "type": action_type.__struct_config__.tag,
+        "fields": [{"name": f.encode_name, "type": _type_name(f.type), "required": f.required} for f in fields],
+    }
 
 
 def decision_schema(kind: DecisionKind) -> dict:
-    return {"name": kind.name, "actions": [action_schema(t) for t in kind.actions], "subject": kind.subject,
-            "subject_field": kind.subject_field, "rule": kind.rule, "chapter": kind.chapter,
-            "opens_window": kind.opens_window, "icon": kind.icon}
+    return {
+        "name": kind.name,
+        "actions": [action_schema(t) for t in kind.actions],
+        "subject": kind.subject,
+        "subject_field": kind.subject_field,
+        "rule": kind.rule,
+        "chapter": kind.chapter,
+        "opens_window": kind.opens_window,
+        "icon": kind.icon,
+    }
 
 
 def protocol(rules: Rules = DEFAULT_RULES) -> dict:
     """The protocol, the items priced and the cards counted by `rules` (default: the default rules)."""
     return {
         "decisions": [decision_schema(kind) for kind in KINDS.values()],
-        "items": [{"name": i.name, "target": i.target, "cost": cost(rules, i.name), "wrath": wrath(rules, i.name),
-                   "icon": i.icon} for i in ITEMS.values()],
-        "cards": [{"name": c.name, "copies": copies(rules, c.name), "event": c.event, "target": c.target,
-                   "action": c.action.__struct_config__.tag, "icon": c.icon} for c in CARDS.values()],
+        "items": [
+            {
+                "name": i.name,
+                "target": i.target,
+                "cost": cost(rules, i.name),
+                "wrath": wrath(rules, i.name),
+                "icon": i.icon,
+            }
+            for i in ITEMS.values()
+        ],
+        "cards": [
+            {
+                "name": c.name,
+                "copies": copies(rules, c.name),
+                "event": c.event,
+                "target": c.target,
+                "action": c.action.__struct_config__.tag,
+                "icon": c.icon,
+            }
+            for c in CARDS.values()
+        ],
     }
 
 
 def markdown() -> str:
     """The generated part of docs/protocol.md."""
     p = protocol()
-    out = ["### Decision kinds", "",
-           "| kind | icon | answered by | subject (named by) | rule | manual chapter | window |",
-           "|---|---|---|---|---|---|---|"]
+    out = [
+        "### Decision kinds",
+        "",
+        "| kind | icon | answered by | subject (named by) | rule | manual chapter | window |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for d in p["decisions"]:
         actions = ", ".join(f"`{a['type']}`" for a in d["actions"])
         subject = d["subject"] + (f" (`{d['subject_field']}`)" if d["subject_field"] else "")
-        out.append(f"| `{d['name']}` | {d['icon']} | {actions} | {subject} | {d['rule']} | {d['chapter']} | "
-                   f"{'yes' if d['opens_window'] else 'no'} |")
+        out.append(
+            f"| `{d['name']}` | {d['icon']} | {actions} | {subject} | {d['rule']} | {d['chapter']} | "
+            f"{'yes' if d['opens_window'] else 'no'} |"
+        )
     out += ["", "### Actions", "", "| type | fields |", "|---|---|"]
     for d in p["decisions"]:
         for a in d["actions"]:
-            fields = ", ".join(f"`{f['name']}`: {f['type'].replace('|', 'or')}" + ("" if f["required"] else " (optional)")
-                               for f in a["fields"])
+            fields = ", ".join(
+                f"`{f['name']}`: {f['type'].replace('|', 'or')}" + ("" if f["required"] else " (optional)")
+                for f in a["fields"]
+            )
             out.append(f"| `{a['type']}` | {fields} |")
     out += ["", "### Items (Acquisitions)", "", "| item | icon | target | cost | Wrath |", "|---|---|---|---|---|"]
     for i in p["items"]:
         out.append(f"| `{i['name']}` | {i['icon']} | {i['target']} | {i['cost']} | {i['wrath']} |")
-    out += ["", "### Intrigue cards", "", "| card | icon | copies | event | target | played with |",
-            "|---|---|---|---|---|---|"]
+    out += [
+        "",
+        "### Intrigue cards",
+        "",
+        "| card | icon | copies | event | target | played with |",
+        "|---|---|---|---|---|---|",
+    ]
     for c in p["cards"]:
-        out.append(f"| `{c['name']}` | {c['icon']} | {c['copies']} | {'yes' if c['event'] else 'no'} | "
-                   f"{c['target']} | `{c['action']}` |")
+        out.append(
+            f"| `{c['name']}` | {c['icon']} | {c['copies']} | {'yes' if c['event'] else 'no'} | "
+            f"{c['target']} | `{c['action']}` |"
+        )
     return "\n".join(out) + "\n"
 
 

@@ -55,6 +55,7 @@ def new_game(options: dict, position: dict | None = None) -> Game:
     if position is None:
         return Game.new(options_from_builtins(options))
     from .engine.scenario import build_game
+
     return build_game({"options": options, "position": position, "dice": None})
 
 
@@ -77,8 +78,13 @@ def build_export(game: Game, options: dict, game_id: str | None = None) -> dict:
         "options": {**kept, **msgspec.to_builtins(opts)},
         "dice": {"generator": opts.dice, "seed": seed_text(opts), "commitment": commitment(opts)},
         "actions": [action_to_dict(a) for a in game.log],
-        "result": {"ending": game.state.ending, "winners": list(game.state.winners), "round": game.state.round,
-                   "actions": len(game.log), "state_sha256": state_digest(game)},
+        "result": {
+            "ending": game.state.ending,
+            "winners": list(game.state.winners),
+            "round": game.state.round,
+            "actions": len(game.log),
+            "state_sha256": state_digest(game),
+        },
     }
 
 
@@ -104,19 +110,26 @@ def verify_export(data: Any, expected_commitment: str | None = None) -> Verified
     except (msgspec.ValidationError, ValueError) as exc:
         raise VerificationError(f"the export's options are not valid: {exc}") from None
     if dice.get("generator") != options.dice:
-        raise VerificationError(f"the dice section names generator {dice.get('generator')!r}, "
-                                f"the options {options.dice!r}")
+        raise VerificationError(
+            f"the dice section names generator {dice.get('generator')!r}, the options {options.dice!r}"
+        )
     if not isinstance(dice.get("seed"), str) or not hmac.compare_digest(dice["seed"], seed):
         raise VerificationError("the revealed seed is not the seed in the game's options")
     if not isinstance(dice.get("commitment"), str) or not hmac.compare_digest(dice["commitment"], committed):
-        raise VerificationError(f"the revealed seed does not match the commitment: SHA-256 gives {committed}, "
-                                f"the export says {dice.get('commitment')}")
+        raise VerificationError(
+            f"the revealed seed does not match the commitment: SHA-256 gives {committed}, "
+            f"the export says {dice.get('commitment')}"
+        )
     if expected_commitment is not None and not hmac.compare_digest(expected_commitment.strip().lower(), committed):
-        raise VerificationError(f"the revealed seed does not match the commitment published at the start "
-                                f"({expected_commitment}); it hashes to {committed}")
+        raise VerificationError(
+            f"the revealed seed does not match the commitment published at the start "
+            f"({expected_commitment}); it hashes to {committed}"
+        )
     if data.get("rules_version") is not None and data["rules_version"] != _rules_version():
-        raise VerificationError(f"the game was played under rules version {data['rules_version']}, "
-                                f"this program has version {_rules_version()}")
+        raise VerificationError(
+            f"the game was played under rules version {data['rules_version']}, "
+            f"this program has version {_rules_version()}"
+        )
     try:
         game = new_game(msgspec.to_builtins(options), position)
     except JudgesError as exc:
@@ -126,18 +139,33 @@ def verify_export(data: Any, expected_commitment: str | None = None) -> Verified
             game.apply(action_from_dict(spec))
         except RuleError as exc:
             raise VerificationError(f"action #{i} ({spec!r}) is refused in the replay: {exc}") from None
-    checks = {"actions": len(game.log), "ending": game.state.ending, "winners": list(game.state.winners),
-              "round": game.state.round, "state_sha256": state_digest(game)}
+    checks = {
+        "actions": len(game.log),
+        "ending": game.state.ending,
+        "winners": list(game.state.winners),
+        "round": game.state.round,
+        "state_sha256": state_digest(game),
+    }
     for name, replayed in checks.items():
         if result.get(name) != replayed:
-            raise VerificationError(f"the replay does not reach the stored result: {name} is "
-                                    f"{result.get(name)!r} in the export, {replayed!r} in the replay")
+            raise VerificationError(
+                f"the replay does not reach the stored result: {name} is "
+                f"{result.get(name)!r} in the export, {replayed!r} in the replay"
+            )
     if not game.is_over:
         raise VerificationError("the replayed game is not over")
-    return Verified(game_id=data.get("game_id"), generator=options.dice, commitment=committed, actions=len(game.log),
-                    ending=game.state.ending, winners=list(game.state.winners), rounds=game.state.round)
+    return Verified(
+        game_id=data.get("game_id"),
+        generator=options.dice,
+        commitment=committed,
+        actions=len(game.log),
+        ending=game.state.ending,
+        winners=list(game.state.winners),
+        rounds=game.state.round,
+    )
 
 
 def _rules_version() -> int:
     from .engine.constants import RULES_VERSION
+
     return RULES_VERSION

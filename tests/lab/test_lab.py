@@ -11,8 +11,17 @@ from typer.testing import CliRunner
 
 from judges.cli import app
 from judges.engine import DEFAULT_RULES
-from judges.lab import (LabConfig, OverrideError, make_tasks, parse_override, parse_variant, replay_record, rotated,
-                        rules_with, run_games)
+from judges.lab import (
+    LabConfig,
+    OverrideError,
+    make_tasks,
+    parse_override,
+    parse_variant,
+    replay_record,
+    rotated,
+    rules_with,
+    run_games,
+)
 from judges.lab.records import game_record
 from judges.lab.report import PLOTS, wilson
 
@@ -22,8 +31,26 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 def test_a_short_lab_run_writes_the_report(tmp_path):
     out = tmp_path / "report"
-    result = runner.invoke(app, ["lab", "--players", "3", "--games", "8", "--bots", "greedy,random,greedy",
-                                 "--seed", "3", "--out", str(out), "--workers", "2", "--round-limit", "40"])
+    result = runner.invoke(
+        app,
+        [
+            "lab",
+            "--players",
+            "3",
+            "--games",
+            "8",
+            "--bots",
+            "greedy,random,greedy",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            "--workers",
+            "2",
+            "--round-limit",
+            "40",
+        ],
+    )
     assert result.exit_code == 0, result.output
     page = (out / "index.html").read_text(encoding="utf-8")
     referenced = set(re.findall(r'<img src="([^"]+)"', page))
@@ -59,8 +86,15 @@ def test_seat_rotation_gives_each_bot_each_seat():
 
 
 def test_set_overrides_change_the_games_on_the_same_seeds():
-    config = LabConfig(players=3, games=6, bots=["greedy"], seed=1, workers=1, round_limit=40,
-                       variants=[parse_variant("wrath3:WRATH_THRESHOLD=3")])
+    config = LabConfig(
+        players=3,
+        games=6,
+        bots=["greedy"],
+        seed=1,
+        workers=1,
+        round_limit=40,
+        variants=[parse_variant("wrath3:WRATH_THRESHOLD=3")],
+    )
     records = run_games(config)
     by = {v: [r for r in records if r["variant"] == v] for v in ("default", "wrath3")}
     assert [r["seed"] for r in by["default"]] == [r["seed"] for r in by["wrath3"]] == list(range(1, 7))
@@ -71,21 +105,37 @@ def test_set_overrides_change_the_games_on_the_same_seeds():
 
 
 def test_a_variant_record_replays_to_the_same_end_under_its_stored_rules():
-    config = LabConfig(players=3, games=2, bots=["greedy", "random", "greedy"], seed=5, workers=1, round_limit=30,
-                       variants=[parse_variant("harsh:wrath_threshold=4,costs.wall=3")], baseline=False)
+    config = LabConfig(
+        players=3,
+        games=2,
+        bots=["greedy", "random", "greedy"],
+        seed=5,
+        workers=1,
+        round_limit=30,
+        variants=[parse_variant("harsh:wrath_threshold=4,costs.wall=3")],
+        baseline=False,
+    )
     for stored in json.loads(json.dumps(run_games(config))):  # as summary.json keeps them
         assert stored["options"]["rules"]["costs"]["wall"] == 3
         game = replay_record(stored)
-        assert game.state.options.rules == rules_with([parse_override("wrath_threshold=4"),
-                                                       parse_override("costs.wall=3")])
-        again = game_record(game, variant=stored["variant"], index=stored["game"], seed=stored["seed"],
-                            bots=stored["bots"], seconds=stored["seconds"])
+        assert game.state.options.rules == rules_with(
+            [parse_override("wrath_threshold=4"), parse_override("costs.wall=3")]
+        )
+        again = game_record(
+            game,
+            variant=stored["variant"],
+            index=stored["game"],
+            seed=stored["seed"],
+            bots=stored["bots"],
+            seconds=stored["seconds"],
+        )
         assert json.loads(json.dumps(again)) == stored
 
 
 def test_set_applies_to_every_variant():
-    config = LabConfig(players=2, games=2, bots=["greedy"], sets=["COSTS.wall=8"],
-                       variants=[parse_variant("cheap:COSTS.troop=2")])
+    config = LabConfig(
+        players=2, games=2, bots=["greedy"], sets=["COSTS.wall=8"], variants=[parse_variant("cheap:COSTS.troop=2")]
+    )
     variants = {v.name: v for v in config.all_variants()}
     assert [o.text for o in variants["default"].overrides] == ["COSTS.wall=8"]
     assert [o.text for o in variants["cheap"].overrides] == ["COSTS.wall=8", "COSTS.troop=2"]
@@ -106,35 +156,42 @@ def test_override_parsing():
     assert whole.value == {"plain": 1, "desert": 2, "mountains": 2}
     v = parse_variant('slow:TERRAIN_MOVE_COST={"plain": 2, "desert": 2, "mountains": 3},MOVEMENT_POINTS=4')
     assert [o.name for o in v.overrides] == ["terrain_move_cost", "movement_points"]
-    v = parse_variant('slow:terrain_move_cost.desert=2,movement_points=4')
+    v = parse_variant("slow:terrain_move_cost.desert=2,movement_points=4")
     assert v.rules.terrain_move_cost["desert"] == 2 and v.rules.movement_points == 4
     assert parse_variant("plain:").overrides == ()
 
 
-@pytest.mark.parametrize("text, message", [
-    ("WRATH_TRESHOLD=3", "unknown rule 'WRATH_TRESHOLD'; did you mean WRATH_THRESHOLD"),
-    ("wrath_treshold=3", "unknown rule 'wrath_treshold'; did you mean wrath_threshold"),
-    ("NO_SUCH_THING=1", "unknown rule"),
-    ("WRATH_THRESHOLD=\"high\"", "WRATH_THRESHOLD must be an integer"),
-    ("WRATH_THRESHOLD=true", "WRATH_THRESHOLD must be an integer"),
-    ("WRATH_THRESHOLD=2.5", "must be an integer"),
-    ("WRATH_THRESHOLD=", "is not a JSON value"),
-    ("COSTS.castle=3", "COSTS has no key 'castle'"),
-    ("COSTS.wall=cheap", "is not a JSON value"),
-    ("COSTS={\"wall\": 8}", "must list every key"),
-    ("WRATH_THRESHOLD.x=1", "is not a dict"),
-    ("CANAANITE_CITY_WALLS=1", "must be true/false"),
-    ("RULES_VERSION=2", "unknown rule"),
-    ("WRATH_THRESHOLD", "expected NAME=VALUE"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("WRATH_TRESHOLD=3", "unknown rule 'WRATH_TRESHOLD'; did you mean WRATH_THRESHOLD"),
+        ("wrath_treshold=3", "unknown rule 'wrath_treshold'; did you mean wrath_threshold"),
+        ("NO_SUCH_THING=1", "unknown rule"),
+        ('WRATH_THRESHOLD="high"', "WRATH_THRESHOLD must be an integer"),
+        ("WRATH_THRESHOLD=true", "WRATH_THRESHOLD must be an integer"),
+        ("WRATH_THRESHOLD=2.5", "must be an integer"),
+        ("WRATH_THRESHOLD=", "is not a JSON value"),
+        ("COSTS.castle=3", "COSTS has no key 'castle'"),
+        ("COSTS.wall=cheap", "is not a JSON value"),
+        ('COSTS={"wall": 8}', "must list every key"),
+        ("WRATH_THRESHOLD.x=1", "is not a dict"),
+        ("CANAANITE_CITY_WALLS=1", "must be true/false"),
+        ("RULES_VERSION=2", "unknown rule"),
+        ("WRATH_THRESHOLD", "expected NAME=VALUE"),
+    ],
+)
 def test_bad_overrides_are_refused_with_a_clear_message(text, message):
     with pytest.raises(OverrideError, match=re.escape(message)):
         parse_override(text)
 
 
 def test_the_command_refuses_bad_names_and_bad_variants(tmp_path):
-    for args in (["--set", "WRATH_TRESHOLD=3"], ["--variant", "x:COSTS.castle=1"], ["--variant", "no colon"],
-                 ["--bots", "greedy,nobot"]):
+    for args in (
+        ["--set", "WRATH_TRESHOLD=3"],
+        ["--variant", "x:COSTS.castle=1"],
+        ["--variant", "no colon"],
+        ["--bots", "greedy,nobot"],
+    ):
         result = runner.invoke(app, ["lab", "--players", "2", "--games", "1", "--out", str(tmp_path / "r")] + args)
         assert result.exit_code == 2, (args, result.output)
         assert "judges lab:" in result.output
@@ -154,13 +211,16 @@ def test_overrides_build_a_new_rules_value_and_patch_nothing():
     assert (DEFAULT_RULES.movement_points, DEFAULT_RULES.costs["wall"]) == (3, 10)
 
 
-@pytest.mark.parametrize("texts, message", [
-    (["wrath_threshold=0"], "rule wrath_threshold must be at least 1"),
-    (["costs.wall=0"], "rule costs.wall must be a positive number of coins"),
-    (["attacker_hit_min=7"], "rule attacker_hit_min is a die face"),
-    (["map=atlantis"], "no map called 'atlantis'"),
-    (["min_players=7"], "min_players (7) exceeds max_players (6)"),
-])
+@pytest.mark.parametrize(
+    "texts, message",
+    [
+        (["wrath_threshold=0"], "rule wrath_threshold must be at least 1"),
+        (["costs.wall=0"], "rule costs.wall must be a positive number of coins"),
+        (["attacker_hit_min=7"], "rule attacker_hit_min is a die face"),
+        (["map=atlantis"], "no map called 'atlantis'"),
+        (["min_players=7"], "min_players (7) exceeds max_players (6)"),
+    ],
+)
 def test_rules_no_game_could_be_played_under_are_refused(texts, message):
     with pytest.raises(OverrideError, match=re.escape(message)):
         rules_with([parse_override(t) for t in texts])

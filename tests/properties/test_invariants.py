@@ -15,8 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judges.bots import RandomBot
-from judges.engine import CANAANITES, Game, Options, action_to_dict
-from judges.engine import DEFAULT_RULES
+from judges.engine import CANAANITES, DEFAULT_RULES, Game, Options, action_to_dict
 from judges.engine.cards import EVENT_CARDS
 from judges.engine.scenario import build_game
 from judges.engine.state import state_from_json, state_to_json
@@ -32,7 +31,9 @@ def check_invariants(game: Game) -> None:
     for p in state.players:
         assert p.coins >= 0
         # Above the limit only while that player owes a discard.
-        assert len(p.hand) <= DEFAULT_RULES.hand_limit or any(d.player == p.seat and d.kind == "discard" for d in state.pending)
+        assert len(p.hand) <= DEFAULT_RULES.hand_limit or any(
+            d.player == p.seat and d.kind == "discard" for d in state.pending
+        )
     for i, s in enumerate(state.settlements):
         assert s.troops >= 0 and 0 <= s.developments
         if s.razed:
@@ -69,9 +70,15 @@ def positions(draw):
     players = draw(st.integers(2, 6))
     generals = []
     for gid in range(100, 100 + draw(st.integers(0, 5))):
-        generals.append({"id": gid, "owner": draw(st.integers(0, players - 1)),
-                         "at": draw(st.sampled_from(NAMES)),
-                         "prophet": draw(st.booleans()), "army": draw(st.integers(0, 4))})
+        generals.append(
+            {
+                "id": gid,
+                "owner": draw(st.integers(0, players - 1)),
+                "at": draw(st.sampled_from(NAMES)),
+                "prophet": draw(st.booleans()),
+                "army": draw(st.integers(0, 4)),
+            }
+        )
     prophets = 0
     for g in generals:  # never more prophets than the supply holds
         if g["prophet"]:
@@ -91,9 +98,16 @@ def positions(draw):
         "events_area": draw(st.lists(st.sampled_from(EVENT_CARDS), max_size=4)),
         "settlements": {name: {"razed": True} for name in draw(st.lists(st.sampled_from(NAMES), max_size=12))},
     }
-    return {"options": {"players": players, "seed": draw(st.integers(0, 2**32)),
-                        "wave_pairs": draw(st.integers(1, 2)), "round_limit": draw(st.integers(1, 8))},
-            "position": position, "dice": None}
+    return {
+        "options": {
+            "players": players,
+            "seed": draw(st.integers(0, 2**32)),
+            "wave_pairs": draw(st.integers(1, 2)),
+            "round_limit": draw(st.integers(1, 8)),
+        },
+        "position": position,
+        "dice": None,
+    }
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

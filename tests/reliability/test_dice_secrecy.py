@@ -25,12 +25,19 @@ SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "b
 def encodings(key_hex: str) -> set[str]:
     """The key as text in every form a careless encoder could write it."""
     raw = bytes.fromhex(key_hex)
-    forms = {key_hex.lower(), key_hex.upper(), str(int.from_bytes(raw, "big")), str(int.from_bytes(raw, "little")),
-             base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode().rstrip("="),
-             base64.b32encode(raw).decode().rstrip("="), json.dumps(list(raw))[1:-1]}
+    forms = {
+        key_hex.lower(),
+        key_hex.upper(),
+        str(int.from_bytes(raw, "big")),
+        str(int.from_bytes(raw, "little")),
+        base64.b64encode(raw).decode(),
+        base64.urlsafe_b64encode(raw).decode().rstrip("="),
+        base64.b32encode(raw).decode().rstrip("="),
+        json.dumps(list(raw))[1:-1],
+    }
     # any 64-bit quarter of it, as hex or decimal
     for i in range(0, len(raw), 8):
-        part = raw[i:i + 8]
+        part = raw[i : i + 8]
         forms |= {part.hex(), str(int.from_bytes(part, "big")), str(int.from_bytes(part, "little"))}
     return forms
 

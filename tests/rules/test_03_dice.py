@@ -17,8 +17,16 @@ import pytest
 
 from judges.bots import make_bot
 from judges.engine import Game, Options
-from judges.engine.dice import (BLAKE2B, SPLITMIX64, SeededDice, StrongDice, commitment, dice_for, seed_to_state,
-                                seed_text)
+from judges.engine.dice import (
+    BLAKE2B,
+    SPLITMIX64,
+    SeededDice,
+    StrongDice,
+    commitment,
+    dice_for,
+    seed_text,
+    seed_to_state,
+)
 from judges.engine.errors import SetupError
 from judges.engine.state import GameState, state_from_json, state_to_json
 from judges.play import play_game
@@ -42,6 +50,7 @@ def chi_square(counts: Counter, outcomes: list, total: int) -> float:
 
 
 # --- SplitMix64 rolls exactly as before ---------------------------------------------------
+
 
 def test_splitmix64_dice_and_setup_are_unchanged():
     dice = SeededDice(Holder(seed_to_state(12345)))
@@ -68,6 +77,7 @@ def test_a_state_stored_before_the_dice_option_keeps_splitmix64():
 
 
 # --- the strong dice ------------------------------------------------------------------------
+
 
 def test_strong_dice_follow_from_the_key_alone():
     word = hashlib.blake2b((0).to_bytes(16, "little"), digest_size=8, key=KEY, person=b"judges-dice-v1").digest()
@@ -147,9 +157,13 @@ def test_the_commitment_binds_the_seed_and_the_generator():
     assert commitment(strong_options) == hashlib.sha256(prefix + b"blake2b\x00" + KEY_HEX.encode()).hexdigest()
     assert seed_text(strong_options) == KEY_HEX
     assert seed_text(Options(seed=7)) == "7"
-    values = {commitment(strong_options), commitment(Options(dice=BLAKE2B, key=KEY_HEX.upper())),
-              commitment(Options(dice=BLAKE2B, key="ff" + KEY_HEX[2:])), commitment(Options(seed=7)),
-              commitment(Options(seed=8))}
+    values = {
+        commitment(strong_options),
+        commitment(Options(dice=BLAKE2B, key=KEY_HEX.upper())),
+        commitment(Options(dice=BLAKE2B, key="ff" + KEY_HEX[2:])),
+        commitment(Options(seed=7)),
+        commitment(Options(seed=8)),
+    }
     assert len(values) == 4  # the key's text is normalized: upper case is the same key
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import H, S, WORLD, end_turns, make_game, refused
+from conftest import WORLD, H, S, end_turns, make_game, refused
 from judges.engine import DEFAULT_RULES, Buy, EndTurn, IllegalAction, NotYourDecision
 
 OFF_SETTLEMENT = {"q": 7, "r": 0}  # a mountain hex without a settlement, north of Galilee
@@ -21,6 +21,7 @@ assert WORLD.hexes[WORLD.hex_at[(7, 0)]].settlement is None
 
 
 # --- helpers -------------------------------------------------------------------------------
+
 
 def garrison(owner: int, troops: int = 1, **extra) -> dict:
     return {"owner": owner, "troops": troops, **extra}
@@ -30,13 +31,29 @@ def gen(gid: int, owner: int, at, **extra) -> dict:
     return {"id": gid, "owner": owner, "at": at, **extra}
 
 
-def shop(coins: int, settlements: dict | None = None, generals=(), hand=None, deck=None, round_: int = 1,
-         players: int = 3, rules: dict | None = None, **extra):
+def shop(
+    coins: int,
+    settlements: dict | None = None,
+    generals=(),
+    hand=None,
+    deck=None,
+    round_: int = 1,
+    players: int = 3,
+    rules: dict | None = None,
+    **extra,
+):
     p0 = {"seat": 0, "coins": coins}
     if hand is not None:
         p0["hand"] = list(hand)
-    position = {"clear_board": True, "round": round_, "phase": "acquisitions",
-                "settlements": settlements or {}, "generals": list(generals), "players": [p0], **extra}
+    position = {
+        "clear_board": True,
+        "round": round_,
+        "phase": "acquisitions",
+        "settlements": settlements or {},
+        "generals": list(generals),
+        "players": [p0],
+        **extra,
+    }
     if deck is not None:
         position["deck"] = list(deck)
     game = make_game(position, dice=[], players=players, rules=rules)
@@ -57,8 +74,9 @@ def garrison_of(game, name: str) -> tuple:
     return (s.owner, s.troops)
 
 
-def assert_refused(game, action, words: tuple[str, ...] = (), error: type = IllegalAction,
-                   section: str | None = "§8") -> None:
+def assert_refused(
+    game, action, words: tuple[str, ...] = (), error: type = IllegalAction, section: str | None = "§8"
+) -> None:
     """The purchase raises `error` naming § 8 and a reason (its message contains `words`),
     and changes nothing at all."""
     message = refused(game, action, error, section).message.lower()
@@ -67,6 +85,7 @@ def assert_refused(game, action, words: tuple[str, ...] = (), error: type = Ille
 
 
 # --- Costs ------------------------------------------------------------------------------------
+
 
 def test_a_troop_costs_one_coin_and_joins_the_garrison_of_your_settlement():
     game = shop(5, {"Kedesh": garrison(0, 2)})
@@ -122,8 +141,15 @@ def test_a_general_costs_six_coins_and_appears_on_your_settlement():
     buy(game, "general", settlement="Hazor")
     assert coins(game) == 2
     g = game.state.generals[first_id]
-    assert (g.owner, g.hex, g.captor, g.army, g.prophet, g.anointed, g.ark) == (0, H("Hazor"), None, 0, False, False,
-                                                                               False)
+    assert (g.owner, g.hex, g.captor, g.army, g.prophet, g.anointed, g.ark) == (
+        0,
+        H("Hazor"),
+        None,
+        0,
+        False,
+        False,
+        False,
+    )
     assert [x.id for x in game.state.generals.values() if x.owner == 0] == [first_id]
 
 
@@ -136,6 +162,7 @@ def test_a_card_costs_three_coins_and_is_drawn_from_the_top_of_the_deck():
 
 
 # --- Placement ----------------------------------------------------------------------------------
+
 
 def test_a_troop_bought_for_a_settlement_held_by_your_general_gives_it_your_garrison():
     # Merom is free; player 0's general stands in it, so player 0 controls it.
@@ -155,19 +182,25 @@ def test_a_troop_can_join_the_army_of_your_general_standing_in_your_settlement()
 
 
 def test_a_troop_cannot_join_an_army_outside_a_settlement_you_control():
-    game = shop(3, {"Kedesh": garrison(1)}, generals=[gen(10, 0, OFF_SETTLEMENT), gen(11, 0, "Hazor", captor=1),
-                                                      gen(12, 1, "Kedesh")])
+    game = shop(
+        3,
+        {"Kedesh": garrison(1)},
+        generals=[gen(10, 0, OFF_SETTLEMENT), gen(11, 0, "Hazor", captor=1), gen(12, 1, "Kedesh")],
+    )
     assert_refused(game, Buy(player=0, item="troop", general=10))  # not in a settlement
     assert_refused(game, Buy(player=0, item="troop", general=11))  # captive
     assert_refused(game, Buy(player=0, item="troop", general=12))  # not his
 
 
-@pytest.mark.parametrize("name,spec", [
-    ("Kedesh", garrison(1)),  # another player's
-    ("Acco", None),  # Canaanite-held (as set up)
-    ("Merom", {}),  # free
-    ("Hammath", {"razed": True}),  # razed: nobody controls it
-])
+@pytest.mark.parametrize(
+    "name,spec",
+    [
+        ("Kedesh", garrison(1)),  # another player's
+        ("Acco", None),  # Canaanite-held (as set up)
+        ("Merom", {}),  # free
+        ("Hammath", {"razed": True}),  # razed: nobody controls it
+    ],
+)
 def test_nothing_can_be_placed_in_a_settlement_you_do_not_control(name, spec):
     settlements = {"Lachish": garrison(0)}
     if spec is not None:
@@ -203,8 +236,12 @@ def test_mercenaries_only_for_your_own_free_generals():
 
 
 def test_mercenary_wrath_reaches_the_meter_at_the_next_announcements():
-    game = shop(4, {"Lachish": garrison(0), "Tamar": garrison(1), "Succoth": garrison(2)},
-                generals=[gen(10, 0, "Lachish")], deck=["famine"] * 3)
+    game = shop(
+        4,
+        {"Lachish": garrison(0), "Tamar": garrison(1), "Succoth": garrison(2)},
+        generals=[gen(10, 0, "Lachish")],
+        deck=["famine"] * 3,
+    )
     buy(game, "mercenary", general=10)
     buy(game, "mercenary", general=10)
     assert (game.state.wrath, game.state.wrath_registered) == (0, 2)
@@ -214,6 +251,7 @@ def test_mercenary_wrath_reaches_the_meter_at_the_next_announcements():
 
 
 # --- Caps ---------------------------------------------------------------------------------------
+
 
 def test_a_village_holds_one_development():
     game = shop(20, {"Kedesh": garrison(0)})
@@ -255,8 +293,11 @@ def test_at_most_six_generals():
 
 def test_captive_generals_count_toward_the_six():
     # Five free generals and one held by player 1: the sixth slot is taken.
-    game = shop(20, {"Hazor": garrison(0), "Kedesh": garrison(1)},
-                generals=[gen(10 + i, 0, "Hazor") for i in range(5)] + [gen(20, 0, "Kedesh", captor=1)])
+    game = shop(
+        20,
+        {"Hazor": garrison(0), "Kedesh": garrison(1)},
+        generals=[gen(10 + i, 0, "Hazor") for i in range(5)] + [gen(20, 0, "Kedesh", captor=1)],
+    )
     assert_refused(game, Buy(player=0, item="general", settlement="Hazor"), ("6",))
 
 
@@ -276,6 +317,7 @@ def test_a_card_with_an_empty_deck_comes_from_the_reshuffled_discard_pile():
 
 
 # --- Sieges -------------------------------------------------------------------------------------
+
 
 def test_no_development_or_wall_in_a_besieged_settlement():
     game = shop(20, {"Hazor": garrison(0, 3)}, invaders=[{"at": "Hazor"}])
@@ -302,28 +344,35 @@ def test_a_siege_elsewhere_does_not_bar_developments_here():
 
 # --- Coins ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("item,have,target", [
-    ("troop", 0, {"settlement": "Hazor"}),
-    ("mercenary", 1, {"general": 10}),
-    ("development", 3, {"settlement": "Hazor"}),
-    ("wall", 9, {"settlement": "Hazor"}),
-    ("general", 5, {"settlement": "Hazor"}),
-    ("card", 2, {}),
-])
+
+@pytest.mark.parametrize(
+    "item,have,target",
+    [
+        ("troop", 0, {"settlement": "Hazor"}),
+        ("mercenary", 1, {"general": 10}),
+        ("development", 3, {"settlement": "Hazor"}),
+        ("wall", 9, {"settlement": "Hazor"}),
+        ("general", 5, {"settlement": "Hazor"}),
+        ("card", 2, {}),
+    ],
+)
 def test_a_purchase_without_enough_coins_is_refused(item, have, target):
     game = shop(have, {"Hazor": garrison(0)}, generals=[gen(10, 0, "Hazor")], hand=[])
     assert_refused(game, Buy(player=0, item=item, **target), ("coins",))
     assert coins(game) == have
 
 
-@pytest.mark.parametrize("item,cost,target", [
-    ("troop", 1, {"settlement": "Hazor"}),
-    ("mercenary", 2, {"general": 10}),
-    ("development", 4, {"settlement": "Hazor"}),
-    ("wall", 10, {"settlement": "Hazor"}),
-    ("general", 6, {"settlement": "Hazor"}),
-    ("card", 3, {}),
-])
+@pytest.mark.parametrize(
+    "item,cost,target",
+    [
+        ("troop", 1, {"settlement": "Hazor"}),
+        ("mercenary", 2, {"general": 10}),
+        ("development", 4, {"settlement": "Hazor"}),
+        ("wall", 10, {"settlement": "Hazor"}),
+        ("general", 6, {"settlement": "Hazor"}),
+        ("card", 3, {}),
+    ],
+)
 def test_exactly_the_cost_is_enough_and_leaves_nothing(item, cost, target):
     game = shop(cost, {"Hazor": garrison(0)}, generals=[gen(10, 0, "Hazor")], hand=[], deck=["tax"])
     buy(game, item, **target)
@@ -339,39 +388,83 @@ def test_an_unknown_item_is_refused():
 
 REFUSALS = [  # (position arguments of shop(), the purchase, its key, its parameters)
     (dict(coins=20), dict(item="chariot"), "error.buy.not_for_sale", {"item": "chariot"}),
-    (dict(coins=9), dict(item="wall", settlement="Hazor"), "error.buy.too_poor",
-     {"item": "wall", "cost": 10, "coins": 9}),
-    (dict(coins=5), dict(item="troop", settlement="Atlantis"), "error.buy.unknown_settlement",
-     {"item": "troop", "settlement": "Atlantis"}),
-    (dict(coins=5), dict(item="mercenary", general=11), "error.buy.not_your_general",
-     {"item": "mercenary", "general": 11}),
-    (dict(coins=5, generals=[gen(12, 0, "Shechem", captor=1)]), dict(item="mercenary", general=12),
-     "error.buy.general_captive", {"item": "mercenary", "general": 12}),
+    (
+        dict(coins=9),
+        dict(item="wall", settlement="Hazor"),
+        "error.buy.too_poor",
+        {"item": "wall", "cost": 10, "coins": 9},
+    ),
+    (
+        dict(coins=5),
+        dict(item="troop", settlement="Atlantis"),
+        "error.buy.unknown_settlement",
+        {"item": "troop", "settlement": "Atlantis"},
+    ),
+    (
+        dict(coins=5),
+        dict(item="mercenary", general=11),
+        "error.buy.not_your_general",
+        {"item": "mercenary", "general": 11},
+    ),
+    (
+        dict(coins=5, generals=[gen(12, 0, "Shechem", captor=1)]),
+        dict(item="mercenary", general=12),
+        "error.buy.general_captive",
+        {"item": "mercenary", "general": 12},
+    ),
     (dict(coins=5), dict(item="card", settlement="Hazor"), "error.buy.names_nothing", {"item": "card"}),
     (dict(coins=5, hand=["tax"] * 5), dict(item="card"), "error.buy.hand_full", {"item": "card", "limit": 5}),
     (dict(coins=5, deck=[]), dict(item="card"), "error.buy.deck_empty", {"item": "card"}),
     (dict(coins=5), dict(item="mercenary", settlement="Hazor"), "error.buy.needs_general", {"item": "mercenary"}),
     (dict(coins=5), dict(item="troop", settlement="Hazor", general=10), "error.buy.both_named", {"item": "troop"}),
-    (dict(coins=5, generals=[gen(13, 0, OFF_SETTLEMENT)]), dict(item="troop", general=13),
-     "error.buy.army_outside", {"item": "troop", "general": 13}),
+    (
+        dict(coins=5, generals=[gen(13, 0, OFF_SETTLEMENT)]),
+        dict(item="troop", general=13),
+        "error.buy.army_outside",
+        {"item": "troop", "general": 13},
+    ),
     (dict(coins=5), dict(item="development", general=10), "error.buy.needs_settlement", {"item": "development"}),
-    (dict(coins=5), dict(item="troop", settlement="Kedesh"), "error.buy.not_controlled",
-     {"item": "troop", "settlement": "Kedesh"}),
-    (dict(coins=20, invaders=[{"at": "Hazor"}]), dict(item="wall", settlement="Hazor"), "error.buy.besieged",
-     {"item": "wall", "settlement": "Hazor"}),
-    (dict(coins=20, walls=True), dict(item="wall", settlement="Hazor"), "error.buy.has_walls",
-     {"item": "wall", "settlement": "Hazor"}),
-    (dict(coins=20, developments=3), dict(item="development", settlement="Hazor"), "error.buy.development_cap",
-     {"item": "development", "settlement": "Hazor", "limit": 3}),
-    (dict(coins=20, generals=[gen(20 + i, 0, "Hazor") for i in range(5)]), dict(item="general", settlement="Hazor"),
-     "error.buy.general_limit", {"item": "general", "limit": 6}),
+    (
+        dict(coins=5),
+        dict(item="troop", settlement="Kedesh"),
+        "error.buy.not_controlled",
+        {"item": "troop", "settlement": "Kedesh"},
+    ),
+    (
+        dict(coins=20, invaders=[{"at": "Hazor"}]),
+        dict(item="wall", settlement="Hazor"),
+        "error.buy.besieged",
+        {"item": "wall", "settlement": "Hazor"},
+    ),
+    (
+        dict(coins=20, walls=True),
+        dict(item="wall", settlement="Hazor"),
+        "error.buy.has_walls",
+        {"item": "wall", "settlement": "Hazor"},
+    ),
+    (
+        dict(coins=20, developments=3),
+        dict(item="development", settlement="Hazor"),
+        "error.buy.development_cap",
+        {"item": "development", "settlement": "Hazor", "limit": 3},
+    ),
+    (
+        dict(coins=20, generals=[gen(20 + i, 0, "Hazor") for i in range(5)]),
+        dict(item="general", settlement="Hazor"),
+        "error.buy.general_limit",
+        {"item": "general", "limit": 6},
+    ),
 ]
 
 
 def _refusal_shop(coins, generals=(), walls=False, developments=0, **extra):
     hazor = garrison(0, walls=walls, developments=developments)
-    return shop(coins, {"Hazor": hazor, "Kedesh": garrison(1)}, generals=[gen(10, 0, "Hazor"), *generals],
-                **{"hand": [], "deck": ["tax"], **extra})
+    return shop(
+        coins,
+        {"Hazor": hazor, "Kedesh": garrison(1)},
+        generals=[gen(10, 0, "Hazor"), *generals],
+        **{"hand": [], "deck": ["tax"], **extra},
+    )
 
 
 @pytest.mark.parametrize("where, purchase, key, params", REFUSALS, ids=[r[2] for r in REFUSALS])
@@ -384,16 +477,20 @@ def test_a_refused_purchase_names_its_reason_by_key_and_parameters(where, purcha
 
 def test_every_purchase_refusal_is_translated_in_every_language():
     from judges import i18n
+
     assert len({key for _, _, key, _ in REFUSALS}) == 17
     for _, _, key, params in REFUSALS:
-        texts = {lang: i18n.render_error({"key": key, "params": params, "message": "-"}, lang, strict=True)
-                 for lang in i18n.LANGUAGES}
+        texts = {
+            lang: i18n.render_error({"key": key, "params": params, "message": "-"}, lang, strict=True)
+            for lang in i18n.LANGUAGES
+        }
         assert len(set(texts.values())) == 3, texts
         assert not any("{" in t or "None" in t for t in texts.values()), texts
 
 
 def test_a_spanish_player_reads_why_a_purchase_is_refused_in_spanish():
     from judges.i18n import render_error
+
     game = shop(9, {"Hazor": garrison(0)})
     error = refused(game, Buy(player=0, item="wall", settlement="Hazor"), IllegalAction, "§8")
     assert render_error(error, "es") == "El precio de Murallas es 10 monedas y tienes 9."
@@ -417,10 +514,17 @@ def test_manual_example_seven_coins_buy_three_troops_and_a_development_leaving_n
 
 # --- Turns --------------------------------------------------------------------------------------
 
+
 def test_purchases_only_in_your_own_turn():
-    game = make_game({"clear_board": True, "phase": "acquisitions",
-                      "settlements": {"Hazor": garrison(0), "Kedesh": garrison(1)},
-                      "players": [{"seat": 0, "coins": 10}, {"seat": 1, "coins": 10}]}, dice=[])
+    game = make_game(
+        {
+            "clear_board": True,
+            "phase": "acquisitions",
+            "settlements": {"Hazor": garrison(0), "Kedesh": garrison(1)},
+            "players": [{"seat": 0, "coins": 10}, {"seat": 1, "coins": 10}],
+        },
+        dice=[],
+    )
     assert game.waiting_for() == [0]
     assert_refused(game, Buy(player=1, item="troop", settlement="Kedesh"), error=NotYourDecision, section=None)
     buy(game, "troop", settlement="Hazor")
@@ -444,8 +548,16 @@ def test_a_turn_takes_any_mix_of_purchases():
 
 
 def test_nothing_can_be_bought_outside_acquisitions():
-    game = make_game({"clear_board": True, "phase": "intrigue", "deck": ["famine"] * 6,
-                      "settlements": {"Hazor": garrison(0)}, "players": [{"seat": 0, "coins": 10}]}, dice=[])
+    game = make_game(
+        {
+            "clear_board": True,
+            "phase": "intrigue",
+            "deck": ["famine"] * 6,
+            "settlements": {"Hazor": garrison(0)},
+            "players": [{"seat": 0, "coins": 10}],
+        },
+        dice=[],
+    )
     assert game.phase_name == "intrigue"
     assert_refused(game, Buy(player=0, item="troop", settlement="Hazor"), section=None)
     end_turns(game, until_phase="movement")
@@ -454,6 +566,7 @@ def test_nothing_can_be_bought_outside_acquisitions():
 
 
 # --- Coins spent ----------------------------------------------------------------------------------
+
 
 def test_coins_spent_are_counted_by_item():
     game = shop(24, {"Hazor": garrison(0)}, generals=[gen(10, 0, "Hazor")], hand=[], deck=["tax"])

@@ -20,8 +20,8 @@ from judges.engine.state import options_from_builtins, state_from_json, state_to
 from judges.play import play_game
 from judges.world import load_world
 
-
 # --- a game reads its own rules ----------------------------------------------------------------
+
 
 def test_a_lower_wrath_threshold_declares_a_judgment_earlier():
     # 5 + 1 (Canaanites) = 6: no judgment under the default 13, a judgment under a threshold of 6.
@@ -38,8 +38,11 @@ def test_games_under_other_rules_do_not_change_a_default_game_in_the_same_proces
         return play_game(Options(players=3, seed=11, round_limit=12, rules=rules), [RandomBot(s) for s in range(3)])
 
     before = state_to_json(play(DEFAULT_RULES).state)
-    variant = play(msgspec.structs.replace(DEFAULT_RULES, wrath_threshold=3, costs={**DEFAULT_RULES.costs, "troop": 3},
-                                           movement_points=5))
+    variant = play(
+        msgspec.structs.replace(
+            DEFAULT_RULES, wrath_threshold=3, costs={**DEFAULT_RULES.costs, "troop": 3}, movement_points=5
+        )
+    )
     after = state_to_json(play(DEFAULT_RULES).state)
     assert before == after
     assert variant.state.judgments > 0 and state_to_json(variant.state) != before
@@ -65,9 +68,14 @@ def test_a_replay_uses_the_rules_in_the_options():
 
 # --- the value -------------------------------------------------------------------------------------
 
+
 def test_rules_round_trip_through_json():
-    rules = msgspec.structs.replace(DEFAULT_RULES, wrath_threshold=9, sandstorm_terrain="plain",
-                                    event_terrain_by_die={**DEFAULT_RULES.event_terrain_by_die, 6: "plain"})
+    rules = msgspec.structs.replace(
+        DEFAULT_RULES,
+        wrath_threshold=9,
+        sandstorm_terrain="plain",
+        event_terrain_by_die={**DEFAULT_RULES.event_terrain_by_die, 6: "plain"},
+    )
     assert rules_from_json(rules_to_json(rules)) == rules
     assert rules_from_json(rules_to_json(DEFAULT_RULES)) == DEFAULT_RULES
     options = Options(players=5, seed=3, rules=rules)
@@ -90,22 +98,25 @@ def test_the_dict_rules_are_read_only_and_the_rules_hashable():
     assert DEFAULT_RULES.costs["wall"] == 10
 
 
-@pytest.mark.parametrize("changes, message", [
-    ({"wrath_threshold": 0}, "rule wrath_threshold must be at least 1, not 0"),
-    ({"wrath_threshold": "13"}, "rule wrath_threshold must be an integer, not '13'"),
-    ({"canaanite_city_walls": 1}, "rule canaanite_city_walls must be true/false, not 1"),
-    ({"dowry": -1}, "rule dowry must not be negative, not -1"),
-    ({"walls_hit_min": 7}, "rule walls_hit_min is a die face: 1 to 6, not 7"),
-    ({"costs": {**DEFAULT_RULES.costs, "wall": 0}}, "rule costs.wall must be a positive number of coins, not 0"),
-    ({"costs": {"wall": 10}}, "rule costs must price exactly the items"),
-    ({"deck": {**DEFAULT_RULES.deck, "dragon": 1}}, "rule deck must count exactly the cards"),
-    ({"event_terrain_by_die": {1: "plain"}}, "rule event_terrain_by_die must name a terrain for each die face"),
-    ({"sandstorm_terrain": "sea"}, "rule sandstorm_terrain names 'sea'"),
-    ({"terrain_move_cost": {**DEFAULT_RULES.terrain_move_cost, "plain": 0}}, "rule terrain_move_cost.plain"),
-    ({"min_players": 4, "max_players": 3}, "rule min_players (4) exceeds max_players (3)"),
-    ({"map": "atlantis"}, "rule map: no map called 'atlantis'"),
-    ({"map": "../canaan"}, "rule map: no map called '../canaan'"),
-])
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"wrath_threshold": 0}, "rule wrath_threshold must be at least 1, not 0"),
+        ({"wrath_threshold": "13"}, "rule wrath_threshold must be an integer, not '13'"),
+        ({"canaanite_city_walls": 1}, "rule canaanite_city_walls must be true/false, not 1"),
+        ({"dowry": -1}, "rule dowry must not be negative, not -1"),
+        ({"walls_hit_min": 7}, "rule walls_hit_min is a die face: 1 to 6, not 7"),
+        ({"costs": {**DEFAULT_RULES.costs, "wall": 0}}, "rule costs.wall must be a positive number of coins, not 0"),
+        ({"costs": {"wall": 10}}, "rule costs must price exactly the items"),
+        ({"deck": {**DEFAULT_RULES.deck, "dragon": 1}}, "rule deck must count exactly the cards"),
+        ({"event_terrain_by_die": {1: "plain"}}, "rule event_terrain_by_die must name a terrain for each die face"),
+        ({"sandstorm_terrain": "sea"}, "rule sandstorm_terrain names 'sea'"),
+        ({"terrain_move_cost": {**DEFAULT_RULES.terrain_move_cost, "plain": 0}}, "rule terrain_move_cost.plain"),
+        ({"min_players": 4, "max_players": 3}, "rule min_players (4) exceeds max_players (3)"),
+        ({"map": "atlantis"}, "rule map: no map called 'atlantis'"),
+        ({"map": "../canaan"}, "rule map: no map called '../canaan'"),
+    ],
+)
 def test_rules_no_game_could_be_played_under_are_refused(changes, message):
     with pytest.raises(RulesError, match=re.escape(message)):
         Rules(**changes)

@@ -53,11 +53,14 @@ def test_creating_a_game_gives_one_invitation_link_per_human_seat(client):
     assert "token" not in data["seats"][2]
 
 
-@pytest.mark.parametrize("seats,status", [
-    ([{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}], 422),  # nobody to play
-    ([{"kind": "human"}], 422),  # too few seats
-    ([{"kind": "human"}, {"kind": "bot", "bot": "oracle"}, {"kind": "bot"}], 422),
-])
+@pytest.mark.parametrize(
+    "seats,status",
+    [
+        ([{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}], 422),  # nobody to play
+        ([{"kind": "human"}], 422),  # too few seats
+        ([{"kind": "human"}, {"kind": "bot", "bot": "oracle"}, {"kind": "bot"}], 422),
+    ],
+)
 def test_bad_game_specs_are_refused_clearly(client, seats, status):
     response = client.post("/api/games", json={"seats": seats})
     assert response.status_code == status
@@ -88,16 +91,23 @@ def test_refused_actions_name_the_rule_and_change_nothing(client):
     data = create(client)
     game_id, token = data["id"], data["seats"][0]["token"]
     before = wait_for_human(client, game_id, token)
-    bad = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
-                      json={"action": {"type": "vote", "candidate": 99}})
+    bad = client.post(
+        f"/api/games/{game_id}/actions",
+        headers={"X-Seat-Token": token},
+        json={"action": {"type": "vote", "candidate": 99}},
+    )
     assert bad.status_code == 422
     body = bad.json()
     assert body["rule"] and body["key"] and body["message"] and body["text"]
-    malformed = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
-                            json={"action": {"type": "teleport"}})
+    malformed = client.post(
+        f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token}, json={"action": {"type": "teleport"}}
+    )
     assert malformed.status_code == 422
-    wrong_seat = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
-                             json={"action": {"type": "end_turn", "player": 1}})
+    wrong_seat = client.post(
+        f"/api/games/{game_id}/actions",
+        headers={"X-Seat-Token": token},
+        json={"action": {"type": "end_turn", "player": 1}},
+    )
     assert wrong_seat.status_code == 403
     no_token = client.post(f"/api/games/{game_id}/actions", json={"action": {"type": "end_turn"}})
     assert no_token.status_code == 401
@@ -110,10 +120,16 @@ def test_the_same_client_action_id_is_applied_once(client):
     game_id, token = data["id"], data["seats"][0]["token"]
     start = wait_for_human(client, game_id, token)
     action = next(a for a in start["legal_actions"] if a["type"] == "end_turn")
-    first = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
-                        json={"action": action, "client_action_id": "abc-1"})
-    again = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
-                        json={"action": action, "client_action_id": "abc-1"})
+    first = client.post(
+        f"/api/games/{game_id}/actions",
+        headers={"X-Seat-Token": token},
+        json={"action": action, "client_action_id": "abc-1"},
+    )
+    again = client.post(
+        f"/api/games/{game_id}/actions",
+        headers={"X-Seat-Token": token},
+        json={"action": action, "client_action_id": "abc-1"},
+    )
     assert first.status_code == 200 and again.status_code == 200
     assert first.json() == {"seq": start["seq"] + 1, "duplicate": False}
     assert again.json() == {"seq": start["seq"] + 1, "duplicate": True}
@@ -127,8 +143,12 @@ def test_bots_play_their_seats_by_themselves(client):
         if v["ending"]:
             break
         action = next((a for a in v["legal_actions"] if a["type"] == "end_turn"), v["legal_actions"][0])
-        assert client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
-                           json={"action": action}).status_code == 200
+        assert (
+            client.post(
+                f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token}, json={"action": action}
+            ).status_code
+            == 200
+        )
     v = wait_for_human(client, game_id, token)
     assert v["seq"] > 6  # the bots acted too
 
@@ -169,8 +189,9 @@ def test_websocket_pushes_every_move_to_each_connected_seat(client):
         first = ws.receive_json()
         assert first["seat"] == 1
         v0 = wait_for_human(client, game_id, t0)
-        client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": t0},
-                    json={"action": {"type": "end_turn"}})
+        client.post(
+            f"/api/games/{game_id}/actions", headers={"X-Seat-Token": t0}, json={"action": {"type": "end_turn"}}
+        )
         update = ws.receive_json()
         while update["seq"] < v0["seq"] + 1:
             update = ws.receive_json()
@@ -180,6 +201,7 @@ def test_websocket_pushes_every_move_to_each_connected_seat(client):
 def test_a_websocket_with_a_wrong_token_is_refused(client):
     data = create(client)
     from starlette.websockets import WebSocketDisconnect
+
     with pytest.raises(WebSocketDisconnect):
         with client.websocket_connect(f"/ws/games/{data['id']}?token=nope") as ws:
             ws.receive_json()
@@ -211,8 +233,9 @@ def test_a_player_can_hand_the_seat_to_a_bot_and_take_it_back(client):
         time.sleep(0.05)
     assert v["seq"] > start["seq"] + 3
     assert any(n["key"] == "notification.seat_bot" for n in v["notifications"])
-    refused = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
-                          json={"action": {"type": "end_turn"}})
+    refused = client.post(
+        f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token}, json={"action": {"type": "end_turn"}}
+    )
     assert refused.status_code == 409
     back = client.post(f"/api/games/{game_id}/seat/back", headers={"X-Seat-Token": token})
     assert back.json() == {"seat": 0, "away": False}
@@ -290,6 +313,7 @@ def test_the_screen_links_the_manual_chapter_of_the_current_phase(client):
 
 # --- a game's rules and map ----------------------------------------------------------------------
 
+
 def test_a_game_keeps_its_own_rules_across_a_restart(db_url, monkeypatch):
     monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
     with TestClient(create_app(db_url, allow_seeds=True)) as first:
@@ -298,8 +322,10 @@ def test_a_game_keeps_its_own_rules_across_a_restart(db_url, monkeypatch):
         game_id, token = data["id"], data["seats"][0]["token"]
         before = wait_for_human(first, game_id, token)
         assert before["state"]["options"]["rules"]["wrath_threshold"] == 5
-        assert view(first, plain["id"], plain["seats"][0]["token"]).json()["state"]["options"]["rules"][
-            "wrath_threshold"] == 13
+        assert (
+            view(first, plain["id"], plain["seats"][0]["token"]).json()["state"]["options"]["rules"]["wrath_threshold"]
+            == 13
+        )
     with TestClient(create_app(db_url, allow_seeds=True)) as second:
         after = view(second, game_id, token).json()
         world = second.get(f"/api/games/{game_id}/world").json()
@@ -314,10 +340,17 @@ def test_a_game_stored_with_old_options_loads_on_the_default_map(db_url):
 
     store = GameStore(db_url)
     store.migrate()
-    seats = [{"kind": "human", "bot": None, "name": "Ada", "language": "en", "token_hash": "x"},
-             {"kind": "bot", "bot": "random", "name": "Dan", "language": "en", "token_hash": None}]
-    store.create_game("old", {"players": 2, "seed": 3, "wave_pairs": 1, "round_limit": None, "map": "canaan",
-                              "takeover_bot": "greedy"}, 3, 1, seats)
+    seats = [
+        {"kind": "human", "bot": None, "name": "Ada", "language": "en", "token_hash": "x"},
+        {"kind": "bot", "bot": "random", "name": "Dan", "language": "en", "token_hash": None},
+    ]
+    store.create_game(
+        "old",
+        {"players": 2, "seed": 3, "wave_pairs": 1, "round_limit": None, "map": "canaan", "takeover_bot": "greedy"},
+        3,
+        1,
+        seats,
+    )
     game = GameService(store)._load("old").game
     assert game.state.options.rules.map == "canaan" and game.state.options.players == 2
 
@@ -339,8 +372,9 @@ def test_the_protocol_of_a_game_prices_the_items_by_its_rules(client):
         return {i["name"]: i["cost"] for i in body["items"]}
 
     assert prices(client.get("/api/protocol").json())["wall"] == 10  # the default rules
-    data = create(client, rules={"costs": {"troop": 2, "mercenary": 2, "development": 4, "wall": 8, "general": 6,
-                                           "card": 3}})
+    data = create(
+        client, rules={"costs": {"troop": 2, "mercenary": 2, "development": 4, "wall": 8, "general": 6, "card": 3}}
+    )
     game = client.get(f"/api/games/{data['id']}/protocol").json()
     assert prices(game) == {"troop": 2, "mercenary": 2, "development": 4, "wall": 8, "general": 6, "card": 3}
     assert prices(client.get("/api/protocol").json())["wall"] == 10  # the default stays the default
@@ -350,9 +384,10 @@ def test_the_protocol_of_a_game_prices_the_items_by_its_rules(client):
     assert client.get("/api/games/nope/protocol").status_code == 404
 
 
-@pytest.mark.parametrize("rules, words", [({"wrath_threshold": 0}, "wrath_threshold"),
-                                          ({"map": "atlantis"}, "atlantis"),
-                                          ({"costs": {"wall": 1}}, "costs")])
+@pytest.mark.parametrize(
+    "rules, words",
+    [({"wrath_threshold": 0}, "wrath_threshold"), ({"map": "atlantis"}, "atlantis"), ({"costs": {"wall": 1}}, "costs")],
+)
 def test_a_game_under_invalid_rules_is_refused(client, rules, words):
     response = client.post("/api/games", json={"seats": THREE_SEATS, "rules": rules})
     assert response.status_code == 422 and words in response.json()["message"]

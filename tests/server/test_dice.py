@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from judges.cli import app as cli_app
-from judges.engine.dice import commitment
 from judges.engine import Options
+from judges.engine.dice import commitment
 from judges.server.app import create_app
 from judges.server.store import GameStore
 from judges.verify import VerificationError, verify_export
@@ -72,8 +72,10 @@ def test_every_server_game_is_keyed_by_256_fresh_bits(client, db_url):
         assert options["dice"] == "blake2b"
         assert len(bytes.fromhex(options["key"])) * 8 >= 128
         keys.append(options["key"])
-        assert data["dice"] == {"generator": "blake2b",
-                                "commitment": commitment(Options(dice="blake2b", key=options["key"]))}
+        assert data["dice"] == {
+            "generator": "blake2b",
+            "commitment": commitment(Options(dice="blake2b", key=options["key"])),
+        }
     assert keys[0] != keys[1] and first["dice"]["commitment"] != second["dice"]["commitment"]
 
 

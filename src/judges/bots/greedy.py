@@ -16,23 +16,59 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-from ..engine import (Action, AppointJudge, Buy, ChooseSuccessor, ClaimJudge, Discard, DropArk, EndTurn, Execute,
-                      ForeseeEvents, ForeseeInvasion, LeaveTroops, Move, PickUpArk, PlayAnointing, PlayAssassin,
-                      PlayEvent, PlayProphet, PlayRevolt, PlayTax, Plunder, Release, TakeTroops, Vote)
+from ..engine import (
+    Action,
+    AppointJudge,
+    Buy,
+    ChooseSuccessor,
+    ClaimJudge,
+    Discard,
+    EndTurn,
+    Execute,
+    ForeseeEvents,
+    ForeseeInvasion,
+    LeaveTroops,
+    Move,
+    PickUpArk,
+    PlayAnointing,
+    PlayAssassin,
+    PlayEvent,
+    PlayProphet,
+    PlayRevolt,
+    PlayTax,
+    Plunder,
+    TakeTroops,
+    Vote,
+)
 from ..engine.decisions import KIND_OF_ACTION, KINDS
 from ..engine.dice import SeededDice, seed_to_state
 from ..world import TERRAINS, World, load_world
 
 #: decision kind (`judges.engine.decisions.KINDS`) -> the method that answers it
 CHOOSERS = {
-    "vote": "_vote", "appoint_judge": "_appoint", "succession": "_successor",
-    "foresee_invasion": "_foresee_invasion", "foresee_events": "_foresee_events", "discard": "_discard",
-    "plunder": "_plunder", "claim_judge": "_claim", "turn": "_turn",
+    "vote": "_vote",
+    "appoint_judge": "_appoint",
+    "succession": "_successor",
+    "foresee_invasion": "_foresee_invasion",
+    "foresee_events": "_foresee_events",
+    "discard": "_discard",
+    "plunder": "_plunder",
+    "claim_judge": "_claim",
+    "turn": "_turn",
 }
-CARD_VALUE = {"tax": 5, "prophet": 5, "anointing": 4, "assassin": 4, "abundance": 3, "revolt": 3,
-              "famine": 2, "plague": 2, "sandstorm": 1}
+CARD_VALUE = {
+    "tax": 5,
+    "prophet": 5,
+    "anointing": 4,
+    "assassin": 4,
+    "abundance": 3,
+    "revolt": 3,
+    "famine": 2,
+    "plague": 2,
+    "sandstorm": 1,
+}
 
 
 class _View:
@@ -135,8 +171,9 @@ class _View:
         rivals = {k: v for k, v in self.scores().items() if k != self.seat}
         if not rivals:
             return None
-        return max(rivals, key=lambda k: (rivals[k], len([i for i in range(len(self.settlements))
-                                                           if self.controller(i) == k])))
+        return max(
+            rivals, key=lambda k: (rivals[k], len([i for i in range(len(self.settlements)) if self.controller(i) == k]))
+        )
 
 
 class GreedyBot:
@@ -211,6 +248,7 @@ class GreedyBot:
             if owner == me.seat:
                 return -10
             return (5 if owner == leader else 2 if owner is not None else 0) + me.value(i)
+
         return max(options, key=harm)
 
     def _foresee_events(self, me: _View, by_type, phase: str = "") -> Action | None:
@@ -238,6 +276,7 @@ class GreedyBot:
             if len(set(a.terrains)) < len(a.terrains):
                 total -= 1  # a card displaced is a card wasted
             return total
+
         return max(options, key=gain)
 
     def _discard(self, me: _View, by_type, phase: str = "") -> Action | None:
@@ -270,6 +309,7 @@ class GreedyBot:
                 return a
         taxes = by_type.get(PlayTax, [])
         if taxes:
+
             def tax_gain(a):
                 region = world.region_by_name[a.region]
                 total = 0
@@ -278,6 +318,7 @@ class GreedyBot:
                         continue
                     total += 2 * me.value(i) - (me.value(i) if me.controller(i) == me.seat else 0)
                 return total
+
             best = max(taxes, key=tax_gain)
             if tax_gain(best) >= 6:
                 return best
@@ -285,8 +326,9 @@ class GreedyBot:
             if by_type.get(kind):
                 return by_type[kind][0]
         assassins = by_type.get(PlayAssassin, [])
-        targets = [a for a in assassins if me.s["king"] == a.target
-                   or any(t["holder"] == a.target for t in me.s["titles"])]
+        targets = [
+            a for a in assassins if me.s["king"] == a.target or any(t["holder"] == a.target for t in me.s["titles"])
+        ]
         if targets:
             return targets[0]
         revolts = by_type.get(PlayRevolt, [])
@@ -337,6 +379,7 @@ class GreedyBot:
                 hand = next(p["hand"] for p in me.s["players"] if p["seat"] == me.seat)
                 return 3 if len(hand) < 2 else 0
             return -1  # mercenaries anger God
+
         scored = [(score(a), n, a) for n, a in enumerate(buys)]
         scored.sort(key=lambda t: (-t[0], t[1]))  # max() kept the first of equal scores
         return [(sc, a) for sc, _, a in scored]
@@ -377,8 +420,12 @@ class GreedyBot:
             g = me.generals[a.general]
             here = world.hexes[g["hex"]].settlement
             # A general who has moved leaves one troop to hold a settlement he took.
-            if points.get(a.general, 0) < me.rules["movement_points"] and a.count == 1 and here is not None \
-                    and me.settlements[here]["owner"] is None:
+            if (
+                points.get(a.general, 0) < me.rules["movement_points"]
+                and a.count == 1
+                and here is not None
+                and me.settlements[here]["owner"] is None
+            ):
                 return a
         plans = self.move_plans(me, by_type)
         if not plans:
@@ -433,6 +480,7 @@ class GreedyBot:
                     h = world.hex_at[(a.q, a.r)]
                     contact = h != goal and h in targets
                     return (contact, world.hex_distance(h, goal))
+
                 move = min(options, key=closeness)
                 step = world.hex_at[(move.q, move.r)]
                 if world.hex_distance(step, goal) >= world.hex_distance(g["hex"], goal):

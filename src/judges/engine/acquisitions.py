@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from .actions import Buy
 from .board import control_map, is_besieged
@@ -38,73 +38,129 @@ def refusal(ctx: Ctx, action: Buy, control: list | None = None) -> IllegalAction
     seat, item = action.player, action.item
     entry = ITEMS.get(item)
     if entry is None:
-        return IllegalAction(RULE, "error.buy.not_for_sale",
-                             f"{item!r} is not for sale; items: {', '.join(ITEMS)}", item=item)
+        return IllegalAction(
+            RULE, "error.buy.not_for_sale", f"{item!r} is not for sale; items: {', '.join(ITEMS)}", item=item
+        )
     price = cost(rules, item)
     coins = state.players[seat].coins
     if coins < price:
-        return IllegalAction(RULE, "error.buy.too_poor", f"a {item} costs {price} coins and you have {coins}",
-                             item=item, cost=price, coins=coins)
+        return IllegalAction(
+            RULE,
+            "error.buy.too_poor",
+            f"a {item} costs {price} coins and you have {coins}",
+            item=item,
+            cost=price,
+            coins=coins,
+        )
     named = action.settlement
     settlement = None
     if named is not None:
         settlement = world.settlement_by_name.get(named)
         if settlement is None:
-            return IllegalAction(RULE, "error.buy.unknown_settlement", f"there is no settlement called {named!r}",
-                                 item=item, settlement=named)
+            return IllegalAction(
+                RULE,
+                "error.buy.unknown_settlement",
+                f"there is no settlement called {named!r}",
+                item=item,
+                settlement=named,
+            )
     general = None
     if action.general is not None:
         general = state.generals.get(action.general)
         if general is None or general.owner != seat:
-            return IllegalAction(RULE, "error.buy.not_your_general", f"general {action.general} is not one of yours",
-                                 item=item, general=action.general)
+            return IllegalAction(
+                RULE,
+                "error.buy.not_your_general",
+                f"general {action.general} is not one of yours",
+                item=item,
+                general=action.general,
+            )
         if general.captor is not None:
-            return IllegalAction(RULE, "error.buy.general_captive", f"general {action.general} is captive",
-                                 item=item, general=action.general)
+            return IllegalAction(
+                RULE,
+                "error.buy.general_captive",
+                f"general {action.general} is captive",
+                item=item,
+                general=action.general,
+            )
     target = entry.target
     if target == "none":
         if settlement is not None or general is not None:
-            return IllegalAction(RULE, "error.buy.names_nothing",
-                                 f"a {item} is drawn to your hand: name no settlement or general", item=item)
+            return IllegalAction(
+                RULE,
+                "error.buy.names_nothing",
+                f"a {item} is drawn to your hand: name no settlement or general",
+                item=item,
+            )
         if len(state.players[seat].hand) >= rules.hand_limit:
-            return IllegalAction(RULE, "error.buy.hand_full", f"your hand is full ({rules.hand_limit} cards)",
-                                 item=item, limit=rules.hand_limit)
+            return IllegalAction(
+                RULE,
+                "error.buy.hand_full",
+                f"your hand is full ({rules.hand_limit} cards)",
+                item=item,
+                limit=rules.hand_limit,
+            )
         if not state.deck and not state.discard:
             return IllegalAction(RULE, "error.buy.deck_empty", "no card is left to draw", item=item)
         return None
     if target == "general":
         if general is None or settlement is not None:
-            return IllegalAction(RULE, "error.buy.needs_general",
-                                 f"a {item} joins the army of one of your free generals: name the general", item=item)
+            return IllegalAction(
+                RULE,
+                "error.buy.needs_general",
+                f"a {item} joins the army of one of your free generals: name the general",
+                item=item,
+            )
         return None
     if target == "either" and general is not None:
         if settlement is not None:
-            return IllegalAction(RULE, "error.buy.both_named",
-                                 "name either a settlement (its garrison) or a general (his army), not both",
-                                 item=item)
+            return IllegalAction(
+                RULE,
+                "error.buy.both_named",
+                "name either a settlement (its garrison) or a general (his army), not both",
+                item=item,
+            )
         here = world.hexes[general.hex].settlement
         if here is None or control[here] != seat:
-            return IllegalAction(RULE, "error.buy.army_outside", f"a {item} joins general {general.id}'s army only "
-                                 f"where he stands in a settlement you control", item=item, general=general.id)
+            return IllegalAction(
+                RULE,
+                "error.buy.army_outside",
+                f"a {item} joins general {general.id}'s army only where he stands in a settlement you control",
+                item=item,
+                general=general.id,
+            )
         return None
     # placed in a settlement: target "settlement", or "either" with no general named
     if settlement is None or general is not None:
-        return IllegalAction(RULE, "error.buy.needs_settlement",
-                             f"a {item} is placed in a settlement: name the settlement", item=item)
+        return IllegalAction(
+            RULE, "error.buy.needs_settlement", f"a {item} is placed in a settlement: name the settlement", item=item
+        )
     if control[settlement] != seat:
-        return IllegalAction(RULE, "error.buy.not_controlled", f"you do not control {named}",
-                             item=item, settlement=named)
+        return IllegalAction(
+            RULE, "error.buy.not_controlled", f"you do not control {named}", item=item, settlement=named
+        )
     if entry.besieged_forbids and is_besieged(state, settlement):
         return IllegalAction(RULE, "error.buy.besieged", f"{named} is besieged", item=item, settlement=named)
     if item == "development" and state.settlements[settlement].developments >= _cap(ctx, settlement):
         cap = _cap(ctx, settlement)
-        return IllegalAction(RULE, "error.buy.development_cap", f"{named} already has its {cap} development(s)",
-                             item=item, settlement=named, limit=cap)
+        return IllegalAction(
+            RULE,
+            "error.buy.development_cap",
+            f"{named} already has its {cap} development(s)",
+            item=item,
+            settlement=named,
+            limit=cap,
+        )
     if item == "wall" and state.settlements[settlement].walls:
         return IllegalAction(RULE, "error.buy.has_walls", f"{named} already has walls", item=item, settlement=named)
     if item == "general" and generals_count(ctx, seat) >= rules.max_generals:
-        return IllegalAction(RULE, "error.buy.general_limit", f"you already have {rules.max_generals} generals",
-                             item=item, limit=rules.max_generals)
+        return IllegalAction(
+            RULE,
+            "error.buy.general_limit",
+            f"you already have {rules.max_generals} generals",
+            item=item,
+            limit=rules.max_generals,
+        )
     return None
 
 
@@ -137,8 +193,7 @@ def apply_buy(ctx: Ctx, action: Buy) -> None:
         state.generals[gid] = General(id=gid, owner=seat, hex=world.settlements[settlement].hex)
     elif item == "card":
         draw_card(ctx, seat)
-    ctx.log_round("acquisition", player=seat, item=item, cost=price,
-                  settlement=settlement, general=action.general)
+    ctx.log_round("acquisition", player=seat, item=item, cost=price, settlement=settlement, general=action.general)
 
 
 def legal_buys(ctx: Ctx, seat: int) -> Iterator[Buy]:

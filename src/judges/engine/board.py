@@ -118,8 +118,11 @@ def prophet_owner(state: GameState) -> int | None:
 
     A prophet is in play when a non-captive general of a living player carries it.
     """
-    owners = {g.owner for g in state.generals.values() if g.prophet and g.captor is None
-              and not state.players[g.owner].eliminated}
+    owners = {
+        g.owner
+        for g in state.generals.values()
+        if g.prophet and g.captor is None and not state.players[g.owner].eliminated
+    }
     if not owners:
         return None
     order = turn_order(state)

@@ -27,17 +27,20 @@ class Card:
     icon: str
 
 
-CARDS: dict[str, Card] = {card.name: card for card in (
-    Card("tax", event=False, target="region", action=PlayTax, icon="💰"),
-    Card("plague", event=True, target="none", action=PlayEvent, icon="☠"),
-    Card("abundance", event=True, target="none", action=PlayEvent, icon="🌾"),
-    Card("famine", event=True, target="none", action=PlayEvent, icon="🥀"),
-    Card("sandstorm", event=True, target="none", action=PlayEvent, icon="🌪"),
-    Card("assassin", event=False, target="general", action=PlayAssassin, icon="🗡"),
-    Card("revolt", event=False, target="settlement", action=PlayRevolt, icon="✊"),
-    Card("prophet", event=False, target="general", action=PlayProphet, icon="👁"),
-    Card("anointing", event=False, target="general", action=PlayAnointing, icon="🫗"),
-)}
+CARDS: dict[str, Card] = {
+    card.name: card
+    for card in (
+        Card("tax", event=False, target="region", action=PlayTax, icon="💰"),
+        Card("plague", event=True, target="none", action=PlayEvent, icon="☠"),
+        Card("abundance", event=True, target="none", action=PlayEvent, icon="🌾"),
+        Card("famine", event=True, target="none", action=PlayEvent, icon="🥀"),
+        Card("sandstorm", event=True, target="none", action=PlayEvent, icon="🌪"),
+        Card("assassin", event=False, target="general", action=PlayAssassin, icon="🗡"),
+        Card("revolt", event=False, target="settlement", action=PlayRevolt, icon="✊"),
+        Card("prophet", event=False, target="general", action=PlayProphet, icon="👁"),
+        Card("anointing", event=False, target="general", action=PlayAnointing, icon="🫗"),
+    )
+}
 #: The event cards, in the table's order (the order a turn's legal plays list them).
 EVENT_CARDS: tuple[str, ...] = tuple(c.name for c in CARDS.values() if c.event)
 

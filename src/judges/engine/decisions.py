@@ -18,12 +18,22 @@ handler to the topic module, one `DecisionKind` here, and its words (`decision.<
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from . import combat, events, intrigue, invaders, titles, turns
-from .actions import (ACTION_TYPES, AppointJudge, ChooseSuccessor, ClaimJudge, Discard, EndTurn, ForeseeEvents,
-                      ForeseeInvasion, Plunder, Vote)
+from .actions import (
+    ACTION_TYPES,
+    AppointJudge,
+    ChooseSuccessor,
+    ClaimJudge,
+    Discard,
+    EndTurn,
+    ForeseeEvents,
+    ForeseeInvasion,
+    Plunder,
+    Vote,
+)
 
 #: What a decision's `subject` is (an index into the world, or an invader pair's id).
 SUBJECTS = ("none", "region", "settlement", "invader_pair")
@@ -52,30 +62,100 @@ def _turn_actions() -> tuple[type, ...]:
     return tuple(t for t in ACTION_TYPES if t in turns.ACTION_PHASE or t is EndTurn)
 
 
-KINDS: dict[str, DecisionKind] = {kind.name: kind for kind in (
-    DecisionKind("vote", (Vote,), titles.legal_vote, titles.apply_vote,
-                 rule="§10 Election", chapter="judges-and-kings", icon="🗳"),
-    DecisionKind("appoint_judge", (AppointJudge,), titles.legal_appoint, titles.apply_appoint,
-                 rule="§10 Vacant titles", chapter="judges-and-kings", icon="⚖",
-                 subject="region", subject_field="region"),
-    DecisionKind("succession", (ChooseSuccessor,), titles.legal_succession, titles.apply_succession,
-                 rule="§10 Succession", chapter="judges-and-kings", icon="👑"),
-    DecisionKind("foresee_invasion", (ForeseeInvasion,), invaders.legal_foresee_invasion,
-                 invaders.apply_foresee_invasion, rule="§13 New wave", chapter="wrath-and-invaders", icon="👁",
-                 subject="invader_pair"),
-    DecisionKind("foresee_events", (ForeseeEvents,), events.legal_foresee_events, events.apply_foresee_events,
-                 rule="§5.5 New events land", chapter="events", icon="👁"),
-    DecisionKind("discard", (Discard,), intrigue.legal_discard, intrigue.apply_discard,
-                 rule="§6 Intrigue: drawing", chapter="intrigue", icon="🂠"),
-    DecisionKind("plunder", (Plunder,), combat.legal_plunder, combat.apply_plunder,
-                 rule="§9 Combat", chapter="movement-and-combat", icon="⚔",
-                 subject="settlement", subject_field="settlement"),
-    DecisionKind("claim_judge", (ClaimJudge,), combat.legal_claim, combat.apply_claim,
-                 rule="§9 Claiming a Judge title", chapter="judges-and-kings", icon="⚖",
-                 subject="region", subject_field="region"),
-    DecisionKind("turn", _turn_actions(), turns.legal_turn, turns.apply_turn_action,
-                 rule="§4 Turn order", chapter="round", icon="⏳", opens_window=False),
-)}
+KINDS: dict[str, DecisionKind] = {
+    kind.name: kind
+    for kind in (
+        DecisionKind(
+            "vote",
+            (Vote,),
+            titles.legal_vote,
+            titles.apply_vote,
+            rule="§10 Election",
+            chapter="judges-and-kings",
+            icon="🗳",
+        ),
+        DecisionKind(
+            "appoint_judge",
+            (AppointJudge,),
+            titles.legal_appoint,
+            titles.apply_appoint,
+            rule="§10 Vacant titles",
+            chapter="judges-and-kings",
+            icon="⚖",
+            subject="region",
+            subject_field="region",
+        ),
+        DecisionKind(
+            "succession",
+            (ChooseSuccessor,),
+            titles.legal_succession,
+            titles.apply_succession,
+            rule="§10 Succession",
+            chapter="judges-and-kings",
+            icon="👑",
+        ),
+        DecisionKind(
+            "foresee_invasion",
+            (ForeseeInvasion,),
+            invaders.legal_foresee_invasion,
+            invaders.apply_foresee_invasion,
+            rule="§13 New wave",
+            chapter="wrath-and-invaders",
+            icon="👁",
+            subject="invader_pair",
+        ),
+        DecisionKind(
+            "foresee_events",
+            (ForeseeEvents,),
+            events.legal_foresee_events,
+            events.apply_foresee_events,
+            rule="§5.5 New events land",
+            chapter="events",
+            icon="👁",
+        ),
+        DecisionKind(
+            "discard",
+            (Discard,),
+            intrigue.legal_discard,
+            intrigue.apply_discard,
+            rule="§6 Intrigue: drawing",
+            chapter="intrigue",
+            icon="🂠",
+        ),
+        DecisionKind(
+            "plunder",
+            (Plunder,),
+            combat.legal_plunder,
+            combat.apply_plunder,
+            rule="§9 Combat",
+            chapter="movement-and-combat",
+            icon="⚔",
+            subject="settlement",
+            subject_field="settlement",
+        ),
+        DecisionKind(
+            "claim_judge",
+            (ClaimJudge,),
+            combat.legal_claim,
+            combat.apply_claim,
+            rule="§9 Claiming a Judge title",
+            chapter="judges-and-kings",
+            icon="⚖",
+            subject="region",
+            subject_field="region",
+        ),
+        DecisionKind(
+            "turn",
+            _turn_actions(),
+            turns.legal_turn,
+            turns.apply_turn_action,
+            rule="§4 Turn order",
+            chapter="round",
+            icon="⏳",
+            opens_window=False,
+        ),
+    )
+}
 
 #: action type -> the kind it answers (rebuilt by `register`/`unregister`)
 KIND_OF_ACTION: dict[type, DecisionKind] = {}

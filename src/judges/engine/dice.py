@@ -22,7 +22,8 @@ domain prefix. The seed is revealed when the game ends, and `judges.verify` chec
 from __future__ import annotations
 
 import hashlib
-from typing import Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 from .errors import DiceScriptExhausted
 
@@ -113,8 +114,7 @@ class StrongDice(_DiceBase):
 
     def word(self, counter: int) -> int:
         """The generator's 64-bit output number `counter`."""
-        digest = hashlib.blake2b(counter.to_bytes(16, "little"), digest_size=8, key=self._key,
-                                 person=_PERSON).digest()
+        digest = hashlib.blake2b(counter.to_bytes(16, "little"), digest_size=8, key=self._key, person=_PERSON).digest()
         return int.from_bytes(digest, "little")
 
     def roll(self, sides: int = 6) -> int:
@@ -140,8 +140,7 @@ def key_bytes(key: str | None) -> bytes:
     except ValueError:
         raise ValueError("the dice key must be hexadecimal") from None
     if not MIN_KEY_BYTES <= len(raw) <= MAX_KEY_BYTES:
-        raise ValueError(f"the dice key has {len(raw) * 8} bits; it needs {MIN_KEY_BYTES * 8} to "
-                         f"{MAX_KEY_BYTES * 8}")
+        raise ValueError(f"the dice key has {len(raw) * 8} bits; it needs {MIN_KEY_BYTES * 8} to {MAX_KEY_BYTES * 8}")
     return raw
 
 
@@ -152,7 +151,7 @@ def initial_rng(options) -> int:
     return seed_to_state(options.seed)
 
 
-def dice_for(state) -> "Dice":
+def dice_for(state) -> Dice:
     """The game's own dice, as its options choose them; their state is `state.rng`."""
     if getattr(state.options, "dice", SPLITMIX64) == BLAKE2B:
         return StrongDice(state, key_bytes(state.options.key))
@@ -186,8 +185,9 @@ class ScriptedDice(_DiceBase):
     expected fail loudly.
     """
 
-    def __init__(self, faces: Sequence[int] = (), shuffles: Sequence[Sequence[int]] | None = None,
-                 fallback: Dice | None = None) -> None:
+    def __init__(
+        self, faces: Sequence[int] = (), shuffles: Sequence[Sequence[int]] | None = None, fallback: Dice | None = None
+    ) -> None:
         self.faces = list(faces)
         self.position = 0
         self.shuffles = [list(p) for p in shuffles] if shuffles is not None else None
@@ -196,7 +196,7 @@ class ScriptedDice(_DiceBase):
 
     @property
     def remaining(self) -> list[int]:
-        return self.faces[self.position:]
+        return self.faces[self.position :]
 
     def roll(self, sides: int = 6) -> int:
         if self.position >= len(self.faces):

@@ -9,10 +9,11 @@ changes; a refused action raises a RuleError and leaves the game exactly as it w
 from __future__ import annotations
 
 import copy
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import msgspec
 
+from ..world import World, load_world
 from .actions import ACTION_TYPES, Action, action_from_dict, action_to_dict
 from .context import Ctx
 from .decisions import KIND_OF_ACTION, KINDS, subject_name
@@ -20,8 +21,7 @@ from .dice import Dice, SeededDice, StrongDice, dice_for
 from .errors import GameOver, MalformedAction, NotYourDecision
 from .phases import PHASE_STEPS
 from .setup import initial_state
-from .state import Decision, GameState, Notification, Options, PHASES, clone_state, state_to_json
-from ..world import World, load_world
+from .state import PHASES, Decision, GameState, Notification, Options, clone_state, state_to_json
 
 
 class Game:
@@ -29,8 +29,14 @@ class Game:
 
     __slots__ = ("state", "world", "dice", "log", "notifications", "_ctx")
 
-    def __init__(self, state: GameState, world: World | None = None, dice: Dice | None = None,
-                 log: list[Action] | None = None, notifications: list[Notification] | None = None) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        world: World | None = None,
+        dice: Dice | None = None,
+        log: list[Action] | None = None,
+        notifications: list[Notification] | None = None,
+    ) -> None:
         self.state = state
         self.world = world if world is not None else load_world(state.options.rules.map)
         self.dice = dice if dice is not None else dice_for(state)
@@ -41,9 +47,16 @@ class Game:
     # --- creation --------------------------------------------------------------------
 
     @classmethod
-    def new(cls, options: Options | None = None, *, dice: Dice | None = None, world: World | None = None,
-            start: bool = True, dice_factory: Callable[[GameState], Dice] | None = None,
-            **option_fields) -> "Game":
+    def new(
+        cls,
+        options: Options | None = None,
+        *,
+        dice: Dice | None = None,
+        world: World | None = None,
+        start: bool = True,
+        dice_factory: Callable[[GameState], Dice] | None = None,
+        **option_fields,
+    ) -> Game:
         """A game in its setup position. With `start`, automatic steps run at once up to the
         first decision; a scenario passes start=False to edit the position first."""
         if options is None:
@@ -60,14 +73,14 @@ class Game:
         return game
 
     @classmethod
-    def replay(cls, options: Options, actions: Iterable[Action | dict], *, dice: Dice | None = None) -> "Game":
+    def replay(cls, options: Options, actions: Iterable[Action | dict], *, dice: Dice | None = None) -> Game:
         """Seed + action log = the game."""
         game = cls.new(options, dice=dice)
         for action in actions:
             game.apply(action_from_dict(action) if isinstance(action, dict) else action)
         return game
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         state = clone_state(self.state)
         dice = dice_for(state) if isinstance(self.dice, (SeededDice, StrongDice)) else copy.deepcopy(self.dice)
         return Game(state, self.world, dice, list(self.log), list(self.notifications))
@@ -107,13 +120,15 @@ class Game:
         if isinstance(action, dict):
             action = action_from_dict(action)
         if not isinstance(action, ACTION_TYPES):
-            raise MalformedAction("actions", "error.malformed_action",
-                                  f"not an action: {action!r}", detail=repr(action))
+            raise MalformedAction(
+                "actions", "error.malformed_action", f"not an action: {action!r}", detail=repr(action)
+            )
         if self.is_over:
             raise GameOver("§14 Endings", "error.game_over", "the game is over", ending=self.state.ending)
         if not 0 <= action.player < len(self.state.players):
-            raise MalformedAction("actions", "error.unknown_player",
-                                  f"there is no player {action.player}", player=action.player)
+            raise MalformedAction(
+                "actions", "error.unknown_player", f"there is no player {action.player}", player=action.player
+            )
         decision = self._find_decision(action)
         start = len(self.notifications)
         KINDS[decision.kind].handler(self._ctx, decision, action)  # validates fully before it changes anything
@@ -134,9 +149,12 @@ class Game:
         owed = ", ".join(f"player {d.player} ({d.kind})" for d in self.state.pending) or "nobody"
         subject = f" for {named}" if named is not None else ""
         raise NotYourDecision(
-            kind.rule, "error.not_your_decision",
+            kind.rule,
+            "error.not_your_decision",
             f"player {action.player} owes no {kind.name.replace('_', ' ')} decision{subject} now; waiting for: {owed}",
-            player=action.player, kind=kind.name)
+            player=action.player,
+            kind=kind.name,
+        )
 
     def advance(self) -> None:
         """Fires automatic steps until a decision is owed or the game ends."""
@@ -164,13 +182,16 @@ class Game:
 
     def view(self, seat: int, notifications: bool = True) -> dict:
         from .view import player_view
+
         return player_view(self, seat, notifications)
 
     def to_dict(self) -> dict:
         """Everything needed to resume: state (dice included), log, notifications."""
-        return {"state": msgspec.to_builtins(self.state),
-                "log": [action_to_dict(a) for a in self.log],
-                "notifications": msgspec.to_builtins(self.notifications)}
+        return {
+            "state": msgspec.to_builtins(self.state),
+            "log": [action_to_dict(a) for a in self.log],
+            "notifications": msgspec.to_builtins(self.notifications),
+        }
 
     def state_json(self) -> bytes:
         return state_to_json(self.state)

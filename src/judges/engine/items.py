@@ -26,14 +26,17 @@ class Item:
     besieged_forbids: bool = False  # a besieged settlement cannot receive it
 
 
-ITEMS: dict[str, Item] = {item.name: item for item in (
-    Item("troop", target="either", icon="🛡"),
-    Item("mercenary", target="general", icon="🪖", wrath="wrath_mercenary"),
-    Item("development", target="settlement", icon="🏛", besieged_forbids=True),
-    Item("wall", target="settlement", icon="🧱", besieged_forbids=True),
-    Item("general", target="settlement", icon="♞"),
-    Item("card", target="none", icon="🂠"),
-)}
+ITEMS: dict[str, Item] = {
+    item.name: item
+    for item in (
+        Item("troop", target="either", icon="🛡"),
+        Item("mercenary", target="general", icon="🪖", wrath="wrath_mercenary"),
+        Item("development", target="settlement", icon="🏛", besieged_forbids=True),
+        Item("wall", target="settlement", icon="🧱", besieged_forbids=True),
+        Item("general", target="settlement", icon="♞"),
+        Item("card", target="none", icon="🂠"),
+    )
+}
 ITEM_NAMES: tuple[str, ...] = tuple(ITEMS)
 
 

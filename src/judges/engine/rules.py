@@ -44,10 +44,10 @@ class ReadOnlyDict(dict):
     def __reduce__(self):  # pickle and copy build a new one rather than filling it item by item
         return (ReadOnlyDict, (dict(self),))
 
-    def __copy__(self) -> "ReadOnlyDict":
+    def __copy__(self) -> ReadOnlyDict:
         return self
 
-    def __deepcopy__(self, memo: dict) -> "ReadOnlyDict":
+    def __deepcopy__(self, memo: dict) -> ReadOnlyDict:
         return self
 
 
@@ -87,17 +87,19 @@ class Rules(Struct, frozen=True, kw_only=True):
     hand_limit: int = 5  # [D] intrigue cards in hand
 
     # --- Intrigue deck [D]: card -> copies (30 cards) -----------------------------------------
-    deck: dict[str, int] = _ro({
-        "tax": 5,
-        "plague": 3,
-        "abundance": 4,
-        "famine": 4,
-        "sandstorm": 2,
-        "assassin": 4,
-        "revolt": 4,
-        "prophet": 2,
-        "anointing": 2,
-    })
+    deck: dict[str, int] = _ro(
+        {
+            "tax": 5,
+            "plague": 3,
+            "abundance": 4,
+            "famine": 4,
+            "sandstorm": 2,
+            "assassin": 4,
+            "revolt": 4,
+            "prophet": 2,
+            "anointing": 2,
+        }
+    )
 
     # --- Income [M] --------------------------------------------------------------------------
     village_income: int = 1  # [M]
@@ -123,7 +125,8 @@ class Rules(Struct, frozen=True, kw_only=True):
     # --- Events ------------------------------------------------------------------------------
     # [M] d6 face -> terrain when an event card lands
     event_terrain_by_die: dict[int, str] = _ro(
-        {1: "plain", 2: "plain", 3: "mountains", 4: "mountains", 5: "desert", 6: "desert"})
+        {1: "plain", 2: "plain", 3: "mountains", 4: "mountains", 5: "desert", 6: "desert"}
+    )
     sandstorm_terrain: str = "desert"  # [M]
     plague_troop_loss_max_die: int = 3  # [D] a garrison or army loses half its troops on a d6 of 1..this
     plague_general_death_max_die: int = 1  # [D] a general dies on a d6 of 1..this
@@ -146,14 +149,16 @@ class Rules(Struct, frozen=True, kw_only=True):
     revolt_troops_placed: int = 1  # troops of the rebel's colour left in a successful revolt
 
     # --- Phase 4 Acquisitions [D]: item -> cost in coins --------------------------------------
-    costs: dict[str, int] = _ro({
-        "troop": 1,
-        "mercenary": 2,
-        "development": 4,
-        "wall": 10,
-        "general": 6,
-        "card": 3,
-    })
+    costs: dict[str, int] = _ro(
+        {
+            "troop": 1,
+            "mercenary": 2,
+            "development": 4,
+            "wall": 10,
+            "general": 6,
+            "card": 3,
+        }
+    )
 
     # --- Phase 5 Movement [D] ----------------------------------------------------------------
     movement_points: int = 3  # per general per Movement phase
@@ -190,17 +195,38 @@ _CARDS = ("tax", "plague", "abundance", "famine", "sandstorm", "assassin", "revo
 DIE_FACES = 6  # the game's dice are d6 (judges.engine.dice)
 
 # rules that are a d6 face: 1..6
-_DIE_RULES = ("plague_troop_loss_max_die", "plague_general_death_max_die", "assassin_kill_min_die",
-              "assassin_exposed_max_die", "attacker_hit_min", "defender_hit_min", "walls_hit_min",
-              "invader_hit_min", "canaanite_hit_min")
+_DIE_RULES = (
+    "plague_troop_loss_max_die",
+    "plague_general_death_max_die",
+    "assassin_kill_min_die",
+    "assassin_exposed_max_die",
+    "attacker_hit_min",
+    "defender_hit_min",
+    "walls_hit_min",
+    "invader_hit_min",
+    "canaanite_hit_min",
+)
 # rules that must be at least 1
-_POSITIVE_RULES = ("min_players", "max_players", "max_wave_pairs", "default_wave_pairs", "simulation_round_limit",
-                   "max_generals", "hand_limit", "wrath_threshold", "points_to_win", "cards_per_turn",
-                   "movement_points", "invader_dice", "invader_pair_strength", "max_battle_rounds", "dowry_round")
+_POSITIVE_RULES = (
+    "min_players",
+    "max_players",
+    "max_wave_pairs",
+    "default_wave_pairs",
+    "simulation_round_limit",
+    "max_generals",
+    "hand_limit",
+    "wrath_threshold",
+    "points_to_win",
+    "cards_per_turn",
+    "movement_points",
+    "invader_dice",
+    "invader_pair_strength",
+    "max_battle_rounds",
+    "dowry_round",
+)
 
 
-_KIND_NAMES = {bool: "true/false", int: "an integer", str: "a string", tuple: "a list of names",
-               dict: "a mapping"}
+_KIND_NAMES = {bool: "true/false", int: "an integer", str: "a string", tuple: "a list of names", dict: "a mapping"}
 
 
 @functools.lru_cache(maxsize=1)
@@ -240,12 +266,18 @@ def validate_rules(rules: Rules) -> None:
     if rules.min_players > rules.max_players:
         raise RulesError(f"rule min_players ({rules.min_players}) exceeds max_players ({rules.max_players})")
     if not 1 <= rules.default_wave_pairs <= rules.max_wave_pairs:
-        raise RulesError(f"rule default_wave_pairs must be 1 to max_wave_pairs ({rules.max_wave_pairs}), "
-                         f"not {rules.default_wave_pairs}")
+        raise RulesError(
+            f"rule default_wave_pairs must be 1 to max_wave_pairs ({rules.max_wave_pairs}), "
+            f"not {rules.default_wave_pairs}"
+        )
     if set(rules.costs) != set(_ITEMS):
-        raise RulesError(f"rule costs must price exactly the items {', '.join(_ITEMS)}, not {', '.join(map(str, rules.costs))}")
+        raise RulesError(
+            f"rule costs must price exactly the items {', '.join(_ITEMS)}, not {', '.join(map(str, rules.costs))}"
+        )
     if set(rules.deck) != set(_CARDS):
-        raise RulesError(f"rule deck must count exactly the cards {', '.join(_CARDS)}, not {', '.join(map(str, rules.deck))}")
+        raise RulesError(
+            f"rule deck must count exactly the cards {', '.join(_CARDS)}, not {', '.join(map(str, rules.deck))}"
+        )
     for item, cost in rules.costs.items():
         if not isinstance(cost, int) or isinstance(cost, bool) or cost < 1:
             raise RulesError(f"rule costs.{item} must be a positive number of coins, not {cost!r}")
@@ -253,11 +285,15 @@ def validate_rules(rules: Rules) -> None:
         if not isinstance(copies, int) or isinstance(copies, bool) or copies < 0:
             raise RulesError(f"rule deck.{card} must be a number of copies (0 or more), not {copies!r}")
     if sorted(rules.event_terrain_by_die) != list(range(1, DIE_FACES + 1)):
-        raise RulesError(f"rule event_terrain_by_die must name a terrain for each die face 1 to {DIE_FACES}, "
-                         f"not faces {sorted(rules.event_terrain_by_die)}")
+        raise RulesError(
+            f"rule event_terrain_by_die must name a terrain for each die face 1 to {DIE_FACES}, "
+            f"not faces {sorted(rules.event_terrain_by_die)}"
+        )
     terrains = set(rules.terrain_move_cost)
-    for terrain_rule, terrain in [("sandstorm_terrain", rules.sandstorm_terrain),
-                                  *((f"event_terrain_by_die.{k}", v) for k, v in rules.event_terrain_by_die.items())]:
+    for terrain_rule, terrain in [
+        ("sandstorm_terrain", rules.sandstorm_terrain),
+        *((f"event_terrain_by_die.{k}", v) for k, v in rules.event_terrain_by_die.items()),
+    ]:
         if terrain not in terrains:
             raise RulesError(f"rule {terrain_rule} names {terrain!r}; terrains: {', '.join(sorted(terrains))}")
     for terrain, cost in rules.terrain_move_cost.items():

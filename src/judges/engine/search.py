@@ -35,13 +35,13 @@ from collections import Counter
 
 import msgspec
 
+from ..world import World, load_world
 from .actions import Action
 from .board import hex_controller
 from .context import Ctx
 from .dice import SeededDice, seed_to_state
 from .game import Game
 from .state import GameState
-from ..world import World, load_world
 
 __all__ = ["SearchState", "game_from_view", "chance_outcomes_d6", "unseen_cards", "material"]
 
@@ -69,7 +69,7 @@ class SearchState:
         self.game = game
 
     @classmethod
-    def from_view(cls, view: dict, seed: int, world: World | None = None) -> "SearchState":
+    def from_view(cls, view: dict, seed: int, world: World | None = None) -> SearchState:
         return cls(game_from_view(view, seed, world))
 
     # --- the protocol -------------------------------------------------------------------
@@ -84,11 +84,11 @@ class SearchState:
         seat = self.current_player()
         return [] if seat is None else list(self.game.legal_actions(seat))
 
-    def apply(self, action: Action) -> "SearchState":
+    def apply(self, action: Action) -> SearchState:
         self.game.apply(action)
         return self
 
-    def clone(self) -> "SearchState":
+    def clone(self) -> SearchState:
         return SearchState(self.game.clone())
 
     def is_terminal(self) -> bool:
@@ -108,7 +108,7 @@ class SearchState:
     def view(self, seat: int) -> dict:
         return self.game.view(seat, notifications=False)
 
-    def determinize(self, seat: int, rng_seed: int) -> "SearchState":
+    def determinize(self, seat: int, rng_seed: int) -> SearchState:
         """A copy in which everything `seat` cannot see is resampled from `rng_seed`: the deck
         order and the other hands (shuffled together; hands keep their sizes), the ballots
         others have cast in an open election, and the dice state (`state.rng`)."""
@@ -123,7 +123,7 @@ class SearchState:
         at = 0
         for p in others:
             n = len(p.hand)
-            p.hand = pool[at:at + n]
+            p.hand = pool[at : at + n]
             at += n
         state.deck = pool[at:]
         _redraw_ballots(game, [s for s in state.votes if s != seat], dice)
@@ -133,13 +133,18 @@ class SearchState:
 
 # --- rebuilding a game from a view -----------------------------------------------------------
 
+
 def unseen_cards(view: dict) -> list[str]:
     """The cards `view`'s seat cannot locate: the whole deck (the game's rules: `deck`) minus its
     own hand, the discard pile, the Events Area and the events in force. Sorted."""
     s = view["state"]
     me = s["players"][view["seat"]]
-    known = Counter(me["hand"]) + Counter(s["discard"]) + Counter(s["events_area"]) \
+    known = (
+        Counter(me["hand"])
+        + Counter(s["discard"])
+        + Counter(s["events_area"])
         + Counter(e["card"] for e in s["events_landed"])
+    )
     return sorted((Counter(s["options"]["rules"]["deck"]) - known).elements())
 
 
@@ -168,7 +173,7 @@ def game_from_view(view: dict, seed: int, world: World | None = None) -> Game:
         pool += [kinds[dice.roll(len(kinds)) - 1] for _ in range(need - len(pool))]
     at = 0
     for other, n in slots:
-        players[other]["hand"] = pool[at:at + n]
+        players[other]["hand"] = pool[at : at + n]
         at += n
     data["players"] = players
     data["deck"] = pool[at:]
@@ -181,11 +186,11 @@ def game_from_view(view: dict, seed: int, world: World | None = None) -> Game:
     game = Game(state, world)
     # Ballots already cast by others in an open election are hidden: draw them.
     from .titles import votes_of
+
     ctx = Ctx(state, world, dice)
     owing = {d.player for d in state.pending if d.kind == "vote"}
     if owing:
-        cast = [p.seat for p in state.players
-                if p.seat != seat and p.seat not in owing and votes_of(ctx, p.seat) > 0]
+        cast = [p.seat for p in state.players if p.seat != seat and p.seat not in owing and votes_of(ctx, p.seat) > 0]
         _redraw_ballots(game, cast, dice)
     state.rng = seed_to_state((dice.roll(1 << 30) << 30) ^ dice.roll(1 << 30))
     return game
@@ -196,6 +201,7 @@ def _redraw_ballots(game: Game, seats: list[int], dice: SeededDice) -> None:
     if not seats:
         return
     from .titles import candidates
+
     state = game.state
     ctx = Ctx(state, game.world, dice)
     names = candidates(ctx)
@@ -209,6 +215,7 @@ def _redraw_ballots(game: Game, seats: list[int], dice: SeededDice) -> None:
 
 # --- a heuristic evaluation, for searches that cut their rollouts -----------------------------
 
+
 def material(game: Game) -> list[float]:
     """A rough worth of each seat's position (0 for an eliminated player): victory points
     dominate (4 each); then progress toward Judge titles not yet owned (2 x the squared share
@@ -216,6 +223,7 @@ def material(game: Game) -> list[float]:
     free generals (0.8), troops (0.15) and coins (0.05)."""
     rules = game.state.options.rules
     from .victory import score
+
     state, world = game.state, game.world
     n = len(state.players)
     settlements = [0] * n
@@ -240,8 +248,9 @@ def material(game: Game) -> list[float]:
                 continue
             held[owner] += 1
             settlements[owner] += 1
-            income[owner] += (rules.city_income if world.settlements[i].is_city else rules.village_income) \
-                + rules.development_income * s.developments
+            income[owner] += (
+                rules.city_income if world.settlements[i].is_city else rules.village_income
+            ) + rules.development_income * s.developments
             if s.owner == owner:
                 troops[owner] += s.troops
         if standing >= rules.settlements_to_sustain_judge and state.titles[r].in_play:
@@ -254,6 +263,13 @@ def material(game: Game) -> list[float]:
             out.append(0.0)
             continue
         points = score(state, world, seat)["total"]
-        out.append(4.0 * points + 2.0 * progress[seat] + 0.8 * settlements[seat] + 0.4 * income[seat]
-                   + 0.8 * generals[seat] + 0.15 * troops[seat] + 0.05 * player.coins)
+        out.append(
+            4.0 * points
+            + 2.0 * progress[seat]
+            + 0.8 * settlements[seat]
+            + 0.4 * income[seat]
+            + 0.8 * generals[seat]
+            + 0.15 * troops[seat]
+            + 0.05 * player.coins
+        )
     return out

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from ..world import World
 from .cards import CARDS, copies
 from .constants import RULES_VERSION
 from .dice import GENERATORS, Dice, initial_rng, key_bytes
 from .errors import SetupError
 from .state import CANAANITES, GameState, General, Options, Player, SettlementState, Title
-from ..world import World
 
 
 def validate_options(options: Options, world: World) -> None:
@@ -46,7 +46,7 @@ def initial_state(options: Options, world: World, dice_factory) -> tuple[GameSta
     state.titles = [Title() for _ in world.regions]
     state.players = [Player(seat=seat, coins=rules.start_coins) for seat in range(options.players)]
     for seat, region_index in enumerate(world.home_regions[options.players]):
-        villages = world.regions[region_index].start_villages[:rules.start_villages]
+        villages = world.regions[region_index].start_villages[: rules.start_villages]
         for v in villages:
             s = state.settlements[v]
             s.owner = seat

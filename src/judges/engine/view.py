@@ -36,7 +36,7 @@ def _options_builtins(options: Options) -> dict:
     return hit[1]
 
 
-def player_view(game: "Game", seat: int, notifications: bool = True) -> dict:
+def player_view(game: Game, seat: int, notifications: bool = True) -> dict:
     """The seat's view. `notifications=False` leaves out the bell (bots do not read it)."""
     state = game.state
     data = msgspec.to_builtins(msgspec.structs.replace(state, options=_NO_OPTIONS))
@@ -59,14 +59,16 @@ def player_view(game: "Game", seat: int, notifications: bool = True) -> dict:
         "my_decisions": [msgspec.to_builtins(d) for d in state.pending if d.player == seat],
         "state": data,
         "dice": dice_info(game),
-        "notifications": [msgspec.to_builtins(n) for n in game.notifications if seat in n.to]
-        if notifications else [],
+        "notifications": [msgspec.to_builtins(n) for n in game.notifications if seat in n.to] if notifications else [],
     }
 
 
-def dice_info(game: "Game") -> dict:
+def dice_info(game: Game) -> dict:
     """The dice as every seat sees them: the generator, the commitment to its seed, and the
     seed once the game is over (None before)."""
     options = game.state.options
-    return {"generator": options.dice, "commitment": commitment(options),
-            "seed": seed_text(options) if game.is_over else None}
+    return {
+        "generator": options.dice,
+        "commitment": commitment(options),
+        "seed": seed_text(options) if game.is_over else None,
+    }

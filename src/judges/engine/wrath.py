@@ -15,8 +15,13 @@ def reconcile_wrath(ctx: Ctx) -> None:
     state.wrath = before + registered + presence
     state.wrath_registered = 0
     state.judgment = False
-    ctx.report("wrath.reconciled", before=before, registered=registered, canaanites=presence,
-               after=min(state.wrath, rules.wrath_threshold))
+    ctx.report(
+        "wrath.reconciled",
+        before=before,
+        registered=registered,
+        canaanites=presence,
+        after=min(state.wrath, rules.wrath_threshold),
+    )
     if state.wrath >= rules.wrath_threshold:
         # A judgment; the meter returns to 0 and any surplus is lost [D].
         state.judgment = True

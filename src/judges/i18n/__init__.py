@@ -56,10 +56,11 @@ from __future__ import annotations
 
 import os
 import string
-from functools import lru_cache
+from collections.abc import Iterable, Mapping
+from functools import cache, lru_cache
 from io import BytesIO
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from babel import negotiate_locale
 from babel.lists import format_list
@@ -68,10 +69,29 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 
 __all__ = [
-    "LANGUAGES", "DEFAULT_LANGUAGE", "LANGUAGE_NAMES", "LOCALE_DIR", "STRICT", "VARIANTS",
-    "normalize_language", "negotiate_language", "request_language", "parse_accept_language",
-    "catalog", "plurals", "place_name", "render_action", "messages", "ui_strings", "has_message", "message_fields", "gettext", "label",
-    "render_entry", "render_notification", "render_error",
+    "LANGUAGES",
+    "DEFAULT_LANGUAGE",
+    "LANGUAGE_NAMES",
+    "LOCALE_DIR",
+    "STRICT",
+    "VARIANTS",
+    "normalize_language",
+    "negotiate_language",
+    "request_language",
+    "parse_accept_language",
+    "catalog",
+    "plurals",
+    "place_name",
+    "render_action",
+    "messages",
+    "ui_strings",
+    "has_message",
+    "message_fields",
+    "gettext",
+    "label",
+    "render_entry",
+    "render_notification",
+    "render_error",
 ]
 
 LANGUAGES = ("en", "es", "pt_BR")
@@ -92,8 +112,7 @@ VARIANTS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "combat.battle": (("combat.battle.none", "winner", "missing"),),
     "notification.battle": (("notification.battle.none", "winner", "missing"),),
     "title.claimed": (("title.claimed.from", "previous_owner", "given"),),
-    "acquisition": (("acquisition.settlement", "settlement", "given"),
-                    ("acquisition.general", "general", "given")),
+    "acquisition": (("acquisition.settlement", "settlement", "given"), ("acquisition.general", "general", "given")),
     "income.settlement": (("income.settlement.modified", "modifiers", "nonempty"),),
     "income.tax": (("income.tax.modified", "modifiers", "nonempty"),),
     "notification.announcements": (("notification.announcements.judgment", "judgment", "nonempty"),),
@@ -113,6 +132,7 @@ CANAANITES = -1  # the engine's garrison owner value for Canaanite-held settleme
 
 
 # --- Languages and catalogs ---------------------------------------------------------------
+
 
 def parse_accept_language(header: str | None) -> list[str]:
     """The language tags of an Accept-Language header, most wanted first (q-values honoured,
@@ -141,8 +161,9 @@ def _supported(tag: str) -> str | None:
     """The supported language of one tag by Babel's negotiation, a regional variant falling
     back to its language ("pt_PT" -> "pt" -> "pt_BR"); None for an unsupported language."""
     available = list(LANGUAGES) + [base for base in _BY_BASE if base not in LANGUAGES]
-    found = negotiate_locale([tag], available, sep="_", aliases=None) \
-        or negotiate_locale([tag.split("_")[0]], available, sep="_", aliases=None)
+    found = negotiate_locale([tag], available, sep="_", aliases=None) or negotiate_locale(
+        [tag.split("_")[0]], available, sep="_", aliases=None
+    )
     if found is None:
         return None
     found = found.lower()
@@ -172,8 +193,12 @@ def request_language(connection: Any, explicit: str | None = None, seat: str | N
     """`negotiate_language` for a web request or websocket (anything with ``query_params``,
     ``cookies`` and ``headers``): ``?lang=`` (or `explicit`), the ``lang`` cookie, the seat's
     language when its game set one, then the Accept-Language header."""
-    return negotiate_language(explicit or connection.query_params.get("lang"), connection.cookies.get("lang"),
-                              seat, accept_language=connection.headers.get("accept-language"))
+    return negotiate_language(
+        explicit or connection.query_params.get("lang"),
+        connection.cookies.get("lang"),
+        seat,
+        accept_language=connection.headers.get("accept-language"),
+    )
 
 
 def normalize_language(code: str | None) -> str:
@@ -189,13 +214,13 @@ def _po_path(lang: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read_catalog(lang: str):
     with _po_path(lang).open("rb") as f:
         return read_po(f, locale=lang, domain=DOMAIN)
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(lang: str) -> Mapping[str, str]:
     """key -> text for one language (translated, non-fuzzy messages only). Cached. A plural
     entry's text here is its last form (the general plural); `gettext` picks by the count."""
@@ -211,7 +236,7 @@ def catalog(lang: str) -> Mapping[str, str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def plurals(lang: str) -> Mapping[str, tuple[str, str]]:
     """key -> (the parameter that counts, the msgid_plural) of each plural entry of a language."""
     lang = normalize_language(lang)
@@ -225,7 +250,7 @@ def plurals(lang: str) -> Mapping[str, tuple[str, str]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _translations(lang: str) -> Translations:
     """Babel's gettext machinery over the catalog compiled in memory (no .mo on disk)."""
     buffer = BytesIO()
@@ -267,8 +292,23 @@ def messages(lang: str, prefix: str = "") -> dict[str, str]:
 
 
 #: Key prefixes a screen needs: its own strings and the game's vocabulary.
-SCREEN_PREFIXES = ("ui.", "phase.", "terrain.", "kingdom.", "card.", "item.", "ending.", "ending_text.",
-                   "decision.", "decision_help.", "action.", "party.", "outcome.", "fmt.", "place.")
+SCREEN_PREFIXES = (
+    "ui.",
+    "phase.",
+    "terrain.",
+    "kingdom.",
+    "card.",
+    "item.",
+    "ending.",
+    "ending_text.",
+    "decision.",
+    "decision_help.",
+    "action.",
+    "party.",
+    "outcome.",
+    "fmt.",
+    "place.",
+)
 
 
 def ui_strings(lang: str) -> dict[str, str]:
@@ -369,8 +409,15 @@ _GENERAL_LIST_PARAMS = frozenset({"candidates", "tied", "captured", "killed"})
 _SEAT_LIST_PARAMS = frozenset({"winners", "eliminated"})
 # parameter -> vocabulary prefix of its value
 _VOCABULARY_PARAMS = {
-    "card": "card", "terrain": "terrain", "item": "item", "ending": "ending", "kind": "decision",
-    "reason": "wrath_reason", "cause": "cause", "outcome": "outcome", "action": "action",
+    "card": "card",
+    "terrain": "terrain",
+    "item": "item",
+    "ending": "ending",
+    "kind": "decision",
+    "reason": "wrath_reason",
+    "cause": "cause",
+    "outcome": "outcome",
+    "action": "action",
     "kingdom": "kingdom",
 }
 _VOCABULARY_LIST_PARAMS = {"cards": "card", "terrains": "terrain", "modifiers": "card"}
@@ -390,8 +437,9 @@ class _Renderer:
 
     __slots__ = ("lang", "world", "names", "strict", "strict_values")
 
-    def __init__(self, lang: str, world, names: Mapping | None, strict: bool | None,
-                 strict_values: bool = True) -> None:
+    def __init__(
+        self, lang: str, world, names: Mapping | None, strict: bool | None, strict_values: bool = True
+    ) -> None:
         self.lang = normalize_language(lang)
         self.world = world
         self.names = names or {}
@@ -473,15 +521,25 @@ class _Renderer:
     def tally(self, value: Any) -> str:
         if not isinstance(value, list):
             return str(value)
-        return "; ".join(self.text("fmt.tally_item", general=self.general(c.get("general")),
-                                   owner=self.seat(c.get("owner")), votes=c.get("votes", 0))
-                         for c in value) or self.text("fmt.none")
+        return "; ".join(
+            self.text(
+                "fmt.tally_item",
+                general=self.general(c.get("general")),
+                owner=self.seat(c.get("owner")),
+                votes=c.get("votes", 0),
+            )
+            for c in value
+        ) or self.text("fmt.none")
 
     def events(self, value: Any) -> str:
         if not isinstance(value, list):
             return str(value)
-        return self.join(self.text("fmt.event_on", card=self.word("card", e.get("card")),
-                                   terrain=self.word("terrain", e.get("terrain"))) for e in value)
+        return self.join(
+            self.text(
+                "fmt.event_on", card=self.word("card", e.get("card")), terrain=self.word("terrain", e.get("terrain"))
+            )
+            for e in value
+        )
 
     # parameters ---------------------------------------------------------------------------
 
@@ -540,14 +598,17 @@ class _Renderer:
         template = _template(self.lang, key, self.strict, params)
         if template is None:
             return key
-        values = {name: self.value(key, name, params) for name in message_fields(template)
-                  if name in params}
+        values = {name: self.value(key, name, params) for name in message_fields(template) if name in params}
         return _format(key, template, values, self.strict)
 
     def pick(self, key: str, params: Mapping[str, Any]) -> str:
         variant = _variant(key, params)
-        if variant != key and not self.strict and variant not in catalog(self.lang) \
-                and variant not in catalog(DEFAULT_LANGUAGE):
+        if (
+            variant != key
+            and not self.strict
+            and variant not in catalog(self.lang)
+            and variant not in catalog(DEFAULT_LANGUAGE)
+        ):
             return key
         return variant
 
@@ -556,18 +617,21 @@ def _as_dict(obj: Any) -> dict:
     if isinstance(obj, Mapping):
         return dict(obj)
     import msgspec  # an Entry or Notification Struct
+
     return msgspec.to_builtins(obj)
 
 
-def render_entry(entry: Mapping | Any, lang: str, world=None, names: Mapping | None = None, *,
-                 strict: bool | None = None) -> str:
+def render_entry(
+    entry: Mapping | Any, lang: str, world=None, names: Mapping | None = None, *, strict: bool | None = None
+) -> str:
     """One report line ({"key": ..., "params": {...}}) as a sentence in `lang`."""
     entry = _as_dict(entry)
     return _Renderer(lang, world, names, strict).render(entry["key"], entry.get("params") or {})
 
 
-def render_notification(notification: Mapping | Any, lang: str, world=None, names: Mapping | None = None, *,
-                        strict: bool | None = None) -> dict:
+def render_notification(
+    notification: Mapping | Any, lang: str, world=None, names: Mapping | None = None, *, strict: bool | None = None
+) -> dict:
     """A notification (as msgspec.to_builtins(Notification) gives it) as
     {"title": str, "lines": [str]} in `lang`."""
     n = _as_dict(notification)
@@ -580,18 +644,38 @@ def render_notification(notification: Mapping | Any, lang: str, world=None, name
     lines: list[str] = []
     if key == "notification.election":
         for ballot in params.get("ballots") or []:
-            lines.append(r.text("fmt.ballot", player=r.seat(ballot.get("player")),
-                                candidate=r.general(ballot.get("candidate")), votes=ballot.get("votes", 0)))
+            lines.append(
+                r.text(
+                    "fmt.ballot",
+                    player=r.seat(ballot.get("player")),
+                    candidate=r.general(ballot.get("candidate")),
+                    votes=ballot.get("votes", 0),
+                )
+            )
     elif key == "notification.battle":
         attacker, defender = r.seat(params.get("attacker")), r.seat(params.get("defender"))
         for i, rnd in enumerate(params.get("rounds") or [], start=1):
-            lines.append(r.text("fmt.battle_round", n=i, attacker=attacker, defender=defender,
-                                attacker_dice=", ".join(str(f) for f in rnd.get("attacker", [])),
-                                defender_dice=", ".join(str(f) for f in rnd.get("defender", [])),
-                                attacker_hits=rnd.get("attacker_hits", 0), defender_hits=rnd.get("defender_hits", 0)))
-        lines.append(r.text("fmt.battle_losses", attacker=attacker, defender=defender,
-                            attacker_losses=params.get("attacker_losses", 0),
-                            defender_losses=params.get("defender_losses", 0)))
+            lines.append(
+                r.text(
+                    "fmt.battle_round",
+                    n=i,
+                    attacker=attacker,
+                    defender=defender,
+                    attacker_dice=", ".join(str(f) for f in rnd.get("attacker", [])),
+                    defender_dice=", ".join(str(f) for f in rnd.get("defender", [])),
+                    attacker_hits=rnd.get("attacker_hits", 0),
+                    defender_hits=rnd.get("defender_hits", 0),
+                )
+            )
+        lines.append(
+            r.text(
+                "fmt.battle_losses",
+                attacker=attacker,
+                defender=defender,
+                attacker_losses=params.get("attacker_losses", 0),
+                defender_losses=params.get("defender_losses", 0),
+            )
+        )
         if params.get("captured"):
             lines.append(r.text("fmt.captured", generals=r.join(r.general(g) for g in params["captured"])))
         if params.get("killed"):
@@ -600,9 +684,16 @@ def render_notification(notification: Mapping | Any, lang: str, world=None, name
         scores = params.get("scores") or {}
         for seat in sorted(scores, key=lambda s: int(s)):
             sc = scores[seat]
-            lines.append(r.text("fmt.score", player=r.seat(int(seat)), total=sc.get("total", 0),
-                                judges=sc.get("judges", 0), king=sc.get("king", 0),
-                                tabernacle=sc.get("tabernacle", 0)))
+            lines.append(
+                r.text(
+                    "fmt.score",
+                    player=r.seat(int(seat)),
+                    total=sc.get("total", 0),
+                    judges=sc.get("judges", 0),
+                    king=sc.get("king", 0),
+                    tabernacle=sc.get("tabernacle", 0),
+                )
+            )
         if params.get("eliminated"):
             lines.append(r.text("fmt.eliminated_now", players=r.join(r.seat(s) for s in params["eliminated"])))
     elif key == "notification.game_over" and params.get("ending"):
@@ -613,8 +704,7 @@ def render_notification(notification: Mapping | Any, lang: str, world=None, name
     return {"title": title, "lines": lines}
 
 
-def render_error(error: Mapping | Any, lang: str, names: Mapping | None = None, *,
-                 strict: bool | None = None) -> str:
+def render_error(error: Mapping | Any, lang: str, names: Mapping | None = None, *, strict: bool | None = None) -> str:
     """A refusal (RuleError.to_dict()) as a sentence in `lang`. Values the player sent
     (an unknown card, a misspelt terrain) are shown as they came. An error key with no
     translation at all shows the engine's English message (a KeyError when strict)."""
@@ -628,16 +718,24 @@ def render_error(error: Mapping | Any, lang: str, names: Mapping | None = None, 
     return r.render(key, error.get("params") or {})
 
 
-
-def render_action(action: Mapping | Any, lang: str, world=None, names: Mapping | None = None, *,
-                  owners: Mapping[int, int] | None = None, costs: Mapping[str, int] | None = None,
-                  events: Iterable[str] | None = None, strict: bool | None = None) -> str:
+def render_action(
+    action: Mapping | Any,
+    lang: str,
+    world=None,
+    names: Mapping | None = None,
+    *,
+    owners: Mapping[int, int] | None = None,
+    costs: Mapping[str, int] | None = None,
+    events: Iterable[str] | None = None,
+    strict: bool | None = None,
+) -> str:
     """A legal action (as action_to_dict gives it) as the words of its button in `lang`: the
     catalog's ``label.<type>`` entry (variants and plurals as for any message) with the
     action's fields, and `owners` (general id -> seat) for ``{owner}``, `costs` (item -> coins)
     for ``{cost}``, `events` (the Events Area's cards) for a foresight's ``{events}``."""
     if not isinstance(action, Mapping):
         import msgspec  # an Action Struct
+
         action = msgspec.to_builtins(action)
     params = dict(action)
     kind = params.get("type")
@@ -648,8 +746,9 @@ def render_action(action: Mapping | Any, lang: str, world=None, names: Mapping |
     if costs is not None and params.get("item") in costs:
         params["cost"] = costs[params["item"]]
     if kind == "foresee_events":
-        params["events"] = [{"card": card, "terrain": terrain}
-                            for card, terrain in zip(events or (), params.get("terrains") or ())]
+        params["events"] = [
+            {"card": card, "terrain": terrain} for card, terrain in zip(events or (), params.get("terrains") or ())
+        ]
     key = f"label.{kind}"
     lang = normalize_language(lang)
     if not _strict(strict) and key not in catalog(lang) and key not in catalog(DEFAULT_LANGUAGE):

@@ -10,5 +10,18 @@ overrides.py and report.py.
 from .overrides import Override, OverrideError, Variant, parse_override, parse_variant, rules_with
 from .runner import LabConfig, make_tasks, play_task, replay_record, rotated, run_games, run_lab
 
-__all__ = ["LabConfig", "Override", "OverrideError", "Variant", "make_tasks", "parse_override", "parse_variant",
-           "play_task", "replay_record", "rotated", "rules_with", "run_games", "run_lab"]
+__all__ = [
+    "LabConfig",
+    "Override",
+    "OverrideError",
+    "Variant",
+    "make_tasks",
+    "parse_override",
+    "parse_variant",
+    "play_task",
+    "replay_record",
+    "rotated",
+    "rules_with",
+    "run_games",
+    "run_lab",
+]

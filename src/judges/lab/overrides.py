@@ -44,8 +44,15 @@ class Override:
 
 
 def _type_name(value: Any) -> str:
-    for kind, name in ((bool, "true/false"), (int, "an integer"), (float, "a number"), (str, "a string"),
-                       (dict, "a JSON object"), (list, "a JSON list"), (tuple, "a JSON list")):
+    for kind, name in (
+        (bool, "true/false"),
+        (int, "an integer"),
+        (float, "a number"),
+        (str, "a string"),
+        (dict, "a JSON object"),
+        (list, "a JSON list"),
+        (tuple, "a JSON list"),
+    ):
         if isinstance(value, kind):
             return name
     return type(value).__name__
@@ -73,8 +80,10 @@ def _check(expected: Any, value: Any, where: str) -> Any:
                 out[key] = _check(expected[key], v, f"{where}.{key}")
             missing = [k for k in expected if k not in out]
             if missing:
-                raise OverrideError(f"{where}: a whole dict must list every key; missing {missing} "
-                                    f"(or set one entry with {where}.KEY=VALUE)")
+                raise OverrideError(
+                    f"{where}: a whole dict must list every key; missing {missing} "
+                    f"(or set one entry with {where}.KEY=VALUE)"
+                )
             return out
     elif isinstance(expected, (tuple, list)):
         if isinstance(value, list):
@@ -153,14 +162,16 @@ def parse_variant(text: str) -> Variant:
     name, sep, rest = text.partition(":")
     name = name.strip()
     if not sep or not name or not all(c.isalnum() or c in "-_." for c in name):
-        raise OverrideError(f"--variant {text!r}: expected NAME:RULE=VALUE,RULE=VALUE (name of letters, "
-                            f"digits, - _ .)")
+        raise OverrideError(f"--variant {text!r}: expected NAME:RULE=VALUE,RULE=VALUE (name of letters, digits, - _ .)")
     parts: list[str] = []
     for piece in rest.split(","):
         head = piece.split("=", 1)[0].strip()
         rule = head.split(".", 1)[0]
-        starts = "=" in piece and (rule.isupper() or rule.lower() in DEFAULTS) \
+        starts = (
+            "=" in piece
+            and (rule.isupper() or rule.lower() in DEFAULTS)
             and head.replace(".", "_").replace("_", "").isalnum()
+        )
         if parts and not starts:
             parts[-1] += "," + piece
         elif piece.strip():

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Callable
 
 from ..bots import make_bot, parse_bot_spec
 from ..engine import DEFAULT_RULES, Options, Rules
@@ -86,11 +86,18 @@ class Task:
 def play_task(task: Task) -> dict:
     """Plays one game (in a worker or inline) and returns its record. Top-level: spawn-safe."""
     start = time.process_time()
-    options = Options(players=task.players, seed=task.seed, wave_pairs=task.wave_pairs,
-                      round_limit=task.round_limit, rules=task.rules)
+    options = Options(
+        players=task.players, seed=task.seed, wave_pairs=task.wave_pairs, round_limit=task.round_limit, rules=task.rules
+    )
     game = play_record_game(options, task.bots)
-    return game_record(game, variant=task.variant, index=task.index, seed=task.seed,
-                       bots=list(task.bots), seconds=time.process_time() - start)
+    return game_record(
+        game,
+        variant=task.variant,
+        index=task.index,
+        seed=task.seed,
+        bots=list(task.bots),
+        seconds=time.process_time() - start,
+    )
 
 
 def play_record_game(options: Options, bots: tuple[str, ...] | list[str]):
@@ -113,9 +120,20 @@ def make_tasks(config: LabConfig) -> list[Task]:
     bots = config.seat_bots()
     variants = config.all_variants()
     rules = {v.name: v.rules for v in variants}
-    return [Task(variant=v.name, rules=rules[v.name], index=i, seed=config.seed + i, bots=tuple(rotated(bots, i)),
-                 players=config.players, round_limit=config.round_limit, wave_pairs=config.wave_pairs)
-            for i in range(config.games) for v in variants]
+    return [
+        Task(
+            variant=v.name,
+            rules=rules[v.name],
+            index=i,
+            seed=config.seed + i,
+            bots=tuple(rotated(bots, i)),
+            players=config.players,
+            round_limit=config.round_limit,
+            wave_pairs=config.wave_pairs,
+        )
+        for i in range(config.games)
+        for v in variants
+    ]
 
 
 def run_games(config: LabConfig, on_record: Callable[[dict], None] | None = None) -> list[dict]:

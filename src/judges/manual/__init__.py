@@ -43,10 +43,10 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Callable
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
@@ -55,17 +55,31 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from ..engine.decisions import KINDS as DECISION_KINDS
-from ..engine.rules import DEFAULT_RULES, Rules
 from ..engine.dice import Dice
+from ..engine.rules import DEFAULT_RULES, Rules
 from ..engine.state import PHASES
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, gettext, place_name, request_language
 from ..world import load_world
 
 __all__ = [
-    "CHAPTERS", "CHAPTER_DIR", "LANGUAGES", "ManualNotFound", "chapter_path", "chapter_number",
-    "chapter_title", "chapter_for_phase", "chapter_for_notification", "chapter_for_decision",
-    "chapter_source", "render_chapter_markdown", "render_chapter_body", "render_chapter",
-    "render_index", "markdown_to_html", "manual_router", "rules",
+    "CHAPTERS",
+    "CHAPTER_DIR",
+    "LANGUAGES",
+    "ManualNotFound",
+    "chapter_path",
+    "chapter_number",
+    "chapter_title",
+    "chapter_for_phase",
+    "chapter_for_notification",
+    "chapter_for_decision",
+    "chapter_source",
+    "render_chapter_markdown",
+    "render_chapter_body",
+    "render_chapter",
+    "render_index",
+    "markdown_to_html",
+    "manual_router",
+    "rules",
 ]
 
 CHAPTER_DIR = Path(__file__).resolve().parent / "chapters"
@@ -77,20 +91,21 @@ def rules() -> Rules:
     reads them."""
     return DEFAULT_RULES
 
+
 #: The chapters in reading order; chapter N is file ``NN-<slug>.md`` in every language.
 CHAPTERS: tuple[str, ...] = (
-    "world",                # 01 the world and the pieces
-    "round",                # 02 the round and its seven phases
-    "announcements",        # 03 phase 1
-    "intrigue",             # 04 phase 2
-    "income-and-victory",   # 05 the automatic phases 3 and 7
-    "acquisitions",         # 06 phase 4
+    "world",  # 01 the world and the pieces
+    "round",  # 02 the round and its seven phases
+    "announcements",  # 03 phase 1
+    "intrigue",  # 04 phase 2
+    "income-and-victory",  # 05 the automatic phases 3 and 7
+    "acquisitions",  # 06 phase 4
     "movement-and-combat",  # 07 phases 5 and 6
-    "judges-and-kings",     # 08
-    "wrath-and-invaders",   # 09
-    "events",               # 10
-    "captives",             # 11
-    "screen",               # 12 bell, decision windows, Players panel, languages
+    "judges-and-kings",  # 08
+    "wrath-and-invaders",  # 09
+    "events",  # 10
+    "captives",  # 11
+    "screen",  # 12 bell, decision windows, Players panel, languages
 )
 
 _PHASE_CHAPTER = {
@@ -121,25 +136,42 @@ _NOTIFICATION_CHAPTER = {
     "notification.seat_back": "screen",
 }
 _ENTRY_PREFIX_CHAPTER = {
-    "wrath": "wrath-and-invaders", "wrath_reason": "wrath-and-invaders", "invaders": "wrath-and-invaders",
-    "arrival": "wrath-and-invaders", "razed_by": "wrath-and-invaders",
-    "events": "events", "plague": "events",
-    "intrigue": "intrigue", "deck": "intrigue",
-    "income": "income-and-victory", "player": "income-and-victory", "ending": "income-and-victory",
+    "wrath": "wrath-and-invaders",
+    "wrath_reason": "wrath-and-invaders",
+    "invaders": "wrath-and-invaders",
+    "arrival": "wrath-and-invaders",
+    "razed_by": "wrath-and-invaders",
+    "events": "events",
+    "plague": "events",
+    "intrigue": "intrigue",
+    "deck": "intrigue",
+    "income": "income-and-victory",
+    "player": "income-and-victory",
+    "ending": "income-and-victory",
     "ending_text": "income-and-victory",
-    "acquisition": "acquisitions", "item": "acquisitions",
-    "movement": "movement-and-combat", "combat": "movement-and-combat", "ark": "movement-and-combat",
+    "acquisition": "acquisitions",
+    "item": "acquisitions",
+    "movement": "movement-and-combat",
+    "combat": "movement-and-combat",
+    "ark": "movement-and-combat",
     "settlement": "movement-and-combat",
-    "title": "judges-and-kings", "king": "judges-and-kings", "election": "judges-and-kings",
-    "crowned": "judges-and-kings", "prophet": "events",
-    "captive": "captives", "general": "captives", "cause": "captives",
+    "title": "judges-and-kings",
+    "king": "judges-and-kings",
+    "election": "judges-and-kings",
+    "crowned": "judges-and-kings",
+    "prophet": "events",
+    "captive": "captives",
+    "general": "captives",
+    "cause": "captives",
 }
+
 
 class ManualNotFound(KeyError):
     """No such language or chapter (the web pages answer 404)."""
 
 
 # --- Chapters, languages, and where to read about things ----------------------------------
+
 
 def _language(lang: str) -> str:
     """The manual's code for a language: "pt-BR", "pt_br" -> "pt_BR"; unknown -> ManualNotFound."""
@@ -230,6 +262,7 @@ def chapter_title(lang: str, slug: str) -> str:
 
 # --- The template context --------------------------------------------------------------------
 
+
 def _die_faces(game_rules: Rules) -> int:
     default = inspect.signature(Dice.roll).parameters["sides"].default
     return default if isinstance(default, int) else max(game_rules.event_terrain_by_die)
@@ -282,8 +315,14 @@ def _context(lang: str) -> dict:
 
 @lru_cache(maxsize=1)
 def _environment() -> Environment:
-    return Environment(loader=FileSystemLoader(str(CHAPTER_DIR)), undefined=StrictUndefined,
-                       autoescape=False, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    return Environment(
+        loader=FileSystemLoader(str(CHAPTER_DIR)),
+        undefined=StrictUndefined,
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
 
 
 def render_chapter_markdown(lang: str, slug: str) -> str:
@@ -310,23 +349,41 @@ def _chapter_linker(lang: str) -> Callable[[str], str]:
         except ManualNotFound:
             return url
         return f"/manual/{lang}/{slug}{sep}{anchor}" if slug else url
+
     return link
 
 
 # --- Pages ------------------------------------------------------------------------------------
 
+
 @lru_cache(maxsize=1)
 def _pages() -> Environment:
-    return Environment(loader=FileSystemLoader(str(TEMPLATE_DIR)), autoescape=select_autoescape(default=True),
-                       trim_blocks=True, lstrip_blocks=True)
+    return Environment(
+        loader=FileSystemLoader(str(TEMPLATE_DIR)),
+        autoescape=select_autoescape(default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
 
 
 def _page(template: str, lang: str, slug: str | None, title: str, **extra) -> str:
     lang_urls = {l: f"/manual/{l}" + (f"/{slug}" if slug else "") for l in LANGUAGES}
-    return _pages().get_template(template).render(
-        lang=lang, html_lang=lang.replace("_", "-"), slug=slug, title=title,
-        t=lambda key, **params: gettext(lang, key, **params), game=gettext(lang, "ui.title"),
-        languages=LANGUAGES, language_names=LANGUAGE_NAMES, lang_urls=lang_urls, **extra)
+    return (
+        _pages()
+        .get_template(template)
+        .render(
+            lang=lang,
+            html_lang=lang.replace("_", "-"),
+            slug=slug,
+            title=title,
+            t=lambda key, **params: gettext(lang, key, **params),
+            game=gettext(lang, "ui.title"),
+            languages=LANGUAGES,
+            language_names=LANGUAGE_NAMES,
+            lang_urls=lang_urls,
+            **extra,
+        )
+    )
 
 
 def render_chapter(lang: str, slug: str) -> str:
@@ -336,9 +393,17 @@ def render_chapter(lang: str, slug: str) -> str:
     i = CHAPTERS.index(slug)
     prev = CHAPTERS[i - 1] if i > 0 else None
     nxt = CHAPTERS[i + 1] if i + 1 < len(CHAPTERS) else None
-    return _page("chapter.html", lang, slug, chapter_title(lang, slug), body=Markup(render_chapter_body(lang, slug)),
-                 prev=prev, next=nxt, prev_title=chapter_title(lang, prev) if prev else "",
-                 next_title=chapter_title(lang, nxt) if nxt else "")
+    return _page(
+        "chapter.html",
+        lang,
+        slug,
+        chapter_title(lang, slug),
+        body=Markup(render_chapter_body(lang, slug)),
+        prev=prev,
+        next=nxt,
+        prev_title=chapter_title(lang, prev) if prev else "",
+        next_title=chapter_title(lang, nxt) if nxt else "",
+    )
 
 
 def render_index(lang: str) -> str:

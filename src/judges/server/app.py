@@ -9,20 +9,20 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
 
+import msgspec
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-import msgspec
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..engine import DEFAULT_RULES, RuleError, Rules
 from ..engine.dice import commitment
 from ..engine.state import PHASES
-from ..manual import manual_router
 from ..i18n import LANGUAGES, gettext, normalize_language, render_error, request_language, ui_strings
+from ..manual import manual_router
 from ..protocol import protocol as published_protocol
 from ..world import MapDataError, load_world, map_exists
 from .service import SEAT_EVENT_IDS, TAKEOVER_BOT, GameService, ServiceError
@@ -42,20 +42,31 @@ class SeatSpec(BaseModel):
 class CreateGame(BaseModel):
     seats: list[SeatSpec] = Field(min_length=DEFAULT_RULES.min_players, max_length=DEFAULT_RULES.max_players)
     wave_pairs: int = Field(default=DEFAULT_RULES.default_wave_pairs, ge=1, le=DEFAULT_RULES.max_wave_pairs)
-    seed: int | None = Field(default=None, ge=0, le=2**62,
-                             description="a SplitMix64 seed of the creator's choosing: refused unless the server "
-                                         "allows seeds (tests, design); by default the server draws 256 random "
-                                         "bits for the game's dice")
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        le=2**62,
+        description="a SplitMix64 seed of the creator's choosing: refused unless the server "
+        "allows seeds (tests, design); by default the server draws 256 random "
+        "bits for the game's dice",
+    )
     round_limit: int | None = Field(default=None, ge=1, le=10_000)
-    turn_timer: float | None = Field(default=None, gt=0, le=86400,
-                                     description="seconds a human may take over a decision before a bot plays the seat")
-    takeover_bot: str = Field(default=TAKEOVER_BOT, max_length=40,
-                              description="the bot that plays a seat whose player left or ran out of time")
+    turn_timer: float | None = Field(
+        default=None, gt=0, le=86400, description="seconds a human may take over a decision before a bot plays the seat"
+    )
+    takeover_bot: str = Field(
+        default=TAKEOVER_BOT,
+        max_length=40,
+        description="the bot that plays a seat whose player left or ran out of time",
+    )
     rules: dict[str, Any] | None = Field(
-        default=None, description="rules differing from the defaults, by name (e.g. {\"map\": \"canaan\", "
-                                  "\"wrath_threshold\": 10}); stored with the game")
+        default=None,
+        description='rules differing from the defaults, by name (e.g. {"map": "canaan", '
+        '"wrath_threshold": 10}); stored with the game',
+    )
     position: dict[str, Any] | None = Field(
-        default=None, description="a scenario position (docs/scenarios.md); only when the server allows scenarios")
+        default=None, description="a scenario position (docs/scenarios.md); only when the server allows scenarios"
+    )
 
 
 class SubmitAction(BaseModel):
@@ -76,16 +87,23 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
         await service.resume_all()
         yield
 
-    app = FastAPI(title="Judges & Kings", version="1", lifespan=lifespan,
-                  description="The game server: create games, read your seat's view, submit actions.")
+    app = FastAPI(
+        title="Judges & Kings",
+        version="1",
+        lifespan=lifespan,
+        description="The game server: create games, read your seat's view, submit actions.",
+    )
     app.state.service = service
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
     app.include_router(manual_router())
 
     def page(template: str, request: Request, language: str, **values) -> HTMLResponse:
         """A page in the reader's language; an explicit ?lang= is remembered in a cookie."""
-        response = HTMLResponse(templates.get_template(template).render(
-            lang=language, t=lambda key, **p: gettext(language, key, **p), languages=LANGUAGES, **values))
+        response = HTMLResponse(
+            templates.get_template(template).render(
+                lang=language, t=lambda key, **p: gettext(language, key, **p), languages=LANGUAGES, **values
+            )
+        )
         if request.query_params.get("lang"):
             response.set_cookie("lang", language, max_age=365 * 86400, samesite="lax")
         return response
@@ -107,24 +125,38 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
     async def http_error(request: Request, exc: StarletteHTTPException):
         # Starlette's own refusals (a body that is not JSON, an unknown path, a wrong method)
         # answer in the same shape as every other error: a key and a message.
-        return JSONResponse(status_code=exc.status_code, headers=getattr(exc, "headers", None),
-                            content={"error": "HTTPException", "key": f"error.http_{exc.status_code}",
-                                     "message": str(exc.detail)})
+        return JSONResponse(
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+            content={"error": "HTTPException", "key": f"error.http_{exc.status_code}", "message": str(exc.detail)},
+        )
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):
         lang = request_language(request)
-        return JSONResponse(status_code=422, content={"error": "RequestValidationError", "key": "error.request",
-                                                      "message": "the request is not valid",
-                                                      "text": gettext(lang, "error.request"),
-                                                      "detail": json.loads(json.dumps(exc.errors(), default=str))})
+        return JSONResponse(
+            status_code=422,
+            content={
+                "error": "RequestValidationError",
+                "key": "error.request",
+                "message": "the request is not valid",
+                "text": gettext(lang, "error.request"),
+                "detail": json.loads(json.dumps(exc.errors(), default=str)),
+            },
+        )
 
     # --- pages -------------------------------------------------------------------------
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home(request: Request, lang: str | None = None):
-        return page("home.html", request, request_language(request, lang), bots=["greedy", "random", "mcts"],
-                    min_players=DEFAULT_RULES.min_players, max_players=DEFAULT_RULES.max_players)
+        return page(
+            "home.html",
+            request,
+            request_language(request, lang),
+            bots=["greedy", "random", "mcts"],
+            min_players=DEFAULT_RULES.min_players,
+            max_players=DEFAULT_RULES.max_players,
+        )
 
     @app.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     async def game_page(request: Request, game_id: str, token: str | None = None, lang: str | None = None):
@@ -141,16 +173,30 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
         if spec.position is not None and not allow_scenarios:
             raise ServiceError(403, "error.scenarios_off", "this server does not start games from scenario positions")
         if spec.seed is not None and not allow_seeds:
-            raise ServiceError(422, "error.seed_refused", "the server draws every game's seed itself: "
-                                                          "a game cannot be created with a seed of its creator's choosing")
+            raise ServiceError(
+                422,
+                "error.seed_refused",
+                "the server draws every game's seed itself: "
+                "a game cannot be created with a seed of its creator's choosing",
+            )
         try:
-            rules = DEFAULT_RULES if spec.rules is None else msgspec.convert(
-                {**msgspec.to_builtins(DEFAULT_RULES), **spec.rules}, Rules, str_keys=True)
+            rules = (
+                DEFAULT_RULES
+                if spec.rules is None
+                else msgspec.convert({**msgspec.to_builtins(DEFAULT_RULES), **spec.rules}, Rules, str_keys=True)
+            )
         except msgspec.ValidationError as exc:
             raise ServiceError(422, "error.options", f"rules: {exc}") from None
-        live, tokens = service.create([s.model_dump() for s in spec.seats], spec.wave_pairs, spec.seed,
-                                      spec.round_limit, spec.position, spec.turn_timer,
-                                      spec.takeover_bot, rules)
+        live, tokens = service.create(
+            [s.model_dump() for s in spec.seats],
+            spec.wave_pairs,
+            spec.seed,
+            spec.round_limit,
+            spec.position,
+            spec.turn_timer,
+            spec.takeover_bot,
+            rules,
+        )
         base = str(request.base_url).rstrip("/")
         seats = []
         for i, (seat, token) in enumerate(zip(live.seats, tokens)):
@@ -161,8 +207,11 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
             seats.append(entry)
         service.wake_bots(live)
         # Published before the first die: the SHA-256 of the dice's seed, revealed at the end.
-        return {"id": live.id, "seats": seats, "dice": {"generator": live.game.state.options.dice,
-                                                        "commitment": commitment(live.game.state.options)}}
+        return {
+            "id": live.id,
+            "seats": seats,
+            "dice": {"generator": live.game.state.options.dice, "commitment": commitment(live.game.state.options)},
+        }
 
     def world_payload(rules: Rules) -> dict:
         """The map of `rules` (hexes, settlements, regions, ring, Tabernacle) and the rules' numbers
@@ -173,12 +222,18 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
             raise ServiceError(404, "error.no_map", f"there is no map {rules.map!r}") from None
         return {
             "name": w.name,
-            "hexes": [{"index": h.index, "q": h.q, "r": h.r, "terrain": h.terrain, "settlement": h.settlement}
-                      for h in w.hexes],
-            "settlements": [{"index": s.index, "name": s.name, "hex": s.hex, "region": s.region,
-                             "is_city": s.is_city} for s in w.settlements],
-            "regions": [{"index": r.index, "name": r.name, "kingdom": r.kingdom, "settlements": list(r.settlements)}
-                        for r in w.regions],
+            "hexes": [
+                {"index": h.index, "q": h.q, "r": h.r, "terrain": h.terrain, "settlement": h.settlement}
+                for h in w.hexes
+            ],
+            "settlements": [
+                {"index": s.index, "name": s.name, "hex": s.hex, "region": s.region, "is_city": s.is_city}
+                for s in w.settlements
+            ],
+            "regions": [
+                {"index": r.index, "name": r.name, "kingdom": r.kingdom, "settlements": list(r.settlements)}
+                for r in w.regions
+            ],
             "ring": list(w.ring),
             "tabernacle_hex": w.tabernacle_hex,
             "phases": list(PHASES),
@@ -220,8 +275,14 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
         return ui_strings(normalize_language(lang))
 
     @app.get("/api/games/{game_id}/view")
-    async def view(game_id: str, request: Request, lang: str | None = None, since: int = -1,
-                   token: str | None = Query(default=None), x_seat_token: str | None = Header(default=None)) -> dict:
+    async def view(
+        game_id: str,
+        request: Request,
+        lang: str | None = None,
+        since: int = -1,
+        token: str | None = Query(default=None),
+        x_seat_token: str | None = Header(default=None),
+    ) -> dict:
         """Your seat's view: the public state, your hand, what you may do, your notifications."""
         live = await service.get(game_id)
         seat = live.seat_of(x_seat_token or token)
@@ -230,8 +291,12 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
             return service.payload(live, seat, language, since)
 
     @app.post("/api/games/{game_id}/actions")
-    async def act(game_id: str, body: SubmitAction, x_seat_token: str | None = Header(default=None),
-                  token: str | None = Query(default=None)) -> dict:
+    async def act(
+        game_id: str,
+        body: SubmitAction,
+        x_seat_token: str | None = Header(default=None),
+        token: str | None = Query(default=None),
+    ) -> dict:
         """Submits one action of your seat. Refused actions answer 422 with the rule they break
         and change nothing; the same client_action_id is applied once."""
         live = await service.get(game_id)
@@ -239,8 +304,9 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
         return await service.submit(live, seat, body.action, body.client_action_id)
 
     @app.get("/api/games/{game_id}/export")
-    async def export(game_id: str, token: str | None = Query(default=None),
-                     x_seat_token: str | None = Header(default=None)) -> dict:
+    async def export(
+        game_id: str, token: str | None = Query(default=None), x_seat_token: str | None = Header(default=None)
+    ) -> dict:
         """A finished game's export, for `judges verify`: options, the revealed seed, the
         commitment published at the start, the action log and the result. 409 until the game
         is over."""
@@ -249,8 +315,12 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
         return await service.export(live)
 
     @app.post("/api/games/{game_id}/seat/{move}")
-    async def seat_control(game_id: str, move: Literal["away", "back"], x_seat_token: str | None = Header(default=None),
-                           token: str | None = Query(default=None)) -> dict:
+    async def seat_control(
+        game_id: str,
+        move: Literal["away", "back"],
+        x_seat_token: str | None = Header(default=None),
+        token: str | None = Query(default=None),
+    ) -> dict:
         """Hands your seat to a bot ("away") or takes it back ("back")."""
         live = await service.get(game_id)
         seat = live.seat_of(x_seat_token or token)
