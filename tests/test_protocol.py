@@ -14,7 +14,18 @@ from fastapi.testclient import TestClient
 import judges.engine
 from judges import i18n, protocol
 from judges.bots.greedy import CHOOSERS
-from judges.engine import ACTION_TYPES, DEFAULT_RULES, Action, Decision, Game, Options, decisions
+from judges.engine import (
+    ACTION_TYPES,
+    DEFAULT_RULES,
+    Action,
+    Decision,
+    Game,
+    MalformedAction,
+    Options,
+    action_from_dict,
+    action_from_json,
+    decisions,
+)
 from judges.engine.cards import CARDS, EVENT_CARDS, copies
 from judges.engine.cards import TARGETS as CARD_TARGETS
 from judges.engine.decisions import KIND_OF_ACTION, KINDS, SUBJECTS, DecisionKind
@@ -131,6 +142,24 @@ def test_a_registered_kind_is_dispatched_by_the_game(fake_kind):
     game.state.pending = [Decision(player=1, kind="pray")]
     assert list(game.legal_actions(1)) == [Pray(player=1, prayer="rain")]
     assert KIND_OF_ACTION[Pray] is fake_kind
+
+
+def test_a_registered_kinds_action_travels_the_wire_and_is_applied(fake_kind):
+    """The action type of a new kind is defined beside its handler, not in actions.py: the wire
+    format decodes it because the registry knows it, and Game.apply dispatches it."""
+    game = Game.new(Options(players=3, seed=4))
+    game.state.pending = [Decision(player=1, kind="pray")]
+    action = action_from_json(b'{"type": "pray", "player": 1, "prayer": "rain"}')
+    assert action == Pray(player=1, prayer="rain")
+    assert action_from_dict({"type": "pray", "player": 1, "prayer": "rain"}) == action
+    game.apply(action)
+    assert game.log[-1] == action and not any(d.kind == "pray" for d in game.state.pending)
+
+
+def test_an_unregistered_kinds_action_is_malformed_on_the_wire():
+    with pytest.raises(MalformedAction) as refused:
+        action_from_dict({"type": "pray", "player": 1, "prayer": "rain"})
+    assert refused.value.key == "error.malformed_action" and "pray" in str(refused.value)
 
 
 def test_registering_refuses_a_taken_name_or_action_type(fake_kind):

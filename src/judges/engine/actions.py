@@ -7,6 +7,8 @@ by their map names, generals by their id, hexes by their axial coordinates q, r.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 from msgspec import Struct
 
@@ -189,37 +191,39 @@ AnyAction = (
 )
 ACTION_TYPES: tuple[type, ...] = AnyAction.__args__  # type: ignore[attr-defined]
 
-_json_decoder = msgspec.json.Decoder(AnyAction)
 _encoder = msgspec.json.Encoder()
+
+#: tag -> action type of every action a registered decision kind accepts: filled by the
+#: registry (`decisions._index`), so an action type defined with a new kind is decoded too.
+ACTION_BY_TAG: dict[str, type] = {}
+
+
+def _malformed(detail: str) -> MalformedAction:
+    return MalformedAction("actions", "error.malformed_action", f"malformed action: {detail}", detail=detail)
 
 
 def action_from_json(data: bytes | str) -> Action:
     try:
-        return _json_decoder.decode(data)
-    except msgspec.ValidationError as exc:
-        raise MalformedAction(
-            "actions", "error.malformed_action", f"malformed action: {exc}", detail=str(exc)
-        ) from None
+        decoded = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
         raise MalformedAction(
             "actions", "error.malformed_action", f"action is not valid JSON: {exc}", detail=str(exc)
         ) from None
+    return action_from_dict(decoded)
 
 
-ACTION_BY_TAG: dict[str, type] = {t.__struct_config__.tag: t for t in ACTION_TYPES}
-
-
-def action_from_dict(data: dict) -> Action:
-    # Converting to the one type its tag names is much faster than to the whole union.
-    target = ACTION_BY_TAG.get(data.get("type")) if isinstance(data, dict) else None
+def action_from_dict(data: Any) -> Action:
+    """The typed action a wire dict names by its "type" (MalformedAction otherwise)."""
+    if not isinstance(data, dict):
+        raise _malformed(f'expected an object with a "type", got {type(data).__name__}')
+    target = ACTION_BY_TAG.get(data.get("type"))  # type: ignore[arg-type]
+    if target is None:
+        raise _malformed(f"unknown action type {data.get('type')!r}; expected one of {sorted(ACTION_BY_TAG)}")
     try:
-        if target is not None:
-            return msgspec.convert({k: v for k, v in data.items() if k != "type"}, target)
-        return msgspec.convert(data, AnyAction)
+        action: Action = msgspec.convert({k: v for k, v in data.items() if k != "type"}, target)
     except msgspec.ValidationError as exc:
-        raise MalformedAction(
-            "actions", "error.malformed_action", f"malformed action: {exc}", detail=str(exc)
-        ) from None
+        raise _malformed(str(exc)) from None
+    return action
 
 
 def action_to_dict(action: Action) -> dict:

@@ -11,9 +11,10 @@ it answers), and so do the greedy bot, the manual's links, the server's `GET /ap
 and the table in docs/protocol.md. The kinds are listed in the order a seat that owes
 several at once answers them (bots follow it).
 
-Adding a decision kind: add its action type to `actions.py`, its legal-action generator and
-handler to the topic module, one `DecisionKind` here, and its words (`decision.<kind>`,
-`decision_help.<kind>`, `action.<type>`) to the three catalogs.
+Adding a decision kind: its action type (a tagged `Action` Struct), legal-action generator
+and handler in the topic module, one `DecisionKind` here, and its words (`decision.<kind>`,
+`decision_help.<kind>`, `action.<type>`) in the three catalogs. The wire format
+(`actions.action_from_dict`/`action_from_json`) decodes every action type registered here.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 
 from . import combat, events, intrigue, invaders, titles, turns
 from .actions import (
+    ACTION_BY_TAG,
     ACTION_TYPES,
     AppointJudge,
     ChooseSuccessor,
@@ -162,10 +164,14 @@ KIND_OF_ACTION: dict[type, DecisionKind] = {}
 
 
 def _index() -> None:
+    """Rebuilds the action type -> kind index and the wire format's tag -> type table, so an
+    action type registered with a kind (wherever its Struct is defined) is decoded too."""
     KIND_OF_ACTION.clear()
+    ACTION_BY_TAG.clear()
     for kind in KINDS.values():
         for action_type in kind.actions:
             KIND_OF_ACTION[action_type] = kind
+            ACTION_BY_TAG[action_type.__struct_config__.tag] = action_type
 
 
 _index()

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 import msgspec
 
 from ..world import World, load_world
-from .actions import ACTION_TYPES, Action, action_from_dict, action_to_dict
+from .actions import Action, action_from_dict, action_to_dict
 from .context import Ctx
 from .decisions import KIND_OF_ACTION, KINDS, subject_name
 from .dice import Dice, SeededDice, StrongDice, dice_for
@@ -119,7 +119,7 @@ class Game:
         decision. Returns the notifications this produced."""
         if isinstance(action, dict):
             action = action_from_dict(action)
-        if not isinstance(action, ACTION_TYPES):
+        if type(action) not in KIND_OF_ACTION:
             raise MalformedAction(
                 "actions", "error.malformed_action", f"not an action: {action!r}", detail=repr(action)
             )
