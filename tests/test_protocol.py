@@ -185,7 +185,6 @@ def test_registering_refuses_a_taken_name_or_action_type(fake_kind):
 def test_the_items_table_is_what_the_rules_price():
     R = DEFAULT_RULES
     assert set(ITEMS) == set(R.costs)
-    assert tuple(ITEMS) == judges.engine.rules._ITEMS  # what a Rules value must price
     for item in ITEMS.values():
         assert item.target in ITEM_TARGETS
         assert cost(R, item.name) == R.costs[item.name]
@@ -201,7 +200,6 @@ def test_the_items_table_is_what_the_rules_price():
 def test_the_cards_table_is_the_deck():
     R = DEFAULT_RULES
     assert list(CARDS) == list(R.deck)
-    assert tuple(CARDS) == judges.engine.rules._CARDS  # what a Rules value must count
     for card in CARDS.values():
         assert card.target in CARD_TARGETS and card.action in ACTION_TYPES
         assert copies(R, card.name) == R.deck[card.name]

@@ -10,9 +10,12 @@ scenario files, the manual and the screen derive from this table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .actions import PlayAnointing, PlayAssassin, PlayEvent, PlayProphet, PlayRevolt, PlayTax
-from .rules import Rules
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 #: What a card's play names: a region, a general, a settlement, or nothing (an event).
 TARGETS = ("region", "general", "settlement", "none")

@@ -2,15 +2,18 @@
 
 For each item: where it goes when bought (`target`), the Wrath it registers, and the icon the
 screen shows. Its price is a number of the game's rules (`Rules.costs`), read through
-`cost(rules, item)` (the one place an item's price is read). Legality (`acquisitions.refusal`, `legal_buys`), the lab's coins
-spent by item, the manual's price list and the screen's labels derive from this table.
+`cost(rules, item)` (the one place an item's price is read). Legality (`acquisitions.refusal`,
+`legal_buys`), the lab's coins spent by item, the manual's price list, the validation of a
+`Rules` value and the screen's labels derive from this table.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .rules import DEFAULT_RULES, Rules
+if TYPE_CHECKING:
+    from .rules import Rules
 
 #: What an item names when bought: a settlement (its garrison or the settlement itself), one
 #: of the buyer's free generals (his army), either of them, or nothing (the buyer's hand).
@@ -43,7 +46,11 @@ ITEM_NAMES: tuple[str, ...] = tuple(ITEMS)
 def rules(rules: Rules | None = None) -> Rules:
     """The rules items are priced with: the game's (`ctx.rules`, `state.options.rules`), or
     the default rules when none is given."""
-    return DEFAULT_RULES if rules is None else rules
+    if rules is not None:
+        return rules
+    from .rules import DEFAULT_RULES  # rules.py validates prices against this table: imported late
+
+    return DEFAULT_RULES
 
 
 def cost(rules: Rules, item: str) -> int:

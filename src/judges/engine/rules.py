@@ -189,9 +189,6 @@ class Rules(Struct, frozen=True, kw_only=True):
         return {name.upper(): getattr(self, name) for name in self.__struct_fields__}
 
 
-# what the engine sells and deals: the names of the tables `items.ITEMS` and `cards.CARDS` (a test checks)
-_ITEMS = ("troop", "mercenary", "development", "wall", "general", "card")
-_CARDS = ("tax", "plague", "abundance", "famine", "sandstorm", "assassin", "revolt", "prophet", "anointing")
 DIE_FACES = 6  # the game's dice are d6 (judges.engine.dice)
 
 # rules that are a d6 face: 1..6
@@ -270,6 +267,12 @@ def validate_rules(rules: Rules) -> None:
             f"rule default_wave_pairs must be 1 to max_wave_pairs ({rules.max_wave_pairs}), "
             f"not {rules.default_wave_pairs}"
         )
+    # what the engine sells and deals: the tables of items and cards (imported here, late,
+    # because those modules read their prices and copies from a Rules)
+    from .cards import CARDS
+    from .items import ITEMS
+
+    _ITEMS, _CARDS = tuple(ITEMS), tuple(CARDS)
     if set(rules.costs) != set(_ITEMS):
         raise RulesError(
             f"rule costs must price exactly the items {', '.join(_ITEMS)}, not {', '.join(map(str, rules.costs))}"
