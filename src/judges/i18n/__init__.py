@@ -62,7 +62,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-from babel import negotiate_locale
+from babel import Locale, negotiate_locale
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -94,10 +94,20 @@ __all__ = [
     "render_error",
 ]
 
-LANGUAGES = ("en", "es", "pt_BR")
 DEFAULT_LANGUAGE = "en"
-LANGUAGE_NAMES = {"en": "English", "es": "Español", "pt_BR": "Português (Brasil)"}
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+#: The languages are the catalogs present (`locale/<lang>/LC_MESSAGES/messages.po`): adding a
+#: language is adding its catalog (and its manual chapters). The default comes first.
+LANGUAGES: tuple[str, ...] = tuple(
+    sorted(
+        (path.parent.parent.name for path in LOCALE_DIR.glob("*/LC_MESSAGES/messages.po")),
+        key=lambda lang: (lang != DEFAULT_LANGUAGE, lang),
+    )
+)
+#: Each language's name in itself, from Babel's locale data ("Español", "Português (Brasil)").
+LANGUAGE_NAMES: dict[str, str] = {
+    lang: (lambda name: name[:1].upper() + name[1:])(Locale.parse(lang).get_display_name(lang)) for lang in LANGUAGES
+}
 DOMAIN = "messages"
 
 #: Raise KeyError on a missing translation or format field instead of falling back.
