@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .bots import Bot, make_bot
+from .bots import Bot, bot_seed, make_bot
 from .engine import Game, Options
 from .engine.board import sustaining_regions
 from .engine import constants as C
@@ -48,7 +48,7 @@ def play_game(options: Options, bots: list[Bot], max_actions: int = 1_000_000) -
 def simulate_one(seed: int, players: int, bot_names: list[str], wave_pairs: int = 1,
                  round_limit: int | None = C.SIMULATION_ROUND_LIMIT) -> GameRecord:
     options = Options(players=players, seed=seed, wave_pairs=wave_pairs, round_limit=round_limit)
-    bots = [make_bot(bot_names[seat % len(bot_names)], seed * 100 + seat) for seat in range(players)]
+    bots = [make_bot(bot_names[seat % len(bot_names)], bot_seed(seed, seat)) for seat in range(players)]
     game = play_game(options, bots)
     s = game.state
     return GameRecord(seed=seed, ending=s.ending or "", winners=list(s.winners), rounds=s.round,

@@ -3,10 +3,11 @@ from __future__ import annotations
 from typing import Callable, Protocol
 
 from ..engine import Action
+from ..engine.view import PlayerView
 
 
 class Bot(Protocol):
     name: str
 
-    def choose(self, seat: int, legal: list[Action], view: Callable[[], dict]) -> Action:
+    def choose(self, seat: int, legal: list[Action], view: Callable[[], PlayerView]) -> Action:
         """Picks one of `legal`. `view()` returns the seat's view (built only if asked for)."""

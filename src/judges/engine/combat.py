@@ -6,7 +6,7 @@ from typing import Iterator
 
 from . import constants as C
 from .actions import ClaimJudge, Plunder
-from .board import generals_at, is_defended, living_seats, settlement_controller, turn_order
+from .board import base_value, generals_at, is_defended, living_seats, settlement_controller, turn_order
 from .context import Ctx
 from .effects import kill_general, raze, register_wrath
 from .errors import IllegalAction
@@ -268,10 +268,7 @@ def run_battles(ctx: Ctx) -> None:
 
 def plunder_value(ctx: Ctx, settlement: int) -> int:
     """3 × the settlement's income value (village 1, city 2, +2 per development)."""
-    info = ctx.world.settlements[settlement]
-    s = ctx.state.settlements[settlement]
-    value = (C.CITY_INCOME if info.is_city else C.VILLAGE_INCOME) + C.DEVELOPMENT_INCOME * s.developments
-    return C.PLUNDER_MULTIPLIER * value
+    return C.PLUNDER_MULTIPLIER * base_value(ctx.state, ctx.world, settlement)
 
 
 def legal_plunder(ctx: Ctx, decision: Decision) -> Iterator[Plunder]:

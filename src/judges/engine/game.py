@@ -25,6 +25,10 @@ from .state import (Decision, GameState, Notification, Options, PHASES, clone_st
                     state_to_json)
 from ..world import World, load_world
 
+from typing import TYPE_CHECKING
+if TYPE_CHECKING:  # pragma: no cover
+    from .view import PlayerView
+
 # decision kind -> (legal-action generator, handler); handlers validate before changing anything
 DECISIONS: dict[str, tuple[Callable, Callable]] = {
     "foresee_invasion": (invaders.legal_foresee_invasion, invaders.apply_foresee_invasion),
@@ -195,7 +199,7 @@ class Game:
     def notifications_for(self, seat: int) -> list[Notification]:
         return [n for n in self.notifications if seat in n.to]
 
-    def view(self, seat: int, notifications: bool = True) -> dict:
+    def view(self, seat: int, notifications: bool = True) -> "PlayerView":
         from .view import player_view
         return player_view(self, seat, notifications)
 

@@ -24,27 +24,27 @@ seeded dice whose whole state is the integer `state.rng`. A search samples chanc
 reseeding in determinization: each iteration plays on a copy whose future dice are a fresh,
 independent sample. `chance_outcomes_d6()` documents the law of one die.
 
-A bot does not get the Game, only its view: `game_from_view(view, seed)` builds a full,
-playable Game from a view by filling the hidden parts with a plausible sample (unknown hands
-dealt from the unseen cards, deck shuffled, rng from the given seed). See docs/search.md.
+A bot does not get the Game, only its view (a typed `engine.view.PlayerView`):
+`game_from_view(view, seed)` builds a full, playable Game from it by filling the hidden parts
+with a plausible sample (unknown hands dealt from the unseen cards, deck shuffled, rng from the
+given seed). See docs/search.md.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-import msgspec
-
 from . import constants as C
 from .actions import Action
-from .board import hex_controller
+from .board import base_value, control_map, region_share
 from .context import Ctx
 from .dice import SeededDice, seed_to_state
 from .game import Game
-from .state import GameState
+from .state import clone_state
+from .view import PlayerView
 from ..world import World, load_world
 
-__all__ = ["SearchState", "game_from_view", "chance_outcomes_d6", "unseen_cards", "material"]
+__all__ = ["SearchState", "game_from_view", "chance_outcomes_d6", "unseen_cards", "material", "fresh_seed"]
 
 
 class _Rng:
@@ -54,6 +54,11 @@ class _Rng:
 
     def __init__(self, seed: int) -> None:
         self.rng = seed_to_state(seed)
+
+
+def fresh_seed(dice: SeededDice) -> int:
+    """A new seed drawn from `dice` (60 bits): for a sample's dice or a search's next sample."""
+    return (dice.roll(1 << 30) << 30) ^ dice.roll(1 << 30)
 
 
 def chance_outcomes_d6() -> list[tuple[int, float]]:
@@ -70,7 +75,7 @@ class SearchState:
         self.game = game
 
     @classmethod
-    def from_view(cls, view: dict, seed: int, world: World | None = None) -> "SearchState":
+    def from_view(cls, view: PlayerView, seed: int, world: World | None = None) -> "SearchState":
         return cls(game_from_view(view, seed, world))
 
     # --- the protocol -------------------------------------------------------------------
@@ -106,7 +111,7 @@ class SearchState:
                 out[seat] = share
         return out
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int) -> PlayerView:
         return self.game.view(seat, notifications=False)
 
     def determinize(self, seat: int, rng_seed: int) -> "SearchState":
@@ -128,23 +133,22 @@ class SearchState:
             at += n
         state.deck = pool[at:]
         _redraw_ballots(game, [s for s in state.votes if s != seat], dice)
-        state.rng = seed_to_state((dice.roll(1 << 30) << 30) ^ dice.roll(1 << 30))
+        state.rng = seed_to_state(fresh_seed(dice))
         return SearchState(game)
 
 
 # --- rebuilding a game from a view -----------------------------------------------------------
 
-def unseen_cards(view: dict) -> list[str]:
+def unseen_cards(view: PlayerView) -> list[str]:
     """The cards `view`'s seat cannot locate: the whole deck ([D] `constants.DECK`) minus its
     own hand, the discard pile, the Events Area and the events in force. Sorted."""
-    s = view["state"]
-    me = s["players"][view["seat"]]
-    known = Counter(me["hand"]) + Counter(s["discard"]) + Counter(s["events_area"]) \
-        + Counter(e["card"] for e in s["events_landed"])
+    s = view.state
+    known = Counter(s.players[view.seat].hand) + Counter(s.discard) + Counter(s.events_area) \
+        + Counter(e.card for e in s.events_landed)
     return sorted((Counter(C.DECK) - known).elements())
 
 
-def game_from_view(view: dict, seed: int, world: World | None = None) -> Game:
+def game_from_view(view: PlayerView, seed: int, world: World | None = None) -> Game:
     """A full, playable Game consistent with everything `view`'s seat can see. The hidden parts
     are a sample drawn from `seed`: the unseen cards are shuffled and dealt to the other hands
     (at their known sizes) and the deck; ballots cast by others in an open election are drawn
@@ -152,13 +156,11 @@ def game_from_view(view: dict, seed: int, world: World | None = None) -> Game:
 
     If the unseen cards do not match the hidden slots (a hand-edited scenario position can
     break card conservation), the pool is cut or padded with cards drawn by deck frequency."""
-    seat = view["seat"]
+    seat = view.seat
     dice = SeededDice(_Rng(seed))
-    data = dict(view["state"])
-    players = [dict(p) for p in data["players"]]
-    slots = [(p["seat"], p["hand"]["size"]) for p in players if p["seat"] != seat]
-    deck_size = data["deck"]["size"]
-    need = deck_size + sum(n for _, n in slots)
+    state = clone_state(view.state)
+    slots = [(p.seat, view.hand_sizes[p.seat]) for p in state.players if p.seat != seat]
+    need = view.deck_size + sum(n for _, n in slots)
     pool = unseen_cards(view)
     dice.shuffle(pool)
     if len(pool) > need:
@@ -168,13 +170,11 @@ def game_from_view(view: dict, seed: int, world: World | None = None) -> Game:
         pool += [kinds[dice.roll(len(kinds)) - 1] for _ in range(need - len(pool))]
     at = 0
     for other, n in slots:
-        players[other]["hand"] = pool[at:at + n]
+        state.players[other].hand = pool[at:at + n]
         at += n
-    data["players"] = players
-    data["deck"] = pool[at:]
-    data["rng"] = 0
-    data["votes"] = dict(data.get("votes") or {})
-    state = msgspec.convert(data, GameState, strict=False)
+    state.deck = pool[at:]
+    if view.ballot is not None:
+        state.votes[seat] = view.ballot
     world = world if world is not None else load_world(state.options.map)
     game = Game(state, world)
     # Ballots already cast by others in an open election are hidden: draw them.
@@ -185,7 +185,7 @@ def game_from_view(view: dict, seed: int, world: World | None = None) -> Game:
         cast = [p.seat for p in state.players
                 if p.seat != seat and p.seat not in owing and votes_of(ctx, p.seat) > 0]
         _redraw_ballots(game, cast, dice)
-    state.rng = seed_to_state((dice.roll(1 << 30) << 30) ^ dice.roll(1 << 30))
+    state.rng = seed_to_state(fresh_seed(dice))
     return game
 
 
@@ -224,6 +224,7 @@ def material(game: Game) -> list[float]:
         if g.captor is None:
             generals[g.owner] += 1
             troops[g.owner] += g.army
+    control = control_map(state, world)
     for r, region in enumerate(world.regions):
         standing = 0
         held = [0] * n
@@ -232,19 +233,18 @@ def material(game: Game) -> list[float]:
             if s.razed:
                 continue
             standing += 1
-            owner = hex_controller(state, world, world.settlements[i].hex)
+            owner = control[i]
             if owner is None or owner < 0:
                 continue
             held[owner] += 1
             settlements[owner] += 1
-            income[owner] += (C.CITY_INCOME if world.settlements[i].is_city else C.VILLAGE_INCOME) \
-                + C.DEVELOPMENT_INCOME * s.developments
+            income[owner] += base_value(state, world, i)
             if s.owner == owner:
                 troops[owner] += s.troops
         if standing >= C.SETTLEMENTS_TO_SUSTAIN_JUDGE and state.titles[r].in_play:
             for seat in range(n):
                 if held[seat] and state.titles[r].owner != seat:
-                    progress[seat] += (held[seat] / standing) ** 2
+                    progress[seat] += region_share(state, world, r, seat, control) ** 2
     out = []
     for seat, player in enumerate(state.players):
         if player.eliminated:

@@ -1,8 +1,13 @@
 """A player's view: everything that player may see, nothing more.
 
-Hidden: other players' hands (only their size shows), the deck's order (only its size),
-the dice's state and the game's seed (which would rebuild both), and other players'
-ballots while an election is open.
+`PlayerView.state` is a typed `GameState` with the hidden parts removed: the other players'
+hands and the deck are emptied, the dice's state (`rng`) and the game's seed (which would
+rebuild both) are zeroed, and the ballots of an open election are taken out. What shows of
+them has its own field: every hand's size, the deck's size and this seat's own ballot.
+
+Because the state is a `GameState`, a bot asks the engine's own questions of it
+(`board.control_map`, `income.base_value`, `victory.score`…) and gets the engine's answers.
+It is turned into JSON only at the server's edge (`msgspec.json.encode`).
 """
 
 from __future__ import annotations
@@ -10,36 +15,63 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import msgspec
+from msgspec import Struct
 
 from .board import turn_order
-from .state import PHASES
+from .state import PHASES, Decision, GameState, Notification
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
+__all__ = ["PlayerView", "player_view", "public_state"]
 
-def player_view(game: "Game", seat: int, notifications: bool = True) -> dict:
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder(GameState)
+
+
+class PlayerView(Struct, kw_only=True):
+    """What one seat sees of a game."""
+
+    seat: int
+    round: int
+    phase: int  # 1..7
+    phase_name: str
+    turn_order: list[int]
+    waiting_for: list[int]
+    pending: list[Decision]  # every decision owed now (who owes what is public)
+    my_decisions: list[Decision]
+    state: GameState  # the public state: others' hands, deck, votes emptied; rng and seed zeroed
+    hand_sizes: list[int]  # by seat (the seat's own hand is in `state`)
+    deck_size: int
+    ballot: int | None = None  # this seat's vote in an open election (others' stay secret)
+    notifications: list[Notification] = msgspec.field(default_factory=list)
+
+
+def public_state(state: GameState, seat: int) -> GameState:
+    """A copy of `state` with everything `seat` may not see removed (see the module docstring).
+    The copy shares nothing with `state`."""
+    players = [p if p.seat == seat else msgspec.structs.replace(p, hand=[]) for p in state.players]
+    shallow = msgspec.structs.replace(state, rng=0, options=msgspec.structs.replace(state.options, seed=0),
+                                      players=players, deck=[], votes={})
+    return _decoder.decode(_encoder.encode(shallow))
+
+
+def player_view(game: "Game", seat: int, notifications: bool = True) -> PlayerView:
     """The seat's view. `notifications=False` leaves out the bell (bots do not read it)."""
     state = game.state
-    data = msgspec.to_builtins(state)
-    del data["rng"]
-    # The seed would let a player rebuild the deck order and every hand: it stays secret.
-    del data["options"]["seed"]
-    data["deck"] = {"size": len(state.deck)}
-    for p in data["players"]:
-        if p["seat"] != seat:
-            p["hand"] = {"size": len(state.players[p["seat"]].hand)}
-    data["votes"] = {str(k): v for k, v in state.votes.items() if k == seat}
-    return {
-        "seat": seat,
-        "round": state.round,
-        "phase": state.phase,
-        "phase_name": PHASES[state.phase - 1],
-        "turn_order": turn_order(state),
-        "waiting_for": game.waiting_for(),
-        "pending": [msgspec.to_builtins(d) for d in state.pending],
-        "my_decisions": [msgspec.to_builtins(d) for d in state.pending if d.player == seat],
-        "state": data,
-        "notifications": [msgspec.to_builtins(n) for n in game.notifications if seat in n.to]
-        if notifications else [],
-    }
+    pending = list(state.pending)
+    return PlayerView(
+        seat=seat,
+        round=state.round,
+        phase=state.phase,
+        phase_name=PHASES[state.phase - 1],
+        turn_order=turn_order(state),
+        waiting_for=game.waiting_for(),
+        pending=pending,
+        my_decisions=[d for d in pending if d.player == seat],
+        state=public_state(state, seat),
+        hand_sizes=[len(p.hand) for p in state.players],
+        deck_size=len(state.deck),
+        ballot=state.votes.get(seat),
+        notifications=[n for n in game.notifications if seat in n.to] if notifications else [],
+    )

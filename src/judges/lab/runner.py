@@ -16,7 +16,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Callable
 
-from ..bots import make_bot, parse_bot_spec
+from ..bots import bot_seed, make_bot, parse_bot_spec
 from ..engine import Options
 from ..engine import constants as C
 from .overrides import OverrideError, Variant, apply_overrides, parse_overrides
@@ -89,7 +89,7 @@ def play_task(task: Task) -> dict:
         start = time.process_time()
         options = Options(players=task.players, seed=task.seed, wave_pairs=task.wave_pairs,
                           round_limit=task.round_limit)
-        bots = [make_bot(spec, task.seed * 100 + seat) for seat, spec in enumerate(task.bots)]
+        bots = [make_bot(spec, bot_seed(task.seed, seat)) for seat, spec in enumerate(task.bots)]
         game = play_game(options, bots)
         return game_record(game, variant=task.variant.name, index=task.index, seed=task.seed,
                            bots=list(task.bots), seconds=time.process_time() - start)

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import msgspec
 
-from ..bots import make_bot
+from ..bots import bot_seed, make_bot
 from ..engine import Game, Options, RuleError, action_from_dict, action_to_dict
 from ..engine import constants as C
 from ..engine.errors import SetupError
@@ -341,7 +341,7 @@ class GameService:
                     bot = live.bots.get(seat)
                     if bot is None:
                         bot = live.bots[seat] = make_bot(live.seats[seat]["bot"] or live.takeover_bot,
-                                                         live.game.state.options.seed * 100 + seat)
+                                                         bot_seed(live.game.state.options.seed, seat))
                     seq = len(live.game.log)
                     legal = list(live.game.legal_actions(seat))
                     view = live.game.view(seat, notifications=False)
