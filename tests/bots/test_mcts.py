@@ -177,9 +177,9 @@ def test_mcts_beats_random_in_most_short_two_player_games():
 def test_the_bot_reads_the_deck_from_the_constants():
     game = POSITIONS[1]
     view = game.view(0, notifications=False)
-    assert Counter(unseen_cards(view)) + Counter(view["state"]["players"][0]["hand"]) + Counter(
-        view["state"]["discard"]) + Counter(view["state"]["events_area"]) + Counter(
-        e["card"] for e in view["state"]["events_landed"]) == Counter(C.DECK)
+    assert Counter(unseen_cards(view)) + Counter(view.state.players[0].hand) + Counter(
+        view.state.discard) + Counter(view.state.events_area) + Counter(
+        e.card for e in view.state.events_landed) == Counter(C.DECK)
 
 
 # --- the search itself ----------------------------------------------------------------------
