@@ -48,6 +48,14 @@ SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot")
 BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
 
 
+def encode_payload(payload: dict) -> bytes:
+    """A payload as the JSON a client receives: the one place the typed view becomes JSON."""
+    return _json_encoder.encode(payload)
+
+
+_json_encoder = msgspec.json.Encoder()
+
+
 class ServiceError(Exception):
     """A client's mistake, with the HTTP status it deserves and a message key."""
 
@@ -359,34 +367,38 @@ class GameService:
     # --- views and live updates ---------------------------------------------------------------
 
     def payload(self, live: LiveGame, seat: int, language: str, since: int = -1) -> dict:
+        """The seat's screen: its typed view (`engine.view.PlayerView`) and what the server adds.
+        Values stay typed (msgspec Structs); `encode_payload` makes the JSON at the edge."""
         game = live.game
-        view = game.view(seat, notifications=False)
-        state = game.state
+        view = game.view(seat)
         names = live.names()
         # The engine's notifications after `since`, and every seat takeover (a short list).
-        notes = [msgspec.to_builtins(n) for n in game.notifications if seat in n.to and n.id > since]
+        notes = [msgspec.to_builtins(n) for n in view.notifications if n.id > since]
         notes += self.seat_events(live)
         rendered = []
         for data in notes:
-            n = msgspec.convert(data, Notification)
             text = render_notification(data, language, game.world, names)
-            rendered.append({"id": n.id, "round": n.round, "phase": n.phase, "key": n.key,
+            rendered.append({"id": data["id"], "round": data["round"], "phase": data["phase"], "key": data["key"],
                              "title": text["title"], "lines": text["lines"], "params": data["params"],
-                             "chapter": chapter_for_notification(n.key)})
+                             "chapter": chapter_for_notification(data["key"])})
+        state = view.state
         return {
             "game_id": live.id,
             "seat": seat,
             "language": language,
             "seq": len(game.log),
-            "round": state.round,
-            "phase": state.phase,
-            "phase_name": game.phase_name,
-            "turn_order": view["turn_order"],
-            "waiting_for": view["waiting_for"],
-            "pending": view["pending"],
-            "my_decisions": view["my_decisions"],
+            "round": view.round,
+            "phase": view.phase,
+            "phase_name": view.phase_name,
+            "turn_order": view.turn_order,
+            "waiting_for": view.waiting_for,
+            "pending": view.pending,
+            "my_decisions": view.my_decisions,
             "legal_actions": [action_to_dict(a) for a in game.legal_actions(seat)],
-            "state": view["state"],
+            "state": state,
+            "hand_sizes": view.hand_sizes,
+            "deck_size": view.deck_size,
+            "ballot": view.ballot,
             "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
                       for i, s in enumerate(live.seats)],
             # The table's options: after how long a bot plays an idle seat, and which bot.
@@ -394,9 +406,9 @@ class GameService:
             "scores": {str(p.seat): score(state, game.world, p.seat) for p in state.players},
             "ending": state.ending,
             "winners": state.winners,
-            "manual": {"phase": chapter_for_phase(game.phase_name),
-                       "decisions": {d.kind: chapter_for_decision(d.kind, game.phase_name)
-                                     for d in state.pending if d.player == seat}},
+            "manual": {"phase": chapter_for_phase(view.phase_name),
+                       "decisions": {d.kind: chapter_for_decision(d.kind, view.phase_name)
+                                     for d in view.my_decisions}},
             "notifications": rendered,
         }
 
