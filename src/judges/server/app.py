@@ -114,7 +114,7 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         language = lang_of(request, lang)
         page = templates.get_template("home.html")
         return page.render(lang=language, t=lambda key, **p: gettext(language, key, **p), languages=LANGUAGES,
-                           bots=["greedy", "random", "mcts"], min_players=C.MIN_PLAYERS, max_players=C.MAX_PLAYERS)
+                           min_players=C.MIN_PLAYERS, max_players=C.MAX_PLAYERS)
 
     @app.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     async def game_page(request: Request, game_id: str, token: str | None = None, lang: str | None = None):
