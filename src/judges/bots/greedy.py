@@ -37,7 +37,6 @@ class _View:
     """Convenient questions over a player's view, answered by the engine's own functions."""
 
     def __init__(self, view: PlayerView, world: World) -> None:
-        self.v = view
         self.s = view.state
         self.world = world
         self.seat = view.seat
