@@ -252,7 +252,8 @@ def check_after_restart(db_url: str, base: str, games: list[dict], acks: list[Ac
                 expected = replayed.view(seat, notifications=False)
                 where = f"game {game['id']} seat {seat} at seq {v['seq']}"
                 for key in ("round", "phase", "phase_name", "turn_order", "waiting_for", "pending", "my_decisions"):
-                    assert normalized(v[key]) == normalized(getattr(expected, key)), f"{where}: {key} differs from a replay"
+                    assert normalized(v[key]) == normalized(getattr(expected, key)), \
+                        f"{where}: {key} differs from a replay"
                 assert v["state"] == normalized(expected.state), f"{where}: the state differs from a replay"
                 assert v["legal_actions"] == normalized([action_to_dict(a) for a in replayed.legal_actions(seat)]), \
                     f"{where}: the legal actions differ from a replay"

@@ -16,13 +16,14 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Callable
 
 from ..engine import (Action, AppointJudge, Buy, ChooseSuccessor, ClaimJudge, Discard, EndTurn, Execute,
                       ForeseeEvents, ForeseeInvasion, LeaveTroops, Move, PickUpArk, PlayAnointing, PlayAssassin,
                       PlayEvent, PlayProphet, PlayRevolt, PlayTax, Plunder, TakeTroops, Vote)
 from ..engine import constants as C
-from ..engine.board import (base_value, control_map, is_besieged, judge_titles_of, living_seats, region_share,
+from ..engine.board import (base_value, besieged_settlements, control_map, judge_titles_of, living_seats, region_share,
                             standing_in_region)
 from ..engine.state import General
 from ..engine.victory import score
@@ -51,8 +52,9 @@ class _View:
             self._controllers = control_map(self.s, self.world)  # once per view: the bot asks often
         return self._controllers[i]
 
-    def besieged(self, i: int) -> bool:
-        return is_besieged(self.s, i)
+    @cached_property
+    def besieged(self) -> set[int]:
+        return besieged_settlements(self.s)
 
     def value(self, i: int) -> int:
         return base_value(self.s, self.world, i)
@@ -238,7 +240,7 @@ class GreedyBot:
                 region = world.region_by_name[a.region]
                 total = 0
                 for i in world.regions[region].settlements:
-                    if me.settlements[i].razed or me.besieged(i):
+                    if me.settlements[i].razed or i in me.besieged:
                         continue
                     total += 2 * me.value(i) - (me.value(i) if me.controller(i) == me.seat else 0)
                 return total
@@ -281,7 +283,7 @@ class GreedyBot:
         def threat(i: int) -> int:
             hex_index = world.settlements[i].hex
             near = sum(1 for h in enemy_hexes if world.hex_distance(h, hex_index) <= 3)
-            return near + (3 if me.besieged(i) else 0)
+            return near + (3 if i in me.besieged else 0)
 
         def score(a: Buy) -> float:
             i = world.settlement_by_name[a.settlement] if a.settlement else None
@@ -322,7 +324,7 @@ class GreedyBot:
             defenders, walls = me.defenders_at(hex_index)
             region = world.settlements[i].region
             worth = 8 + me.value(i) + 6 * me.region_share(region) + (2 if owner == leader else 0)
-            if me.besieged(i):
+            if i in me.besieged:
                 worth -= 6
             need = 0.0 if defenders == 0 else 1.6 * defenders * (1.5 if walls else 1.0)
             out[hex_index] = (worth, need)

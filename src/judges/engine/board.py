@@ -34,6 +34,11 @@ def is_besieged(state: GameState, settlement: int) -> bool:
     return any(pair.at == settlement for pair in state.invaders)
 
 
+def besieged_settlements(state: GameState) -> set[int]:
+    """Every besieged settlement at once (the same answers as is_besieged, in one pass)."""
+    return {pair.at for pair in state.invaders}
+
+
 def hex_controller(state: GameState, world: World, hex_index: int) -> int | None:
     """§ 2: who controls a hex.
 

@@ -24,7 +24,7 @@ from pettingzoo.utils import wrappers
 
 from ..engine import Game, Options
 from ..engine import constants as C
-from ..engine.board import control_map, is_besieged
+from ..engine.board import besieged_settlements, control_map
 from ..engine.state import CANAANITES, PHASES
 from ..world import load_world
 
@@ -48,6 +48,7 @@ def encode(game: Game, seat: int) -> np.ndarray:
     out = np.zeros(observation_size(world), dtype=np.float32)
     i = 0
     control = control_map(st, world)
+    besieged = besieged_settlements(st)
     for k, s in enumerate(st.settlements):
         if s.razed:
             out[i + MAX_PLAYERS + 2] = 1
@@ -58,7 +59,7 @@ def encode(game: Game, seat: int) -> np.ndarray:
         else:
             out[i + (control[k] - seat) % n] = 1  # seats relative to the agent
         i += MAX_PLAYERS + 3
-        out[i:i + 4] = (s.troops / 5, float(s.walls), s.developments / 3, float(is_besieged(st, k)))
+        out[i:i + 4] = (s.troops / 5, float(s.walls), s.developments / 3, float(k in besieged))
         i += 4
     for rel in range(MAX_PLAYERS):
         if rel < n:

@@ -172,7 +172,8 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
 
     @app.get("/api/games/{game_id}/view")
     async def view(game_id: str, request: Request, lang: str | None = None, since: int = -1,
-                   token: str | None = Query(default=None), x_seat_token: str | None = Header(default=None)) -> Response:
+                   token: str | None = Query(default=None),
+                   x_seat_token: str | None = Header(default=None)) -> Response:
         """Your seat's view: the public state, your hand, what you may do, your notifications."""
         live = await service.get(game_id)
         seat = live.seat_of(x_seat_token or token)
