@@ -29,16 +29,20 @@ def main() -> None:
         if longest is None or len(game.log) > len(longest.log):
             longest = game
     elapsed = time.perf_counter() - start
-    print(f"{args.games} games of {args.players} random bots in {elapsed:.2f} s: "
-          f"{args.games / elapsed:.1f} games/s, {actions / elapsed:,.0f} actions/s "
-          f"({actions / args.games:.0f} actions per game)")
+    print(
+        f"{args.games} games of {args.players} random bots in {elapsed:.2f} s: "
+        f"{args.games / elapsed:.1f} games/s, {actions / elapsed:,.0f} actions/s "
+        f"({actions / args.games:.0f} actions per game)"
+    )
     log = [action_to_dict(a) for a in longest.log]
     start = time.perf_counter()
     Game.replay(longest.state.options, log)
     elapsed = time.perf_counter() - start
-    print(f"replay of a {len(log)}-action log: {elapsed * 1000:.1f} ms "
-          f"({len(log) / elapsed:,.0f} actions applied per second, {1000 * elapsed / len(log) * 1000:.1f} ms "
-          f"per 1,000 actions)")
+    print(
+        f"replay of a {len(log)}-action log: {elapsed * 1000:.1f} ms "
+        f"({len(log) / elapsed:,.0f} actions applied per second, {1000 * elapsed / len(log) * 1000:.1f} ms "
+        f"per 1,000 actions)"
+    )
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ SEQ = re.compile(r'"seq":(\d+)')
 
 # --- the server ---------------------------------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -50,8 +51,13 @@ def start_server(database: str | None) -> tuple[subprocess.Popen, str, str]:
     port = free_port()
     env = {**os.environ, "JUDGES_DATABASE_URL": url}
     log = open(Path(folder) / "server.log", "wb")
-    process = subprocess.Popen([sys.executable, "-m", "judges.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                               env=env, stdout=log, stderr=subprocess.STDOUT, cwd=folder)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "judges.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=folder,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -105,6 +111,7 @@ def raise_file_limit() -> int:
 
 
 # --- the clients ---------------------------------------------------------------------------------
+
 
 @dataclass
 class GameClient:
@@ -191,8 +198,12 @@ class Http11:
 
     async def post_json(self, path: str, body: dict, headers: dict[str, str]) -> tuple[int, bytes]:
         data = json.dumps(body).encode()
-        head = [f"POST {path} HTTP/1.1", f"Host: {self.host}:{self.port}", "Content-Type: application/json",
-                f"Content-Length: {len(data)}"] + [f"{k}: {v}" for k, v in headers.items()]
+        head = [
+            f"POST {path} HTTP/1.1",
+            f"Host: {self.host}:{self.port}",
+            "Content-Type: application/json",
+            f"Content-Length: {len(data)}",
+        ] + [f"{k}: {v}" for k, v in headers.items()]
         request = ("\r\n".join(head) + "\r\n\r\n").encode() + data
         for attempt in (1, 2):  # a keep-alive connection the server closed: reconnect once
             try:
@@ -244,8 +255,7 @@ class Pacer:
             await asyncio.sleep(slot - now)
 
 
-async def play(game: GameClient, base: str, pacer: Pacer, stats: Stats, end: float,
-               measuring: list[bool]) -> None:
+async def play(game: GameClient, base: str, pacer: Pacer, stats: Stats, end: float, measuring: list[bool]) -> None:
     parts = urlsplit(base)
     http = Http11(parts.hostname, parts.port or 80)
     try:
@@ -254,8 +264,7 @@ async def play(game: GameClient, base: str, pacer: Pacer, stats: Stats, end: flo
         await http.close()
 
 
-async def _play(game: GameClient, http: Http11, pacer: Pacer, stats: Stats, end: float,
-                measuring: list[bool]) -> None:
+async def _play(game: GameClient, http: Http11, pacer: Pacer, stats: Stats, end: float, measuring: list[bool]) -> None:
     while time.perf_counter() < end:
         await pacer.slot()
         if time.perf_counter() >= end:
@@ -272,8 +281,9 @@ async def _play(game: GameClient, http: Http11, pacer: Pacer, stats: Stats, end:
         sent = time.perf_counter()
         game.submitted[seq] = sent
         try:
-            status, _ = await http.post_json(f"/api/games/{game.id}/actions", {"action": action},
-                                             {"X-Seat-Token": game.tokens[seat]})
+            status, _ = await http.post_json(
+                f"/api/games/{game.id}/actions", {"action": action}, {"X-Seat-Token": game.tokens[seat]}
+            )
         except (OSError, ConnectionError, asyncio.IncompleteReadError, ValueError) as exc:
             stats.errors[f"http {type(exc).__name__}"] += 1
             continue
@@ -285,7 +295,7 @@ async def _play(game: GameClient, http: Http11, pacer: Pacer, stats: Stats, end:
             continue
         try:
             await asyncio.wait_for(game.arrived.wait(), 10)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             stats.errors["not delivered to all 4 clients within 10 s"] += 1
             continue
         if measuring[0] and time.perf_counter() <= end:
@@ -295,6 +305,7 @@ async def _play(game: GameClient, http: Http11, pacer: Pacer, stats: Stats, end:
 
 
 # --- the run ---------------------------------------------------------------------------------------
+
 
 def percentiles(values: list[float]) -> dict:
     if not values:
@@ -342,8 +353,12 @@ async def run(args) -> dict:
 
             async def join(game: GameClient, seat: int) -> None:
                 async with gate:
-                    ws = await connect(f"{ws_base}/ws/games/{game.id}?token={game.tokens[seat]}", max_size=None,
-                                       ping_interval=None, open_timeout=60)
+                    ws = await connect(
+                        f"{ws_base}/ws/games/{game.id}?token={game.tokens[seat]}",
+                        max_size=None,
+                        ping_interval=None,
+                        open_timeout=60,
+                    )
                     sockets.append(ws)
                     listeners.append(asyncio.create_task(listen(game, seat, ws, stats, measuring)))
 
@@ -367,10 +382,26 @@ async def run(args) -> dict:
             measured_from = time.perf_counter()
             if args.py_spy and pid:
                 spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
-                profiler = subprocess.Popen([spy, "record", "--pid", str(pid), "--duration", str(int(args.seconds)),
-                                             "--rate", "50", "--format", "raw", "--output", args.py_spy, "--nonblocking",
-                                             "--gil"],
-                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                profiler = subprocess.Popen(
+                    [
+                        spy,
+                        "record",
+                        "--pid",
+                        str(pid),
+                        "--duration",
+                        str(int(args.seconds)),
+                        "--rate",
+                        "50",
+                        "--format",
+                        "raw",
+                        "--output",
+                        args.py_spy,
+                        "--nonblocking",
+                        "--gil",
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
             await asyncio.gather(*players)
             watcher.cancel()
             elapsed = time.perf_counter() - measured_from
@@ -383,24 +414,30 @@ async def run(args) -> dict:
                 await ws.close()
             for task in listeners:
                 task.cancel()
-        result.update({
-            "actions": stats.actions,
-            "actions_per_second": stats.actions / args.seconds,
-            "drain_seconds": elapsed - args.seconds,
-            "delivery_ms": percentiles(stats.delivery),
-            "all_clients_ms": percentiles(stats.everyone),
-            "http_ms": percentiles(stats.http),
-            "load_generator_loop_lag_ms": percentiles(stats.loop_lag),
-            "errors": dict(stats.errors),
-            "websocket_messages": stats.messages,
-            "mean_message_kib": stats.message_bytes / max(1, stats.messages) / 1024,
-            "finished_games": stats.finished_games,
-            "server_cpu_percent": None if cpu_before is None else 100 * (cpu_after - cpu_before) / elapsed,
-            "load_generator_cpu_percent": 100 * (own_after - own_before) / elapsed,
-            "rss_mib": {"start": rss_start, "games_created": rss_games, "clients_connected": rss_connected,
-                        "end": rss_end},
-            "rss_kib_per_game": None if rss_start is None else (rss_end - rss_start) * 1024 / args.games,
-        })
+        result.update(
+            {
+                "actions": stats.actions,
+                "actions_per_second": stats.actions / args.seconds,
+                "drain_seconds": elapsed - args.seconds,
+                "delivery_ms": percentiles(stats.delivery),
+                "all_clients_ms": percentiles(stats.everyone),
+                "http_ms": percentiles(stats.http),
+                "load_generator_loop_lag_ms": percentiles(stats.loop_lag),
+                "errors": dict(stats.errors),
+                "websocket_messages": stats.messages,
+                "mean_message_kib": stats.message_bytes / max(1, stats.messages) / 1024,
+                "finished_games": stats.finished_games,
+                "server_cpu_percent": None if cpu_before is None else 100 * (cpu_after - cpu_before) / elapsed,
+                "load_generator_cpu_percent": 100 * (own_after - own_before) / elapsed,
+                "rss_mib": {
+                    "start": rss_start,
+                    "games_created": rss_games,
+                    "clients_connected": rss_connected,
+                    "end": rss_end,
+                },
+                "rss_kib_per_game": None if rss_start is None else (rss_end - rss_start) * 1024 / args.games,
+            }
+        )
     finally:
         if server is not None:
             server.send_signal(signal.SIGTERM)
@@ -412,9 +449,20 @@ async def run(args) -> dict:
     return result
 
 
-GENERIC = ("runpy", "typer/", "click/", "uvicorn/server.py", "uvicorn/main.py", "uvicorn/_compat.py",
-           "asyncio/runners.py", "asyncio/base_events.py", "asyncio/events.py", "threading.py",
-           "concurrent/futures/thread.py", "judges/cli.py")
+GENERIC = (
+    "runpy",
+    "typer/",
+    "click/",
+    "uvicorn/server.py",
+    "uvicorn/main.py",
+    "uvicorn/_compat.py",
+    "asyncio/runners.py",
+    "asyncio/base_events.py",
+    "asyncio/events.py",
+    "threading.py",
+    "concurrent/futures/thread.py",
+    "judges/cli.py",
+)
 
 
 def top_frames(raw: str, count: int = 20) -> dict:
@@ -462,10 +510,22 @@ def print_table(r: dict) -> None:
         ("websocket messages received (mean size)", f"{r['websocket_messages']} ({r['mean_message_kib']:.1f} KiB)"),
         ("errors", ", ".join(f"{k}: {v}" for k, v in r["errors"].items()) or "none"),
         ("games that ended during the run", str(r["finished_games"])),
-        ("server CPU / load generator CPU", f"{r['server_cpu_percent'] or 0:.0f} % / {r['load_generator_cpu_percent']:.0f} %"),
-        ("server RSS start / games / connected / end",
-         " / ".join("-" if rss[k] is None else f"{rss[k]:.0f}" for k in ("start", "games_created", "clients_connected", "end")) + " MiB"),
-        ("server RSS per game (end - start)", "-" if r["rss_kib_per_game"] is None else f"{r['rss_kib_per_game']:.0f} KiB"),
+        (
+            "server CPU / load generator CPU",
+            f"{r['server_cpu_percent'] or 0:.0f} % / {r['load_generator_cpu_percent']:.0f} %",
+        ),
+        (
+            "server RSS start / games / connected / end",
+            " / ".join(
+                "-" if rss[k] is None else f"{rss[k]:.0f}"
+                for k in ("start", "games_created", "clients_connected", "end")
+            )
+            + " MiB",
+        ),
+        (
+            "server RSS per game (end - start)",
+            "-" if r["rss_kib_per_game"] is None else f"{r['rss_kib_per_game']:.0f} KiB",
+        ),
     ]
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
@@ -497,8 +557,10 @@ def main() -> None:
     print_table(result)
     if args.py_spy and Path(args.py_spy).exists():
         result["profile"] = top_frames(args.py_spy)
-        print(f"\nserver profile, {result['profile'].get('samples', 0)} samples "
-              f"(py-spy --gil: the thread holding the GIL, whichever it is)")
+        print(
+            f"\nserver profile, {result['profile'].get('samples', 0)} samples "
+            f"(py-spy --gil: the thread holding the GIL, whichever it is)"
+        )
         print("on the stack:")
         for name, share in result["profile"].get("inclusive", []):
             print(f"  {share:5.1f} %  {name}")

@@ -12,8 +12,6 @@ import json
 import timeit
 from dataclasses import dataclass, field
 
-import msgspec
-
 from judges.bots import RandomBot
 from judges.engine import Game, Options
 from judges.engine.state import GameState, clone_state, state_from_json, state_to_json
@@ -69,19 +67,31 @@ class DState:
 
 
 def as_dataclasses(s: GameState) -> DState:
-    return DState(round=s.round, rng=s.rng,
-                  players=[DPlayer(seat=p.seat, coins=p.coins, hand=list(p.hand)) for p in s.players],
-                  settlements=[DSettlement(x.owner, x.troops, x.walls, x.developments, x.razed) for x in s.settlements],
-                  generals={k: DGeneral(g.id, g.owner, g.hex, g.captor, g.army, g.ark, g.anointed, g.prophet)
-                            for k, g in s.generals.items()},
-                  deck=list(s.deck), report=[])
+    return DState(
+        round=s.round,
+        rng=s.rng,
+        players=[DPlayer(seat=p.seat, coins=p.coins, hand=list(p.hand)) for p in s.players],
+        settlements=[DSettlement(x.owner, x.troops, x.walls, x.developments, x.razed) for x in s.settlements],
+        generals={
+            k: DGeneral(g.id, g.owner, g.hex, g.captor, g.army, g.ark, g.anointed, g.prophet)
+            for k, g in s.generals.items()
+        },
+        deck=list(s.deck),
+        report=[],
+    )
 
 
 def d_from_json(raw: str) -> DState:
     d = json.loads(raw)
-    return DState(round=d["round"], rng=d["rng"], players=[DPlayer(**p) for p in d["players"]],
-                  settlements=[DSettlement(**x) for x in d["settlements"]],
-                  generals={int(k): DGeneral(**g) for k, g in d["generals"].items()}, deck=d["deck"], report=[])
+    return DState(
+        round=d["round"],
+        rng=d["rng"],
+        players=[DPlayer(**p) for p in d["players"]],
+        settlements=[DSettlement(**x) for x in d["settlements"]],
+        generals={int(k): DGeneral(**g) for k, g in d["generals"].items()},
+        deck=d["deck"],
+        report=[],
+    )
 
 
 def bench(label: str, fn, number: int = 2000) -> float:

@@ -40,11 +40,19 @@ def settlements_on(terrain_name: str) -> list[str]:
     return [s.name for s in WORLD.settlements if WORLD.settlement_terrain(s.index) == terrain_name]
 
 
-def make_game(position: dict | None = None, dice: list[int] | dict | None = (), players: int = 3,
-              wave_pairs: int = 1, round_limit: int | None = None, seed: int = 0) -> Game:
-    data = {"options": {"players": players, "seed": seed, "wave_pairs": wave_pairs, "round_limit": round_limit},
-            "position": position or {},
-            "dice": list(dice) if isinstance(dice, tuple) else dice}
+def make_game(
+    position: dict | None = None,
+    dice: list[int] | dict | None = (),
+    players: int = 3,
+    wave_pairs: int = 1,
+    round_limit: int | None = None,
+    seed: int = 0,
+) -> Game:
+    data = {
+        "options": {"players": players, "seed": seed, "wave_pairs": wave_pairs, "round_limit": round_limit},
+        "position": position or {},
+        "dice": list(dice) if isinstance(dice, tuple) else dice,
+    }
     return build_game(data)
 
 
@@ -71,15 +79,23 @@ def end_turns(game: Game, until_phase: str | None = None, until_round: int | Non
         if not turn or len(turn) != len(game.pending):
             return
         from judges.engine import EndTurn
+
         game.apply(EndTurn(player=turn[0].player))
 
 
 def refused(game: Game, action, error: type, rule_part: str | None = None):
     """Applies `action`, expects `error` whose rule names `rule_part`, and checks that nothing
     changed at all: state, pending decisions, notifications, log, dice rolled. Returns the error."""
+
     def snapshot():
-        return (game.state_json(), game.pending, len(game.notifications), len(game.log),
-                len(getattr(game.dice, "rolled", ())))
+        return (
+            game.state_json(),
+            game.pending,
+            len(game.notifications),
+            len(game.log),
+            len(getattr(game.dice, "rolled", ())),
+        )
+
     before = snapshot()
     with pytest.raises(error) as info:
         game.apply(action)
@@ -92,6 +108,7 @@ def refused(game: Game, action, error: type, rule_part: str | None = None):
 def finish_round(game: Game) -> None:
     """Ends every turn of the current round; stops at the next round's first decision."""
     from judges.engine import EndTurn
+
     start = game.state.round
     while game.state.round == start and not game.is_over:
         turns = [d for d in game.pending if d.kind == "turn"]
@@ -103,6 +120,7 @@ def finish_round(game: Game) -> None:
 def turn_of(game: Game, seat: int) -> None:
     """Ends the Movement turns of the players before `seat`."""
     from judges.engine import EndTurn
+
     while True:
         assert game.phase_name == "movement"
         turn = [d for d in game.pending if d.kind == "turn"]
@@ -116,6 +134,7 @@ def hurried_action(game: Game, seat: int):
     """A policy that always makes progress: end the turn when that is possible, otherwise
     take the first legal action (a decision's answer)."""
     from judges.engine import EndTurn
+
     legal = list(game.legal_actions(seat))
     end = EndTurn(player=seat)
     return end if end in legal else legal[0]

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import pytest
 from sqlalchemy import create_engine

@@ -44,12 +44,12 @@ def strict(monkeypatch):
 
 # --- What the engine can emit, read from its source ------------------------------------------
 
+
 def _engine_sources() -> dict[Path, str]:
     return {p: p.read_text(encoding="utf-8") for p in sorted(ENGINE_DIR.rglob("*.py"))}
 
 
-RULE_ERRORS = sorted(name for name, obj in vars(errors).items()
-                     if isinstance(obj, type) and issubclass(obj, RuleError))
+RULE_ERRORS = sorted(name for name, obj in vars(errors).items() if isinstance(obj, type) and issubclass(obj, RuleError))
 
 KEY_PATTERNS = (
     re.compile(r'\.(?:report|log_round|notify)\(\s*"([^"]+)"'),  # ctx.report("key", ...)
@@ -105,19 +105,24 @@ def renderer_keys() -> set[str]:
     return keys
 
 
-UI_KEYS = {f"ui.{k}" for k in """
+UI_KEYS = {
+    f"ui.{k}"
+    for k in """
     bell unread players coins hand wrath events_area round phase waiting_for your_turn end_turn buy
     play_card move take_troops leave_troops pick_up_ark drop_ark execute release plunder hold close
     reopen new_game create_game seats human bot difficulty language invitation_links king judge
     prophet anointed captive besieged razed walls developments garrison army general tabernacle ark
-    invaders score eliminated game_over winner no_winner you seat player_n""".split()}
+    invaders score eliminated game_over winner no_winner you seat player_n""".split()
+}
 
 
 UI_KEYS |= {f"ui.language_name.{lang}" for lang in LANGS}
 
 WEB_DIR = ENGINE_DIR.parent / "web"
-WEB_KEY = re.compile(r"""\bt\(\s*['"]((?:ui|phase|terrain|kingdom|card|item|ending|ending_text|decision|decision_help|"""
-                     r"""action|party|outcome)\.[A-Za-z0-9_.]*[A-Za-z0-9_])['"]\s*[,)]""")
+WEB_KEY = re.compile(
+    r"""\bt\(\s*['"]((?:ui|phase|terrain|kingdom|card|item|ending|ending_text|decision|decision_help|"""
+    r"""action|party|outcome)\.[A-Za-z0-9_.]*[A-Za-z0-9_])['"]\s*[,)]"""
+)
 
 
 def web_keys() -> set[str]:
@@ -137,21 +142,44 @@ def test_the_scan_finds_the_engine_keys():
     """Guards the regexes: a scan that silently found nothing would make (a) pass vacuously."""
     keys = engine_keys()
     assert len(keys) > 90
-    for key in ("wrath.reconciled", "acquisition", "income.dowry", "income.tax", "notification.income",
-                "notification.game_over", "error.cannot_buy", "error.not_your_decision", "error.game_over",
-                "error.malformed_action", "combat.battle", "title.claimed"):
+    for key in (
+        "wrath.reconciled",
+        "acquisition",
+        "income.dowry",
+        "income.tax",
+        "notification.income",
+        "notification.game_over",
+        "error.cannot_buy",
+        "error.not_your_decision",
+        "error.game_over",
+        "error.malformed_action",
+        "combat.battle",
+        "title.claimed",
+    ):
         assert key in keys, key
-    assert {"wrath_reason.tax", "cause.plague", "razed_by.plunder", "crowned.anointed", "arrival.entry",
-            "outcome.exposed", "decision.vote"} <= engine_value_keys()
+    assert {
+        "wrath_reason.tax",
+        "cause.plague",
+        "razed_by.plunder",
+        "crowned.anointed",
+        "arrival.entry",
+        "outcome.exposed",
+        "decision.vote",
+    } <= engine_value_keys()
     # the AST walk below sees every call with a literal key: the regexes must agree with it
     assert set(_call_sites()) <= keys
 
 
 # --- (a) every key, every language ----------------------------------------------------------
 
+
 def test_every_key_has_a_translation_in_every_language():
-    missing = [(lang, key) for key in sorted(all_expected_keys()) for lang in LANGS
-               if not i18n.catalog(lang).get(key, "").strip()]
+    missing = [
+        (lang, key)
+        for key in sorted(all_expected_keys())
+        for lang in LANGS
+        if not i18n.catalog(lang).get(key, "").strip()
+    ]
     assert not missing, f"{len(missing)} message(s) without a translation: {missing}"
 
 
@@ -163,6 +191,7 @@ def test_the_three_catalogs_have_the_same_keys():
 
 
 # --- (b) well-formed catalogs -----------------------------------------------------------------
+
 
 def _po(lang: str):
     path = i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po"
@@ -192,8 +221,11 @@ def test_format_fields_match_english(lang):
         assert fields == i18n.message_fields(english[key]), (lang, key, text)
         assert all(f.isidentifier() for f in fields), (lang, key, text)  # named fields only
         # no stray braces: everything between braces is a field
-        assert text.count("{") == text.count("}") == len(list(re.finditer(r"\{[A-Za-z_]\w*\}", text))), \
-            (lang, key, text)
+        assert text.count("{") == text.count("}") == len(list(re.finditer(r"\{[A-Za-z_]\w*\}", text))), (
+            lang,
+            key,
+            text,
+        )
 
 
 def _call_sites() -> dict[str, set[str] | None]:
@@ -245,22 +277,53 @@ def test_every_field_is_a_parameter_the_engine_passes():
 # --- Rendering every key with plausible parameters ------------------------------------------------
 
 DUMMY = {
-    "player": 0, "owner": 1, "captor": 2, "collector": 2, "previous_owner": 1, "by": 0,
-    "general": 3, "target": 4, "candidate": 5, "previous_holder": 6, "winner": 5,
-    "settlement": WORLD.settlement_by_name["Hazor"], "region": WORLD.region_by_name["Judah"],
-    "hex": WORLD.settlements[WORLD.settlement_by_name["Shiloh"]].hex, "terrain": "plain",
-    "terrains": ["plain", "desert"], "card": "plague", "cards": ["plague", "famine"], "item": "wall",
-    "ending": "collapse", "kind": "vote", "phase": "movement", "action": "move", "reason": "tax",
-    "cause": "battle", "how": "move", "outcome": "exposed", "success": True, "died": False,
-    "modifiers": ["famine"], "candidates": [3, 5], "tied": [3, 5], "winners": [0], "eliminated": [1],
+    "player": 0,
+    "owner": 1,
+    "captor": 2,
+    "collector": 2,
+    "previous_owner": 1,
+    "by": 0,
+    "general": 3,
+    "target": 4,
+    "candidate": 5,
+    "previous_holder": 6,
+    "winner": 5,
+    "settlement": WORLD.settlement_by_name["Hazor"],
+    "region": WORLD.region_by_name["Judah"],
+    "hex": WORLD.settlements[WORLD.settlement_by_name["Shiloh"]].hex,
+    "terrain": "plain",
+    "terrains": ["plain", "desert"],
+    "card": "plague",
+    "cards": ["plague", "famine"],
+    "item": "wall",
+    "ending": "collapse",
+    "kind": "vote",
+    "phase": "movement",
+    "action": "move",
+    "reason": "tax",
+    "cause": "battle",
+    "how": "move",
+    "outcome": "exposed",
+    "success": True,
+    "died": False,
+    "modifiers": ["famine"],
+    "candidates": [3, 5],
+    "tied": [3, 5],
+    "winners": [0],
+    "eliminated": [1],
     "tally": [{"general": 3, "owner": 0, "votes": 2}, {"general": 5, "owner": 1, "votes": 2}],
-    "ballots": [{"player": 0, "candidate": 3, "votes": 2}], "events": [{"card": "famine", "terrain": "plain"}],
-    "scores": {"0": {"judges": 1, "king": 1, "tabernacle": 0, "total": 2}}, "judgment": False, "detail": "?!",
+    "ballots": [{"player": 0, "candidate": 3, "votes": 2}],
+    "events": [{"card": "famine", "terrain": "plain"}],
+    "scores": {"0": {"judges": 1, "king": 1, "tabernacle": 0, "total": 2}},
+    "judgment": False,
+    "detail": "?!",
 }
 ERROR_NAMES = {"settlement": "Hazor", "region": "Judah"}
 OVERRIDES = {
-    ("settlement.razed", "by"): "invaders", ("events.displaced", "by"): "sandstorm",
-    ("king.crowned", "how"): "election", ("deck.reshuffled", "cards"): 12,
+    ("settlement.razed", "by"): "invaders",
+    ("events.displaced", "by"): "sandstorm",
+    ("king.crowned", "how"): "election",
+    ("deck.reshuffled", "cards"): 12,
 }
 
 
@@ -322,18 +385,29 @@ def test_every_notification_of_whole_games_renders(games, lang):
                 line = i18n.render_entry(entry, lang, game.world, NAMES)
                 assert line in out["lines"]
     # the games exercised most of the engine's vocabulary
-    assert {"notification.announcements", "notification.income", "notification.battle",
-            "notification.round_report", "notification.game_over", "wrath.reconciled", "combat.battle",
-            "income.settlement", "acquisition"} <= keys_seen
+    assert {
+        "notification.announcements",
+        "notification.income",
+        "notification.battle",
+        "notification.round_report",
+        "notification.game_over",
+        "wrath.reconciled",
+        "combat.battle",
+        "income.settlement",
+        "acquisition",
+    } <= keys_seen
 
 
 def test_rendering_accepts_structs_and_unnamed_seats(games):
     game, notifications = games[0]
     struct = game.notifications[0]
-    assert i18n.render_notification(struct, "es", game.world, NAMES) == \
-        i18n.render_notification(notifications[0], "es", game.world, NAMES)
+    assert i18n.render_notification(struct, "es", game.world, NAMES) == i18n.render_notification(
+        notifications[0], "es", game.world, NAMES
+    )
     # names keyed by strings (JSON), and a seat without a name: "Player n" in the language
-    line = i18n.render_entry({"key": "intrigue.tax", "params": {"player": 1, "region": 0}}, "pt_BR", WORLD, {"1": "Bia"})
+    line = i18n.render_entry(
+        {"key": "intrigue.tax", "params": {"player": 1, "region": 0}}, "pt_BR", WORLD, {"1": "Bia"}
+    )
     assert line == f"Bia joga uma Taxação sobre {WORLD.regions[0].name}."
     line = i18n.render_entry({"key": "intrigue.tax", "params": {"player": 2, "region": 0}}, "es", WORLD, {})
     assert line.startswith("Jugador 3 juega un Impuesto")
@@ -341,10 +415,15 @@ def test_rendering_accepts_structs_and_unnamed_seats(games):
 
 # --- (d) the manual's words ------------------------------------------------------------------
 
+
 def _judgment_notification() -> dict:
     hazor = WORLD.settlement_by_name["Hazor"]
     return {
-        "id": 7, "round": 6, "phase": "announcements", "key": "notification.announcements", "to": [0, 1],
+        "id": 7,
+        "round": 6,
+        "phase": "announcements",
+        "key": "notification.announcements",
+        "to": [0, 1],
         "params": {"wrath": 0, "judgment": True, "events": [{"card": "sandstorm", "terrain": "desert"}]},
         "entries": [
             {"key": "wrath.reconciled", "params": {"before": 11, "registered": 1, "canaanites": 1, "after": 13}},
@@ -373,8 +452,17 @@ def test_known_notification_in_spanish():
     out = i18n.render_notification(_judgment_notification(), "es", WORLD, NAMES)
     text = "\n".join([out["title"], *out["lines"]])
     assert out["title"].startswith("Anuncios")
-    for words in ("Ira de Dios", "juicio", "oleada", "asedia Hazor", "Tormenta de Arena", "desierto",
-                  "Ungido", "coronado Rey", "Cananeos"):
+    for words in (
+        "Ira de Dios",
+        "juicio",
+        "oleada",
+        "asedia Hazor",
+        "Tormenta de Arena",
+        "desierto",
+        "Ungido",
+        "coronado Rey",
+        "Cananeos",
+    ):
         assert words in text, words
     assert out["lines"][0] == "Ira de Dios: 11 + 1 registrado la ronda anterior + 1 por la presencia cananea → 13."
 
@@ -383,53 +471,122 @@ def test_known_notification_in_portuguese():
     out = i18n.render_notification(_judgment_notification(), "pt_BR", WORLD, NAMES)
     text = "\n".join([out["title"], *out["lines"]])
     assert out["title"].startswith("Anúncios")
-    for words in ("Ira de Deus", "julgamento", "leva", "cerca Hazor", "Tempestade de Areia", "deserto",
-                  "Ungido", "coroado Rei", "Cananeus"):
+    for words in (
+        "Ira de Deus",
+        "julgamento",
+        "leva",
+        "cerca Hazor",
+        "Tempestade de Areia",
+        "deserto",
+        "Ungido",
+        "coroado Rei",
+        "Cananeus",
+    ):
         assert words in text, words
 
 
-@pytest.mark.parametrize("lang, title, line", [
-    ("en", "Income: 7 coins (balance 2 → 9)", "Tax on Hazor: +4 (Famine)."),
-    ("es", "Ingresos: 7 monedas (saldo 2 → 9)", "Impuesto sobre Hazor: +4 (Hambre)."),
-    ("pt_BR", "Renda: 7 moedas (saldo 2 → 9)", "Taxação sobre Hazor: +4 (Fome)."),
-])
+@pytest.mark.parametrize(
+    "lang, title, line",
+    [
+        ("en", "Income: 7 coins (balance 2 → 9)", "Tax on Hazor: +4 (Famine)."),
+        ("es", "Ingresos: 7 monedas (saldo 2 → 9)", "Impuesto sobre Hazor: +4 (Hambre)."),
+        ("pt_BR", "Renda: 7 moedas (saldo 2 → 9)", "Taxação sobre Hazor: +4 (Fome)."),
+    ],
+)
 def test_income_notification(lang, title, line):
-    n = {"id": 1, "round": 2, "phase": "income", "key": "notification.income", "to": [0],
-         "params": {"player": 0, "before": 2, "income": 7, "after": 9},
-         "entries": [{"key": "income.tax", "params": {"settlement": WORLD.settlement_by_name["Hazor"], "value": 4,
-                                                       "modifiers": ["famine"], "owner": None}},
-                     {"key": "income.besieged", "params": {"settlement": 3, "value": 0}}]}
+    n = {
+        "id": 1,
+        "round": 2,
+        "phase": "income",
+        "key": "notification.income",
+        "to": [0],
+        "params": {"player": 0, "before": 2, "income": 7, "after": 9},
+        "entries": [
+            {
+                "key": "income.tax",
+                "params": {
+                    "settlement": WORLD.settlement_by_name["Hazor"],
+                    "value": 4,
+                    "modifiers": ["famine"],
+                    "owner": None,
+                },
+            },
+            {"key": "income.besieged", "params": {"settlement": 3, "value": 0}},
+        ],
+    }
     out = i18n.render_notification(n, lang, WORLD, NAMES)
     assert out["title"] == title
     assert out["lines"][0] == line
 
 
-@pytest.mark.parametrize("lang, words", [
-    ("en", ["Collapse of the regions", "no winner", "everyone loses"]),
-    ("es", ["Colapso de las regiones", "sin ganador", "todos pierden"]),
-    ("pt_BR", ["Colapso das regiões", "sem vencedor", "todos perdem"]),
-])
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        ("en", ["Collapse of the regions", "no winner", "everyone loses"]),
+        ("es", ["Colapso de las regiones", "sin ganador", "todos pierden"]),
+        ("pt_BR", ["Colapso das regiões", "sem vencedor", "todos perdem"]),
+    ],
+)
 def test_game_over_without_winner(lang, words):
-    n = {"id": 9, "round": 12, "phase": "victory", "key": "notification.game_over", "to": [0, 1],
-         "params": {"ending": "collapse", "winners": [], "round": 12}, "entries": []}
+    n = {
+        "id": 9,
+        "round": 12,
+        "phase": "victory",
+        "key": "notification.game_over",
+        "to": [0, 1],
+        "params": {"ending": "collapse", "winners": [], "round": 12},
+        "entries": [],
+    }
     out = i18n.render_notification(n, lang, WORLD, NAMES)
     text = " ".join([out["title"], *out["lines"]])
     assert all(w in text for w in words), text
 
 
 def test_shared_victory_and_battle_variants():
-    n = {"id": 9, "round": 12, "phase": "victory", "key": "notification.game_over", "to": [0, 1],
-         "params": {"ending": "three_points", "winners": [0, 2], "round": 12}, "entries": []}
-    assert i18n.render_notification(n, "es", WORLD, NAMES)["title"] == \
-        "Fin de la partida en la ronda 12 — Tres puntos: victoria compartida de Ana y Carla"
-    battle = {"hex": WORLD.settlements[0].hex, "attacker": "invaders", "defender": 1, "winner": None,
-              "rounds": [{"attacker": [6, 4, 1, 2], "defender": [5, 5], "attacker_hits": 2, "defender_hits": 2}],
-              "attacker_losses": 2, "defender_losses": 2, "captured": [], "killed": [7]}
-    out = i18n.render_notification({"id": 3, "round": 5, "phase": "combat", "key": "notification.battle",
-                                    "to": [0], "params": battle, "entries": []}, "pt_BR", WORLD, NAMES)
+    n = {
+        "id": 9,
+        "round": 12,
+        "phase": "victory",
+        "key": "notification.game_over",
+        "to": [0, 1],
+        "params": {"ending": "three_points", "winners": [0, 2], "round": 12},
+        "entries": [],
+    }
+    assert (
+        i18n.render_notification(n, "es", WORLD, NAMES)["title"]
+        == "Fin de la partida en la ronda 12 — Tres puntos: victoria compartida de Ana y Carla"
+    )
+    battle = {
+        "hex": WORLD.settlements[0].hex,
+        "attacker": "invaders",
+        "defender": 1,
+        "winner": None,
+        "rounds": [{"attacker": [6, 4, 1, 2], "defender": [5, 5], "attacker_hits": 2, "defender_hits": 2}],
+        "attacker_losses": 2,
+        "defender_losses": 2,
+        "captured": [],
+        "killed": [7],
+    }
+    out = i18n.render_notification(
+        {
+            "id": 3,
+            "round": 5,
+            "phase": "combat",
+            "key": "notification.battle",
+            "to": [0],
+            "params": battle,
+            "entries": [],
+        },
+        "pt_BR",
+        WORLD,
+        NAMES,
+    )
     assert out["title"] == f"Batalha em {WORLD.settlements[0].name}: Invasores contra Bruno — ambos os lados caem"
-    assert out["lines"] == ["Rolagem 1: Invasores 6, 4, 1, 2 (acertos: 2); Bruno 5, 5 (acertos: 2).",
-                            "Baixas — Invasores: 2; Bruno: 2.", "Mortos: general #7."]
+    assert out["lines"] == [
+        "Rolagem 1: Invasores 6, 4, 1, 2 (acertos: 2); Bruno 5, 5 (acertos: 2).",
+        "Baixas — Invasores: 2; Bruno: 2.",
+        "Mortos: general #7.",
+    ]
 
 
 def test_real_errors_render_in_every_language():
@@ -454,11 +611,27 @@ def test_real_errors_render_in_every_language():
 
 # --- The API -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("code, lang", [
-    ("en", "en"), ("es", "es"), ("pt_BR", "pt_BR"), ("pt", "pt_BR"), ("pt-BR", "pt_BR"), ("pt_br", "pt_BR"),
-    ("PT-PT", "pt_BR"), ("es-ES", "es"), ("es_MX", "es"), ("en-GB", "en"), ("fr", "en"), ("", "en"),
-    (None, "en"), ("fr-FR,es;q=0.8,en;q=0.5", "es"), ("de", "en"),
-])
+
+@pytest.mark.parametrize(
+    "code, lang",
+    [
+        ("en", "en"),
+        ("es", "es"),
+        ("pt_BR", "pt_BR"),
+        ("pt", "pt_BR"),
+        ("pt-BR", "pt_BR"),
+        ("pt_br", "pt_BR"),
+        ("PT-PT", "pt_BR"),
+        ("es-ES", "es"),
+        ("es_MX", "es"),
+        ("en-GB", "en"),
+        ("fr", "en"),
+        ("", "en"),
+        (None, "en"),
+        ("fr-FR,es;q=0.8,en;q=0.5", "es"),
+        ("de", "en"),
+    ],
+)
 def test_normalize_language(code, lang):
     assert i18n.normalize_language(code) == lang
     assert i18n.DEFAULT_LANGUAGE == "en" and i18n.LANGUAGES == ("en", "es", "pt_BR")
@@ -481,8 +654,9 @@ def test_gettext_strict_and_fallbacks(monkeypatch):
     real = i18n.catalog
     monkeypatch.setattr(i18n, "catalog", lambda lang: spanish if lang == "es" else real(lang))
     assert i18n.gettext("es", "ui.bell") == "Notifications"  # English fills the gap
-    assert i18n.render_error({"key": "error.brand_new", "params": {}, "message": "plain English"}, "es") \
-        == "plain English"
+    assert (
+        i18n.render_error({"key": "error.brand_new", "params": {}, "message": "plain English"}, "es") == "plain English"
+    )
 
 
 def test_fields_are_plain_names_only():

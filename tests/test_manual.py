@@ -20,9 +20,20 @@ from fastapi.testclient import TestClient
 from judges import i18n, manual
 from judges.engine import constants as C
 from judges.engine.state import PHASES
-from judges.manual import (CHAPTER_DIR, CHAPTERS, ManualNotFound, chapter_for_decision, chapter_for_notification,
-                           chapter_for_phase, chapter_source, markdown_to_html, render_chapter, render_chapter_body,
-                           render_chapter_markdown, render_index)
+from judges.manual import (
+    CHAPTER_DIR,
+    CHAPTERS,
+    ManualNotFound,
+    chapter_for_decision,
+    chapter_for_notification,
+    chapter_for_phase,
+    chapter_source,
+    markdown_to_html,
+    render_chapter,
+    render_chapter_body,
+    render_chapter_markdown,
+    render_index,
+)
 
 LANGS = i18n.LANGUAGES
 EXPECTED_FILES = [f"{n:02d}-{slug}.md" for n, slug in enumerate(CHAPTERS, start=1)]
@@ -46,10 +57,22 @@ def all_pages():
 
 # --- (a) the same chapters in every language, and all render -------------------------------------
 
+
 def test_twelve_chapters_in_the_order_of_the_issue():
-    assert CHAPTERS == ("world", "round", "announcements", "intrigue", "income-and-victory", "acquisitions",
-                        "movement-and-combat", "judges-and-kings", "wrath-and-invaders", "events", "captives",
-                        "screen")
+    assert CHAPTERS == (
+        "world",
+        "round",
+        "announcements",
+        "intrigue",
+        "income-and-victory",
+        "acquisitions",
+        "movement-and-combat",
+        "judges-and-kings",
+        "wrath-and-invaders",
+        "events",
+        "captives",
+        "screen",
+    )
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -106,12 +129,17 @@ def test_links_between_chapters_reach_existing_chapters_and_anchors(lang, slug):
 @pytest.mark.parametrize("slug", CHAPTERS)
 def test_translations_carry_the_same_numbers_tables_and_links(slug):
     """The three languages are one chapter: the same rule values, tables and cross-references."""
+
     def numbers(body):
         return sorted(set(re.findall(r"\d+", re.sub(r"<[^>]+>", " ", body))))
 
     def shape(body):
-        return (body.count("<table>"), body.count("<tr>"), body.count("<blockquote>"),
-                sorted(set(re.findall(r'href="/manual/[^/]+/([^"#]+)', body))))
+        return (
+            body.count("<table>"),
+            body.count("<tr>"),
+            body.count("<blockquote>"),
+            sorted(set(re.findall(r'href="/manual/[^/]+/([^"#]+)', body))),
+        )
 
     bodies = {lang: render_chapter_body(lang, slug) for lang in LANGS}
     for lang in LANGS:
@@ -121,6 +149,7 @@ def test_translations_carry_the_same_numbers_tables_and_links(slug):
 
 # --- (b) no rule number typed by hand ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("lang, slug", all_pages())
 def test_no_digit_outside_a_placeholder(lang, slug):
     """A number in the manual comes from the constants (or is computed from them in a worked
@@ -129,8 +158,7 @@ def test_no_digit_outside_a_placeholder(lang, slug):
     outside = TEMPLATE_TAG.sub(" ", raw)
     allowed = DIGIT_WHITELIST.get((lang, slug), set())
     bad = []
-    for number, line in ((m.group(0), outside.count("\n", 0, m.start()) + 1)
-                         for m in re.finditer(r"\d+", outside)):
+    for number, line in ((m.group(0), outside.count("\n", 0, m.start()) + 1) for m in re.finditer(r"\d+", outside)):
         if number not in allowed:
             bad.append(f"line {line}: {number!r}")
     assert not bad, f"{lang}/{slug}: digits typed outside {{{{ }}}}: {bad}"
@@ -162,6 +190,7 @@ def test_changing_the_wrath_threshold_changes_every_mention(lang, monkeypatch):
 
 
 # --- (c) the values agree with the constants --------------------------------------------------
+
 
 def _rows(body: str) -> list[list[str]]:
     rows = []
@@ -233,10 +262,32 @@ def test_the_vocabulary_of_the_catalogs(lang):
     """The manual names things as the screen does."""
     words = {
         "en": ["Wrath of God", "judgment", "besieged", "razed", "bell", "Announcements", "Victory Check"],
-        "es": ["Ira de Dios", "juicio", "asediado", "arrasado", "campana", "Anuncios", "Comprobación de Victoria",
-               "pareja de invasores", "oleada", "Tormenta de Arena", "Impuesto"],
-        "pt_BR": ["Ira de Deus", "julgamento", "cercado", "arrasado", "sino", "Anúncios", "Checagem de Vitória",
-                  "dupla de invasores", "leva", "Tempestade de Areia", "Taxação"],
+        "es": [
+            "Ira de Dios",
+            "juicio",
+            "asediado",
+            "arrasado",
+            "campana",
+            "Anuncios",
+            "Comprobación de Victoria",
+            "pareja de invasores",
+            "oleada",
+            "Tormenta de Arena",
+            "Impuesto",
+        ],
+        "pt_BR": [
+            "Ira de Deus",
+            "julgamento",
+            "cercado",
+            "arrasado",
+            "sino",
+            "Anúncios",
+            "Checagem de Vitória",
+            "dupla de invasores",
+            "leva",
+            "Tempestade de Areia",
+            "Taxação",
+        ],
     }[lang]
     text = " ".join(re.sub(r"<[^>]+>", " ", render_chapter_body(lang, s)) for s in CHAPTERS)
     for word in words:
@@ -247,10 +298,17 @@ def test_the_vocabulary_of_the_catalogs(lang):
 
 # --- (d) where to read about a phase, a notification, a decision ----------------------------------
 
+
 def test_chapter_for_phase_covers_all_seven_phases():
-    expected = {"announcements": "announcements", "intrigue": "intrigue", "income": "income-and-victory",
-                "acquisitions": "acquisitions", "movement": "movement-and-combat", "combat": "movement-and-combat",
-                "victory": "income-and-victory"}
+    expected = {
+        "announcements": "announcements",
+        "intrigue": "intrigue",
+        "income": "income-and-victory",
+        "acquisitions": "acquisitions",
+        "movement": "movement-and-combat",
+        "combat": "movement-and-combat",
+        "victory": "income-and-victory",
+    }
     assert set(PHASES) == set(expected)
     for number, phase in enumerate(PHASES, start=1):
         assert chapter_for_phase(phase) == expected[phase]
@@ -296,6 +354,7 @@ def test_every_decision_has_a_chapter():
 
 # --- (e) the pages --------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def client():
     app = FastAPI()
@@ -328,8 +387,10 @@ def test_numbered_slugs_and_language_spellings_are_accepted(client):
     assert render_chapter("pt-br", "05") == render_chapter("pt_BR", "income-and-victory")
 
 
-@pytest.mark.parametrize("path", ["/manual/xx", "/manual/xx/world", "/manual/en/nope", "/manual/es/13",
-                                  "/manual/en/05-world", "/manual/de/round"])
+@pytest.mark.parametrize(
+    "path",
+    ["/manual/xx", "/manual/xx/world", "/manual/en/nope", "/manual/es/13", "/manual/en/05-world", "/manual/de/round"],
+)
 def test_unknown_language_or_chapter_is_404(path, client):
     assert client.get(path).status_code == 404
 
@@ -350,18 +411,24 @@ def test_manual_redirects_to_the_readers_language(client):
 
 # --- the Markdown renderer --------------------------------------------------------------------------
 
+
 def test_markdown_renderer():
     html = markdown_to_html(
         "# Title\n\nSome **bold**, *italic*, `code` and [a link](events#x) & 3 < 4.\n"
         "next line\n\n- one\n- two\n  - nested\n\n#. first\n#. second\n\n"
         "| a | b |\n|---|--:|\n| x | y |\n\n> **Example.** quoted\n>\n> - in a list\n\n---\n",
-        link=lambda url: "/m/" + url)
+        link=lambda url: "/m/" + url,
+    )
     assert '<h1 id="title">Title</h1>' in html
-    assert "<p>Some <strong>bold</strong>, <em>italic</em>, <code>code</code> and " \
-           '<a href="/m/events#x">a link</a> &amp; 3 &lt; 4.\nnext line</p>' in html
+    assert (
+        "<p>Some <strong>bold</strong>, <em>italic</em>, <code>code</code> and "
+        '<a href="/m/events#x">a link</a> &amp; 3 &lt; 4.\nnext line</p>' in html
+    )
     assert "<ul>\n<li>one</li>\n<li>two\n<ul>\n<li>nested</li>\n</ul>\n</li>\n</ul>" in html
     assert "<ol>\n<li>first</li>\n<li>second</li>\n</ol>" in html
     assert '<tr><th>a</th><th style="text-align: right">b</th></tr>' in html
     assert '<tr><td>x</td><td style="text-align: right">y</td></tr>' in html
-    assert "<blockquote>\n<p><strong>Example.</strong> quoted</p>\n<ul>\n<li>in a list</li>\n</ul>\n</blockquote>" in html
+    assert (
+        "<blockquote>\n<p><strong>Example.</strong> quoted</p>\n<ul>\n<li>in a list</li>\n</ul>\n</blockquote>" in html
+    )
     assert "<hr>" in html

@@ -7,7 +7,6 @@ import statistics
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -16,10 +15,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from .engine import constants as C
 from .engine.state import ENDINGS
 
-app = typer.Typer(help="Judges & Kings: the rules engine's command line.", no_args_is_help=True,
-                  add_completion=False)
-scenario_app = typer.Typer(help="Scenario files: set up a position, script dice, play actions.",
-                           no_args_is_help=True)
+app = typer.Typer(help="Judges & Kings: the rules engine's command line.", no_args_is_help=True, add_completion=False)
+scenario_app = typer.Typer(help="Scenario files: set up a position, script dice, play actions.", no_args_is_help=True)
 app.add_typer(scenario_app, name="scenario")
 err = Console(stderr=True)
 
@@ -33,10 +30,14 @@ def summarize(records: list) -> dict:
         "endings": {e: endings.get(e, 0) for e in ENDINGS},
         "wins_by_seat": {str(seat): wins[seat] for seat in sorted(wins)},
         "rounds": {"median": statistics.median(rounds), "min": min(rounds), "max": max(rounds)},
-        "judgments": {"total": sum(r.judgments for r in records),
-                      "per_game": round(sum(r.judgments for r in records) / len(records), 3)},
-        "razed": {"by_invaders": sum(r.razed_by_invaders for r in records),
-                  "by_plunder": sum(r.razed_by_plunder for r in records)},
+        "judgments": {
+            "total": sum(r.judgments for r in records),
+            "per_game": round(sum(r.judgments for r in records) / len(records), 3),
+        },
+        "razed": {
+            "by_invaders": sum(r.razed_by_invaders for r in records),
+            "by_plunder": sum(r.razed_by_plunder for r in records),
+        },
         "actions": sum(r.actions for r in records),
     }
 
@@ -47,9 +48,12 @@ def simulate(
     games: int = typer.Option(20, min=1, help="How many games to play."),
     bot: str = typer.Option("random", help="Bot for every seat, or a comma-separated list by seat."),
     seed: int = typer.Option(1, help="Seed of the first game; game i uses seed + i."),
-    wave_pairs: int = typer.Option(C.DEFAULT_WAVE_PAIRS, min=1, max=C.MAX_WAVE_PAIRS,
-                                   help="Invader pairs per wave (2 = hard)."),
-    round_limit: int = typer.Option(C.SIMULATION_ROUND_LIMIT, min=1, help="Round cap: a longer game ends with no winner."),
+    wave_pairs: int = typer.Option(
+        C.DEFAULT_WAVE_PAIRS, min=1, max=C.MAX_WAVE_PAIRS, help="Invader pairs per wave (2 = hard)."
+    ),
+    round_limit: int = typer.Option(
+        C.SIMULATION_ROUND_LIMIT, min=1, help="Round cap: a longer game ends with no winner."
+    ),
     as_json: bool = typer.Option(False, "--json", help="One JSON record per game, then the summary."),
 ) -> None:
     """Play whole games headless between bots and print how they ended."""
@@ -65,8 +69,9 @@ def simulate(
         except ValueError as exc:
             raise typer.BadParameter(str(exc), param_hint="--bot") from None
     records = []
-    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True) as progress:
+    with Progress(
+        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True
+    ) as progress:
         task = progress.add_task("games", total=games)
         for i in range(games):
             record = simulate_one(seed + i, players, names, wave_pairs, round_limit)
@@ -85,8 +90,9 @@ def simulate(
     r = summary["rounds"]
     out.print(f"rounds per game: median {r['median']}, min {r['min']}, max {r['max']}")
     out.print(f"Wrath judgments: {summary['judgments']['total']} ({summary['judgments']['per_game']} per game)")
-    out.print(f"settlements razed: {summary['razed']['by_invaders']} by invaders, "
-              f"{summary['razed']['by_plunder']} by plunder")
+    out.print(
+        f"settlements razed: {summary['razed']['by_invaders']} by invaders, {summary['razed']['by_plunder']} by plunder"
+    )
 
 
 @app.command()
@@ -106,8 +112,9 @@ def board(
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, help="Port to listen on."),
-    database: Optional[str] = typer.Option(None, "--database", envvar="JUDGES_DATABASE_URL",
-                                           help="Database URL (default: SQLite file judges.db here)."),
+    database: str | None = typer.Option(
+        None, "--database", envvar="JUDGES_DATABASE_URL", help="Database URL (default: SQLite file judges.db here)."
+    ),
     allow_scenarios: bool = typer.Option(False, help="Let games start from a scenario position (tests, design)."),
 ) -> None:
     """Start the game server (SQLite by default) and print its URL."""
@@ -149,15 +156,20 @@ def scenario_run(
 def lab(
     players: int = typer.Option(4, min=C.MIN_PLAYERS, max=C.MAX_PLAYERS, help="Players per game."),
     games: int = typer.Option(100, min=1, help="Games per variant; game i uses seed + i."),
-    bots: str = typer.Option("greedy", help="Bot specs by seat, comma-separated (e.g. greedy,mcts:64,random); "
-                                            "game i rotates the list by i mod players."),
+    bots: str = typer.Option(
+        "greedy",
+        help="Bot specs by seat, comma-separated (e.g. greedy,mcts:64,random); "
+        "game i rotates the list by i mod players.",
+    ),
     seed: int = typer.Option(1, help="Seed of the first game."),
     out: Path = typer.Option(Path("report"), help="Directory for index.html, the plots, games.csv, summary.json."),
     workers: int = typer.Option(0, min=0, help="Worker processes (0: one per CPU)."),
-    sets: Optional[list[str]] = typer.Option(None, "--set", help="NAME=VALUE (JSON) or NAME.key=VALUE: override "
-                                                                 "a rules constant in every game. Repeatable."),
-    variants: Optional[list[str]] = typer.Option(None, "--variant", help="NAME:CONST=VALUE,CONST=VALUE: a variant "
-                                                                         "compared on the same seeds. Repeatable."),
+    sets: list[str] | None = typer.Option(
+        None, "--set", help="NAME=VALUE (JSON) or NAME.key=VALUE: override a rules constant in every game. Repeatable."
+    ),
+    variants: list[str] | None = typer.Option(
+        None, "--variant", help="NAME:CONST=VALUE,CONST=VALUE: a variant compared on the same seeds. Repeatable."
+    ),
     baseline: bool = typer.Option(True, help="With --variant, also play the 'default' variant (only --set)."),
     round_limit: int = typer.Option(C.SIMULATION_ROUND_LIMIT, min=1, help="Round cap: a longer game has no winner."),
     wave_pairs: int = typer.Option(C.DEFAULT_WAVE_PAIRS, min=1, max=C.MAX_WAVE_PAIRS, help="Invader pairs per wave."),
@@ -168,12 +180,37 @@ def lab(
     from .lab import LabConfig, OverrideError, parse_variant, run_lab
 
     try:
-        config = LabConfig(players=players, games=games, bots=[b.strip() for b in bots.split(",") if b.strip()],
-                           seed=seed, out=out, workers=workers, round_limit=round_limit, wave_pairs=wave_pairs,
-                           sets=list(sets or []), variants=[parse_variant(v) for v in variants or []],
-                           baseline=baseline)
-        words = ["judges", "lab", "--players", players, "--games", games, "--bots", bots, "--seed", seed,
-                 "--out", out, "--workers", workers, "--round-limit", round_limit]
+        config = LabConfig(
+            players=players,
+            games=games,
+            bots=[b.strip() for b in bots.split(",") if b.strip()],
+            seed=seed,
+            out=out,
+            workers=workers,
+            round_limit=round_limit,
+            wave_pairs=wave_pairs,
+            sets=list(sets or []),
+            variants=[parse_variant(v) for v in variants or []],
+            baseline=baseline,
+        )
+        words = [
+            "judges",
+            "lab",
+            "--players",
+            players,
+            "--games",
+            games,
+            "--bots",
+            bots,
+            "--seed",
+            seed,
+            "--out",
+            out,
+            "--workers",
+            workers,
+            "--round-limit",
+            round_limit,
+        ]
         words += ["--wave-pairs", wave_pairs] if wave_pairs != C.DEFAULT_WAVE_PAIRS else []
         words += [w for text in sets or [] for w in ("--set", text)]
         words += [w for text in variants or [] for w in ("--variant", text)]
@@ -183,16 +220,19 @@ def lab(
     except OverrideError as exc:
         err.print(f"judges lab: {exc}")
         raise typer.Exit(2)
-    with Progress(TextColumn("lab"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err) as progress:
+    with Progress(TextColumn("lab"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err) as progress:
         task = progress.add_task("games", total=total)
         summary = run_lab(config, on_record=lambda record: progress.advance(task))
     out_console = Console()
     for name, s in summary["variants"].items():
-        bots_line = ", ".join(f"{spec} {100 * x['rate']:.1f}% [{100 * x['low']:.1f}–{100 * x['high']:.1f}]"
-                              for spec, x in s["wins_by_bot"].items())
-        out_console.print(f"{name}: {s['games']} games; wins by bot: {bots_line}; "
-                          f"endings: " + ", ".join(f"{k} {v}" for k, v in s["endings"].items() if v))
+        bots_line = ", ".join(
+            f"{spec} {100 * x['rate']:.1f}% [{100 * x['low']:.1f}–{100 * x['high']:.1f}]"
+            for spec, x in s["wins_by_bot"].items()
+        )
+        out_console.print(
+            f"{name}: {s['games']} games; wins by bot: {bots_line}; "
+            f"endings: " + ", ".join(f"{k} {v}" for k, v in s["endings"].items() if v)
+        )
     out_console.print(f"report written to {out / 'index.html'}")
 
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 
 from .bots import Bot, bot_seed, make_bot
 from .engine import Game, Options
-from .engine.board import sustaining_regions
 from .engine import constants as C
+from .engine.board import sustaining_regions
 
 
 @dataclass
@@ -24,10 +24,18 @@ class GameRecord:
     bots: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"seed": self.seed, "ending": self.ending, "winners": self.winners, "rounds": self.rounds,
-                "judgments": self.judgments, "razed_by_invaders": self.razed_by_invaders,
-                "razed_by_plunder": self.razed_by_plunder, "actions": self.actions,
-                "regions_sustaining": self.regions_sustaining, "bots": self.bots}
+        return {
+            "seed": self.seed,
+            "ending": self.ending,
+            "winners": self.winners,
+            "rounds": self.rounds,
+            "judgments": self.judgments,
+            "razed_by_invaders": self.razed_by_invaders,
+            "razed_by_plunder": self.razed_by_plunder,
+            "actions": self.actions,
+            "regions_sustaining": self.regions_sustaining,
+            "bots": self.bots,
+        }
 
 
 def play_game(options: Options, bots: list[Bot], max_actions: int = 1_000_000) -> Game:
@@ -45,14 +53,26 @@ def play_game(options: Options, bots: list[Bot], max_actions: int = 1_000_000) -
     return game
 
 
-def simulate_one(seed: int, players: int, bot_names: list[str], wave_pairs: int = 1,
-                 round_limit: int | None = C.SIMULATION_ROUND_LIMIT) -> GameRecord:
+def simulate_one(
+    seed: int,
+    players: int,
+    bot_names: list[str],
+    wave_pairs: int = 1,
+    round_limit: int | None = C.SIMULATION_ROUND_LIMIT,
+) -> GameRecord:
     options = Options(players=players, seed=seed, wave_pairs=wave_pairs, round_limit=round_limit)
     bots = [make_bot(bot_names[seat % len(bot_names)], bot_seed(seed, seat)) for seat in range(players)]
     game = play_game(options, bots)
     s = game.state
-    return GameRecord(seed=seed, ending=s.ending or "", winners=list(s.winners), rounds=s.round,
-                      judgments=s.judgments, razed_by_invaders=s.razed_by_invaders,
-                      razed_by_plunder=s.razed_by_plunder, actions=len(game.log),
-                      regions_sustaining=sustaining_regions(s, game.world, C.SETTLEMENTS_TO_SUSTAIN_JUDGE),
-                      bots=[b.name for b in bots])
+    return GameRecord(
+        seed=seed,
+        ending=s.ending or "",
+        winners=list(s.winners),
+        rounds=s.round,
+        judgments=s.judgments,
+        razed_by_invaders=s.razed_by_invaders,
+        razed_by_plunder=s.razed_by_plunder,
+        actions=len(game.log),
+        regions_sustaining=sustaining_regions(s, game.world, C.SETTLEMENTS_TO_SUSTAIN_JUDGE),
+        bots=[b.name for b in bots],
+    )

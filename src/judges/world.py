@@ -147,7 +147,7 @@ def load_world(name: str = "canaan") -> World:
     return _load_packaged(name)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load_packaged(name: str) -> World:
     if not name or any(ch in name for ch in "/\\.") or name != name.strip():
         raise MapDataError(f"{name!r}: not a valid map name")
@@ -200,10 +200,10 @@ class _Checker:
         for key in table:
             if key not in required and key not in optional:
                 allowed = ", ".join(required + optional)
-                raise self.fail(f"{what} has unknown key \"{key}\" (allowed: {allowed})")
+                raise self.fail(f'{what} has unknown key "{key}" (allowed: {allowed})')
         for key in required:
             if key not in table:
-                raise self.fail(f"{what} is missing the key \"{key}\"")
+                raise self.fail(f'{what} is missing the key "{key}"')
 
     def string(self, value: Any, what: str) -> str:
         if not isinstance(value, str):
@@ -226,7 +226,7 @@ class _Checker:
         seen: set[str] = set()
         for name in names:
             if name in seen:
-                raise self.fail(f"{what} lists \"{name}\" twice")
+                raise self.fail(f'{what} lists "{name}" twice')
             seen.add(name)
 
 
@@ -269,25 +269,22 @@ def parse_world(data: dict, source: str = "<data>") -> World:
         where = f"region #{ri + 1}"
         ck.table(raw, where)
         if "name" in raw:
-            where = f"region \"{ck.string(raw['name'], f'the name of {where}')}\""
+            where = f'region "{ck.string(raw["name"], f"the name of {where}")}"'
         ck.keys(raw, where, _REGION_KEYS_REQUIRED, _REGION_KEYS_OPTIONAL)
         rname = raw["name"]
         if rname in region_by_name:
-            raise ck.fail(f"region \"{rname}\" is defined twice")
+            raise ck.fail(f'region "{rname}" is defined twice')
         kingdom = ck.string(raw["kingdom"], f"the kingdom of {where}")
         if kingdom not in KINGDOMS:
-            raise ck.fail(
-                f"{where} has unknown kingdom \"{kingdom}\" (expected one of {', '.join(KINGDOMS)})"
-            )
+            raise ck.fail(f'{where} has unknown kingdom "{kingdom}" (expected one of {", ".join(KINGDOMS)})')
         names = ck.str_list(raw["settlements"], f"the settlements of {where}")
         if not names:
             raise ck.fail(
-                f"{where} has no settlements: a region has exactly one city (the first listed) "
-                f"and at least one village"
+                f"{where} has no settlements: a region has exactly one city (the first listed) and at least one village"
             )
         if len(names) < MIN_SETTLEMENTS_PER_REGION:
             raise ck.fail(
-                f"{where} has only {len(names)} settlement (\"{names[0]}\"): a region needs its "
+                f'{where} has only {len(names)} settlement ("{names[0]}"): a region needs its '
                 f"city (the first listed) and at least one village"
             )
         ck.no_repeats(names, where)
@@ -295,9 +292,7 @@ def parse_world(data: dict, source: str = "<data>") -> World:
         for pos, sname in enumerate(names):
             if sname in settlement_by_name:
                 other = raw_regions[settlement_region[settlement_by_name[sname]]]["name"]
-                raise ck.fail(
-                    f"settlement \"{sname}\" is listed by two regions (\"{other}\" and \"{rname}\")"
-                )
+                raise ck.fail(f'settlement "{sname}" is listed by two regions ("{other}" and "{rname}")')
             index = len(settlement_names)
             settlement_by_name[sname] = index
             settlement_names.append(sname)
@@ -310,10 +305,7 @@ def parse_world(data: dict, source: str = "<data>") -> World:
         ck.no_repeats(canaanite, f"the canaanite list of {where}")
         for sname in canaanite:
             if sname not in names:
-                raise ck.fail(
-                    f"{where} marks \"{sname}\" as Canaanite-held but \"{sname}\" is not one of "
-                    f"its settlements"
-                )
+                raise ck.fail(f'{where} marks "{sname}" as Canaanite-held but "{sname}" is not one of its settlements')
             settlement_canaanite[settlement_by_name[sname]] = True
 
         start_villages = None
@@ -328,8 +320,11 @@ def parse_world(data: dict, source: str = "<data>") -> World:
         if not start_villages:  # not given (or given empty): only an error for a home region
             region_start.append(())
             continue
-        region_start.append(_check_start_villages(ck, rname, start_villages, indices, settlement_by_name,
-                                                  settlement_names, settlement_canaanite))
+        region_start.append(
+            _check_start_villages(
+                ck, rname, start_villages, indices, settlement_by_name, settlement_names, settlement_canaanite
+            )
+        )
 
     # ---- hexes ------------------------------------------------------------------------------
     raw_hexes = data["hexes"]
@@ -349,33 +344,25 @@ def parse_world(data: dict, source: str = "<data>") -> World:
             raise ck.fail(f"{where} is listed twice")
         terrain = ck.string(raw["terrain"], f"the terrain of {where}")
         if terrain not in TERRAINS:
-            raise ck.fail(
-                f"{where} has unknown terrain \"{terrain}\" (expected one of {', '.join(TERRAINS)})"
-            )
+            raise ck.fail(f'{where} has unknown terrain "{terrain}" (expected one of {", ".join(TERRAINS)})')
         settlement = None
         if "settlement" in raw:
             sname = ck.string(raw["settlement"], f"the settlement of {where}")
             if sname not in settlement_by_name:
-                raise ck.fail(f"{where} holds settlement \"{sname}\" that no region lists")
+                raise ck.fail(f'{where} holds settlement "{sname}" that no region lists')
             settlement = settlement_by_name[sname]
             if settlement in settlement_hex:
                 other = hex_rows[settlement_hex[settlement]]
-                raise ck.fail(
-                    f"settlement \"{sname}\" is on two hexes: ({other[0]}, {other[1]}) and ({q}, {r})"
-                )
+                raise ck.fail(f'settlement "{sname}" is on two hexes: ({other[0]}, {other[1]}) and ({q}, {r})')
             settlement_hex[settlement] = hi
         hex_at[(q, r)] = hi
         hex_rows.append((q, r, terrain, settlement))
     for index, sname in enumerate(settlement_names):
         if index not in settlement_hex:
-            raise ck.fail(f"settlement \"{sname}\" is on no hex")
+            raise ck.fail(f'settlement "{sname}" is on no hex')
 
     neighbours = tuple(
-        tuple(
-            hex_at[(q + dq, r + dr)]
-            for dq, dr in AXIAL_DIRECTIONS
-            if (q + dq, r + dr) in hex_at
-        )
+        tuple(hex_at[(q + dq, r + dr)] for dq, dr in AXIAL_DIRECTIONS if (q + dq, r + dr) in hex_at)
         for q, r, _terrain, _settlement in hex_rows
     )
     _check_connected(ck, hex_rows, neighbours, settlement_names)
@@ -385,23 +372,23 @@ def parse_world(data: dict, source: str = "<data>") -> World:
     ring_pos: dict[int, int] = {}
     for pos, sname in enumerate(ring_names):
         if sname not in settlement_by_name:
-            raise ck.fail(f"ring names unknown settlement \"{sname}\"")
+            raise ck.fail(f'ring names unknown settlement "{sname}"')
         index = settlement_by_name[sname]
         if index in ring_pos:
-            raise ck.fail(f"ring lists settlement \"{sname}\" twice")
+            raise ck.fail(f'ring lists settlement "{sname}" twice')
         ring_pos[index] = pos
     for index, sname in enumerate(settlement_names):
         if index not in ring_pos:
-            raise ck.fail(f"ring misses settlement \"{sname}\"")
+            raise ck.fail(f'ring misses settlement "{sname}"')
     ring = tuple(settlement_by_name[sname] for sname in ring_names)
 
     # ---- Tabernacle and Ark -----------------------------------------------------------------
     tabernacle = ck.string(data["tabernacle"], "tabernacle")
     if tabernacle not in settlement_by_name:
-        raise ck.fail(f"tabernacle names unknown settlement \"{tabernacle}\"")
+        raise ck.fail(f'tabernacle names unknown settlement "{tabernacle}"')
     ark_start = ck.string(data["ark_start"], "ark_start")
     if ark_start not in settlement_by_name:
-        raise ck.fail(f"ark_start names unknown settlement \"{ark_start}\"")
+        raise ck.fail(f'ark_start names unknown settlement "{ark_start}"')
 
     # ---- home regions -----------------------------------------------------------------------
     raw_homes = ck.table(data["home_regions"], "home_regions")
@@ -410,18 +397,16 @@ def parse_world(data: dict, source: str = "<data>") -> World:
         try:
             count = int(key)
         except ValueError:
-            raise ck.fail(f"home_regions key \"{key}\" is not a player count") from None
+            raise ck.fail(f'home_regions key "{key}" is not a player count') from None
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-            raise ck.fail(
-                f"home_regions has player count {key}, outside {MIN_PLAYERS}..{MAX_PLAYERS}"
-            )
+            raise ck.fail(f"home_regions has player count {key}, outside {MIN_PLAYERS}..{MAX_PLAYERS}")
         if count in home_regions:
             raise ck.fail(f"home_regions has player count {count} twice")
         what = f"home_regions for {count} players"
         names = ck.str_list(value, what)
         for rname in names:
             if rname not in region_by_name:
-                raise ck.fail(f"{what} names unknown region \"{rname}\"")
+                raise ck.fail(f'{what} names unknown region "{rname}"')
         ck.no_repeats(names, what)
         if len(names) != count:
             raise ck.fail(f"{what} lists {len(names)} regions, needs exactly {count}")
@@ -429,7 +414,7 @@ def parse_world(data: dict, source: str = "<data>") -> World:
             ri = region_by_name[rname]
             if not region_start[ri]:
                 raise ck.fail(
-                    f"region \"{rname}\" is a home region ({what}) but has no start_villages: "
+                    f'region "{rname}" is a home region ({what}) but has no start_villages: '
                     f"it needs exactly {START_VILLAGES_PER_HOME}"
                 )
         home_regions[count] = tuple(region_by_name[rname] for rname in names)
@@ -437,8 +422,7 @@ def parse_world(data: dict, source: str = "<data>") -> World:
 
     # ---- build ------------------------------------------------------------------------------
     hexes = tuple(
-        Hex(index=i, q=q, r=r, terrain=terrain, settlement=s)
-        for i, (q, r, terrain, s) in enumerate(hex_rows)
+        Hex(index=i, q=q, r=r, terrain=terrain, settlement=s) for i, (q, r, terrain, s) in enumerate(hex_rows)
     )
     settlements = tuple(
         SettlementInfo(
@@ -488,16 +472,16 @@ def _check_start_villages(
     settlement_names: list[str],
     settlement_canaanite: list[bool],
 ) -> tuple[int, ...]:
-    where = f"the start_villages of region \"{rname}\""
+    where = f'the start_villages of region "{rname}"'
     ck.no_repeats(names, where)
     for sname in names:
         index = settlement_by_name.get(sname)
         if index is None or index not in indices:
-            raise ck.fail(f"{where} names \"{sname}\", which is not a settlement of \"{rname}\"")
+            raise ck.fail(f'{where} names "{sname}", which is not a settlement of "{rname}"')
         if index == indices[0]:
-            raise ck.fail(f"{where} names \"{sname}\", which is the region's city, not a village")
+            raise ck.fail(f'{where} names "{sname}", which is the region\'s city, not a village')
         if settlement_canaanite[index]:
-            raise ck.fail(f"{where} names \"{sname}\", which starts Canaanite-held")
+            raise ck.fail(f'{where} names "{sname}", which starts Canaanite-held')
     if len(names) != START_VILLAGES_PER_HOME:
         raise ck.fail(
             f"{where} lists {len(names)} village{'' if len(names) == 1 else 's'}, "
@@ -525,8 +509,6 @@ def _check_connected(
             q, r, _terrain, s = hex_rows[i]
             label = f"hex ({q}, {r})"
             if s is not None:
-                label += f" (settlement \"{settlement_names[s]}\")"
+                label += f' (settlement "{settlement_names[s]}")'
             q0, r0 = hex_rows[0][0], hex_rows[0][1]
-            raise ck.fail(
-                f"the land is not connected: {label} cannot be reached from hex ({q0}, {r0})"
-            )
+            raise ck.fail(f"the land is not connected: {label} cannot be reached from hex ({q0}, {r0})")

@@ -63,8 +63,7 @@ def test_determinize_keeps_the_cards_and_the_hand_sizes():
     for game in POSITIONS:
         for seat in range(len(game.state.players)):
             d = SearchState(game).determinize(seat, 7).game.state
-            pool = lambda st: Counter(st.deck) + sum((Counter(p.hand) for p in st.players if p.seat != seat),
-                                                     Counter())
+            pool = lambda st: Counter(st.deck) + sum((Counter(p.hand) for p in st.players if p.seat != seat), Counter())
             assert pool(d) == pool(game.state)
             assert [len(p.hand) for p in d.players] == [len(p.hand) for p in game.state.players]
 
@@ -94,7 +93,8 @@ def test_game_from_view_round_trips_the_public_state():
             assert rebuilt.view(seat, notifications=False) == view
             assert list(rebuilt.legal_actions(seat)) == list(game.legal_actions(seat))
             assert len(unseen_cards(view)) == len(game.state.deck) + sum(
-                len(p.hand) for p in game.state.players if p.seat != seat)
+                len(p.hand) for p in game.state.players if p.seat != seat
+            )
             assert view == game.view(seat, notifications=False)  # the view was not changed
 
 
@@ -177,12 +177,13 @@ def test_mcts_beats_random_in_most_short_two_player_games():
 def test_the_bot_reads_the_deck_from_the_constants():
     game = POSITIONS[1]
     view = game.view(0, notifications=False)
-    assert Counter(unseen_cards(view)) + Counter(view.state.players[0].hand) + Counter(
-        view.state.discard) + Counter(view.state.events_area) + Counter(
-        e.card for e in view.state.events_landed) == Counter(C.DECK)
+    assert Counter(unseen_cards(view)) + Counter(view.state.players[0].hand) + Counter(view.state.discard) + Counter(
+        view.state.events_area
+    ) + Counter(e.card for e in view.state.events_landed) == Counter(C.DECK)
 
 
 # --- the search itself ----------------------------------------------------------------------
+
 
 def _live_decision(min_legal: int = 3):
     return next(live_decisions(POSITIONS, min_legal))
@@ -216,6 +217,7 @@ def test_sequential_halving_finds_the_best_candidate(monkeypatch):
     def playout(self, s, seat_, action, start_round):
         played.append(repr(action))
         return worth[repr(action)]
+
     monkeypatch.setattr(MCTSBot, "_playout", playout)
     bot = MCTSBot(seed=2, iterations=40, margin=0.05)
     choice = bot._halve(SearchState(game.clone()), seat, cands, game.state.round)
@@ -228,10 +230,14 @@ def test_the_greedy_choice_stands_unless_an_alternative_beats_it_by_the_margin(m
     game, seat, legal = _live_decision()
     cands = legal[:3]
     monkeypatch.setattr(MCTSBot, "_playout", lambda self, s, seat_, action, r: 0.50 + 0.02 * (action == cands[1]))
-    assert MCTSBot(seed=2, iterations=30, margin=0.05)._halve(
-        SearchState(game.clone()), seat, cands, game.state.round) == cands[0]
-    assert MCTSBot(seed=2, iterations=30, margin=0.01)._halve(
-        SearchState(game.clone()), seat, cands, game.state.round) == cands[1]
+    assert (
+        MCTSBot(seed=2, iterations=30, margin=0.05)._halve(SearchState(game.clone()), seat, cands, game.state.round)
+        == cands[0]
+    )
+    assert (
+        MCTSBot(seed=2, iterations=30, margin=0.01)._halve(SearchState(game.clone()), seat, cands, game.state.round)
+        == cands[1]
+    )
 
 
 def test_the_choice_depends_only_on_the_view():
@@ -242,9 +248,12 @@ def test_the_choice_depends_only_on_the_view():
         other = SearchState(game).determinize(seat, 12345).game
         assert other.view(seat, notifications=False) == game.view(seat, notifications=False)
         assert other.state_json() != game.state_json()
-        picks = [MCTSBot(seed=4, iterations=8).choose(seat, list(g.legal_actions(seat)),
-                                                      lambda g=g: g.view(seat, notifications=False))
-                 for g in (game, other)]
+        picks = [
+            MCTSBot(seed=4, iterations=8).choose(
+                seat, list(g.legal_actions(seat)), lambda g=g: g.view(seat, notifications=False)
+            )
+            for g in (game, other)
+        ]
         assert picks[0] == picks[1]
         checked += 1
     assert checked >= 3

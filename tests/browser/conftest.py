@@ -28,9 +28,13 @@ def server(tmp_path_factory):
     port = _free_port()
     db = tmp_path_factory.mktemp("db") / "browser.db"
     env = {**os.environ, "JUDGES_BOT_DELAY": "0.02", "JUDGES_DATABASE_URL": f"sqlite:///{db}"}
-    process = subprocess.Popen([sys.executable, "-m", "judges.cli", "serve", "--port", str(port),
-                                "--allow-scenarios"], env=env, cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "judges.cli", "serve", "--port", str(port), "--allow-scenarios"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -52,10 +56,20 @@ def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run scripts/setup-browser.sh (as root)")
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--no-first-run", "--disable-sync", "--disable-quic"])
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+                "--disable-sync",
+                "--disable-quic",
+            ],
+        )
         yield b
         b.close()
 

@@ -8,10 +8,17 @@ from browser.support import shot
 
 ELECTION = {  # two judges stand: an election opens at once (players 0 and 1 vote)
     "clear_board": True,
-    "settlements": {"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 0, "troops": 1},
-                    "Hebron": {"owner": 1, "troops": 2}, "Shechem": {"owner": 2, "troops": 2}},
-    "generals": [{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 1, "at": "Hebron"},
-                 {"id": 12, "owner": 2, "at": "Shechem"}],
+    "settlements": {
+        "Hazor": {"owner": 0, "troops": 2},
+        "Kedesh": {"owner": 0, "troops": 1},
+        "Hebron": {"owner": 1, "troops": 2},
+        "Shechem": {"owner": 2, "troops": 2},
+    },
+    "generals": [
+        {"id": 10, "owner": 0, "at": "Hazor"},
+        {"id": 11, "owner": 1, "at": "Hebron"},
+        {"id": 12, "owner": 2, "at": "Shechem"},
+    ],
     "titles": {"Naphtali": {"holder": 10}, "Judah": {"holder": 11}},
 }
 
@@ -61,10 +68,18 @@ def test_create_a_game_against_bots_and_play_two_rounds_by_clicking(server, page
 
 
 def test_vote_close_and_reopen_the_window_read_the_bell_switch_language(server, page):
-    data = httpx.post(server + "/api/games", json={
-        "seats": [{"kind": "human", "name": "Deborah"}, {"kind": "bot", "bot": "greedy"},
-                  {"kind": "bot", "bot": "greedy"}],
-        "position": ELECTION, "seed": 3}).json()
+    data = httpx.post(
+        server + "/api/games",
+        json={
+            "seats": [
+                {"kind": "human", "name": "Deborah"},
+                {"kind": "bot", "bot": "greedy"},
+                {"kind": "bot", "bot": "greedy"},
+            ],
+            "position": ELECTION,
+            "seed": 3,
+        },
+    ).json()
     page.goto(data["seats"][0]["link"])
     # The vote window opens by itself.
     window = page.locator("#modal:not([hidden])")
@@ -102,9 +117,17 @@ def test_vote_close_and_reopen_the_window_read_the_bell_switch_language(server, 
 
 
 def test_two_browser_windows_see_each_others_moves_live(server, browser):
-    data = httpx.post(server + "/api/games", json={
-        "seats": [{"kind": "human", "name": "Ehud"}, {"kind": "human", "name": "Gideon"},
-                  {"kind": "bot", "bot": "greedy"}], "seed": 5}).json()
+    data = httpx.post(
+        server + "/api/games",
+        json={
+            "seats": [
+                {"kind": "human", "name": "Ehud"},
+                {"kind": "human", "name": "Gideon"},
+                {"kind": "bot", "bot": "greedy"},
+            ],
+            "seed": 5,
+        },
+    ).json()
     first, second = browser.new_page(), browser.new_page()
     first.goto(data["seats"][0]["link"])
     second.goto(data["seats"][1]["link"])
@@ -121,15 +144,25 @@ def test_two_browser_windows_see_each_others_moves_live(server, browser):
 
 def test_the_end_of_a_game_is_shown_with_its_winner(server, page):
     # Three Judge titles held at the Victory Check: Deborah wins at once.
-    position = {"phase": "victory", "clear_board": True,
-                "settlements": {"Hazor": {"owner": 0, "troops": 1}, "Hebron": {"owner": 1, "troops": 1},
-                                "Shechem": {"owner": 2, "troops": 1}},
-                "generals": [{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Hazor"},
-                             {"id": 12, "owner": 0, "at": "Hazor"}],
-                "titles": {"Naphtali": {"holder": 10}, "Asher": {"holder": 11}, "Jezreel": {"holder": 12}}}
-    data = httpx.post(server + "/api/games", json={
-        "seats": [{"kind": "human", "name": "Deborah"}, {"kind": "bot"}, {"kind": "bot"}],
-        "position": position}).json()
+    position = {
+        "phase": "victory",
+        "clear_board": True,
+        "settlements": {
+            "Hazor": {"owner": 0, "troops": 1},
+            "Hebron": {"owner": 1, "troops": 1},
+            "Shechem": {"owner": 2, "troops": 1},
+        },
+        "generals": [
+            {"id": 10, "owner": 0, "at": "Hazor"},
+            {"id": 11, "owner": 0, "at": "Hazor"},
+            {"id": 12, "owner": 0, "at": "Hazor"},
+        ],
+        "titles": {"Naphtali": {"holder": 10}, "Asher": {"holder": 11}, "Jezreel": {"holder": 12}},
+    }
+    data = httpx.post(
+        server + "/api/games",
+        json={"seats": [{"kind": "human", "name": "Deborah"}, {"kind": "bot"}, {"kind": "bot"}], "position": position},
+    ).json()
     page.goto(data["seats"][0]["link"])
     page.wait_for_selector("#actions .ending")
     assert page.locator("#actions .ending").get_attribute("data-ending") == "three_points"

@@ -21,8 +21,26 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 def test_a_short_lab_run_writes_the_report(tmp_path):
     out = tmp_path / "report"
-    result = runner.invoke(app, ["lab", "--players", "3", "--games", "8", "--bots", "greedy,random,greedy",
-                                 "--seed", "3", "--out", str(out), "--workers", "2", "--round-limit", "40"])
+    result = runner.invoke(
+        app,
+        [
+            "lab",
+            "--players",
+            "3",
+            "--games",
+            "8",
+            "--bots",
+            "greedy,random,greedy",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            "--workers",
+            "2",
+            "--round-limit",
+            "40",
+        ],
+    )
     assert result.exit_code == 0, result.output
     page = (out / "index.html").read_text(encoding="utf-8")
     referenced = set(re.findall(r'<img src="([^"]+)"', page))
@@ -58,8 +76,15 @@ def test_seat_rotation_gives_each_bot_each_seat():
 
 
 def test_set_overrides_change_the_games_on_the_same_seeds():
-    config = LabConfig(players=3, games=6, bots=["greedy"], seed=1, workers=1, round_limit=40,
-                       variants=[parse_variant("wrath3:WRATH_THRESHOLD=3")])
+    config = LabConfig(
+        players=3,
+        games=6,
+        bots=["greedy"],
+        seed=1,
+        workers=1,
+        round_limit=40,
+        variants=[parse_variant("wrath3:WRATH_THRESHOLD=3")],
+    )
     records = run_games(config)
     by = {v: [r for r in records if r["variant"] == v] for v in ("default", "wrath3")}
     assert [r["seed"] for r in by["default"]] == [r["seed"] for r in by["wrath3"]] == list(range(1, 7))
@@ -68,8 +93,9 @@ def test_set_overrides_change_the_games_on_the_same_seeds():
 
 
 def test_set_applies_to_every_variant():
-    config = LabConfig(players=2, games=2, bots=["greedy"], sets=["COSTS.wall=8"],
-                       variants=[parse_variant("cheap:COSTS.troop=2")])
+    config = LabConfig(
+        players=2, games=2, bots=["greedy"], sets=["COSTS.wall=8"], variants=[parse_variant("cheap:COSTS.troop=2")]
+    )
     variants = {v.name: v for v in config.all_variants()}
     assert [o.text for o in variants["default"].overrides] == ["COSTS.wall=8"]
     assert [o.text for o in variants["cheap"].overrides] == ["COSTS.wall=8", "COSTS.troop=2"]
@@ -85,7 +111,7 @@ def test_override_parsing():
     o = parse_override("EVENT_TERRAIN_BY_DIE.1=plain")
     assert (o.key, o.value) == (1, "plain")
     assert parse_override("CANAANITE_CITY_WALLS=false").value is False
-    assert parse_override("EVENT_CARDS=[\"plague\",\"famine\"]").value == ("plague", "famine")
+    assert parse_override('EVENT_CARDS=["plague","famine"]').value == ("plague", "famine")
     whole = parse_override('TERRAIN_MOVE_COST={"plain": 1, "desert": 2, "mountains": 2}')
     assert whole.value == {"plain": 1, "desert": 2, "mountains": 2}
     v = parse_variant('slow:TERRAIN_MOVE_COST={"plain": 2, "desert": 2, "mountains": 3},MOVEMENT_POINTS=4')
@@ -93,29 +119,36 @@ def test_override_parsing():
     assert parse_variant("plain:").overrides == ()
 
 
-@pytest.mark.parametrize("text, message", [
-    ("WRATH_TRESHOLD=3", "unknown constant 'WRATH_TRESHOLD'; did you mean WRATH_THRESHOLD"),
-    ("NO_SUCH_THING=1", "unknown constant"),
-    ("WRATH_THRESHOLD=\"high\"", "WRATH_THRESHOLD must be an integer"),
-    ("WRATH_THRESHOLD=true", "WRATH_THRESHOLD must be an integer"),
-    ("WRATH_THRESHOLD=2.5", "must be an integer"),
-    ("WRATH_THRESHOLD=", "is not a JSON value"),
-    ("COSTS.castle=3", "COSTS has no key 'castle'"),
-    ("COSTS.wall=cheap", "is not a JSON value"),
-    ("COSTS={\"wall\": 8}", "must list every key"),
-    ("WRATH_THRESHOLD.x=1", "is not a dict"),
-    ("CANAANITE_CITY_WALLS=1", "must be true/false"),
-    ("RULES_VERSION=2", "unknown constant"),
-    ("WRATH_THRESHOLD", "expected NAME=VALUE"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("WRATH_TRESHOLD=3", "unknown constant 'WRATH_TRESHOLD'; did you mean WRATH_THRESHOLD"),
+        ("NO_SUCH_THING=1", "unknown constant"),
+        ('WRATH_THRESHOLD="high"', "WRATH_THRESHOLD must be an integer"),
+        ("WRATH_THRESHOLD=true", "WRATH_THRESHOLD must be an integer"),
+        ("WRATH_THRESHOLD=2.5", "must be an integer"),
+        ("WRATH_THRESHOLD=", "is not a JSON value"),
+        ("COSTS.castle=3", "COSTS has no key 'castle'"),
+        ("COSTS.wall=cheap", "is not a JSON value"),
+        ('COSTS={"wall": 8}', "must list every key"),
+        ("WRATH_THRESHOLD.x=1", "is not a dict"),
+        ("CANAANITE_CITY_WALLS=1", "must be true/false"),
+        ("RULES_VERSION=2", "unknown constant"),
+        ("WRATH_THRESHOLD", "expected NAME=VALUE"),
+    ],
+)
 def test_bad_overrides_are_refused_with_a_clear_message(text, message):
     with pytest.raises(OverrideError, match=re.escape(message)):
         parse_override(text)
 
 
 def test_the_command_refuses_bad_names_and_bad_variants(tmp_path):
-    for args in (["--set", "WRATH_TRESHOLD=3"], ["--variant", "x:COSTS.castle=1"], ["--variant", "no colon"],
-                 ["--bots", "greedy,nobot"]):
+    for args in (
+        ["--set", "WRATH_TRESHOLD=3"],
+        ["--variant", "x:COSTS.castle=1"],
+        ["--variant", "no colon"],
+        ["--bots", "greedy,nobot"],
+    ):
         result = runner.invoke(app, ["lab", "--players", "2", "--games", "1", "--out", str(tmp_path / "r")] + args)
         assert result.exit_code == 2, (args, result.output)
         assert "judges lab:" in result.output

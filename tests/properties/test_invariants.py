@@ -68,9 +68,15 @@ def positions(draw):
     players = draw(st.integers(2, 6))
     generals = []
     for gid in range(100, 100 + draw(st.integers(0, 5))):
-        generals.append({"id": gid, "owner": draw(st.integers(0, players - 1)),
-                         "at": draw(st.sampled_from(NAMES)),
-                         "prophet": draw(st.booleans()), "army": draw(st.integers(0, 4))})
+        generals.append(
+            {
+                "id": gid,
+                "owner": draw(st.integers(0, players - 1)),
+                "at": draw(st.sampled_from(NAMES)),
+                "prophet": draw(st.booleans()),
+                "army": draw(st.integers(0, 4)),
+            }
+        )
     prophets = 0
     for g in generals:  # never more prophets than the supply holds
         if g["prophet"]:
@@ -90,9 +96,16 @@ def positions(draw):
         "events_area": draw(st.lists(st.sampled_from(C.EVENT_CARDS), max_size=4)),
         "settlements": {name: {"razed": True} for name in draw(st.lists(st.sampled_from(NAMES), max_size=12))},
     }
-    return {"options": {"players": players, "seed": draw(st.integers(0, 2**32)),
-                        "wave_pairs": draw(st.integers(1, 2)), "round_limit": draw(st.integers(1, 8))},
-            "position": position, "dice": None}
+    return {
+        "options": {
+            "players": players,
+            "seed": draw(st.integers(0, 2**32)),
+            "wave_pairs": draw(st.integers(1, 2)),
+            "round_limit": draw(st.integers(1, 8)),
+        },
+        "position": position,
+        "dice": None,
+    }
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -12,12 +12,19 @@ from hypothesis import strategies as st
 
 from judges.bots import RandomBot
 from judges.engine import Game, GameState, Options
-from judges.engine.board import (base_value, control_map, controlled_settlements, hex_controller, region_share,
-                                 settlement_controller, standing_in_region)
-from judges.engine.scenario import build_game
+from judges.engine.board import (
+    base_value,
+    control_map,
+    controlled_settlements,
+    hex_controller,
+    region_share,
+    settlement_controller,
+    standing_in_region,
+)
 from judges.engine.income import compute_income, settlement_value
-from judges.engine.view import PlayerView
+from judges.engine.scenario import build_game
 from judges.engine.victory import score
+from judges.engine.view import PlayerView
 
 
 def random_position(seed: int, players: int, actions: int, policy_seed: int) -> Game:
@@ -63,8 +70,13 @@ def assert_hides(view: PlayerView, game: Game) -> None:
         assert p.hand == (state.players[seat].hand if p.seat == seat else [])
     # Nothing else is hidden: putting the hidden parts back gives the full state.
     restored = msgspec.structs.replace(
-        shown, rng=state.rng, options=state.options, deck=state.deck, votes=state.votes,
-        players=[msgspec.structs.replace(p, hand=state.players[p.seat].hand) for p in shown.players])
+        shown,
+        rng=state.rng,
+        options=state.options,
+        deck=state.deck,
+        votes=state.votes,
+        players=[msgspec.structs.replace(p, hand=state.players[p.seat].hand) for p in shown.players],
+    )
     assert restored == state
     text = msgspec.json.encode(view)
     assert str(state.rng).encode() not in text
@@ -73,8 +85,12 @@ def assert_hides(view: PlayerView, game: Game) -> None:
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**31), players=st.integers(2, 6), actions=st.integers(0, 400),
-       policy_seed=st.integers(0, 2**32))
+@given(
+    seed=st.integers(0, 2**31),
+    players=st.integers(2, 6),
+    actions=st.integers(0, 400),
+    policy_seed=st.integers(0, 2**32),
+)
 def test_engine_queries_answer_the_same_on_the_view_as_on_the_full_state(seed, players, actions, policy_seed):
     game = random_position(seed, players, actions, policy_seed)
     truth = queries(game.state, game)
@@ -120,13 +136,16 @@ def test_only_the_seats_own_ballot_shows_during_an_election():
 def test_the_greedy_view_helpers_are_the_engines_functions():
     """The greedy bot's control, settlement value and region shares are the engine's."""
     from judges.bots.greedy import _View
+
     game = random_position(7, 4, 300, 7)
     for seat in range(4):
         view = game.view(seat, notifications=False)
         me = _View(view, game.world)
         world = game.world
         assert [me.controller(i) for i in range(len(world.settlements))] == control_map(game.state, world)
-        assert [me.value(i) for i in range(len(world.settlements))] == \
-            [base_value(game.state, world, i) for i in range(len(world.settlements))]
-        assert [me.region_share(r) for r in range(len(world.regions))] == \
-            [region_share(game.state, world, r, seat) for r in range(len(world.regions))]
+        assert [me.value(i) for i in range(len(world.settlements))] == [
+            base_value(game.state, world, i) for i in range(len(world.settlements))
+        ]
+        assert [me.region_share(r) for r in range(len(world.regions))] == [
+            region_share(game.state, world, r, seat) for r in range(len(world.regions))
+        ]

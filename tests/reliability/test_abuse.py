@@ -32,9 +32,9 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from judges.bots import make_bot
 from judges.engine import Game, Options, action_from_dict
 from judges.engine import constants as C
-from judges.bots import make_bot
 from judges.engine.actions import ACTION_TYPES, EndTurn
 from judges.engine.dice import seed_to_state
 from judges.engine.errors import RuleError
@@ -50,6 +50,7 @@ WORLD = load_world()
 
 
 # --- helpers ------------------------------------------------------------------------------
+
 
 def create(client, seats=FOUR_HUMANS, seed: int | None = 5, **extra) -> tuple[str, list[str | None]]:
     response = client.post("/api/games", json={"seats": seats, "seed": seed, **extra})
@@ -90,14 +91,17 @@ def play_humans(client, game_id: str, tokens: list[str], actions: int) -> None:
 
 def assert_refusal(response, request_text: str) -> dict:
     assert 400 <= response.status_code < 500, (
-        f"{request_text} was answered {response.status_code}, not a 4xx: {response.text[:500]}")
+        f"{request_text} was answered {response.status_code}, not a 4xx: {response.text[:500]}"
+    )
     try:
         body = response.json()
     except ValueError:
-        raise AssertionError(f"{request_text}: the {response.status_code} answer is not JSON: "
-                             f"{response.text[:300]!r}") from None
+        raise AssertionError(
+            f"{request_text}: the {response.status_code} answer is not JSON: {response.text[:300]!r}"
+        ) from None
     assert isinstance(body, dict) and isinstance(body.get("message"), str) and body["message"], (
-        f"{request_text}: the {response.status_code} answer has no message: {body!r}")
+        f"{request_text}: the {response.status_code} answer has no message: {body!r}"
+    )
     return body
 
 
@@ -148,10 +152,12 @@ def test_fuzzed_requests_never_get_a_server_error(case, use_real_game, seat, sch
     response = case.call()
     assert response.status_code < 500, (
         f"{case.method} {case.formatted_path} query={case.query!r} headers={case.headers!r} "
-        f"body={case.body!r} was answered {response.status_code}: {response.text[:500]}")
+        f"body={case.body!r} was answered {response.status_code}: {response.text[:500]}"
+    )
 
 
 # --- a humans-only game for the refusal tests ---------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def app_client(tmp_path_factory):
@@ -176,10 +182,13 @@ def fingerprint(client, game_id: str, tokens: list[str]) -> dict:
     """Everything a refused action must leave alone: every seat's view, and the whole engine
     state (hidden parts included: the deck, the hands, the dice)."""
     live = live_of(client, game_id)
-    return {"views": [view(client, game_id, t) for t in tokens],
-            "state": msgspec.json.encode(live.game.state),
-            "log": len(live.game.log), "notifications": len(live.game.notifications),
-            "client_ids": dict(live.client_ids)}
+    return {
+        "views": [view(client, game_id, t) for t in tokens],
+        "state": msgspec.json.encode(live.game.state),
+        "log": len(live.game.log),
+        "notifications": len(live.game.notifications),
+        "client_ids": dict(live.client_ids),
+    }
 
 
 def assert_unchanged(before: dict, after: dict, what: str) -> None:
@@ -193,13 +202,22 @@ def assert_unchanged(before: dict, after: dict, what: str) -> None:
 
 # --- (b) malformed and illegal actions -----------------------------------------------------------
 
-JSON_LEAF = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
-             | st.text(max_size=12))
-JSON = st.recursive(JSON_LEAF, lambda inner: st.lists(inner, max_size=3)
-                    | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=8)
-NAMES = sorted({s.name for s in WORLD.settlements} | {r.name for r in WORLD.regions} | set(C.DECK)
-               | set(C.COSTS) | {"plain", "desert", "mountains", "troop", ""})
-INTS = (st.integers(-3, 40) | st.integers() | st.sampled_from([2**31, 2**63 - 1, 2**63, 2**64, -2**63 - 1, 10**40]))
+JSON_LEAF = (
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12)
+)
+JSON = st.recursive(
+    JSON_LEAF,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+NAMES = sorted(
+    {s.name for s in WORLD.settlements}
+    | {r.name for r in WORLD.regions}
+    | set(C.DECK)
+    | set(C.COSTS)
+    | {"plain", "desert", "mountains", "troop", ""}
+)
+INTS = st.integers(-3, 40) | st.integers() | st.sampled_from([2**31, 2**63 - 1, 2**63, 2**64, -(2**63) - 1, 10**40])
 STRS = st.sampled_from(NAMES) | st.text(max_size=20)
 TAGS = [cls.__struct_config__.tag for cls in ACTION_TYPES]
 MISSING = object()
@@ -243,8 +261,11 @@ def typed_actions(draw) -> dict:
 ACTIONS = st.one_of(
     typed_actions(),
     st.dictionaries(st.text(max_size=10), JSON, max_size=5),  # any JSON object
-    st.builds(lambda tag, extra: {"type": tag, **extra},  # an unknown type
-              st.text(max_size=15).filter(lambda t: t not in TAGS), st.dictionaries(st.text(max_size=6), JSON, max_size=3)),
+    st.builds(
+        lambda tag, extra: {"type": tag, **extra},  # an unknown type
+        st.text(max_size=15).filter(lambda t: t not in TAGS),
+        st.dictionaries(st.text(max_size=6), JSON, max_size=3),
+    ),
 )
 
 
@@ -262,8 +283,9 @@ def is_legal(game: Game, seat: int, action) -> bool:
 
 @settings(max_examples=ABUSE_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(action=ACTIONS, seat=st.integers(0, 3), client_action_id=st.none() | st.text(max_size=12))
-def test_malformed_and_illegal_actions_are_refused_and_change_nothing(app_client, still_game, action, seat,
-                                                                      client_action_id):
+def test_malformed_and_illegal_actions_are_refused_and_change_nothing(
+    app_client, still_game, action, seat, client_action_id
+):
     game_id, tokens = still_game
     live = live_of(app_client, game_id)
     assume(not is_legal(live.game, seat, action))
@@ -280,8 +302,10 @@ BODIES = st.one_of(
     JSON.filter(lambda v: not isinstance(v, dict)).map(json.dumps),  # JSON, not an object
     st.dictionaries(st.text(max_size=8), JSON, max_size=3).map(json.dumps),  # an object without "action"
     JSON.filter(lambda v: not isinstance(v, dict)).map(lambda v: json.dumps({"action": v})),  # action not an object
-    st.builds(lambda cid: json.dumps({"action": {"type": "end_turn"}, "client_action_id": cid}),  # bad client id
-              JSON.filter(lambda v: v is not None and not isinstance(v, str)) | st.text(min_size=101, max_size=200)),
+    st.builds(
+        lambda cid: json.dumps({"action": {"type": "end_turn"}, "client_action_id": cid}),  # bad client id
+        JSON.filter(lambda v: v is not None and not isinstance(v, str)) | st.text(min_size=101, max_size=200),
+    ),
 )
 
 
@@ -290,8 +314,11 @@ BODIES = st.one_of(
 def test_malformed_request_bodies_are_refused_and_change_nothing(app_client, still_game, body, seat):
     game_id, tokens = still_game
     before = fingerprint(app_client, game_id, tokens)
-    response = app_client.post(f"/api/games/{game_id}/actions", content=body,
-                               headers={"X-Seat-Token": tokens[seat], "content-type": "application/json"})
+    response = app_client.post(
+        f"/api/games/{game_id}/actions",
+        content=body,
+        headers={"X-Seat-Token": tokens[seat], "content-type": "application/json"},
+    )
     what = f"seat {seat} posting the body {body[:200]!r}"
     assert_refusal(response, what)
     assert_unchanged(before, fingerprint(app_client, game_id, tokens), what)
@@ -299,14 +326,23 @@ def test_malformed_request_bodies_are_refused_and_change_nothing(app_client, sti
 
 # --- game creation: extreme numbers, odd names, bot specs ----------------------------------------
 
+
 @settings(max_examples=ABUSE_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-@given(seed=st.none() | INTS, round_limit=st.none() | st.none() | INTS,
-       wave_pairs=st.integers(1, C.MAX_WAVE_PAIRS) | st.integers(1, C.MAX_WAVE_PAIRS) | INTS,
-       players=st.integers(C.MIN_PLAYERS, C.MAX_PLAYERS) | st.integers(1, 7),
-       name=st.none() | st.text(max_size=60), language=st.text(max_size=12))
+@given(
+    seed=st.none() | INTS,
+    round_limit=st.none() | st.none() | INTS,
+    wave_pairs=st.integers(1, C.MAX_WAVE_PAIRS) | st.integers(1, C.MAX_WAVE_PAIRS) | INTS,
+    players=st.integers(C.MIN_PLAYERS, C.MAX_PLAYERS) | st.integers(1, 7),
+    name=st.none() | st.text(max_size=60),
+    language=st.text(max_size=12),
+)
 def test_game_creation_never_gets_a_server_error(app_client, seed, round_limit, wave_pairs, players, name, language):
-    body = {"seats": [{"kind": "human", "name": name, "language": language}] * players, "seed": seed,
-            "round_limit": round_limit, "wave_pairs": wave_pairs}
+    body = {
+        "seats": [{"kind": "human", "name": name, "language": language}] * players,
+        "seed": seed,
+        "round_limit": round_limit,
+        "wave_pairs": wave_pairs,
+    }
     response = app_client.post("/api/games", json=body)
     what = f"POST /api/games {json.dumps(body)[:400]}"
     if response.status_code != 201:
@@ -332,20 +368,24 @@ def test_a_bot_spec_the_server_cannot_play_is_refused_at_creation(app_client):
     for spec in BAD_BOT_SPECS:
         with pytest.raises(ValueError):
             make_bot(spec, 0)
-        response = app_client.post("/api/games", json={"seed": seed, "seats": [
-            {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": spec}]})
+        response = app_client.post(
+            "/api/games",
+            json={"seed": seed, "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": spec}]},
+        )
         if response.status_code == 422:
             assert_refusal(response, f"a bot seat {spec!r}")
         else:
             accepted[spec] = response.status_code
     assert not accepted, (
         f"POST /api/games accepted bot seats whose bot make_bot() cannot build: {accepted} (expected 422): "
-        f"the seat's bot task dies with ValueError when it is first owed, and the game never goes on")
+        f"the seat's bot task dies with ValueError when it is first owed, and the game never goes on"
+    )
 
 
 def test_a_bot_search_budget_over_the_server_limit_is_refused(app_client):
     """A seat's search costs rollouts x horizon rounds of CPU on the shared bot threads."""
     from judges.server.service import MAX_MCTS_BUDGET
+
     seed = first_owed_is_not(2, 3)
     seats = lambda spec: [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": spec}]
     over = f"mcts:{MAX_MCTS_BUDGET // 2 + 1}:2"
@@ -371,8 +411,9 @@ def secrets_by_seq(store_url: str, game_id: str, upto: int) -> tuple[list[dict],
     rngs = {str(seed_to_state(stored.seed)), str(game.state.rng)}
     records = stored.all_actions[:upto]
     for i in range(len(records) + 1):
-        by_seq.append({"deck": list(game.state.deck), "hands": [list(p.hand) for p in game.state.players],
-                       "rng": game.state.rng})
+        by_seq.append(
+            {"deck": list(game.state.deck), "hands": [list(p.hand) for p in game.state.players], "rng": game.state.rng}
+        )
         rngs.add(str(game.state.rng))
         if i < len(records):
             game.apply(action_from_dict(records[i]["action"]))
@@ -402,8 +443,9 @@ def assert_hides_secrets(doc: dict, seat: int, by_seq: list[dict], rngs: set[str
         if "state" in doc:
             assert doc["deck_size"] == len(deck), f"{where}: the deck's size is wrong"
             assert doc["hand_sizes"] == [len(h) for h in by_seq[seq]["hands"]], f"{where}: hand sizes are wrong"
-            assert doc["state"]["players"][seat]["hand"] == by_seq[seq]["hands"][seat], \
+            assert doc["state"]["players"][seat]["hand"] == by_seq[seq]["hands"][seat], (
                 f"{where}: the seat's own hand is not shown"
+            )
 
 
 @pytest.fixture
@@ -488,10 +530,12 @@ def test_the_view_does_not_give_away_the_seed_that_deals_every_hand(bot_client):
         f"the view of seat 0 shows options.seed = {options.get('seed')}: "
         f"Game.new(Options(**view['state']['options'])) rebuilds the deck "
         f"({Game.new(Options(**options)).state.deck == real.deck}) and every seat's hand "
-        f"({[p.hand for p in Game.new(Options(**options)).state.players] == [p.hand for p in real.players]})")
+        f"({[p.hand for p in Game.new(Options(**options)).state.players] == [p.hand for p in real.players]})"
+    )
 
 
 # --- (d) tokens ------------------------------------------------------------------------------
+
 
 def test_a_token_acts_for_no_other_seat_and_in_no_other_game(app_client):
     game_a, tokens_a = create(app_client, seed=31)
@@ -514,6 +558,7 @@ def test_a_token_acts_for_no_other_seat_and_in_no_other_game(app_client):
         assert_refusal(response, "a token of game A in game B")
         assert app_client.get(f"/api/games/{game_b}/view", headers={"X-Seat-Token": token}).status_code == 403
     from starlette.websockets import WebSocketDisconnect
+
     with pytest.raises(WebSocketDisconnect) as refused:
         with app_client.websocket_connect(f"/ws/games/{game_b}?token={tokens_a[0]}") as ws:
             ws.receive_json()
@@ -523,6 +568,7 @@ def test_a_token_acts_for_no_other_seat_and_in_no_other_game(app_client):
 
 
 # --- (e) simultaneous submissions --------------------------------------------------------------
+
 
 def race(client, game_id: str, token: str, bodies: list[dict]) -> list:
     """Posts the bodies at the same moment from as many threads."""
@@ -562,8 +608,12 @@ def test_two_simultaneous_submissions_of_one_decision_are_applied_once(app_clien
         start = v["seq"]
         same_id = trials % 3 == 0  # also: the same client id twice at once
         ids = ["race-%d-a" % trials, "race-%d-a" % trials if same_id else "race-%d-b" % trials]
-        results = race(app_client, game_id, tokens[seat],
-                       [{"action": {"type": "end_turn"}, "client_action_id": cid} for cid in ids])
+        results = race(
+            app_client,
+            game_id,
+            tokens[seat],
+            [{"action": {"type": "end_turn"}, "client_action_id": cid} for cid in ids],
+        )
         statuses = sorted(r.status_code for r in results)
         after = view(app_client, game_id, tokens[0])
         assert after["seq"] == start + 1, f"trial {trials}: seq went {start} -> {after['seq']} ({statuses})"

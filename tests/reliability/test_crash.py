@@ -45,6 +45,7 @@ GAMES = int(os.environ.get("JUDGES_CRASH_GAMES", "4"))
 LOAD_SECONDS = float(os.environ.get("JUDGES_CRASH_SECONDS", "3"))
 SEED = int(os.environ.get("JUDGES_CRASH_SEED", str(secrets.randbits(32))))
 from postgres_support import postgres_schema  # noqa: E402
+
 HUMANS = [{"kind": "human"}] * 4
 WITH_BOTS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
 
@@ -52,6 +53,7 @@ pytestmark = pytest.mark.timeout(int(os.environ.get("JUDGES_CRASH_TIMEOUT", "600
 
 
 # --- databases ------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def postgres_url():
@@ -69,6 +71,7 @@ def db_url(request, tmp_path):
 
 # --- the server process -------------------------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -84,9 +87,13 @@ class Server:
         self.log_path = log
         self.log = open(log, "wb")
         env = {**os.environ, "JUDGES_DATABASE_URL": db_url, "JUDGES_BOT_DELAY": "0"}
-        self.process = subprocess.Popen([sys.executable, "-m", "judges.cli", "serve", "--host", "127.0.0.1",
-                                         "--port", str(self.port)], env=env, stdout=self.log,
-                                        stderr=subprocess.STDOUT, cwd=log.parent)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "judges.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            cwd=log.parent,
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -123,6 +130,7 @@ class Server:
 
 # --- the load ----------------------------------------------------------------------------------
 
+
 @dataclass
 class Ack:
     game_id: str
@@ -151,7 +159,9 @@ def play_seat(base: str, game_id: str, seat: int, token: str, stop: threading.Ev
                     with load.lock:
                         load.statuses[response.status_code] = load.statuses.get(response.status_code, 0) + 1
                         if response.status_code >= 500:
-                            load.server_errors.append(f"GET view {game_id}: {response.status_code} {response.text[:200]}")
+                            load.server_errors.append(
+                                f"GET view {game_id}: {response.status_code} {response.text[:200]}"
+                            )
                     continue
                 v = response.json()
                 if v["ending"] or seat not in v["waiting_for"] or not v["legal_actions"]:
@@ -169,8 +179,9 @@ def play_seat(base: str, game_id: str, seat: int, token: str, stop: threading.Ev
                 if response.status_code == 200 and not response.json()["duplicate"]:
                     load.acks.append(Ack(game_id, response.json()["seq"], cid, {**action, "player": seat}))
                 elif response.status_code >= 500:
-                    load.server_errors.append(f"POST {json.dumps(action)} to {game_id}: "
-                                              f"{response.status_code} {response.text[:200]}")
+                    load.server_errors.append(
+                        f"POST {json.dumps(action)} to {game_id}: {response.status_code} {response.text[:200]}"
+                    )
 
 
 def run_load(server: Server, games: list[dict], seconds: float, rng: random.Random) -> Load:
@@ -178,9 +189,14 @@ def run_load(server: Server, games: list[dict], seconds: float, rng: random.Rand
     random moment (after `seconds`, and after at least a few acknowledged actions)."""
     load = Load()
     stop = threading.Event()
-    threads = [threading.Thread(target=play_seat, daemon=True,
-                                args=(server.base, g["id"], seat, token, stop, load, rng.randrange(2**32)))
-               for g in games for seat, token in enumerate(g["tokens"]) if token]
+    threads = [
+        threading.Thread(
+            target=play_seat, daemon=True, args=(server.base, g["id"], seat, token, stop, load, rng.randrange(2**32))
+        )
+        for g in games
+        for seat, token in enumerate(g["tokens"])
+        if token
+    ]
     for t in threads:
         t.start()
     start = time.monotonic()
@@ -197,6 +213,7 @@ def run_load(server: Server, games: list[dict], seconds: float, rng: random.Rand
 
 
 # --- the checks ----------------------------------------------------------------------------------
+
 
 def normalized(data):
     """As it comes out of the JSON API: integer dict keys become strings."""
@@ -231,12 +248,14 @@ def check_after_restart(db_url: str, base: str, games: list[dict], acks: list[Ac
                     unacknowledged += stored.action_count - top
                 assert stored.action_count >= top, (
                     f"game {game['id']}: action {top} was acknowledged, the restarted server has "
-                    f"{stored.action_count} actions")
+                    f"{stored.action_count} actions"
+                )
             for ack in mine:
                 record = stored.all_actions[ack.seq - 1]
                 assert record["client_action_id"] == ack.client_action_id and record["action"] == ack.action, (
                     f"game {game['id']}: acknowledged action {ack.seq} was {ack.action} ({ack.client_action_id}); "
-                    f"the store has {record['action']} ({record['client_action_id']})")
+                    f"the store has {record['action']} ({record['client_action_id']})"
+                )
             wait_until_still(base, game)
             for seat, token in enumerate(game["tokens"]):
                 if not token:
@@ -245,24 +264,31 @@ def check_after_restart(db_url: str, base: str, games: list[dict], acks: list[Ac
                 assert response.status_code == 200, response.text
                 v = response.json()
                 stored = store.load(game["id"], all_actions=True)
-                records = stored.all_actions[:v["seq"]]
+                records = stored.all_actions[: v["seq"]]
                 assert len(records) == v["seq"], (
-                    f"game {game['id']}: the view is at seq {v['seq']}, the store has {len(stored.all_actions)}")
-                replayed = Game.replay(Options(**{k: v for k, v in stored.options.items() if k in Options.__struct_fields__}), [r["action"] for r in records])
+                    f"game {game['id']}: the view is at seq {v['seq']}, the store has {len(stored.all_actions)}"
+                )
+                replayed = Game.replay(
+                    Options(**{k: v for k, v in stored.options.items() if k in Options.__struct_fields__}),
+                    [r["action"] for r in records],
+                )
                 expected = replayed.view(seat, notifications=False)
                 where = f"game {game['id']} seat {seat} at seq {v['seq']}"
                 for key in ("round", "phase", "phase_name", "turn_order", "waiting_for", "pending", "my_decisions"):
-                    assert normalized(v[key]) == normalized(getattr(expected, key)), \
+                    assert normalized(v[key]) == normalized(getattr(expected, key)), (
                         f"{where}: {key} differs from a replay"
+                    )
                 assert v["state"] == normalized(expected.state), f"{where}: the state differs from a replay"
-                assert v["legal_actions"] == normalized([action_to_dict(a) for a in replayed.legal_actions(seat)]), \
+                assert v["legal_actions"] == normalized([action_to_dict(a) for a in replayed.legal_actions(seat)]), (
                     f"{where}: the legal actions differ from a replay"
-                assert v["scores"] == {str(p.seat): score(replayed.state, replayed.world, p.seat)
-                                       for p in replayed.state.players}, f"{where}: the scores differ"
+                )
+                assert v["scores"] == {
+                    str(p.seat): score(replayed.state, replayed.world, p.seat) for p in replayed.state.players
+                }, f"{where}: the scores differ"
                 assert (v["ending"], v["winners"]) == (replayed.state.ending, replayed.state.winners)
-                assert [(n["id"], n["key"]) for n in v["notifications"]] == \
-                    [(n.id, n.key) for n in replayed.notifications if seat in n.to], \
-                    f"{where}: the notifications differ from a replay"
+                assert [(n["id"], n["key"]) for n in v["notifications"]] == [
+                    (n.id, n.key) for n in replayed.notifications if seat in n.to
+                ], f"{where}: the notifications differ from a replay"
     finally:
         store.close()
     return unacknowledged
@@ -295,8 +321,10 @@ def test_a_killed_server_keeps_every_acknowledged_action(db_url, tmp_path):
             unacknowledged += check_after_restart(db_url, server.base, games, acks)
         with GameStore(db_url) as store:
             counts = {g["id"]: store.load(g["id"]).action_count for g in games}
-        print(f"{context} {len(acks)} acknowledged actions over {ROUNDS} kills, all kept; "
-              f"{unacknowledged} more stored but never acknowledged; actions per game: {counts}")
+        print(
+            f"{context} {len(acks)} acknowledged actions over {ROUNDS} kills, all kept; "
+            f"{unacknowledged} more stored but never acknowledged; actions per game: {counts}"
+        )
     except AssertionError as exc:
         raise AssertionError(f"{context} {exc}\n--- server log ---\n{server.output()}") from None
     finally:

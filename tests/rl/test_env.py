@@ -53,10 +53,11 @@ def _observed_controllers(obs: np.ndarray, seat: int, players: int, settlements:
     """Each settlement's controller as the observation encodes it (a seat, CANAANITES, None)."""
     from judges.engine import CANAANITES
     from judges.rl.env import MAX_PLAYERS
+
     out = []
     width = MAX_PLAYERS + 3 + 4
     for k in range(settlements):
-        block = obs[k * width:k * width + MAX_PLAYERS + 3]
+        block = obs[k * width : k * width + MAX_PLAYERS + 3]
         slot = int(np.flatnonzero(block)[0])
         if slot == MAX_PLAYERS:
             out.append(CANAANITES)
@@ -71,6 +72,7 @@ def test_the_observed_control_is_the_engines_on_a_contested_hex():
     """§ 2: generals of two players on a hex without a garrison: nobody controls it."""
     from judges.engine.board import control_map
     from judges.engine.state import General
+
     e = env(players=3, round_limit=3)
     e.reset(seed=2)
     raw = e.unwrapped

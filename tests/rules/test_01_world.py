@@ -40,8 +40,11 @@ BRIEF = {
     "Benjamin": ("judah", ["Gibeah", "Jericho", "Gibeon", "Kiriath-jearim", "Jebus"], ["Jebus"]),
     "Judah": ("judah", ["Hebron", "Bethlehem", "Lachish", "Debir", "Keilah"], []),
     "Negev": ("judah", ["Beersheba", "Arad", "Ziklag", "Hormah", "Tamar"], []),
-    "Philistia": ("foreign", ["Gaza", "Ashkelon", "Ashdod", "Ekron", "Gath"],
-                  ["Gaza", "Ashkelon", "Ashdod", "Ekron", "Gath"]),
+    "Philistia": (
+        "foreign",
+        ["Gaza", "Ashkelon", "Ashdod", "Ekron", "Gath"],
+        ["Gaza", "Ashkelon", "Ashdod", "Ekron", "Gath"],
+    ),
 }
 SOURCE = "canaan.toml"
 
@@ -57,9 +60,7 @@ def raw() -> dict:
     return copy.deepcopy(_RAW)
 
 
-_RAW = tomllib.loads(
-    (resources.files("judges") / "data" / "maps" / "canaan.toml").read_text(encoding="utf-8")
-)
+_RAW = tomllib.loads((resources.files("judges") / "data" / "maps" / "canaan.toml").read_text(encoding="utf-8"))
 
 
 def parse(data: dict) -> World:
@@ -162,7 +163,7 @@ def test_hex_count_and_settlement_spacing(world):
     assert 110 <= len(world.hexes) <= 160
     hexes = [s.hex for s in world.settlements]
     for i, a in enumerate(hexes):
-        for b in hexes[i + 1:]:
+        for b in hexes[i + 1 :]:
             assert world.hex_distance(a, b) >= 2, (world.hexes[a], world.hexes[b])
 
 
@@ -241,7 +242,7 @@ def test_six_home_regions_are_spread_apart(world):
     homes = world.home_regions[6]
     camps = [world.settlements[world.regions[r].start_villages[0]].hex for r in homes]
     for i, a in enumerate(camps):
-        for b in camps[i + 1:]:
+        for b in camps[i + 1 :]:
             assert world.hex_distance(a, b) >= 3
 
 

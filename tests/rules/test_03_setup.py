@@ -47,7 +47,17 @@ def test_other_settlements_start_free_or_canaanite_with_their_garrisons():
 
 def test_canaanite_starts_are_the_briefs():
     assert {s.name for s in WORLD.settlements if s.canaanite_start} == {
-        "Acco", "Megiddo", "Beth-shean", "Gezer", "Jebus", "Gaza", "Ashkelon", "Ashdod", "Ekron", "Gath"}
+        "Acco",
+        "Megiddo",
+        "Beth-shean",
+        "Gezer",
+        "Jebus",
+        "Gaza",
+        "Ashkelon",
+        "Ashdod",
+        "Ekron",
+        "Gath",
+    }
 
 
 def test_the_ark_starts_unattended_on_kiriath_jearim_and_wrath_at_zero():
@@ -61,8 +71,19 @@ def test_the_intrigue_deck_has_thirty_cards_of_the_briefs_mix():
     state = Game.new(Options(players=3, seed=1), start=False).state
     cards = Counter(state.deck) + Counter(c for p in state.players for c in p.hand)
     assert sum(cards.values()) == 30
-    assert cards == Counter({"tax": 5, "plague": 3, "abundance": 4, "famine": 4, "sandstorm": 2,
-                             "assassin": 4, "revolt": 4, "prophet": 2, "anointing": 2})
+    assert cards == Counter(
+        {
+            "tax": 5,
+            "plague": 3,
+            "abundance": 4,
+            "famine": 4,
+            "sandstorm": 2,
+            "assassin": 4,
+            "revolt": 4,
+            "prophet": 2,
+            "anointing": 2,
+        }
+    )
 
 
 def test_the_setup_shuffle_goes_through_the_seeded_dice():
@@ -81,12 +102,15 @@ def test_a_scripted_shuffle_sets_the_deck_order():
     assert game.state.deck + dealt[::-1] == plain[::-1]
 
 
-@pytest.mark.parametrize("fields,match", [
-    ({"players": 1}, "2 to 6 players"),
-    ({"players": 7}, "2 to 6 players"),
-    ({"wave_pairs": 3}, "1 \\(default\\) or 2 \\(hard\\)"),
-    ({"round_limit": 0}, "round limit"),
-])
+@pytest.mark.parametrize(
+    "fields,match",
+    [
+        ({"players": 1}, "2 to 6 players"),
+        ({"players": 7}, "2 to 6 players"),
+        ({"wave_pairs": 3}, "1 \\(default\\) or 2 \\(hard\\)"),
+        ({"round_limit": 0}, "round limit"),
+    ],
+)
 def test_bad_options_are_refused_clearly(fields, match):
     with pytest.raises(SetupError, match=match):
         Game.new(Options(**fields))

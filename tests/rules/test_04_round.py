@@ -8,8 +8,17 @@ import random
 import pytest
 
 from conftest import hurried_action, make_game
-from judges.engine import (EndTurn, Game, GameOver, MalformedAction, NotYourDecision, Options, Vote,
-                           action_from_json, action_to_dict)
+from judges.engine import (
+    EndTurn,
+    Game,
+    GameOver,
+    MalformedAction,
+    NotYourDecision,
+    Options,
+    Vote,
+    action_from_json,
+    action_to_dict,
+)
 
 
 def _phases_seen(game: Game, rounds: int) -> list[tuple[int, str]]:
@@ -30,11 +39,16 @@ def test_a_round_runs_the_phases_in_order_and_stops_only_for_players():
     # decision: players are only ever waited for in the turn phases here.
     assert seen[:4] == [(1, "intrigue"), (1, "acquisitions"), (1, "movement"), (2, "intrigue")]
     kinds = [n.key for n in game.notifications if n.round == 1]
-    assert kinds.index("notification.announcements") < kinds.index("notification.income") < \
-        kinds.index("notification.round_report")
+    assert (
+        kinds.index("notification.announcements")
+        < kinds.index("notification.income")
+        < kinds.index("notification.round_report")
+    )
 
 
-@pytest.mark.parametrize("round_,expected", [(1, [0, 1, 2, 3]), (2, [1, 2, 3, 0]), (4, [3, 0, 1, 2]), (5, [0, 1, 2, 3])])
+@pytest.mark.parametrize(
+    "round_,expected", [(1, [0, 1, 2, 3]), (2, [1, 2, 3, 0]), (4, [3, 0, 1, 2]), (5, [0, 1, 2, 3])]
+)
 def test_turn_order_starts_at_seat_round_minus_one_mod_n(round_, expected):
     game = make_game({"round": round_, "phase": "acquisitions"}, players=4)
     order = []
@@ -74,13 +88,16 @@ def test_an_action_nobody_asked_for_is_refused_and_changes_nothing():
     assert game.state_json() == before
 
 
-@pytest.mark.parametrize("payload", [
-    '{"type": "vote", "player": 0}',
-    '{"type": "teleport", "player": 0}',
-    '{"player": 0}',
-    '{"type": "end_turn", "player": "zero"}',
-    'not json',
-])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        '{"type": "vote", "player": 0}',
+        '{"type": "teleport", "player": 0}',
+        '{"player": 0}',
+        '{"type": "end_turn", "player": "zero"}',
+        "not json",
+    ],
+)
 def test_malformed_actions_raise_a_typed_error(payload):
     with pytest.raises(MalformedAction):
         action_from_json(payload)
@@ -101,10 +118,15 @@ def test_a_dict_action_is_accepted_and_validated():
 
 
 def test_several_players_can_owe_decisions_at_once():
-    position = {"clear_board": True,
-                "generals": [{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 1, "at": "Hebron"},
-                             {"id": 12, "owner": 2, "at": "Shechem"}],
-                "titles": {"Naphtali": {"holder": 10}, "Judah": {"holder": 11}, "Manasseh": {"holder": 12}}}
+    position = {
+        "clear_board": True,
+        "generals": [
+            {"id": 10, "owner": 0, "at": "Hazor"},
+            {"id": 11, "owner": 1, "at": "Hebron"},
+            {"id": 12, "owner": 2, "at": "Shechem"},
+        ],
+        "titles": {"Naphtali": {"holder": 10}, "Judah": {"holder": 11}, "Manasseh": {"holder": 12}},
+    }
     game = make_game(position)
     assert game.waiting_for() == [0, 1, 2]
     assert {d.kind for d in game.pending} == {"vote"}

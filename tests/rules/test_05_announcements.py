@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import R, S, WORLD, end_turns, entries, make_game, settlements_on, terrain
+from conftest import WORLD, R, S, end_turns, entries, make_game, settlements_on, terrain
 from judges.engine import CANAANITES, ForeseeEvents, ForeseeInvasion, IllegalAction
 
 # A position with no Canaanite left in Israel or Judah: only Philistia stays Canaanite.
@@ -15,6 +15,7 @@ NO_CANAANITES_IN_ISRAEL = {name: {"owner": None} for name in ("Acco", "Megiddo",
 
 
 # --- 5.1 Wrath ---------------------------------------------------------------------------
+
 
 def test_wrath_adds_what_was_registered_last_round():
     game = make_game({"wrath": 4, "wrath_registered": 3, "settlements": NO_CANAANITES_IN_ISRAEL})
@@ -24,8 +25,11 @@ def test_wrath_adds_what_was_registered_last_round():
 
 def test_canaanites_in_israel_or_judah_add_one_per_round_not_per_settlement():
     # The standard setup has five Canaanite-held settlements in Israel and Judah.
-    held = [s.name for s in WORLD.settlements if s.canaanite_start
-            and WORLD.regions[s.region].kingdom in ("israel", "judah")]
+    held = [
+        s.name
+        for s in WORLD.settlements
+        if s.canaanite_start and WORLD.regions[s.region].kingdom in ("israel", "judah")
+    ]
     assert len(held) >= 2
     game = make_game({"wrath": 2})
     assert game.state.wrath == 3
@@ -71,10 +75,16 @@ def test_wrath_registered_during_a_round_reaches_the_meter_at_the_next_announcem
     # A prophet carrier dies in this round's plague: +3 registered, the meter unchanged now.
     plains = [n for n in settlements_on("plain") if not WORLD.settlements[S(n)].canaanite_start]
     holdings = {plains[seat]: {"owner": seat, "troops": 1} for seat in range(3)}
-    game = make_game({"clear_board": True, "settlements": {**NO_CANAANITES_IN_ISRAEL, **holdings}, "wrath": 5,
-                      "generals": [{"owner": 0, "at": "Kedesh", "prophet": True}],
-                      "events_area": ["plague"]},
-                     dice=[1])  # the general's life roll: he dies
+    game = make_game(
+        {
+            "clear_board": True,
+            "settlements": {**NO_CANAANITES_IN_ISRAEL, **holdings},
+            "wrath": 5,
+            "generals": [{"owner": 0, "at": "Kedesh", "prophet": True}],
+            "events_area": ["plague"],
+        },
+        dice=[1],
+    )  # the general's life roll: he dies
     assert terrain("Kedesh") == "mountains"
     # The prophet's owner sends the plague to the mountains (where nobody else stands).
     game.apply(ForeseeEvents(player=0, terrains=["mountains"]))
@@ -86,6 +96,7 @@ def test_wrath_registered_during_a_round_reaches_the_meter_at_the_next_announcem
 
 
 # --- 5.2 Invaders ----------------------------------------------------------------------
+
 
 def _next(name: str, direction: int) -> str:
     return WORLD.settlements[WORLD.ring_next(S(name), direction)].name
@@ -106,11 +117,15 @@ def _ring_walk(start: str, direction: int, skip: set[str]) -> str:
 
 def test_a_pair_moves_clockwise_to_the_next_settlement_and_besieges_it():
     canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
-    start = next(s.name for s in WORLD.settlements if not s.canaanite_start
-                 and _next(s.name, 1) not in canaanite)
+    start = next(s.name for s in WORLD.settlements if not s.canaanite_start and _next(s.name, 1) not in canaanite)
     target = _next(start, 1)
-    game = make_game({"clear_board": True, "settlements": _defended_everywhere(),
-                      "invaders": [{"at": start, "direction": "clockwise"}]})
+    game = make_game(
+        {
+            "clear_board": True,
+            "settlements": _defended_everywhere(),
+            "invaders": [{"at": start, "direction": "clockwise"}],
+        }
+    )
     pair = game.state.invaders[0]
     assert pair.at == S(target)
     assert not game.state.settlements[S(target)].razed
@@ -119,22 +134,33 @@ def test_a_pair_moves_clockwise_to_the_next_settlement_and_besieges_it():
 
 def test_a_counter_clockwise_pair_moves_the_other_way():
     canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
-    start = next(s.name for s in WORLD.settlements if not s.canaanite_start
-                 and _next(s.name, -1) not in canaanite)
-    game = make_game({"clear_board": True, "settlements": _defended_everywhere(),
-                      "invaders": [{"at": start, "direction": "counter-clockwise"}]})
+    start = next(s.name for s in WORLD.settlements if not s.canaanite_start and _next(s.name, -1) not in canaanite)
+    game = make_game(
+        {
+            "clear_board": True,
+            "settlements": _defended_everywhere(),
+            "invaders": [{"at": start, "direction": "counter-clockwise"}],
+        }
+    )
     assert game.state.invaders[0].at == S(_next(start, -1))
 
 
 def test_invaders_skip_razed_and_besieged_settlements():
     canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
-    start = next(s.name for s in WORLD.settlements if not s.canaanite_start
-                 and not {_next(s.name, 1), _next(_next(s.name, 1), 1), _next(_next(_next(s.name, 1), 1), 1)} & canaanite)
+    start = next(
+        s.name
+        for s in WORLD.settlements
+        if not s.canaanite_start
+        and not {_next(s.name, 1), _next(_next(s.name, 1), 1), _next(_next(_next(s.name, 1), 1), 1)} & canaanite
+    )
     first = _next(start, 1)
     second = _next(first, 1)
     third = _next(second, 1)
-    position = {"clear_board": True, "settlements": {**_defended_everywhere(), first: {"razed": True}},
-                "invaders": [{"at": start, "direction": "clockwise"}, {"at": second, "direction": "clockwise"}]}
+    position = {
+        "clear_board": True,
+        "settlements": {**_defended_everywhere(), first: {"razed": True}},
+        "invaders": [{"at": start, "direction": "clockwise"}, {"at": second, "direction": "clockwise"}],
+    }
     # Pair 0 moves first: `first` is razed, `second` is besieged by pair 1: it lands on `third`.
     # Then pair 1 moves on from `second` past `third` (now besieged by pair 0).
     game = make_game(position)
@@ -156,18 +182,19 @@ def test_a_general_alone_defends_a_settlement_from_razing():
     canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
     start = next(s.name for s in WORLD.settlements if not s.canaanite_start and _next(s.name, 1) not in canaanite)
     target = _next(start, 1)
-    game = make_game({"clear_board": True, "invaders": [{"at": start}],
-                      "generals": [{"owner": 1, "at": target}]})
+    game = make_game({"clear_board": True, "invaders": [{"at": start}], "generals": [{"owner": 1, "at": target}]})
     assert not game.state.settlements[S(target)].razed
     assert game.state.invaders[0].at == S(target)
 
 
 def test_a_pair_that_razed_its_settlement_moves_on_from_there():
     canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
-    start = next(s.name for s in WORLD.settlements if not s.canaanite_start
-                 and _next(s.name, 1) not in canaanite and _next(_next(s.name, 1), 1) not in canaanite)
-    game = make_game({"clear_board": True, "settlements": {start: {"razed": True}},
-                      "invaders": [{"at": start}]})
+    start = next(
+        s.name
+        for s in WORLD.settlements
+        if not s.canaanite_start and _next(s.name, 1) not in canaanite and _next(_next(s.name, 1), 1) not in canaanite
+    )
+    game = make_game({"clear_board": True, "settlements": {start: {"razed": True}}, "invaders": [{"at": start}]})
     assert game.state.invaders[0].at == S(_next(start, 1))
 
 
@@ -178,9 +205,14 @@ def test_razing_below_four_standing_settlements_takes_the_title_out_of_play():
     razed = {names[0]: {"razed": True}, names[1]: {"razed": True}}
     target = names[2]
     start = WORLD.settlements[WORLD.ring_next(S(target), -1)].name
-    game = make_game({"clear_board": True, "settlements": {**razed, start: {"owner": 0, "troops": 1}},
-                      "invaders": [{"at": start}],
-                      "titles": {"Gilead": {"owner": 1}}})
+    game = make_game(
+        {
+            "clear_board": True,
+            "settlements": {**razed, start: {"owner": 0, "troops": 1}},
+            "invaders": [{"at": start}],
+            "titles": {"Gilead": {"owner": 1}},
+        }
+    )
     if game.state.settlements[S(target)].razed:
         assert game.state.titles[R("Gilead")].in_play is False
         assert game.state.titles[R("Gilead")].owner is None
@@ -211,8 +243,9 @@ def test_hard_difficulty_brings_two_pairs_the_second_counter_clockwise():
 def test_existing_pairs_move_before_a_new_wave_enters():
     canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
     start = next(s.name for s in WORLD.settlements if not s.canaanite_start and _next(s.name, 1) not in canaanite)
-    game = make_game({"wrath": 12, "clear_board": True, "settlements": _defended_everywhere(),
-                      "invaders": [{"at": start}]}, dice=[1])
+    game = make_game(
+        {"wrath": 12, "clear_board": True, "settlements": _defended_everywhere(), "invaders": [{"at": start}]}, dice=[1]
+    )
     old, new = game.state.invaders
     assert old.at == S(_next(start, 1))
     assert new.at != old.at  # the entry die skips the settlement the old pair now besieges
@@ -229,9 +262,14 @@ def test_with_a_prophet_in_play_its_owner_chooses_where_the_wave_enters():
 
 
 def test_the_prophet_cannot_send_invaders_to_a_besieged_settlement():
-    game = make_game({"wrath": 12, "generals": [{"owner": 1, "at": "Hebron", "prophet": True}],
-                      "settlements": {"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 0, "troops": 2}},
-                      "invaders": [{"at": "Hazor"}]})
+    game = make_game(
+        {
+            "wrath": 12,
+            "generals": [{"owner": 1, "at": "Hebron", "prophet": True}],
+            "settlements": {"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 0, "troops": 2}},
+            "invaders": [{"at": "Hazor"}],
+        }
+    )
     besieged = game.state.invaders[0].at
     name = WORLD.settlements[besieged].name
     before = game.state_json()
@@ -242,9 +280,11 @@ def test_the_prophet_cannot_send_invaders_to_a_besieged_settlement():
 
 # --- The report -------------------------------------------------------------------------
 
+
 def test_announcements_report_goes_to_every_living_player_with_every_die():
-    game = make_game({"wrath": 12, "events_area": ["famine"], "players": [{"seat": 2, "eliminated": True}]},
-                     dice=[2, 1])
+    game = make_game(
+        {"wrath": 12, "events_area": ["famine"], "players": [{"seat": 2, "eliminated": True}]}, dice=[2, 1]
+    )
     (note,) = [n for n in game.notifications if n.key == "notification.announcements"]
     assert note.to == [0, 1]
     keys = [e.key for e in note.entries]
@@ -260,14 +300,25 @@ def test_the_phase_does_not_end_until_every_owed_decision_is_made():
 
 # --- Manual coverage (docs/manual-coverage.md) -------------------------------------------
 
+
 def test_announcements_is_the_first_of_the_seven_phases_of_a_round():
     # Manual A3: Announcements is the first of the round's seven phases.
     from judges.engine import PHASES
+
     assert len(PHASES) == 7 and PHASES[0] == "announcements"
-    holdings = {"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 1, "troops": 2},
-                "Merom": {"owner": 2, "troops": 2}}
-    game = make_game({"clear_board": True, "settlements": holdings, "events_area": ["abundance"],
-                      "generals": [{"id": 1, "owner": 0, "at": "Hazor", "prophet": True}]})
+    holdings = {
+        "Hazor": {"owner": 0, "troops": 2},
+        "Kedesh": {"owner": 1, "troops": 2},
+        "Merom": {"owner": 2, "troops": 2},
+    }
+    game = make_game(
+        {
+            "clear_board": True,
+            "settlements": holdings,
+            "events_area": ["abundance"],
+            "generals": [{"id": 1, "owner": 0, "at": "Hazor", "prophet": True}],
+        }
+    )
     # Round 1 opens with Announcements: the prophet's choice is owed in phase 1.
     assert (game.state.round, game.state.phase, game.phase_name) == (1, 1, "announcements")
     game.apply(ForeseeEvents(player=0, terrains=["plain"]))
@@ -283,18 +334,39 @@ def test_announcements_is_the_first_of_the_seven_phases_of_a_round():
 FOUR_DECISIONS = {"foresee_invasion", "foresee_events", "vote", "appoint_judge", "succession"}
 
 
-@pytest.mark.parametrize("position,expected", [
-    # Judgment + prophet (👁 invaders), a vacant title (⚖), two judges and no King (🗳), events (👁).
-    ({"wrath": 12, "events_area": ["abundance"],
-      "generals": [{"id": 1, "owner": 0, "at": "Hazor"}, {"id": 2, "owner": 1, "at": "Acco"},
-                   {"id": 3, "owner": 2, "at": "Hebron", "prophet": True}, {"id": 4, "owner": 2, "at": "Keilah"}],
-      "titles": {"Naphtali": {"holder": 1}, "Asher": {"holder": 2}, "Judah": {"owner": 2}}},
-     {"foresee_invasion", "appoint_judge", "vote", "foresee_events"}),
-    # The King died (👑), then events with a prophet (👁).
-    ({"events_area": ["famine"], "succession_owner": 1,
-      "generals": [{"id": 1, "owner": 1, "at": "Hazor"}, {"id": 3, "owner": 2, "at": "Hebron", "prophet": True}]},
-     {"succession", "foresee_events"}),
-], ids=["prophet_title_vote_events", "succession_events"])
+@pytest.mark.parametrize(
+    "position,expected",
+    [
+        # Judgment + prophet (👁 invaders), a vacant title (⚖), two judges and no King (🗳), events (👁).
+        (
+            {
+                "wrath": 12,
+                "events_area": ["abundance"],
+                "generals": [
+                    {"id": 1, "owner": 0, "at": "Hazor"},
+                    {"id": 2, "owner": 1, "at": "Acco"},
+                    {"id": 3, "owner": 2, "at": "Hebron", "prophet": True},
+                    {"id": 4, "owner": 2, "at": "Keilah"},
+                ],
+                "titles": {"Naphtali": {"holder": 1}, "Asher": {"holder": 2}, "Judah": {"owner": 2}},
+            },
+            {"foresee_invasion", "appoint_judge", "vote", "foresee_events"},
+        ),
+        # The King died (👑), then events with a prophet (👁).
+        (
+            {
+                "events_area": ["famine"],
+                "succession_owner": 1,
+                "generals": [
+                    {"id": 1, "owner": 1, "at": "Hazor"},
+                    {"id": 3, "owner": 2, "at": "Hebron", "prophet": True},
+                ],
+            },
+            {"succession", "foresee_events"},
+        ),
+    ],
+    ids=["prophet_title_vote_events", "succession_events"],
+)
 def test_announcements_stops_only_for_the_four_decisions(position, expected):
     # Manual A7: the phase only stops for four decisions ("Son cuatro"): the prophet's
     # decision (where events and invaders strike), a vote, a judge's appointment, the succession.
@@ -314,8 +386,11 @@ def test_announcements_stops_only_for_the_four_decisions(position, expected):
 def test_canaanite_presence_adds_one_wrath_every_round():
     # Manual A17-A18: +1 Wrath "por ronda" while Canaanites hold Israel or Judah: round after
     # round, nothing else registered.
-    holdings = {"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 1, "troops": 2},
-                "Merom": {"owner": 2, "troops": 2}}
+    holdings = {
+        "Hazor": {"owner": 0, "troops": 2},
+        "Kedesh": {"owner": 1, "troops": 2},
+        "Merom": {"owner": 2, "troops": 2},
+    }
     game = make_game({"clear_board": True, "settlements": holdings})
     assert game.state.wrath == 1
     end_turns(game, until_round=2)
@@ -338,12 +413,21 @@ def test_default_difficulty_brings_one_pair_per_wave_and_every_pair_goes_clockwi
     # Manual A21: on the default difficulty (1 pair per wave) every pair goes clockwise.
     # The options leave wave_pairs at its default.
     from judges.engine.scenario import build_game
+
     canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
     start = next(s.name for s in WORLD.settlements if not s.canaanite_start and _next(s.name, 1) not in canaanite)
-    game = build_game({"options": {"players": 3, "seed": 0},
-                       "position": {"wrath": 12, "clear_board": True, "settlements": _defended_everywhere(),
-                                    "invaders": [{"at": start, "wave": 1}]},
-                       "dice": [1]})
+    game = build_game(
+        {
+            "options": {"players": 3, "seed": 0},
+            "position": {
+                "wrath": 12,
+                "clear_board": True,
+                "settlements": _defended_everywhere(),
+                "invaders": [{"at": start, "wave": 1}],
+            },
+            "dice": [1],
+        }
+    )
     assert game.state.options.wave_pairs == 1
     old, new = game.state.invaders  # one pair already on the board, one pair entered
     assert [p.direction for p in game.state.invaders] == [1, 1]
@@ -356,15 +440,29 @@ def test_the_phase_resolves_its_steps_in_the_manuals_order():
     # expire, 5 new events land.
     canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
     start = next(s.name for s in WORLD.settlements if not s.canaanite_start and _next(s.name, 1) not in canaanite)
-    game = make_game({"wrath": 12, "clear_board": True, "settlements": _defended_everywhere(),
-                      "invaders": [{"at": start}],
-                      "generals": [{"id": 1, "owner": 0, "at": "Hazor", "anointed": True}],
-                      "events_landed": [{"card": "abundance", "terrain": "plain"}],
-                      "events_area": ["famine"]},
-                     dice=[1, 3])  # the entering pair's die, then the famine's d6 (3: mountains)
+    game = make_game(
+        {
+            "wrath": 12,
+            "clear_board": True,
+            "settlements": _defended_everywhere(),
+            "invaders": [{"at": start}],
+            "generals": [{"id": 1, "owner": 0, "at": "Hazor", "anointed": True}],
+            "events_landed": [{"card": "abundance", "terrain": "plain"}],
+            "events_area": ["famine"],
+        },
+        dice=[1, 3],
+    )  # the entering pair's die, then the famine's d6 (3: mountains)
     keys = [e.key for e in entries(game)]
-    order = ["wrath.reconciled", "wrath.judgment", "invaders.besiege", "invaders.entry_roll",
-             "king.crowned", "events.expired", "events.roll", "events.landed"]
+    order = [
+        "wrath.reconciled",
+        "wrath.judgment",
+        "invaders.besiege",
+        "invaders.entry_roll",
+        "king.crowned",
+        "events.expired",
+        "events.roll",
+        "events.landed",
+    ]
     positions = [keys.index(k) for k in order]
     assert positions == sorted(positions), list(zip(order, positions))
     assert game.state.king == 1
@@ -377,12 +475,21 @@ def test_taxes_assassinations_and_mercenaries_of_a_round_reach_the_meter_at_the_
     # plays a Tax (+1), player 0 hires a mercenary (+1). (Prophets killed: the test above;
     # plunder: Combat's tests.)
     from judges.engine import Buy, EndTurn, PlayAssassin, PlayTax
-    holdings = {"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 1, "troops": 2},
-                "Merom": {"owner": 2, "troops": 2}}
-    game = make_game({"clear_board": True, "settlements": holdings,
-                      "players": [{"seat": 1, "hand": ["assassin"]}, {"seat": 2, "hand": ["tax"]}],
-                      "generals": [{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Hazor"}]},
-                     dice=[6])
+
+    holdings = {
+        "Hazor": {"owner": 0, "troops": 2},
+        "Kedesh": {"owner": 1, "troops": 2},
+        "Merom": {"owner": 2, "troops": 2},
+    }
+    game = make_game(
+        {
+            "clear_board": True,
+            "settlements": holdings,
+            "players": [{"seat": 1, "hand": ["assassin"]}, {"seat": 2, "hand": ["tax"]}],
+            "generals": [{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Hazor"}],
+        },
+        dice=[6],
+    )
     assert game.state.wrath == 1  # round 1: the Canaanites' +1 only
     assert (game.phase_name, game.waiting_for()) == ("intrigue", [0])
     game.apply(EndTurn(player=0))

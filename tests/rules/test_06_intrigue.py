@@ -15,18 +15,30 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import H, R, S, WORLD, end_turns, entries, make_game, refused, terrain
-from judges.engine import (Discard, EndTurn, Execute, IllegalAction, NotYourDecision, PlayAnointing,
-                           PlayAssassin, PlayEvent, PlayProphet, PlayRevolt, PlayTax, Release)
+from conftest import WORLD, H, R, S, end_turns, entries, make_game, refused, terrain
+from judges.engine import (
+    Discard,
+    EndTurn,
+    Execute,
+    IllegalAction,
+    NotYourDecision,
+    PlayAnointing,
+    PlayAssassin,
+    PlayEvent,
+    PlayProphet,
+    PlayRevolt,
+    PlayTax,
+    Release,
+)
 
 # One village each, in three different regions (Judah, Negev, Gilead): nobody controls a
 # settlement in another player's base region, so none of these is a Revolt target.
-BASE = {"Lachish": {"owner": 0, "troops": 1}, "Tamar": {"owner": 1, "troops": 1},
-        "Succoth": {"owner": 2, "troops": 1}}
+BASE = {"Lachish": {"owner": 0, "troops": 1}, "Tamar": {"owner": 1, "troops": 1}, "Succoth": {"owner": 2, "troops": 1}}
 FILLER = ["famine"] * 6  # a deck for the free draws of two rounds
 
 
 # --- helpers -------------------------------------------------------------------------------
+
 
 def garrison(owner: int, troops: int = 1, **extra) -> dict:
     return {"owner": owner, "troops": troops, **extra}
@@ -36,8 +48,17 @@ def gen(gid: int, owner: int, at, **extra) -> dict:
     return {"id": gid, "owner": owner, "at": at, **extra}
 
 
-def intrigue_position(settlements: dict | None = None, hands: dict | None = None, coins: dict | None = None,
-                      generals=(), deck=None, discard=(), round_: int = 1, base: bool = True, **extra) -> dict:
+def intrigue_position(
+    settlements: dict | None = None,
+    hands: dict | None = None,
+    coins: dict | None = None,
+    generals=(),
+    deck=None,
+    discard=(),
+    round_: int = 1,
+    base: bool = True,
+    **extra,
+) -> dict:
     players = {}
     for seat, hand in (hands or {}).items():
         players.setdefault(seat, {"seat": seat})["hand"] = list(hand)
@@ -45,9 +66,17 @@ def intrigue_position(settlements: dict | None = None, hands: dict | None = None
         players.setdefault(seat, {"seat": seat})["coins"] = c
     holdings = dict(BASE) if base else {}
     holdings.update(settlements or {})
-    return {"clear_board": True, "round": round_, "phase": "intrigue", "settlements": holdings,
-            "generals": list(generals), "players": list(players.values()),
-            "deck": list(FILLER if deck is None else deck), "discard": list(discard), **extra}
+    return {
+        "clear_board": True,
+        "round": round_,
+        "phase": "intrigue",
+        "settlements": holdings,
+        "generals": list(generals),
+        "players": list(players.values()),
+        "deck": list(FILLER if deck is None else deck),
+        "discard": list(discard),
+        **extra,
+    }
 
 
 def game_at(dice=(), players: int = 3, **kw):
@@ -103,11 +132,13 @@ def report_lines(game, round_: int, key: str) -> list[dict]:
 
 # --- The free draw ---------------------------------------------------------------------------
 
+
 def test_free_draw_every_living_player_draws_one_card_in_turn_order_before_any_turn():
     # Round 2: turn order 1, 2, 0. The deck's top is its last card: seat 1 draws "tax",
     # seat 2 "revolt", seat 0 "prophet"; "assassin" stays in the deck.
-    game = game_at(round_=2, deck=["assassin", "prophet", "revolt", "tax"],
-                   hands={0: ["famine"], 1: [], 2: ["abundance"]})
+    game = game_at(
+        round_=2, deck=["assassin", "prophet", "revolt", "tax"], hands={0: ["famine"], 1: [], 2: ["abundance"]}
+    )
     assert game.phase_name == "intrigue"
     assert (hand(game, 0), hand(game, 1), hand(game, 2)) == (["famine", "prophet"], ["tax"], ["abundance", "revolt"])
     assert game.state.deck == ["assassin"]
@@ -117,16 +148,21 @@ def test_free_draw_every_living_player_draws_one_card_in_turn_order_before_any_t
 
 def test_free_draw_skips_an_eliminated_player():
     # Seat 1 is out of the game: seats 0 and 2 draw, in that order (round 1).
-    game = make_game({**intrigue_position(deck=["abundance", "revolt", "tax"], hands={0: [], 2: []}),
-                      "players": [{"seat": 0, "hand": []}, {"seat": 1, "hand": [], "eliminated": True},
-                                  {"seat": 2, "hand": []}]}, dice=[])
+    game = make_game(
+        {
+            **intrigue_position(deck=["abundance", "revolt", "tax"], hands={0: [], 2: []}),
+            "players": [{"seat": 0, "hand": []}, {"seat": 1, "hand": [], "eliminated": True}, {"seat": 2, "hand": []}],
+        },
+        dice=[],
+    )
     assert (hand(game, 0), hand(game, 1), hand(game, 2)) == (["tax"], [], ["revolt"])
     assert game.state.deck == ["abundance"]
 
 
 def test_hand_above_five_owes_a_discard_and_the_turns_wait_for_it():
-    game = game_at(deck=["famine", "famine", "revolt"],
-                   hands={0: ["tax", "tax", "plague", "assassin", "prophet"], 1: [], 2: []})
+    game = game_at(
+        deck=["famine", "famine", "revolt"], hands={0: ["tax", "tax", "plague", "assassin", "prophet"], 1: [], 2: []}
+    )
     assert hand(game, 0) == ["tax", "tax", "plague", "assassin", "prophet", "revolt"]
     assert owed(game) == [(0, "discard")]
     # No turn is owed before the discard: a card cannot be played yet.
@@ -139,8 +175,7 @@ def test_hand_above_five_owes_a_discard_and_the_turns_wait_for_it():
 
 def test_several_players_above_the_limit_discard_at_the_same_time():
     five = ["tax", "famine", "abundance", "assassin", "revolt"]
-    game = game_at(deck=["famine", "plague", "sandstorm", "prophet"],
-                   hands={0: list(five), 1: list(five), 2: ["tax"]})
+    game = game_at(deck=["famine", "plague", "sandstorm", "prophet"], hands={0: list(five), 1: list(five), 2: ["tax"]})
     # Seats 0 and 1 are above the limit; both owe their discard now; seat 2 (2 cards) owes none.
     assert owed(game) == [(0, "discard"), (1, "discard")]
     assert game.waiting_for() == [0, 1]
@@ -155,8 +190,10 @@ def test_several_players_above_the_limit_discard_at_the_same_time():
 
 def test_discards_are_made_one_card_at_a_time():
     # Seven cards after the draw: two discards, each its own decision of one card.
-    game = game_at(deck=["famine", "famine", "revolt"],
-                   hands={0: ["tax", "tax", "plague", "assassin", "prophet", "abundance"], 1: [], 2: []})
+    game = game_at(
+        deck=["famine", "famine", "revolt"],
+        hands={0: ["tax", "tax", "plague", "assassin", "prophet", "abundance"], 1: [], 2: []},
+    )
     assert len(hand(game, 0)) == 7
     assert owed(game) == [(0, "discard")]
     game.apply(Discard(player=0, card="tax"))
@@ -169,8 +206,9 @@ def test_discards_are_made_one_card_at_a_time():
 
 
 def test_a_discard_of_a_card_not_in_hand_is_refused():
-    game = game_at(deck=["famine", "famine", "revolt"],
-                   hands={0: ["tax", "tax", "plague", "assassin", "prophet"], 1: [], 2: []})
+    game = game_at(
+        deck=["famine", "famine", "revolt"], hands={0: ["tax", "tax", "plague", "assassin", "prophet"], 1: [], 2: []}
+    )
     assert_refused(game, Discard(player=0, card="anointing"))
     assert_refused(game, Discard(player=1, card="famine"), NotYourDecision, section=None)
 
@@ -180,8 +218,9 @@ def test_an_empty_deck_is_rebuilt_from_the_shuffled_discard_pile():
     # ["tax", "revolt"] becomes the deck, shuffled by the dice (the script's second shuffle,
     # [1, 0], reverses it; the first shuffle is the setup's 30-card deck).
     dice = {"faces": [], "shuffles": [list(range(30)), [1, 0]]}
-    game = make_game(intrigue_position(deck=["abundance"], discard=["tax", "revolt"], hands={0: [], 1: [], 2: []}),
-                     dice=dice)
+    game = make_game(
+        intrigue_position(deck=["abundance"], discard=["tax", "revolt"], hands={0: [], 1: [], 2: []}), dice=dice
+    )
     # Shuffled deck: ["revolt", "tax"]: seat 1 draws "tax", seat 2 "revolt".
     assert (hand(game, 0), hand(game, 1), hand(game, 2)) == (["abundance"], ["tax"], ["revolt"])
     assert game.state.deck == []
@@ -195,6 +234,7 @@ def test_with_deck_and_discard_pile_both_empty_nothing_is_drawn():
 
 
 # --- Up to two cards per turn -------------------------------------------------------------------
+
 
 def test_a_player_plays_at_most_two_cards_per_turn_the_third_is_refused():
     game = game_at(hands={0: ["famine", "abundance", "sandstorm"], 1: ["plague", "abundance", "sandstorm"]})
@@ -211,8 +251,7 @@ def test_a_player_plays_at_most_two_cards_per_turn_the_third_is_refused():
 
 
 def test_the_two_card_limit_counts_every_kind_of_card():
-    game = game_at(hands={0: ["tax", "famine", "revolt"]},
-                   settlements={"Hazor": garrison(0), "Kedesh": garrison(1)})
+    game = game_at(hands={0: ["tax", "famine", "revolt"]}, settlements={"Hazor": garrison(0), "Kedesh": garrison(1)})
     game.apply(PlayTax(player=0, region="Naphtali"))
     game.apply(PlayEvent(player=0, card="famine"))
     assert_refused(game, PlayRevolt(player=0, settlement="Kedesh"))
@@ -221,10 +260,11 @@ def test_the_two_card_limit_counts_every_kind_of_card():
 def test_executions_and_releases_do_not_count_as_cards():
     # Player 0 holds three captives at Hazor (his garrison). He releases one, plays two
     # cards, then still executes another and releases the third.
-    game = game_at(hands={0: ["famine", "abundance"]},
-                   settlements={"Hazor": garrison(0, 2)},
-                   generals=[gen(20, 1, "Hazor", captor=0), gen(21, 2, "Hazor", captor=0),
-                             gen(22, 1, "Hazor", captor=0)])
+    game = game_at(
+        hands={0: ["famine", "abundance"]},
+        settlements={"Hazor": garrison(0, 2)},
+        generals=[gen(20, 1, "Hazor", captor=0), gen(21, 2, "Hazor", captor=0), gen(22, 1, "Hazor", captor=0)],
+    )
     game.apply(Release(player=0, general=20))
     game.apply(PlayEvent(player=0, card="famine"))
     game.apply(PlayEvent(player=0, card="abundance"))
@@ -236,6 +276,7 @@ def test_executions_and_releases_do_not_count_as_cards():
 
 
 # --- Tax --------------------------------------------------------------------------------------
+
 
 def test_tax_names_a_region_and_registers_one_wrath():
     game = game_at(hands={0: ["tax"]})
@@ -275,9 +316,11 @@ def test_tax_acts_in_this_rounds_income_collector_double_owners_nothing():
     # Round 4 (turn order 0, 1, 2; no dowry). Naphtali: Hazor (player 1: city + 1
     # development = 4), Kedesh (player 2: 1), Merom (player 0, the collector: 1), Chinnereth
     # and Hammath free (1 each). Player 0 taxes Naphtali in Intrigue.
-    game = game_at(round_=4, hands={0: ["tax"]},
-                   settlements={"Hazor": garrison(1, developments=1), "Kedesh": garrison(2),
-                                "Merom": garrison(0)})
+    game = game_at(
+        round_=4,
+        hands={0: ["tax"]},
+        settlements={"Hazor": garrison(1, developments=1), "Kedesh": garrison(2), "Merom": garrison(0)},
+    )
     game.apply(PlayTax(player=0, region="Naphtali"))
     end_turns(game, until_phase="acquisitions")
     assert game.phase_name == "acquisitions"
@@ -295,6 +338,7 @@ def test_a_tax_played_this_round_does_not_carry_into_the_next_income():
 
 
 # --- Events -----------------------------------------------------------------------------------
+
 
 def test_event_cards_go_to_the_events_area_in_the_order_played():
     game = game_at(hands={0: ["famine", "abundance"], 1: ["sandstorm"]}, deck=["tax"] * 6)
@@ -345,10 +389,15 @@ def test_a_card_not_in_hand_cannot_be_played():
 
 # --- Assassin ---------------------------------------------------------------------------------
 
+
 def assassin_game(face: int, coins0: int = 5, **target):
-    return game_at(hands={0: ["assassin"]}, coins={0: coins0, 1: 0},
-                   settlements={"Kedesh": garrison(1)},
-                   generals=[gen(10, 0, "Lachish"), gen(11, 1, "Kedesh", **target)], dice=[face])
+    return game_at(
+        hands={0: ["assassin"]},
+        coins={0: coins0, 1: 0},
+        settlements={"Kedesh": garrison(1)},
+        generals=[gen(10, 0, "Lachish"), gen(11, 1, "Kedesh", **target)],
+        dice=[face],
+    )
 
 
 @pytest.mark.parametrize("face", [5, 6])
@@ -404,9 +453,13 @@ def test_an_assassination_exposed_is_told_in_the_round_report_and_its_wrath_reac
 
 def test_the_exposed_fine_goes_to_the_targets_owner_not_his_captor():
     # General 11 (player 1's) is player 2's captive: the fine goes to player 1.
-    game = game_at(hands={0: ["assassin"]}, coins={0: 5},
-                   settlements={"Kedesh": garrison(2)},
-                   generals=[gen(11, 1, "Kedesh", captor=2)], dice=[1])
+    game = game_at(
+        hands={0: ["assassin"]},
+        coins={0: 5},
+        settlements={"Kedesh": garrison(2)},
+        generals=[gen(11, 1, "Kedesh", captor=2)],
+        dice=[1],
+    )
     game.apply(PlayAssassin(player=0, target=11))
     assert coins(game) == [2, 3, 0]
 
@@ -420,10 +473,12 @@ def test_assassin_cannot_target_your_own_general():
 def test_killing_a_prophet_carrier_registers_three_more_wrath_and_frees_the_token():
     # Both Prophet tokens are in play (generals 11 and 12). Player 0 kills 11 (d6 6):
     # 2 + 3 Wrath; the token returns to the supply, so player 0's Prophet card becomes playable.
-    game = game_at(hands={0: ["assassin", "prophet"]},
-                   settlements={"Kedesh": garrison(1)},
-                   generals=[gen(10, 0, "Lachish"), gen(11, 1, "Kedesh", prophet=True),
-                             gen(12, 2, "Succoth", prophet=True)], dice=[6])
+    game = game_at(
+        hands={0: ["assassin", "prophet"]},
+        settlements={"Kedesh": garrison(1)},
+        generals=[gen(10, 0, "Lachish"), gen(11, 1, "Kedesh", prophet=True), gen(12, 2, "Succoth", prophet=True)],
+        dice=[6],
+    )
     assert_refused(game, PlayProphet(player=0, general=10))  # no token left in the supply
     game.apply(PlayAssassin(player=0, target=11))
     assert game.state.wrath_registered == 2 + 3
@@ -432,15 +487,20 @@ def test_killing_a_prophet_carrier_registers_three_more_wrath_and_frees_the_toke
 
 
 def test_killing_a_judge_leaves_his_title_vacant_with_its_owner():
-    game = game_at(hands={0: ["assassin"]}, settlements={"Kedesh": garrison(1)},
-                   generals=[gen(10, 0, "Lachish"), gen(11, 1, "Kedesh")],
-                   titles={"Naphtali": {"holder": 11}}, dice=[5])
+    game = game_at(
+        hands={0: ["assassin"]},
+        settlements={"Kedesh": garrison(1)},
+        generals=[gen(10, 0, "Lachish"), gen(11, 1, "Kedesh")],
+        titles={"Naphtali": {"holder": 11}},
+        dice=[5],
+    )
     game.apply(PlayAssassin(player=0, target=11))
     title = game.state.titles[R("Naphtali")]
     assert (title.owner, title.holder, title.in_play) == (1, None, True)
 
 
 # --- Revolt -----------------------------------------------------------------------------------
+
 
 def revolt_game(face=None, **kw):
     # Player 0 holds Hazor (Naphtali); player 1 holds Kedesh (Naphtali) with 2 troops.
@@ -492,11 +552,19 @@ def test_revolt_targets_are_only_other_players_garrison_only_settlements_where_y
     #   Hammath (free)                                        no
     #   Hazor, Achzib (player 0's own)                        no
     #   Tamar, Succoth (bases, in regions player 0 has no settlement) no
-    game = game_at(hands={0: ["revolt"]},
-                   settlements={"Hazor": garrison(0), "Achzib": garrison(0), "Kedesh": garrison(1, 2),
-                                "Chinnereth": garrison(2, 3), "Dothan": garrison(1), "Kabul": garrison(2),
-                                "Merom": garrison(1)},
-                   generals=[gen(10, 0, "Ophrah"), gen(11, 1, "Merom")])
+    game = game_at(
+        hands={0: ["revolt"]},
+        settlements={
+            "Hazor": garrison(0),
+            "Achzib": garrison(0),
+            "Kedesh": garrison(1, 2),
+            "Chinnereth": garrison(2, 3),
+            "Dothan": garrison(1),
+            "Kabul": garrison(2),
+            "Merom": garrison(1),
+        },
+        generals=[gen(10, 0, "Ophrah"), gen(11, 1, "Merom")],
+    )
     assert game.state.settlements[S("Acco")].owner == -1  # Canaanite
     legal = sorted(a.settlement for a in game.legal_actions(0) if isinstance(a, PlayRevolt))
     assert legal == sorted(["Kedesh", "Chinnereth", "Dothan", "Kabul"])
@@ -518,6 +586,7 @@ def test_a_revolt_needs_a_settlement_of_yours_in_the_region():
 
 # --- Prophet and Anointing --------------------------------------------------------------------
 
+
 def test_prophet_goes_to_one_of_your_free_generals():
     game = game_at(hands={0: ["prophet"]}, generals=[gen(10, 0, "Lachish")])
     game.apply(PlayProphet(player=0, general=10))
@@ -528,31 +597,33 @@ def test_prophet_goes_to_one_of_your_free_generals():
 
 
 def test_prophet_cannot_go_to_a_captive_or_to_another_players_general():
-    game = game_at(hands={0: ["prophet"]}, settlements={"Kedesh": garrison(1)},
-                   generals=[gen(10, 0, "Kedesh", captor=1), gen(11, 1, "Kedesh")])
+    game = game_at(
+        hands={0: ["prophet"]},
+        settlements={"Kedesh": garrison(1)},
+        generals=[gen(10, 0, "Kedesh", captor=1), gen(11, 1, "Kedesh")],
+    )
     assert_refused(game, PlayProphet(player=0, general=10))
     assert_refused(game, PlayProphet(player=0, general=11))
 
 
 def test_no_prophet_while_both_tokens_are_in_play():
-    game = game_at(hands={0: ["prophet"]},
-                   generals=[gen(10, 0, "Lachish"), gen(11, 1, "Tamar", prophet=True),
-                             gen(12, 2, "Succoth", prophet=True)])
+    game = game_at(
+        hands={0: ["prophet"]},
+        generals=[gen(10, 0, "Lachish"), gen(11, 1, "Tamar", prophet=True), gen(12, 2, "Succoth", prophet=True)],
+    )
     assert_refused(game, PlayProphet(player=0, general=10))
 
 
 def test_no_second_prophet_on_the_same_general():
     # One token is still in the supply, but general 10 already carries one.
-    game = game_at(hands={0: ["prophet"]},
-                   generals=[gen(10, 0, "Lachish", prophet=True), gen(13, 0, "Lachish")])
+    game = game_at(hands={0: ["prophet"]}, generals=[gen(10, 0, "Lachish", prophet=True), gen(13, 0, "Lachish")])
     assert_refused(game, PlayProphet(player=0, general=10))
     game.apply(PlayProphet(player=0, general=13))
     assert game.state.generals[13].prophet
 
 
 def test_anointing_with_your_prophet_gives_the_anointed_to_one_of_your_free_generals():
-    game = game_at(hands={0: ["anointing"]},
-                   generals=[gen(10, 0, "Lachish", prophet=True), gen(13, 0, "Lachish")])
+    game = game_at(hands={0: ["anointing"]}, generals=[gen(10, 0, "Lachish", prophet=True), gen(13, 0, "Lachish")])
     game.apply(PlayAnointing(player=0, general=13))
     assert game.state.generals[13].anointed
     assert not game.state.generals[10].anointed
@@ -563,26 +634,29 @@ def test_anointing_with_your_prophet_gives_the_anointed_to_one_of_your_free_gene
 
 def test_anointing_needs_one_of_your_generals_carrying_a_prophet():
     # Player 1's general carries a Prophet; player 0's do not.
-    game = game_at(hands={0: ["anointing"]},
-                   generals=[gen(10, 0, "Lachish"), gen(11, 1, "Tamar", prophet=True)])
+    game = game_at(hands={0: ["anointing"]}, generals=[gen(10, 0, "Lachish"), gen(11, 1, "Tamar", prophet=True)])
     assert_refused(game, PlayAnointing(player=0, general=10))
 
 
 def test_anointing_is_refused_while_the_anointed_is_in_play():
-    game = game_at(hands={0: ["anointing"]},
-                   generals=[gen(10, 0, "Lachish", prophet=True), gen(11, 1, "Tamar", anointed=True)])
+    game = game_at(
+        hands={0: ["anointing"]}, generals=[gen(10, 0, "Lachish", prophet=True), gen(11, 1, "Tamar", anointed=True)]
+    )
     assert_refused(game, PlayAnointing(player=0, general=10))
 
 
 def test_anointing_cannot_go_to_a_captive_or_to_another_players_general():
-    game = game_at(hands={0: ["anointing"]}, settlements={"Kedesh": garrison(1)},
-                   generals=[gen(10, 0, "Lachish", prophet=True), gen(13, 0, "Kedesh", captor=1),
-                             gen(11, 1, "Kedesh")])
+    game = game_at(
+        hands={0: ["anointing"]},
+        settlements={"Kedesh": garrison(1)},
+        generals=[gen(10, 0, "Lachish", prophet=True), gen(13, 0, "Kedesh", captor=1), gen(11, 1, "Kedesh")],
+    )
     assert_refused(game, PlayAnointing(player=0, general=13))
     assert_refused(game, PlayAnointing(player=0, general=11))
 
 
 # --- Execute and Release ------------------------------------------------------------------------
+
 
 def captive_game(**captive):
     # Player 2's general 20 is player 0's captive at Hazor (player 0's garrison).
@@ -599,8 +673,11 @@ def test_execute_a_captive_he_dies():
 
 
 def test_executing_a_judge_leaves_his_title_vacant():
-    game = game_at(settlements={"Hazor": garrison(0, 2)},
-                   generals=[gen(20, 2, "Hazor", captor=0)], titles={"Gilead": {"holder": 20}})
+    game = game_at(
+        settlements={"Hazor": garrison(0, 2)},
+        generals=[gen(20, 2, "Hazor", captor=0)],
+        titles={"Gilead": {"holder": 20}},
+    )
     game.apply(Execute(player=0, general=20))
     title = game.state.titles[R("Gilead")]
     assert (title.owner, title.holder) == (2, None)
@@ -615,8 +692,10 @@ def test_executing_a_prophet_registers_three_wrath():
 
 def test_only_your_own_captives_can_be_executed_or_released():
     # General 21 is player 1's captive, general 10 is player 0's own free general.
-    game = game_at(settlements={"Hazor": garrison(0, 2), "Kedesh": garrison(1)},
-                   generals=[gen(10, 0, "Hazor"), gen(21, 2, "Kedesh", captor=1)])
+    game = game_at(
+        settlements={"Hazor": garrison(0, 2), "Kedesh": garrison(1)},
+        generals=[gen(10, 0, "Hazor"), gen(21, 2, "Kedesh", captor=1)],
+    )
     for gid in (10, 21):
         assert_refused(game, Execute(player=0, general=gid))
         assert_refused(game, Release(player=0, general=gid))
@@ -628,8 +707,10 @@ def test_release_puts_the_captive_on_the_nearest_settlement_his_owner_controls()
     assert WORLD.hex_distance(H("Hammath"), H("Endor")) == 2
     assert WORLD.hex_distance(H("Hammath"), H("Hazor")) == 4
     assert WORLD.hex_distance(H("Hammath"), H("Tamar")) > 4
-    game = game_at(settlements={"Hammath": garrison(0), "Hazor": garrison(1), "Endor": garrison(1)},
-                   generals=[gen(20, 1, "Hammath", captor=0)])
+    game = game_at(
+        settlements={"Hammath": garrison(0), "Hazor": garrison(1), "Endor": garrison(1)},
+        generals=[gen(20, 1, "Hammath", captor=0)],
+    )
     game.apply(Release(player=0, general=20))
     g = game.state.generals[20]
     assert (g.hex, g.captor, g.owner) == (H("Endor"), None, 1)
@@ -640,15 +721,19 @@ def test_release_puts_the_captive_on_the_nearest_settlement_his_owner_controls()
 def test_release_counts_a_settlement_his_owner_controls_by_a_general():
     # Player 1 has no garrison near, but his free general 11 stands in Merom (free village).
     assert WORLD.hex_distance(H("Hammath"), H("Merom")) < WORLD.hex_distance(H("Hammath"), H("Tamar"))
-    game = game_at(settlements={"Hammath": garrison(0)},
-                   generals=[gen(20, 1, "Hammath", captor=0), gen(11, 1, "Merom")])
+    game = game_at(
+        settlements={"Hammath": garrison(0)}, generals=[gen(20, 1, "Hammath", captor=0), gen(11, 1, "Merom")]
+    )
     game.apply(Release(player=0, general=20))
     assert game.state.generals[20].hex == H("Merom")
 
 
 def test_release_with_no_settlement_of_his_owner_leaves_him_where_he_was_held():
-    game = game_at(base=False, settlements={"Hazor": garrison(0, 2), "Lachish": garrison(0)},
-                   generals=[gen(20, 1, "Hazor", captor=0)])
+    game = game_at(
+        base=False,
+        settlements={"Hazor": garrison(0, 2), "Lachish": garrison(0)},
+        generals=[gen(20, 1, "Hazor", captor=0)],
+    )
     game.apply(Release(player=0, general=20))
     g = game.state.generals[20]
     assert (g.hex, g.captor) == (H("Hazor"), None)
@@ -656,11 +741,19 @@ def test_release_with_no_settlement_of_his_owner_leaves_him_where_he_was_held():
 
 # --- The phase and the Round report -------------------------------------------------------------
 
+
 def test_cards_cannot_be_played_in_another_phase():
-    game = make_game({**intrigue_position(hands={0: ["tax", "famine"]},
-                                          settlements={"Hazor": garrison(0)},
-                                          generals=[gen(20, 1, "Hazor", captor=0)]),
-                      "phase": "acquisitions"}, dice=[])
+    game = make_game(
+        {
+            **intrigue_position(
+                hands={0: ["tax", "famine"]},
+                settlements={"Hazor": garrison(0)},
+                generals=[gen(20, 1, "Hazor", captor=0)],
+            ),
+            "phase": "acquisitions",
+        },
+        dice=[],
+    )
     assert game.phase_name == "acquisitions"
     assert_refused(game, PlayTax(player=0, region="Naphtali"), section=None)
     assert_refused(game, PlayEvent(player=0, card="famine"), section=None)
@@ -684,11 +777,18 @@ def test_every_play_execution_and_release_is_in_the_round_report():
     #            (player 1's; he goes to Kedesh, player 1's village next to Hazor).
     #  Player 1: Revolt on Chinnereth (player 2's, 1 troop), Prophet to general 11.
     #  Player 2: Anointing of his prophet 12, Assassin on general 10 (nothing happens).
-    game = game_at(hands={0: ["tax", "famine"], 1: ["revolt", "prophet"], 2: ["anointing", "assassin"]},
-                   settlements={"Hazor": garrison(0, 2), "Kedesh": garrison(1), "Chinnereth": garrison(2)},
-                   generals=[gen(10, 0, "Lachish"), gen(11, 1, "Tamar"), gen(12, 2, "Succoth", prophet=True),
-                             gen(20, 2, "Hazor", captor=0), gen(21, 1, "Hazor", captor=0)],
-                   dice=[6, 3])
+    game = game_at(
+        hands={0: ["tax", "famine"], 1: ["revolt", "prophet"], 2: ["anointing", "assassin"]},
+        settlements={"Hazor": garrison(0, 2), "Kedesh": garrison(1), "Chinnereth": garrison(2)},
+        generals=[
+            gen(10, 0, "Lachish"),
+            gen(11, 1, "Tamar"),
+            gen(12, 2, "Succoth", prophet=True),
+            gen(20, 2, "Hazor", captor=0),
+            gen(21, 1, "Hazor", captor=0),
+        ],
+        dice=[6, 3],
+    )
     game.apply(PlayTax(player=0, region="Gilead"))
     game.apply(PlayEvent(player=0, card="famine"))
     game.apply(Execute(player=0, general=20))
@@ -706,9 +806,16 @@ def test_every_play_execution_and_release_is_in_the_round_report():
     report = round_report(game, 1)
     assert sorted(report.to) == [0, 1, 2]
     lines = [(e.key, e.params.get("player")) for e in report.entries if e.key.startswith("intrigue.")]
-    assert lines == [("intrigue.tax", 0), ("intrigue.event", 0), ("intrigue.execution", 0),
-                     ("intrigue.release", 0), ("intrigue.revolt", 1), ("intrigue.prophet", 1),
-                     ("intrigue.anointing", 2), ("intrigue.assassin", 2)]
+    assert lines == [
+        ("intrigue.tax", 0),
+        ("intrigue.event", 0),
+        ("intrigue.execution", 0),
+        ("intrigue.release", 0),
+        ("intrigue.revolt", 1),
+        ("intrigue.prophet", 1),
+        ("intrigue.anointing", 2),
+        ("intrigue.assassin", 2),
+    ]
     params = {e.key: e.params for e in report.entries}
     assert params["intrigue.tax"]["region"] == R("Gilead")
     assert params["intrigue.event"]["card"] == "famine"

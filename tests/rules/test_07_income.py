@@ -8,7 +8,7 @@ player holdings (Canaanite holdings stay), so nothing but the listed pieces coun
 
 from __future__ import annotations
 
-from conftest import S, WORLD, make_game, terrain
+from conftest import WORLD, S, make_game, terrain
 from judges.engine import EndTurn
 
 OTHER_TERRAIN = {"plain": "mountains", "mountains": "desert", "desert": "plain"}
@@ -36,6 +36,7 @@ def is_city(name: str) -> bool:
 
 # --- What each settlement yields ------------------------------------------------------------
 
+
 def test_village_yields_one_coin():
     assert not is_city("Chinnereth")
     game = make_game(income_position({"Chinnereth": garrison(0)}))
@@ -61,42 +62,58 @@ def test_each_development_adds_two_coins_to_a_city():
 def test_abundance_adds_one_coin_on_its_terrain():
     # Chinnereth's terrain has Abundance; Kedesh (another terrain) is unaffected.
     assert terrain("Chinnereth") != terrain("Kedesh")
-    game = make_game(income_position(
-        {"Chinnereth": garrison(0), "Kedesh": garrison(1)},
-        events_landed=[{"card": "abundance", "terrain": terrain("Chinnereth")}]))
+    game = make_game(
+        income_position(
+            {"Chinnereth": garrison(0), "Kedesh": garrison(1)},
+            events_landed=[{"card": "abundance", "terrain": terrain("Chinnereth")}],
+        )
+    )
     assert coins(game) == [1 + 1, 1, 0]
 
 
 def test_abundance_adds_one_coin_to_a_developed_city():
-    game = make_game(income_position(
-        {"Hazor": garrison(0, developments=2)},
-        events_landed=[{"card": "abundance", "terrain": terrain("Hazor")}]))
+    game = make_game(
+        income_position(
+            {"Hazor": garrison(0, developments=2)}, events_landed=[{"card": "abundance", "terrain": terrain("Hazor")}]
+        )
+    )
     assert coins(game) == [2 + 2 * 2 + 1, 0, 0]
 
 
 def test_famine_takes_one_coin_on_its_terrain():
     assert terrain("Hazor") != terrain("Kedesh")
-    game = make_game(income_position(
-        {"Hazor": garrison(0, developments=1), "Kedesh": garrison(1)},
-        events_landed=[{"card": "famine", "terrain": terrain("Hazor")}]))
+    game = make_game(
+        income_position(
+            {"Hazor": garrison(0, developments=1), "Kedesh": garrison(1)},
+            events_landed=[{"card": "famine", "terrain": terrain("Hazor")}],
+        )
+    )
     assert coins(game) == [2 + 2 - 1, 1, 0]
 
 
 def test_events_on_another_terrain_change_nothing():
     t = terrain("Hazor")
-    game = make_game(income_position(
-        {"Hazor": garrison(0, developments=1)},
-        events_landed=[{"card": "famine", "terrain": OTHER_TERRAIN[t]},
-                       {"card": "abundance", "terrain": OTHER_TERRAIN[OTHER_TERRAIN[t]]}]))
+    game = make_game(
+        income_position(
+            {"Hazor": garrison(0, developments=1)},
+            events_landed=[
+                {"card": "famine", "terrain": OTHER_TERRAIN[t]},
+                {"card": "abundance", "terrain": OTHER_TERRAIN[OTHER_TERRAIN[t]]},
+            ],
+        )
+    )
     assert coins(game) == [4, 0, 0]
 
 
 def test_famine_village_yields_zero_and_takes_nothing_from_the_rest():
     # A village under Famine is worth 1 - 1 = 0; the player's city still yields its 2.
     assert terrain("Kedesh") != terrain("Hazor")
-    game = make_game(income_position(
-        {"Kedesh": garrison(0), "Hazor": garrison(0)},
-        events_landed=[{"card": "famine", "terrain": terrain("Kedesh")}]))
+    game = make_game(
+        income_position(
+            {"Kedesh": garrison(0), "Hazor": garrison(0)},
+            events_landed=[{"card": "famine", "terrain": terrain("Kedesh")}],
+        )
+    )
     assert coins(game) == [2, 0, 0]
 
 
@@ -106,9 +123,12 @@ def test_settlement_value_never_goes_below_zero():
     # so the city's 2 coins stay whole.
     t = terrain("Kedesh")
     assert terrain("Hazor") != t
-    game = make_game(income_position(
-        {"Kedesh": garrison(0), "Hazor": garrison(0)},
-        events_landed=[{"card": "famine", "terrain": t}, {"card": "famine", "terrain": t}]))
+    game = make_game(
+        income_position(
+            {"Kedesh": garrison(0), "Hazor": garrison(0)},
+            events_landed=[{"card": "famine", "terrain": t}, {"card": "famine", "terrain": t}],
+        )
+    )
     assert coins(game) == [2, 0, 0]
 
 
@@ -117,13 +137,19 @@ def test_manual_worked_example_city_with_two_developments_and_two_villages_one_u
     # por el Hambre: 6 + 1 + 0 = 7 monedas."
     city, village, famine_village = "Hazor", "Chinnereth", "Kedesh"
     assert is_city(city) and not is_city(village) and not is_city(famine_village)
-    assert WORLD.settlements[S(village)].region == WORLD.settlements[S(city)].region \
+    assert (
+        WORLD.settlements[S(village)].region
+        == WORLD.settlements[S(city)].region
         == WORLD.settlements[S(famine_village)].region
+    )
     famine_terrain = terrain(famine_village)
     assert terrain(city) != famine_terrain and terrain(village) != famine_terrain
-    game = make_game(income_position(
-        {city: garrison(0, developments=2), village: garrison(0), famine_village: garrison(0)},
-        events_landed=[{"card": "famine", "terrain": famine_terrain}]))
+    game = make_game(
+        income_position(
+            {city: garrison(0, developments=2), village: garrison(0), famine_village: garrison(0)},
+            events_landed=[{"card": "famine", "terrain": famine_terrain}],
+        )
+    )
     assert game.state.players[0].coins == 7
     note = income_notes(game, 0)[-1]
     values = {e.params["settlement"]: e.params["value"] for e in note.entries if "settlement" in e.params}
@@ -131,6 +157,7 @@ def test_manual_worked_example_city_with_two_developments_and_two_villages_one_u
 
 
 # --- Which settlements are yours -----------------------------------------------------------
+
 
 def test_settlement_counts_as_yours_by_its_garrison():
     game = make_game(income_position({"Chinnereth": garrison(1, troops=3)}))
@@ -158,12 +185,16 @@ def test_captive_general_gives_no_control():
 
 def test_other_players_and_canaanite_settlements_are_not_yours():
     # Acco is Canaanite-held; Kedesh is player 1's. Player 0 gets only his own village.
-    game = make_game(income_position({"Chinnereth": garrison(0), "Kedesh": garrison(1),
-                                      "Acco": {"owner": "canaanites", "troops": 4}}))
+    game = make_game(
+        income_position(
+            {"Chinnereth": garrison(0), "Kedesh": garrison(1), "Acco": {"owner": "canaanites", "troops": 4}}
+        )
+    )
     assert coins(game) == [1, 1, 0]
 
 
 # --- The round-1 dowry --------------------------------------------------------------------
+
 
 def test_round_one_dowry_of_six_coins_for_everyone():
     game = make_game(income_position({}, round_=1))
@@ -171,8 +202,11 @@ def test_round_one_dowry_of_six_coins_for_everyone():
 
 
 def test_round_one_dowry_is_added_to_settlement_income():
-    game = make_game(income_position({"Hazor": garrison(0, developments=1), "Kedesh": garrison(1)}, round_=1,
-                                     players=[{"seat": 2, "coins": 3}]))
+    game = make_game(
+        income_position(
+            {"Hazor": garrison(0, developments=1), "Kedesh": garrison(1)}, round_=1, players=[{"seat": 2, "coins": 3}]
+        )
+    )
     assert coins(game) == [6 + 4, 6 + 1, 3 + 6]
 
 
@@ -183,16 +217,18 @@ def test_no_dowry_in_round_two():
 
 # --- What cancels income ------------------------------------------------------------------
 
+
 def test_besieged_settlement_produces_nothing_for_its_owner():
-    game = make_game(income_position(
-        {"Hazor": garrison(0, troops=3, developments=2), "Chinnereth": garrison(0)},
-        invaders=[{"at": "Hazor"}]))
+    game = make_game(
+        income_position(
+            {"Hazor": garrison(0, troops=3, developments=2), "Chinnereth": garrison(0)}, invaders=[{"at": "Hazor"}]
+        )
+    )
     assert coins(game) == [1, 0, 0]
 
 
 def test_besieged_settlement_held_by_a_general_produces_nothing_either():
-    game = make_game(income_position({}, generals=[{"id": 10, "owner": 1, "at": "Hazor"}],
-                                     invaders=[{"at": "Hazor"}]))
+    game = make_game(income_position({}, generals=[{"id": 10, "owner": 1, "at": "Hazor"}], invaders=[{"at": "Hazor"}]))
     assert coins(game) == [0, 0, 0]
 
 
@@ -200,9 +236,11 @@ def test_taxed_region_yields_nothing_to_its_owners():
     # Naphtali is taxed by player 2. Players 0 and 1 get nothing from it, only from
     # their settlements in other regions (Shechem: a city of Manasseh).
     assert WORLD.settlements[S("Shechem")].region != WORLD.settlements[S("Hazor")].region
-    game = make_game(income_position(
-        {"Hazor": garrison(0, developments=1), "Kedesh": garrison(1), "Shechem": garrison(1)},
-        taxes={"Naphtali": 2}))
+    game = make_game(
+        income_position(
+            {"Hazor": garrison(0, developments=1), "Kedesh": garrison(1), "Shechem": garrison(1)}, taxes={"Naphtali": 2}
+        )
+    )
     p0, p1, _ = coins(game)
     assert (p0, p1) == (0, 2)
 
@@ -210,8 +248,9 @@ def test_taxed_region_yields_nothing_to_its_owners():
 def test_tax_collector_gets_double_the_value_of_other_players_settlements():
     # Hazor (city + 1 development = 4) is player 0's, Kedesh (village = 1) player 1's;
     # the region's three other villages are free (1 each).
-    game = make_game(income_position({"Hazor": garrison(0, developments=1), "Kedesh": garrison(1)},
-                                     taxes={"Naphtali": 2}))
+    game = make_game(
+        income_position({"Hazor": garrison(0, developments=1), "Kedesh": garrison(1)}, taxes={"Naphtali": 2})
+    )
     assert coins(game) == [0, 0, 2 * 4 + 2 * 1 + 3 * 2]
 
 
@@ -220,8 +259,9 @@ def test_tax_collector_gets_double_the_value_of_canaanite_held_settlements():
     assert is_city("Acco") and WORLD.settlements[S("Acco")].canaanite_start
     asher = [WORLD.settlements[i].name for i in WORLD.regions[WORLD.settlements[S("Acco")].region].settlements]
     canaanite_only = {name: {"owner": None} for name in asher if name != "Acco"}
-    game = make_game(income_position({**canaanite_only, "Acco": {"owner": "canaanites", "troops": 4}},
-                                     taxes={"Asher": 1}))
+    game = make_game(
+        income_position({**canaanite_only, "Acco": {"owner": "canaanites", "troops": 4}}, taxes={"Asher": 1})
+    )
     # Acco: 2 x 2 = 4; the four free villages: 2 x 1 each (every settlement of the region).
     assert coins(game) == [0, 4 + 4 * 2, 0]
 
@@ -246,16 +286,24 @@ def test_tax_doubles_the_value_with_developments_and_events():
     naphtali = [WORLD.settlements[i].name for i in WORLD.regions[WORLD.settlements[S("Hazor")].region].settlements]
     villages = [n for n in naphtali if n != "Hazor"]
     expected = 10 + sum(4 if terrain(v) == t else 2 for v in villages)
-    game = make_game(income_position({"Hazor": garrison(1, developments=1)}, taxes={"Naphtali": 2},
-                                     events_landed=[{"card": "abundance", "terrain": t}]))
+    game = make_game(
+        income_position(
+            {"Hazor": garrison(1, developments=1)},
+            taxes={"Naphtali": 2},
+            events_landed=[{"card": "abundance", "terrain": t}],
+        )
+    )
     assert coins(game) == [0, 0, expected]
 
 
 def test_besieged_settlement_in_a_taxed_region_yields_to_nobody():
     # Hazor is besieged: neither its owner nor the collector gets anything from it;
     # the collector still gets double of the four free villages.
-    game = make_game(income_position({"Hazor": garrison(0, troops=3, developments=2)},
-                                     taxes={"Naphtali": 1}, invaders=[{"at": "Hazor"}]))
+    game = make_game(
+        income_position(
+            {"Hazor": garrison(0, troops=3, developments=2)}, taxes={"Naphtali": 1}, invaders=[{"at": "Hazor"}]
+        )
+    )
     assert coins(game) == [0, 4 * 2, 0]
 
 
@@ -268,8 +316,9 @@ def test_razed_settlement_yields_nothing_to_the_tax_collector():
 
 def test_tax_acts_on_this_rounds_income_only():
     # Players 1 and 2 hold a village each outside Naphtali (and so stay in the game).
-    game = make_game(income_position({"Hazor": garrison(0), "Lachish": garrison(1), "Keilah": garrison(2)},
-                                     taxes={"Naphtali": 1}))
+    game = make_game(
+        income_position({"Hazor": garrison(0), "Lachish": garrison(1), "Keilah": garrison(2)}, taxes={"Naphtali": 1})
+    )
     assert coins(game) == [0, 2 * (2 + 4) + 1, 1]
     # Play on to the next round's Income (nobody plays anything).
     while not (game.state.round == 3 and game.phase_name == "acquisitions"):
@@ -281,6 +330,7 @@ def test_tax_acts_on_this_rounds_income_only():
 
 
 # --- When it arrives and how it is told --------------------------------------------------
+
 
 def test_income_arrives_before_acquisitions():
     game = make_game(income_position({"Hazor": garrison(0, developments=1)}, players=[{"seat": 0, "coins": 3}]))
@@ -301,10 +351,13 @@ def test_income_notification_goes_only_to_its_player():
 
 
 def test_income_notification_shows_previous_balance_income_and_lines():
-    game = make_game(income_position(
-        {"Hazor": garrison(0, developments=1), "Chinnereth": garrison(0), "Kedesh": garrison(0)},
-        players=[{"seat": 0, "coins": 5}],
-        events_landed=[{"card": "famine", "terrain": terrain("Kedesh")}]))
+    game = make_game(
+        income_position(
+            {"Hazor": garrison(0, developments=1), "Chinnereth": garrison(0), "Kedesh": garrison(0)},
+            players=[{"seat": 0, "coins": 5}],
+            events_landed=[{"card": "famine", "terrain": terrain("Kedesh")}],
+        )
+    )
     assert terrain("Kedesh") not in (terrain("Hazor"), terrain("Chinnereth"))
     (note,) = income_notes(game, 0)
     assert note.to == [0]
@@ -327,6 +380,7 @@ def test_income_notification_lists_the_dowry_in_round_one():
 
 # --- Manual coverage (docs/manual-coverage.md) -------------------------------------------
 
+
 def _play_to(game, round_: int, phase: str) -> None:
     """Ends turns (nobody does anything) until the game reaches `phase` of `round_`."""
     while not (game.state.round == round_ and game.phase_name == phase):
@@ -338,6 +392,7 @@ def _play_to(game, round_: int, phase: str) -> None:
 def test_income_is_phase_three_and_the_victory_check_phase_seven():
     # Manual B2: Income is phase 3, the Victory Check phase 7; both automatic.
     from judges.engine import PHASES
+
     assert PHASES.index("income") + 1 == 3
     assert PHASES.index("victory") + 1 == 7
     game = make_game(income_position({"Hazor": garrison(0), "Kedesh": garrison(1), "Lachish": garrison(2)}))
@@ -353,10 +408,14 @@ def test_a_settlement_yields_again_once_the_siege_is_over():
     # moves on at this round's Announcements (to Merom, next clockwise); Hazor yields again
     # at this round's Income and Merom, besieged now, yields nothing.
     assert WORLD.settlements[WORLD.ring_next(S("Hazor"), 1)].name == "Merom"
-    game = make_game({"clear_board": True, "round": 2,
-                      "settlements": {"Hazor": garrison(0, troops=3), "Merom": garrison(1, troops=3),
-                                      "Lachish": garrison(2)},
-                      "invaders": [{"at": "Hazor"}]})
+    game = make_game(
+        {
+            "clear_board": True,
+            "round": 2,
+            "settlements": {"Hazor": garrison(0, troops=3), "Merom": garrison(1, troops=3), "Lachish": garrison(2)},
+            "invaders": [{"at": "Hazor"}],
+        }
+    )
     assert game.state.invaders[0].at == S("Merom")
     _play_to(game, 2, "acquisitions")
     assert coins(game) == [2, 0, 1]
@@ -365,18 +424,25 @@ def test_a_settlement_yields_again_once_the_siege_is_over():
 def test_manual_example_seven_coins_are_a_wall_minus_three_or_three_troops_and_a_development():
     # Manual B27: 7 coins are a wall minus three coins, or three troops and a development.
     from judges.engine import constants as C
+
     assert C.COSTS["wall"] - 3 == 7
     assert 3 * C.COSTS["troop"] + C.COSTS["development"] == 7
 
 
 def test_every_round_has_its_own_income_report_with_the_previous_balance():
     # Manual B28: each round's income notification shows the previous balance and what came in.
-    game = make_game(income_position({"Hazor": garrison(0, developments=1), "Kedesh": garrison(1),
-                                      "Lachish": garrison(2)}, players=[{"seat": 0, "coins": 5}]))
+    game = make_game(
+        income_position(
+            {"Hazor": garrison(0, developments=1), "Kedesh": garrison(1), "Lachish": garrison(2)},
+            players=[{"seat": 0, "coins": 5}],
+        )
+    )
     _play_to(game, 3, "acquisitions")
     notes = income_notes(game, 0)
-    assert [(n.round, n.params["before"], n.params["income"], n.params["after"]) for n in notes] == \
-        [(2, 5, 4, 9), (3, 9, 4, 13)]
+    assert [(n.round, n.params["before"], n.params["income"], n.params["after"]) for n in notes] == [
+        (2, 5, 4, 9),
+        (3, 9, 4, 13),
+    ]
     assert coins(game) == [13, 2, 2]
 
 
@@ -385,10 +451,15 @@ def test_the_player_who_played_the_tax_card_collects_double_at_this_rounds_incom
     # Round 2 (order 1, 2, 0): player 0 plays his Tax on Naphtali in Intrigue. Naphtali: Hazor
     # (player 1, city + 1 development = 4), Kedesh (player 2, 1), three free villages (1 each).
     from judges.engine import PlayTax
-    game = make_game({"clear_board": True, "round": 2,
-                      "settlements": {"Hazor": garrison(1, developments=1), "Kedesh": garrison(2),
-                                      "Lachish": garrison(0)},
-                      "players": [{"seat": 0, "hand": ["tax"]}]})
+
+    game = make_game(
+        {
+            "clear_board": True,
+            "round": 2,
+            "settlements": {"Hazor": garrison(1, developments=1), "Kedesh": garrison(2), "Lachish": garrison(0)},
+            "players": [{"seat": 0, "hand": ["tax"]}],
+        }
+    )
     assert game.phase_name == "intrigue"
     game.apply(EndTurn(player=1))
     game.apply(EndTurn(player=2))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import H, S, WORLD, end_turns, make_game, refused
+from conftest import WORLD, H, S, end_turns, make_game, refused
 from judges.engine import Buy, EndTurn, IllegalAction, NotYourDecision
 
 OFF_SETTLEMENT = {"q": 7, "r": 0}  # a mountain hex without a settlement, north of Galilee
@@ -21,6 +21,7 @@ assert WORLD.hexes[WORLD.hex_at[(7, 0)]].settlement is None
 
 
 # --- helpers -------------------------------------------------------------------------------
+
 
 def garrison(owner: int, troops: int = 1, **extra) -> dict:
     return {"owner": owner, "troops": troops, **extra}
@@ -30,13 +31,28 @@ def gen(gid: int, owner: int, at, **extra) -> dict:
     return {"id": gid, "owner": owner, "at": at, **extra}
 
 
-def shop(coins: int, settlements: dict | None = None, generals=(), hand=None, deck=None, round_: int = 1,
-         players: int = 3, **extra):
+def shop(
+    coins: int,
+    settlements: dict | None = None,
+    generals=(),
+    hand=None,
+    deck=None,
+    round_: int = 1,
+    players: int = 3,
+    **extra,
+):
     p0 = {"seat": 0, "coins": coins}
     if hand is not None:
         p0["hand"] = list(hand)
-    position = {"clear_board": True, "round": round_, "phase": "acquisitions",
-                "settlements": settlements or {}, "generals": list(generals), "players": [p0], **extra}
+    position = {
+        "clear_board": True,
+        "round": round_,
+        "phase": "acquisitions",
+        "settlements": settlements or {},
+        "generals": list(generals),
+        "players": [p0],
+        **extra,
+    }
     if deck is not None:
         position["deck"] = list(deck)
     game = make_game(position, dice=[], players=players)
@@ -57,8 +73,9 @@ def garrison_of(game, name: str) -> tuple:
     return (s.owner, s.troops)
 
 
-def assert_refused(game, action, words: tuple[str, ...] = (), error: type = IllegalAction,
-                   section: str | None = "§8") -> None:
+def assert_refused(
+    game, action, words: tuple[str, ...] = (), error: type = IllegalAction, section: str | None = "§8"
+) -> None:
     """The purchase raises `error` naming § 8 and a reason (its message contains `words`),
     and changes nothing at all."""
     message = refused(game, action, error, section).message.lower()
@@ -67,6 +84,7 @@ def assert_refused(game, action, words: tuple[str, ...] = (), error: type = Ille
 
 
 # --- Costs ------------------------------------------------------------------------------------
+
 
 def test_a_troop_costs_one_coin_and_joins_the_garrison_of_your_settlement():
     game = shop(5, {"Kedesh": garrison(0, 2)})
@@ -104,8 +122,15 @@ def test_a_general_costs_six_coins_and_appears_on_your_settlement():
     buy(game, "general", settlement="Hazor")
     assert coins(game) == 2
     g = game.state.generals[first_id]
-    assert (g.owner, g.hex, g.captor, g.army, g.prophet, g.anointed, g.ark) == (0, H("Hazor"), None, 0, False, False,
-                                                                               False)
+    assert (g.owner, g.hex, g.captor, g.army, g.prophet, g.anointed, g.ark) == (
+        0,
+        H("Hazor"),
+        None,
+        0,
+        False,
+        False,
+        False,
+    )
     assert [x.id for x in game.state.generals.values() if x.owner == 0] == [first_id]
 
 
@@ -118,6 +143,7 @@ def test_a_card_costs_three_coins_and_is_drawn_from_the_top_of_the_deck():
 
 
 # --- Placement ----------------------------------------------------------------------------------
+
 
 def test_a_troop_bought_for_a_settlement_held_by_your_general_gives_it_your_garrison():
     # Merom is free; player 0's general stands in it, so player 0 controls it.
@@ -137,19 +163,25 @@ def test_a_troop_can_join_the_army_of_your_general_standing_in_your_settlement()
 
 
 def test_a_troop_cannot_join_an_army_outside_a_settlement_you_control():
-    game = shop(3, {"Kedesh": garrison(1)}, generals=[gen(10, 0, OFF_SETTLEMENT), gen(11, 0, "Hazor", captor=1),
-                                                      gen(12, 1, "Kedesh")])
+    game = shop(
+        3,
+        {"Kedesh": garrison(1)},
+        generals=[gen(10, 0, OFF_SETTLEMENT), gen(11, 0, "Hazor", captor=1), gen(12, 1, "Kedesh")],
+    )
     assert_refused(game, Buy(player=0, item="troop", general=10))  # not in a settlement
     assert_refused(game, Buy(player=0, item="troop", general=11))  # captive
     assert_refused(game, Buy(player=0, item="troop", general=12))  # not his
 
 
-@pytest.mark.parametrize("name,spec", [
-    ("Kedesh", garrison(1)),  # another player's
-    ("Acco", None),  # Canaanite-held (as set up)
-    ("Merom", {}),  # free
-    ("Hammath", {"razed": True}),  # razed: nobody controls it
-])
+@pytest.mark.parametrize(
+    "name,spec",
+    [
+        ("Kedesh", garrison(1)),  # another player's
+        ("Acco", None),  # Canaanite-held (as set up)
+        ("Merom", {}),  # free
+        ("Hammath", {"razed": True}),  # razed: nobody controls it
+    ],
+)
 def test_nothing_can_be_placed_in_a_settlement_you_do_not_control(name, spec):
     settlements = {"Lachish": garrison(0)}
     if spec is not None:
@@ -185,8 +217,12 @@ def test_mercenaries_only_for_your_own_free_generals():
 
 
 def test_mercenary_wrath_reaches_the_meter_at_the_next_announcements():
-    game = shop(4, {"Lachish": garrison(0), "Tamar": garrison(1), "Succoth": garrison(2)},
-                generals=[gen(10, 0, "Lachish")], deck=["famine"] * 3)
+    game = shop(
+        4,
+        {"Lachish": garrison(0), "Tamar": garrison(1), "Succoth": garrison(2)},
+        generals=[gen(10, 0, "Lachish")],
+        deck=["famine"] * 3,
+    )
     buy(game, "mercenary", general=10)
     buy(game, "mercenary", general=10)
     assert (game.state.wrath, game.state.wrath_registered) == (0, 2)
@@ -196,6 +232,7 @@ def test_mercenary_wrath_reaches_the_meter_at_the_next_announcements():
 
 
 # --- Caps ---------------------------------------------------------------------------------------
+
 
 def test_a_village_holds_one_development():
     game = shop(20, {"Kedesh": garrison(0)})
@@ -237,8 +274,11 @@ def test_at_most_six_generals():
 
 def test_captive_generals_count_toward_the_six():
     # Five free generals and one held by player 1: the sixth slot is taken.
-    game = shop(20, {"Hazor": garrison(0), "Kedesh": garrison(1)},
-                generals=[gen(10 + i, 0, "Hazor") for i in range(5)] + [gen(20, 0, "Kedesh", captor=1)])
+    game = shop(
+        20,
+        {"Hazor": garrison(0), "Kedesh": garrison(1)},
+        generals=[gen(10 + i, 0, "Hazor") for i in range(5)] + [gen(20, 0, "Kedesh", captor=1)],
+    )
     assert_refused(game, Buy(player=0, item="general", settlement="Hazor"), ("6",))
 
 
@@ -258,6 +298,7 @@ def test_a_card_with_an_empty_deck_comes_from_the_reshuffled_discard_pile():
 
 
 # --- Sieges -------------------------------------------------------------------------------------
+
 
 def test_no_development_or_wall_in_a_besieged_settlement():
     game = shop(20, {"Hazor": garrison(0, 3)}, invaders=[{"at": "Hazor"}])
@@ -284,28 +325,35 @@ def test_a_siege_elsewhere_does_not_bar_developments_here():
 
 # --- Coins ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("item,have,target", [
-    ("troop", 0, {"settlement": "Hazor"}),
-    ("mercenary", 1, {"general": 10}),
-    ("development", 3, {"settlement": "Hazor"}),
-    ("wall", 9, {"settlement": "Hazor"}),
-    ("general", 5, {"settlement": "Hazor"}),
-    ("card", 2, {}),
-])
+
+@pytest.mark.parametrize(
+    "item,have,target",
+    [
+        ("troop", 0, {"settlement": "Hazor"}),
+        ("mercenary", 1, {"general": 10}),
+        ("development", 3, {"settlement": "Hazor"}),
+        ("wall", 9, {"settlement": "Hazor"}),
+        ("general", 5, {"settlement": "Hazor"}),
+        ("card", 2, {}),
+    ],
+)
 def test_a_purchase_without_enough_coins_is_refused(item, have, target):
     game = shop(have, {"Hazor": garrison(0)}, generals=[gen(10, 0, "Hazor")], hand=[])
     assert_refused(game, Buy(player=0, item=item, **target), ("coins",))
     assert coins(game) == have
 
 
-@pytest.mark.parametrize("item,cost,target", [
-    ("troop", 1, {"settlement": "Hazor"}),
-    ("mercenary", 2, {"general": 10}),
-    ("development", 4, {"settlement": "Hazor"}),
-    ("wall", 10, {"settlement": "Hazor"}),
-    ("general", 6, {"settlement": "Hazor"}),
-    ("card", 3, {}),
-])
+@pytest.mark.parametrize(
+    "item,cost,target",
+    [
+        ("troop", 1, {"settlement": "Hazor"}),
+        ("mercenary", 2, {"general": 10}),
+        ("development", 4, {"settlement": "Hazor"}),
+        ("wall", 10, {"settlement": "Hazor"}),
+        ("general", 6, {"settlement": "Hazor"}),
+        ("card", 3, {}),
+    ],
+)
 def test_exactly_the_cost_is_enough_and_leaves_nothing(item, cost, target):
     game = shop(cost, {"Hazor": garrison(0)}, generals=[gen(10, 0, "Hazor")], hand=[], deck=["tax"])
     buy(game, item, **target)
@@ -332,10 +380,17 @@ def test_manual_example_seven_coins_buy_three_troops_and_a_development_leaving_n
 
 # --- Turns --------------------------------------------------------------------------------------
 
+
 def test_purchases_only_in_your_own_turn():
-    game = make_game({"clear_board": True, "phase": "acquisitions",
-                      "settlements": {"Hazor": garrison(0), "Kedesh": garrison(1)},
-                      "players": [{"seat": 0, "coins": 10}, {"seat": 1, "coins": 10}]}, dice=[])
+    game = make_game(
+        {
+            "clear_board": True,
+            "phase": "acquisitions",
+            "settlements": {"Hazor": garrison(0), "Kedesh": garrison(1)},
+            "players": [{"seat": 0, "coins": 10}, {"seat": 1, "coins": 10}],
+        },
+        dice=[],
+    )
     assert game.waiting_for() == [0]
     assert_refused(game, Buy(player=1, item="troop", settlement="Kedesh"), error=NotYourDecision, section=None)
     buy(game, "troop", settlement="Hazor")
@@ -359,8 +414,16 @@ def test_a_turn_takes_any_mix_of_purchases():
 
 
 def test_nothing_can_be_bought_outside_acquisitions():
-    game = make_game({"clear_board": True, "phase": "intrigue", "deck": ["famine"] * 6,
-                      "settlements": {"Hazor": garrison(0)}, "players": [{"seat": 0, "coins": 10}]}, dice=[])
+    game = make_game(
+        {
+            "clear_board": True,
+            "phase": "intrigue",
+            "deck": ["famine"] * 6,
+            "settlements": {"Hazor": garrison(0)},
+            "players": [{"seat": 0, "coins": 10}],
+        },
+        dice=[],
+    )
     assert game.phase_name == "intrigue"
     assert_refused(game, Buy(player=0, item="troop", settlement="Hazor"), section=None)
     end_turns(game, until_phase="movement")
@@ -369,6 +432,7 @@ def test_nothing_can_be_bought_outside_acquisitions():
 
 
 # --- Coins spent ----------------------------------------------------------------------------------
+
 
 def test_coins_spent_are_counted_by_item():
     game = shop(24, {"Hazor": garrison(0)}, generals=[gen(10, 0, "Hazor")], hand=[], deck=["tax"])

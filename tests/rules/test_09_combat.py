@@ -21,16 +21,19 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import H, R, S, WORLD, end_turns, make_game, turn_of
+from conftest import WORLD, H, R, S, end_turns, make_game, turn_of
 from judges.engine import CANAANITES, ClaimJudge, Decision, EndTurn, IllegalAction, Move, Plunder, TakeTroops
 from judges.engine.board import settlement_controller
 
-HOLDINGS = {"Keilah": {"owner": 0, "troops": 1},
-            "Lachish": {"owner": 1, "troops": 1},
-            "Tamar": {"owner": 2, "troops": 1}}
+HOLDINGS = {
+    "Keilah": {"owner": 0, "troops": 1},
+    "Lachish": {"owner": 1, "troops": 1},
+    "Tamar": {"owner": 2, "troops": 1},
+}
 
 
 # --- helpers -------------------------------------------------------------------------------
+
 
 def hx(q: int, r: int) -> int:
     return WORLD.hex_at[(q, r)]
@@ -41,8 +44,7 @@ def gen(gid: int, owner: int, at, **extra) -> dict:
     return {"id": gid, "owner": owner, "at": where, **extra}
 
 
-def position(phase: str, generals: list[dict], settlements: dict | None = None, holdings: bool = True,
-             **extra) -> dict:
+def position(phase: str, generals: list[dict], settlements: dict | None = None, holdings: bool = True, **extra) -> dict:
     base = dict(HOLDINGS) if holdings else {}
     base.update(settlements or {})
     return {"clear_board": True, "phase": phase, "settlements": base, "generals": generals, **extra}
@@ -67,8 +69,7 @@ def end_turn(game, seat: int) -> None:
 
 
 def battles(game, round_: int | None = None) -> list:
-    return [n for n in game.notifications
-            if n.key == "notification.battle" and (round_ is None or n.round == round_)]
+    return [n for n in game.notifications if n.key == "notification.battle" and (round_ is None or n.round == round_)]
 
 
 def dice_of(notification) -> list[tuple[list[int], list[int]]]:
@@ -102,8 +103,6 @@ def owed(game) -> list[tuple[int, str]]:
     return [(d.player, d.kind) for d in game.pending]
 
 
-
-
 def finish_movement(game) -> None:
     while game.phase_name == "movement" and game.pending and all(d.kind == "turn" for d in game.pending):
         game.apply(EndTurn(player=game.pending[0].player))
@@ -111,11 +110,23 @@ def finish_movement(game) -> None:
 
 # --- Dice and hits ---------------------------------------------------------------------------
 
+
 def test_one_die_per_troop_and_general_attackers_and_defenders_hit_on_five_or_six():
     # Attacker: general 10 with an army of 2 = 3 dice. Defender: a garrison of 2 = 2 dice.
-    game = combat_game([gen(10, 0, "Shunem", army=2)], {"Shunem": {"owner": 1, "troops": 2}},
-                       dice=[5, 4, 1, 5, 4,  # round 1: one hit each (a 4 misses on both sides)
-                             6, 6, 1])  # round 2: 2 dice (army 1 + general) against 1 die
+    game = combat_game(
+        [gen(10, 0, "Shunem", army=2)],
+        {"Shunem": {"owner": 1, "troops": 2}},
+        dice=[
+            5,
+            4,
+            1,
+            5,
+            4,  # round 1: one hit each (a 4 misses on both sides)
+            6,
+            6,
+            1,
+        ],
+    )  # round 2: 2 dice (army 1 + general) against 1 die
     [battle] = battles(game)
     assert dice_of(battle) == [([5, 4, 1], [5, 4]), ([6, 6], [1])]
     assert hits_of(battle) == [(1, 1), (2, 0)]
@@ -128,9 +139,20 @@ def test_one_die_per_troop_and_general_attackers_and_defenders_hit_on_five_or_si
 
 
 def test_defenders_behind_walls_hit_on_four_to_six_attackers_still_need_five():
-    game = combat_game([gen(10, 0, "Shunem", army=2)], {"Shunem": {"owner": 1, "troops": 2, "walls": True}},
-                       dice=[4, 4, 4, 4, 4,  # round 1: the attacker's 4s miss, the walled 4s hit
-                             4, 4, 3])  # round 2: the general alone (1 die); the garrison's 4 hits
+    game = combat_game(
+        [gen(10, 0, "Shunem", army=2)],
+        {"Shunem": {"owner": 1, "troops": 2, "walls": True}},
+        dice=[
+            4,
+            4,
+            4,
+            4,
+            4,  # round 1: the attacker's 4s miss, the walled 4s hit
+            4,
+            4,
+            3,
+        ],
+    )  # round 2: the general alone (1 die); the garrison's 4 hits
     [battle] = battles(game)
     assert dice_of(battle) == [([4, 4, 4], [4, 4]), ([4], [4, 3])]
     assert hits_of(battle) == [(0, 2), (0, 1)]
@@ -142,8 +164,9 @@ def test_defenders_behind_walls_hit_on_four_to_six_attackers_still_need_five():
 
 def test_the_kings_general_rolls_one_extra_die_attacking():
     # General 10 is King with an army of 1: 1 + 1 + 1 = 3 dice.
-    game = combat_game([gen(10, 0, "Shunem", army=1)], {"Shunem": {"owner": 1, "troops": 1}},
-                       king=10, dice=[1, 1, 6, 1])
+    game = combat_game(
+        [gen(10, 0, "Shunem", army=1)], {"Shunem": {"owner": 1, "troops": 1}}, king=10, dice=[1, 1, 6, 1]
+    )
     [battle] = battles(game)
     assert dice_of(battle) == [([1, 1, 6], [1])]
     assert battle.params["winner"] == 0
@@ -153,8 +176,9 @@ def test_the_kings_general_rolls_one_extra_die_attacking():
 
 def test_the_kings_general_rolls_one_extra_die_defending():
     # Defender: a garrison of 1 + King 20 (+1) = 3 dice; the attacker's lone general 1 die.
-    game = combat_game([gen(10, 0, "Shunem"), gen(20, 1, "Shunem")], {"Shunem": {"owner": 1, "troops": 1}},
-                       king=20, dice=[1, 1, 1, 5])
+    game = combat_game(
+        [gen(10, 0, "Shunem"), gen(20, 1, "Shunem")], {"Shunem": {"owner": 1, "troops": 1}}, king=20, dice=[1, 1, 1, 5]
+    )
     [battle] = battles(game)
     assert dice_of(battle) == [([1], [1, 1, 5])]
     assert battle.params["winner"] == 1
@@ -164,9 +188,22 @@ def test_the_kings_general_rolls_one_extra_die_defending():
 
 def test_a_canaanite_garrison_rolls_one_die_per_troop_hitting_on_five_or_six():
     # Beth-shean: a Canaanite village of 3 troops, no walls.
-    game = combat_game([gen(10, 0, "Beth-shean", army=3)],
-                       dice=[6, 6, 1, 1, 5, 4, 1,  # round 1: 4 dice against 3; a 4 misses
-                             5, 1, 1, 1])  # round 2: 3 dice against the last Canaanite
+    game = combat_game(
+        [gen(10, 0, "Beth-shean", army=3)],
+        dice=[
+            6,
+            6,
+            1,
+            1,
+            5,
+            4,
+            1,  # round 1: 4 dice against 3; a 4 misses
+            5,
+            1,
+            1,
+            1,
+        ],
+    )  # round 2: 3 dice against the last Canaanite
     assert garrison(game, "Beth-shean") == (None, 0)
     [battle] = battles(game)
     assert battle.params["defender"] == "canaanites"
@@ -191,6 +228,7 @@ def test_a_walled_canaanite_city_hits_on_four_to_six_and_takes_no_captives():
 
 # --- Simultaneous rounds ---------------------------------------------------------------------
 
+
 def test_both_sides_roll_at_once_and_can_fall_in_the_same_round():
     # The garrison, wiped out by the attacker's hit, still strikes back in that round.
     game = combat_game([gen(10, 0, "Shunem")], {"Shunem": {"owner": 1, "troops": 1}}, dice=[6, 6])
@@ -204,10 +242,24 @@ def test_both_sides_roll_at_once_and_can_fall_in_the_same_round():
 
 
 def test_rounds_repeat_until_one_side_is_empty():
-    game = combat_game([gen(10, 0, "Shunem", army=1)], {"Shunem": {"owner": 1, "troops": 2}},
-                       dice=[1, 1, 1, 1,  # round 1: nobody hits
-                             1, 1, 1, 1,  # round 2: nobody hits
-                             6, 6, 1, 1])  # round 3: the garrison falls
+    game = combat_game(
+        [gen(10, 0, "Shunem", army=1)],
+        {"Shunem": {"owner": 1, "troops": 2}},
+        dice=[
+            1,
+            1,
+            1,
+            1,  # round 1: nobody hits
+            1,
+            1,
+            1,
+            1,  # round 2: nobody hits
+            6,
+            6,
+            1,
+            1,
+        ],
+    )  # round 3: the garrison falls
     [battle] = battles(game)
     assert len(battle.params["rounds"]) == 3
     assert battle.params["winner"] == 0
@@ -216,12 +268,15 @@ def test_rounds_repeat_until_one_side_is_empty():
 
 # --- Casualties: garrison, then armies, then generals ---------------------------------------------
 
+
 def test_hits_remove_the_garrison_first_then_armies_by_general_then_generals():
     # Defender player 1: garrison 1, general 20 (army 1), general 21 (army 1): 5 dice.
     # Attacker player 0: general 10 with an army of 1: 2 dice.
-    game = combat_game([gen(10, 0, "Shunem", army=1), gen(20, 1, "Shunem", army=1), gen(21, 1, "Shunem", army=1)],
-                       {"Shunem": {"owner": 1, "troops": 1}},
-                       dice=[6, 6, 6, 6, 1, 1, 1])
+    game = combat_game(
+        [gen(10, 0, "Shunem", army=1), gen(20, 1, "Shunem", army=1), gen(21, 1, "Shunem", army=1)],
+        {"Shunem": {"owner": 1, "troops": 1}},
+        dice=[6, 6, 6, 6, 1, 1, 1],
+    )
     [battle] = battles(game)
     assert hits_of(battle) == [(2, 2)]
     # Two hits on the defender: the garrison's troop, then general 20's army — no general.
@@ -239,9 +294,11 @@ def test_hits_remove_the_garrison_first_then_armies_by_general_then_generals():
 def test_a_general_falls_only_when_his_side_has_no_troop_left():
     # Two hits on a garrison of 1 and general 20's army of 2: the garrison and one army troop
     # fall; general 20 still has a troop, so he stands, and wins.
-    game = combat_game([gen(10, 0, "Shunem", army=1), gen(20, 1, "Shunem", army=2)],
-                       {"Shunem": {"owner": 1, "troops": 1}},
-                       dice=[6, 6, 6, 6, 1, 1])
+    game = combat_game(
+        [gen(10, 0, "Shunem", army=1), gen(20, 1, "Shunem", army=2)],
+        {"Shunem": {"owner": 1, "troops": 1}},
+        dice=[6, 6, 6, 6, 1, 1],
+    )
     # Defender dice: garrison 1 + army 2 + general = 4.
     [battle] = battles(game)
     assert dice_of(battle) == [([6, 6], [6, 6, 1, 1])]
@@ -253,10 +310,13 @@ def test_a_general_falls_only_when_his_side_has_no_troop_left():
 
 # --- The defeated: captured or killed --------------------------------------------------------
 
+
 def test_a_winner_with_a_general_captures_the_defeated_generals_on_the_hex():
-    game = combat_game([gen(10, 0, "Shunem", army=1, ark=True), gen(20, 1, "Shunem")],
-                       {"Shunem": {"owner": 1, "troops": 1}},
-                       dice=[1, 1, 6, 6])
+    game = combat_game(
+        [gen(10, 0, "Shunem", army=1, ark=True), gen(20, 1, "Shunem")],
+        {"Shunem": {"owner": 1, "troops": 1}},
+        dice=[1, 1, 6, 6],
+    )
     [battle] = battles(game)
     assert battle.params["winner"] == 1
     assert battle.params["captured"] == [10] and battle.params["killed"] == []
@@ -271,8 +331,7 @@ def test_a_winner_with_a_general_captures_the_defeated_generals_on_the_hex():
 
 def test_a_winner_without_a_general_kills_the_defeated_generals():
     # A garrison-only defence: the attacking general dies, the Ark he carried lies on the hex.
-    game = combat_game([gen(10, 0, "Shunem", ark=True)], {"Shunem": {"owner": 1, "troops": 2}},
-                       dice=[1, 5, 1])
+    game = combat_game([gen(10, 0, "Shunem", ark=True)], {"Shunem": {"owner": 1, "troops": 2}}, dice=[1, 5, 1])
     [battle] = battles(game)
     assert battle.params["winner"] == 1
     assert battle.params["killed"] == [10] and battle.params["captured"] == []
@@ -283,8 +342,7 @@ def test_a_winner_without_a_general_kills_the_defeated_generals():
 
 def test_the_victorious_attacker_captures_the_defending_generals():
     # Player 1's general 20 and his army of 1 hold the village (no garrison); 10 attacks.
-    game = movement_game([gen(10, 0, (6, 5), army=2), gen(20, 1, "Shunem", army=1)],
-                         dice=[6, 6, 1, 1, 1])
+    game = movement_game([gen(10, 0, (6, 5), army=2), gen(20, 1, "Shunem", army=1)], dice=[6, 6, 1, 1, 1])
     move(game, 10, "Shunem")
     finish_movement(game)
     [battle] = battles(game)
@@ -298,12 +356,16 @@ def test_the_victorious_attacker_captures_the_defending_generals():
 
 # --- Sieges --------------------------------------------------------------------------------
 
+
 def test_a_pair_rolls_four_dice_hitting_on_four_to_six_and_two_hits_destroy_it():
     # A siege lost by the invaders. Round 1: a 3 misses, the garrison hits once; round 2: the
     # pair, one invader down, still rolls 4 dice; the garrison's second hit destroys it.
-    game = combat_game([], {"Shunem": {"owner": 0, "troops": 2}}, invaders=[{"at": "Shunem"}],
-                       dice=[3, 3, 1, 2, 5, 1,
-                             4, 1, 1, 1, 6, 1])
+    game = combat_game(
+        [],
+        {"Shunem": {"owner": 0, "troops": 2}},
+        invaders=[{"at": "Shunem"}],
+        dice=[3, 3, 1, 2, 5, 1, 4, 1, 1, 1, 6, 1],
+    )
     [battle] = battles(game)
     assert battle.params["attacker"] == "invaders" and battle.params["defender"] == 0
     assert dice_of(battle) == [([3, 3, 1, 2], [5, 1]), ([4, 1, 1, 1], [6, 1])]
@@ -316,8 +378,12 @@ def test_a_pair_rolls_four_dice_hitting_on_four_to_six_and_two_hits_destroy_it()
 
 
 def test_a_siege_won_by_the_invaders_razes_the_settlement_and_the_defending_generals_die():
-    game = combat_game([gen(10, 0, "Shunem"), gen(11, 0, "Keilah")], {"Shunem": {"owner": 0, "troops": 1}},
-                       invaders=[{"at": "Shunem"}], dice=[4, 6, 1, 1, 1, 1])
+    game = combat_game(
+        [gen(10, 0, "Shunem"), gen(11, 0, "Keilah")],
+        {"Shunem": {"owner": 0, "troops": 1}},
+        invaders=[{"at": "Shunem"}],
+        dice=[4, 6, 1, 1, 1, 1],
+    )
     [battle] = battles(game)
     assert dice_of(battle) == [([4, 6, 1, 1], [1, 1])]
     assert battle.params["winner"] == "invaders"
@@ -336,8 +402,9 @@ def test_an_undefended_besieged_settlement_is_razed_without_battle():
 
 
 def test_a_besieged_settlement_its_defenders_marched_out_of_is_razed_without_battle():
-    game = movement_game([gen(10, 0, "Shunem")], {"Shunem": {"owner": 0, "troops": 2}},
-                         invaders=[{"at": "Shunem"}], dice=[])
+    game = movement_game(
+        [gen(10, 0, "Shunem")], {"Shunem": {"owner": 0, "troops": 2}}, invaders=[{"at": "Shunem"}], dice=[]
+    )
     game.apply(TakeTroops(player=0, general=10, count=2))
     move(game, 10, (6, 5))
     finish_movement(game)
@@ -349,17 +416,28 @@ def test_a_besieged_settlement_its_defenders_marched_out_of_is_razed_without_bat
 
 # --- Order of battles; multi-way fights -----------------------------------------------------------
 
+
 def test_sieges_come_first_then_battles_in_the_attackers_turn_order():
     # Round 2: turn order 1, 2, 0. Player 1 attacks Shunem, player 0 attacks Endor (a lower
     # hex index, and a lower seat); a pair besieges Hammath (the highest hex index).
     assert H("Endor") < H("Shunem") < H("Hammath")
-    game = movement_game([gen(10, 0, (8, 4)), gen(20, 1, (4, 5))],
-                         {"Endor": {"owner": 2, "troops": 1}, "Shunem": {"owner": 2, "troops": 1},
-                          "Hammath": {"owner": 2, "troops": 1}},
-                         round=2, invaders=[{"at": "Hammath"}],
-                         dice=[4, 1, 1, 1, 1,  # the siege of Hammath: the pair wins
-                               6, 1,  # Shunem: player 1 against player 2's garrison
-                               6, 1])  # Endor: player 0 against player 2's garrison
+    game = movement_game(
+        [gen(10, 0, (8, 4)), gen(20, 1, (4, 5))],
+        {"Endor": {"owner": 2, "troops": 1}, "Shunem": {"owner": 2, "troops": 1}, "Hammath": {"owner": 2, "troops": 1}},
+        round=2,
+        invaders=[{"at": "Hammath"}],
+        dice=[
+            4,
+            1,
+            1,
+            1,
+            1,  # the siege of Hammath: the pair wins
+            6,
+            1,  # Shunem: player 1 against player 2's garrison
+            6,
+            1,
+        ],
+    )  # Endor: player 0 against player 2's garrison
     turn_of(game, 1)
     move(game, 20, "Shunem")
     end_turn(game, 1)
@@ -376,10 +454,20 @@ def test_sieges_come_first_then_battles_in_the_attackers_turn_order():
 def test_a_multi_way_fight_is_fought_pairwise_in_order_of_arrival():
     # Round 2 (turn order 1, 2, 0): player 1 arrives first at player 2's garrison, player 0
     # second. First player 1 against the holder; then player 0 against the winner.
-    game = movement_game([gen(10, 0, "Taanach", army=1), gen(20, 1, "Endor", army=1)],
-                         {"Shunem": {"owner": 2, "troops": 1}}, round=2,
-                         dice=[6, 1, 1,  # player 1 (2 dice) against the garrison (1 die)
-                               6, 6, 1, 1])  # player 0 (2 dice) against player 1 (2 dice)
+    game = movement_game(
+        [gen(10, 0, "Taanach", army=1), gen(20, 1, "Endor", army=1)],
+        {"Shunem": {"owner": 2, "troops": 1}},
+        round=2,
+        dice=[
+            6,
+            1,
+            1,  # player 1 (2 dice) against the garrison (1 die)
+            6,
+            6,
+            1,
+            1,
+        ],
+    )  # player 0 (2 dice) against player 1 (2 dice)
     turn_of(game, 1)
     move(game, 20, "Shunem")
     end_turn(game, 1)
@@ -397,21 +485,29 @@ def test_a_multi_way_fight_is_fought_pairwise_in_order_of_arrival():
 
 # --- Conquest and plunder -----------------------------------------------------------------------
 
+
 def conquest(settlements: dict | None = None, target: str = "Shunem", coins: int = 5, **extra):
     """Player 0's general 10 (army 1) beats player 1's garrison of 1 at `target`."""
     spec = {target: {"owner": 1, "troops": 1}}
     spec[target].update((settlements or {}).pop(target, {}))
     spec.update(settlements or {})
-    return combat_game([gen(10, 0, target, army=1)] + extra.pop("generals", []), spec, dice=[6, 1, 1],
-                       players=[{"seat": 0, "coins": coins}], **extra)
+    return combat_game(
+        [gen(10, 0, target, army=1)] + extra.pop("generals", []),
+        spec,
+        dice=[6, 1, 1],
+        players=[{"seat": 0, "coins": coins}],
+        **extra,
+    )
 
 
 def test_a_victorious_attacker_owes_the_plunder_decision():
     game = conquest()
     assert game.phase_name == "combat"
     assert game.pending == [Decision(player=0, kind="plunder", subject=S("Shunem"))]
-    assert list(game.legal_actions(0)) == [Plunder(player=0, settlement="Shunem", plunder=False),
-                                           Plunder(player=0, settlement="Shunem", plunder=True)]
+    assert list(game.legal_actions(0)) == [
+        Plunder(player=0, settlement="Shunem", plunder=False),
+        Plunder(player=0, settlement="Shunem", plunder=True),
+    ]
 
 
 def test_holding_a_conquered_settlement_keeps_it():
@@ -427,12 +523,15 @@ def test_holding_a_conquered_settlement_keeps_it():
     assert game.state.wrath == 1
 
 
-@pytest.mark.parametrize("name, developments, gain", [
-    ("Shunem", 0, 3),  # village: 3 x 1
-    ("Shunem", 1, 9),  # village with a development: 3 x (1 + 2)
-    ("Shechem", 0, 6),  # city: 3 x 2
-    ("Shechem", 2, 18),  # city with two developments: 3 x (2 + 2 x 2)
-])
+@pytest.mark.parametrize(
+    "name, developments, gain",
+    [
+        ("Shunem", 0, 3),  # village: 3 x 1
+        ("Shunem", 1, 9),  # village with a development: 3 x (1 + 2)
+        ("Shechem", 0, 6),  # city: 3 x 2
+        ("Shechem", 2, 18),  # city with two developments: 3 x (2 + 2 x 2)
+    ],
+)
 def test_plunder_gains_three_times_the_income_value_razes_and_registers_wrath(name, developments, gain):
     assert WORLD.settlements[S(name)].is_city == (name == "Shechem")
     game = conquest({name: {"developments": developments}}, target=name)
@@ -448,8 +547,12 @@ def test_plunder_gains_three_times_the_income_value_razes_and_registers_wrath(na
 
 def test_a_plunder_that_razes_the_region_below_four_settlements_takes_its_title_out_of_play():
     # Manasseh has 4 standing (Samaria razed); its title is player 2's, held by general 30.
-    game = conquest({"Samaria": {"razed": True}}, target="Dothan",
-                    generals=[gen(30, 2, "Tirzah")], titles={"Manasseh": {"holder": 30}})
+    game = conquest(
+        {"Samaria": {"razed": True}},
+        target="Dothan",
+        generals=[gen(30, 2, "Tirzah")],
+        titles={"Manasseh": {"holder": 30}},
+    )
     assert game.state.titles[R("Manasseh")].in_play is True
     game.apply(Plunder(player=0, settlement="Dothan", plunder=True))
     title = game.state.titles[R("Manasseh")]
@@ -507,8 +610,9 @@ def test_no_claim_while_another_player_holds_a_settlement_of_the_region():
 
 def test_no_claim_while_the_canaanites_hold_a_settlement_of_the_region():
     # Jezreel: Megiddo and Beth-shean stay Canaanite-held.
-    game = combat_game([gen(10, 0, "Shunem")], {"Taanach": {"owner": 0, "troops": 1},
-                                               "Endor": {"owner": 0, "troops": 1}})
+    game = combat_game(
+        [gen(10, 0, "Shunem")], {"Taanach": {"owner": 0, "troops": 1}, "Endor": {"owner": 0, "troops": 1}}
+    )
     title = game.state.titles[R("Jezreel")]
     assert (title.owner, title.holder) == (None, None)
 
@@ -518,8 +622,10 @@ def test_with_several_generals_in_the_region_the_player_names_the_judge():
     assert game.phase_name == "combat"
     assert owed(game) == [(0, "claim_judge")]
     # The general in the city (Hazor) is listed first: the default choice.
-    assert list(game.legal_actions(0)) == [ClaimJudge(player=0, region="Naphtali", general=11),
-                                           ClaimJudge(player=0, region="Naphtali", general=10)]
+    assert list(game.legal_actions(0)) == [
+        ClaimJudge(player=0, region="Naphtali", general=11),
+        ClaimJudge(player=0, region="Naphtali", general=10),
+    ]
     with pytest.raises(IllegalAction):
         game.apply(ClaimJudge(player=0, region="Naphtali", general=99))
     game.apply(ClaimJudge(player=0, region="Naphtali", general=10))
@@ -537,16 +643,14 @@ def test_with_no_general_in_the_region_the_title_is_theirs_but_vacant():
 
 
 def test_the_previous_holder_loses_the_title():
-    game = combat_game([gen(10, 0, "Hazor"), gen(20, 1, "Lachish")], naphtali(),
-                       titles={"Naphtali": {"holder": 20}})
+    game = combat_game([gen(10, 0, "Hazor"), gen(20, 1, "Lachish")], naphtali(), titles={"Naphtali": {"holder": 20}})
     title = game.state.titles[R("Naphtali")]
     assert (title.owner, title.holder) == (0, 10)
     assert 20 in game.state.generals and 20 not in [t.holder for t in game.state.titles]
 
 
 def test_a_player_who_already_owns_the_title_keeps_its_judge():
-    game = combat_game([gen(10, 0, "Hazor"), gen(11, 0, "Keilah")], naphtali(),
-                       titles={"Naphtali": {"holder": 11}})
+    game = combat_game([gen(10, 0, "Hazor"), gen(11, 0, "Keilah")], naphtali(), titles={"Naphtali": {"holder": 11}})
     title = game.state.titles[R("Naphtali")]
     assert (title.owner, title.holder) == (0, 11)
     assert report_keys(game, "title.claimed") == []
@@ -554,8 +658,9 @@ def test_a_player_who_already_owns_the_title_keeps_its_judge():
 
 def test_a_conquest_in_this_combat_completes_a_claim():
     # Player 0 holds four of Naphtali; his general 10 takes Kedesh from player 1 and holds it.
-    game = combat_game([gen(10, 0, "Kedesh", army=1)], naphtali(but={"Kedesh": {"owner": 1, "troops": 1}}),
-                       dice=[6, 1, 1])
+    game = combat_game(
+        [gen(10, 0, "Kedesh", army=1)], naphtali(but={"Kedesh": {"owner": 1, "troops": 1}}), dice=[6, 1, 1]
+    )
     assert game.pending == [Decision(player=0, kind="plunder", subject=S("Kedesh"))]
     assert game.state.titles[R("Naphtali")].owner is None  # claims come at the end of Combat
     game.apply(Plunder(player=0, settlement="Kedesh", plunder=False))
@@ -565,11 +670,13 @@ def test_a_conquest_in_this_combat_completes_a_claim():
 
 # --- A captive taken and later freed by custody reconciliation ----------------------------------------
 
+
 def captivity_game():
     """Round 1: player 0's general 10 attacks player 1's general 20 in Shunem and is captured.
     Player 0 has general 11 at (5,6), player 2 general 30 at Taanach, both next to Shunem."""
-    game = movement_game([gen(10, 0, "Endor"), gen(11, 0, (5, 6)), gen(20, 1, "Shunem"), gen(30, 2, "Taanach")],
-                         dice=[1, 6])
+    game = movement_game(
+        [gen(10, 0, "Endor"), gen(11, 0, (5, 6)), gen(20, 1, "Shunem"), gen(30, 2, "Taanach")], dice=[1, 6]
+    )
     move(game, 10, "Shunem")
     finish_movement(game)
     [battle] = battles(game)
@@ -618,14 +725,32 @@ def test_a_captive_passes_to_the_player_who_takes_his_hex():
 
 # --- Battle notifications and the Round report ------------------------------------------------------
 
+
 def test_each_battle_is_notified_to_every_living_player_and_written_in_the_round_report():
     # Player 2 is eliminated: he is not notified.
-    settlements = {"Keilah": {"owner": 0, "troops": 1}, "Lachish": {"owner": 1, "troops": 1},
-                   "Shunem": {"owner": 1, "troops": 2}, "Endor": {"owner": 1, "troops": 2}}
-    game = make_game(position("combat", [gen(10, 0, "Shunem"), gen(11, 0, "Endor")], settlements, holdings=False,
-                              players=[{"seat": 2, "eliminated": True}]),
-                     dice=[1, 5, 1,  # each: a lone general (1 die) against a garrison of 2
-                           1, 5, 1])
+    settlements = {
+        "Keilah": {"owner": 0, "troops": 1},
+        "Lachish": {"owner": 1, "troops": 1},
+        "Shunem": {"owner": 1, "troops": 2},
+        "Endor": {"owner": 1, "troops": 2},
+    }
+    game = make_game(
+        position(
+            "combat",
+            [gen(10, 0, "Shunem"), gen(11, 0, "Endor")],
+            settlements,
+            holdings=False,
+            players=[{"seat": 2, "eliminated": True}],
+        ),
+        dice=[
+            1,
+            5,
+            1,  # each: a lone general (1 die) against a garrison of 2
+            1,
+            5,
+            1,
+        ],
+    )
     notes = battles(game)
     assert sorted(n.params["hex"] for n in notes) == sorted([H("Shunem"), H("Endor")])
     for n in notes:

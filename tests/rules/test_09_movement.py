@@ -18,15 +18,16 @@ import heapq
 
 import pytest
 
-from conftest import H, S, WORLD, end_turns, make_game, refused, turn_of
-from judges.engine import (DropArk, IllegalAction, LeaveTroops, Move, NotYourDecision, PickUpArk,
-                           TakeTroops)
+from conftest import WORLD, H, S, end_turns, make_game, refused, turn_of
+from judges.engine import DropArk, IllegalAction, LeaveTroops, Move, NotYourDecision, PickUpArk, TakeTroops
 from judges.engine.board import settlement_controller
 
 # One far-away holding each, so that nobody is eliminated if a test runs to the Victory Check.
-HOLDINGS = {"Ramoth-gilead": {"owner": 0, "troops": 1},
-            "Lachish": {"owner": 1, "troops": 1},
-            "Keilah": {"owner": 2, "troops": 1}}
+HOLDINGS = {
+    "Ramoth-gilead": {"owner": 0, "troops": 1},
+    "Lachish": {"owner": 1, "troops": 1},
+    "Keilah": {"owner": 2, "troops": 1},
+}
 
 # § 9 [D], written from the rule: the cost of entering a hex, and the points of a general.
 ENTRY_COST = {"plain": 1, "desert": 1, "mountains": 2}
@@ -35,6 +36,7 @@ SANDSTORM = {"card": "sandstorm", "terrain": "desert"}
 
 
 # --- helpers -------------------------------------------------------------------------------
+
 
 def hx(q: int, r: int) -> int:
     return WORLD.hex_at[(q, r)]
@@ -54,8 +56,14 @@ def gen(gid: int, owner: int, at, **extra) -> dict:
 def movement_game(generals: list[dict], settlements: dict | None = None, round_: int = 1, **extra):
     base = dict(HOLDINGS)
     base.update(settlements or {})
-    position = {"clear_board": True, "round": round_, "phase": "movement", "settlements": base,
-                "generals": generals, **extra}
+    position = {
+        "clear_board": True,
+        "round": round_,
+        "phase": "movement",
+        "settlements": base,
+        "generals": generals,
+        **extra,
+    }
     game = make_game(position, dice=[])
     assert game.phase_name == "movement"
     return game
@@ -102,8 +110,9 @@ def contact_hexes(game, seat: int) -> set[int]:
     return out
 
 
-def expected_reach(start: int, points_left: int = POINTS, contact: set[int] = frozenset(),
-                   sealed: bool = False) -> dict[int, int]:
+def expected_reach(
+    start: int, points_left: int = POINTS, contact: set[int] = frozenset(), sealed: bool = False
+) -> dict[int, int]:
     """Cheapest cost of every hex a general can enter from `start` (Dijkstra over the map):
     each entry costs its terrain; a contact hex may be entered but not crossed; while a
     Sandstorm is in force desert hexes cannot be entered. The start hex is not a move."""
@@ -137,9 +146,8 @@ def refused_move(game, gid: int, target, player: int | None = None, rule: str = 
     return assert_refused(game, Move(player=seat, general=gid, q=q, r=r), rule=rule)
 
 
-
-
 # --- 3 points; plain and desert 1, mountains 2 -------------------------------------------------
+
 
 def test_the_map_offers_what_these_tests_need():
     # Endor is plain; these hexes are plain, three steps west; Merom two mountain steps north.
@@ -152,8 +160,9 @@ def test_the_map_offers_what_these_tests_need():
 
 
 def test_every_free_general_starts_movement_with_three_points():
-    game = movement_game([gen(10, 0, "Endor"), gen(11, 0, "Hazor"), gen(20, 1, "Lachish"),
-                          gen(12, 0, "Lachish", captor=1)])
+    game = movement_game(
+        [gen(10, 0, "Endor"), gen(11, 0, "Hazor"), gen(20, 1, "Lachish"), gen(12, 0, "Lachish", captor=1)]
+    )
     assert game.state.move_points == {10: 3, 11: 3, 20: 3}
 
 
@@ -172,11 +181,14 @@ def test_a_fourth_plain_hex_is_out_of_reach_refused_naming_section_9():
     assert points(game, 10) == 3
 
 
-@pytest.mark.parametrize("start, target, terrain, left", [
-    ("Hammath", (8, 4), "plain", 2),
-    ("Hammath", (8, 6), "desert", 2),
-    ("Endor", (7, 3), "mountains", 1),
-])
+@pytest.mark.parametrize(
+    "start, target, terrain, left",
+    [
+        ("Hammath", (8, 4), "plain", 2),
+        ("Hammath", (8, 6), "desert", 2),
+        ("Endor", (7, 3), "mountains", 1),
+    ],
+)
 def test_entering_a_hex_costs_its_terrain(start, target, terrain, left):
     game = movement_game([gen(10, 0, start)])
     assert WORLD.hexes[hx(*target)].terrain == terrain
@@ -218,9 +230,11 @@ LEGAL_MOVE_CASES = {
     "in the mountains": ("Shiloh", {}, {}),
     "in the desert": ("Arad", {}, {}),
     "sandstorm": ("Hammath", {}, {"events_landed": [SANDSTORM]}),
-    "other units and a siege": ("Shunem", {"Aphek": {"owner": 2, "troops": 1}},
-                                {"invaders": [{"at": "Taanach"}],
-                                 "extra_generals": [gen(20, 1, (4, 6)), gen(21, 1, (6, 6), captor=0)]}),
+    "other units and a siege": (
+        "Shunem",
+        {"Aphek": {"owner": 2, "troops": 1}},
+        {"invaders": [{"at": "Taanach"}], "extra_generals": [gen(20, 1, (4, 6)), gen(21, 1, (6, 6), captor=0)]},
+    ),
 }
 
 
@@ -250,6 +264,7 @@ def test_the_legal_moves_shrink_as_points_are_spent():
 
 # --- Several moves in a turn ----------------------------------------------------------------
 
+
 def test_a_general_moves_several_times_until_his_points_run_out():
     game = movement_game([gen(10, 0, "Endor")])
     move(game, 10, (6, 5))
@@ -275,6 +290,7 @@ def test_each_general_has_his_own_points():
 
 
 # --- Contact ends the move -------------------------------------------------------------------
+
 
 def test_without_contact_the_hex_beyond_shunem_is_reachable():
     # The reference for the contact tests below: (4,5) is three plain steps from Endor, the
@@ -318,8 +334,7 @@ def test_entering_a_canaanite_held_settlement_ends_the_move():
 
 
 def test_entering_a_besieged_settlement_ends_the_move_even_his_own():
-    game = movement_game([gen(10, 0, "Endor")], {"Shunem": {"owner": 0, "troops": 2}},
-                         invaders=[{"at": "Shunem"}])
+    game = movement_game([gen(10, 0, "Endor")], {"Shunem": {"owner": 0, "troops": 2}}, invaders=[{"at": "Shunem"}])
     assert hx(4, 5) not in legal_targets(game, 0, 10)
     move(game, 10, "Shunem")
     assert points(game, 10) == 0
@@ -351,6 +366,7 @@ def test_a_captive_is_not_a_unit_and_does_not_stop_a_move():
 
 
 # --- A Sandstorm blocking a move ----------------------------------------------------------------
+
 
 def sandstorm_game():
     return movement_game([gen(10, 0, "Hammath")], events_landed=[SANDSTORM])
@@ -397,6 +413,7 @@ def test_after_the_sandstorm_expires_the_desert_is_open_again():
 
 
 # --- Troops: take and leave --------------------------------------------------------------------
+
 
 def test_a_general_takes_troops_from_his_owners_garrison_where_he_starts():
     game = movement_game([gen(10, 0, "Endor")], {"Endor": {"owner": 0, "troops": 3}})
@@ -477,6 +494,7 @@ def test_no_troops_are_left_outside_a_settlement():
 
 # --- Control of a free settlement -----------------------------------------------------------
 
+
 def test_entering_a_free_settlement_makes_it_his_while_he_stands_there():
     game = movement_game([gen(10, 0, "Endor")])
     assert settlement_controller(game.state, WORLD, S("Shunem")) is None
@@ -488,6 +506,7 @@ def test_entering_a_free_settlement_makes_it_his_while_he_stands_there():
 
 
 # --- The Ark ----------------------------------------------------------------------------------
+
 
 def test_a_general_picks_up_the_unattended_ark_in_a_hex_he_enters_and_drops_it():
     game = movement_game([gen(10, 0, (-2, 14))])
@@ -526,9 +545,9 @@ def test_the_ark_carried_by_a_general_is_not_unattended():
 
 # --- Who may move ------------------------------------------------------------------------------
 
+
 def test_a_captive_cannot_move():
-    game = movement_game([gen(10, 0, "Endor"), gen(12, 0, "Shunem", captor=1)],
-                         {"Shunem": {"owner": 1, "troops": 2}})
+    game = movement_game([gen(10, 0, "Endor"), gen(12, 0, "Shunem", captor=1)], {"Shunem": {"owner": 1, "troops": 2}})
     refused_move(game, 12, (6, 5))
     refused_move(game, 12, (4, 5))
     assert legal_of_general(game, 0, 12) == []
@@ -536,8 +555,7 @@ def test_a_captive_cannot_move():
 
 
 def test_moving_another_players_general_is_refused():
-    game = movement_game([gen(10, 0, "Endor"), gen(20, 1, "Hammath")],
-                         {"Hammath": {"owner": 1, "troops": 2}})
+    game = movement_game([gen(10, 0, "Endor"), gen(20, 1, "Hammath")], {"Hammath": {"owner": 1, "troops": 2}})
     # On player 0's turn, player 0 may not move player 1's general...
     refused_move(game, 20, (8, 4), player=0)
     assert_refused(game, TakeTroops(player=0, general=20, count=1))

@@ -11,11 +11,10 @@ from __future__ import annotations
 import pytest
 
 from conftest import R, finish_round, make_game, refused
-from judges.engine import (AppointJudge, ChooseSuccessor, Decision, IllegalAction,
-                           NotYourDecision, Vote)
-
+from judges.engine import AppointJudge, ChooseSuccessor, Decision, IllegalAction, NotYourDecision, Vote
 
 # --- helpers -------------------------------------------------------------------------------
+
 
 def gen(gid: int, owner: int, at: str = "Hazor", **extra) -> dict:
     return {"id": gid, "owner": owner, "at": at, **extra}
@@ -67,9 +66,8 @@ def assert_refused(game, action, error: type, rule_word: str) -> None:
     assert "10" in refused(game, action, error, rule_word).rule
 
 
-
-
 # --- § 5.3 The Anointed is crowned --------------------------------------------------------
+
 
 def test_anointed_free_general_is_crowned_when_no_king_reigns():
     game = game_with([gen(1, 0, anointed=True), gen(2, 1, "Kedesh")])
@@ -85,8 +83,10 @@ def test_anointed_token_returns_to_the_supply_on_coronation():
 
 def test_anointed_is_crowned_before_any_election():
     # Two free judges and no King would call an election; the Anointed skips it.
-    game = game_with([gen(1, 0, "Hebron", anointed=True), gen(2, 1, "Hazor"), gen(3, 2, "Acco")],
-                     titles={"Naphtali": judge(2), "Asher": judge(3)})
+    game = game_with(
+        [gen(1, 0, "Hebron", anointed=True), gen(2, 1, "Hazor"), gen(3, 2, "Acco")],
+        titles={"Naphtali": judge(2), "Asher": judge(3)},
+    )
     assert game.state.king == 1
     assert [d for d in game.pending if d.kind == "vote"] == []
     assert elections(game) == []
@@ -111,15 +111,18 @@ def test_captive_anointed_is_not_crowned():
 
 
 def test_captive_anointed_does_not_stop_the_election():
-    game = game_with([gen(1, 0, "Hebron", anointed=True, captor=1), gen(2, 1, "Hazor"), gen(3, 2, "Acco")],
-                     titles={"Naphtali": judge(2), "Asher": judge(3)})
+    game = game_with(
+        [gen(1, 0, "Hebron", anointed=True, captor=1), gen(2, 1, "Hazor"), gen(3, 2, "Acco")],
+        titles={"Naphtali": judge(2), "Asher": judge(3)},
+    )
     assert game.state.king is None
     assert owed(game) == [(1, "vote"), (2, "vote")]
 
 
 def test_captive_anointed_does_not_replace_a_pending_succession():
-    game = game_with([gen(1, 0, "Hebron", anointed=True, captor=1), gen(2, 1, "Hazor"), gen(3, 0, "Kedesh")],
-                     succession_owner=0)
+    game = game_with(
+        [gen(1, 0, "Hebron", anointed=True, captor=1), gen(2, 1, "Hazor"), gen(3, 0, "Kedesh")], succession_owner=0
+    )
     assert game.pending == [Decision(player=0, kind="succession")]
     assert legal_generals(game, 0) == [3]
 
@@ -135,10 +138,19 @@ def test_anointed_waits_while_a_king_reigns(king_captive):
 
 # --- § 10 Succession -----------------------------------------------------------------------
 
+
 def succession_game():
     # Player 1's King died last round. Player 1: free generals 2 and 3, captive 4.
-    return game_with([gen(2, 1, "Hazor"), gen(3, 1, "Kedesh"), gen(4, 1, "Hebron", captor=0),
-                      gen(5, 0, "Hebron"), gen(6, 2, "Acco")], succession_owner=1)
+    return game_with(
+        [
+            gen(2, 1, "Hazor"),
+            gen(3, 1, "Kedesh"),
+            gen(4, 1, "Hebron", captor=0),
+            gen(5, 0, "Hebron"),
+            gen(6, 2, "Acco"),
+        ],
+        succession_owner=1,
+    )
 
 
 def test_dead_kings_player_owes_the_succession_decision():
@@ -172,9 +184,11 @@ def test_succession_owed_by_another_player_is_not_your_decision():
 
 def test_no_possible_successor_loses_the_kings_token_without_a_decision():
     # Player 1's only general is captive (held on Hebron, a hex nobody controls).
-    game = game_with([gen(4, 1, "Hebron", captor=0), gen(5, 0, "Hazor"), gen(6, 2, "Achzib")],
-                     succession_owner=1,
-                     settlements={"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 2, "troops": 2}})
+    game = game_with(
+        [gen(4, 1, "Hebron", captor=0), gen(5, 0, "Hazor"), gen(6, 2, "Achzib")],
+        succession_owner=1,
+        settlements={"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 2, "troops": 2}},
+    )
     assert [d for d in game.pending if d.kind == "succession"] == []
     assert game.state.king is None
     assert game.state.succession_owner is None
@@ -188,8 +202,11 @@ def test_no_possible_successor_loses_the_kings_token_without_a_decision():
 
 
 def test_king_crowned_by_succession_stops_the_election():
-    game = game_with([gen(5, 0, "Hebron"), gen(1, 1, "Hazor"), gen(2, 2, "Acco")],
-                     titles={"Naphtali": judge(1), "Asher": judge(2)}, succession_owner=0)
+    game = game_with(
+        [gen(5, 0, "Hebron"), gen(1, 1, "Hazor"), gen(2, 2, "Acco")],
+        titles={"Naphtali": judge(1), "Asher": judge(2)},
+        succession_owner=0,
+    )
     # Succession is settled before the election: no vote is owed yet.
     assert game.pending == [Decision(player=0, kind="succession")]
     game.apply(ChooseSuccessor(player=0, general=5))
@@ -201,11 +218,14 @@ def test_king_crowned_by_succession_stops_the_election():
 
 # --- § 10 Vacant titles --------------------------------------------------------------------
 
+
 def king_grants_game():
     # Player 0's general 1 reigns. Naphtali's title is vacant, owned by player 1.
-    return game_with([gen(1, 0, "Hebron"), gen(2, 1, "Hazor"), gen(3, 2, "Acco"),
-                      gen(4, 2, "Hebron", captor=0)],
-                     titles={"Naphtali": vacant(1)}, king=1)
+    return game_with(
+        [gen(1, 0, "Hebron"), gen(2, 1, "Hazor"), gen(3, 2, "Acco"), gen(4, 2, "Hebron", captor=0)],
+        titles={"Naphtali": vacant(1)},
+        king=1,
+    )
 
 
 def test_reigning_king_fills_a_vacant_title():
@@ -239,8 +259,10 @@ def test_title_owner_cannot_fill_the_title_while_a_king_reigns():
 
 def owner_fills_game():
     # No King. Naphtali's vacant title is owned by player 1: free general 2, captive 3.
-    return game_with([gen(2, 1, "Hazor"), gen(3, 1, "Hebron", captor=2), gen(4, 2, "Acco"), gen(5, 0, "Kedesh")],
-                     titles={"Naphtali": vacant(1)})
+    return game_with(
+        [gen(2, 1, "Hazor"), gen(3, 1, "Hebron", captor=2), gen(4, 2, "Acco"), gen(5, 0, "Kedesh")],
+        titles={"Naphtali": vacant(1)},
+    )
 
 
 def test_without_a_king_the_titles_owner_fills_it_with_an_own_general():
@@ -261,8 +283,11 @@ def test_without_a_king_the_owner_cannot_appoint_other_than_an_own_free_general(
 
 
 def test_while_the_king_is_captive_owners_fill_their_titles():
-    game = game_with([gen(1, 0, "Hebron", captor=2), gen(6, 0, "Kedesh"), gen(2, 1, "Hazor"), gen(3, 2, "Acco")],
-                     titles={"Naphtali": vacant(1)}, king=1)
+    game = game_with(
+        [gen(1, 0, "Hebron", captor=2), gen(6, 0, "Kedesh"), gen(2, 1, "Hazor"), gen(3, 2, "Acco")],
+        titles={"Naphtali": vacant(1)},
+        king=1,
+    )
     assert game.pending == [Decision(player=1, kind="appoint_judge", subject=R("Naphtali"))]
     assert legal_generals(game, 1) == [2]
     assert_refused(game, AppointJudge(player=0, region="Naphtali", general=6), NotYourDecision, "vacant")
@@ -271,8 +296,9 @@ def test_while_the_king_is_captive_owners_fill_their_titles():
 
 def test_title_nobody_eligible_can_fill_is_deferred_and_blocks_nobody():
     # Player 1 owns the vacant title but has no free general; no King reigns.
-    game = game_with([gen(2, 1, "Hebron", captor=0), gen(5, 0, "Kedesh"), gen(6, 2, "Acco")],
-                     titles={"Naphtali": vacant(1)})
+    game = game_with(
+        [gen(2, 1, "Hebron", captor=0), gen(5, 0, "Kedesh"), gen(6, 2, "Acco")], titles={"Naphtali": vacant(1)}
+    )
     assert [d for d in game.pending if d.kind == "appoint_judge"] == []
     assert announcements_done(game)
     title = game.state.titles[R("Naphtali")]
@@ -281,8 +307,11 @@ def test_title_nobody_eligible_can_fill_is_deferred_and_blocks_nobody():
 
 def test_deferred_title_is_filled_at_the_next_announcements():
     # General 2 is held on Hebron, a hex nobody controls: he goes free at the Victory Check.
-    game = game_with([gen(2, 1, "Hebron", captor=0)], titles={"Naphtali": vacant(1)},
-                     settlements={"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 2, "troops": 2}})
+    game = game_with(
+        [gen(2, 1, "Hebron", captor=0)],
+        titles={"Naphtali": vacant(1)},
+        settlements={"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 2, "troops": 2}},
+    )
     assert announcements_done(game)
     finish_round(game)
     assert game.state.round == 2
@@ -293,10 +322,15 @@ def test_deferred_title_is_filled_at_the_next_announcements():
 
 # --- § 10 The election ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("titles,generals", [
-    ({"Naphtali": judge(1)}, [gen(1, 0, "Hazor"), gen(2, 1, "Acco")]),
-    ({"Naphtali": judge(1), "Asher": judge(2)}, [gen(1, 0, "Hazor"), gen(2, 1, "Acco", captor=0)]),
-], ids=["one_judge", "second_judge_captive"])
+
+@pytest.mark.parametrize(
+    "titles,generals",
+    [
+        ({"Naphtali": judge(1)}, [gen(1, 0, "Hazor"), gen(2, 1, "Acco")]),
+        ({"Naphtali": judge(1), "Asher": judge(2)}, [gen(1, 0, "Hazor"), gen(2, 1, "Acco", captor=0)]),
+    ],
+    ids=["one_judge", "second_judge_captive"],
+)
 def test_no_election_with_fewer_than_two_free_judges(titles, generals):
     game = game_with(generals, titles=titles)
     assert [d for d in game.pending if d.kind == "vote"] == []
@@ -308,8 +342,9 @@ def test_no_election_with_fewer_than_two_free_judges(titles, generals):
 @pytest.mark.parametrize("king_captive", [False, True], ids=["free_king", "captive_king"])
 def test_no_election_while_a_king_reigns(king_captive):
     king = gen(5, 0, "Hebron", **({"captor": 1} if king_captive else {}))
-    game = game_with([king, gen(1, 1, "Hazor"), gen(2, 2, "Acco")],
-                     titles={"Naphtali": judge(1), "Asher": judge(2)}, king=5)
+    game = game_with(
+        [king, gen(1, 1, "Hazor"), gen(2, 2, "Acco")], titles={"Naphtali": judge(1), "Asher": judge(2)}, king=5
+    )
     assert [d for d in game.pending if d.kind == "vote"] == []
     assert elections(game) == []
     assert game.state.king == 5
@@ -317,8 +352,10 @@ def test_no_election_while_a_king_reigns(king_captive):
 
 def three_voters_game():
     # Player 0: judge 1 (Naphtali). Player 1: judge 2 (Asher). Player 2: a Prophet carrier.
-    return game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron", prophet=True)],
-                     titles={"Naphtali": judge(1), "Asher": judge(2)})
+    return game_with(
+        [gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron", prophet=True)],
+        titles={"Naphtali": judge(1), "Asher": judge(2)},
+    )
 
 
 def test_votes_of_several_players_are_owed_at_the_same_time():
@@ -360,8 +397,10 @@ def test_a_player_votes_once():
 
 def test_each_judge_title_gives_its_owner_one_vote():
     # Player 0 holds two titles: 2 votes for general 1 against 1 + 1.
-    game = game_with([gen(1, 0, "Hazor"), gen(2, 0, "Acco"), gen(3, 1, "Megiddo"), gen(4, 2, "Shechem")],
-                     titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3), "Manasseh": judge(4)})
+    game = game_with(
+        [gen(1, 0, "Hazor"), gen(2, 0, "Acco"), gen(3, 1, "Megiddo"), gen(4, 2, "Shechem")],
+        titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3), "Manasseh": judge(4)},
+    )
     game.apply(Vote(player=0, candidate=1))
     game.apply(Vote(player=1, candidate=3))
     game.apply(Vote(player=2, candidate=4))
@@ -385,9 +424,10 @@ def test_each_free_prophet_carrier_gives_its_owner_one_more_vote(carrier):
 
 
 def test_captive_prophet_carrier_gives_no_vote():
-    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Megiddo"),
-                      gen(4, 2, "Hebron", prophet=True, captor=0)],
-                     titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)})
+    game = game_with(
+        [gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Megiddo"), gen(4, 2, "Hebron", prophet=True, captor=0)],
+        titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)},
+    )
     game.apply(Vote(player=0, candidate=1))
     game.apply(Vote(player=1, candidate=2))
     game.apply(Vote(player=2, candidate=3))
@@ -398,8 +438,10 @@ def test_captive_prophet_carrier_gives_no_vote():
 
 def captive_judge_game():
     # Player 2's judge 3 is captive: he neither votes nor stands.
-    return game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Megiddo", captor=0)],
-                     titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)})
+    return game_with(
+        [gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Megiddo", captor=0)],
+        titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)},
+    )
 
 
 def test_captive_judge_gives_no_vote():
@@ -420,8 +462,10 @@ def test_captive_judge_cannot_be_elected():
 
 
 def test_tie_for_first_crowns_nobody_and_the_election_runs_again_next_round():
-    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Achzib"), gen(3, 2, "Taanach")],
-                     titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)})
+    game = game_with(
+        [gen(1, 0, "Hazor"), gen(2, 1, "Achzib"), gen(3, 2, "Taanach")],
+        titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)},
+    )
     game.apply(Vote(player=0, candidate=1))
     game.apply(Vote(player=1, candidate=2))
     game.apply(Vote(player=2, candidate=3))
@@ -441,8 +485,11 @@ def test_tie_for_first_crowns_nobody_and_the_election_runs_again_next_round():
 
 def test_tie_between_two_leaders_with_a_trailing_candidate_crowns_nobody():
     # 4 players: generals 1 and 2 tie on 2 votes each, general 3 has 0.
-    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Megiddo"), gen(4, 3, "Hebron", prophet=True)],
-                     titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)}, players=4)
+    game = game_with(
+        [gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Megiddo"), gen(4, 3, "Hebron", prophet=True)],
+        titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)},
+        players=4,
+    )
     game.apply(Vote(player=0, candidate=1))
     game.apply(Vote(player=3, candidate=1))
     game.apply(Vote(player=1, candidate=2))
@@ -454,8 +501,11 @@ def test_tie_between_two_leaders_with_a_trailing_candidate_crowns_nobody():
 
 def test_every_living_player_is_notified_of_the_count_per_candidate():
     # Seat 3 has no vote (no judge, no prophet) and is told anyway.
-    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron", prophet=True), gen(4, 3, "Kedesh")],
-                     titles={"Naphtali": judge(1), "Asher": judge(2)}, players=4)
+    game = game_with(
+        [gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron", prophet=True), gen(4, 3, "Kedesh")],
+        titles={"Naphtali": judge(1), "Asher": judge(2)},
+        players=4,
+    )
     assert owed(game) == [(0, "vote"), (1, "vote"), (2, "vote")]
     game.apply(Vote(player=0, candidate=1))
     game.apply(Vote(player=1, candidate=2))
@@ -467,9 +517,16 @@ def test_every_living_player_is_notified_of_the_count_per_candidate():
 
 
 def test_an_eliminated_player_is_not_notified_of_the_election():
-    game = make_game({"clear_board": True, "generals": [gen(1, 0, "Hazor"), gen(2, 1, "Acco")],
-                      "titles": {"Naphtali": judge(1), "Asher": judge(2)},
-                      "players": [{"seat": 3, "eliminated": True}]}, dice=[], players=4)
+    game = make_game(
+        {
+            "clear_board": True,
+            "generals": [gen(1, 0, "Hazor"), gen(2, 1, "Acco")],
+            "titles": {"Naphtali": judge(1), "Asher": judge(2)},
+            "players": [{"seat": 3, "eliminated": True}],
+        },
+        dice=[],
+        players=4,
+    )
     game.apply(Vote(player=0, candidate=2))
     game.apply(Vote(player=1, candidate=2))
     [note] = elections(game)
@@ -479,10 +536,12 @@ def test_an_eliminated_player_is_not_notified_of_the_election():
 
 # --- § 5 Placement: vacant titles, then the election ---------------------------------------
 
+
 def test_judge_appointed_this_phase_can_stand_in_this_phases_election():
     # Naphtali has a free judge; Asher's title is vacant, owned by player 1.
-    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron")],
-                     titles={"Naphtali": judge(1), "Asher": vacant(1)})
+    game = game_with(
+        [gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron")], titles={"Naphtali": judge(1), "Asher": vacant(1)}
+    )
     # The title is settled first; the election waits for it.
     assert game.pending == [Decision(player=1, kind="appoint_judge", subject=R("Asher"))]
     game.apply(AppointJudge(player=1, region="Asher", general=2))
@@ -495,18 +554,20 @@ def test_judge_appointed_this_phase_can_stand_in_this_phases_election():
 
 def test_deferred_title_does_not_block_the_election():
     # Gilead's vacant title cannot be filled (its owner, player 2, has no free general).
-    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron", captor=0)],
-                     titles={"Naphtali": judge(1), "Asher": judge(2), "Gilead": vacant(2)})
+    game = game_with(
+        [gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron", captor=0)],
+        titles={"Naphtali": judge(1), "Asher": judge(2), "Gilead": vacant(2)},
+    )
     assert owed(game) == [(0, "vote"), (1, "vote")]
 
 
 # --- Manual coverage (docs/manual-coverage.md) -------------------------------------------
 
+
 def test_dead_kings_heir_carrying_the_anointed_is_crowned_without_a_succession_decision():
     # Manual A46: when the King dies, an heir carrying the Anointed is crowned automatically.
     # Player 1's King died last round; player 1's general 2 carries the Anointed.
-    game = game_with([gen(2, 1, "Hazor", anointed=True), gen(3, 1, "Kedesh"), gen(5, 0, "Hebron")],
-                     succession_owner=1)
+    game = game_with([gen(2, 1, "Hazor", anointed=True), gen(3, 1, "Kedesh"), gen(5, 0, "Hebron")], succession_owner=1)
     assert game.state.king == 2
     assert game.state.succession_owner is None
     assert [d for d in game.pending if d.kind == "succession"] == []
@@ -516,8 +577,11 @@ def test_dead_kings_heir_carrying_the_anointed_is_crowned_without_a_succession_d
 def test_reigning_king_may_grant_a_vacant_title_to_a_general_of_his_own_tribe():
     # Manual A44: the King grants it to a free general, another player's "o de su propia tribu".
     # Player 0's general 1 reigns; Naphtali's vacant title is player 1's.
-    game = game_with([gen(1, 0, "Hebron"), gen(6, 0, "Kedesh"), gen(2, 1, "Hazor"), gen(3, 2, "Acco")],
-                     titles={"Naphtali": vacant(1)}, king=1)
+    game = game_with(
+        [gen(1, 0, "Hebron"), gen(6, 0, "Kedesh"), gen(2, 1, "Hazor"), gen(3, 2, "Acco")],
+        titles={"Naphtali": vacant(1)},
+        king=1,
+    )
     assert game.pending == [Decision(player=0, kind="appoint_judge", subject=R("Naphtali"))]
     game.apply(AppointJudge(player=0, region="Naphtali", general=6))
     title = game.state.titles[R("Naphtali")]
@@ -528,6 +592,7 @@ def test_reigning_king_may_grant_a_vacant_title_to_a_general_of_his_own_tribe():
 def test_the_election_result_is_part_of_the_announcements_report():
     # Manual A51: the election result is part of the Announcements notification.
     from conftest import entries
+
     game = three_voters_game()
     game.apply(Vote(player=0, candidate=1))
     game.apply(Vote(player=1, candidate=2))
@@ -541,8 +606,11 @@ def test_the_election_result_is_part_of_the_announcements_report():
 
 def test_a_tied_election_is_reported_in_the_announcements_too():
     from conftest import entries
-    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Megiddo")],
-                     titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)})
+
+    game = game_with(
+        [gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Megiddo")],
+        titles={"Naphtali": judge(1), "Asher": judge(2), "Jezreel": judge(3)},
+    )
     game.apply(Vote(player=0, candidate=1))
     game.apply(Vote(player=1, candidate=2))
     game.apply(Vote(player=2, candidate=3))
@@ -554,8 +622,10 @@ def test_a_tied_election_is_reported_in_the_announcements_too():
 def test_after_a_tie_the_election_runs_again_at_the_next_announcements():
     # Manual A39: a tie for first crowns nobody; the election runs again next round. Every judge stands alone in a settlement nobody else holds, so the round's
     # Combat has nothing to fight.
-    game = game_with([gen(1, 0, "Hazor"), gen(2, 1, "Hebron"), gen(3, 2, "Shechem")],
-                     titles={"Naphtali": judge(1), "Judah": judge(2), "Manasseh": judge(3)})
+    game = game_with(
+        [gen(1, 0, "Hazor"), gen(2, 1, "Hebron"), gen(3, 2, "Shechem")],
+        titles={"Naphtali": judge(1), "Judah": judge(2), "Manasseh": judge(3)},
+    )
     game.apply(Vote(player=0, candidate=1))
     game.apply(Vote(player=1, candidate=2))
     game.apply(Vote(player=2, candidate=3))

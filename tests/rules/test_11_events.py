@@ -15,13 +15,13 @@ from __future__ import annotations
 import pytest
 
 from conftest import H, R, S, finish_round, make_game, refused, terrain
-from judges.engine import (CANAANITES, Decision, EndTurn, ForeseeEvents, IllegalAction,
-                           NotYourDecision)
+from judges.engine import CANAANITES, Decision, EndTurn, ForeseeEvents, IllegalAction, NotYourDecision
 
 DESERT_HEX = {"q": -3, "r": 19}  # a desert hex without a settlement (hex 153)
 
 
 # --- helpers -------------------------------------------------------------------------------
+
 
 def gen(gid: int, owner: int, at, **extra) -> dict:
     return {"id": gid, "owner": owner, "at": at, **extra}
@@ -57,25 +57,32 @@ def assert_refused(game, action, error: type) -> None:
     refused(game, action, error, "5.5")
 
 
-
-
 # Garrisons keeping every player alive through a Victory Check, away from the desert.
-SAFE_HOLDINGS = {"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 1, "troops": 2},
-                 "Merom": {"owner": 2, "troops": 2}}
+SAFE_HOLDINGS = {
+    "Hazor": {"owner": 0, "troops": 2},
+    "Kedesh": {"owner": 1, "troops": 2},
+    "Merom": {"owner": 2, "troops": 2},
+}
 
 
 def test_map_facts_these_tests_rely_on():
     assert [terrain(n) for n in ("Gaza", "Ziklag", "Beersheba", "Hormah", "Arad")] == ["desert"] * 5
     assert [H(n) for n in ("Ziklag", "Gaza", "Beersheba", "Hormah", "Arad")] == [129, 136, 145, 151, 154]
-    assert [terrain(n) for n in ("Hazor", "Kedesh", "Merom", "Hebron")] == ["plain", "mountains", "mountains",
-                                                                            "mountains"]
+    assert [terrain(n) for n in ("Hazor", "Kedesh", "Merom", "Hebron")] == [
+        "plain",
+        "mountains",
+        "mountains",
+        "mountains",
+    ]
 
 
 # --- § 5.4 Last round's events expire ------------------------------------------------------
 
+
 def test_last_rounds_events_expire_at_announcements():
-    game = game_with([], events_landed=[{"card": "sandstorm", "terrain": "desert"},
-                                        {"card": "famine", "terrain": "plain"}])
+    game = game_with(
+        [], events_landed=[{"card": "sandstorm", "terrain": "desert"}, {"card": "famine", "terrain": "plain"}]
+    )
     assert game.state.events_landed == []  # the Sandstorm no longer seals the desert
     assert sorted(game.state.discard) == ["famine", "sandstorm"]
 
@@ -89,8 +96,10 @@ def test_expired_events_make_room_for_this_rounds_events():
 
 # --- § 5.5 New events land -----------------------------------------------------------------
 
-@pytest.mark.parametrize("face,expected", [(1, "plain"), (2, "plain"), (3, "mountains"), (4, "mountains"),
-                                           (5, "desert"), (6, "desert")])
+
+@pytest.mark.parametrize(
+    "face,expected", [(1, "plain"), (2, "plain"), (3, "mountains"), (4, "mountains"), (5, "desert"), (6, "desert")]
+)
 def test_each_card_lands_on_the_terrain_its_d6_names(face, expected):
     game = game_with([face], events_area=["abundance"])
     assert landed(game) == [("abundance", expected)]
@@ -111,8 +120,7 @@ def test_only_the_non_sandstorm_cards_roll():
 
 
 def test_each_card_rolls_its_own_die_in_events_area_order():
-    game = game_with([6, 1, 4], events_area=["famine", "abundance", "plague"],
-                     settlements={"Jebus": {"owner": None}})
+    game = game_with([6, 1, 4], events_area=["famine", "abundance", "plague"], settlements={"Jebus": {"owner": None}})
     assert landed(game) == [("abundance", "plain"), ("famine", "desert"), ("plague", "mountains")]
 
 
@@ -145,10 +153,10 @@ def test_a_displaced_plague_is_discarded_without_striking():
 
 # --- § 5.5 The prophet chooses ----------------------------------------------------------------
 
+
 def prophet_game(events_area=("abundance", "sandstorm")):
     # Player 1's general 3 carries a Prophet (on a mountains hex).
-    return game_with([], events_area=events_area,
-                     generals=[gen(3, 1, "Kedesh", prophet=True), gen(4, 0, "Hazor")])
+    return game_with([], events_area=events_area, generals=[gen(3, 1, "Kedesh", prophet=True), gen(4, 0, "Hazor")])
 
 
 def test_with_a_prophet_in_play_the_distribution_waits_for_its_owner_and_rolls_nothing():
@@ -186,8 +194,11 @@ def test_the_prophet_cannot_send_a_sandstorm_off_the_desert(terrains):
     assert_refused(game, ForeseeEvents(player=1, terrains=terrains), IllegalAction)
 
 
-@pytest.mark.parametrize("terrains", [["plain"], ["plain", "desert", "mountains"], ["swamp", "desert"]],
-                         ids=["too_few", "too_many", "not_a_terrain"])
+@pytest.mark.parametrize(
+    "terrains",
+    [["plain"], ["plain", "desert", "mountains"], ["swamp", "desert"]],
+    ids=["too_few", "too_many", "not_a_terrain"],
+)
 def test_the_prophet_must_name_one_terrain_per_card(terrains):
     game = prophet_game()
     assert_refused(game, ForeseeEvents(player=1, terrains=terrains), IllegalAction)
@@ -198,15 +209,18 @@ def test_only_the_prophets_owner_may_foresee():
     assert_refused(game, ForeseeEvents(player=0, terrains=["plain", "desert"]), NotYourDecision)
 
 
-@pytest.mark.parametrize("players,round_,prophets,decider", [
-    (3, 1, (0, 2), 2),  # order 0 1 2
-    (3, 2, (0, 2), 0),  # order 1 2 0
-    (3, 3, (1, 2), 1),  # order 2 0 1
-    (3, 3, (0, 2), 0),  # order 2 0 1
-    (4, 4, (3, 0), 0),  # order 3 0 1 2
-    (4, 2, (0, 3), 0),  # order 1 2 3 0
-    (4, 2, (1, 2, 3), 3),
-])
+@pytest.mark.parametrize(
+    "players,round_,prophets,decider",
+    [
+        (3, 1, (0, 2), 2),  # order 0 1 2
+        (3, 2, (0, 2), 0),  # order 1 2 0
+        (3, 3, (1, 2), 1),  # order 2 0 1
+        (3, 3, (0, 2), 0),  # order 2 0 1
+        (4, 4, (3, 0), 0),  # order 3 0 1 2
+        (4, 2, (0, 3), 0),  # order 1 2 3 0
+        (4, 2, (1, 2, 3), 3),
+    ],
+)
 def test_with_several_prophets_the_owner_last_in_this_rounds_turn_order_decides(players, round_, prophets, decider):
     generals = [gen(10 + seat, seat, "Kedesh", prophet=True) for seat in prophets]
     game = game_with([], events_area=["abundance"], generals=generals, players=players, round=round_)
@@ -215,19 +229,27 @@ def test_with_several_prophets_the_owner_last_in_this_rounds_turn_order_decides(
 
 # --- § 11 Plague ------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("face,left", [(1, 2), (2, 2), (3, 2), (4, 5), (5, 5), (6, 5)])
 def test_plague_garrison_loses_half_its_troops_rounded_up_on_1_to_3(face, left):
-    game = game_with([5, face], events_area=["plague"],
-                     settlements={"Gaza": {"owner": None}, "Beersheba": {"owner": 0, "troops": 5}})
+    game = game_with(
+        [5, face], events_area=["plague"], settlements={"Gaza": {"owner": None}, "Beersheba": {"owner": 0, "troops": 5}}
+    )
     assert landed(game) == [("plague", "desert")]
     assert troops(game, "Beersheba") == (0, left)
 
 
 def test_plague_rolls_for_every_garrison_on_the_terrain_canaanites_included_in_hex_order():
     # Hex order: Ziklag 129, Gaza 136 (Canaanite), Beersheba 145, Arad 154.
-    game = game_with([5, 2, 3, 1, 4], events_area=["plague"],
-                     settlements={"Ziklag": {"owner": 2, "troops": 1}, "Beersheba": {"owner": 0, "troops": 3},
-                                  "Arad": {"owner": 1, "troops": 4}})
+    game = game_with(
+        [5, 2, 3, 1, 4],
+        events_area=["plague"],
+        settlements={
+            "Ziklag": {"owner": 2, "troops": 1},
+            "Beersheba": {"owner": 0, "troops": 3},
+            "Arad": {"owner": 1, "troops": 4},
+        },
+    )
     assert troops(game, "Ziklag") == (None, 0)  # 1 troop, half rounded up: the garrison is gone
     assert troops(game, "Gaza") == (CANAANITES, 2)
     assert troops(game, "Beersheba") == (0, 1)  # 3 → loses 2
@@ -237,24 +259,35 @@ def test_plague_rolls_for_every_garrison_on_the_terrain_canaanites_included_in_h
 
 @pytest.mark.parametrize("face,army", [(1, 2), (3, 2), (4, 5), (6, 5)])
 def test_plague_army_loses_half_its_troops_rounded_up_on_1_to_3(face, army):
-    game = game_with([5, face, 6], events_area=["plague"], settlements={"Gaza": {"owner": None}},
-                     generals=[gen(1, 0, DESERT_HEX, army=5)])
+    game = game_with(
+        [5, face, 6],
+        events_area=["plague"],
+        settlements={"Gaza": {"owner": None}},
+        generals=[gen(1, 0, DESERT_HEX, army=5)],
+    )
     assert game.state.generals[1].army == army
 
 
 @pytest.mark.parametrize("face,dies", [(1, True), (2, False), (3, False), (4, False), (5, False), (6, False)])
 def test_plague_general_dies_on_a_1(face, dies):
-    game = game_with([5, face], events_area=["plague"], settlements={"Gaza": {"owner": None}},
-                     generals=[gen(1, 0, DESERT_HEX), gen(2, 0, "Hazor")])
+    game = game_with(
+        [5, face],
+        events_area=["plague"],
+        settlements={"Gaza": {"owner": None}},
+        generals=[gen(1, 0, DESERT_HEX), gen(2, 0, "Hazor")],
+    )
     assert (1 not in game.state.generals) == dies
     assert 2 in game.state.generals
 
 
 def test_plague_strikes_only_the_struck_terrain():
     # Mountains: Jebus (Canaanite, 3 troops) and general 1 roll; the desert and plain do not.
-    game = game_with([3, 6, 6], events_area=["plague"],
-                     settlements={"Beersheba": {"owner": 0, "troops": 4}, "Hazor": {"owner": 1, "troops": 4}},
-                     generals=[gen(1, 0, "Hebron"), gen(2, 1, "Hormah"), gen(3, 2, "Hazor")])
+    game = game_with(
+        [3, 6, 6],
+        events_area=["plague"],
+        settlements={"Beersheba": {"owner": 0, "troops": 4}, "Hazor": {"owner": 1, "troops": 4}},
+        generals=[gen(1, 0, "Hebron"), gen(2, 1, "Hormah"), gen(3, 2, "Hazor")],
+    )
     assert landed(game) == [("plague", "mountains")]
     assert troops(game, "Jebus") == (CANAANITES, 3)
     assert rolled(game) == [3, 6, 6]
@@ -263,18 +296,27 @@ def test_plague_strikes_only_the_struck_terrain():
 def test_plague_dice_order_hex_by_hex_garrison_first_then_generals_by_id():
     # Gaza 136 (Canaanite, 4); Hormah 151: garrison 4, general 7 (army 3) placed before
     # general 4 (no army); desert hex 153: general 2 (army 2).
-    dice = [5,
-            6,  # Gaza garrison: no loss
-            2,  # Hormah garrison: 4 → 2
-            5,  # general 4 life: lives (no army, so no army die)
-            1,  # general 7 army: 3 → 1
-            6,  # general 7 life: lives
-            4,  # general 2 army: no loss
-            1]  # general 2 life: dies
-    game = game_with(dice, events_area=["plague"],
-                     settlements={"Hormah": {"owner": 0, "troops": 4}},
-                     generals=[gen(7, 1, "Hormah", army=3), gen(4, 0, "Hormah"), gen(2, 2, DESERT_HEX, army=2),
-                               gen(9, 2, "Hebron", army=4)])
+    dice = [
+        5,
+        6,  # Gaza garrison: no loss
+        2,  # Hormah garrison: 4 → 2
+        5,  # general 4 life: lives (no army, so no army die)
+        1,  # general 7 army: 3 → 1
+        6,  # general 7 life: lives
+        4,  # general 2 army: no loss
+        1,
+    ]  # general 2 life: dies
+    game = game_with(
+        dice,
+        events_area=["plague"],
+        settlements={"Hormah": {"owner": 0, "troops": 4}},
+        generals=[
+            gen(7, 1, "Hormah", army=3),
+            gen(4, 0, "Hormah"),
+            gen(2, 2, DESERT_HEX, army=2),
+            gen(9, 2, "Hebron", army=4),
+        ],
+    )
     assert troops(game, "Gaza") == (CANAANITES, 4)
     assert troops(game, "Hormah") == (0, 2)
     assert 4 in game.state.generals
@@ -285,8 +327,9 @@ def test_plague_dice_order_hex_by_hex_garrison_first_then_generals_by_id():
 
 
 def test_a_prophet_killed_by_plague_registers_three_wrath_for_the_next_announcements():
-    game = game_with([4, 1], events_area=["plague"], settlements=SAFE_HOLDINGS,
-                     generals=[gen(1, 0, "Beersheba", prophet=True)])
+    game = game_with(
+        [4, 1], events_area=["plague"], settlements=SAFE_HOLDINGS, generals=[gen(1, 0, "Beersheba", prophet=True)]
+    )
     # The prophet's owner decides where the Plague lands; he sends it to the desert.
     assert game.pending == [Decision(player=0, kind="foresee_events")]
     wrath_now = game.state.wrath
@@ -303,8 +346,13 @@ def test_a_prophet_killed_by_plague_registers_three_wrath_for_the_next_announcem
 
 
 def test_a_judge_killed_by_plague_leaves_the_title_vacant_and_its_owner_kept():
-    game = game_with([5, 6, 1], events_area=["plague"], settlements=SAFE_HOLDINGS,
-                     generals=[gen(1, 1, "Beersheba"), gen(2, 1, "Kedesh")], titles={"Negev": {"holder": 1}})
+    game = game_with(
+        [5, 6, 1],
+        events_area=["plague"],
+        settlements=SAFE_HOLDINGS,
+        generals=[gen(1, 1, "Beersheba"), gen(2, 1, "Kedesh")],
+        titles={"Negev": {"holder": 1}},
+    )
     assert 1 not in game.state.generals
     title = game.state.titles[R("Negev")]
     assert (title.holder, title.owner, title.in_play) == (None, 1, True)
@@ -315,8 +363,13 @@ def test_a_judge_killed_by_plague_leaves_the_title_vacant_and_its_owner_kept():
 
 
 def test_a_king_killed_by_plague_leaves_a_succession_for_the_next_announcements():
-    game = game_with([5, 6, 1], events_area=["plague"], settlements=SAFE_HOLDINGS,
-                     generals=[gen(1, 0, "Beersheba"), gen(2, 0, "Hazor")], king=1)
+    game = game_with(
+        [5, 6, 1],
+        events_area=["plague"],
+        settlements=SAFE_HOLDINGS,
+        generals=[gen(1, 0, "Beersheba"), gen(2, 0, "Hazor")],
+        king=1,
+    )
     assert 1 not in game.state.generals
     assert game.state.king is None
     assert game.state.succession_owner == 0
@@ -331,8 +384,12 @@ def test_announcements_report_lists_every_die_terrain_hit_and_plague_victim():
     # famine: d6 2 → plain; plague: d6 5 → desert. On the desert: Gaza (Canaanite, 4) rolls 6,
     # no loss; on Beersheba general 1 (no army) rolls 1 for his life and dies; general 3
     # (army 4) rolls 3 for his army (loses 2) and 1 for his life, and dies.
-    game = game_with(dice, events_area=["famine", "plague"], settlements=SAFE_HOLDINGS,
-                     generals=[gen(1, 0, "Beersheba"), gen(3, 2, "Beersheba", army=4)])
+    game = game_with(
+        dice,
+        events_area=["famine", "plague"],
+        settlements=SAFE_HOLDINGS,
+        generals=[gen(1, 0, "Beersheba"), gen(3, 2, "Beersheba", army=4)],
+    )
     assert rolled(game) == dice
     assert landed(game) == [("famine", "plain"), ("plague", "desert")]
     assert {1, 3}.isdisjoint(game.state.generals)
@@ -344,20 +401,31 @@ def test_announcements_report_lists_every_die_terrain_hit_and_plague_victim():
     # every die, in the order rolled
     assert [e.params["die"] for e in lines if "die" in e.params] == dice
     # each card's die and the terrain it names
-    assert [(e.params["card"], e.params["die"], e.params["terrain"]) for e in lines
-            if "card" in e.params and "die" in e.params] == [("famine", 2, "plain"), ("plague", 5, "desert")]
+    assert [
+        (e.params["card"], e.params["die"], e.params["terrain"])
+        for e in lines
+        if "card" in e.params and "die" in e.params
+    ] == [("famine", 2, "plain"), ("plague", 5, "desert")]
     # the terrains hit
-    assert sorted((e.params["card"], e.params["terrain"]) for e in lines
-                  if e.key == "events.landed") == [("famine", "plain"), ("plague", "desert")]
+    assert sorted((e.params["card"], e.params["terrain"]) for e in lines if e.key == "events.landed") == [
+        ("famine", "plain"),
+        ("plague", "desert"),
+    ]
     # the plague's rolls: the Canaanite garrison, general 1's life, general 3's army and life
-    assert [(e.params.get("settlement"), e.params.get("general"), e.params["die"]) for e in lines
-            if e.key.startswith("plague.")] == [(S("Gaza"), None, 6), (None, 1, 1), (None, 3, 3), (None, 3, 1)]
+    assert [
+        (e.params.get("settlement"), e.params.get("general"), e.params["die"])
+        for e in lines
+        if e.key.startswith("plague.")
+    ] == [(S("Gaza"), None, 6), (None, 1, 1), (None, 3, 3), (None, 3, 1)]
     # every plague victim
-    assert [e.params["general"] for e in lines
-            if e.key == "general.died" and e.params.get("cause") == "plague"] == [1, 3]
+    assert [e.params["general"] for e in lines if e.key == "general.died" and e.params.get("cause") == "plague"] == [
+        1,
+        3,
+    ]
 
 
 # --- Manual coverage (docs/manual-coverage.md) -------------------------------------------
+
 
 def _play_to(game, round_: int, phase: str) -> None:
     """Ends turns (nobody does anything) until the game reaches `phase` of `round_`."""
@@ -372,9 +440,16 @@ def test_abundance_and_famine_act_on_this_rounds_income_and_last_one_round():
     # one round. Round 2: Abundance lands on plain (d6 1), Famine on mountains
     # (d6 3). Hazor (plain city) 2+1, Kedesh (mountains village) 1-1, Lachish (plain village) 1+1.
     assert (terrain("Hazor"), terrain("Kedesh"), terrain("Lachish")) == ("plain", "mountains", "plain")
-    game = game_with([1, 3], events_area=["abundance", "famine"], round=2,
-                     settlements={"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 1, "troops": 2},
-                                  "Lachish": {"owner": 2, "troops": 2}})
+    game = game_with(
+        [1, 3],
+        events_area=["abundance", "famine"],
+        round=2,
+        settlements={
+            "Hazor": {"owner": 0, "troops": 2},
+            "Kedesh": {"owner": 1, "troops": 2},
+            "Lachish": {"owner": 2, "troops": 2},
+        },
+    )
     assert landed(game) == [("abundance", "plain"), ("famine", "mountains")]
     _play_to(game, 2, "acquisitions")
     assert [p.coins for p in game.state.players] == [3, 0, 2]
@@ -407,8 +482,13 @@ def test_a_king_killed_by_plague_is_succeeded_by_his_anointed_heir_at_the_next_a
     # Manual A46: when the King dies, an heir carrying the Anointed is crowned automatically.
     # The plague lands on the desert (d6 5); Gaza is emptied so only the King rolls: a 1, he
     # dies. His player's general 2 carries the Anointed (not crowned while the King reigned).
-    game = game_with([5, 1], events_area=["plague"], settlements={**SAFE_HOLDINGS, "Gaza": {"owner": None}},
-                     generals=[gen(1, 0, "Beersheba"), gen(2, 0, "Hazor", anointed=True)], king=1)
+    game = game_with(
+        [5, 1],
+        events_area=["plague"],
+        settlements={**SAFE_HOLDINGS, "Gaza": {"owner": None}},
+        generals=[gen(1, 0, "Beersheba"), gen(2, 0, "Hazor", anointed=True)],
+        king=1,
+    )
     assert 1 not in game.state.generals
     assert game.state.king is None
     assert game.state.succession_owner == 0
@@ -424,8 +504,9 @@ def test_a_king_killed_by_plague_is_succeeded_by_his_anointed_heir_at_the_next_a
 def test_sandstorm_seals_the_desert_for_the_round_and_opens_it_when_it_expires():
     # Manual A30 and A26: the Sandstorm seals the desert for the round, and its expiry at the
     # next Announcements opens it again, even with no new event.
-    from judges.engine import Move
     from conftest import WORLD
+    from judges.engine import Move
+
     open_desert = WORLD.hex_at[(0, 17)]  # next to Hebron, no settlement
     assert WORLD.hexes[open_desert].terrain == "desert"
     assert open_desert in WORLD.neighbours[H("Hebron")]

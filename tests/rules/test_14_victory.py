@@ -8,13 +8,15 @@ eliminated by accident. Scores are read from the Round report.
 
 from __future__ import annotations
 
-from conftest import H, S, WORLD, entries, make_game
+from conftest import WORLD, H, S, entries, make_game
 from judges.engine import Decision, EndTurn
 
 # One village each, in regions no test below razes or taxes.
-HOLDINGS = {"Chinnereth": {"owner": 0, "troops": 1},
-            "Lachish": {"owner": 1, "troops": 1},
-            "Arad": {"owner": 2, "troops": 1}}
+HOLDINGS = {
+    "Chinnereth": {"owner": 0, "troops": 1},
+    "Lachish": {"owner": 1, "troops": 1},
+    "Arad": {"owner": 2, "troops": 1},
+}
 
 
 def victory_position(settlements: dict | None = None, round_: int = 2, holdings: bool = True, **extra) -> dict:
@@ -46,6 +48,7 @@ def assert_no_winner_yet(game, round_: int = 2) -> None:
 
 # --- The phase itself ----------------------------------------------------------------------
 
+
 def test_without_a_winner_the_next_round_begins():
     game = make_game(victory_position())
     assert_no_winner_yet(game)
@@ -54,9 +57,12 @@ def test_without_a_winner_the_next_round_begins():
 
 
 def test_the_phase_stops_only_when_someone_wins():
-    game = make_game(victory_position(
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}],
-        titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 10}, "Ephraim": {"holder": 10}}))
+    game = make_game(
+        victory_position(
+            generals=[{"id": 10, "owner": 0, "at": "Hazor"}],
+            titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 10}, "Ephraim": {"holder": 10}},
+        )
+    )
     assert game.is_over
     assert game.state.round == 2
     assert game.phase_name == "victory"
@@ -66,33 +72,42 @@ def test_the_phase_stops_only_when_someone_wins():
 
 # --- Custody of captives ------------------------------------------------------------------
 
+
 def test_captive_stays_with_a_captor_who_still_controls_the_hex():
-    game = make_game(victory_position(
-        {"Shiloh": {"owner": 1, "troops": 2}},
-        generals=[{"id": 10, "owner": 0, "at": "Shiloh", "captor": 1}]))
+    game = make_game(
+        victory_position(
+            {"Shiloh": {"owner": 1, "troops": 2}}, generals=[{"id": 10, "owner": 0, "at": "Shiloh", "captor": 1}]
+        )
+    )
     assert game.state.generals[10].captor == 1
 
 
 def test_captive_stays_with_a_captor_whose_general_controls_the_hex():
-    game = make_game(victory_position(
-        generals=[{"id": 10, "owner": 0, "at": "Shiloh", "captor": 1},
-                  {"id": 20, "owner": 1, "at": "Shiloh"}]))
+    game = make_game(
+        victory_position(
+            generals=[{"id": 10, "owner": 0, "at": "Shiloh", "captor": 1}, {"id": 20, "owner": 1, "at": "Shiloh"}]
+        )
+    )
     assert game.state.generals[10].captor == 1
 
 
 def test_captive_passes_to_the_new_controller_of_the_hex():
-    game = make_game(victory_position(
-        {"Shiloh": {"owner": 2, "troops": 2}},
-        generals=[{"id": 10, "owner": 0, "at": "Shiloh", "captor": 1}]))
+    game = make_game(
+        victory_position(
+            {"Shiloh": {"owner": 2, "troops": 2}}, generals=[{"id": 10, "owner": 0, "at": "Shiloh", "captor": 1}]
+        )
+    )
     g = game.state.generals[10]
     assert g.captor == 2
     assert g.hex == H("Shiloh")  # captives never move
 
 
 def test_captive_goes_free_when_the_controller_is_his_own_player():
-    game = make_game(victory_position(
-        {"Shiloh": {"owner": 0, "troops": 2}},
-        generals=[{"id": 10, "owner": 0, "at": "Shiloh", "captor": 1}]))
+    game = make_game(
+        victory_position(
+            {"Shiloh": {"owner": 0, "troops": 2}}, generals=[{"id": 10, "owner": 0, "at": "Shiloh", "captor": 1}]
+        )
+    )
     g = game.state.generals[10]
     assert g.captor is None
     assert g.hex == H("Shiloh")
@@ -109,8 +124,9 @@ def test_custody_is_reconciled_before_eliminations():
     # Player 2 has no settlement; his only general is a captive on a hex nobody controls.
     # Freed first, he is a free general at the count: player 2 is not eliminated.
     holdings = {k: v for k, v in HOLDINGS.items() if v["owner"] != 2}
-    game = make_game(victory_position(holdings, holdings=False,
-                                      generals=[{"id": 30, "owner": 2, "at": "Shiloh", "captor": 1}]))
+    game = make_game(
+        victory_position(holdings, holdings=False, generals=[{"id": 30, "owner": 2, "at": "Shiloh", "captor": 1}])
+    )
     assert game.state.generals[30].captor is None
     assert game.state.players[2].eliminated is False
     assert_no_winner_yet(game)
@@ -118,29 +134,45 @@ def test_custody_is_reconciled_before_eliminations():
 
 # --- Victory points --------------------------------------------------------------------------
 
+
 def test_each_judge_title_held_by_a_living_general_scores_one_point():
-    game = make_game(victory_position(
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Shechem"},
-                  {"id": 20, "owner": 1, "at": "Lachish"}],
-        titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 11}, "Judah": {"holder": 20}}))
+    game = make_game(
+        victory_position(
+            generals=[
+                {"id": 10, "owner": 0, "at": "Hazor"},
+                {"id": 11, "owner": 0, "at": "Shechem"},
+                {"id": 20, "owner": 1, "at": "Lachish"},
+            ],
+            titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 11}, "Judah": {"holder": 20}},
+        )
+    )
     assert scores(game) == {0: 2, 1: 1, 2: 0}
     assert_no_winner_yet(game)
 
 
 def test_several_titles_on_one_general_each_score():
-    game = make_game(victory_position(
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}],
-        titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 10}}))
+    game = make_game(
+        victory_position(
+            generals=[{"id": 10, "owner": 0, "at": "Hazor"}],
+            titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 10}},
+        )
+    )
     assert scores(game) == {0: 2, 1: 0, 2: 0}
 
 
 def test_captive_judge_still_scores():
     # General 12 (player 0) is Judge of Ephraim and a captive of player 1 at Lachish, which
     # player 1 controls: the point is still player 0's, not the captor's.
-    game = make_game(victory_position(
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Shechem"},
-                  {"id": 12, "owner": 0, "at": "Lachish", "captor": 1}],
-        titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 11}, "Ephraim": {"holder": 12}}))
+    game = make_game(
+        victory_position(
+            generals=[
+                {"id": 10, "owner": 0, "at": "Hazor"},
+                {"id": 11, "owner": 0, "at": "Shechem"},
+                {"id": 12, "owner": 0, "at": "Lachish", "captor": 1},
+            ],
+            titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 11}, "Ephraim": {"holder": 12}},
+        )
+    )
     assert game.state.generals[12].captor == 1
     assert scores(game) == {0: 3, 1: 0, 2: 0}
     assert game.is_over
@@ -149,9 +181,12 @@ def test_captive_judge_still_scores():
 
 
 def test_vacant_title_scores_nothing():
-    game = make_game(victory_position(
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}],
-        titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 10}, "Ephraim": {"owner": 0}}))
+    game = make_game(
+        victory_position(
+            generals=[{"id": 10, "owner": 0, "at": "Hazor"}],
+            titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 10}, "Ephraim": {"owner": 0}},
+        )
+    )
     assert game.state.titles[WORLD.region_by_name["Ephraim"]].holder is None
     assert scores(game) == {0: 2, 1: 0, 2: 0}
     assert_no_winner_yet(game)
@@ -161,11 +196,17 @@ def test_title_out_of_play_scores_nothing():
     # Ephraim is down to 3 standing settlements: its title has left play.
     ephraim = region_names("Ephraim")
     razed = {name: {"razed": True} for name in ephraim[-2:]}
-    game = make_game(victory_position(
-        razed,
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}],
-        titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 10},
-                "Ephraim": {"holder": 10, "in_play": False}}))
+    game = make_game(
+        victory_position(
+            razed,
+            generals=[{"id": 10, "owner": 0, "at": "Hazor"}],
+            titles={
+                "Naphtali": {"holder": 10},
+                "Manasseh": {"holder": 10},
+                "Ephraim": {"holder": 10, "in_play": False},
+            },
+        )
+    )
     assert scores(game) == {0: 2, 1: 0, 2: 0}
     assert_no_winner_yet(game)
 
@@ -177,14 +218,14 @@ def test_king_scores_one_point():
 
 
 def test_king_who_is_also_a_judge_scores_for_both_titles():
-    game = make_game(victory_position(generals=[{"id": 20, "owner": 1, "at": "Lachish"}], king=20,
-                                      titles={"Judah": {"holder": 20}}))
+    game = make_game(
+        victory_position(generals=[{"id": 20, "owner": 1, "at": "Lachish"}], king=20, titles={"Judah": {"holder": 20}})
+    )
     assert scores(game) == {0: 0, 1: 2, 2: 0}
 
 
 def test_captive_king_still_reigns_and_scores():
-    game = make_game(victory_position(
-        generals=[{"id": 20, "owner": 1, "at": "Chinnereth", "captor": 0}], king=20))
+    game = make_game(victory_position(generals=[{"id": 20, "owner": 1, "at": "Chinnereth", "captor": 0}], king=20))
     assert game.state.generals[20].captor == 0
     assert scores(game) == {0: 0, 1: 1, 2: 0}
 
@@ -214,9 +255,13 @@ def test_general_on_the_tabernacle_without_the_ark_scores_nothing():
 
 
 def test_judge_king_and_tabernacle_make_three_points_and_win():
-    game = make_game(victory_position(
-        generals=[{"id": 20, "owner": 1, "at": "Lachish"}, {"id": 21, "owner": 1, "at": "Shiloh", "ark": True}],
-        king=20, titles={"Judah": {"holder": 20}}))
+    game = make_game(
+        victory_position(
+            generals=[{"id": 20, "owner": 1, "at": "Lachish"}, {"id": 21, "owner": 1, "at": "Shiloh", "ark": True}],
+            king=20,
+            titles={"Judah": {"holder": 20}},
+        )
+    )
     assert scores(game) == {0: 0, 1: 3, 2: 0}
     assert game.is_over
     assert game.state.ending == "three_points"
@@ -225,28 +270,40 @@ def test_judge_king_and_tabernacle_make_three_points_and_win():
 
 # --- Winning -------------------------------------------------------------------------------
 
+
 def test_three_judge_titles_win():
-    game = make_game(victory_position(
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Shechem"},
-                  {"id": 12, "owner": 0, "at": "Bethel"}],
-        titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 11}, "Ephraim": {"holder": 12}}))
+    game = make_game(
+        victory_position(
+            generals=[
+                {"id": 10, "owner": 0, "at": "Hazor"},
+                {"id": 11, "owner": 0, "at": "Shechem"},
+                {"id": 12, "owner": 0, "at": "Bethel"},
+            ],
+            titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 11}, "Ephraim": {"holder": 12}},
+        )
+    )
     assert game.is_over
     assert game.state.ending == "three_points"
     assert game.state.winners == [0]
 
 
 def test_more_than_three_points_also_wins():
-    game = make_game(victory_position(
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Shiloh", "ark": True}],
-        king=10, titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 10}}))
+    game = make_game(
+        victory_position(
+            generals=[{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Shiloh", "ark": True}],
+            king=10,
+            titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 10}},
+        )
+    )
     assert scores(game)[0] == 4
     assert game.state.ending == "three_points"
     assert game.state.winners == [0]
 
 
 def test_two_points_do_not_win():
-    game = make_game(victory_position(
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}], king=10, titles={"Naphtali": {"holder": 10}}))
+    game = make_game(
+        victory_position(generals=[{"id": 10, "owner": 0, "at": "Hazor"}], king=10, titles={"Naphtali": {"holder": 10}})
+    )
     assert scores(game)[0] == 2
     assert_no_winner_yet(game)
 
@@ -256,12 +313,23 @@ def _two_players_at_three_points(extra_settlements: dict) -> dict:
     # Player 1: three judges standing on Hebron and Keilah (2 settlements + Lachish = 3).
     return victory_position(
         extra_settlements,
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Kedesh"},
-                  {"id": 12, "owner": 0, "at": "Merom"},
-                  {"id": 20, "owner": 1, "at": "Hebron"}, {"id": 21, "owner": 1, "at": "Keilah"},
-                  {"id": 22, "owner": 1, "at": "Keilah"}],
-        titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 11}, "Ephraim": {"holder": 12},
-                "Judah": {"holder": 20}, "Benjamin": {"holder": 21}, "Negev": {"holder": 22}})
+        generals=[
+            {"id": 10, "owner": 0, "at": "Hazor"},
+            {"id": 11, "owner": 0, "at": "Kedesh"},
+            {"id": 12, "owner": 0, "at": "Merom"},
+            {"id": 20, "owner": 1, "at": "Hebron"},
+            {"id": 21, "owner": 1, "at": "Keilah"},
+            {"id": 22, "owner": 1, "at": "Keilah"},
+        ],
+        titles={
+            "Naphtali": {"holder": 10},
+            "Manasseh": {"holder": 11},
+            "Ephraim": {"holder": 12},
+            "Judah": {"holder": 20},
+            "Benjamin": {"holder": 21},
+            "Negev": {"holder": 22},
+        },
+    )
 
 
 def test_tie_at_three_points_is_broken_by_settlements_controlled():
@@ -273,8 +341,9 @@ def test_tie_at_three_points_is_broken_by_settlements_controlled():
 
 def test_tie_broken_in_favour_of_the_player_with_more_settlements_whoever_sits_first():
     # Player 1 gets two more garrisons (Debir, Bethlehem): 5 settlements against 4.
-    game = make_game(_two_players_at_three_points({"Debir": {"owner": 1, "troops": 1},
-                                                   "Bethlehem": {"owner": 1, "troops": 1}}))
+    game = make_game(
+        _two_players_at_three_points({"Debir": {"owner": 1, "troops": 1}, "Bethlehem": {"owner": 1, "troops": 1}})
+    )
     assert game.state.ending == "three_points"
     assert game.state.winners == [1]
 
@@ -289,6 +358,7 @@ def test_tie_on_points_and_settlements_is_a_shared_victory():
 
 # --- The other endings ------------------------------------------------------------------------
 
+
 def test_last_one_standing_wins():
     # Players 1 and 2 have nothing left: both are eliminated, player 0 survives alone.
     game = make_game(victory_position({"Chinnereth": {"owner": 0, "troops": 1}}, holdings=False))
@@ -298,20 +368,27 @@ def test_last_one_standing_wins():
 
 
 def test_last_one_standing_after_an_earlier_elimination():
-    game = make_game(victory_position({"Chinnereth": {"owner": 0, "troops": 1},
-                                       "Lachish": {"owner": 2, "troops": 1}}, holdings=False,
-                                      players=[{"seat": 1, "eliminated": True}],
-                                      generals=[{"id": 30, "owner": 2, "at": "Merom", "captor": 0},
-                                                {"id": 10, "owner": 0, "at": "Merom"}]))
+    game = make_game(
+        victory_position(
+            {"Chinnereth": {"owner": 0, "troops": 1}, "Lachish": {"owner": 2, "troops": 1}},
+            holdings=False,
+            players=[{"seat": 1, "eliminated": True}],
+            generals=[{"id": 30, "owner": 2, "at": "Merom", "captor": 0}, {"id": 10, "owner": 0, "at": "Merom"}],
+        )
+    )
     # Player 1 fell in an earlier round. Player 2 still holds Lachish: he stays, no ending yet.
     assert not game.is_over
     assert game.state.players[2].eliminated is False
     # Without Lachish, player 2 (his only general a captive) falls now: player 0 is the last
     # one standing.
-    game = make_game(victory_position({"Chinnereth": {"owner": 0, "troops": 1}}, holdings=False,
-                                      players=[{"seat": 1, "eliminated": True}],
-                                      generals=[{"id": 30, "owner": 2, "at": "Merom", "captor": 0},
-                                                {"id": 10, "owner": 0, "at": "Merom"}]))
+    game = make_game(
+        victory_position(
+            {"Chinnereth": {"owner": 0, "troops": 1}},
+            holdings=False,
+            players=[{"seat": 1, "eliminated": True}],
+            generals=[{"id": 30, "owner": 2, "at": "Merom", "captor": 0}, {"id": 10, "owner": 0, "at": "Merom"}],
+        )
+    )
     assert game.state.ending == "last_standing"
     assert game.state.winners == [0]
 
@@ -324,17 +401,24 @@ def _collapse_position(sustaining: list[str], extra: dict | None = None, **kw) -
             for i in region.settlements[-2:]:
                 razed[WORLD.settlements[i].name] = {"razed": True}
     # Holdings in Naphtali and Manasseh only.
-    holdings = {"Chinnereth": {"owner": 0, "troops": 1}, "Dothan": {"owner": 1, "troops": 1},
-                "Tirzah": {"owner": 2, "troops": 1}}
+    holdings = {
+        "Chinnereth": {"owner": 0, "troops": 1},
+        "Dothan": {"owner": 1, "troops": 1},
+        "Tirzah": {"owner": 2, "troops": 1},
+    }
     return victory_position({**razed, **holdings, **(extra or {})}, holdings=False, **kw)
 
 
 def test_collapse_of_the_regions_everyone_loses_even_with_three_points():
     # Only Naphtali and Manasseh can still sustain a judge (fewer than 3 regions).
-    game = make_game(_collapse_position(
-        ["Naphtali", "Manasseh"],
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Shechem"}],
-        king=10, titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 11}}))
+    game = make_game(
+        _collapse_position(
+            ["Naphtali", "Manasseh"],
+            generals=[{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Shechem"}],
+            king=10,
+            titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 11}},
+        )
+    )
     assert scores(game)[0] == 3
     assert game.is_over
     assert game.state.ending == "collapse"
@@ -356,10 +440,15 @@ def test_three_regions_sustaining_a_judge_is_no_collapse():
 
 
 def test_three_regions_sustaining_a_judge_let_three_points_win():
-    game = make_game(_collapse_position(
-        ["Naphtali", "Manasseh", "Ephraim"], {region_names("Ephraim")[-1]: {"razed": True}},
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Shechem"}],
-        king=10, titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 11}}))
+    game = make_game(
+        _collapse_position(
+            ["Naphtali", "Manasseh", "Ephraim"],
+            {region_names("Ephraim")[-1]: {"razed": True}},
+            generals=[{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Shechem"}],
+            king=10,
+            titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 11}},
+        )
+    )
     assert game.state.ending == "three_points"
     assert game.state.winners == [0]
 
@@ -382,11 +471,13 @@ def test_general_elimination_of_the_last_two_active_players():
 
 # --- Elimination ------------------------------------------------------------------------------
 
+
 def _player_2_falls(round_: int = 2) -> dict:
     # Player 2's only general is a captive of player 1 in Lachish, which player 1 holds.
     holdings = {k: v for k, v in HOLDINGS.items() if v["owner"] != 2}
-    return victory_position(holdings, round_=round_, holdings=False,
-                            generals=[{"id": 30, "owner": 2, "at": "Lachish", "captor": 1}])
+    return victory_position(
+        holdings, round_=round_, holdings=False, generals=[{"id": 30, "owner": 2, "at": "Lachish", "captor": 1}]
+    )
 
 
 def test_player_with_no_settlement_and_only_captive_generals_is_eliminated():
@@ -399,8 +490,7 @@ def test_player_with_no_settlement_and_only_captive_generals_is_eliminated():
 def test_player_with_a_free_general_but_no_settlement_is_not_eliminated():
     # Player 2's general stands free in player 1's garrisoned Lachish.
     holdings = {k: v for k, v in HOLDINGS.items() if v["owner"] != 2}
-    game = make_game(victory_position(holdings, holdings=False,
-                                      generals=[{"id": 30, "owner": 2, "at": "Lachish"}]))
+    game = make_game(victory_position(holdings, holdings=False, generals=[{"id": 30, "owner": 2, "at": "Lachish"}]))
     assert game.state.players[2].eliminated is False
 
 
@@ -412,8 +502,7 @@ def test_player_with_a_settlement_but_no_general_is_not_eliminated():
 
 def test_player_holding_a_settlement_by_a_general_alone_is_not_eliminated():
     holdings = {k: v for k, v in HOLDINGS.items() if v["owner"] != 2}
-    game = make_game(victory_position(holdings, holdings=False,
-                                      generals=[{"id": 30, "owner": 2, "at": "Hazor"}]))
+    game = make_game(victory_position(holdings, holdings=False, generals=[{"id": 30, "owner": 2, "at": "Hazor"}]))
     assert game.state.players[2].eliminated is False
 
 
@@ -457,6 +546,7 @@ def test_elimination_is_announced_only_once():
 
 # --- Round limit ------------------------------------------------------------------------------
 
+
 def test_round_limit_ends_the_game_without_a_winner():
     game = make_game(victory_position(round_=5), round_limit=5)
     assert game.is_over
@@ -475,26 +565,39 @@ def test_no_round_limit_by_default():
 
 
 def test_three_points_in_the_last_round_still_win():
-    game = make_game(victory_position(
-        round_=5, generals=[{"id": 10, "owner": 0, "at": "Hazor"}],
-        titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 10}, "Ephraim": {"holder": 10}}),
-        round_limit=5)
+    game = make_game(
+        victory_position(
+            round_=5,
+            generals=[{"id": 10, "owner": 0, "at": "Hazor"}],
+            titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 10}, "Ephraim": {"holder": 10}},
+        ),
+        round_limit=5,
+    )
     assert game.state.ending == "three_points"
     assert game.state.winners == [0]
 
 
 # --- Round report ------------------------------------------------------------------------------
 
+
 def test_round_report_goes_to_each_player_with_the_scores():
-    game = make_game(victory_position(
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Shiloh", "ark": True},
-                  {"id": 20, "owner": 1, "at": "Lachish"}],
-        king=20, titles={"Naphtali": {"holder": 10}}))
+    game = make_game(
+        victory_position(
+            generals=[
+                {"id": 10, "owner": 0, "at": "Hazor"},
+                {"id": 11, "owner": 0, "at": "Shiloh", "ark": True},
+                {"id": 20, "owner": 1, "at": "Lachish"},
+            ],
+            king=20,
+            titles={"Naphtali": {"holder": 10}},
+        )
+    )
     note = round_report(game)
     assert note.phase == "victory"
     for seat in range(3):
-        assert len([n for n in game.notifications_for(seat)
-                    if n.key == "notification.round_report" and n.round == 2]) == 1
+        assert (
+            len([n for n in game.notifications_for(seat) if n.key == "notification.round_report" and n.round == 2]) == 1
+        )
     assert scores(game) == {0: 2, 1: 1, 2: 0}
     detail = {int(k): v for k, v in note.params["scores"].items()}
     assert (detail[0]["judges"], detail[0]["king"], detail[0]["tabernacle"]) == (1, 0, 1)
@@ -502,9 +605,12 @@ def test_round_report_goes_to_each_player_with_the_scores():
 
 
 def test_round_report_is_written_in_the_winning_round_too():
-    game = make_game(victory_position(
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}],
-        titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 10}, "Ephraim": {"holder": 10}}))
+    game = make_game(
+        victory_position(
+            generals=[{"id": 10, "owner": 0, "at": "Hazor"}],
+            titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 10}, "Ephraim": {"holder": 10}},
+        )
+    )
     assert game.is_over
     assert scores(game) == {0: 3, 1: 0, 2: 0}
     for seat in range(3):
@@ -519,18 +625,25 @@ def test_round_report_lists_custody_changes():
 
 # --- Manual coverage (docs/manual-coverage.md) -------------------------------------------
 
+
 def test_captive_passes_to_the_player_whose_general_now_controls_the_hex():
     # No garrison on Shiloh: player 2's free general controls it, not the captor (player 1).
-    game = make_game(victory_position(generals=[{"id": 10, "owner": 0, "at": "Shiloh", "captor": 1},
-                                                {"id": 30, "owner": 2, "at": "Shiloh"}]))
+    game = make_game(
+        victory_position(
+            generals=[{"id": 10, "owner": 0, "at": "Shiloh", "captor": 1}, {"id": 30, "owner": 2, "at": "Shiloh"}]
+        )
+    )
     g = game.state.generals[10]
     assert g.captor == 2
     assert g.hex == H("Shiloh")
 
 
 def test_captive_goes_free_when_his_own_players_general_controls_the_hex():
-    game = make_game(victory_position(generals=[{"id": 10, "owner": 0, "at": "Shiloh", "captor": 1},
-                                                {"id": 11, "owner": 0, "at": "Shiloh"}]))
+    game = make_game(
+        victory_position(
+            generals=[{"id": 10, "owner": 0, "at": "Shiloh", "captor": 1}, {"id": 11, "owner": 0, "at": "Shiloh"}]
+        )
+    )
     assert game.state.generals[10].captor is None
     assert game.state.generals[10].hex == H("Shiloh")
 
@@ -538,11 +651,17 @@ def test_captive_goes_free_when_his_own_players_general_controls_the_hex():
 def test_nothing_but_judge_titles_the_king_and_the_tabernacle_scores():
     # Manual B34, "exactamente tres fuentes": a whole region, coins, generals and relics score nothing.
     naphtali = {name: {"owner": 0, "troops": 3, "developments": 1} for name in region_names("Naphtali")}
-    game = make_game(victory_position(
-        naphtali, players=[{"seat": 0, "coins": 40}],
-        generals=[{"id": 10, "owner": 0, "at": "Hazor", "prophet": True},
-                  {"id": 11, "owner": 0, "at": "Kedesh", "anointed": True},
-                  {"id": 12, "owner": 0, "at": "Bethel", "ark": True}]))
+    game = make_game(
+        victory_position(
+            naphtali,
+            players=[{"seat": 0, "coins": 40}],
+            generals=[
+                {"id": 10, "owner": 0, "at": "Hazor", "prophet": True},
+                {"id": 11, "owner": 0, "at": "Kedesh", "anointed": True},
+                {"id": 12, "owner": 0, "at": "Bethel", "ark": True},
+            ],
+        )
+    )
     assert scores(game) == {0: 0, 1: 0, 2: 0}
     assert_no_winner_yet(game)
 
@@ -553,14 +672,26 @@ def test_a_higher_score_wins_outright_without_the_settlement_tiebreak():
     # settlements (Chinnereth, Hazor, Shiloh); player 1 has 3 points and 5 settlements
     # (Lachish, Hebron, Keilah, Debir, Bethlehem). Only player 0 has the highest score: there
     # is no tie to break, and 4 points beat 3.
-    game = make_game(victory_position(
-        {"Debir": {"owner": 1, "troops": 1}, "Bethlehem": {"owner": 1, "troops": 1}},
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Shiloh", "ark": True},
-                  {"id": 20, "owner": 1, "at": "Hebron"}, {"id": 21, "owner": 1, "at": "Keilah"},
-                  {"id": 22, "owner": 1, "at": "Keilah"}],
-        king=10,
-        titles={"Naphtali": {"holder": 10}, "Manasseh": {"holder": 11},
-                "Judah": {"holder": 20}, "Benjamin": {"holder": 21}, "Negev": {"holder": 22}}))
+    game = make_game(
+        victory_position(
+            {"Debir": {"owner": 1, "troops": 1}, "Bethlehem": {"owner": 1, "troops": 1}},
+            generals=[
+                {"id": 10, "owner": 0, "at": "Hazor"},
+                {"id": 11, "owner": 0, "at": "Shiloh", "ark": True},
+                {"id": 20, "owner": 1, "at": "Hebron"},
+                {"id": 21, "owner": 1, "at": "Keilah"},
+                {"id": 22, "owner": 1, "at": "Keilah"},
+            ],
+            king=10,
+            titles={
+                "Naphtali": {"holder": 10},
+                "Manasseh": {"holder": 11},
+                "Judah": {"holder": 20},
+                "Benjamin": {"holder": 21},
+                "Negev": {"holder": 22},
+            },
+        )
+    )
     assert scores(game) == {0: 4, 1: 3, 2: 0}
     assert game.is_over
     assert game.state.ending == "three_points"
@@ -574,8 +705,9 @@ def test_invaders_razing_can_bring_the_collapse_of_the_regions():
     # clockwise to Shiloh, undefended: razed, Ephraim drops to 3 and the round's Victory
     # Check finds only two regions able to sustain a judge.
     assert WORLD.settlements[WORLD.ring_next(S("Shechem"), 1)].name == "Shiloh"
-    position = _collapse_position(["Naphtali", "Manasseh", "Ephraim"], {"Gezer": {"razed": True}},
-                                  invaders=[{"at": "Shechem"}])
+    position = _collapse_position(
+        ["Naphtali", "Manasseh", "Ephraim"], {"Gezer": {"razed": True}}, invaders=[{"at": "Shechem"}]
+    )
     position["phase"] = "announcements"
     game = make_game(position)
     assert game.state.settlements[S("Shiloh")].razed
@@ -596,16 +728,34 @@ def test_round_report_gathers_battles_executions_taxes_and_revolts():
     # player 1 executes his captive 30, player 2 taxes Gilead, player 0's Revolt takes
     # Chinnereth (d6 6 > 1 troop); in Combat, player 2's Hammath beats the pair besieging it.
     from judges.engine import Execute, PlayRevolt, PlayTax
-    game = make_game(victory_position(
-        {"Hazor": {"owner": 0, "troops": 2}, "Chinnereth": {"owner": 1, "troops": 1},
-         "Kedesh": {"owner": 1, "troops": 2}, "Hammath": {"owner": 2, "troops": 1}},
-        phase="intrigue",
-        players=[{"seat": 0, "hand": ["revolt"]}, {"seat": 2, "hand": ["tax"]}],
-        generals=[{"id": 30, "owner": 2, "at": "Kedesh", "captor": 1}],
-        invaders=[{"at": "Hammath"}]),
-        dice=[6,  # the Revolt
-              1, 1, 1, 1, 6,  # siege, battle round 1: the pair misses, Hammath's troop hits
-              1, 1, 1, 1, 6])  # battle round 2: the pair's second invader falls
+
+    game = make_game(
+        victory_position(
+            {
+                "Hazor": {"owner": 0, "troops": 2},
+                "Chinnereth": {"owner": 1, "troops": 1},
+                "Kedesh": {"owner": 1, "troops": 2},
+                "Hammath": {"owner": 2, "troops": 1},
+            },
+            phase="intrigue",
+            players=[{"seat": 0, "hand": ["revolt"]}, {"seat": 2, "hand": ["tax"]}],
+            generals=[{"id": 30, "owner": 2, "at": "Kedesh", "captor": 1}],
+            invaders=[{"at": "Hammath"}],
+        ),
+        dice=[
+            6,  # the Revolt
+            1,
+            1,
+            1,
+            1,
+            6,  # siege, battle round 1: the pair misses, Hammath's troop hits
+            1,
+            1,
+            1,
+            1,
+            6,
+        ],
+    )  # battle round 2: the pair's second invader falls
     assert game.waiting_for() == [1]
     game.apply(Execute(player=1, general=30))
     game.apply(EndTurn(player=1))
@@ -623,11 +773,13 @@ def test_round_report_gathers_battles_executions_taxes_and_revolts():
     lines = {e.key: e.params for e in note.entries}
     assert (lines["intrigue.execution"]["player"], lines["intrigue.execution"]["general"]) == (1, 30)
     assert (lines["intrigue.tax"]["player"], lines["intrigue.tax"]["region"]) == (2, WORLD.region_by_name["Gilead"])
-    assert (lines["intrigue.revolt"]["player"], lines["intrigue.revolt"]["settlement"],
-            lines["intrigue.revolt"]["success"]) == (0, S("Chinnereth"), True)
+    assert (
+        lines["intrigue.revolt"]["player"],
+        lines["intrigue.revolt"]["settlement"],
+        lines["intrigue.revolt"]["success"],
+    ) == (0, S("Chinnereth"), True)
     battle = lines["combat.battle"]
-    assert (battle["hex"], battle["attacker"], battle["defender"], battle["winner"]) == \
-        (H("Hammath"), "invaders", 2, 2)
+    assert (battle["hex"], battle["attacker"], battle["defender"], battle["winner"]) == (H("Hammath"), "invaders", 2, 2)
 
 
 def test_plunder_pays_but_the_razed_settlement_can_bring_the_collapse_of_the_regions():
@@ -636,9 +788,12 @@ def test_plunder_pays_but_the_razed_settlement_can_bring_the_collapse_of_the_reg
     # judge. In round 2's Combat player 0's general 10 (army 1) beats player 1's garrison of
     # Bethel, Ephraim's city (dice: his 2 dice 6, 6; the garrison's 1 die 1) and plunders it.
     from judges.engine import Plunder
-    position = _collapse_position(["Naphtali", "Manasseh", "Ephraim"],
-                                  {"Gezer": {"razed": True}, "Bethel": {"owner": 1, "troops": 1}},
-                                  generals=[{"id": 10, "owner": 0, "at": "Bethel", "army": 1}])
+
+    position = _collapse_position(
+        ["Naphtali", "Manasseh", "Ephraim"],
+        {"Gezer": {"razed": True}, "Bethel": {"owner": 1, "troops": 1}},
+        generals=[{"id": 10, "owner": 0, "at": "Bethel", "army": 1}],
+    )
     position["phase"] = "combat"
     game = make_game(position, dice=[6, 6, 1])
     assert game.pending == [Decision(player=0, kind="plunder", subject=S("Bethel"))]
@@ -658,15 +813,28 @@ def test_dominating_three_whole_regions_makes_three_judges_and_wins():
     # Player 0 holds every settlement of Naphtali,
     # Manasseh and Gilead, with one general in each region's city. At the end of round 2's
     # Combat he claims the three titles; the Victory Check counts three judges.
-    held = {name: {"owner": 0, "troops": 1}
-            for region in ("Naphtali", "Manasseh", "Gilead") for name in region_names(region)}
-    game = make_game(victory_position(
-        held, phase="combat",
-        generals=[{"id": 10, "owner": 0, "at": "Hazor"}, {"id": 11, "owner": 0, "at": "Shechem"},
-                  {"id": 12, "owner": 0, "at": "Ramoth-gilead"}]))
+    held = {
+        name: {"owner": 0, "troops": 1}
+        for region in ("Naphtali", "Manasseh", "Gilead")
+        for name in region_names(region)
+    }
+    game = make_game(
+        victory_position(
+            held,
+            phase="combat",
+            generals=[
+                {"id": 10, "owner": 0, "at": "Hazor"},
+                {"id": 11, "owner": 0, "at": "Shechem"},
+                {"id": 12, "owner": 0, "at": "Ramoth-gilead"},
+            ],
+        )
+    )
     titles = {name: game.state.titles[WORLD.region_by_name[name]] for name in ("Naphtali", "Manasseh", "Gilead")}
-    assert {name: (t.owner, t.holder) for name, t in titles.items()} == \
-        {"Naphtali": (0, 10), "Manasseh": (0, 11), "Gilead": (0, 12)}
+    assert {name: (t.owner, t.holder) for name, t in titles.items()} == {
+        "Naphtali": (0, 10),
+        "Manasseh": (0, 11),
+        "Gilead": (0, 12),
+    }
     assert scores(game) == {0: 3, 1: 0, 2: 0}
     assert game.is_over
     assert game.state.ending == "three_points"

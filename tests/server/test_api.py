@@ -53,11 +53,14 @@ def test_creating_a_game_gives_one_invitation_link_per_human_seat(client):
     assert "token" not in data["seats"][2]
 
 
-@pytest.mark.parametrize("seats,status", [
-    ([{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}], 422),  # nobody to play
-    ([{"kind": "human"}], 422),  # too few seats
-    ([{"kind": "human"}, {"kind": "bot", "bot": "oracle"}, {"kind": "bot"}], 422),
-])
+@pytest.mark.parametrize(
+    "seats,status",
+    [
+        ([{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}], 422),  # nobody to play
+        ([{"kind": "human"}], 422),  # too few seats
+        ([{"kind": "human"}, {"kind": "bot", "bot": "oracle"}, {"kind": "bot"}], 422),
+    ],
+)
 def test_bad_game_specs_are_refused_clearly(client, seats, status):
     response = client.post("/api/games", json={"seats": seats})
     assert response.status_code == status
@@ -91,16 +94,23 @@ def test_refused_actions_name_the_rule_and_change_nothing(client):
     data = create(client)
     game_id, token = data["id"], data["seats"][0]["token"]
     before = wait_for_human(client, game_id, token)
-    bad = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
-                      json={"action": {"type": "vote", "candidate": 99}})
+    bad = client.post(
+        f"/api/games/{game_id}/actions",
+        headers={"X-Seat-Token": token},
+        json={"action": {"type": "vote", "candidate": 99}},
+    )
     assert bad.status_code == 422
     body = bad.json()
     assert body["rule"] and body["key"] and body["message"] and body["text"]
-    malformed = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
-                            json={"action": {"type": "teleport"}})
+    malformed = client.post(
+        f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token}, json={"action": {"type": "teleport"}}
+    )
     assert malformed.status_code == 422
-    wrong_seat = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
-                             json={"action": {"type": "end_turn", "player": 1}})
+    wrong_seat = client.post(
+        f"/api/games/{game_id}/actions",
+        headers={"X-Seat-Token": token},
+        json={"action": {"type": "end_turn", "player": 1}},
+    )
     assert wrong_seat.status_code == 403
     no_token = client.post(f"/api/games/{game_id}/actions", json={"action": {"type": "end_turn"}})
     assert no_token.status_code == 401
@@ -113,10 +123,16 @@ def test_the_same_client_action_id_is_applied_once(client):
     game_id, token = data["id"], data["seats"][0]["token"]
     start = wait_for_human(client, game_id, token)
     action = next(a for a in start["legal_actions"] if a["type"] == "end_turn")
-    first = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
-                        json={"action": action, "client_action_id": "abc-1"})
-    again = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
-                        json={"action": action, "client_action_id": "abc-1"})
+    first = client.post(
+        f"/api/games/{game_id}/actions",
+        headers={"X-Seat-Token": token},
+        json={"action": action, "client_action_id": "abc-1"},
+    )
+    again = client.post(
+        f"/api/games/{game_id}/actions",
+        headers={"X-Seat-Token": token},
+        json={"action": action, "client_action_id": "abc-1"},
+    )
     assert first.status_code == 200 and again.status_code == 200
     assert first.json() == {"seq": start["seq"] + 1, "duplicate": False}
     assert again.json() == {"seq": start["seq"] + 1, "duplicate": True}
@@ -130,8 +146,12 @@ def test_bots_play_their_seats_by_themselves(client):
         if v["ending"]:
             break
         action = next((a for a in v["legal_actions"] if a["type"] == "end_turn"), v["legal_actions"][0])
-        assert client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
-                           json={"action": action}).status_code == 200
+        assert (
+            client.post(
+                f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token}, json={"action": action}
+            ).status_code
+            == 200
+        )
     v = wait_for_human(client, game_id, token)
     assert v["seq"] > 6  # the bots acted too
 
@@ -172,8 +192,9 @@ def test_websocket_pushes_every_move_to_each_connected_seat(client):
         first = ws.receive_json()
         assert first["seat"] == 1
         v0 = wait_for_human(client, game_id, t0)
-        client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": t0},
-                    json={"action": {"type": "end_turn"}})
+        client.post(
+            f"/api/games/{game_id}/actions", headers={"X-Seat-Token": t0}, json={"action": {"type": "end_turn"}}
+        )
         update = ws.receive_json()
         while update["seq"] < v0["seq"] + 1:
             update = ws.receive_json()
@@ -183,6 +204,7 @@ def test_websocket_pushes_every_move_to_each_connected_seat(client):
 def test_a_websocket_with_a_wrong_token_is_refused(client):
     data = create(client)
     from starlette.websockets import WebSocketDisconnect
+
     with pytest.raises(WebSocketDisconnect):
         with client.websocket_connect(f"/ws/games/{data['id']}?token=nope") as ws:
             ws.receive_json()
@@ -214,8 +236,9 @@ def test_a_player_can_hand_the_seat_to_a_bot_and_take_it_back(client):
         time.sleep(0.05)
     assert v["seq"] > start["seq"] + 3
     assert any(n["key"] == "notification.seat_bot" for n in v["notifications"])
-    refused = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token},
-                          json={"action": {"type": "end_turn"}})
+    refused = client.post(
+        f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token}, json={"action": {"type": "end_turn"}}
+    )
     assert refused.status_code == 409
     back = client.post(f"/api/games/{game_id}/seat/back", headers={"X-Seat-Token": token})
     assert back.json() == {"seat": 0, "away": False}

@@ -18,15 +18,25 @@ from sqlalchemy import inspect
 from judges.bots import make_bot
 from judges.engine import Game, Options, action_from_dict, action_to_dict
 from judges.engine.state import GameState, Notification, state_from_json, state_to_json
-from judges.server.store import (GameExists, GameNotFound, GameStore, SequenceConflict, StoreError,
-                                 database_url, hash_token, new_token, normalize_url, verify_token)
-
+from judges.server.store import (
+    GameExists,
+    GameNotFound,
+    GameStore,
+    SequenceConflict,
+    StoreError,
+    database_url,
+    hash_token,
+    new_token,
+    normalize_url,
+    verify_token,
+)
 from postgres_support import postgres_schema  # noqa: E402
 
 BACKENDS = ["sqlite", "postgresql"]
 
 
 # --- fixtures -----------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="session")
 def pg_session_schema():
@@ -71,8 +81,9 @@ def store(open_store) -> GameStore:
 
 def seats(n: int = 3) -> list[dict]:
     out = [{"kind": "human", "bot": None, "name": "Deborah", "language": "en", "token_hash": hash_token("t0")}]
-    out += [{"kind": "bot", "bot": "random", "name": f"Bot {i}", "language": "en", "token_hash": None}
-            for i in range(1, n)]
+    out += [
+        {"kind": "bot", "bot": "random", "name": f"Bot {i}", "language": "en", "token_hash": None} for i in range(1, n)
+    ]
     return out
 
 
@@ -87,6 +98,7 @@ def end_turn(player: int) -> dict:
 
 
 # --- schema -------------------------------------------------------------------------------
+
 
 def test_migrate_twice_is_fine(open_store):
     store = open_store(migrate=False)
@@ -104,6 +116,7 @@ def test_migration_matches_the_models(store):
     from alembic.migration import MigrationContext
 
     from judges.server.store import Base
+
     with store.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
 
@@ -139,6 +152,7 @@ def test_tokens_are_hashed():
 
 
 # --- games --------------------------------------------------------------------------------
+
 
 def test_create_and_load_round_trip(store):
     options = new_game(store, "g1", players=3, seed=2**40 + 5)
@@ -184,6 +198,7 @@ def test_result_list_and_delete(store):
 
 
 # --- actions ------------------------------------------------------------------------------
+
 
 def test_append_in_order(store):
     new_game(store)
@@ -254,8 +269,9 @@ def test_concurrent_writers_append_once(store, open_store):
             results[i] = exc
 
     for seq, same_id in ((0, False), (1, True)):
-        threads = [threading.Thread(target=write, args=(i, "same" if same_id else f"w{seq}-{i}"))
-                   for i in range(len(writers))]
+        threads = [
+            threading.Thread(target=write, args=(i, "same" if same_id else f"w{seq}-{i}")) for i in range(len(writers))
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -269,6 +285,7 @@ def test_concurrent_writers_append_once(store, open_store):
 
 
 # --- snapshots ----------------------------------------------------------------------------
+
 
 def test_snapshot_and_actions_after_it(store):
     new_game(store)
@@ -346,8 +363,9 @@ def test_resume_a_real_game(store, open_store):
     state = state_from_json(msgspec.json.encode(data["state"]))
     assert state == msgspec.convert(data["state"], GameState, str_keys=True)
     notifications = msgspec.convert(data["notifications"], list[Notification], str_keys=True)
-    rebuilt = Game(state, notifications=notifications,
-                   log=[action_from_dict(r["action"]) for r in stored.all_actions[:snap_seq]])
+    rebuilt = Game(
+        state, notifications=notifications, log=[action_from_dict(r["action"]) for r in stored.all_actions[:snap_seq]]
+    )
     for record in stored.actions:
         rebuilt.apply(record["action"])
     assert state_to_json(rebuilt.state) == state_to_json(game.state)

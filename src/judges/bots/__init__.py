@@ -11,7 +11,7 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict]:
-    """"name" or "name:N" (MCTS: N rollouts a decision) or "name:N:H" (MCTS: N rollouts,
+    """ "name" or "name:N" (MCTS: N rollouts a decision) or "name:N:H" (MCTS: N rollouts,
     rollout horizon H rounds). Raises ValueError for an unknown bot or a malformed spec."""
     name, _, rest = spec.strip().partition(":")
     if name not in BOTS:

@@ -16,22 +16,59 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
-from typing import Callable
 
-from ..engine import (Action, AppointJudge, Buy, ChooseSuccessor, ClaimJudge, Discard, EndTurn, Execute,
-                      ForeseeEvents, ForeseeInvasion, LeaveTroops, Move, PickUpArk, PlayAnointing, PlayAssassin,
-                      PlayEvent, PlayProphet, PlayRevolt, PlayTax, Plunder, TakeTroops, Vote)
+from ..engine import (
+    Action,
+    AppointJudge,
+    Buy,
+    ChooseSuccessor,
+    ClaimJudge,
+    Discard,
+    EndTurn,
+    Execute,
+    ForeseeEvents,
+    ForeseeInvasion,
+    LeaveTroops,
+    Move,
+    PickUpArk,
+    PlayAnointing,
+    PlayAssassin,
+    PlayEvent,
+    PlayProphet,
+    PlayRevolt,
+    PlayTax,
+    Plunder,
+    TakeTroops,
+    Vote,
+)
 from ..engine import constants as C
-from ..engine.board import (base_value, besieged_settlements, control_map, judge_titles_of, living_seats, region_share,
-                            standing_in_region)
+from ..engine.board import (
+    base_value,
+    besieged_settlements,
+    control_map,
+    judge_titles_of,
+    living_seats,
+    region_share,
+    standing_in_region,
+)
 from ..engine.state import General
 from ..engine.victory import score
 from ..engine.view import PlayerView
 from ..world import TERRAINS, World, load_world
 
-CARD_VALUE = {"tax": 5, "prophet": 5, "anointing": 4, "assassin": 4, "abundance": 3, "revolt": 3,
-              "famine": 2, "plague": 2, "sandstorm": 1}
+CARD_VALUE = {
+    "tax": 5,
+    "prophet": 5,
+    "anointing": 4,
+    "assassin": 4,
+    "abundance": 3,
+    "revolt": 3,
+    "famine": 2,
+    "plague": 2,
+    "sandstorm": 1,
+}
 
 
 class _View:
@@ -106,8 +143,9 @@ class _View:
         rivals = {k: v for k, v in self.scores().items() if k != self.seat}
         if not rivals:
             return None
-        return max(rivals, key=lambda k: (rivals[k], len([i for i in range(len(self.settlements))
-                                                           if self.controller(i) == k])))
+        return max(
+            rivals, key=lambda k: (rivals[k], len([i for i in range(len(self.settlements)) if self.controller(i) == k]))
+        )
 
 
 class GreedyBot:
@@ -125,8 +163,16 @@ class GreedyBot:
         by_type: dict[type, list[Action]] = {}
         for a in legal:
             by_type.setdefault(type(a), []).append(a)
-        for handler in (self._vote, self._appoint, self._successor, self._foresee_invasion, self._foresee_events,
-                        self._discard, self._plunder, self._claim):
+        for handler in (
+            self._vote,
+            self._appoint,
+            self._successor,
+            self._foresee_invasion,
+            self._foresee_events,
+            self._discard,
+            self._plunder,
+            self._claim,
+        ):
             choice = handler(me, by_type)
             if choice is not None:
                 return choice
@@ -178,6 +224,7 @@ class GreedyBot:
             if owner == me.seat:
                 return -10
             return (5 if owner == leader else 2 if owner is not None else 0) + me.value(i)
+
         return max(options, key=harm)
 
     def _foresee_events(self, me: _View, by_type) -> Action | None:
@@ -205,6 +252,7 @@ class GreedyBot:
             if len(set(a.terrains)) < len(a.terrains):
                 total -= 1  # a card displaced is a card wasted
             return total
+
         return max(options, key=gain)
 
     def _discard(self, me: _View, by_type) -> Action | None:
@@ -236,6 +284,7 @@ class GreedyBot:
                 return a
         taxes = by_type.get(PlayTax, [])
         if taxes:
+
             def tax_gain(a):
                 region = world.region_by_name[a.region]
                 total = 0
@@ -244,6 +293,7 @@ class GreedyBot:
                         continue
                     total += 2 * me.value(i) - (me.value(i) if me.controller(i) == me.seat else 0)
                 return total
+
             best = max(taxes, key=tax_gain)
             if tax_gain(best) >= 6:
                 return best
@@ -302,6 +352,7 @@ class GreedyBot:
                 hand = me.s.players[me.seat].hand
                 return 3 if len(hand) < 2 else 0
             return -1  # mercenaries anger God
+
         scored = [(score(a), n, a) for n, a in enumerate(buys)]
         scored.sort(key=lambda t: (-t[0], t[1]))  # max() kept the first of equal scores
         return [(sc, a) for sc, _, a in scored]
@@ -342,8 +393,12 @@ class GreedyBot:
             g = me.generals[a.general]
             here = world.hexes[g.hex].settlement
             # A general who has moved leaves one troop to hold a settlement he took.
-            if points.get(a.general, 0) < C.MOVEMENT_POINTS and a.count == 1 and here is not None \
-                    and me.settlements[here].owner is None:
+            if (
+                points.get(a.general, 0) < C.MOVEMENT_POINTS
+                and a.count == 1
+                and here is not None
+                and me.settlements[here].owner is None
+            ):
                 return a
         plans = self.move_plans(me, by_type)
         if not plans:
@@ -398,6 +453,7 @@ class GreedyBot:
                     h = world.hex_at[(a.q, a.r)]
                     contact = h != goal and h in targets
                     return (contact, world.hex_distance(h, goal))
+
                 move = min(options, key=closeness)
                 step = world.hex_at[(move.q, move.r)]
                 if world.hex_distance(step, goal) >= world.hex_distance(g.hex, goal):

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from typing import Callable
+from collections.abc import Callable
 
 from ..engine import Action, Buy, DropArk, EndTurn, LeaveTroops, Move, PickUpArk, TakeTroops
 from ..engine.actions import action_to_json
@@ -53,8 +53,15 @@ _REVERSIBLE = (TakeTroops, LeaveTroops, PickUpArk, DropArk)
 class MCTSBot:
     name = "mcts"
 
-    def __init__(self, seed: int, iterations: int = 32, horizon: int = 2, width: int = 4,
-                 margin: float = 0.01, temperature: float = 2.0) -> None:
+    def __init__(
+        self,
+        seed: int,
+        iterations: int = 32,
+        horizon: int = 2,
+        width: int = 4,
+        margin: float = 0.01,
+        temperature: float = 2.0,
+    ) -> None:
         if iterations < 1:
             raise ValueError("MCTS needs at least one iteration")
         if horizon < 1:
@@ -115,7 +122,7 @@ class MCTSBot:
             if len(alive) == 1:
                 break
             alive.sort(key=lambda c: (-total[c] / count[c], c))  # ties go to the earlier candidate
-            alive = alive[:max(1, math.ceil(len(alive) / 2))]
+            alive = alive[: max(1, math.ceil(len(alive) / 2))]
         best = alive[0]
         if best != 0 and pairs[best] and paired[best] / pairs[best] < self.margin:
             return cands[0]
@@ -133,8 +140,9 @@ class MCTSBot:
         while not game.is_over and (state.round < stop_round or state.phase == 1):
             p = game.waiting_for()[0]
             legal = list(game.legal_actions(p))
-            game.apply(legal[0] if len(legal) == 1 else
-                       greedy.choose(p, legal, lambda: game.view(p, notifications=False)))
+            game.apply(
+                legal[0] if len(legal) == 1 else greedy.choose(p, legal, lambda: game.view(p, notifications=False))
+            )
         if game.is_over:
             return s.returns()[seat]
         return self.evaluate(s)[seat]
@@ -144,8 +152,9 @@ class MCTSBot:
         state = s.game.state
         worth = material(s.game)
         top = max(worth)
-        weights = [0.0 if p.eliminated else math.exp((w - top) / self.temperature)
-                   for p, w in zip(state.players, worth)]
+        weights = [
+            0.0 if p.eliminated else math.exp((w - top) / self.temperature) for p, w in zip(state.players, worth)
+        ]
         total = sum(weights) or 1.0
         return [w / total for w in weights]
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..engine import Action
 from ..engine.dice import SeededDice, seed_to_state

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from . import constants as C
 from .actions import Buy
@@ -114,8 +114,7 @@ def apply_buy(ctx: Ctx, action: Buy) -> None:
         state.generals[gid] = General(id=gid, owner=seat, hex=world.settlements[settlement].hex)
     elif item == "card":
         draw_card(ctx, seat)
-    ctx.log_round("acquisition", player=seat, item=item, cost=cost,
-                  settlement=settlement, general=action.general)
+    ctx.log_round("acquisition", player=seat, item=item, cost=cost, settlement=settlement, general=action.general)
 
 
 def legal_buys(ctx: Ctx, seat: int) -> Iterator[Buy]:

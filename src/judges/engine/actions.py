@@ -19,6 +19,7 @@ class Action(Struct, tag_field="type", kw_only=True, frozen=True):
 
 # --- Phase 1 decisions (§ 5, § 10, § 13) ---------------------------------------------------
 
+
 class ForeseeInvasion(Action, tag="foresee_invasion"):
     """👁 The prophet's owner chooses where an entering invader pair strikes (§ 13)."""
 
@@ -51,6 +52,7 @@ class Vote(Action, tag="vote"):
 
 
 # --- Phase 2 Intrigue (§ 6) ------------------------------------------------------------------
+
 
 class Discard(Action, tag="discard"):
     """Discard a card from a hand above the limit."""
@@ -98,6 +100,7 @@ class Release(Action, tag="release"):
 
 # --- Phase 4 Acquisitions (§ 8) --------------------------------------------------------------
 
+
 class Buy(Action, tag="buy"):
     """Buy one item: troop, mercenary, development, wall, general or card.
 
@@ -110,6 +113,7 @@ class Buy(Action, tag="buy"):
 
 
 # --- Phase 5 Movement (§ 9) ------------------------------------------------------------------
+
 
 class Move(Action, tag="move"):
     """Move a general to the hex (q, r), along the cheapest path within his points left."""
@@ -139,6 +143,7 @@ class DropArk(Action, tag="drop_ark"):
 
 # --- Phase 6 Combat (§ 9) --------------------------------------------------------------------
 
+
 class Plunder(Action, tag="plunder"):
     """The victor's choice at a conquered settlement: plunder it (True) or hold it (False)."""
 
@@ -157,9 +162,31 @@ class EndTurn(Action, tag="end_turn"):
     """Pass: the player is done with this phase (phases 2, 4, 5)."""
 
 
-AnyAction = (ForeseeInvasion | ForeseeEvents | ChooseSuccessor | AppointJudge | Vote | Discard | PlayTax
-             | PlayEvent | PlayAssassin | PlayRevolt | PlayProphet | PlayAnointing | Execute | Release | Buy
-             | Move | TakeTroops | LeaveTroops | PickUpArk | DropArk | Plunder | ClaimJudge | EndTurn)
+AnyAction = (
+    ForeseeInvasion
+    | ForeseeEvents
+    | ChooseSuccessor
+    | AppointJudge
+    | Vote
+    | Discard
+    | PlayTax
+    | PlayEvent
+    | PlayAssassin
+    | PlayRevolt
+    | PlayProphet
+    | PlayAnointing
+    | Execute
+    | Release
+    | Buy
+    | Move
+    | TakeTroops
+    | LeaveTroops
+    | PickUpArk
+    | DropArk
+    | Plunder
+    | ClaimJudge
+    | EndTurn
+)
 ACTION_TYPES: tuple[type, ...] = AnyAction.__args__  # type: ignore[attr-defined]
 
 _json_decoder = msgspec.json.Decoder(AnyAction)
@@ -170,9 +197,13 @@ def action_from_json(data: bytes | str) -> Action:
     try:
         return _json_decoder.decode(data)
     except msgspec.ValidationError as exc:
-        raise MalformedAction("actions", "error.malformed_action", f"malformed action: {exc}", detail=str(exc)) from None
+        raise MalformedAction(
+            "actions", "error.malformed_action", f"malformed action: {exc}", detail=str(exc)
+        ) from None
     except msgspec.DecodeError as exc:
-        raise MalformedAction("actions", "error.malformed_action", f"action is not valid JSON: {exc}", detail=str(exc)) from None
+        raise MalformedAction(
+            "actions", "error.malformed_action", f"action is not valid JSON: {exc}", detail=str(exc)
+        ) from None
 
 
 ACTION_BY_TAG: dict[str, type] = {t.__struct_config__.tag: t for t in ACTION_TYPES}
@@ -186,7 +217,9 @@ def action_from_dict(data: dict) -> Action:
             return msgspec.convert({k: v for k, v in data.items() if k != "type"}, target)
         return msgspec.convert(data, AnyAction)
     except msgspec.ValidationError as exc:
-        raise MalformedAction("actions", "error.malformed_action", f"malformed action: {exc}", detail=str(exc)) from None
+        raise MalformedAction(
+            "actions", "error.malformed_action", f"malformed action: {exc}", detail=str(exc)
+        ) from None
 
 
 def action_to_dict(action: Action) -> dict:

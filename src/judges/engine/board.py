@@ -114,8 +114,9 @@ def standing_in_region(state: GameState, world: World, region: int) -> int:
     return sum(1 for s in world.regions[region].settlements if not state.settlements[s].razed)
 
 
-def region_share(state: GameState, world: World, region: int, seat: int,
-                 control: list[int | None] | None = None) -> float:
+def region_share(
+    state: GameState, world: World, region: int, seat: int, control: list[int | None] | None = None
+) -> float:
     """The share of a region's standing settlements that `seat` controls (0 when none stands).
     `control` is the position's `control_map`, when the caller has it already."""
     control = control if control is not None else control_map(state, world)
@@ -136,8 +137,11 @@ def prophet_owner(state: GameState) -> int | None:
 
     A prophet is in play when a non-captive general of a living player carries it.
     """
-    owners = {g.owner for g in state.generals.values() if g.prophet and g.captor is None
-              and not state.players[g.owner].eliminated}
+    owners = {
+        g.owner
+        for g in state.generals.values()
+        if g.prophet and g.captor is None and not state.players[g.owner].eliminated
+    }
     if not owners:
         return None
     order = turn_order(state)

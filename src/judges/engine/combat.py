@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from . import constants as C
 from .actions import ClaimJudge, Plunder
@@ -115,9 +115,16 @@ def _fight(ctx: Ctx, attacker: Side, defender: Side, hex_index: int) -> Side | N
                 kill_general(ctx, gid, "battle")
                 outcome["killed"].append(gid)
     ctx.state.battles += 1
-    record = {"hex": hex_index, "attacker": _party_name(attacker.party), "defender": _party_name(defender.party),
-              "winner": _party_name(winner.party) if winner is not None else None, "rounds": rounds,
-              "attacker_losses": attacker.losses, "defender_losses": defender.losses, **outcome}
+    record = {
+        "hex": hex_index,
+        "attacker": _party_name(attacker.party),
+        "defender": _party_name(defender.party),
+        "winner": _party_name(winner.party) if winner is not None else None,
+        "rounds": rounds,
+        "attacker_losses": attacker.losses,
+        "defender_losses": defender.losses,
+        **outcome,
+    }
     ctx.log_round("combat.battle", **record)
     ctx.notify("notification.battle", to=living_seats(ctx.state), params=record)
     return winner
@@ -140,6 +147,7 @@ def _capture(ctx: Ctx, gid: int, captor: int, hex_index: int) -> None:
 
 # --- Sieges -------------------------------------------------------------------------------
 
+
 def _siege(ctx: Ctx, pair: InvaderPair) -> None:
     state, world = ctx.state, ctx.world
     settlement = pair.at
@@ -152,12 +160,15 @@ def _siege(ctx: Ctx, pair: InvaderPair) -> None:
         return
     # Everyone in a besieged settlement defends it together against the common enemy.
     s = state.settlements[settlement]
-    defenders = Side(party=s.owner if s.owner is not None else settlement_controller(state, world, settlement),
-                     garrison=settlement if s.owner is not None else None,
-                     generals=[g.id for g in generals_at(state, hex_index) if g.captor is None],
-                     hit_min=C.WALLS_HIT_MIN if s.walls else C.DEFENDER_HIT_MIN)
-    invaders = Side(party=INVADERS, garrison=None, generals=[], hit_min=C.INVADER_HIT_MIN,
-                    strength=C.INVADER_PAIR_STRENGTH)
+    defenders = Side(
+        party=s.owner if s.owner is not None else settlement_controller(state, world, settlement),
+        garrison=settlement if s.owner is not None else None,
+        generals=[g.id for g in generals_at(state, hex_index) if g.captor is None],
+        hit_min=C.WALLS_HIT_MIN if s.walls else C.DEFENDER_HIT_MIN,
+    )
+    invaders = Side(
+        party=INVADERS, garrison=None, generals=[], hit_min=C.INVADER_HIT_MIN, strength=C.INVADER_PAIR_STRENGTH
+    )
     winner = _fight(ctx, invaders, defenders, hex_index)
     if winner is invaders:
         raze(ctx, settlement, "invaders")
@@ -167,6 +178,7 @@ def _siege(ctx: Ctx, pair: InvaderPair) -> None:
 
 
 # --- Battles between players (and against the Canaanites) ---------------------------------------
+
 
 def _parties_at(ctx: Ctx, hex_index: int) -> tuple[int | None, dict[int, list[int]]]:
     """The garrison's owner (if a standing settlement has one) and each player's free generals."""
@@ -221,8 +233,11 @@ def _side(ctx: Ctx, party, hex_index: int, attacking: bool) -> Side:
         if not s.razed and s.owner == party and s.troops > 0:
             garrison = s_index
         walls = s.walls and not s.razed
-    generals = [] if party == CANAANITES else [g.id for g in generals_at(state, hex_index)
-                                                 if g.owner == party and g.captor is None]
+    generals = (
+        []
+        if party == CANAANITES
+        else [g.id for g in generals_at(state, hex_index) if g.owner == party and g.captor is None]
+    )
     if attacking:
         hit_min = C.ATTACKER_HIT_MIN
     elif party == CANAANITES:
@@ -255,12 +270,12 @@ def run_battles(ctx: Ctx) -> None:
             if current is None:
                 current = attacker  # the hex fell empty: the next arrival simply holds it
                 continue
-            winner = _fight(ctx, _side(ctx, attacker, hex_index, True), _side(ctx, current, hex_index, False),
-                            hex_index)
+            winner = _fight(
+                ctx, _side(ctx, attacker, hex_index, True), _side(ctx, current, hex_index, False), hex_index
+            )
             current = winner.party if winner is not None else None
         s_index = world.hexes[hex_index].settlement
-        if (current is not None and current != original and s_index is not None
-                and not state.settlements[s_index].razed):
+        if current is not None and current != original and s_index is not None and not state.settlements[s_index].razed:
             conquests.append((current, s_index))
     for seat, s_index in conquests:
         state.pending.append(Decision(player=seat, kind="plunder", subject=s_index))
@@ -293,6 +308,7 @@ def apply_plunder(ctx: Ctx, decision: Decision, action: Plunder) -> None:
 
 # --- Claiming Judge titles --------------------------------------------------------------------
 
+
 def judge_candidates(ctx: Ctx, seat: int, region: int) -> list[int]:
     """The player's free generals standing on the region's settlements and holding no other
     title; the one in the city first (the default choice)."""
@@ -322,8 +338,9 @@ def claim_titles(ctx: Ctx) -> None:
             continue
         previous = (title.owner, title.holder)
         title.owner, title.holder = seat, None
-        ctx.log_round("title.claimed", region=region_index, player=seat, previous_owner=previous[0],
-                      previous_holder=previous[1])
+        ctx.log_round(
+            "title.claimed", region=region_index, player=seat, previous_owner=previous[0], previous_holder=previous[1]
+        )
         candidates = judge_candidates(ctx, seat, region_index)
         if len(candidates) == 1:
             title.holder = candidates[0]
@@ -340,9 +357,13 @@ def legal_claim(ctx: Ctx, decision: Decision) -> Iterator[ClaimJudge]:
 
 def apply_claim(ctx: Ctx, decision: Decision, action: ClaimJudge) -> None:
     if action.general not in judge_candidates(ctx, action.player, decision.subject):
-        raise IllegalAction(RULE_CLAIM, "error.claim_judge",
-                            f"general {action.general} is not one of your free generals in {action.region} "
-                            f"without a title", general=action.general, region=action.region)
+        raise IllegalAction(
+            RULE_CLAIM,
+            "error.claim_judge",
+            f"general {action.general} is not one of your free generals in {action.region} without a title",
+            general=action.general,
+            region=action.region,
+        )
     ctx.state.pending.remove(decision)
     ctx.state.titles[decision.subject].holder = action.general
     ctx.log_round("title.judge", region=decision.subject, general=action.general, player=action.player)

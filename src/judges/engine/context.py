@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..world import World
 from .dice import Dice
-from .state import Entry, GameState, Notification, PHASES
+from .state import PHASES, Entry, GameState, Notification
 
 
 class Ctx:
@@ -25,12 +25,19 @@ class Ctx:
         """A line for this round's Round report (executions, taxes, revolts, battles)."""
         self.state.round_log.append(Entry(key=key, params=params))
 
-    def notify(self, key: str, to: list[int], params: dict | None = None,
-               entries: list[Entry] | None = None) -> None:
+    def notify(self, key: str, to: list[int], params: dict | None = None, entries: list[Entry] | None = None) -> None:
         s = self.state
-        self.outbox.append(Notification(
-            id=s.next_notification_id, round=s.round, phase=PHASES[s.phase - 1], key=key,
-            to=list(to), params=params or {}, entries=list(entries or ())))
+        self.outbox.append(
+            Notification(
+                id=s.next_notification_id,
+                round=s.round,
+                phase=PHASES[s.phase - 1],
+                key=key,
+                to=list(to),
+                params=params or {},
+                entries=list(entries or ()),
+            )
+        )
         s.next_notification_id += 1
 
     def roll(self, sides: int = 6) -> int:

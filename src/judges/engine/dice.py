@@ -8,7 +8,8 @@ Tests use `ScriptedDice`, which hands out exactly the faces a test lists.
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 from .errors import DiceScriptExhausted
 
@@ -84,8 +85,9 @@ class ScriptedDice(_DiceBase):
     expected fail loudly.
     """
 
-    def __init__(self, faces: Sequence[int] = (), shuffles: Sequence[Sequence[int]] | None = None,
-                 fallback: Dice | None = None) -> None:
+    def __init__(
+        self, faces: Sequence[int] = (), shuffles: Sequence[Sequence[int]] | None = None, fallback: Dice | None = None
+    ) -> None:
         self.faces = list(faces)
         self.position = 0
         self.shuffles = [list(p) for p in shuffles] if shuffles is not None else None
@@ -94,7 +96,7 @@ class ScriptedDice(_DiceBase):
 
     @property
     def remaining(self) -> list[int]:
-        return self.faces[self.position:]
+        return self.faces[self.position :]
 
     def roll(self, sides: int = 6) -> int:
         if self.position >= len(self.faces):

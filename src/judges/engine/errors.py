@@ -26,8 +26,13 @@ class RuleError(JudgesError):
         super().__init__(f"{rule}: {message}")
 
     def to_dict(self) -> dict:
-        return {"error": type(self).__name__, "rule": self.rule, "key": self.key,
-                "params": self.params, "message": self.message}
+        return {
+            "error": type(self).__name__,
+            "rule": self.rule,
+            "key": self.key,
+            "params": self.params,
+            "message": self.message,
+        }
 
 
 class IllegalAction(RuleError):

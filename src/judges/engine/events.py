@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import product
-from typing import Iterator
 
+from ..world import TERRAINS
 from . import constants as C
 from .actions import ForeseeEvents
 from .board import generals_at, prophet_owner
@@ -12,7 +13,6 @@ from .context import Ctx
 from .effects import kill_general
 from .errors import IllegalAction
 from .state import Decision, LandedEvent
-from ..world import TERRAINS
 
 RULE_LAND = "§5.5 New events land"
 
@@ -59,9 +59,13 @@ def legal_foresee_events(ctx: Ctx, decision: Decision) -> Iterator[ForeseeEvents
 def apply_foresee_events(ctx: Ctx, decision: Decision, action: ForeseeEvents) -> None:
     cards = ctx.state.events_area
     if len(action.terrains) != len(cards):
-        raise IllegalAction(RULE_LAND, "error.foresee_count",
-                            f"choose one terrain for each of the {len(cards)} cards in the Events Area "
-                            f"(got {len(action.terrains)})", expected=len(cards), got=len(action.terrains))
+        raise IllegalAction(
+            RULE_LAND,
+            "error.foresee_count",
+            f"choose one terrain for each of the {len(cards)} cards in the Events Area (got {len(action.terrains)})",
+            expected=len(cards),
+            got=len(action.terrains),
+        )
     for card, terrain in zip(cards, action.terrains):
         if terrain not in _allowed_terrains(card):
             if card == "sandstorm":

@@ -9,23 +9,34 @@ changes; a refused action raises a RuleError and leaves the game exactly as it w
 from __future__ import annotations
 
 import copy
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 import msgspec
 
+from ..world import World, load_world
 from . import combat, events, intrigue, invaders, titles, turns
-from .actions import (ACTION_TYPES, Action, AppointJudge, ChooseSuccessor, ClaimJudge, Discard, ForeseeEvents,
-                      ForeseeInvasion, Plunder, Vote, action_from_dict, action_to_dict)
+from .actions import (
+    ACTION_TYPES,
+    Action,
+    AppointJudge,
+    ChooseSuccessor,
+    ClaimJudge,
+    Discard,
+    ForeseeEvents,
+    ForeseeInvasion,
+    Plunder,
+    Vote,
+    action_from_dict,
+    action_to_dict,
+)
 from .context import Ctx
 from .dice import Dice, SeededDice
 from .errors import GameOver, MalformedAction, NotYourDecision
 from .phases import PHASE_STEPS
 from .setup import initial_state
-from .state import (Decision, GameState, Notification, Options, PHASES, clone_state, state_from_json,
-                    state_to_json)
-from ..world import World, load_world
+from .state import PHASES, Decision, GameState, Notification, Options, clone_state, state_from_json, state_to_json
 
-from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from .view import PlayerView
 
@@ -43,11 +54,19 @@ DECISIONS: dict[str, tuple[Callable, Callable]] = {
 }
 # action type -> the decision kind it answers
 ACTION_KINDS: dict[type, str] = {
-    ForeseeInvasion: "foresee_invasion", ForeseeEvents: "foresee_events", ChooseSuccessor: "succession",
-    AppointJudge: "appoint_judge", Vote: "vote", Discard: "discard", Plunder: "plunder",
+    ForeseeInvasion: "foresee_invasion",
+    ForeseeEvents: "foresee_events",
+    ChooseSuccessor: "succession",
+    AppointJudge: "appoint_judge",
+    Vote: "vote",
+    Discard: "discard",
+    Plunder: "plunder",
     ClaimJudge: "claim_judge",
-    **{t: "turn" for t in ACTION_TYPES if t not in (ForeseeInvasion, ForeseeEvents, ChooseSuccessor,
-                                                     AppointJudge, Vote, Discard, Plunder, ClaimJudge)},
+    **{
+        t: "turn"
+        for t in ACTION_TYPES
+        if t not in (ForeseeInvasion, ForeseeEvents, ChooseSuccessor, AppointJudge, Vote, Discard, Plunder, ClaimJudge)
+    },
 }
 
 
@@ -56,8 +75,14 @@ class Game:
 
     __slots__ = ("state", "world", "dice", "log", "notifications", "_ctx")
 
-    def __init__(self, state: GameState, world: World | None = None, dice: Dice | None = None,
-                 log: list[Action] | None = None, notifications: list[Notification] | None = None) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        world: World | None = None,
+        dice: Dice | None = None,
+        log: list[Action] | None = None,
+        notifications: list[Notification] | None = None,
+    ) -> None:
         self.state = state
         self.world = world if world is not None else load_world(state.options.map)
         self.dice = dice if dice is not None else SeededDice(state)
@@ -68,9 +93,16 @@ class Game:
     # --- creation --------------------------------------------------------------------
 
     @classmethod
-    def new(cls, options: Options | None = None, *, dice: Dice | None = None, world: World | None = None,
-            start: bool = True, dice_factory: Callable[[GameState], Dice] | None = None,
-            **option_fields) -> "Game":
+    def new(
+        cls,
+        options: Options | None = None,
+        *,
+        dice: Dice | None = None,
+        world: World | None = None,
+        start: bool = True,
+        dice_factory: Callable[[GameState], Dice] | None = None,
+        **option_fields,
+    ) -> Game:
         """A game in its setup position. With `start`, automatic steps run at once up to the
         first decision; a scenario passes start=False to edit the position first."""
         if options is None:
@@ -87,14 +119,14 @@ class Game:
         return game
 
     @classmethod
-    def replay(cls, options: Options, actions: Iterable[Action | dict], *, dice: Dice | None = None) -> "Game":
+    def replay(cls, options: Options, actions: Iterable[Action | dict], *, dice: Dice | None = None) -> Game:
         """Seed + action log = the game."""
         game = cls.new(options, dice=dice)
         for action in actions:
             game.apply(action_from_dict(action) if isinstance(action, dict) else action)
         return game
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         state = clone_state(self.state)
         dice = SeededDice(state) if isinstance(self.dice, SeededDice) else copy.deepcopy(self.dice)
         return Game(state, self.world, dice, list(self.log), list(self.notifications))
@@ -141,13 +173,15 @@ class Game:
         if isinstance(action, dict):
             action = action_from_dict(action)
         if not isinstance(action, ACTION_TYPES):
-            raise MalformedAction("actions", "error.malformed_action",
-                                  f"not an action: {action!r}", detail=repr(action))
+            raise MalformedAction(
+                "actions", "error.malformed_action", f"not an action: {action!r}", detail=repr(action)
+            )
         if self.is_over:
             raise GameOver("§14 Endings", "error.game_over", "the game is over", ending=self.state.ending)
         if not 0 <= action.player < len(self.state.players):
-            raise MalformedAction("actions", "error.unknown_player",
-                                  f"there is no player {action.player}", player=action.player)
+            raise MalformedAction(
+                "actions", "error.unknown_player", f"there is no player {action.player}", player=action.player
+            )
         decision = self._find_decision(action)
         _, handler = DECISIONS[decision.kind]
         start = len(self.notifications)
@@ -168,12 +202,20 @@ class Game:
                     continue
                 return d
         owed = ", ".join(f"player {d.player} ({d.kind})" for d in self.state.pending) or "nobody"
-        subject = f" for {action.region}" if isinstance(action, (AppointJudge, ClaimJudge)) else \
-            f" for {action.settlement}" if isinstance(action, Plunder) else ""
+        subject = (
+            f" for {action.region}"
+            if isinstance(action, (AppointJudge, ClaimJudge))
+            else f" for {action.settlement}"
+            if isinstance(action, Plunder)
+            else ""
+        )
         raise NotYourDecision(
-            _RULE_BY_KIND[kind], "error.not_your_decision",
+            _RULE_BY_KIND[kind],
+            "error.not_your_decision",
             f"player {action.player} owes no {kind.replace('_', ' ')} decision{subject} now; waiting for: {owed}",
-            player=action.player, kind=kind)
+            player=action.player,
+            kind=kind,
+        )
 
     def advance(self) -> None:
         """Fires automatic steps until a decision is owed or the game ends."""
@@ -199,21 +241,24 @@ class Game:
     def notifications_for(self, seat: int) -> list[Notification]:
         return [n for n in self.notifications if seat in n.to]
 
-    def view(self, seat: int, notifications: bool = True) -> "PlayerView":
+    def view(self, seat: int, notifications: bool = True) -> PlayerView:
         from .view import player_view
+
         return player_view(self, seat, notifications)
 
     def to_dict(self) -> dict:
         """Everything needed to resume: state (dice included), log, notifications."""
-        return {"state": msgspec.to_builtins(self.state),
-                "log": [action_to_dict(a) for a in self.log],
-                "notifications": msgspec.to_builtins(self.notifications)}
+        return {
+            "state": msgspec.to_builtins(self.state),
+            "log": [action_to_dict(a) for a in self.log],
+            "notifications": msgspec.to_builtins(self.notifications),
+        }
 
     def state_json(self) -> bytes:
         return state_to_json(self.state)
 
     @classmethod
-    def from_state_json(cls, data: bytes | str) -> "Game":
+    def from_state_json(cls, data: bytes | str) -> Game:
         return cls(state_from_json(data))
 
 

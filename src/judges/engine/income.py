@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from ..world import World
 from . import constants as C
 from .board import base_value, is_besieged, living_seats, settlement_controller
 from .context import Ctx
 from .state import Entry, GameState
-from ..world import World
 
 
 def settlement_value(state: GameState, world: World, settlement: int) -> tuple[int, list[str]]:
@@ -44,16 +44,33 @@ def compute_income(state: GameState, world: World) -> dict[int, list[Entry]]:
             owner = settlement_controller(state, world, settlement)
             if collector is not None:
                 if owner in lines:
-                    lines[owner].append(Entry(key="income.taxed", params={
-                        "settlement": settlement, "value": 0, "collector": collector}))
+                    lines[owner].append(
+                        Entry(key="income.taxed", params={"settlement": settlement, "value": 0, "collector": collector})
+                    )
                 if collector in lines:
-                    lines[collector].append(Entry(key="income.tax", params={
-                        "settlement": settlement, "value": C.TAX_MULTIPLIER * value,
-                        "modifiers": modifiers, "owner": owner}))
+                    lines[collector].append(
+                        Entry(
+                            key="income.tax",
+                            params={
+                                "settlement": settlement,
+                                "value": C.TAX_MULTIPLIER * value,
+                                "modifiers": modifiers,
+                                "owner": owner,
+                            },
+                        )
+                    )
             elif owner in lines:
-                lines[owner].append(Entry(key="income.settlement", params={
-                    "settlement": settlement, "value": value, "modifiers": modifiers,
-                    "developments": s.developments}))
+                lines[owner].append(
+                    Entry(
+                        key="income.settlement",
+                        params={
+                            "settlement": settlement,
+                            "value": value,
+                            "modifiers": modifiers,
+                            "developments": s.developments,
+                        },
+                    )
+                )
     if state.round == C.DOWRY_ROUND:
         for seat in lines:
             lines[seat].append(Entry(key="income.dowry", params={"value": C.DOWRY}))
@@ -67,8 +84,11 @@ def run_income(ctx: Ctx) -> None:
         before = player.coins
         gained = sum(e.params["value"] for e in entries)
         player.coins += gained
-        ctx.notify("notification.income", to=[seat],
-                   params={"player": seat, "before": before, "income": gained, "after": player.coins},
-                   entries=entries)
+        ctx.notify(
+            "notification.income",
+            to=[seat],
+            params={"player": seat, "before": before, "income": gained, "after": player.coins},
+            entries=entries,
+        )
     # A Tax card acts on this round's Income only.
     state.taxes = {}

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from . import constants as C
-from .actions import (Discard, Execute, PlayAnointing, PlayAssassin, PlayEvent, PlayProphet, PlayRevolt,
-                      PlayTax, Release)
-from .board import (controlled_settlements, free_generals, settlement_controller, turn_order)
+from .actions import Discard, Execute, PlayAnointing, PlayAssassin, PlayEvent, PlayProphet, PlayRevolt, PlayTax, Release
+from .board import controlled_settlements, free_generals, turn_order
 from .context import Ctx
 from .effects import kill_general, register_wrath
 from .errors import IllegalAction
@@ -19,6 +18,7 @@ RULE_CAPTIVES = "§6 Captives"
 
 
 # --- The deck ---------------------------------------------------------------------------
+
 
 def draw_card(ctx: Ctx, seat: int) -> str | None:
     """Draws the top card; an empty deck is first rebuilt from the shuffled discard pile."""
@@ -39,8 +39,9 @@ def post_discards(ctx: Ctx) -> None:
     """A player above the hand limit owes a discard decision (one card at a time)."""
     state = ctx.state
     for seat in turn_order(state):
-        if len(state.players[seat].hand) > C.HAND_LIMIT and \
-                not any(d.player == seat and d.kind == "discard" for d in state.pending):
+        if len(state.players[seat].hand) > C.HAND_LIMIT and not any(
+            d.player == seat and d.kind == "discard" for d in state.pending
+        ):
             state.pending.append(Decision(player=seat, kind="discard"))
 
 
@@ -71,10 +72,15 @@ def apply_discard(ctx: Ctx, decision: Decision, action: Discard) -> None:
 
 # --- Checks shared by the card plays -------------------------------------------------------
 
+
 def _require_card(ctx: Ctx, seat: int, card: str) -> None:
     if ctx.state.cards_played >= C.CARDS_PER_TURN:
-        raise IllegalAction(RULE_CARDS, "error.card_limit",
-                            f"you have already played {C.CARDS_PER_TURN} cards this turn", limit=C.CARDS_PER_TURN)
+        raise IllegalAction(
+            RULE_CARDS,
+            "error.card_limit",
+            f"you have already played {C.CARDS_PER_TURN} cards this turn",
+            limit=C.CARDS_PER_TURN,
+        )
     if card not in ctx.state.players[seat].hand:
         raise IllegalAction(RULE_CARDS, "error.card_not_in_hand", f"you have no {card} card", card=card)
 
@@ -100,6 +106,7 @@ def _own_free_general(ctx: Ctx, seat: int, gid: int, rule: str) -> None:
 
 # --- Tax ------------------------------------------------------------------------------------
 
+
 def taxable_regions(ctx: Ctx) -> list[int]:
     return [r for r in range(len(ctx.world.regions)) if r not in ctx.state.taxes]
 
@@ -108,12 +115,16 @@ def apply_tax(ctx: Ctx, action: PlayTax) -> None:
     _require_card(ctx, action.player, "tax")
     region = ctx.world.region_by_name.get(action.region)
     if region is None:
-        raise IllegalAction(RULE_CARDS, "error.unknown_region", f"there is no region called {action.region!r}",
-                            region=action.region)
+        raise IllegalAction(
+            RULE_CARDS, "error.unknown_region", f"there is no region called {action.region!r}", region=action.region
+        )
     if region in ctx.state.taxes:
-        raise IllegalAction(RULE_CARDS, "error.region_taxed",
-                            f"{action.region} is already taxed this round (one Tax per region per round)",
-                            region=action.region)
+        raise IllegalAction(
+            RULE_CARDS,
+            "error.region_taxed",
+            f"{action.region} is already taxed this round (one Tax per region per round)",
+            region=action.region,
+        )
     _spend_card(ctx, action.player, "tax")
     ctx.state.taxes[region] = action.player
     register_wrath(ctx, C.WRATH_TAX, "tax")
@@ -121,6 +132,7 @@ def apply_tax(ctx: Ctx, action: PlayTax) -> None:
 
 
 # --- Events ---------------------------------------------------------------------------------
+
 
 def apply_event(ctx: Ctx, action: PlayEvent) -> None:
     if action.card not in C.EVENT_CARDS:
@@ -133,6 +145,7 @@ def apply_event(ctx: Ctx, action: PlayEvent) -> None:
 
 # --- Assassin -------------------------------------------------------------------------------
 
+
 def assassin_targets(ctx: Ctx, seat: int) -> list[int]:
     return [g.id for g in ctx.state.generals.values() if g.owner != seat]
 
@@ -142,9 +155,12 @@ def apply_assassin(ctx: Ctx, action: PlayAssassin) -> None:
     state = ctx.state
     target = state.generals.get(action.target)
     if target is None or target.owner == action.player:
-        raise IllegalAction(RULE_CARDS, "error.assassin_target",
-                            f"the Assassin must target another player's general; {action.target} is not one",
-                            target=action.target)
+        raise IllegalAction(
+            RULE_CARDS,
+            "error.assassin_target",
+            f"the Assassin must target another player's general; {action.target} is not one",
+            target=action.target,
+        )
     _spend_card(ctx, action.player, "assassin")
     face = ctx.roll(6)
     if face >= C.ASSASSIN_KILL_MIN_DIE:
@@ -159,11 +175,13 @@ def apply_assassin(ctx: Ctx, action: PlayAssassin) -> None:
         register_wrath(ctx, C.WRATH_ASSASSIN_EXPOSED, "assassin_exposed")
     else:
         outcome = "failed"
-    ctx.log_round("intrigue.assassin", player=action.player, target=target.id, owner=target.owner,
-                  die=face, outcome=outcome)
+    ctx.log_round(
+        "intrigue.assassin", player=action.player, target=target.id, owner=target.owner, die=face, outcome=outcome
+    )
 
 
 # --- Revolt ---------------------------------------------------------------------------------
+
 
 def revolt_targets(ctx: Ctx, seat: int) -> list[int]:
     """Settlements another player controls by garrison only, in a region where `seat`
@@ -177,8 +195,7 @@ def revolt_targets(ctx: Ctx, seat: int) -> list[int]:
             if st.razed or st.owner is None or st.owner == CANAANITES or st.owner == seat:
                 continue
             hex_index = world.settlements[s].hex
-            if any(g.hex == hex_index and g.owner == st.owner and g.captor is None
-                   for g in state.generals.values()):
+            if any(g.hex == hex_index and g.owner == st.owner and g.captor is None for g in state.generals.values()):
                 continue
             out.append(s)
     return sorted(out)
@@ -189,10 +206,13 @@ def apply_revolt(ctx: Ctx, action: PlayRevolt) -> None:
     state, world = ctx.state, ctx.world
     target = world.settlement_by_name.get(action.settlement)
     if target is None or target not in revolt_targets(ctx, action.player):
-        raise IllegalAction(RULE_CARDS, "error.revolt_target",
-                            f"a Revolt needs a settlement another player holds by garrison only, in a region "
-                            f"where you control a settlement; {action.settlement} is not one",
-                            settlement=action.settlement)
+        raise IllegalAction(
+            RULE_CARDS,
+            "error.revolt_target",
+            f"a Revolt needs a settlement another player holds by garrison only, in a region "
+            f"where you control a settlement; {action.settlement} is not one",
+            settlement=action.settlement,
+        )
     _spend_card(ctx, action.player, "revolt")
     s = state.settlements[target]
     face = ctx.roll(6)
@@ -201,11 +221,11 @@ def apply_revolt(ctx: Ctx, action: PlayRevolt) -> None:
     if success:
         s.owner = action.player
         s.troops = C.REVOLT_TROOPS_PLACED
-    ctx.log_round("intrigue.revolt", player=action.player, settlement=target, owner=victim, die=face,
-                  success=success)
+    ctx.log_round("intrigue.revolt", player=action.player, settlement=target, owner=victim, die=face, success=success)
 
 
 # --- Prophet and Anointing --------------------------------------------------------------------
+
 
 def prophets_in_supply(ctx: Ctx) -> int:
     return C.PROPHET_TOKENS - sum(1 for g in ctx.state.generals.values() if g.prophet)
@@ -234,8 +254,12 @@ def apply_prophet(ctx: Ctx, action: PlayProphet) -> None:
     if prophets_in_supply(ctx) <= 0:
         raise IllegalAction(RULE_CARDS, "error.no_prophet", "both Prophet tokens are in play")
     if ctx.state.generals[action.general].prophet:
-        raise IllegalAction(RULE_CARDS, "error.has_prophet", f"general {action.general} already carries a Prophet",
-                            general=action.general)
+        raise IllegalAction(
+            RULE_CARDS,
+            "error.has_prophet",
+            f"general {action.general} already carries a Prophet",
+            general=action.general,
+        )
     _spend_card(ctx, action.player, "prophet")
     ctx.state.generals[action.general].prophet = True
     ctx.log_round("intrigue.prophet", player=action.player, general=action.general)
@@ -247,14 +271,16 @@ def apply_anointing(ctx: Ctx, action: PlayAnointing) -> None:
     if anointed_in_play(ctx):
         raise IllegalAction(RULE_CARDS, "error.anointed_in_play", "the Anointed is already in play")
     if not any(g.prophet for g in free_generals(ctx.state, action.player)):
-        raise IllegalAction(RULE_CARDS, "error.needs_prophet",
-                            "an Anointing needs one of your free generals carrying a Prophet")
+        raise IllegalAction(
+            RULE_CARDS, "error.needs_prophet", "an Anointing needs one of your free generals carrying a Prophet"
+        )
     _spend_card(ctx, action.player, "anointing")
     ctx.state.generals[action.general].anointed = True
     ctx.log_round("intrigue.anointing", player=action.player, general=action.general)
 
 
 # --- Captives -------------------------------------------------------------------------------
+
 
 def my_captives(ctx: Ctx, seat: int) -> list[int]:
     return [g.id for g in ctx.state.generals.values() if g.captor == seat]
@@ -296,6 +322,7 @@ def apply_release(ctx: Ctx, action: Release) -> None:
 
 # --- Legal actions of an Intrigue turn ----------------------------------------------------------
 
+
 def legal_intrigue(ctx: Ctx, seat: int) -> Iterator:
     state, world = ctx.state, ctx.world
     hand = set(state.players[seat].hand)
@@ -323,6 +350,12 @@ def legal_intrigue(ctx: Ctx, seat: int) -> Iterator:
 
 
 INTRIGUE_HANDLERS = {
-    PlayTax: apply_tax, PlayEvent: apply_event, PlayAssassin: apply_assassin, PlayRevolt: apply_revolt,
-    PlayProphet: apply_prophet, PlayAnointing: apply_anointing, Execute: apply_execute, Release: apply_release,
+    PlayTax: apply_tax,
+    PlayEvent: apply_event,
+    PlayAssassin: apply_assassin,
+    PlayRevolt: apply_revolt,
+    PlayProphet: apply_prophet,
+    PlayAnointing: apply_anointing,
+    Execute: apply_execute,
+    Release: apply_release,
 }

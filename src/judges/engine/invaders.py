@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from .actions import ForeseeInvasion
 from .board import is_defended, prophet_owner
@@ -62,8 +62,9 @@ def start_wave(ctx: Ctx) -> None:
     state.waves += 1
     for i in range(state.options.wave_pairs):
         # The first pair of a wave goes clockwise, the second counter-clockwise [M].
-        state.invaders.append(InvaderPair(id=state.next_pair_id, at=-1, direction=1 if i == 0 else -1,
-                                          wave=state.waves))
+        state.invaders.append(
+            InvaderPair(id=state.next_pair_id, at=-1, direction=1 if i == 0 else -1, wave=state.waves)
+        )
         state.next_pair_id += 1
     ctx.report("invaders.wave", wave=state.waves, pairs=state.options.wave_pairs)
     place_entering_pairs(ctx)
@@ -99,12 +100,20 @@ def apply_foresee_invasion(ctx: Ctx, decision: Decision, action: ForeseeInvasion
     world = ctx.world
     target = world.settlement_by_name.get(action.settlement)
     if target is None:
-        raise IllegalAction(RULE_ENTRY, "error.unknown_settlement",
-                            f"there is no settlement called {action.settlement!r}", settlement=action.settlement)
+        raise IllegalAction(
+            RULE_ENTRY,
+            "error.unknown_settlement",
+            f"there is no settlement called {action.settlement!r}",
+            settlement=action.settlement,
+        )
     if target not in entry_candidates(ctx):
-        raise IllegalAction(RULE_ENTRY, "error.invasion_target",
-                            f"invaders can only enter at a standing, unbesieged settlement not held by "
-                            f"Canaanites; {action.settlement} is not one", settlement=action.settlement)
+        raise IllegalAction(
+            RULE_ENTRY,
+            "error.invasion_target",
+            f"invaders can only enter at a standing, unbesieged settlement not held by "
+            f"Canaanites; {action.settlement} is not one",
+            settlement=action.settlement,
+        )
     pair = next(p for p in ctx.state.invaders if p.id == decision.subject)
     ctx.state.pending.remove(decision)
     ctx.report("prophet.foresaw_invasion", player=action.player, pair=pair.id)

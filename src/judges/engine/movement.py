@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from . import constants as C
 from .actions import DropArk, LeaveTroops, Move, PickUpArk, TakeTroops
 from .board import settlement_controller
 from .context import Ctx
 from .errors import IllegalAction
-from .state import CANAANITES, General
+from .state import General
 
 RULE = "§9 Movement"
 
@@ -60,8 +60,13 @@ def _steps(world) -> tuple:
     """Per hex: (neighbour, cost of entering it, is it desert), computed once per map."""
     key = id(world)
     if key not in _STEPS:
-        _STEPS[key] = tuple(tuple((n, C.TERRAIN_MOVE_COST[world.hexes[n].terrain], world.hexes[n].terrain == "desert")
-                                  for n in world.neighbours[h]) for h in range(len(world.hexes)))
+        _STEPS[key] = tuple(
+            tuple(
+                (n, C.TERRAIN_MOVE_COST[world.hexes[n].terrain], world.hexes[n].terrain == "desert")
+                for n in world.neighbours[h]
+            )
+            for h in range(len(world.hexes))
+        )
     return _STEPS[key]
 
 
@@ -114,8 +119,9 @@ def apply_move(ctx: Ctx, action: Move) -> None:
     g = _own_mover(ctx, action.player, action.general)
     target = world.hex_at.get((action.q, action.r))
     if target is None:
-        raise IllegalAction(RULE, "error.no_such_hex", f"there is no hex at q={action.q}, r={action.r}",
-                            q=action.q, r=action.r)
+        raise IllegalAction(
+            RULE, "error.no_such_hex", f"there is no hex at q={action.q}, r={action.r}", q=action.q, r=action.r
+        )
     options = reachable(ctx, g)
     if target not in options:
         points = state.move_points.get(g.id, 0)
@@ -125,8 +131,14 @@ def apply_move(ctx: Ctx, action: Move) -> None:
             why = "he is already there"
         else:
             why = f"that hex is out of reach with {points} movement point(s) left"
-        raise IllegalAction(RULE, "error.unreachable", f"general {g.id} cannot move to q={action.q}, r={action.r}: {why}",
-                            general=g.id, q=action.q, r=action.r)
+        raise IllegalAction(
+            RULE,
+            "error.unreachable",
+            f"general {g.id} cannot move to q={action.q}, r={action.r}: {why}",
+            general=g.id,
+            q=action.q,
+            r=action.r,
+        )
     state.move_points[g.id] -= options[target]
     if is_contact(ctx, target, g.owner):
         state.move_points[g.id] = 0  # contact ends the move
@@ -150,11 +162,15 @@ def apply_take(ctx: Ctx, action: TakeTroops) -> None:
     s_index = _garrison_here(ctx, g)
     available = ctx.state.settlements[s_index].troops if s_index is not None else 0
     if s_index is None or ctx.state.settlements[s_index].owner != g.owner:
-        raise IllegalAction(RULE, "error.no_garrison", f"general {g.id} stands at no garrison of yours",
-                            general=g.id)
+        raise IllegalAction(RULE, "error.no_garrison", f"general {g.id} stands at no garrison of yours", general=g.id)
     if not 1 <= action.count <= available:
-        raise IllegalAction(RULE, "error.troop_count", f"take 1 to {available} troops, not {action.count}",
-                            count=action.count, available=available)
+        raise IllegalAction(
+            RULE,
+            "error.troop_count",
+            f"take 1 to {available} troops, not {action.count}",
+            count=action.count,
+            available=available,
+        )
     s = ctx.state.settlements[s_index]
     s.troops -= action.count
     if s.troops == 0:
@@ -166,11 +182,17 @@ def apply_leave(ctx: Ctx, action: LeaveTroops) -> None:
     g = _own_mover(ctx, action.player, action.general)
     s_index = _garrison_here(ctx, g)
     if s_index is None:
-        raise IllegalAction(RULE, "error.no_garrison", f"general {g.id} is not in a settlement you control",
-                            general=g.id)
+        raise IllegalAction(
+            RULE, "error.no_garrison", f"general {g.id} is not in a settlement you control", general=g.id
+        )
     if not 1 <= action.count <= g.army:
-        raise IllegalAction(RULE, "error.troop_count", f"leave 1 to {g.army} troops, not {action.count}",
-                            count=action.count, available=g.army)
+        raise IllegalAction(
+            RULE,
+            "error.troop_count",
+            f"leave 1 to {g.army} troops, not {action.count}",
+            count=action.count,
+            available=g.army,
+        )
     s = ctx.state.settlements[s_index]
     s.owner = g.owner
     s.troops += action.count
@@ -180,8 +202,9 @@ def apply_leave(ctx: Ctx, action: LeaveTroops) -> None:
 def apply_pick_up(ctx: Ctx, action: PickUpArk) -> None:
     g = _own_mover(ctx, action.player, action.general)
     if ctx.state.ark_hex != g.hex:
-        raise IllegalAction(RULE, "error.no_ark_here", f"the Ark is not unattended on general {g.id}'s hex",
-                            general=g.id)
+        raise IllegalAction(
+            RULE, "error.no_ark_here", f"the Ark is not unattended on general {g.id}'s hex", general=g.id
+        )
     ctx.state.ark_hex = None
     g.ark = True
     ctx.log_round("movement.ark_taken", player=g.owner, general=g.id, hex=g.hex)
@@ -219,5 +242,10 @@ def legal_movement(ctx: Ctx, seat: int) -> Iterator:
             yield DropArk(player=seat, general=g.id)
 
 
-MOVEMENT_HANDLERS = {Move: apply_move, TakeTroops: apply_take, LeaveTroops: apply_leave,
-                     PickUpArk: apply_pick_up, DropArk: apply_drop}
+MOVEMENT_HANDLERS = {
+    Move: apply_move,
+    TakeTroops: apply_take,
+    LeaveTroops: apply_leave,
+    PickUpArk: apply_pick_up,
+    DropArk: apply_drop,
+}

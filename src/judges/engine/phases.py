@@ -7,7 +7,7 @@ decision is made, so a step that posts decisions is followed by the step that us
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from . import combat, events, intrigue, invaders, movement, titles, turns, wrath
 from .board import living_seats
@@ -26,8 +26,11 @@ def announce_eliminations(ctx: Ctx) -> None:
         if p.eliminated and not p.elimination_announced:
             p.elimination_announced = True
             ctx.report("player.eliminated", player=p.seat, round=p.eliminated_round)
-            ctx.notify("notification.eliminated", to=[q.seat for q in state.players],
-                       params={"player": p.seat, "round": p.eliminated_round})
+            ctx.notify(
+                "notification.eliminated",
+                to=[q.seat for q in state.players],
+                params={"player": p.seat, "round": p.eliminated_round},
+            )
 
 
 def open_report(ctx: Ctx) -> None:
@@ -39,10 +42,16 @@ def close_announcements(ctx: Ctx) -> None:
     state = ctx.state
     entries: list[Entry] = state.report
     state.report = []
-    ctx.notify("notification.announcements", to=living_seats(state),
-               params={"wrath": state.wrath, "judgment": state.judgment,
-                       "events": [{"card": e.card, "terrain": e.terrain} for e in state.events_landed]},
-               entries=entries)
+    ctx.notify(
+        "notification.announcements",
+        to=living_seats(state),
+        params={
+            "wrath": state.wrath,
+            "judgment": state.judgment,
+            "events": [{"card": e.card, "terrain": e.terrain} for e in state.events_landed],
+        },
+        entries=entries,
+    )
 
 
 def close_phase_report(ctx: Ctx) -> None:
@@ -78,8 +87,11 @@ PHASE_STEPS: dict[int, tuple[Step, ...]] = {
     3: (run_income,),
     4: (turns.start_turns, close_phase_report),
     5: (movement.start_movement, turns.start_turns),
-    6: (combat.run_battles,  # may wait for plunder choices
+    6: (
+        combat.run_battles,  # may wait for plunder choices
         combat.claim_titles,  # may wait for the choice of a judge
-        combat.end_combat, close_phase_report),
+        combat.end_combat,
+        close_phase_report,
+    ),
     7: (close_phase_report, victory_check, close_round),
 }

@@ -10,19 +10,39 @@ from typing import Any
 
 import msgspec
 
+from ..world import TERRAINS, World, load_world
+from . import constants as C
 from .actions import action_from_dict
 from .dice import ScriptedDice, SeededDice
 from .errors import RuleError, SetupError
 from .game import Game
 from .state import CANAANITES, PHASES, General, InvaderPair, LandedEvent, Options, Title
-from . import constants as C
-from ..world import TERRAINS, World, load_world
 
 _DIRECTIONS = {"clockwise": 1, "cw": 1, 1: 1, "counter-clockwise": -1, "counterclockwise": -1, "ccw": -1, -1: -1}
 _TOP_KEYS = {"name", "description", "options", "position", "dice", "actions"}
-_POSITION_KEYS = {"clear_board", "round", "phase", "wrath", "wrath_registered", "judgments", "players", "settlements",
-                  "remove_generals", "clear_generals", "generals", "titles", "king", "succession_owner",
-                  "ark", "invaders", "events_area", "events_landed", "taxes", "deck", "discard"}
+_POSITION_KEYS = {
+    "clear_board",
+    "round",
+    "phase",
+    "wrath",
+    "wrath_registered",
+    "judgments",
+    "players",
+    "settlements",
+    "remove_generals",
+    "clear_generals",
+    "generals",
+    "titles",
+    "king",
+    "succession_owner",
+    "ark",
+    "invaders",
+    "events_area",
+    "events_landed",
+    "taxes",
+    "deck",
+    "discard",
+}
 
 
 def _check_keys(where: str, data: dict, allowed: set[str]) -> None:
@@ -72,8 +92,9 @@ def make_dice(spec: Any):
         then = spec.get("then")
         if then not in (None, "seeded", "fail"):
             raise SetupError(f"dice.then must be 'seeded' or 'fail', not {then!r}")
-        return lambda state: ScriptedDice(faces, shuffles=spec.get("shuffles"),
-                                          fallback=SeededDice(state) if then == "seeded" else None)
+        return lambda state: ScriptedDice(
+            faces, shuffles=spec.get("shuffles"), fallback=SeededDice(state) if then == "seeded" else None
+        )
     raise SetupError("dice must be null, a list of faces, or an object")
 
 
@@ -148,9 +169,16 @@ def apply_position(game: Game, position: dict) -> None:
         owner = spec.get("owner")
         if not isinstance(owner, int) or not 0 <= owner < len(state.players):
             raise SetupError(f"{where}: owner must be a seat number")
-        g = General(id=gid, owner=owner, hex=_hex(world, spec.get("at"), where), captor=spec.get("captor"),
-                    army=int(spec.get("army", 0)), ark=bool(spec.get("ark", False)),
-                    anointed=bool(spec.get("anointed", False)), prophet=bool(spec.get("prophet", False)))
+        g = General(
+            id=gid,
+            owner=owner,
+            hex=_hex(world, spec.get("at"), where),
+            captor=spec.get("captor"),
+            army=int(spec.get("army", 0)),
+            ark=bool(spec.get("ark", False)),
+            anointed=bool(spec.get("anointed", False)),
+            prophet=bool(spec.get("prophet", False)),
+        )
         state.generals[gid] = g
         state.next_general_id = max(state.next_general_id, gid + 1)
         if g.ark:
@@ -184,8 +212,14 @@ def apply_position(game: Game, position: dict) -> None:
             direction = _DIRECTIONS.get(spec.get("direction", "clockwise"))
             if direction is None:
                 raise SetupError(f"{where}: direction must be clockwise or counter-clockwise")
-            state.invaders.append(InvaderPair(id=state.next_pair_id, at=_settlement(world, spec.get("at"), where),
-                                              direction=direction, wave=int(spec.get("wave", 1))))
+            state.invaders.append(
+                InvaderPair(
+                    id=state.next_pair_id,
+                    at=_settlement(world, spec.get("at"), where),
+                    direction=direction,
+                    wave=int(spec.get("wave", 1)),
+                )
+            )
             state.next_pair_id += 1
     if "events_area" in position:
         state.events_area = [_card(c, "position.events_area") for c in position["events_area"]]
@@ -197,8 +231,9 @@ def apply_position(game: Game, position: dict) -> None:
         for spec in position["events_landed"]:
             if spec.get("terrain") not in TERRAINS:
                 raise SetupError(f"position.events_landed: unknown terrain {spec.get('terrain')!r}")
-            state.events_landed.append(LandedEvent(card=_card(spec.get("card"), "position.events_landed"),
-                                                   terrain=spec["terrain"]))
+            state.events_landed.append(
+                LandedEvent(card=_card(spec.get("card"), "position.events_landed"), terrain=spec["terrain"])
+            )
     if "taxes" in position:
         state.taxes = {_region(world, name, "position.taxes"): seat for name, seat in position["taxes"].items()}
     if "deck" in position:

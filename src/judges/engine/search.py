@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..world import World, load_world
 from . import constants as C
 from .actions import Action
 from .board import base_value, control_map, region_share
@@ -42,7 +43,6 @@ from .dice import SeededDice, seed_to_state
 from .game import Game
 from .state import clone_state
 from .view import PlayerView
-from ..world import World, load_world
 
 __all__ = ["SearchState", "game_from_view", "chance_outcomes_d6", "unseen_cards", "material", "fresh_seed"]
 
@@ -75,7 +75,7 @@ class SearchState:
         self.game = game
 
     @classmethod
-    def from_view(cls, view: PlayerView, seed: int, world: World | None = None) -> "SearchState":
+    def from_view(cls, view: PlayerView, seed: int, world: World | None = None) -> SearchState:
         return cls(game_from_view(view, seed, world))
 
     # --- the protocol -------------------------------------------------------------------
@@ -90,11 +90,11 @@ class SearchState:
         seat = self.current_player()
         return [] if seat is None else list(self.game.legal_actions(seat))
 
-    def apply(self, action: Action) -> "SearchState":
+    def apply(self, action: Action) -> SearchState:
         self.game.apply(action)
         return self
 
-    def clone(self) -> "SearchState":
+    def clone(self) -> SearchState:
         return SearchState(self.game.clone())
 
     def is_terminal(self) -> bool:
@@ -114,7 +114,7 @@ class SearchState:
     def view(self, seat: int) -> PlayerView:
         return self.game.view(seat, notifications=False)
 
-    def determinize(self, seat: int, rng_seed: int) -> "SearchState":
+    def determinize(self, seat: int, rng_seed: int) -> SearchState:
         """A copy in which everything `seat` cannot see is resampled from `rng_seed`: the deck
         order and the other hands (shuffled together; hands keep their sizes), the ballots
         others have cast in an open election, and the dice state (`state.rng`)."""
@@ -129,7 +129,7 @@ class SearchState:
         at = 0
         for p in others:
             n = len(p.hand)
-            p.hand = pool[at:at + n]
+            p.hand = pool[at : at + n]
             at += n
         state.deck = pool[at:]
         _redraw_ballots(game, [s for s in state.votes if s != seat], dice)
@@ -139,12 +139,17 @@ class SearchState:
 
 # --- rebuilding a game from a view -----------------------------------------------------------
 
+
 def unseen_cards(view: PlayerView) -> list[str]:
     """The cards `view`'s seat cannot locate: the whole deck ([D] `constants.DECK`) minus its
     own hand, the discard pile, the Events Area and the events in force. Sorted."""
     s = view.state
-    known = Counter(s.players[view.seat].hand) + Counter(s.discard) + Counter(s.events_area) \
+    known = (
+        Counter(s.players[view.seat].hand)
+        + Counter(s.discard)
+        + Counter(s.events_area)
         + Counter(e.card for e in s.events_landed)
+    )
     return sorted((Counter(C.DECK) - known).elements())
 
 
@@ -170,7 +175,7 @@ def game_from_view(view: PlayerView, seed: int, world: World | None = None) -> G
         pool += [kinds[dice.roll(len(kinds)) - 1] for _ in range(need - len(pool))]
     at = 0
     for other, n in slots:
-        state.players[other].hand = pool[at:at + n]
+        state.players[other].hand = pool[at : at + n]
         at += n
     state.deck = pool[at:]
     if view.ballot is not None:
@@ -179,11 +184,11 @@ def game_from_view(view: PlayerView, seed: int, world: World | None = None) -> G
     game = Game(state, world)
     # Ballots already cast by others in an open election are hidden: draw them.
     from .titles import votes_of
+
     ctx = Ctx(state, world, dice)
     owing = {d.player for d in state.pending if d.kind == "vote"}
     if owing:
-        cast = [p.seat for p in state.players
-                if p.seat != seat and p.seat not in owing and votes_of(ctx, p.seat) > 0]
+        cast = [p.seat for p in state.players if p.seat != seat and p.seat not in owing and votes_of(ctx, p.seat) > 0]
         _redraw_ballots(game, cast, dice)
     state.rng = seed_to_state(fresh_seed(dice))
     return game
@@ -194,6 +199,7 @@ def _redraw_ballots(game: Game, seats: list[int], dice: SeededDice) -> None:
     if not seats:
         return
     from .titles import candidates
+
     state = game.state
     ctx = Ctx(state, game.world, dice)
     names = candidates(ctx)
@@ -207,12 +213,14 @@ def _redraw_ballots(game: Game, seats: list[int], dice: SeededDice) -> None:
 
 # --- a heuristic evaluation, for searches that cut their rollouts -----------------------------
 
+
 def material(game: Game) -> list[float]:
     """A rough worth of each seat's position (0 for an eliminated player): victory points
     dominate (4 each); then progress toward Judge titles not yet owned (2 x the squared share
     of each sustaining region's standing settlements), settlements (0.8), income (0.4 a coin),
     free generals (0.8), troops (0.15) and coins (0.05)."""
     from .victory import score
+
     state, world = game.state, game.world
     n = len(state.players)
     settlements = [0] * n
@@ -251,6 +259,13 @@ def material(game: Game) -> list[float]:
             out.append(0.0)
             continue
         points = score(state, world, seat)["total"]
-        out.append(4.0 * points + 2.0 * progress[seat] + 0.8 * settlements[seat] + 0.4 * income[seat]
-                   + 0.8 * generals[seat] + 0.15 * troops[seat] + 0.05 * player.coins)
+        out.append(
+            4.0 * points
+            + 2.0 * progress[seat]
+            + 0.8 * settlements[seat]
+            + 0.4 * income[seat]
+            + 0.8 * generals[seat]
+            + 0.15 * troops[seat]
+            + 0.05 * player.coins
+        )
     return out

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from ..world import World
 from . import constants as C
 from .dice import Dice, seed_to_state
 from .errors import SetupError
 from .state import CANAANITES, GameState, General, Options, Player, SettlementState, Title
-from ..world import World
 
 
 def validate_options(options: Options, world: World) -> None:
@@ -36,7 +36,7 @@ def initial_state(options: Options, world: World, dice_factory) -> tuple[GameSta
     state.titles = [Title() for _ in world.regions]
     state.players = [Player(seat=seat, coins=C.START_COINS) for seat in range(options.players)]
     for seat, region_index in enumerate(world.home_regions[options.players]):
-        villages = world.regions[region_index].start_villages[:C.START_VILLAGES]
+        villages = world.regions[region_index].start_villages[: C.START_VILLAGES]
         for v in villages:
             s = state.settlements[v]
             s.owner = seat

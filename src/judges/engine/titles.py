@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from .actions import AppointJudge, ChooseSuccessor, Vote
 from .board import free_generals, judge_titles_of, living_seats, turn_order
@@ -19,6 +19,7 @@ RULE_ELECTION = "§10 Election"
 
 # --- The Anointed (§ 5.3) --------------------------------------------------------------
 
+
 def crown_anointed(ctx: Ctx) -> None:
     """With no King reigning, a free general carrying the Anointed is crowned, before any
     election and in place of a pending succession."""
@@ -32,6 +33,7 @@ def crown_anointed(ctx: Ctx) -> None:
 
 
 # --- Succession (§ 10) -----------------------------------------------------------------
+
 
 def succession_candidates(ctx: Ctx, seat: int) -> list[int]:
     return [g.id for g in free_generals(ctx.state, seat)]
@@ -58,14 +60,18 @@ def legal_succession(ctx: Ctx, decision: Decision) -> Iterator[ChooseSuccessor]:
 
 def apply_succession(ctx: Ctx, decision: Decision, action: ChooseSuccessor) -> None:
     if action.general not in succession_candidates(ctx, action.player):
-        raise IllegalAction(RULE_SUCCESSION, "error.successor",
-                            f"general {action.general} is not one of your free generals",
-                            general=action.general)
+        raise IllegalAction(
+            RULE_SUCCESSION,
+            "error.successor",
+            f"general {action.general} is not one of your free generals",
+            general=action.general,
+        )
     ctx.state.pending.remove(decision)
     crown(ctx, action.general, "succession")
 
 
 # --- Vacant titles (§ 10) --------------------------------------------------------------
+
 
 def title_appointer(ctx: Ctx, region: int) -> int | None:
     """Who fills a vacant title: a reigning, free King's player; else the title's owner."""
@@ -86,17 +92,24 @@ def appointable_generals(ctx: Ctx, region: int) -> list[int]:
     appointer = title_appointer(ctx, region)
     if appointer is None:
         return []
-    by_king = state.king is not None and state.generals[state.king].owner == appointer \
+    by_king = (
+        state.king is not None
+        and state.generals[state.king].owner == appointer
         and state.generals[state.king].captor is None
+    )
     holders = {t.holder for t in state.titles if t.holder is not None}
-    return [g.id for g in state.generals.values()
-            if g.captor is None and g.id not in holders and not state.players[g.owner].eliminated
-            and (by_king or g.owner == appointer)]
+    return [
+        g.id
+        for g in state.generals.values()
+        if g.captor is None
+        and g.id not in holders
+        and not state.players[g.owner].eliminated
+        and (by_king or g.owner == appointer)
+    ]
 
 
 def vacant_regions(ctx: Ctx) -> list[int]:
-    return [r for r, t in enumerate(ctx.state.titles)
-            if t.in_play and t.owner is not None and t.holder is None]
+    return [r for r, t in enumerate(ctx.state.titles) if t.in_play and t.owner is not None and t.holder is None]
 
 
 def open_vacant_titles(ctx: Ctx) -> None:
@@ -143,6 +156,7 @@ def apply_appoint(ctx: Ctx, decision: Decision, action: AppointJudge) -> None:
 
 # --- The election (§ 10) ---------------------------------------------------------------
 
+
 def candidates(ctx: Ctx) -> list[int]:
     """Free generals holding a Judge title in play."""
     state = ctx.state
@@ -186,9 +200,12 @@ def legal_vote(ctx: Ctx, decision: Decision) -> Iterator[Vote]:
 
 def apply_vote(ctx: Ctx, decision: Decision, action: Vote) -> None:
     if action.candidate not in candidates(ctx):
-        raise IllegalAction(RULE_ELECTION, "error.candidate",
-                            f"general {action.candidate} is not a candidate: only free judges can be elected",
-                            candidate=action.candidate)
+        raise IllegalAction(
+            RULE_ELECTION,
+            "error.candidate",
+            f"general {action.candidate} is not a candidate: only free judges can be elected",
+            candidate=action.candidate,
+        )
     ctx.state.pending.remove(decision)
     ctx.state.votes[action.player] = action.candidate
 
@@ -214,6 +231,7 @@ def tally_election(ctx: Ctx) -> None:
     else:
         winner = None
         ctx.report("election.tie", tally=counts, tied=leaders)
-    ctx.notify("notification.election", to=living_seats(state),
-               params={"tally": counts, "ballots": ballots, "winner": winner})
+    ctx.notify(
+        "notification.election", to=living_seats(state), params={"tally": counts, "ballots": ballots, "winner": winner}
+    )
     state.votes = {}

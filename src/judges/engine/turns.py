@@ -4,7 +4,7 @@ owes a "turn" decision; within it they take any number of the phase's actions, t
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from .acquisitions import apply_buy, legal_buys
 from .actions import Buy, EndTurn
@@ -56,7 +56,11 @@ def apply_turn_action(ctx: Ctx, decision: Decision, action) -> None:
     if handler is None:
         right = ACTION_PHASE.get(type(action))
         where = f"the {PHASES[right - 1]} phase" if right else "no turn"
-        raise IllegalAction("§4 The round", "error.wrong_phase",
-                            f"{action.__struct_config__.tag} belongs to {where}, not the {PHASES[phase - 1]} phase",
-                            action=action.__struct_config__.tag, phase=PHASES[phase - 1])
+        raise IllegalAction(
+            "§4 The round",
+            "error.wrong_phase",
+            f"{action.__struct_config__.tag} belongs to {where}, not the {PHASES[phase - 1]} phase",
+            action=action.__struct_config__.tag,
+            phase=PHASES[phase - 1],
+        )
     handler(ctx, action)

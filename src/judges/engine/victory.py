@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from ..world import World
 from . import constants as C
 from .board import controlled_settlements, free_generals, hex_controller, living_seats, sustaining_regions
 from .context import Ctx
 from .state import GameState
-from ..world import World
 
 
 def reconcile_custody(ctx: Ctx) -> None:
@@ -30,14 +30,24 @@ def reconcile_custody(ctx: Ctx) -> None:
 def score(state: GameState, world: World, seat: int) -> dict[str, int]:
     """§ 14: 1 per Judge title held by a living general (captive or not), 1 for the King,
     1 for the Tabernacle while the Ark's carrier stands on it."""
-    judges = sum(1 for t in state.titles
-                 if t.in_play and t.holder is not None and state.generals[t.holder].owner == seat)
+    judges = sum(
+        1 for t in state.titles if t.in_play and t.holder is not None and state.generals[t.holder].owner == seat
+    )
     king = 1 if state.king is not None and state.generals[state.king].owner == seat else 0
-    tabernacle = 1 if any(g.ark and g.owner == seat and g.captor is None and g.hex == world.tabernacle_hex
-                          for g in state.generals.values()) else 0
-    return {"judges": judges * C.POINTS_PER_JUDGE, "king": king * C.POINTS_KING,
-            "tabernacle": tabernacle * C.POINTS_TABERNACLE,
-            "total": judges * C.POINTS_PER_JUDGE + king * C.POINTS_KING + tabernacle * C.POINTS_TABERNACLE}
+    tabernacle = (
+        1
+        if any(
+            g.ark and g.owner == seat and g.captor is None and g.hex == world.tabernacle_hex
+            for g in state.generals.values()
+        )
+        else 0
+    )
+    return {
+        "judges": judges * C.POINTS_PER_JUDGE,
+        "king": king * C.POINTS_KING,
+        "tabernacle": tabernacle * C.POINTS_TABERNACLE,
+        "total": judges * C.POINTS_PER_JUDGE + king * C.POINTS_KING + tabernacle * C.POINTS_TABERNACLE,
+    }
 
 
 def eliminate(ctx: Ctx) -> list[int]:
@@ -76,14 +86,20 @@ def victory_check(ctx: Ctx) -> None:
         elif state.options.round_limit is not None and state.round >= state.options.round_limit:
             ending = "round_limit"
     entries = list(state.round_log)
-    ctx.notify("notification.round_report", to=living_before,
-               params={"scores": {str(seat): s for seat, s in scores.items()}, "eliminated": eliminated_now},
-               entries=entries)
+    ctx.notify(
+        "notification.round_report",
+        to=living_before,
+        params={"scores": {str(seat): s for seat, s in scores.items()}, "eliminated": eliminated_now},
+        entries=entries,
+    )
     if ending is not None:
         state.ending = ending
         state.winners = winners
-        ctx.notify("notification.game_over", to=[p.seat for p in state.players],
-                   params={"ending": ending, "winners": winners, "round": state.round})
+        ctx.notify(
+            "notification.game_over",
+            to=[p.seat for p in state.players],
+            params={"ending": ending, "winners": winners, "round": state.round},
+        )
 
 
 def _break_tie(state: GameState, world: World, seats: list[int]) -> list[int]:

@@ -52,15 +52,23 @@ def public_state(state: GameState, seat: int) -> GameState:
     The copy shares nothing that changes with `state`: only the report's lines (`Entry`
     records, never changed once written) are the same objects, in lists of its own."""
     players = [p if p.seat == seat else msgspec.structs.replace(p, hand=[]) for p in state.players]
-    shallow = msgspec.structs.replace(state, rng=0, options=msgspec.structs.replace(state.options, seed=0),
-                                      players=players, deck=[], votes={}, report=[], round_log=[])
+    shallow = msgspec.structs.replace(
+        state,
+        rng=0,
+        options=msgspec.structs.replace(state.options, seed=0),
+        players=players,
+        deck=[],
+        votes={},
+        report=[],
+        round_log=[],
+    )
     public = _decoder.decode(_encoder.encode(shallow))
     public.report = list(state.report)
     public.round_log = list(state.round_log)
     return public
 
 
-def player_view(game: "Game", seat: int, notifications: bool = True) -> PlayerView:
+def player_view(game: Game, seat: int, notifications: bool = True) -> PlayerView:
     """The seat's view. `notifications=False` leaves out the bell (bots do not read it)."""
     state = game.state
     pending = list(state.pending)

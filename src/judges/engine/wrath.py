@@ -15,8 +15,13 @@ def reconcile_wrath(ctx: Ctx) -> None:
     state.wrath = before + registered + presence
     state.wrath_registered = 0
     state.judgment = False
-    ctx.report("wrath.reconciled", before=before, registered=registered, canaanites=presence,
-               after=min(state.wrath, C.WRATH_THRESHOLD))
+    ctx.report(
+        "wrath.reconciled",
+        before=before,
+        registered=registered,
+        canaanites=presence,
+        after=min(state.wrath, C.WRATH_THRESHOLD),
+    )
     if state.wrath >= C.WRATH_THRESHOLD:
         # A judgment; the meter returns to 0 and any surplus is lost [D].
         state.judgment = True

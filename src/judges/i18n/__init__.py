@@ -31,17 +31,32 @@ from __future__ import annotations
 
 import os
 import string
-from functools import lru_cache
+from collections.abc import Iterable, Mapping
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from babel.lists import format_list
 from babel.messages.pofile import read_po
 
 __all__ = [
-    "LANGUAGES", "DEFAULT_LANGUAGE", "LANGUAGE_NAMES", "LOCALE_DIR", "STRICT", "VARIANTS",
-    "normalize_language", "catalog", "messages", "ui_strings", "has_message", "message_fields", "gettext", "label",
-    "render_entry", "render_notification", "render_error",
+    "LANGUAGES",
+    "DEFAULT_LANGUAGE",
+    "LANGUAGE_NAMES",
+    "LOCALE_DIR",
+    "STRICT",
+    "VARIANTS",
+    "normalize_language",
+    "catalog",
+    "messages",
+    "ui_strings",
+    "has_message",
+    "message_fields",
+    "gettext",
+    "label",
+    "render_entry",
+    "render_notification",
+    "render_error",
 ]
 
 LANGUAGES = ("en", "es", "pt_BR")
@@ -72,6 +87,7 @@ CANAANITES = -1  # the engine's garrison owner value for Canaanite-held settleme
 
 # --- Languages and catalogs ---------------------------------------------------------------
 
+
 def normalize_language(code: str | None) -> str:
     """A supported language for a code: "pt", "pt-BR", "pt_br" -> "pt_BR"; "es-ES", "es_MX"
     -> "es"; "en-GB" -> "en". Accepts an Accept-Language header ("es-ES,es;q=0.9,en;q=0.8":
@@ -97,20 +113,19 @@ def _po_path(lang: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read_catalog(lang: str):
     with _po_path(lang).open("rb") as f:
         return read_po(f, locale=lang, domain=DOMAIN)
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(lang: str) -> Mapping[str, str]:
     """key -> text for one language (translated, non-fuzzy messages only). Cached."""
     lang = normalize_language(lang)
     out = {}
     for msg in _read_catalog(lang):
-        if msg.id and isinstance(msg.id, str) and isinstance(msg.string, str) and msg.string \
-                and not msg.fuzzy:
+        if msg.id and isinstance(msg.id, str) and isinstance(msg.string, str) and msg.string and not msg.fuzzy:
             out[msg.id] = msg.string
     return out
 
@@ -125,8 +140,22 @@ def messages(lang: str, prefix: str = "") -> dict[str, str]:
 
 
 #: Key prefixes a screen needs: its own strings and the game's vocabulary.
-SCREEN_PREFIXES = ("ui.", "phase.", "terrain.", "kingdom.", "card.", "item.", "ending.", "ending_text.",
-                   "decision.", "decision_help.", "action.", "party.", "outcome.", "fmt.")
+SCREEN_PREFIXES = (
+    "ui.",
+    "phase.",
+    "terrain.",
+    "kingdom.",
+    "card.",
+    "item.",
+    "ending.",
+    "ending_text.",
+    "decision.",
+    "decision_help.",
+    "action.",
+    "party.",
+    "outcome.",
+    "fmt.",
+)
 
 
 def ui_strings(lang: str) -> dict[str, str]:
@@ -217,8 +246,15 @@ _GENERAL_LIST_PARAMS = frozenset({"candidates", "tied", "captured", "killed"})
 _SEAT_LIST_PARAMS = frozenset({"winners", "eliminated"})
 # parameter -> vocabulary prefix of its value
 _VOCABULARY_PARAMS = {
-    "card": "card", "terrain": "terrain", "item": "item", "ending": "ending", "kind": "decision",
-    "reason": "wrath_reason", "cause": "cause", "outcome": "outcome", "action": "action",
+    "card": "card",
+    "terrain": "terrain",
+    "item": "item",
+    "ending": "ending",
+    "kind": "decision",
+    "reason": "wrath_reason",
+    "cause": "cause",
+    "outcome": "outcome",
+    "action": "action",
     "kingdom": "kingdom",
 }
 _VOCABULARY_LIST_PARAMS = {"cards": "card", "terrains": "terrain", "modifiers": "card"}
@@ -256,8 +292,9 @@ class _Renderer:
 
     __slots__ = ("lang", "world", "names", "strict", "strict_values")
 
-    def __init__(self, lang: str, world, names: Mapping | None, strict: bool | None,
-                 strict_values: bool = True) -> None:
+    def __init__(
+        self, lang: str, world, names: Mapping | None, strict: bool | None, strict_values: bool = True
+    ) -> None:
         self.lang = normalize_language(lang)
         self.world = world
         self.names = names or {}
@@ -339,15 +376,25 @@ class _Renderer:
     def tally(self, value: Any) -> str:
         if not isinstance(value, list):
             return str(value)
-        return "; ".join(self.text("fmt.tally_item", general=self.general(c.get("general")),
-                                   owner=self.seat(c.get("owner")), votes=c.get("votes", 0))
-                         for c in value) or self.text("fmt.none")
+        return "; ".join(
+            self.text(
+                "fmt.tally_item",
+                general=self.general(c.get("general")),
+                owner=self.seat(c.get("owner")),
+                votes=c.get("votes", 0),
+            )
+            for c in value
+        ) or self.text("fmt.none")
 
     def events(self, value: Any) -> str:
         if not isinstance(value, list):
             return str(value)
-        return self.join(self.text("fmt.event_on", card=self.word("card", e.get("card")),
-                                   terrain=self.word("terrain", e.get("terrain"))) for e in value)
+        return self.join(
+            self.text(
+                "fmt.event_on", card=self.word("card", e.get("card")), terrain=self.word("terrain", e.get("terrain"))
+            )
+            for e in value
+        )
 
     # parameters ---------------------------------------------------------------------------
 
@@ -406,14 +453,17 @@ class _Renderer:
         template = _template(self.lang, key, self.strict)
         if template is None:
             return key
-        values = {name: self.value(key, name, params) for name in message_fields(template)
-                  if name in params}
+        values = {name: self.value(key, name, params) for name in message_fields(template) if name in params}
         return _format(key, template, values, self.strict)
 
     def pick(self, key: str, params: Mapping[str, Any]) -> str:
         variant = _variant(key, params)
-        if variant != key and not self.strict and variant not in catalog(self.lang) \
-                and variant not in catalog(DEFAULT_LANGUAGE):
+        if (
+            variant != key
+            and not self.strict
+            and variant not in catalog(self.lang)
+            and variant not in catalog(DEFAULT_LANGUAGE)
+        ):
             return key
         return variant
 
@@ -422,18 +472,21 @@ def _as_dict(obj: Any) -> dict:
     if isinstance(obj, Mapping):
         return dict(obj)
     import msgspec  # an Entry or Notification Struct
+
     return msgspec.to_builtins(obj)
 
 
-def render_entry(entry: Mapping | Any, lang: str, world=None, names: Mapping | None = None, *,
-                 strict: bool | None = None) -> str:
+def render_entry(
+    entry: Mapping | Any, lang: str, world=None, names: Mapping | None = None, *, strict: bool | None = None
+) -> str:
     """One report line ({"key": ..., "params": {...}}) as a sentence in `lang`."""
     entry = _as_dict(entry)
     return _Renderer(lang, world, names, strict).render(entry["key"], entry.get("params") or {})
 
 
-def render_notification(notification: Mapping | Any, lang: str, world=None, names: Mapping | None = None, *,
-                        strict: bool | None = None) -> dict:
+def render_notification(
+    notification: Mapping | Any, lang: str, world=None, names: Mapping | None = None, *, strict: bool | None = None
+) -> dict:
     """A notification (as msgspec.to_builtins(Notification) gives it) as
     {"title": str, "lines": [str]} in `lang`."""
     n = _as_dict(notification)
@@ -446,18 +499,38 @@ def render_notification(notification: Mapping | Any, lang: str, world=None, name
     lines: list[str] = []
     if key == "notification.election":
         for ballot in params.get("ballots") or []:
-            lines.append(r.text("fmt.ballot", player=r.seat(ballot.get("player")),
-                                candidate=r.general(ballot.get("candidate")), votes=ballot.get("votes", 0)))
+            lines.append(
+                r.text(
+                    "fmt.ballot",
+                    player=r.seat(ballot.get("player")),
+                    candidate=r.general(ballot.get("candidate")),
+                    votes=ballot.get("votes", 0),
+                )
+            )
     elif key == "notification.battle":
         attacker, defender = r.seat(params.get("attacker")), r.seat(params.get("defender"))
         for i, rnd in enumerate(params.get("rounds") or [], start=1):
-            lines.append(r.text("fmt.battle_round", n=i, attacker=attacker, defender=defender,
-                                attacker_dice=", ".join(str(f) for f in rnd.get("attacker", [])),
-                                defender_dice=", ".join(str(f) for f in rnd.get("defender", [])),
-                                attacker_hits=rnd.get("attacker_hits", 0), defender_hits=rnd.get("defender_hits", 0)))
-        lines.append(r.text("fmt.battle_losses", attacker=attacker, defender=defender,
-                            attacker_losses=params.get("attacker_losses", 0),
-                            defender_losses=params.get("defender_losses", 0)))
+            lines.append(
+                r.text(
+                    "fmt.battle_round",
+                    n=i,
+                    attacker=attacker,
+                    defender=defender,
+                    attacker_dice=", ".join(str(f) for f in rnd.get("attacker", [])),
+                    defender_dice=", ".join(str(f) for f in rnd.get("defender", [])),
+                    attacker_hits=rnd.get("attacker_hits", 0),
+                    defender_hits=rnd.get("defender_hits", 0),
+                )
+            )
+        lines.append(
+            r.text(
+                "fmt.battle_losses",
+                attacker=attacker,
+                defender=defender,
+                attacker_losses=params.get("attacker_losses", 0),
+                defender_losses=params.get("defender_losses", 0),
+            )
+        )
         if params.get("captured"):
             lines.append(r.text("fmt.captured", generals=r.join(r.general(g) for g in params["captured"])))
         if params.get("killed"):
@@ -466,9 +539,16 @@ def render_notification(notification: Mapping | Any, lang: str, world=None, name
         scores = params.get("scores") or {}
         for seat in sorted(scores, key=lambda s: int(s)):
             sc = scores[seat]
-            lines.append(r.text("fmt.score", player=r.seat(int(seat)), total=sc.get("total", 0),
-                                judges=sc.get("judges", 0), king=sc.get("king", 0),
-                                tabernacle=sc.get("tabernacle", 0)))
+            lines.append(
+                r.text(
+                    "fmt.score",
+                    player=r.seat(int(seat)),
+                    total=sc.get("total", 0),
+                    judges=sc.get("judges", 0),
+                    king=sc.get("king", 0),
+                    tabernacle=sc.get("tabernacle", 0),
+                )
+            )
         if params.get("eliminated"):
             lines.append(r.text("fmt.eliminated_now", players=r.join(r.seat(s) for s in params["eliminated"])))
     elif key == "notification.game_over" and params.get("ending"):
@@ -479,8 +559,7 @@ def render_notification(notification: Mapping | Any, lang: str, world=None, name
     return {"title": title, "lines": lines}
 
 
-def render_error(error: Mapping | Any, lang: str, names: Mapping | None = None, *,
-                 strict: bool | None = None) -> str:
+def render_error(error: Mapping | Any, lang: str, names: Mapping | None = None, *, strict: bool | None = None) -> str:
     """A refusal (RuleError.to_dict()) as a sentence in `lang`. Values the player sent
     (an unknown card, a misspelt terrain) are shown as they came. An error key with no
     translation at all shows the engine's English message (a KeyError when strict)."""
@@ -492,4 +571,3 @@ def render_error(error: Mapping | Any, lang: str, names: Mapping | None = None, 
         return str(error.get("message") or key)
     r = _Renderer(lang, None, names, strict, strict_values=False)
     return r.render(key, error.get("params") or {})
-

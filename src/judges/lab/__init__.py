@@ -10,5 +10,18 @@ overrides.py and report.py.
 from .overrides import Override, OverrideError, Variant, apply_overrides, overridden, parse_override, parse_variant
 from .runner import LabConfig, make_tasks, play_task, rotated, run_games, run_lab
 
-__all__ = ["LabConfig", "Override", "OverrideError", "Variant", "apply_overrides", "make_tasks", "overridden",
-           "parse_override", "parse_variant", "play_task", "rotated", "run_games", "run_lab"]
+__all__ = [
+    "LabConfig",
+    "Override",
+    "OverrideError",
+    "Variant",
+    "apply_overrides",
+    "make_tasks",
+    "overridden",
+    "parse_override",
+    "parse_variant",
+    "play_task",
+    "rotated",
+    "run_games",
+    "run_lab",
+]

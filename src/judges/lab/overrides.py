@@ -16,9 +16,10 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from ..engine import constants as C
 
@@ -47,8 +48,15 @@ class Override:
 
 
 def _type_name(value: Any) -> str:
-    return {bool: "true/false", int: "an integer", float: "a number", str: "a string", dict: "a JSON object",
-            list: "a JSON list", tuple: "a JSON list"}.get(type(value), type(value).__name__)
+    return {
+        bool: "true/false",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        dict: "a JSON object",
+        list: "a JSON list",
+        tuple: "a JSON list",
+    }.get(type(value), type(value).__name__)
 
 
 def _check(expected: Any, value: Any, where: str) -> Any:
@@ -73,8 +81,10 @@ def _check(expected: Any, value: Any, where: str) -> Any:
                 out[key] = _check(expected[key], v, f"{where}.{key}")
             missing = [k for k in expected if k not in out]
             if missing:
-                raise OverrideError(f"{where}: a whole dict must list every key; missing {missing} "
-                                    f"(or set one entry with {where}.KEY=VALUE)")
+                raise OverrideError(
+                    f"{where}: a whole dict must list every key; missing {missing} "
+                    f"(or set one entry with {where}.KEY=VALUE)"
+                )
             return out
     elif isinstance(expected, (tuple, list)):
         if isinstance(value, list):
@@ -144,8 +154,9 @@ def parse_variant(text: str) -> Variant:
     name, sep, rest = text.partition(":")
     name = name.strip()
     if not sep or not name or not all(c.isalnum() or c in "-_." for c in name):
-        raise OverrideError(f"--variant {text!r}: expected NAME:CONST=VALUE,CONST=VALUE (name of letters, "
-                            f"digits, - _ .)")
+        raise OverrideError(
+            f"--variant {text!r}: expected NAME:CONST=VALUE,CONST=VALUE (name of letters, digits, - _ .)"
+        )
     parts: list[str] = []
     for piece in rest.split(","):
         head = piece.split("=", 1)[0].strip()

@@ -12,12 +12,10 @@ ITEMS = ("troop", "mercenary", "development", "wall", "general", "card")
 
 def judgment_rounds(game: Game) -> list[int]:
     """The rounds whose Announcements declared a judgment (from the notifications)."""
-    return [n.round for n in game.notifications
-            if n.key == "notification.announcements" and n.params.get("judgment")]
+    return [n.round for n in game.notifications if n.key == "notification.announcements" and n.params.get("judgment")]
 
 
-def game_record(game: Game, *, variant: str, index: int, seed: int, bots: list[str],
-                seconds: float = 0.0) -> dict:
+def game_record(game: Game, *, variant: str, index: int, seed: int, bots: list[str], seconds: float = 0.0) -> dict:
     """One row of games.csv / one game of summary.json. Victory points are measured at the end
     of the game, for every seat, by source (judge titles, King, Tabernacle)."""
     state, world = game.state, game.world

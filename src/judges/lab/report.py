@@ -73,21 +73,36 @@ def summarize_variant(records: list[dict]) -> dict:
         "games": n,
         "wins_by_seat": by_seat,
         "wins_by_bot": {spec: _rate(bot_wins[spec], bot_games[spec]) for spec in bot_games},
-        "wins_by_bot_and_seat": {spec: [_rate(sum(1 for r in records if r["bots"][seat] == spec and seat in r["winners"]),
-                                              sum(1 for r in records if r["bots"][seat] == spec))
-                                        for seat in range(players)] for spec in bot_games},
+        "wins_by_bot_and_seat": {
+            spec: [
+                _rate(
+                    sum(1 for r in records if r["bots"][seat] == spec and seat in r["winners"]),
+                    sum(1 for r in records if r["bots"][seat] == spec),
+                )
+                for seat in range(players)
+            ]
+            for spec in bot_games
+        },
         "no_winner": sum(1 for r in records if not r["winners"]),
         "endings": {e: sum(1 for r in records if r["ending"] == e) for e in ENDINGS},
-        "rounds": {"mean": _mean(rounds), "median": statistics.median(rounds) if rounds else 0,
-                   "min": min(rounds, default=0), "max": max(rounds, default=0)},
-        "judgments": {"total": sum(r["judgments"] for r in records),
-                      "per_game": _mean([r["judgments"] for r in records]),
-                      "games_with_judgment": len(firsts),
-                      "first_round_median": statistics.median(firsts) if firsts else None},
+        "rounds": {
+            "mean": _mean(rounds),
+            "median": statistics.median(rounds) if rounds else 0,
+            "min": min(rounds, default=0),
+            "max": max(rounds, default=0),
+        },
+        "judgments": {
+            "total": sum(r["judgments"] for r in records),
+            "per_game": _mean([r["judgments"] for r in records]),
+            "games_with_judgment": len(firsts),
+            "first_round_median": statistics.median(firsts) if firsts else None,
+        },
         "points_of_winners": {s: _mean([r["points"][seat][s] for r, seat in winners]) for s in SOURCES},
         "points_of_all": {s: _mean([r["points"][seat][s] for r, seat in everyone]) for s in SOURCES},
-        "razed_per_game": {"by_invaders": _mean([r["razed_by_invaders"] for r in records]),
-                           "by_plunder": _mean([r["razed_by_plunder"] for r in records])},
+        "razed_per_game": {
+            "by_invaders": _mean([r["razed_by_invaders"] for r in records]),
+            "by_plunder": _mean([r["razed_by_plunder"] for r in records]),
+        },
         "spent_per_game": {item: _mean([r["spent"].get(item, 0) for r in records]) for item in spent_items},
         "cpu_seconds": round(sum(r["seconds"] for r in records), 2),
     }
@@ -95,15 +110,24 @@ def summarize_variant(records: list[dict]) -> dict:
 
 # --- plots ------------------------------------------------------------------------------------
 
+
 def _plt():
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     return plt
 
 
-def _grouped(ax, labels: list[str], series: dict[str, list[float]], errors: dict[str, tuple] | None = None,
-             ylabel: str = "", percent: bool = False) -> None:
+def _grouped(
+    ax,
+    labels: list[str],
+    series: dict[str, list[float]],
+    errors: dict[str, tuple] | None = None,
+    ylabel: str = "",
+    percent: bool = False,
+) -> None:
     k = max(1, len(series))
     width = 0.8 / k
     for j, (name, values) in enumerate(series.items()):
@@ -136,96 +160,188 @@ def write_plots(out: Path, by_variant: dict[str, list[dict]], summaries: dict[st
     plt = _plt()
     names = list(by_variant)
     players = max((len(rs[0]["bots"]) for rs in by_variant.values() if rs), default=0)
-    _win_plot(plt, out / "wins_by_seat.png", [f"seat {s}" for s in range(players)],
-              {v: summaries[v]["wins_by_seat"] for v in names}, PLOTS["wins_by_seat.png"])
+    _win_plot(
+        plt,
+        out / "wins_by_seat.png",
+        [f"seat {s}" for s in range(players)],
+        {v: summaries[v]["wins_by_seat"] for v in names},
+        PLOTS["wins_by_seat.png"],
+    )
     specs = sorted({spec for v in names for spec in summaries[v]["wins_by_bot"]})
     empty = {"rate": 0.0, "low": 0.0, "high": 0.0}
-    _win_plot(plt, out / "wins_by_bot.png", specs,
-              {v: [summaries[v]["wins_by_bot"].get(s, empty) for s in specs] for v in names},
-              PLOTS["wins_by_bot.png"])
+    _win_plot(
+        plt,
+        out / "wins_by_bot.png",
+        specs,
+        {v: [summaries[v]["wins_by_bot"].get(s, empty) for s in specs] for v in names},
+        PLOTS["wins_by_bot.png"],
+    )
 
     fig, ax = plt.subplots(figsize=(8, 4))
-    _grouped(ax, [e.replace("_", " ") for e in ENDINGS],
-             {v: [summaries[v]["endings"][e] for e in ENDINGS] for v in names}, ylabel="games")
+    _grouped(
+        ax,
+        [e.replace("_", " ") for e in ENDINGS],
+        {v: [summaries[v]["endings"][e] for e in ENDINGS] for v in names},
+        ylabel="games",
+    )
     ax.set_title(PLOTS["endings.png"])
-    fig.tight_layout(); fig.savefig(out / "endings.png", dpi=90); plt.close(fig)
+    fig.tight_layout()
+    fig.savefig(out / "endings.png", dpi=90)
+    plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(7, 4))
     top = max((r["rounds"] for rs in by_variant.values() for r in rs), default=1)
     bins = range(1, top + 2)
     for v in names:
         ax.hist([r["rounds"] for r in by_variant[v]], bins=bins, histtype="step", linewidth=1.8, label=v)
-    ax.set_xlabel("rounds"); ax.set_ylabel("games"); ax.set_title(PLOTS["game_length.png"])
+    ax.set_xlabel("rounds")
+    ax.set_ylabel("games")
+    ax.set_title(PLOTS["game_length.png"])
     if len(names) > 1:
         ax.legend(fontsize=8)
-    fig.tight_layout(); fig.savefig(out / "game_length.png", dpi=90); plt.close(fig)
+    fig.tight_layout()
+    fig.savefig(out / "game_length.png", dpi=90)
+    plt.close(fig)
 
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 4))
     top = max((r["judgments"] for rs in by_variant.values() for r in rs), default=0)
     for v in names:
-        a1.hist([r["judgments"] for r in by_variant[v]], bins=[x - 0.5 for x in range(top + 2)],
-                histtype="step", linewidth=1.8, label=v)
+        a1.hist(
+            [r["judgments"] for r in by_variant[v]],
+            bins=[x - 0.5 for x in range(top + 2)],
+            histtype="step",
+            linewidth=1.8,
+            label=v,
+        )
         firsts = [r["first_judgment_round"] for r in by_variant[v] if r["first_judgment_round"] is not None]
         if firsts:
             a2.hist(firsts, bins=range(1, max(firsts) + 2), histtype="step", linewidth=1.8, label=v)
-    a1.set_xlabel("judgments in the game"); a1.set_ylabel("games"); a1.set_title("Wrath judgments per game")
-    a2.set_xlabel("round"); a2.set_ylabel("games"); a2.set_title("Round of the first judgment")
+    a1.set_xlabel("judgments in the game")
+    a1.set_ylabel("games")
+    a1.set_title("Wrath judgments per game")
+    a2.set_xlabel("round")
+    a2.set_ylabel("games")
+    a2.set_title("Round of the first judgment")
     if len(names) > 1:
         a1.legend(fontsize=8)
-    fig.tight_layout(); fig.savefig(out / "judgments.png", dpi=90); plt.close(fig)
+    fig.tight_layout()
+    fig.savefig(out / "judgments.png", dpi=90)
+    plt.close(fig)
 
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
-    for ax, key, title in ((a1, "points_of_winners", "winners (mean per winner)"),
-                           (a2, "points_of_all", "every player (mean per player)")):
+    for ax, key, title in (
+        (a1, "points_of_winners", "winners (mean per winner)"),
+        (a2, "points_of_all", "every player (mean per player)"),
+    ):
         bottom = [0.0] * len(names)
         for source in SOURCES:
             values = [summaries[v][key][source] for v in names]
             ax.bar(range(len(names)), values, 0.6, bottom=bottom, label=source)
             bottom = [b + x for b, x in zip(bottom, values)]
-        ax.set_xticks(range(len(names))); ax.set_xticklabels(names)
+        ax.set_xticks(range(len(names)))
+        ax.set_xticklabels(names)
         ax.set_title(title)
-    a1.set_ylabel("victory points at the end"); a1.legend(fontsize=8)
-    fig.suptitle(PLOTS["points.png"]); fig.tight_layout(); fig.savefig(out / "points.png", dpi=90); plt.close(fig)
+    a1.set_ylabel("victory points at the end")
+    a1.legend(fontsize=8)
+    fig.suptitle(PLOTS["points.png"])
+    fig.tight_layout()
+    fig.savefig(out / "points.png", dpi=90)
+    plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    _grouped(ax, ["by invaders", "by plunder"],
-             {v: [summaries[v]["razed_per_game"]["by_invaders"], summaries[v]["razed_per_game"]["by_plunder"]]
-              for v in names}, ylabel="settlements razed per game (mean)")
+    _grouped(
+        ax,
+        ["by invaders", "by plunder"],
+        {
+            v: [summaries[v]["razed_per_game"]["by_invaders"], summaries[v]["razed_per_game"]["by_plunder"]]
+            for v in names
+        },
+        ylabel="settlements razed per game (mean)",
+    )
     ax.set_title(PLOTS["razed.png"])
-    fig.tight_layout(); fig.savefig(out / "razed.png", dpi=90); plt.close(fig)
+    fig.tight_layout()
+    fig.savefig(out / "razed.png", dpi=90)
+    plt.close(fig)
 
     items = sorted({i for v in names for i in summaries[v]["spent_per_game"]}, key=_item_order)
     fig, ax = plt.subplots(figsize=(8, 4))
-    _grouped(ax, items or ["(nothing)"], {v: [summaries[v]["spent_per_game"].get(i, 0) for i in items] or [0]
-                                          for v in names}, ylabel="coins per game (mean, all players)")
+    _grouped(
+        ax,
+        items or ["(nothing)"],
+        {v: [summaries[v]["spent_per_game"].get(i, 0) for i in items] or [0] for v in names},
+        ylabel="coins per game (mean, all players)",
+    )
     ax.set_title(PLOTS["spending.png"])
-    fig.tight_layout(); fig.savefig(out / "spending.png", dpi=90); plt.close(fig)
+    fig.tight_layout()
+    fig.savefig(out / "spending.png", dpi=90)
+    plt.close(fig)
 
 
 # --- files ------------------------------------------------------------------------------------
 
+
 def write_csv(path: Path, records: list[dict]) -> None:
     players = max((len(r["bots"]) for r in records), default=0)
     items = sorted({i for r in records for i in r["spent"]}, key=_item_order)
-    head = ["variant", "game", "seed", "bots", "ending", "winners", "rounds", "judgments", "judgment_rounds",
-            "first_judgment_round", "razed_by_invaders", "razed_by_plunder", "battles", "actions",
-            "regions_sustaining", "wrath", "seconds"]
-    seat_cols = [f"{what}_{seat}" for seat in range(players)
-                 for what in ("bot", "points", "judges", "king", "tabernacle", "settlements", "coins", "eliminated")]
+    head = [
+        "variant",
+        "game",
+        "seed",
+        "bots",
+        "ending",
+        "winners",
+        "rounds",
+        "judgments",
+        "judgment_rounds",
+        "first_judgment_round",
+        "razed_by_invaders",
+        "razed_by_plunder",
+        "battles",
+        "actions",
+        "regions_sustaining",
+        "wrath",
+        "seconds",
+    ]
+    seat_cols = [
+        f"{what}_{seat}"
+        for seat in range(players)
+        for what in ("bot", "points", "judges", "king", "tabernacle", "settlements", "coins", "eliminated")
+    ]
     with path.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(head + seat_cols + [f"spent_{i}" for i in items])
         for r in records:
-            row = [r["variant"], r["game"], r["seed"], "|".join(r["bots"]), r["ending"],
-                   "|".join(map(str, r["winners"])), r["rounds"], r["judgments"],
-                   "|".join(map(str, r["judgment_rounds"])),
-                   "" if r["first_judgment_round"] is None else r["first_judgment_round"],
-                   r["razed_by_invaders"], r["razed_by_plunder"], r["battles"], r["actions"],
-                   r["regions_sustaining"], r["wrath"], r["seconds"]]
+            row = [
+                r["variant"],
+                r["game"],
+                r["seed"],
+                "|".join(r["bots"]),
+                r["ending"],
+                "|".join(map(str, r["winners"])),
+                r["rounds"],
+                r["judgments"],
+                "|".join(map(str, r["judgment_rounds"])),
+                "" if r["first_judgment_round"] is None else r["first_judgment_round"],
+                r["razed_by_invaders"],
+                r["razed_by_plunder"],
+                r["battles"],
+                r["actions"],
+                r["regions_sustaining"],
+                r["wrath"],
+                r["seconds"],
+            ]
             for seat in range(players):
                 p = r["points"][seat]
-                row += [r["bots"][seat], p["total"], p["judges"], p["king"], p["tabernacle"],
-                        r["settlements"][seat], r["coins"][seat], int(r["eliminated"][seat])]
+                row += [
+                    r["bots"][seat],
+                    p["total"],
+                    p["judges"],
+                    p["king"],
+                    p["tabernacle"],
+                    r["settlements"][seat],
+                    r["coins"][seat],
+                    int(r["eliminated"][seat]),
+                ]
             row += [r["spent"].get(i, 0) for i in items]
             w.writerow(row)
 
@@ -245,28 +361,62 @@ def write_html(path: Path, config_json: dict, summaries: dict[str, dict]) -> Non
         return f"<h3>{e(title)}</h3><table><tr>{head}</tr>{trs}</table>"
 
     players = len(summaries[names[0]]["wins_by_seat"]) if names else 0
-    rows.append(table("Win rate by seat (95% Wilson interval)", ["variant"] + [f"seat {s}" for s in range(players)],
-                      [[v] + [_pct(x) for x in summaries[v]["wins_by_seat"]] for v in names]))
+    rows.append(
+        table(
+            "Win rate by seat (95% Wilson interval)",
+            ["variant"] + [f"seat {s}" for s in range(players)],
+            [[v] + [_pct(x) for x in summaries[v]["wins_by_seat"]] for v in names],
+        )
+    )
     specs = sorted({s for v in names for s in summaries[v]["wins_by_bot"]})
-    rows.append(table("Win rate by bot (95% Wilson interval; a bot counted once per seat it holds)",
-                      ["variant"] + specs,
-                      [[v] + [_pct(summaries[v]["wins_by_bot"][s]) if s in summaries[v]["wins_by_bot"] else "–"
-                              for s in specs] for v in names]))
+    rows.append(
+        table(
+            "Win rate by bot (95% Wilson interval; a bot counted once per seat it holds)",
+            ["variant"] + specs,
+            [
+                [v] + [_pct(summaries[v]["wins_by_bot"][s]) if s in summaries[v]["wins_by_bot"] else "–" for s in specs]
+                for v in names
+            ],
+        )
+    )
     for v in names:
-        rows.append(table(f"Win rate by bot and seat — {v}", ["bot"] + [f"seat {s}" for s in range(players)],
-                          [[spec] + [_pct(x) if x["games"] else "–" for x in xs]
-                           for spec, xs in sorted(summaries[v]["wins_by_bot_and_seat"].items())]))
-    rows.append(table("Endings", ["variant"] + list(ENDINGS) + ["rounds: median (min–max)", "judgments/game",
-                                                                  "first judgment: median round", "CPU s"],
-                      [[v] + [summaries[v]["endings"][x] for x in ENDINGS]
-                       + [f"{summaries[v]['rounds']['median']} ({summaries[v]['rounds']['min']}–"
-                          f"{summaries[v]['rounds']['max']})", summaries[v]["judgments"]["per_game"],
-                          summaries[v]["judgments"]["first_round_median"], summaries[v]["cpu_seconds"]]
-                       for v in names]))
-    variants = "".join(f"<li><b>{e(v['name'])}</b>: {e(', '.join(v['set']) or 'default constants')}</li>"
-                       for v in config_json["variants"])
-    images = "".join(f"<figure><img src=\"{e(f)}\" alt=\"{e(t)}\"><figcaption>{e(t)}</figcaption></figure>"
-                     for f, t in PLOTS.items())
+        rows.append(
+            table(
+                f"Win rate by bot and seat — {v}",
+                ["bot"] + [f"seat {s}" for s in range(players)],
+                [
+                    [spec] + [_pct(x) if x["games"] else "–" for x in xs]
+                    for spec, xs in sorted(summaries[v]["wins_by_bot_and_seat"].items())
+                ],
+            )
+        )
+    rows.append(
+        table(
+            "Endings",
+            ["variant"]
+            + list(ENDINGS)
+            + ["rounds: median (min–max)", "judgments/game", "first judgment: median round", "CPU s"],
+            [
+                [v]
+                + [summaries[v]["endings"][x] for x in ENDINGS]
+                + [
+                    f"{summaries[v]['rounds']['median']} ({summaries[v]['rounds']['min']}–"
+                    f"{summaries[v]['rounds']['max']})",
+                    summaries[v]["judgments"]["per_game"],
+                    summaries[v]["judgments"]["first_round_median"],
+                    summaries[v]["cpu_seconds"],
+                ]
+                for v in names
+            ],
+        )
+    )
+    variants = "".join(
+        f"<li><b>{e(v['name'])}</b>: {e(', '.join(v['set']) or 'default constants')}</li>"
+        for v in config_json["variants"]
+    )
+    images = "".join(
+        f'<figure><img src="{e(f)}" alt="{e(t)}"><figcaption>{e(t)}</figcaption></figure>' for f, t in PLOTS.items()
+    )
     doc = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Judges &amp; Kings lab report</title>
 <style>
@@ -277,13 +427,13 @@ figure {{ display: inline-block; margin: 0.5em; }} img {{ max-width: 100%; }}
 code {{ background: #f4f4f4; padding: 0.1em 0.3em; }}
 </style></head><body>
 <h1>Judges &amp; Kings — lab report</h1>
-<p><code>{e(config_json['command'])}</code></p>
-<p>{config_json['games']} games per variant, {config_json['players']} players, bots by seat (rotated by game):
-{e(', '.join(config_json['bots']))}; seeds {config_json['seed']}–{config_json['seed'] + config_json['games'] - 1};
-round cap {config_json['round_limit']}. Raw data: <a href="games.csv">games.csv</a>,
+<p><code>{e(config_json["command"])}</code></p>
+<p>{config_json["games"]} games per variant, {config_json["players"]} players, bots by seat (rotated by game):
+{e(", ".join(config_json["bots"]))}; seeds {config_json["seed"]}–{config_json["seed"] + config_json["games"] - 1};
+round cap {config_json["round_limit"]}. Raw data: <a href="games.csv">games.csv</a>,
 <a href="summary.json">summary.json</a>.</p>
 <ul>{variants}</ul>
-{''.join(rows)}
+{"".join(rows)}
 <h2>Plots</h2>
 {images}
 </body></html>
@@ -297,13 +447,21 @@ def write_report(config, records: list[dict]) -> dict:
     variants = config.all_variants()
     by_variant = {v.name: [r for r in records if r["variant"] == v.name] for v in variants}
     summaries = {name: summarize_variant(rs) for name, rs in by_variant.items()}
-    config_json = {"command": config.command, "players": config.players, "games": config.games,
-                   "bots": config.seat_bots(), "seed": config.seed, "round_limit": config.round_limit,
-                   "wave_pairs": config.wave_pairs, "variants": [v.to_json() for v in variants]}
+    config_json = {
+        "command": config.command,
+        "players": config.players,
+        "games": config.games,
+        "bots": config.seat_bots(),
+        "seed": config.seed,
+        "round_limit": config.round_limit,
+        "wave_pairs": config.wave_pairs,
+        "variants": [v.to_json() for v in variants],
+    }
     summary = {"config": config_json, "variants": summaries}
     write_plots(out, by_variant, summaries)
     write_csv(out / "games.csv", records)
-    (out / "summary.json").write_text(json.dumps({**summary, "games": records}, indent=1, sort_keys=True),
-                                      encoding="utf-8")
+    (out / "summary.json").write_text(
+        json.dumps({**summary, "games": records}, indent=1, sort_keys=True), encoding="utf-8"
+    )
     write_html(out / "index.html", config_json, summaries)
     return summary

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Callable
 
 from ..bots import bot_seed, make_bot, parse_bot_spec
 from ..engine import Options
@@ -87,12 +87,19 @@ def play_task(task: Task) -> dict:
     apply_overrides(task.variant.overrides)
     try:
         start = time.process_time()
-        options = Options(players=task.players, seed=task.seed, wave_pairs=task.wave_pairs,
-                          round_limit=task.round_limit)
+        options = Options(
+            players=task.players, seed=task.seed, wave_pairs=task.wave_pairs, round_limit=task.round_limit
+        )
         bots = [make_bot(spec, bot_seed(task.seed, seat)) for seat, spec in enumerate(task.bots)]
         game = play_game(options, bots)
-        return game_record(game, variant=task.variant.name, index=task.index, seed=task.seed,
-                           bots=list(task.bots), seconds=time.process_time() - start)
+        return game_record(
+            game,
+            variant=task.variant.name,
+            index=task.index,
+            seed=task.seed,
+            bots=list(task.bots),
+            seconds=time.process_time() - start,
+        )
     finally:
         apply_overrides(())
 
@@ -100,9 +107,19 @@ def play_task(task: Task) -> dict:
 def make_tasks(config: LabConfig) -> list[Task]:
     bots = config.seat_bots()
     variants = config.all_variants()
-    return [Task(variant=v, index=i, seed=config.seed + i, bots=tuple(rotated(bots, i)), players=config.players,
-                 round_limit=config.round_limit, wave_pairs=config.wave_pairs)
-            for i in range(config.games) for v in variants]
+    return [
+        Task(
+            variant=v,
+            index=i,
+            seed=config.seed + i,
+            bots=tuple(rotated(bots, i)),
+            players=config.players,
+            round_limit=config.round_limit,
+            wave_pairs=config.wave_pairs,
+        )
+        for i in range(config.games)
+        for v in variants
+    ]
 
 
 def run_games(config: LabConfig, on_record: Callable[[dict], None] | None = None) -> list[dict]:

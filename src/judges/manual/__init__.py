@@ -41,9 +41,9 @@ from __future__ import annotations
 import html
 import inspect
 import re
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
@@ -57,28 +57,41 @@ from ..i18n import LANGUAGE_NAMES, LANGUAGES, gettext, normalize_language
 from ..world import load_world
 
 __all__ = [
-    "CHAPTERS", "CHAPTER_DIR", "LANGUAGES", "ManualNotFound", "chapter_path", "chapter_number",
-    "chapter_title", "chapter_for_phase", "chapter_for_notification", "chapter_for_decision",
-    "chapter_source", "render_chapter_markdown", "render_chapter_body", "render_chapter",
-    "render_index", "markdown_to_html", "manual_router",
+    "CHAPTERS",
+    "CHAPTER_DIR",
+    "LANGUAGES",
+    "ManualNotFound",
+    "chapter_path",
+    "chapter_number",
+    "chapter_title",
+    "chapter_for_phase",
+    "chapter_for_notification",
+    "chapter_for_decision",
+    "chapter_source",
+    "render_chapter_markdown",
+    "render_chapter_body",
+    "render_chapter",
+    "render_index",
+    "markdown_to_html",
+    "manual_router",
 ]
 
 CHAPTER_DIR = Path(__file__).resolve().parent / "chapters"
 
 #: The chapters in reading order; chapter N is file ``NN-<slug>.md`` in every language.
 CHAPTERS: tuple[str, ...] = (
-    "world",                # 01 the world and the pieces
-    "round",                # 02 the round and its seven phases
-    "announcements",        # 03 phase 1
-    "intrigue",             # 04 phase 2
-    "income-and-victory",   # 05 the automatic phases 3 and 7
-    "acquisitions",         # 06 phase 4
+    "world",  # 01 the world and the pieces
+    "round",  # 02 the round and its seven phases
+    "announcements",  # 03 phase 1
+    "intrigue",  # 04 phase 2
+    "income-and-victory",  # 05 the automatic phases 3 and 7
+    "acquisitions",  # 06 phase 4
     "movement-and-combat",  # 07 phases 5 and 6
-    "judges-and-kings",     # 08
-    "wrath-and-invaders",   # 09
-    "events",               # 10
-    "captives",             # 11
-    "screen",               # 12 bell, decision windows, Players panel, languages
+    "judges-and-kings",  # 08
+    "wrath-and-invaders",  # 09
+    "events",  # 10
+    "captives",  # 11
+    "screen",  # 12 bell, decision windows, Players panel, languages
 )
 
 _PHASE_CHAPTER = {
@@ -110,18 +123,33 @@ _NOTIFICATION_CHAPTER = {
     "notification.seat_back": "screen",
 }
 _ENTRY_PREFIX_CHAPTER = {
-    "wrath": "wrath-and-invaders", "wrath_reason": "wrath-and-invaders", "invaders": "wrath-and-invaders",
-    "arrival": "wrath-and-invaders", "razed_by": "wrath-and-invaders",
-    "events": "events", "plague": "events",
-    "intrigue": "intrigue", "deck": "intrigue",
-    "income": "income-and-victory", "player": "income-and-victory", "ending": "income-and-victory",
+    "wrath": "wrath-and-invaders",
+    "wrath_reason": "wrath-and-invaders",
+    "invaders": "wrath-and-invaders",
+    "arrival": "wrath-and-invaders",
+    "razed_by": "wrath-and-invaders",
+    "events": "events",
+    "plague": "events",
+    "intrigue": "intrigue",
+    "deck": "intrigue",
+    "income": "income-and-victory",
+    "player": "income-and-victory",
+    "ending": "income-and-victory",
     "ending_text": "income-and-victory",
-    "acquisition": "acquisitions", "item": "acquisitions",
-    "movement": "movement-and-combat", "combat": "movement-and-combat", "ark": "movement-and-combat",
+    "acquisition": "acquisitions",
+    "item": "acquisitions",
+    "movement": "movement-and-combat",
+    "combat": "movement-and-combat",
+    "ark": "movement-and-combat",
     "settlement": "movement-and-combat",
-    "title": "judges-and-kings", "king": "judges-and-kings", "election": "judges-and-kings",
-    "crowned": "judges-and-kings", "prophet": "events",
-    "captive": "captives", "general": "captives", "cause": "captives",
+    "title": "judges-and-kings",
+    "king": "judges-and-kings",
+    "election": "judges-and-kings",
+    "crowned": "judges-and-kings",
+    "prophet": "events",
+    "captive": "captives",
+    "general": "captives",
+    "cause": "captives",
 }
 
 #: Decision kinds -> chapter. A "turn" belongs to the phase it is taken in.
@@ -139,15 +167,36 @@ _DECISION_CHAPTER = {
 
 #: Words of the manual's own pages (the catalogs hold the game's words).
 _WORDS = {
-    "en": {"manual": "Manual", "contents": "Contents", "previous": "Previous", "next": "Next",
-           "chapter": "Chapter", "intro": "The rules of the game, chapter by chapter. Every number you read "
-           "here is the one the game plays with.", "home": "New game"},
-    "es": {"manual": "Manual", "contents": "Índice", "previous": "Anterior", "next": "Siguiente",
-           "chapter": "Capítulo", "intro": "Las reglas del juego, capítulo a capítulo. Cada número que lees "
-           "aquí es el mismo con el que juega la partida.", "home": "Nueva partida"},
-    "pt_BR": {"manual": "Manual", "contents": "Índice", "previous": "Anterior", "next": "Próximo",
-              "chapter": "Capítulo", "intro": "As regras do jogo, capítulo por capítulo. Cada número que você "
-              "lê aqui é o mesmo com que a partida é jogada.", "home": "Nova partida"},
+    "en": {
+        "manual": "Manual",
+        "contents": "Contents",
+        "previous": "Previous",
+        "next": "Next",
+        "chapter": "Chapter",
+        "intro": "The rules of the game, chapter by chapter. Every number you read "
+        "here is the one the game plays with.",
+        "home": "New game",
+    },
+    "es": {
+        "manual": "Manual",
+        "contents": "Índice",
+        "previous": "Anterior",
+        "next": "Siguiente",
+        "chapter": "Capítulo",
+        "intro": "Las reglas del juego, capítulo a capítulo. Cada número que lees "
+        "aquí es el mismo con el que juega la partida.",
+        "home": "Nueva partida",
+    },
+    "pt_BR": {
+        "manual": "Manual",
+        "contents": "Índice",
+        "previous": "Anterior",
+        "next": "Próximo",
+        "chapter": "Capítulo",
+        "intro": "As regras do jogo, capítulo por capítulo. Cada número que você "
+        "lê aqui é o mesmo com que a partida é jogada.",
+        "home": "Nova partida",
+    },
 }
 
 
@@ -156,6 +205,7 @@ class ManualNotFound(KeyError):
 
 
 # --- Chapters, languages, and where to read about things ----------------------------------
+
 
 def _language(lang: str) -> str:
     """The manual's code for a language: "pt-BR", "pt_br" -> "pt_BR"; unknown -> ManualNotFound."""
@@ -245,6 +295,7 @@ def chapter_title(lang: str, slug: str) -> str:
 
 # --- The template context --------------------------------------------------------------------
 
+
 def _die_faces() -> int:
     default = inspect.signature(Dice.roll).parameters["sides"].default
     return default if isinstance(default, int) else max(C.EVENT_TERRAIN_BY_DIE)
@@ -294,8 +345,14 @@ def _context(lang: str) -> dict:
 
 @lru_cache(maxsize=1)
 def _environment() -> Environment:
-    return Environment(loader=FileSystemLoader(str(CHAPTER_DIR)), undefined=StrictUndefined,
-                       autoescape=False, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    return Environment(
+        loader=FileSystemLoader(str(CHAPTER_DIR)),
+        undefined=StrictUndefined,
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
 
 
 def render_chapter_markdown(lang: str, slug: str) -> str:
@@ -322,6 +379,7 @@ def _chapter_linker(lang: str) -> Callable[[str], str]:
         except ManualNotFound:
             return url
         return f"/manual/{lang}/{slug}{sep}{anchor}" if slug else url
+
     return link
 
 
@@ -377,9 +435,18 @@ def _page_template():
 def _page(lang: str, slug: str | None, title: str, content: str, **extra) -> str:
     lang_urls = {l: f"/manual/{l}" + (f"/{slug}" if slug else "") for l in LANGUAGES}
     return _page_template().render(
-        lang=lang, html_lang=lang.replace("_", "-"), slug=slug, title=title, content=Markup(content),
-        w=_WORDS[lang], game=gettext(lang, "ui.title"), languages=LANGUAGES, language_names=LANGUAGE_NAMES,
-        lang_urls=lang_urls, **extra)
+        lang=lang,
+        html_lang=lang.replace("_", "-"),
+        slug=slug,
+        title=title,
+        content=Markup(content),
+        w=_WORDS[lang],
+        game=gettext(lang, "ui.title"),
+        languages=LANGUAGES,
+        language_names=LANGUAGE_NAMES,
+        lang_urls=lang_urls,
+        **extra,
+    )
 
 
 def render_chapter(lang: str, slug: str) -> str:
@@ -390,9 +457,16 @@ def render_chapter(lang: str, slug: str) -> str:
     prev = CHAPTERS[i - 1] if i > 0 else None
     nxt = CHAPTERS[i + 1] if i + 1 < len(CHAPTERS) else None
     body = render_chapter_body(lang, slug)
-    return _page(lang, slug, chapter_title(lang, slug), f'<article class="card manual-chapter">\n{body}</article>',
-                 prev=prev, next=nxt, prev_title=chapter_title(lang, prev) if prev else "",
-                 next_title=chapter_title(lang, nxt) if nxt else "")
+    return _page(
+        lang,
+        slug,
+        chapter_title(lang, slug),
+        f'<article class="card manual-chapter">\n{body}</article>',
+        prev=prev,
+        next=nxt,
+        prev_title=chapter_title(lang, prev) if prev else "",
+        next_title=chapter_title(lang, nxt) if nxt else "",
+    )
 
 
 def render_index(lang: str) -> str:
@@ -401,10 +475,13 @@ def render_index(lang: str) -> str:
     words = _WORDS[lang]
     items = "\n".join(
         f'<li value="{n}"><a href="/manual/{lang}/{slug}" data-chapter="{slug}">{html.escape(chapter_title(lang, slug))}</a></li>'
-        for n, slug in enumerate(CHAPTERS, start=1))
-    content = (f'<article class="card manual-index-page">\n<h1>{html.escape(words["manual"])} — '
-               f'{html.escape(gettext(lang, "ui.title"))}</h1>\n<p>{html.escape(words["intro"])}</p>\n'
-               f'<ol class="manual-chapters">\n{items}\n</ol>\n</article>')
+        for n, slug in enumerate(CHAPTERS, start=1)
+    )
+    content = (
+        f'<article class="card manual-index-page">\n<h1>{html.escape(words["manual"])} — '
+        f"{html.escape(gettext(lang, 'ui.title'))}</h1>\n<p>{html.escape(words['intro'])}</p>\n"
+        f'<ol class="manual-chapters">\n{items}\n</ol>\n</article>'
+    )
     return _page(lang, None, words["contents"], content)
 
 
@@ -451,12 +528,18 @@ def markdown_to_html(text: str, link: Callable[[str], str] | None = None) -> str
 
 def _is_block_start(lines: list[str], i: int) -> bool:
     line = lines[i]
-    return bool(_HEADING.match(line) or _HR.match(line) or _ITEM.match(line) or _FENCE.match(line)
-                or line.lstrip().startswith(">") or _is_table(lines, i))
+    return bool(
+        _HEADING.match(line)
+        or _HR.match(line)
+        or _ITEM.match(line)
+        or _FENCE.match(line)
+        or line.lstrip().startswith(">")
+        or _is_table(lines, i)
+    )
 
 
 def _is_table(lines: list[str], i: int) -> bool:
-    return (lines[i].lstrip().startswith("|") and i + 1 < len(lines) and bool(_TABLE_SEP.match(lines[i + 1])))
+    return lines[i].lstrip().startswith("|") and i + 1 < len(lines) and bool(_TABLE_SEP.match(lines[i + 1]))
 
 
 def _blocks(lines: list[str], link: Callable[[str], str], ids: dict[str, int]) -> str:
@@ -471,7 +554,7 @@ def _blocks(lines: list[str], link: Callable[[str], str], ids: dict[str, int]) -
             j = i + 1
             while j < n and not _FENCE.match(lines[j]):
                 j += 1
-            out.append("<pre><code>" + html.escape("\n".join(lines[i + 1:j])) + "</code></pre>")
+            out.append("<pre><code>" + html.escape("\n".join(lines[i + 1 : j])) + "</code></pre>")
             i = j + 1
             continue
         m = _HEADING.match(line)
@@ -489,7 +572,7 @@ def _blocks(lines: list[str], link: Callable[[str], str], ids: dict[str, int]) -
             j = i + 2
             while j < n and lines[j].lstrip().startswith("|"):
                 j += 1
-            out.append(_table(lines[i], lines[i + 1], lines[i + 2:j], link))
+            out.append(_table(lines[i], lines[i + 1], lines[i + 2 : j], link))
             i = j
             continue
         if line.lstrip().startswith(">"):
@@ -541,15 +624,20 @@ def _list(lines: list[str], i: int, link: Callable[[str], str], ids: dict[str, i
         if not line.strip():
             # a blank line ends the list unless an indented continuation or another item follows
             k = i + 1
-            if k < n and (lines[k].startswith(" " * (indent + 2)) or
-                          ((mk := _ITEM.match(lines[k])) and len(mk.group(1)) == indent
-                           and (mk.group(2) not in ("-", "*", "+")) == ordered)):
+            if k < n and (
+                lines[k].startswith(" " * (indent + 2))
+                or (
+                    (mk := _ITEM.match(lines[k]))
+                    and len(mk.group(1)) == indent
+                    and (mk.group(2) not in ("-", "*", "+")) == ordered
+                )
+            ):
                 items[-1].append("")
                 i += 1
                 continue
             break
         if len(line) - len(line.lstrip()) > indent:
-            items[-1].append(line[min(len(line) - len(line.lstrip()), indent + 2):])
+            items[-1].append(line[min(len(line) - len(line.lstrip()), indent + 2) :])
             i += 1
             continue
         if m or _is_block_start(lines, i):

@@ -74,18 +74,18 @@ def _points(corners: list[tuple[float, float]]) -> str:
 # Corner i sits at angle 60*i-30 degrees with the SVG y axis pointing down: corner 0 is
 # upper right, corner 1 lower right, corner 2 bottom, ..., corner 5 top.
 _EDGE_DIRECTION = {
-    0: (1, 0),    # corners 0-1: east
-    1: (0, 1),    # corners 1-2: south-east
-    2: (-1, 1),   # corners 2-3: south-west
-    3: (-1, 0),   # corners 3-4: west
-    4: (0, -1),   # corners 4-5: north-west
-    5: (1, -1),   # corners 5-0: north-east
+    0: (1, 0),  # corners 0-1: east
+    1: (0, 1),  # corners 1-2: south-east
+    2: (-1, 1),  # corners 2-3: south-west
+    3: (-1, 0),  # corners 3-4: west
+    4: (0, -1),  # corners 4-5: north-west
+    5: (1, -1),  # corners 5-0: north-east
 }
 
 
 def _mix(colour: str, other: str, t: float) -> str:
-    a = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(other[i:i + 2], 16) for i in (1, 3, 5)]
+    a = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    b = [int(other[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(a, b))
 
 
@@ -227,7 +227,7 @@ def render_board_svg(world: World) -> str:
     # ---- legend -----------------------------------------------------------------------------
     lx = map_w + 2 * MARGIN + 10
     ly = MARGIN + TITLE_HEIGHT
-    add(f'<g id="legend" font-size="12" fill="#222">')
+    add('<g id="legend" font-size="12" fill="#222">')
     add(
         f'<rect x="{lx - 10:.0f}" y="{ly - 24:.0f}" width="{LEGEND_WIDTH - 20:.0f}" '
         f'height="{legend_h:.0f}" rx="6" fill="#ffffff" fill-opacity="0.85" stroke="#999"/>'
@@ -290,7 +290,7 @@ def render_board_svg(world: World) -> str:
 def _tabernacle_icon(x: float, y: float, element_id: str | None) -> str:
     ident = f' id="{element_id}"' if element_id else ""
     return (
-        f'<g{ident}><title>Tabernacle</title>'
+        f"<g{ident}><title>Tabernacle</title>"
         f'<path d="M{x - 10:.1f},{y + 7:.1f} L{x:.1f},{y - 9:.1f} L{x + 10:.1f},{y + 7:.1f} Z" '
         f'fill="#f4e3a1" stroke="{SACRED_COLOUR}" stroke-width="2.2" stroke-linejoin="round"/>'
         f'<path d="M{x - 3:.1f},{y + 7:.1f} L{x:.1f},{y + 1:.1f} L{x + 3:.1f},{y + 7:.1f} Z" '
@@ -301,7 +301,7 @@ def _tabernacle_icon(x: float, y: float, element_id: str | None) -> str:
 def _ark_icon(x: float, y: float, element_id: str | None) -> str:
     ident = f' id="{element_id}"' if element_id else ""
     return (
-        f'<g{ident}><title>Ark (start)</title>'
+        f"<g{ident}><title>Ark (start)</title>"
         f'<rect x="{x - 9:.1f}" y="{y - 6:.1f}" width="18" height="12" rx="1.5" fill="{SACRED_COLOUR}" '
         f'stroke="#6b5200" stroke-width="1.2"/>'
         f'<line x1="{x - 13:.1f}" y1="{y + 2:.1f}" x2="{x + 13:.1f}" y2="{y + 2:.1f}" stroke="#6b5200" '

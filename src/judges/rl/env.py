@@ -59,15 +59,20 @@ def encode(game: Game, seat: int) -> np.ndarray:
         else:
             out[i + (control[k] - seat) % n] = 1  # seats relative to the agent
         i += MAX_PLAYERS + 3
-        out[i:i + 4] = (s.troops / 5, float(s.walls), s.developments / 3, float(k in besieged))
+        out[i : i + 4] = (s.troops / 5, float(s.walls), s.developments / 3, float(k in besieged))
         i += 4
     for rel in range(MAX_PLAYERS):
         if rel < n:
             p = st.players[(seat + rel) % n]
             generals = [g for g in st.generals.values() if g.owner == p.seat]
-            out[i:i + 6] = (p.coins / 20, view.hand_sizes[p.seat] / C.HAND_LIMIT, len(generals) / C.MAX_GENERALS,
-                            sum(g.army for g in generals) / 10, float(p.eliminated),
-                            sum(1 for t in st.titles if t.owner == p.seat and t.holder is not None) / 3)
+            out[i : i + 6] = (
+                p.coins / 20,
+                view.hand_sizes[p.seat] / C.HAND_LIMIT,
+                len(generals) / C.MAX_GENERALS,
+                sum(g.army for g in generals) / 10,
+                float(p.eliminated),
+                sum(1 for t in st.titles if t.owner == p.seat and t.holder is not None) / 3,
+            )
         i += 6
     own = st.players[seat].hand
     for c, card in enumerate(CARDS):
@@ -107,18 +112,20 @@ class JudgesAECEnv(AECEnv):
         self.world = load_world()
         self.possible_agents = [f"player_{i}" for i in range(players)]
         size = observation_size(self.world)
-        self._obs_space = spaces.Dict({
-            "observation": spaces.Box(low=-1.0, high=np.inf, shape=(size,), dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(MAX_ACTIONS,), dtype=np.int8),
-        })
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=-1.0, high=np.inf, shape=(size,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(MAX_ACTIONS,), dtype=np.int8),
+            }
+        )
         self._act_space = spaces.Discrete(MAX_ACTIONS)
         self.game: Game | None = None
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def observation_space(self, agent):
         return self._obs_space
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def action_space(self, agent):
         return self._act_space
 
@@ -132,12 +139,18 @@ class JudgesAECEnv(AECEnv):
         seat = self._seat(agent)
         mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
         if agent == self.agent_selection and not self.game.is_over:
-            mask[:len(self._legal(seat))] = 1
+            mask[: len(self._legal(seat))] = 1
         return {"observation": encode(self.game, seat), "action_mask": mask}
 
     def reset(self, seed=None, options=None):
-        self.game = Game.new(Options(players=self.players, seed=0 if seed is None else int(seed),
-                                     wave_pairs=self.wave_pairs, round_limit=self.round_limit))
+        self.game = Game.new(
+            Options(
+                players=self.players,
+                seed=0 if seed is None else int(seed),
+                wave_pairs=self.wave_pairs,
+                round_limit=self.round_limit,
+            )
+        )
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

@@ -11,17 +11,17 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..engine import RuleError
 from ..engine import constants as C
 from ..engine.state import PHASES
-from ..manual import manual_router
 from ..i18n import LANGUAGES, gettext, normalize_language, render_error, ui_strings
+from ..manual import manual_router
 from ..world import load_world
 from .service import SEAT_EVENT_IDS, TAKEOVER_BOT, GameService, ServiceError, encode_payload
 from .store import GameStore
@@ -42,12 +42,17 @@ class CreateGame(BaseModel):
     wave_pairs: int = Field(default=C.DEFAULT_WAVE_PAIRS, ge=1, le=C.MAX_WAVE_PAIRS)
     seed: int | None = Field(default=None, ge=0, le=2**62, description="the game's secret seed (default: random)")
     round_limit: int | None = Field(default=None, ge=1, le=10_000)
-    turn_timer: float | None = Field(default=None, gt=0, le=86400,
-                                     description="seconds a human may take over a decision before a bot plays the seat")
-    takeover_bot: str = Field(default=TAKEOVER_BOT, max_length=40,
-                              description="the bot that plays a seat whose player left or ran out of time")
+    turn_timer: float | None = Field(
+        default=None, gt=0, le=86400, description="seconds a human may take over a decision before a bot plays the seat"
+    )
+    takeover_bot: str = Field(
+        default=TAKEOVER_BOT,
+        max_length=40,
+        description="the bot that plays a seat whose player left or ran out of time",
+    )
     position: dict[str, Any] | None = Field(
-        default=None, description="a scenario position (docs/scenarios.md); only when the server allows scenarios")
+        default=None, description="a scenario position (docs/scenarios.md); only when the server allows scenarios"
+    )
 
 
 class SubmitAction(BaseModel):
@@ -65,8 +70,12 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         await service.resume_all()
         yield
 
-    app = FastAPI(title="Judges & Kings", version="1", lifespan=lifespan,
-                  description="The game server: create games, read your seat's view, submit actions.")
+    app = FastAPI(
+        title="Judges & Kings",
+        version="1",
+        lifespan=lifespan,
+        description="The game server: create games, read your seat's view, submit actions.",
+    )
     app.state.service = service
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
     app.include_router(manual_router())
@@ -80,8 +89,11 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError):
         body = exc.to_dict()
-        body["text"] = gettext(normalize_language(request.query_params.get("lang") or "en"), exc.key,
-                               **{"detail": exc.message, **exc.params})
+        body["text"] = gettext(
+            normalize_language(request.query_params.get("lang") or "en"),
+            exc.key,
+            **{"detail": exc.message, **exc.params},
+        )
         return JSONResponse(status_code=exc.status, content=body)
 
     @app.exception_handler(RuleError)
@@ -95,17 +107,25 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
     async def http_error(request: Request, exc: StarletteHTTPException):
         # Starlette's own refusals (a body that is not JSON, an unknown path, a wrong method)
         # answer in the same shape as every other error: a key and a message.
-        return JSONResponse(status_code=exc.status_code, headers=getattr(exc, "headers", None),
-                            content={"error": "HTTPException", "key": f"error.http_{exc.status_code}",
-                                     "message": str(exc.detail)})
+        return JSONResponse(
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+            content={"error": "HTTPException", "key": f"error.http_{exc.status_code}", "message": str(exc.detail)},
+        )
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):
         lang = normalize_language(request.query_params.get("lang") or "en")
-        return JSONResponse(status_code=422, content={"error": "RequestValidationError", "key": "error.request",
-                                                      "message": "the request is not valid",
-                                                      "text": gettext(lang, "error.request"),
-                                                      "detail": json.loads(json.dumps(exc.errors(), default=str))})
+        return JSONResponse(
+            status_code=422,
+            content={
+                "error": "RequestValidationError",
+                "key": "error.request",
+                "message": "the request is not valid",
+                "text": gettext(lang, "error.request"),
+                "detail": json.loads(json.dumps(exc.errors(), default=str)),
+            },
+        )
 
     # --- pages -------------------------------------------------------------------------
 
@@ -113,8 +133,13 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
     async def home(request: Request, lang: str | None = None):
         language = lang_of(request, lang)
         page = templates.get_template("home.html")
-        return page.render(lang=language, t=lambda key, **p: gettext(language, key, **p), languages=LANGUAGES,
-                           min_players=C.MIN_PLAYERS, max_players=C.MAX_PLAYERS)
+        return page.render(
+            lang=language,
+            t=lambda key, **p: gettext(language, key, **p),
+            languages=LANGUAGES,
+            min_players=C.MIN_PLAYERS,
+            max_players=C.MAX_PLAYERS,
+        )
 
     @app.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     async def game_page(request: Request, game_id: str, token: str | None = None, lang: str | None = None):
@@ -122,8 +147,14 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         seat = live.seat_of(token)
         language = normalize_language(lang or live.seats[seat]["language"])
         page = templates.get_template("game.html")
-        return page.render(lang=language, t=lambda key, **p: gettext(language, key, **p), languages=LANGUAGES,
-                           game_id=game_id, token=token, seat=seat)
+        return page.render(
+            lang=language,
+            t=lambda key, **p: gettext(language, key, **p),
+            languages=LANGUAGES,
+            game_id=game_id,
+            token=token,
+            seat=seat,
+        )
 
     # --- API -----------------------------------------------------------------------------
 
@@ -132,9 +163,15 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         """Creates a game; answers one invitation link per human seat (keep them secret)."""
         if spec.position is not None and not allow_scenarios:
             raise ServiceError(403, "error.scenarios_off", "this server does not start games from scenario positions")
-        live, tokens = service.create([s.model_dump() for s in spec.seats], spec.wave_pairs, spec.seed,
-                                      spec.round_limit, spec.position, spec.turn_timer,
-                                      spec.takeover_bot)
+        live, tokens = service.create(
+            [s.model_dump() for s in spec.seats],
+            spec.wave_pairs,
+            spec.seed,
+            spec.round_limit,
+            spec.position,
+            spec.turn_timer,
+            spec.takeover_bot,
+        )
         base = str(request.base_url).rstrip("/")
         seats = []
         for i, (seat, token) in enumerate(zip(live.seats, tokens)):
@@ -152,12 +189,18 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         w = load_world()
         return {
             "name": w.name,
-            "hexes": [{"index": h.index, "q": h.q, "r": h.r, "terrain": h.terrain, "settlement": h.settlement}
-                      for h in w.hexes],
-            "settlements": [{"index": s.index, "name": s.name, "hex": s.hex, "region": s.region,
-                             "is_city": s.is_city} for s in w.settlements],
-            "regions": [{"index": r.index, "name": r.name, "kingdom": r.kingdom, "settlements": list(r.settlements)}
-                        for r in w.regions],
+            "hexes": [
+                {"index": h.index, "q": h.q, "r": h.r, "terrain": h.terrain, "settlement": h.settlement}
+                for h in w.hexes
+            ],
+            "settlements": [
+                {"index": s.index, "name": s.name, "hex": s.hex, "region": s.region, "is_city": s.is_city}
+                for s in w.settlements
+            ],
+            "regions": [
+                {"index": r.index, "name": r.name, "kingdom": r.kingdom, "settlements": list(r.settlements)}
+                for r in w.regions
+            ],
             "ring": list(w.ring),
             "tabernacle_hex": w.tabernacle_hex,
             "phases": list(PHASES),
@@ -171,9 +214,14 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         return ui_strings(normalize_language(lang))
 
     @app.get("/api/games/{game_id}/view")
-    async def view(game_id: str, request: Request, lang: str | None = None, since: int = -1,
-                   token: str | None = Query(default=None),
-                   x_seat_token: str | None = Header(default=None)) -> Response:
+    async def view(
+        game_id: str,
+        request: Request,
+        lang: str | None = None,
+        since: int = -1,
+        token: str | None = Query(default=None),
+        x_seat_token: str | None = Header(default=None),
+    ) -> Response:
         """Your seat's view: the public state, your hand, what you may do, your notifications."""
         live = await service.get(game_id)
         seat = live.seat_of(x_seat_token or token)
@@ -183,8 +231,12 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         return Response(encode_payload(payload), media_type="application/json")
 
     @app.post("/api/games/{game_id}/actions")
-    async def act(game_id: str, body: SubmitAction, x_seat_token: str | None = Header(default=None),
-                  token: str | None = Query(default=None)) -> dict:
+    async def act(
+        game_id: str,
+        body: SubmitAction,
+        x_seat_token: str | None = Header(default=None),
+        token: str | None = Query(default=None),
+    ) -> dict:
         """Submits one action of your seat. Refused actions answer 422 with the rule they break
         and change nothing; the same client_action_id is applied once."""
         live = await service.get(game_id)
@@ -192,8 +244,12 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False) -
         return await service.submit(live, seat, body.action, body.client_action_id)
 
     @app.post("/api/games/{game_id}/seat/{move}")
-    async def seat_control(game_id: str, move: Literal["away", "back"], x_seat_token: str | None = Header(default=None),
-                           token: str | None = Query(default=None)) -> dict:
+    async def seat_control(
+        game_id: str,
+        move: Literal["away", "back"],
+        x_seat_token: str | None = Header(default=None),
+        token: str | None = Query(default=None),
+    ) -> dict:
         """Hands your seat to a bot ("away") or takes it back ("back")."""
         live = await service.get(game_id)
         seat = live.seat_of(x_seat_token or token)

@@ -10,17 +10,17 @@ free for the humans.
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import ThreadPoolExecutor
 import logging
 import os
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import msgspec
 
 from ..bots import bot_seed, make_bot
-from ..engine import Game, Options, RuleError, action_from_dict, action_to_dict
+from ..engine import Game, Options, action_from_dict, action_to_dict
 from ..engine import constants as C
 from ..engine.errors import SetupError
 from ..engine.scenario import build_game
@@ -133,8 +133,9 @@ def _check_bot(spec: str, label: str) -> None:
     except ValueError as exc:
         raise ServiceError(422, "error.bot", f"{label}: {exc}") from None
     if getattr(built, "iterations", 0) * getattr(built, "horizon", 1) > MAX_MCTS_BUDGET:
-        raise ServiceError(422, "error.bot", f"{label}: at most {MAX_MCTS_BUDGET} "
-                                             f"rollouts x horizon rounds on this server")
+        raise ServiceError(
+            422, "error.bot", f"{label}: at most {MAX_MCTS_BUDGET} rollouts x horizon rounds on this server"
+        )
 
 
 class GameService:
@@ -146,10 +147,16 @@ class GameService:
 
     # --- creating and loading -------------------------------------------------------
 
-    def create(self, seats: list[dict], wave_pairs: int = C.DEFAULT_WAVE_PAIRS, seed: int | None = None,
-               round_limit: int | None = None, position: dict | None = None,
-               turn_timer: float | None = None,
-               takeover_bot: str = TAKEOVER_BOT) -> tuple[LiveGame, list[str | None]]:
+    def create(
+        self,
+        seats: list[dict],
+        wave_pairs: int = C.DEFAULT_WAVE_PAIRS,
+        seed: int | None = None,
+        round_limit: int | None = None,
+        position: dict | None = None,
+        turn_timer: float | None = None,
+        takeover_bot: str = TAKEOVER_BOT,
+    ) -> tuple[LiveGame, list[str | None]]:
         if not C.MIN_PLAYERS <= len(seats) <= C.MAX_PLAYERS:
             raise ServiceError(422, "error.players", f"a game has {C.MIN_PLAYERS} to {C.MAX_PLAYERS} seats")
         if not any(s.get("kind") == "human" for s in seats):
@@ -170,10 +177,15 @@ class GameService:
                 _check_bot(bot, f"seat {i + 1}")
             token = new_token() if kind == "human" else None
             tokens.append(token)
-            stored_seats.append({"kind": kind, "bot": bot if kind == "bot" else None,
-                                 "name": (s.get("name") or "").strip()[:40] or TRIBES[i],
-                                 "language": normalize_language(s.get("language") or "en"),
-                                 "token_hash": hash_token(token) if token else None})
+            stored_seats.append(
+                {
+                    "kind": kind,
+                    "bot": bot if kind == "bot" else None,
+                    "name": (s.get("name") or "").strip()[:40] or TRIBES[i],
+                    "language": normalize_language(s.get("language") or "en"),
+                    "token_hash": hash_token(token) if token else None,
+                }
+            )
         _check_bot(takeover_bot, "takeover bot")
         game_id = secrets.token_urlsafe(9)
         stored_options = msgspec.to_builtins(options)
@@ -207,17 +219,19 @@ class GameService:
             raise ServiceError(404, "error.no_game", f"there is no game {game_id!r}") from None
         if stored.snapshot is not None:
             game = _game_from_snapshot(stored.snapshot.data)
-            game.log = [action_from_dict(a["action"]) for a in stored.all_actions[:stored.snapshot.seq]]
+            game.log = [action_from_dict(a["action"]) for a in stored.all_actions[: stored.snapshot.seq]]
         else:
-            game = _new_game({k: v for k, v in stored.options.items() if k not in SERVER_OPTIONS},
-                             stored.options.get("position"))
+            game = _new_game(
+                {k: v for k, v in stored.options.items() if k not in SERVER_OPTIONS}, stored.options.get("position")
+            )
         if stored.options.get("turn_timer"):
             self.turn_timers[game_id] = stored.options["turn_timer"]
         for record in stored.actions:
             game.apply(action_from_dict(record["action"]))
         # Games stored before the option existed were taken over by the greedy bot.
-        live = LiveGame(id=game_id, game=game, seats=stored.seats,
-                        takeover_bot=stored.options.get("takeover_bot", "greedy"))
+        live = LiveGame(
+            id=game_id, game=game, seats=stored.seats, takeover_bot=stored.options.get("takeover_bot", "greedy")
+        )
         for record in stored.all_actions:
             if record.get("client_action_id"):
                 live.client_ids[record["client_action_id"]] = record["seq"] + 1  # the count after it
@@ -250,8 +264,9 @@ class GameService:
         game.apply(action)  # raises RuleError before changing anything
         live.acted[action.player] = live.acted.get(action.player, 0) + 1
         try:
-            stored = await asyncio.to_thread(self.store.append_action, live.id, seq, action.player,
-                                             action_to_dict(action), client_action_id)
+            stored = await asyncio.to_thread(
+                self.store.append_action, live.id, seq, action.player, action_to_dict(action), client_action_id
+            )
         except Exception:
             # The database refused: forget the in-memory game, it will be rebuilt from the store.
             self.games.pop(live.id, None)
@@ -282,8 +297,9 @@ class GameService:
             if info["kind"] != "human" or bool(info.get("away")) == away:
                 return
             info["away"] = away
-            info.setdefault("history", []).append({"away": away, "reason": reason, "round": live.game.state.round,
-                                                   "after": len(live.game.log)})
+            info.setdefault("history", []).append(
+                {"away": away, "reason": reason, "round": live.game.state.round, "after": len(live.game.log)}
+            )
             await asyncio.to_thread(self.store.set_seats, live.id, live.seats)
         await self.broadcast(live)
         self.wake_bots(live)
@@ -293,10 +309,17 @@ class GameService:
         out = []
         for seat, info in enumerate(live.seats):
             for event in info.get("history", []):
-                out.append({"id": SEAT_EVENT_IDS + event["after"] * 10 + seat, "round": event["round"],
-                            "phase": "", "key": "notification.seat_bot" if event["away"] else "notification.seat_back",
-                            "params": {"player": seat, "reason": event["reason"]}, "to": list(range(len(live.seats))),
-                            "entries": []})
+                out.append(
+                    {
+                        "id": SEAT_EVENT_IDS + event["after"] * 10 + seat,
+                        "round": event["round"],
+                        "phase": "",
+                        "key": "notification.seat_bot" if event["away"] else "notification.seat_back",
+                        "params": {"player": seat, "reason": event["reason"]},
+                        "to": list(range(len(live.seats))),
+                        "entries": [],
+                    }
+                )
         return out
 
     def watch_timer(self, live: LiveGame) -> None:
@@ -312,8 +335,9 @@ class GameService:
         since: dict[int, tuple[float, int]] = {}  # seat -> (owing since, its actions then)
         while not live.game.is_over:
             now = loop.time()
-            owing = {s for s in live.game.waiting_for()
-                     if live.seats[s]["kind"] == "human" and not live.seats[s].get("away")}
+            owing = {
+                s for s in live.game.waiting_for() if live.seats[s]["kind"] == "human" and not live.seats[s].get("away")
+            }
             for seat in list(since):
                 if seat not in owing:
                     del since[seat]
@@ -348,8 +372,9 @@ class GameService:
                         continue
                     bot = live.bots.get(seat)
                     if bot is None:
-                        bot = live.bots[seat] = make_bot(live.seats[seat]["bot"] or live.takeover_bot,
-                                                         bot_seed(live.game.state.options.seed, seat))
+                        bot = live.bots[seat] = make_bot(
+                            live.seats[seat]["bot"] or live.takeover_bot, bot_seed(live.game.state.options.seed, seat)
+                        )
                     seq = len(live.game.log)
                     legal = list(live.game.legal_actions(seat))
                     view = live.game.view(seat, notifications=False)
@@ -378,9 +403,18 @@ class GameService:
         rendered = []
         for data in notes:
             text = render_notification(data, language, game.world, names)
-            rendered.append({"id": data["id"], "round": data["round"], "phase": data["phase"], "key": data["key"],
-                             "title": text["title"], "lines": text["lines"], "params": data["params"],
-                             "chapter": chapter_for_notification(data["key"])})
+            rendered.append(
+                {
+                    "id": data["id"],
+                    "round": data["round"],
+                    "phase": data["phase"],
+                    "key": data["key"],
+                    "title": text["title"],
+                    "lines": text["lines"],
+                    "params": data["params"],
+                    "chapter": chapter_for_notification(data["key"]),
+                }
+            )
         state = view.state
         return {
             "game_id": live.id,
@@ -399,16 +433,19 @@ class GameService:
             "hand_sizes": view.hand_sizes,
             "deck_size": view.deck_size,
             "ballot": view.ballot,
-            "seats": [{"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
-                      for i, s in enumerate(live.seats)],
+            "seats": [
+                {"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
+                for i, s in enumerate(live.seats)
+            ],
             # The table's options: after how long a bot plays an idle seat, and which bot.
             "table": {"turn_timer": self.turn_timers.get(live.id), "takeover_bot": live.takeover_bot},
             "scores": {str(p.seat): score(state, game.world, p.seat) for p in state.players},
             "ending": state.ending,
             "winners": state.winners,
-            "manual": {"phase": chapter_for_phase(view.phase_name),
-                       "decisions": {d.kind: chapter_for_decision(d.kind, view.phase_name)
-                                     for d in view.my_decisions}},
+            "manual": {
+                "phase": chapter_for_phase(view.phase_name),
+                "decisions": {d.kind: chapter_for_decision(d.kind, view.phase_name) for d in view.my_decisions},
+            },
             "notifications": rendered,
         }
 

@@ -35,15 +35,30 @@ import hashlib
 import hmac
 import os
 import secrets
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
-from sqlalchemy import (JSON, BigInteger, DateTime, Engine, ForeignKey, Integer, MetaData, String,
-                        UniqueConstraint, create_engine, delete, event, select, update)
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+    create_engine,
+    delete,
+    event,
+    select,
+    update,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -55,13 +70,25 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 SEAT_KINDS = ("human", "bot")
 
 __all__ = [
-    "DEFAULT_DATABASE_URL", "GameExists", "GameNotFound", "GameStore", "GameSummary", "SequenceConflict",
-    "StoreError", "StoredGame", "StoredSnapshot", "database_url", "hash_token", "new_token",
-    "normalize_url", "verify_token",
+    "DEFAULT_DATABASE_URL",
+    "GameExists",
+    "GameNotFound",
+    "GameStore",
+    "GameSummary",
+    "SequenceConflict",
+    "StoreError",
+    "StoredGame",
+    "StoredSnapshot",
+    "database_url",
+    "hash_token",
+    "new_token",
+    "normalize_url",
+    "verify_token",
 ]
 
 
 # --- errors -------------------------------------------------------------------------------
+
 
 class StoreError(Exception):
     """The store refused an operation (or found its data inconsistent)."""
@@ -91,14 +118,17 @@ class SequenceConflict(StoreError):
     first, or the caller's game is out of date. Reload the game from the store."""
 
     def __init__(self, game_id: str, expected: int, got: int) -> None:
-        super().__init__(f"game {game_id!r}: action seq {got} cannot be appended, the game has "
-                         f"{expected} actions (expected seq {expected}; a concurrent writer?)")
+        super().__init__(
+            f"game {game_id!r}: action seq {got} cannot be appended, the game has "
+            f"{expected} actions (expected seq {expected}; a concurrent writer?)"
+        )
         self.game_id = game_id
         self.expected = expected
         self.got = got
 
 
 # --- tokens -----------------------------------------------------------------------------
+
 
 def new_token() -> str:
     """A fresh secret for a seat (shown once to its player, stored only hashed)."""
@@ -119,6 +149,7 @@ def verify_token(token: str | None, token_hash: str | None) -> bool:
 
 # --- URLs -------------------------------------------------------------------------------
 
+
 def database_url() -> str:
     """JUDGES_DATABASE_URL, or a SQLite file judges.db in the current directory."""
     return os.environ.get(DATABASE_URL_ENV) or DEFAULT_DATABASE_URL
@@ -128,7 +159,7 @@ def normalize_url(url: str) -> str:
     """postgres:// and postgresql:// mean psycopg 3 (the driver this project installs)."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 
@@ -189,6 +220,7 @@ snapshots_table = SnapshotRow.__table__
 
 # --- what load / list_games return ------------------------------------------------------------
 
+
 class StoredSnapshot(NamedTuple):
     """The caller's snapshot data after `seq` actions (a tuple: `seq, data = snapshot`)."""
 
@@ -240,13 +272,14 @@ class GameSummary:
 
 # --- the store --------------------------------------------------------------------------
 
+
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _utc(value: datetime) -> datetime:
     """SQLite gives naive datetimes back (they were written in UTC)."""
-    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
 
 
 def _json_dumps(obj: Any) -> str:
@@ -259,8 +292,13 @@ def _json_loads(data: str | bytes) -> Any:
 
 
 def _action_record(row: ActionRow) -> dict:
-    return {"seq": row.seq, "player": row.player, "action": row.action,
-            "client_action_id": row.client_action_id, "created_at": _utc(row.created_at)}
+    return {
+        "seq": row.seq,
+        "player": row.player,
+        "action": row.action,
+        "client_action_id": row.client_action_id,
+        "created_at": _utc(row.created_at),
+    }
 
 
 class GameStore:
@@ -284,7 +322,7 @@ class GameStore:
         """Closes the pooled connections."""
         self.engine.dispose()
 
-    def __enter__(self) -> "GameStore":
+    def __enter__(self) -> GameStore:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -339,9 +377,18 @@ class GameStore:
             if not isinstance(seat, dict) or seat.get("kind") not in SEAT_KINDS:
                 raise StoreError(f"seat {i}: a seat is a dict whose kind is one of {SEAT_KINDS}, not {seat!r}")
         now = _now()
-        row = GameRow(id=game_id, created_at=now, updated_at=now, options=dict(options), seed=int(seed),
-                      rules_version=int(rules_version), seats=[dict(s) for s in seats], action_count=0,
-                      ending=None, winners=[])
+        row = GameRow(
+            id=game_id,
+            created_at=now,
+            updated_at=now,
+            options=dict(options),
+            seed=int(seed),
+            rules_version=int(rules_version),
+            seats=[dict(s) for s in seats],
+            action_count=0,
+            ending=None,
+            winners=[],
+        )
         with self._session(write=True) as session:
             if session.get(GameRow, game_id) is not None:
                 raise GameExists(game_id)
@@ -354,8 +401,11 @@ class GameStore:
     def set_result(self, game_id: str, ending: str | None, winners: list[int]) -> None:
         """Records how the game ended."""
         with self._session(write=True) as session:
-            result = session.execute(update(games_table).where(games_table.c.id == game_id)
-                                     .values(ending=ending, winners=list(winners), updated_at=_now()))
+            result = session.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id)
+                .values(ending=ending, winners=list(winners), updated_at=_now())
+            )
             if result.rowcount != 1:
                 raise GameNotFound(game_id)
             session.commit()
@@ -366,8 +416,11 @@ class GameStore:
             if not isinstance(seat, dict) or seat.get("kind") not in SEAT_KINDS:
                 raise StoreError(f"seat {i}: a seat is a dict whose kind is one of {SEAT_KINDS}, not {seat!r}")
         with self._session(write=True) as session:
-            result = session.execute(update(games_table).where(games_table.c.id == game_id)
-                                     .values(seats=[dict(s) for s in seats], updated_at=_now()))
+            result = session.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id)
+                .values(seats=[dict(s) for s in seats], updated_at=_now())
+            )
             if result.rowcount != 1:
                 raise GameNotFound(game_id)
             session.commit()
@@ -383,8 +436,9 @@ class GameStore:
 
     # --- actions --------------------------------------------------------------------------
 
-    def append_action(self, game_id: str, seq: int, player: int, action: dict,
-                      client_action_id: str | None = None) -> bool:
+    def append_action(
+        self, game_id: str, seq: int, player: int, action: dict, client_action_id: str | None = None
+    ) -> bool:
         """Appends action number `seq` (0-based: the game's action count before it) and commits.
 
         Returns False, storing nothing, if the game already has an action with this
@@ -405,19 +459,29 @@ class GameStore:
                 advanced = session.execute(
                     update(games_table)
                     .where(games_table.c.id == game_id, games_table.c.action_count == seq)
-                    .values(action_count=seq + 1, updated_at=now)).rowcount
+                    .values(action_count=seq + 1, updated_at=now)
+                ).rowcount
                 if advanced != 1:
                     # PostgreSQL, READ COMMITTED: a concurrent writer may have committed meanwhile
-                    if client_action_id is not None and \
-                            self._client_seq(session, game_id, client_action_id) is not None:
+                    if (
+                        client_action_id is not None
+                        and self._client_seq(session, game_id, client_action_id) is not None
+                    ):
                         return False
                     count = session.scalar(select(games_table.c.action_count).where(games_table.c.id == game_id))
                     if count is None:
                         raise GameNotFound(game_id)
                     raise SequenceConflict(game_id, count, seq)
-                session.execute(actions_table.insert().values(
-                    game_id=game_id, seq=seq, player=player, action=action,
-                    client_action_id=client_action_id, created_at=now))
+                session.execute(
+                    actions_table.insert().values(
+                        game_id=game_id,
+                        seq=seq,
+                        player=player,
+                        action=action,
+                        client_action_id=client_action_id,
+                        created_at=now,
+                    )
+                )
                 session.commit()
         except IntegrityError as exc:
             # the same client_action_id committed by a concurrent writer
@@ -428,8 +492,11 @@ class GameStore:
 
     @staticmethod
     def _client_seq(session: Session, game_id: str, client_action_id: str) -> int | None:
-        return session.scalar(select(actions_table.c.seq).where(
-            actions_table.c.game_id == game_id, actions_table.c.client_action_id == client_action_id))
+        return session.scalar(
+            select(actions_table.c.seq).where(
+                actions_table.c.game_id == game_id, actions_table.c.client_action_id == client_action_id
+            )
+        )
 
     def find_action_by_client_id(self, game_id: str, client_action_id: str) -> int | None:
         """The seq of the game's action with this client_action_id, or None."""
@@ -460,8 +527,9 @@ class GameStore:
             else:
                 from sqlalchemy.dialects.postgresql import insert
             stmt = insert(snapshots_table).values(game_id=game_id, seq=seq, data=data)
-            session.execute(stmt.on_conflict_do_update(index_elements=["game_id", "seq"],
-                                                       set_={"data": stmt.excluded.data}))
+            session.execute(
+                stmt.on_conflict_do_update(index_elements=["game_id", "seq"], set_={"data": stmt.excluded.data})
+            )
             session.commit()
 
     # --- reading --------------------------------------------------------------------------
@@ -475,31 +543,56 @@ class GameStore:
                 raise GameNotFound(game_id)
             count = game.action_count
             # bounded by the count just read: consistent even while a writer appends
-            snap = session.scalars(select(SnapshotRow).where(SnapshotRow.game_id == game_id, SnapshotRow.seq <= count)
-                                   .order_by(SnapshotRow.seq.desc()).limit(1)).first()
+            snap = session.scalars(
+                select(SnapshotRow)
+                .where(SnapshotRow.game_id == game_id, SnapshotRow.seq <= count)
+                .order_by(SnapshotRow.seq.desc())
+                .limit(1)
+            ).first()
             start = 0 if all_actions or snap is None else snap.seq
-            rows = session.scalars(select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq >= start,
-                                                           ActionRow.seq < count).order_by(ActionRow.seq)).all()
+            rows = session.scalars(
+                select(ActionRow)
+                .where(ActionRow.game_id == game_id, ActionRow.seq >= start, ActionRow.seq < count)
+                .order_by(ActionRow.seq)
+            ).all()
             records = [_action_record(r) for r in rows]
             if [r["seq"] for r in records] != list(range(start, count)):
                 raise StoreError(f"game {game_id!r}: the action log is not seq {start}..{count - 1}")
             after = snap.seq if snap is not None else 0
             return StoredGame(
-                id=game.id, options=game.options, seed=game.seed, rules_version=game.rules_version,
-                seats=game.seats, action_count=count, ending=game.ending, winners=game.winners,
-                created_at=_utc(game.created_at), updated_at=_utc(game.updated_at),
+                id=game.id,
+                options=game.options,
+                seed=game.seed,
+                rules_version=game.rules_version,
+                seats=game.seats,
+                action_count=count,
+                ending=game.ending,
+                winners=game.winners,
+                created_at=_utc(game.created_at),
+                updated_at=_utc(game.updated_at),
                 snapshot=StoredSnapshot(snap.seq, snap.data) if snap is not None else None,
-                actions=records[after - start:], all_actions=records if all_actions else None)
+                actions=records[after - start :],
+                all_actions=records if all_actions else None,
+            )
 
     def list_games(self) -> list[GameSummary]:
         """Every game, the most recently changed first (seats without their token hashes)."""
         with self._session() as session:
             rows = session.scalars(select(GameRow).order_by(GameRow.updated_at.desc(), GameRow.id)).all()
-            return [GameSummary(id=g.id, created_at=_utc(g.created_at), updated_at=_utc(g.updated_at),
-                                options=g.options, rules_version=g.rules_version,
-                                seats=[{k: v for k, v in s.items() if k != "token_hash"} for s in g.seats],
-                                action_count=g.action_count, ending=g.ending, winners=g.winners)
-                    for g in rows]
+            return [
+                GameSummary(
+                    id=g.id,
+                    created_at=_utc(g.created_at),
+                    updated_at=_utc(g.updated_at),
+                    options=g.options,
+                    rules_version=g.rules_version,
+                    seats=[{k: v for k, v in s.items() if k != "token_hash"} for s in g.seats],
+                    action_count=g.action_count,
+                    ending=g.ending,
+                    winners=g.winners,
+                )
+                for g in rows
+            ]
 
 
 def _configure_sqlite(engine: Engine) -> None:

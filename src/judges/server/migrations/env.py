@@ -23,15 +23,21 @@ def _url() -> str:
 
 def run_migrations_offline() -> None:
     url = _url()
-    context.configure(url=url, target_metadata=target_metadata, literal_binds=True,
-                      dialect_opts={"paramstyle": "named"}, render_as_batch=url.startswith("sqlite"))
+    context.configure(
+        url=url,
+        target_metadata=target_metadata,
+        literal_binds=True,
+        dialect_opts={"paramstyle": "named"},
+        render_as_batch=url.startswith("sqlite"),
+    )
     with context.begin_transaction():
         context.run_migrations()
 
 
 def _run(connection) -> None:
-    context.configure(connection=connection, target_metadata=target_metadata,
-                      render_as_batch=connection.dialect.name == "sqlite")
+    context.configure(
+        connection=connection, target_metadata=target_metadata, render_as_batch=connection.dialect.name == "sqlite"
+    )
     with context.begin_transaction():
         context.run_migrations()
 
