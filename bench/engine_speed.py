@@ -9,8 +9,7 @@ import argparse
 import time
 
 from judges.bots import RandomBot
-from judges.engine import Game, Options, action_to_dict
-from judges.engine import constants as C
+from judges.engine import DEFAULT_RULES, Game, Options, action_to_dict
 from judges.play import play_game
 
 
@@ -23,7 +22,7 @@ def main() -> None:
     start = time.perf_counter()
     longest = None
     for seed in range(args.games):
-        options = Options(players=args.players, seed=seed, round_limit=C.SIMULATION_ROUND_LIMIT)
+        options = Options(players=args.players, seed=seed, round_limit=DEFAULT_RULES.simulation_round_limit)
         game = play_game(options, [RandomBot(seed * 100 + s) for s in range(args.players)])
         actions += len(game.log)
         if longest is None or len(game.log) > len(longest.log):

@@ -47,12 +47,16 @@ def make_game(
     wave_pairs: int = 1,
     round_limit: int | None = None,
     seed: int = 0,
+    rules: dict | None = None,
 ) -> Game:
+    """A scenario game; `rules` lists the rules that differ from the defaults (as a scenario file may)."""
     data = {
         "options": {"players": players, "seed": seed, "wave_pairs": wave_pairs, "round_limit": round_limit},
         "position": position or {},
         "dice": list(dice) if isinstance(dice, tuple) else dice,
     }
+    if rules is not None:
+        data["options"]["rules"] = rules
     return build_game(data)
 
 

@@ -22,10 +22,11 @@ from babel.messages.pofile import read_po
 import judges.engine
 from judges import i18n
 from judges.bots import make_bot
-from judges.engine import ACTION_TYPES, ENDINGS, PHASES, Game, Options, RuleError, errors
-from judges.engine import constants as C
+from judges.engine import ACTION_TYPES, DEFAULT_RULES, ENDINGS, PHASES, Game, Options, RuleError, errors
 from judges.engine.actions import EndTurn
-from judges.engine.game import DECISIONS
+from judges.engine.cards import CARDS
+from judges.engine.decisions import KINDS
+from judges.engine.items import ITEMS
 from judges.play import play_game
 from judges.world import KINGDOMS, TERRAINS, load_world
 
@@ -88,10 +89,10 @@ def vocabulary_keys() -> set[str]:
     keys = {f"phase.{p}" for p in PHASES}
     keys |= {f"terrain.{t}" for t in TERRAINS}
     keys |= {f"kingdom.{k}" for k in KINGDOMS}
-    keys |= {f"card.{c}" for c in C.DECK} | {f"card.{c}" for c in C.EVENT_CARDS}
-    keys |= {f"item.{i}" for i in C.COSTS}
+    keys |= {f"card.{c}" for c in DEFAULT_RULES.deck} | {f"card.{c}" for c in CARDS}
+    keys |= {f"item.{i}" for i in DEFAULT_RULES.costs} | {f"item.{i}" for i in ITEMS}
     keys |= {f"ending.{e}" for e in ENDINGS} | {f"ending_text.{e}" for e in ENDINGS}
-    keys |= {f"decision.{k}" for k in DECISIONS} | {f"decision_help.{k}" for k in DECISIONS}
+    keys |= {f"decision.{k}" for k in KINDS} | {f"decision_help.{k}" for k in KINDS}
     keys |= {f"action.{t.__struct_config__.tag}" for t in ACTION_TYPES}
     keys |= {"party.canaanites", "party.invaders"}
     keys |= {"outcome.killed", "outcome.exposed", "outcome.failed"}
@@ -101,7 +102,7 @@ def vocabulary_keys() -> set[str]:
 def renderer_keys() -> set[str]:
     """Keys the renderer itself looks up (pieces of sentences, variants, outcomes)."""
     keys = set(re.findall(r'\.text\(\s*"([^"]+)"', I18N_SOURCE))
-    keys |= {v for variants in i18n.VARIANTS.values() for v in variants}
+    keys |= {row[0] for rows in i18n.VARIANTS.values() for row in rows}
     return keys
 
 
@@ -149,7 +150,7 @@ def test_the_scan_finds_the_engine_keys():
         "income.tax",
         "notification.income",
         "notification.game_over",
-        "error.cannot_buy",
+        "error.buy.too_poor",
         "error.not_your_decision",
         "error.game_over",
         "error.malformed_action",
@@ -269,7 +270,7 @@ def test_every_field_is_a_parameter_the_engine_passes():
     for key, params in _call_sites().items():
         if params is None:
             continue
-        for k in (key, *i18n.VARIANTS.get(key, ())):
+        for k in (key, *(row[0] for row in i18n.VARIANTS.get(key, ()))):
             fields = i18n.message_fields(english[k])
             assert fields <= params, f"{k}: fields {sorted(fields - params)} are not parameters {sorted(params)}"
 
@@ -360,7 +361,9 @@ GAMES = [  # seed, players, bots, invader pairs per wave
 def games():
     out = []
     for seed, players, bots, pairs in GAMES:
-        options = Options(players=players, seed=seed, wave_pairs=pairs, round_limit=C.SIMULATION_ROUND_LIMIT)
+        options = Options(
+            players=players, seed=seed, wave_pairs=pairs, round_limit=DEFAULT_RULES.simulation_round_limit
+        )
         game = play_game(options, [make_bot(bots[s % len(bots)], seed * 100 + s) for s in range(players)])
         out.append((game, msgspec.to_builtins(game.notifications)))
     return out
@@ -408,7 +411,11 @@ def test_rendering_accepts_structs_and_unnamed_seats(games):
     line = i18n.render_entry(
         {"key": "intrigue.tax", "params": {"player": 1, "region": 0}}, "pt_BR", WORLD, {"1": "Bia"}
     )
-    assert line == f"Bia joga uma Taxação sobre {WORLD.regions[0].name}."
+    assert (
+        line
+        == f"Bia joga uma Taxação sobre {i18n.place_name('pt_BR', WORLD.regions[0].name)}."
+        == "Bia joga uma Taxação sobre Naftali."
+    )
     line = i18n.render_entry({"key": "intrigue.tax", "params": {"player": 2, "region": 0}}, "es", WORLD, {})
     assert line.startswith("Jugador 3 juega un Impuesto")
 

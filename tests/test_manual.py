@@ -2,8 +2,8 @@
 
 (a) the same chapters exist in English, Spanish and Portuguese, and every one renders;
 (b) no number of the rules is typed into the text: every digit comes from a placeholder filled
-    from the constants, so changing a constant changes the manual;
-(c) the rendered values agree with the constants, and the owner's worked example gives 7;
+    from the rules, so changing a rule changes the manual;
+(c) the rendered values agree with the rules, and the owner's worked example gives 7;
 (d) phases, notifications and decisions lead to their chapter;
 (e) the web pages: contents, chapters with their navigation, 404s.
 """
@@ -13,12 +13,14 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+import msgspec
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from judges import i18n, manual
-from judges.engine import constants as C
+from judges.engine.cards import CARDS, copies
+from judges.engine.items import ITEMS, cost
 from judges.engine.state import PHASES
 from judges.manual import (
     CHAPTER_DIR,
@@ -36,6 +38,23 @@ from judges.manual import (
 )
 
 LANGS = i18n.LANGUAGES
+
+
+class _ManualRules:
+    """The rules the manual renders, under the UPPERCASE names its templates use (C.COSTS)."""
+
+    def __getattr__(self, name: str):
+        return getattr(manual.DEFAULT_RULES, name.lower())
+
+
+C = _ManualRules()
+
+
+def set_rules(monkeypatch, **changes) -> None:
+    """The manual rendered under other rules for the test."""
+    monkeypatch.setattr(manual, "DEFAULT_RULES", msgspec.structs.replace(manual.DEFAULT_RULES, **changes))
+
+
 EXPECTED_FILES = [f"{n:02d}-{slug}.md" for n, slug in enumerate(CHAPTERS, start=1)]
 
 # Digits allowed in a chapter's raw text outside template tags, (lang, slug) -> the exact
@@ -173,16 +192,16 @@ def test_the_digit_scan_catches_a_typed_number():
 def test_changing_a_constant_changes_the_manual(lang, monkeypatch):
     before = render_chapter(lang, "acquisitions")
     assert "99" not in before
-    monkeypatch.setitem(C.COSTS, "wall", 99)
+    set_rules(monkeypatch, costs={**C.COSTS, "wall": 99})
     after = render_chapter(lang, "acquisitions")
-    assert f"<td>{i18n.gettext(lang, 'item.wall')}</td><td>99</td>" in after
+    assert re.search(rf"<td>{i18n.gettext(lang, 'item.wall')}</td>\s*<td>99</td>", after)
     assert "99" in render_chapter(lang, "income-and-victory")  # "a wall costs 99"
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_changing_the_wrath_threshold_changes_every_mention(lang, monkeypatch):
     old = str(C.WRATH_THRESHOLD)
-    monkeypatch.setattr(C, "WRATH_THRESHOLD", 21)
+    set_rules(monkeypatch, wrath_threshold=21)
     for slug in ("world", "announcements", "wrath-and-invaders", "screen"):
         text = re.sub(r"<[^>]+>", " ", render_chapter_body(lang, slug))
         assert "21" in text, slug
@@ -202,15 +221,15 @@ def _rows(body: str) -> list[list[str]]:
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_price_list_is_the_constants(lang):
     rows = {r[0]: r[1] for r in _rows(render_chapter_body(lang, "acquisitions")) if len(r) == 3}
-    for item, cost in C.COSTS.items():
-        assert rows[i18n.gettext(lang, f"item.{item}")] == str(cost), item
+    for item in ITEMS:  # every item of the table, at the price the rules give it
+        assert rows[i18n.gettext(lang, f"item.{item}")] == str(cost(manual.rules(), item)), item
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_deck_is_the_constants(lang):
     rows = {r[0]: r[1] for r in _rows(render_chapter_body(lang, "intrigue")) if len(r) == 3}
-    for card, copies in C.DECK.items():
-        assert rows[i18n.gettext(lang, f"card.{card}")] == str(copies), card
+    for card in CARDS:  # every card of the table, with the rules' number of copies
+        assert rows[i18n.gettext(lang, f"card.{card}")] == str(copies(manual.rules(), card)), card
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -251,7 +270,7 @@ def test_the_owners_income_example_renders_seven_coins(lang, coins):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_income_example_follows_the_constants(lang, monkeypatch):
-    monkeypatch.setattr(C, "DEVELOPMENT_INCOME", 3)
+    set_rules(monkeypatch, development_income=3)
     body = render_chapter_body(lang, "income-and-victory")
     assert re.search(rf"<strong>{owners_example_total()} \w+</strong>", body)
     assert owners_example_total() == 9
@@ -409,26 +428,62 @@ def test_manual_redirects_to_the_readers_language(client):
     assert client.get("/manual", params={"lang": "pt"}, follow_redirects=False).headers["location"] == "/manual/pt_BR"
 
 
-# --- the Markdown renderer --------------------------------------------------------------------------
+# --- the Markdown, by markdown-it-py ---------------------------------------------------------------
 
 
-def test_markdown_renderer():
+def test_markdown_is_rendered_by_markdown_it():
+    """Headings (with ids), paragraphs, lists (nested, and "#." numbered), tables with their
+    alignment, blockquotes, rules, emphasis, code and links come from markdown-it-py."""
+    from markdown_it import MarkdownIt
+
+    import judges.manual as manual
+
+    assert isinstance(manual._markdown(), MarkdownIt)
+    assert not hasattr(manual, "_blocks") and not hasattr(manual, "_inline"), "no home-made renderer is left"
     html = markdown_to_html(
         "# Title\n\nSome **bold**, *italic*, `code` and [a link](events#x) & 3 < 4.\n"
         "next line\n\n- one\n- two\n  - nested\n\n#. first\n#. second\n\n"
-        "| a | b |\n|---|--:|\n| x | y |\n\n> **Example.** quoted\n>\n> - in a list\n\n---\n",
+        "| a | b |\n|---|--:|\n| x | y |\n\n> **Example.** quoted\n>\n> - in a list\n>\n> #. step\n\n## Title\n\n---\n",
         link=lambda url: "/m/" + url,
     )
-    assert '<h1 id="title">Title</h1>' in html
+    assert '<h1 id="title">Title</h1>' in html and '<h2 id="title-2">Title</h2>' in html
     assert (
         "<p>Some <strong>bold</strong>, <em>italic</em>, <code>code</code> and "
         '<a href="/m/events#x">a link</a> &amp; 3 &lt; 4.\nnext line</p>' in html
     )
     assert "<ul>\n<li>one</li>\n<li>two\n<ul>\n<li>nested</li>\n</ul>\n</li>\n</ul>" in html
     assert "<ol>\n<li>first</li>\n<li>second</li>\n</ol>" in html
-    assert '<tr><th>a</th><th style="text-align: right">b</th></tr>' in html
-    assert '<tr><td>x</td><td style="text-align: right">y</td></tr>' in html
+    assert '<th>a</th>\n<th style="text-align:right">b</th>' in html
+    assert '<td>x</td>\n<td style="text-align:right">y</td>' in html
     assert (
-        "<blockquote>\n<p><strong>Example.</strong> quoted</p>\n<ul>\n<li>in a list</li>\n</ul>\n</blockquote>" in html
+        "<blockquote>\n<p><strong>Example.</strong> quoted</p>\n<ul>\n<li>in a list</li>\n</ul>\n"
+        "<ol>\n<li>step</li>\n</ol>\n</blockquote>" in html
     )
-    assert "<hr>" in html
+    assert "<hr" in html
+    assert "<script>" not in markdown_to_html("<script>alert(1)</script>"), "raw HTML is not passed through"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_manual_pages_come_from_template_files_and_catalog_words(lang):
+    import judges.manual as manual
+
+    assert not hasattr(manual, "_WORDS") and not hasattr(manual, "_PAGE")
+    assert (manual.TEMPLATE_DIR / "layout.html").is_file()
+    index = render_index(lang)
+    assert f"<p>{i18n.gettext(lang, 'manual.intro')}</p>" in index
+    assert i18n.gettext(lang, "manual.contents") in render_chapter(lang, "world")
+    assert i18n.gettext(lang, "manual.next") in render_chapter(lang, "world")
+
+
+def test_the_manual_reads_the_rules_through_one_function(monkeypatch):
+    import judges.manual as manual
+
+    assert manual.rules() is manual.DEFAULT_RULES
+    game_rules = msgspec.structs.replace(manual.DEFAULT_RULES, costs={**C.COSTS, "wall": 97})
+    monkeypatch.setattr(manual, "rules", lambda: game_rules)
+    assert "97" in render_chapter("en", "acquisitions")
+
+
+@pytest.mark.parametrize("lang, shiloh", [("en", "Shiloh"), ("es", "Silo"), ("pt_BR", "Siló")])
+def test_the_manual_names_places_as_the_language_spells_them(lang, shiloh):
+    assert shiloh in render_chapter_body(lang, "world")

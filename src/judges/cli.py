@@ -1,4 +1,4 @@
-"""The `judges` command: simulate games, draw the board, run scenario files."""
+"""The `judges` command: simulate games, draw the board, run scenario files, verify a game's dice."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from .engine import constants as C
+from .engine.rules import DEFAULT_RULES
 from .engine.state import ENDINGS
 
 app = typer.Typer(help="Judges & Kings: the rules engine's command line.", no_args_is_help=True, add_completion=False)
@@ -44,15 +44,20 @@ def summarize(records: list) -> dict:
 
 @app.command()
 def simulate(
-    players: int = typer.Option(4, min=C.MIN_PLAYERS, max=C.MAX_PLAYERS, help="Players per game."),
+    players: int = typer.Option(
+        4, min=DEFAULT_RULES.min_players, max=DEFAULT_RULES.max_players, help="Players per game."
+    ),
     games: int = typer.Option(20, min=1, help="How many games to play."),
     bot: str = typer.Option("random", help="Bot for every seat, or a comma-separated list by seat."),
     seed: int = typer.Option(1, help="Seed of the first game; game i uses seed + i."),
     wave_pairs: int = typer.Option(
-        C.DEFAULT_WAVE_PAIRS, min=1, max=C.MAX_WAVE_PAIRS, help="Invader pairs per wave (2 = hard)."
+        DEFAULT_RULES.default_wave_pairs,
+        min=1,
+        max=DEFAULT_RULES.max_wave_pairs,
+        help="Invader pairs per wave (2 = hard).",
     ),
     round_limit: int = typer.Option(
-        C.SIMULATION_ROUND_LIMIT, min=1, help="Round cap: a longer game ends with no winner."
+        DEFAULT_RULES.simulation_round_limit, min=1, help="Round cap: a longer game ends with no winner."
     ),
     as_json: bool = typer.Option(False, "--json", help="One JSON record per game, then the summary."),
 ) -> None:
@@ -116,6 +121,11 @@ def serve(
         None, "--database", envvar="JUDGES_DATABASE_URL", help="Database URL (default: SQLite file judges.db here)."
     ),
     allow_scenarios: bool = typer.Option(False, help="Let games start from a scenario position (tests, design)."),
+    allow_seeds: bool = typer.Option(
+        False,
+        help="Let a game's creator choose its seed, which gives away every "
+        "hand and die to whoever knows it (tests, design).",
+    ),
 ) -> None:
     """Start the game server (SQLite by default) and print its URL."""
     import uvicorn
@@ -124,7 +134,7 @@ def serve(
     from .server.store import database_url
 
     url = database or database_url()
-    application = create_app(url, allow_scenarios=allow_scenarios)
+    application = create_app(url, allow_scenarios=allow_scenarios, allow_seeds=allow_seeds)
     Console().print(f"Judges & Kings is served at [bold]http://{host}:{port}/[/bold]  (database: {url})")
     uvicorn.run(application, host=host, port=port, log_level="warning")
 
@@ -153,8 +163,41 @@ def scenario_run(
 
 
 @app.command()
+def verify(
+    file: Path = typer.Argument(
+        ..., exists=True, dir_okay=False, help="A finished game's export (GET /api/games/{id}/export)."
+    ),
+    expected: str | None = typer.Option(
+        None, "--commitment", help="The commitment the game showed at its start (hex), to check too."
+    ),
+) -> None:
+    """Check a finished game: its revealed seed hashes to the commitment, and replaying its
+    actions with that seed reaches its stored result, so every die was the committed one."""
+    from .verify import VerificationError, verify_export
+
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        err.print(f"{file}: not valid JSON: {exc}")
+        raise typer.Exit(2)
+    try:
+        result = verify_export(data, expected)
+    except VerificationError as exc:
+        err.print(f"{file}: NOT VERIFIED: {exc}", soft_wrap=True)
+        raise typer.Exit(1)
+    Console().print(
+        f"{file}: verified. Game {result.game_id or '(no id)'}: the {result.generator} seed matches the "
+        f"commitment {result.commitment}, and its {result.actions} actions replay to the stored "
+        f"result ({result.ending}, round {result.rounds}, winners {result.winners or 'none'}).",
+        soft_wrap=True,
+    )
+
+
+@app.command()
 def lab(
-    players: int = typer.Option(4, min=C.MIN_PLAYERS, max=C.MAX_PLAYERS, help="Players per game."),
+    players: int = typer.Option(
+        4, min=DEFAULT_RULES.min_players, max=DEFAULT_RULES.max_players, help="Players per game."
+    ),
     games: int = typer.Option(100, min=1, help="Games per variant; game i uses seed + i."),
     bots: str = typer.Option(
         "greedy",
@@ -165,14 +208,22 @@ def lab(
     out: Path = typer.Option(Path("report"), help="Directory for index.html, the plots, games.csv, summary.json."),
     workers: int = typer.Option(0, min=0, help="Worker processes (0: one per CPU)."),
     sets: list[str] | None = typer.Option(
-        None, "--set", help="NAME=VALUE (JSON) or NAME.key=VALUE: override a rules constant in every game. Repeatable."
+        None,
+        "--set",
+        help="NAME=VALUE (JSON) or NAME.key=VALUE: override "
+        "a rule (wrath_threshold=10, costs.wall=8) in "
+        "every game. Repeatable.",
     ),
     variants: list[str] | None = typer.Option(
-        None, "--variant", help="NAME:CONST=VALUE,CONST=VALUE: a variant compared on the same seeds. Repeatable."
+        None, "--variant", help="NAME:RULE=VALUE,RULE=VALUE: a variant compared on the same seeds. Repeatable."
     ),
     baseline: bool = typer.Option(True, help="With --variant, also play the 'default' variant (only --set)."),
-    round_limit: int = typer.Option(C.SIMULATION_ROUND_LIMIT, min=1, help="Round cap: a longer game has no winner."),
-    wave_pairs: int = typer.Option(C.DEFAULT_WAVE_PAIRS, min=1, max=C.MAX_WAVE_PAIRS, help="Invader pairs per wave."),
+    round_limit: int = typer.Option(
+        DEFAULT_RULES.simulation_round_limit, min=1, help="Round cap: a longer game has no winner."
+    ),
+    wave_pairs: int = typer.Option(
+        DEFAULT_RULES.default_wave_pairs, min=1, max=DEFAULT_RULES.max_wave_pairs, help="Invader pairs per wave."
+    ),
 ) -> None:
     """Play many seeded games between bots in parallel and write an HTML report with plots."""
     import shlex
@@ -211,7 +262,7 @@ def lab(
             "--round-limit",
             round_limit,
         ]
-        words += ["--wave-pairs", wave_pairs] if wave_pairs != C.DEFAULT_WAVE_PAIRS else []
+        words += ["--wave-pairs", wave_pairs] if wave_pairs != DEFAULT_RULES.default_wave_pairs else []
         words += [w for text in sets or [] for w in ("--set", text)]
         words += [w for text in variants or [] for w in ("--variant", text)]
         config.command = shlex.join(str(w) for w in words + ([] if baseline else ["--no-baseline"]))

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 
 from .bots import Bot, bot_seed, make_bot
 from .engine import Game, Options
-from .engine import constants as C
 from .engine.board import sustaining_regions
+from .engine.rules import DEFAULT_RULES, Rules
 
 
 @dataclass
@@ -58,9 +58,10 @@ def simulate_one(
     players: int,
     bot_names: list[str],
     wave_pairs: int = 1,
-    round_limit: int | None = C.SIMULATION_ROUND_LIMIT,
+    round_limit: int | None = DEFAULT_RULES.simulation_round_limit,
+    rules: Rules = DEFAULT_RULES,
 ) -> GameRecord:
-    options = Options(players=players, seed=seed, wave_pairs=wave_pairs, round_limit=round_limit)
+    options = Options(players=players, seed=seed, wave_pairs=wave_pairs, round_limit=round_limit, rules=rules)
     bots = [make_bot(bot_names[seat % len(bot_names)], bot_seed(seed, seat)) for seat in range(players)]
     game = play_game(options, bots)
     s = game.state
@@ -73,6 +74,6 @@ def simulate_one(
         razed_by_invaders=s.razed_by_invaders,
         razed_by_plunder=s.razed_by_plunder,
         actions=len(game.log),
-        regions_sustaining=sustaining_regions(s, game.world, C.SETTLEMENTS_TO_SUSTAIN_JUDGE),
+        regions_sustaining=sustaining_regions(s, game.world, s.options.rules.settlements_to_sustain_judge),
         bots=[b.name for b in bots],
     )

@@ -157,6 +157,21 @@ def _load_packaged(name: str) -> World:
     return _parse_bytes(ref.read_bytes(), f"{name}.toml")
 
 
+@functools.cache
+def map_exists(name: str) -> bool:
+    """Whether ``judges/data/maps/{name}.toml`` is a packaged map."""
+    if not isinstance(name, str) or not name or any(ch in name for ch in "/\\.") or name != name.strip():
+        return False
+    return (resources.files("judges") / "data" / "maps" / f"{name}.toml").is_file()
+
+
+def available_maps() -> list[str]:
+    """The names of the packaged maps."""
+    return sorted(
+        p.name[:-5] for p in (resources.files("judges") / "data" / "maps").iterdir() if p.name.endswith(".toml")
+    )
+
+
 load_world.cache_clear = _load_packaged.cache_clear  # type: ignore[attr-defined]
 
 

@@ -29,7 +29,7 @@ def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("db") / "browser.db"
     env = {**os.environ, "JUDGES_BOT_DELAY": "0.02", "JUDGES_DATABASE_URL": f"sqlite:///{db}"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "judges.cli", "serve", "--port", str(port), "--allow-scenarios"],
+        [sys.executable, "-m", "judges.cli", "serve", "--port", str(port), "--allow-scenarios", "--allow-seeds"],
         env=env,
         cwd=ROOT,
         stdout=subprocess.PIPE,

@@ -10,9 +10,19 @@ import pytest
 from typer.testing import CliRunner
 
 from judges.cli import app
-from judges.engine import constants as C
-from judges.lab import LabConfig, OverrideError, make_tasks, parse_override, parse_variant, rotated, run_games
-from judges.lab.overrides import apply_overrides, overridden
+from judges.engine import DEFAULT_RULES
+from judges.lab import (
+    LabConfig,
+    OverrideError,
+    make_tasks,
+    parse_override,
+    parse_variant,
+    replay_record,
+    rotated,
+    rules_with,
+    run_games,
+)
+from judges.lab.records import game_record
 from judges.lab.report import PLOTS, wilson
 
 runner = CliRunner()
@@ -89,7 +99,37 @@ def test_set_overrides_change_the_games_on_the_same_seeds():
     by = {v: [r for r in records if r["variant"] == v] for v in ("default", "wrath3")}
     assert [r["seed"] for r in by["default"]] == [r["seed"] for r in by["wrath3"]] == list(range(1, 7))
     assert sum(r["judgments"] for r in by["wrath3"]) > sum(r["judgments"] for r in by["default"])
-    assert C.WRATH_THRESHOLD == 13  # restored after the run
+    assert DEFAULT_RULES.wrath_threshold == 13  # nothing patched
+    assert all(r["options"]["rules"]["wrath_threshold"] == 3 for r in by["wrath3"])
+    assert all(r["options"]["rules"]["wrath_threshold"] == 13 for r in by["default"])
+
+
+def test_a_variant_record_replays_to_the_same_end_under_its_stored_rules():
+    config = LabConfig(
+        players=3,
+        games=2,
+        bots=["greedy", "random", "greedy"],
+        seed=5,
+        workers=1,
+        round_limit=30,
+        variants=[parse_variant("harsh:wrath_threshold=4,costs.wall=3")],
+        baseline=False,
+    )
+    for stored in json.loads(json.dumps(run_games(config))):  # as summary.json keeps them
+        assert stored["options"]["rules"]["costs"]["wall"] == 3
+        game = replay_record(stored)
+        assert game.state.options.rules == rules_with(
+            [parse_override("wrath_threshold=4"), parse_override("costs.wall=3")]
+        )
+        again = game_record(
+            game,
+            variant=stored["variant"],
+            index=stored["game"],
+            seed=stored["seed"],
+            bots=stored["bots"],
+            seconds=stored["seconds"],
+        )
+        assert json.loads(json.dumps(again)) == stored
 
 
 def test_set_applies_to_every_variant():
@@ -99,31 +139,34 @@ def test_set_applies_to_every_variant():
     variants = {v.name: v for v in config.all_variants()}
     assert [o.text for o in variants["default"].overrides] == ["COSTS.wall=8"]
     assert [o.text for o in variants["cheap"].overrides] == ["COSTS.wall=8", "COSTS.troop=2"]
-    with overridden(variants["cheap"].overrides):
-        assert C.COSTS["wall"] == 8 and C.COSTS["troop"] == 2
-    assert C.COSTS["wall"] == 10 and C.COSTS["troop"] == 1
+    rules = variants["cheap"].rules
+    assert rules.costs["wall"] == 8 and rules.costs["troop"] == 2
+    assert DEFAULT_RULES.costs["wall"] == 10 and DEFAULT_RULES.costs["troop"] == 1
 
 
 def test_override_parsing():
     assert parse_override("WRATH_THRESHOLD=3").value == 3
+    assert parse_override("wrath_threshold=3").name == parse_override("WRATH_THRESHOLD=3").name == "wrath_threshold"
     o = parse_override("COSTS.wall=8")
-    assert (o.name, o.key, o.value) == ("COSTS", "wall", 8)
+    assert (o.name, o.key, o.value) == ("costs", "wall", 8)
     o = parse_override("EVENT_TERRAIN_BY_DIE.1=plain")
     assert (o.key, o.value) == (1, "plain")
     assert parse_override("CANAANITE_CITY_WALLS=false").value is False
-    assert parse_override('EVENT_CARDS=["plague","famine"]').value == ("plague", "famine")
     whole = parse_override('TERRAIN_MOVE_COST={"plain": 1, "desert": 2, "mountains": 2}')
     assert whole.value == {"plain": 1, "desert": 2, "mountains": 2}
     v = parse_variant('slow:TERRAIN_MOVE_COST={"plain": 2, "desert": 2, "mountains": 3},MOVEMENT_POINTS=4')
-    assert [o.name for o in v.overrides] == ["TERRAIN_MOVE_COST", "MOVEMENT_POINTS"]
+    assert [o.name for o in v.overrides] == ["terrain_move_cost", "movement_points"]
+    v = parse_variant("slow:terrain_move_cost.desert=2,movement_points=4")
+    assert v.rules.terrain_move_cost["desert"] == 2 and v.rules.movement_points == 4
     assert parse_variant("plain:").overrides == ()
 
 
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("WRATH_TRESHOLD=3", "unknown constant 'WRATH_TRESHOLD'; did you mean WRATH_THRESHOLD"),
-        ("NO_SUCH_THING=1", "unknown constant"),
+        ("WRATH_TRESHOLD=3", "unknown rule 'WRATH_TRESHOLD'; did you mean WRATH_THRESHOLD"),
+        ("wrath_treshold=3", "unknown rule 'wrath_treshold'; did you mean wrath_threshold"),
+        ("NO_SUCH_THING=1", "unknown rule"),
         ('WRATH_THRESHOLD="high"', "WRATH_THRESHOLD must be an integer"),
         ("WRATH_THRESHOLD=true", "WRATH_THRESHOLD must be an integer"),
         ("WRATH_THRESHOLD=2.5", "must be an integer"),
@@ -133,7 +176,7 @@ def test_override_parsing():
         ('COSTS={"wall": 8}', "must list every key"),
         ("WRATH_THRESHOLD.x=1", "is not a dict"),
         ("CANAANITE_CITY_WALLS=1", "must be true/false"),
-        ("RULES_VERSION=2", "unknown constant"),
+        ("RULES_VERSION=2", "unknown rule"),
         ("WRATH_THRESHOLD", "expected NAME=VALUE"),
     ],
 )
@@ -162,10 +205,24 @@ def test_wilson_interval():
     assert wilson(0, 0) == (0.0, 0.0, 0.0)
 
 
-def test_apply_overrides_restores_defaults():
-    apply_overrides([parse_override("MOVEMENT_POINTS=9")])
-    try:
-        assert C.MOVEMENT_POINTS == 9
-    finally:
-        apply_overrides(())
-    assert C.MOVEMENT_POINTS == 3
+def test_overrides_build_a_new_rules_value_and_patch_nothing():
+    rules = rules_with([parse_override("MOVEMENT_POINTS=9"), parse_override("costs.wall=8")])
+    assert (rules.movement_points, rules.costs["wall"]) == (9, 8)
+    assert (DEFAULT_RULES.movement_points, DEFAULT_RULES.costs["wall"]) == (3, 10)
+
+
+@pytest.mark.parametrize(
+    "texts, message",
+    [
+        (["wrath_threshold=0"], "rule wrath_threshold must be at least 1"),
+        (["costs.wall=0"], "rule costs.wall must be a positive number of coins"),
+        (["attacker_hit_min=7"], "rule attacker_hit_min is a die face"),
+        (["map=atlantis"], "no map called 'atlantis'"),
+        (["min_players=7"], "min_players (7) exceeds max_players (6)"),
+    ],
+)
+def test_rules_no_game_could_be_played_under_are_refused(texts, message):
+    with pytest.raises(OverrideError, match=re.escape(message)):
+        rules_with([parse_override(t) for t in texts])
+    with pytest.raises(OverrideError, match=re.escape(message)):
+        LabConfig(sets=texts).all_variants()

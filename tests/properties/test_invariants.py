@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judges.bots import RandomBot
-from judges.engine import CANAANITES, Game, Options, action_to_dict
-from judges.engine import constants as C
+from judges.engine import CANAANITES, DEFAULT_RULES, Game, Options, action_to_dict
+from judges.engine.cards import EVENT_CARDS
 from judges.engine.scenario import build_game
 from judges.engine.state import state_from_json, state_to_json
 from judges.world import load_world
@@ -31,7 +31,9 @@ def check_invariants(game: Game) -> None:
     for p in state.players:
         assert p.coins >= 0
         # Above the limit only while that player owes a discard.
-        assert len(p.hand) <= C.HAND_LIMIT or any(d.player == p.seat and d.kind == "discard" for d in state.pending)
+        assert len(p.hand) <= DEFAULT_RULES.hand_limit or any(
+            d.player == p.seat and d.kind == "discard" for d in state.pending
+        )
     for i, s in enumerate(state.settlements):
         assert s.troops >= 0 and 0 <= s.developments
         if s.razed:
@@ -43,8 +45,8 @@ def check_invariants(game: Game) -> None:
             assert s.owner == CANAANITES or 0 <= s.owner < len(state.players)
     carriers = [g for g in state.generals.values() if g.ark]
     assert len(carriers) + (state.ark_hex is not None) == 1
-    assert sum(g.prophet for g in state.generals.values()) <= C.PROPHET_TOKENS
-    assert sum(g.anointed for g in state.generals.values()) <= C.ANOINTED_TOKENS
+    assert sum(g.prophet for g in state.generals.values()) <= DEFAULT_RULES.prophet_tokens
+    assert sum(g.anointed for g in state.generals.values()) <= DEFAULT_RULES.anointed_tokens
     for g in state.generals.values():
         assert g.army >= 0
         assert g.captor != g.owner
@@ -57,7 +59,7 @@ def check_invariants(game: Game) -> None:
             assert t.owner is None and t.holder is None
     if state.king is not None:
         assert state.king in state.generals
-    assert 0 <= state.wrath < C.WRATH_THRESHOLD
+    assert 0 <= state.wrath < DEFAULT_RULES.wrath_threshold
     assert all(p.at >= 0 for p in state.invaders) or state.pending
     for d in state.pending:
         assert not state.players[d.player].eliminated
@@ -81,7 +83,7 @@ def positions(draw):
     for g in generals:  # never more prophets than the supply holds
         if g["prophet"]:
             prophets += 1
-            g["prophet"] = prophets <= C.PROPHET_TOKENS
+            g["prophet"] = prophets <= DEFAULT_RULES.prophet_tokens
     if generals and draw(st.booleans()):
         generals[0]["anointed"] = True
     titles = {}
@@ -93,7 +95,7 @@ def positions(draw):
         "wrath_registered": draw(st.integers(0, 6)),
         "generals": generals,
         "titles": titles,
-        "events_area": draw(st.lists(st.sampled_from(C.EVENT_CARDS), max_size=4)),
+        "events_area": draw(st.lists(st.sampled_from(EVENT_CARDS), max_size=4)),
         "settlements": {name: {"razed": True} for name in draw(st.lists(st.sampled_from(NAMES), max_size=12))},
     }
     return {
@@ -137,11 +139,11 @@ def test_random_games_keep_every_invariant_and_replay_identically(scenario, poli
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**31), players=st.integers(2, 6))
 def test_standard_games_run_to_an_ending_under_the_round_cap(seed, players):
-    game = Game.new(Options(players=players, seed=seed, round_limit=C.SIMULATION_ROUND_LIMIT))
+    game = Game.new(Options(players=players, seed=seed, round_limit=DEFAULT_RULES.simulation_round_limit))
     bots = [RandomBot(seed + seat) for seat in range(players)]
     while not game.is_over:
         seat = game.waiting_for()[0]
         game.apply(bots[seat].choose(seat, list(game.legal_actions(seat)), lambda: {}))
         check_invariants(game)
     assert game.state.ending is not None
-    assert game.state.round <= C.SIMULATION_ROUND_LIMIT
+    assert game.state.round <= DEFAULT_RULES.simulation_round_limit

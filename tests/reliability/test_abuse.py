@@ -33,11 +33,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from judges.bots import make_bot
-from judges.engine import Game, Options, action_from_dict
-from judges.engine import constants as C
+from judges.engine import DEFAULT_RULES, Game, Options, action_from_dict
 from judges.engine.actions import ACTION_TYPES, EndTurn
 from judges.engine.dice import seed_to_state
 from judges.engine.errors import RuleError
+from judges.engine.state import options_from_builtins
 from judges.server.app import create_app
 from judges.server.store import GameStore
 from judges.world import load_world
@@ -111,7 +111,7 @@ def assert_refusal(response, request_text: str) -> dict:
 
 _SCHEMA_DIR = tempfile.mkdtemp(prefix="judges-schemathesis-")
 atexit.register(shutil.rmtree, _SCHEMA_DIR, True)
-SCHEMA_APP = create_app(f"sqlite:///{_SCHEMA_DIR}/games.db")
+SCHEMA_APP = create_app(f"sqlite:///{_SCHEMA_DIR}/games.db", allow_seeds=True)
 schema = schemathesis.openapi.from_asgi("/openapi.json", SCHEMA_APP)
 
 
@@ -162,7 +162,7 @@ def test_fuzzed_requests_never_get_a_server_error(case, use_real_game, seat, sch
 @pytest.fixture(scope="module")
 def app_client(tmp_path_factory):
     db = tmp_path_factory.mktemp("abuse") / "games.db"
-    with TestClient(create_app(f"sqlite:///{db}"), raise_server_exceptions=False) as client:
+    with TestClient(create_app(f"sqlite:///{db}", allow_seeds=True), raise_server_exceptions=False) as client:
         yield client
 
 
@@ -213,8 +213,8 @@ JSON = st.recursive(
 NAMES = sorted(
     {s.name for s in WORLD.settlements}
     | {r.name for r in WORLD.regions}
-    | set(C.DECK)
-    | set(C.COSTS)
+    | set(DEFAULT_RULES.deck)
+    | set(DEFAULT_RULES.costs)
     | {"plain", "desert", "mountains", "troop", ""}
 )
 INTS = st.integers(-3, 40) | st.integers() | st.sampled_from([2**31, 2**63 - 1, 2**63, 2**64, -(2**63) - 1, 10**40])
@@ -331,8 +331,8 @@ def test_malformed_request_bodies_are_refused_and_change_nothing(app_client, sti
 @given(
     seed=st.none() | INTS,
     round_limit=st.none() | st.none() | INTS,
-    wave_pairs=st.integers(1, C.MAX_WAVE_PAIRS) | st.integers(1, C.MAX_WAVE_PAIRS) | INTS,
-    players=st.integers(C.MIN_PLAYERS, C.MAX_PLAYERS) | st.integers(1, 7),
+    wave_pairs=st.integers(1, DEFAULT_RULES.max_wave_pairs) | st.integers(1, DEFAULT_RULES.max_wave_pairs) | INTS,
+    players=st.integers(DEFAULT_RULES.min_players, DEFAULT_RULES.max_players) | st.integers(1, 7),
     name=st.none() | st.text(max_size=60),
     language=st.text(max_size=12),
 )
@@ -405,7 +405,7 @@ def secrets_by_seq(store_url: str, game_id: str, upto: int) -> tuple[list[dict],
     """Replays the stored log: for each seq, the deck and the hands; and every dice state the
     game went through (any of them gives away every later die and shuffle)."""
     stored = GameStore(store_url).load(game_id, all_actions=True)
-    game = Game.new(Options(**{k: v for k, v in stored.options.items() if k in Options.__struct_fields__}))
+    game = Game.new(options_from_builtins({k: v for k, v in stored.options.items() if k in Options.__struct_fields__}))
     by_seq = []
     # (the seed itself is shown by every view: test_the_view_does_not_give_away_the_seed...)
     rngs = {str(seed_to_state(stored.seed)), str(game.state.rng)}
@@ -452,7 +452,7 @@ def assert_hides_secrets(doc: dict, seat: int, by_seq: list[dict], rngs: set[str
 def bot_client(tmp_path, monkeypatch):
     monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
     url = f"sqlite:///{tmp_path / 'hidden.db'}"
-    with TestClient(create_app(url), raise_server_exceptions=False) as client:
+    with TestClient(create_app(url, allow_seeds=True), raise_server_exceptions=False) as client:
         yield client, url
 
 

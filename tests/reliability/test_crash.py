@@ -88,7 +88,17 @@ class Server:
         self.log = open(log, "wb")
         env = {**os.environ, "JUDGES_DATABASE_URL": db_url, "JUDGES_BOT_DELAY": "0"}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "judges.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            [
+                sys.executable,
+                "-m",
+                "judges.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--allow-seeds",
+            ],
             env=env,
             stdout=self.log,
             stderr=subprocess.STDOUT,

@@ -7,8 +7,7 @@ from collections import Counter
 import pytest
 
 from conftest import WORLD
-from judges.engine import CANAANITES, Game, Options, ScriptedDice, SetupError
-from judges.engine import constants as C
+from judges.engine import CANAANITES, DEFAULT_RULES, Game, Options, ScriptedDice, SetupError
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -38,9 +37,9 @@ def test_other_settlements_start_free_or_canaanite_with_their_garrisons():
         if info.canaanite_start:
             assert s.owner == CANAANITES
             if info.is_city:
-                assert (s.troops, s.walls) == (C.CANAANITE_CITY_GARRISON, True)
+                assert (s.troops, s.walls) == (DEFAULT_RULES.canaanite_city_garrison, True)
             else:
-                assert (s.troops, s.walls) == (C.CANAANITE_GARRISON, False)
+                assert (s.troops, s.walls) == (DEFAULT_RULES.canaanite_garrison, False)
         elif s.owner is None:
             assert s.troops == 0 and not s.walls and s.developments == 0 and not s.razed
 
@@ -97,7 +96,7 @@ def test_the_setup_shuffle_goes_through_the_seeded_dice():
 def test_a_scripted_shuffle_sets_the_deck_order():
     order = list(range(30))[::-1]
     game = Game.new(Options(players=2), dice=ScriptedDice([], shuffles=[order]), start=False)
-    plain = [card for card, n in C.DECK.items() for _ in range(n)]
+    plain = [card for card, n in DEFAULT_RULES.deck.items() for _ in range(n)]
     dealt = [p.hand[0] for p in game.state.players]
     assert game.state.deck + dealt[::-1] == plain[::-1]
 

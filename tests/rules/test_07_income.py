@@ -423,10 +423,10 @@ def test_a_settlement_yields_again_once_the_siege_is_over():
 
 def test_manual_example_seven_coins_are_a_wall_minus_three_or_three_troops_and_a_development():
     # Manual B27: 7 coins are a wall minus three coins, or three troops and a development.
-    from judges.engine import constants as C
+    from judges.engine import DEFAULT_RULES
 
-    assert C.COSTS["wall"] - 3 == 7
-    assert 3 * C.COSTS["troop"] + C.COSTS["development"] == 7
+    assert DEFAULT_RULES.costs["wall"] - 3 == 7
+    assert 3 * DEFAULT_RULES.costs["troop"] + DEFAULT_RULES.costs["development"] == 7
 
 
 def test_every_round_has_its_own_income_report_with_the_previous_balance():

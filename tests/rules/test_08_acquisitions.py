@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import WORLD, H, S, end_turns, make_game, refused
-from judges.engine import Buy, EndTurn, IllegalAction, NotYourDecision
+from judges.engine import DEFAULT_RULES, Buy, EndTurn, IllegalAction, NotYourDecision
 
 OFF_SETTLEMENT = {"q": 7, "r": 0}  # a mountain hex without a settlement, north of Galilee
 assert WORLD.hexes[WORLD.hex_at[(7, 0)]].settlement is None
@@ -39,6 +39,7 @@ def shop(
     deck=None,
     round_: int = 1,
     players: int = 3,
+    rules: dict | None = None,
     **extra,
 ):
     p0 = {"seat": 0, "coins": coins}
@@ -55,7 +56,7 @@ def shop(
     }
     if deck is not None:
         position["deck"] = list(deck)
-    game = make_game(position, dice=[], players=players)
+    game = make_game(position, dice=[], players=players, rules=rules)
     assert game.phase_name == "acquisitions"
     return game
 
@@ -114,6 +115,24 @@ def test_a_wall_costs_ten_coins():
     buy(game, "wall", settlement="Hazor")
     assert coins(game) == 2
     assert game.state.settlements[S("Hazor")].walls
+
+
+def test_a_game_prices_its_items_by_its_own_rules():
+    # Walls cost 8 in this game: 8 coins buy one, 7 do not, whatever the default rules say.
+    cheap_walls = {"costs": {**DEFAULT_RULES.costs, "wall": 8}}
+    game = shop(8, {"Hazor": garrison(0)}, rules=cheap_walls)
+    assert Buy(player=0, item="wall", settlement="Hazor") in list(game.legal_actions(0))
+    buy(game, "wall", settlement="Hazor")
+    assert coins(game) == 0 and game.state.settlements[S("Hazor")].walls
+    assert game.state.spent["wall"] == 8
+    poor = shop(7, {"Hazor": garrison(0)}, rules=cheap_walls)
+    assert Buy(player=0, item="wall", settlement="Hazor") not in list(poor.legal_actions(0))
+    error = refused(poor, Buy(player=0, item="wall", settlement="Hazor"), IllegalAction, "§8")
+    assert error.key == "error.buy.too_poor" and error.params["cost"] == 8 and error.params["coins"] == 7
+    # ...and under the default rules the same 8 coins buy no wall.
+    default = shop(8, {"Hazor": garrison(0)})
+    error = refused(default, Buy(player=0, item="wall", settlement="Hazor"), IllegalAction, "§8")
+    assert error.params["cost"] == DEFAULT_RULES.costs["wall"] == 10
 
 
 def test_a_general_costs_six_coins_and_appears_on_your_settlement():
@@ -363,6 +382,121 @@ def test_exactly_the_cost_is_enough_and_leaves_nothing(item, cost, target):
 def test_an_unknown_item_is_refused():
     game = shop(20, {"Hazor": garrison(0)})
     assert_refused(game, Buy(player=0, item="chariot", settlement="Hazor"))
+
+
+# --- Refusals: a message key with parameters, in the player's language ---------------------------
+
+REFUSALS = [  # (position arguments of shop(), the purchase, its key, its parameters)
+    (dict(coins=20), dict(item="chariot"), "error.buy.not_for_sale", {"item": "chariot"}),
+    (
+        dict(coins=9),
+        dict(item="wall", settlement="Hazor"),
+        "error.buy.too_poor",
+        {"item": "wall", "cost": 10, "coins": 9},
+    ),
+    (
+        dict(coins=5),
+        dict(item="troop", settlement="Atlantis"),
+        "error.buy.unknown_settlement",
+        {"item": "troop", "settlement": "Atlantis"},
+    ),
+    (
+        dict(coins=5),
+        dict(item="mercenary", general=11),
+        "error.buy.not_your_general",
+        {"item": "mercenary", "general": 11},
+    ),
+    (
+        dict(coins=5, generals=[gen(12, 0, "Shechem", captor=1)]),
+        dict(item="mercenary", general=12),
+        "error.buy.general_captive",
+        {"item": "mercenary", "general": 12},
+    ),
+    (dict(coins=5), dict(item="card", settlement="Hazor"), "error.buy.names_nothing", {"item": "card"}),
+    (dict(coins=5, hand=["tax"] * 5), dict(item="card"), "error.buy.hand_full", {"item": "card", "limit": 5}),
+    (dict(coins=5, deck=[]), dict(item="card"), "error.buy.deck_empty", {"item": "card"}),
+    (dict(coins=5), dict(item="mercenary", settlement="Hazor"), "error.buy.needs_general", {"item": "mercenary"}),
+    (dict(coins=5), dict(item="troop", settlement="Hazor", general=10), "error.buy.both_named", {"item": "troop"}),
+    (
+        dict(coins=5, generals=[gen(13, 0, OFF_SETTLEMENT)]),
+        dict(item="troop", general=13),
+        "error.buy.army_outside",
+        {"item": "troop", "general": 13},
+    ),
+    (dict(coins=5), dict(item="development", general=10), "error.buy.needs_settlement", {"item": "development"}),
+    (
+        dict(coins=5),
+        dict(item="troop", settlement="Kedesh"),
+        "error.buy.not_controlled",
+        {"item": "troop", "settlement": "Kedesh"},
+    ),
+    (
+        dict(coins=20, invaders=[{"at": "Hazor"}]),
+        dict(item="wall", settlement="Hazor"),
+        "error.buy.besieged",
+        {"item": "wall", "settlement": "Hazor"},
+    ),
+    (
+        dict(coins=20, walls=True),
+        dict(item="wall", settlement="Hazor"),
+        "error.buy.has_walls",
+        {"item": "wall", "settlement": "Hazor"},
+    ),
+    (
+        dict(coins=20, developments=3),
+        dict(item="development", settlement="Hazor"),
+        "error.buy.development_cap",
+        {"item": "development", "settlement": "Hazor", "limit": 3},
+    ),
+    (
+        dict(coins=20, generals=[gen(20 + i, 0, "Hazor") for i in range(5)]),
+        dict(item="general", settlement="Hazor"),
+        "error.buy.general_limit",
+        {"item": "general", "limit": 6},
+    ),
+]
+
+
+def _refusal_shop(coins, generals=(), walls=False, developments=0, **extra):
+    hazor = garrison(0, walls=walls, developments=developments)
+    return shop(
+        coins,
+        {"Hazor": hazor, "Kedesh": garrison(1)},
+        generals=[gen(10, 0, "Hazor"), *generals],
+        **{"hand": [], "deck": ["tax"], **extra},
+    )
+
+
+@pytest.mark.parametrize("where, purchase, key, params", REFUSALS, ids=[r[2] for r in REFUSALS])
+def test_a_refused_purchase_names_its_reason_by_key_and_parameters(where, purchase, key, params):
+    game = _refusal_shop(**where)
+    error = refused(game, Buy(player=0, **purchase), IllegalAction, "§8")
+    assert (error.key, error.params) == (key, params)
+    assert error.message and not error.message.startswith("error.")  # the developers' English sentence
+
+
+def test_every_purchase_refusal_is_translated_in_every_language():
+    from judges import i18n
+
+    assert len({key for _, _, key, _ in REFUSALS}) == 17
+    for _, _, key, params in REFUSALS:
+        texts = {
+            lang: i18n.render_error({"key": key, "params": params, "message": "-"}, lang, strict=True)
+            for lang in i18n.LANGUAGES
+        }
+        assert len(set(texts.values())) == 3, texts
+        assert not any("{" in t or "None" in t for t in texts.values()), texts
+
+
+def test_a_spanish_player_reads_why_a_purchase_is_refused_in_spanish():
+    from judges.i18n import render_error
+
+    game = shop(9, {"Hazor": garrison(0)})
+    error = refused(game, Buy(player=0, item="wall", settlement="Hazor"), IllegalAction, "§8")
+    assert render_error(error, "es") == "El precio de Murallas es 10 monedas y tienes 9."
+    assert render_error(error, "pt_BR") == "O preço de Muralhas é 10 moedas e você tem 9."
+    assert render_error(error, "en") == "The price of Walls is 10 coins and you have 9."
+    assert error.message == "a wall costs 10 coins and you have 9"
 
 
 def test_manual_example_seven_coins_buy_three_troops_and_a_development_leaving_nothing():

@@ -20,7 +20,7 @@ def db_url(tmp_path):
 @pytest.fixture
 def client(db_url, monkeypatch):
     monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
-    with TestClient(create_app(db_url, allow_scenarios=True)) as c:
+    with TestClient(create_app(db_url, allow_scenarios=True, allow_seeds=True)) as c:
         yield c
 
 
@@ -158,7 +158,7 @@ def test_bots_play_their_seats_by_themselves(client):
 
 def test_a_restarted_server_resumes_every_game_exactly(db_url, monkeypatch):
     monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
-    with TestClient(create_app(db_url)) as first:
+    with TestClient(create_app(db_url, allow_seeds=True)) as first:
         data = create(first)
         game_id, token = data["id"], data["seats"][0]["token"]
         for _ in range(5):
@@ -166,7 +166,7 @@ def test_a_restarted_server_resumes_every_game_exactly(db_url, monkeypatch):
             action = next((a for a in v["legal_actions"] if a["type"] == "end_turn"), v["legal_actions"][0])
             first.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token}, json={"action": action})
         before = wait_for_human(first, game_id, token)
-    with TestClient(create_app(db_url)) as second:
+    with TestClient(create_app(db_url, allow_seeds=True)) as second:
         after = view(second, game_id, token).json()
     assert after["seq"] == before["seq"]
     assert after["state"] == before["state"]
@@ -211,7 +211,7 @@ def test_a_websocket_with_a_wrong_token_is_refused(client):
 
 
 def test_scenario_positions_only_when_the_server_allows_them(db_url):
-    with TestClient(create_app(db_url, allow_scenarios=False)) as c:
+    with TestClient(create_app(db_url, allow_scenarios=False, allow_seeds=True)) as c:
         response = c.post("/api/games", json={"seats": THREE_SEATS, "position": {"wrath": 5}})
         assert response.status_code == 403
 
@@ -264,13 +264,13 @@ def test_the_turn_timer_hands_an_idle_seat_to_a_bot(client):
 
 def test_seat_takeovers_survive_a_restart(db_url, monkeypatch):
     monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
-    with TestClient(create_app(db_url)) as first:
+    with TestClient(create_app(db_url, allow_seeds=True)) as first:
         data = create(first)
         game_id, token = data["id"], data["seats"][0]["token"]
         wait_for_human(first, game_id, token)
         first.post(f"/api/games/{game_id}/seat/away", headers={"X-Seat-Token": token})
         first.post(f"/api/games/{game_id}/seat/back", headers={"X-Seat-Token": token})
-    with TestClient(create_app(db_url)) as second:
+    with TestClient(create_app(db_url, allow_seeds=True)) as second:
         v = view(second, game_id, token).json()
     keys = [n["key"] for n in v["notifications"] if n["key"].startswith("notification.seat")]
     assert keys == ["notification.seat_bot", "notification.seat_back"]
@@ -280,7 +280,7 @@ def test_the_takeover_bot_is_a_game_option_kept_across_restarts(db_url, monkeypa
     """A seat whose player is away is played by the game's takeover bot: the MCTS bot unless
     the game chose another; a bot the server cannot play is refused at creation."""
     monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
-    with TestClient(create_app(db_url)) as first:
+    with TestClient(create_app(db_url, allow_seeds=True)) as first:
         default = create(first)
         chosen = create(first, takeover_bot="random")
         for bad in ("nobot", "mcts:0", "mcts:100000:9"):
@@ -290,7 +290,7 @@ def test_the_takeover_bot_is_a_game_option_kept_across_restarts(db_url, monkeypa
         service = first.app.state.service
         assert service.games[default["id"]].takeover_bot == "mcts"
         assert service.games[chosen["id"]].takeover_bot == "random"
-    with TestClient(create_app(db_url)) as second:
+    with TestClient(create_app(db_url, allow_seeds=True)) as second:
         for data, bot in ((default, "mcts"), (chosen, "random")):
             token = data["seats"][0]["token"]
             wait_for_human(second, data["id"], token)
@@ -312,3 +312,85 @@ def test_the_screen_links_the_manual_chapter_of_the_current_phase(client):
         assert page.status_code == 200
         assert f'href="/manual/{lang}"' in page.text  # the link back to the index
     assert all("chapter" in n for n in v["notifications"])
+
+
+# --- a game's rules and map ----------------------------------------------------------------------
+
+
+def test_a_game_keeps_its_own_rules_across_a_restart(db_url, monkeypatch):
+    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    with TestClient(create_app(db_url, allow_seeds=True)) as first:
+        data = create(first, rules={"wrath_threshold": 5, "dowry": 2})
+        plain = create(first)
+        game_id, token = data["id"], data["seats"][0]["token"]
+        before = wait_for_human(first, game_id, token)
+        assert before["state"]["options"]["rules"]["wrath_threshold"] == 5
+        assert (
+            view(first, plain["id"], plain["seats"][0]["token"]).json()["state"]["options"]["rules"]["wrath_threshold"]
+            == 13
+        )
+    with TestClient(create_app(db_url, allow_seeds=True)) as second:
+        after = view(second, game_id, token).json()
+        world = second.get(f"/api/games/{game_id}/world").json()
+    assert after["state"] == before["state"]
+    assert after["state"]["options"]["rules"]["dowry"] == 2
+    assert world["wrath_threshold"] == 5 and world["name"] == "Canaan" and world["hexes"]
+
+
+def test_a_game_stored_with_old_options_loads_on_the_default_map(db_url):
+    from judges.server.service import GameService
+    from judges.server.store import GameStore
+
+    store = GameStore(db_url)
+    store.migrate()
+    seats = [
+        {"kind": "human", "bot": None, "name": "Ada", "language": "en", "token_hash": "x"},
+        {"kind": "bot", "bot": "random", "name": "Dan", "language": "en", "token_hash": None},
+    ]
+    store.create_game(
+        "old",
+        {"players": 2, "seed": 3, "wave_pairs": 1, "round_limit": None, "map": "canaan", "takeover_bot": "greedy"},
+        3,
+        1,
+        seats,
+    )
+    game = GameService(store)._load("old").game
+    assert game.state.options.rules.map == "canaan" and game.state.options.players == 2
+
+
+def test_the_world_of_a_map_and_of_a_game(client):
+    default = client.get("/api/world").json()
+    assert client.get("/api/world", params={"map": "canaan"}).json() == default
+    assert default["wrath_threshold"] == 13 and "costs" not in default  # the costs: the protocol's items
+    missing = client.get("/api/world", params={"map": "atlantis"})
+    assert missing.status_code == 404 and missing.json()["key"] == "error.no_map"
+    data = create(client, rules={"wrath_threshold": 10})
+    world = client.get(f"/api/games/{data['id']}/world").json()
+    assert world["wrath_threshold"] == 10 and world["hexes"] == default["hexes"]
+    assert client.get("/api/games/nope/world").status_code == 404
+
+
+def test_the_protocol_of_a_game_prices_the_items_by_its_rules(client):
+    def prices(body: dict) -> dict:
+        return {i["name"]: i["cost"] for i in body["items"]}
+
+    assert prices(client.get("/api/protocol").json())["wall"] == 10  # the default rules
+    data = create(
+        client, rules={"costs": {"troop": 2, "mercenary": 2, "development": 4, "wall": 8, "general": 6, "card": 3}}
+    )
+    game = client.get(f"/api/games/{data['id']}/protocol").json()
+    assert prices(game) == {"troop": 2, "mercenary": 2, "development": 4, "wall": 8, "general": 6, "card": 3}
+    assert prices(client.get("/api/protocol").json())["wall"] == 10  # the default stays the default
+    token = next(s["token"] for s in data["seats"] if s.get("token"))
+    seen = view(client, data["id"], token).json()
+    assert seen["state"]["options"]["rules"]["costs"]["wall"] == 8  # the view carries the game's rules
+    assert client.get("/api/games/nope/protocol").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "rules, words",
+    [({"wrath_threshold": 0}, "wrath_threshold"), ({"map": "atlantis"}, "atlantis"), ({"costs": {"wall": 1}}, "costs")],
+)
+def test_a_game_under_invalid_rules_is_refused(client, rules, words):
+    response = client.post("/api/games", json={"seats": THREE_SEATS, "rules": rules})
+    assert response.status_code == 422 and words in response.json()["message"]

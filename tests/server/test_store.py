@@ -17,7 +17,7 @@ from sqlalchemy import inspect
 
 from judges.bots import make_bot
 from judges.engine import Game, Options, action_from_dict, action_to_dict
-from judges.engine.state import GameState, Notification, state_from_json, state_to_json
+from judges.engine.state import GameState, Notification, options_from_builtins, state_from_json, state_to_json
 from judges.server.store import (
     GameExists,
     GameNotFound,
@@ -88,7 +88,7 @@ def seats(n: int = 3) -> list[dict]:
 
 
 def new_game(store: GameStore, game_id: str = "g1", players: int = 3, seed: int = 7) -> dict:
-    options = msgspec.to_builtins(Options(players=players, seed=seed))
+    options = msgspec.json.decode(msgspec.json.encode(Options(players=players, seed=seed)))  # as JSON keeps it
     store.create_game(game_id, options, seed, 1, seats(players))
     return options
 
@@ -373,5 +373,5 @@ def test_resume_a_real_game(store, open_store):
     assert rebuilt.log == game.log
 
     # and from the seed: the whole log
-    replayed = Game.replay(msgspec.convert(stored.options, Options), [r["action"] for r in stored.all_actions])
+    replayed = Game.replay(options_from_builtins(stored.options), [r["action"] for r in stored.all_actions])
     assert state_to_json(replayed.state) == state_to_json(game.state)

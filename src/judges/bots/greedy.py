@@ -43,7 +43,6 @@ from ..engine import (
     TakeTroops,
     Vote,
 )
-from ..engine import constants as C
 from ..engine.board import (
     base_value,
     besieged_settlements,
@@ -53,11 +52,24 @@ from ..engine.board import (
     region_share,
     standing_in_region,
 )
+from ..engine.decisions import KIND_OF_ACTION, KINDS
 from ..engine.state import General
 from ..engine.victory import score
 from ..engine.view import PlayerView
 from ..world import TERRAINS, World, load_world
 
+#: decision kind (`judges.engine.decisions.KINDS`) -> the method that answers it
+CHOOSERS = {
+    "vote": "_vote",
+    "appoint_judge": "_appoint",
+    "succession": "_successor",
+    "foresee_invasion": "_foresee_invasion",
+    "foresee_events": "_foresee_events",
+    "discard": "_discard",
+    "plunder": "_plunder",
+    "claim_judge": "_claim",
+    "turn": "_turn",
+}
 CARD_VALUE = {
     "tax": 5,
     "prophet": 5,
@@ -79,6 +91,7 @@ class _View:
         self.world = world
         self.seat = view.seat
         self.settlements = self.s.settlements
+        self.rules = self.s.options.rules  # the game's rules, as the view carries them
         self.generals = self.s.generals
         self._controllers: list[int | None] | None = None
         self._shares: dict[int, float] = {}
@@ -158,40 +171,32 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         v = view()
-        world = load_world(v.state.options.map)
+        world = load_world(v.state.options.rules.map)
         me = _View(v, world)
         by_type: dict[type, list[Action]] = {}
         for a in legal:
             by_type.setdefault(type(a), []).append(a)
-        for handler in (
-            self._vote,
-            self._appoint,
-            self._successor,
-            self._foresee_invasion,
-            self._foresee_events,
-            self._discard,
-            self._plunder,
-            self._claim,
-        ):
-            choice = handler(me, by_type)
-            if choice is not None:
-                return choice
-        phase = v.phase_name
-        if phase == "intrigue":
-            choice = self._intrigue(me, by_type)
-        elif phase == "acquisitions":
-            choice = self._acquisitions(me, by_type)
-        elif phase == "movement":
-            choice = self._movement(me, by_type)
-        else:
-            choice = None
-        if choice is not None:
-            return choice
+        owed = {KIND_OF_ACTION[t].name for t in by_type}
+        for kind in KINDS:  # the registry's order: the order a seat answers several decisions
+            if kind in owed:
+                choice = getattr(self, CHOOSERS[kind])(me, by_type, v.phase_name)
+                if choice is not None:
+                    return choice
         return by_type[EndTurn][0] if EndTurn in by_type else legal[0]
+
+    def _turn(self, me: _View, by_type, phase: str) -> Action | None:
+        """A turn: the phase's own heuristics; None ends the turn."""
+        if phase == "intrigue":
+            return self._intrigue(me, by_type)
+        if phase == "acquisitions":
+            return self._acquisitions(me, by_type)
+        if phase == "movement":
+            return self._movement(me, by_type)
+        return None
 
     # --- Phase 1 decisions -------------------------------------------------------------
 
-    def _vote(self, me: _View, by_type) -> Action | None:
+    def _vote(self, me: _View, by_type, phase: str = "") -> Action | None:
         votes = by_type.get(Vote)
         if not votes:
             return None
@@ -201,18 +206,18 @@ class GreedyBot:
         scores = me.scores()
         return min(votes, key=lambda a: (scores.get(me.generals[a.candidate].owner, 0), a.candidate))
 
-    def _appoint(self, me: _View, by_type) -> Action | None:
+    def _appoint(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(AppointJudge)
         if not options:
             return None
         own = [a for a in options if me.generals[a.general].owner == me.seat]
         return own[0] if own else options[0]
 
-    def _successor(self, me: _View, by_type) -> Action | None:
+    def _successor(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(ChooseSuccessor)
         return options[0] if options else None
 
-    def _foresee_invasion(self, me: _View, by_type) -> Action | None:
+    def _foresee_invasion(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(ForeseeInvasion)
         if not options:
             return None
@@ -227,7 +232,7 @@ class GreedyBot:
 
         return max(options, key=harm)
 
-    def _foresee_events(self, me: _View, by_type) -> Action | None:
+    def _foresee_events(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(ForeseeEvents)
         if not options:
             return None
@@ -255,23 +260,23 @@ class GreedyBot:
 
         return max(options, key=gain)
 
-    def _discard(self, me: _View, by_type) -> Action | None:
+    def _discard(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(Discard)
         if not options:
             return None
         return min(options, key=lambda a: CARD_VALUE.get(a.card, 0))
 
-    def _plunder(self, me: _View, by_type) -> Action | None:
+    def _plunder(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(Plunder)
         if not options:
             return None
         i = me.world.settlement_by_name[options[0].settlement]
         region = me.world.settlements[i].region
         standing = standing_in_region(me.s, me.world, region)
-        keep = me.region_share(region) >= 0.4 or standing <= C.SETTLEMENTS_TO_SUSTAIN_JUDGE
+        keep = me.region_share(region) >= 0.4 or standing <= me.rules.settlements_to_sustain_judge
         return next(a for a in options if a.plunder is (not keep))
 
-    def _claim(self, me: _View, by_type) -> Action | None:
+    def _claim(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(ClaimJudge)
         return options[0] if options else None
 
@@ -394,7 +399,7 @@ class GreedyBot:
             here = world.hexes[g.hex].settlement
             # A general who has moved leaves one troop to hold a settlement he took.
             if (
-                points.get(a.general, 0) < C.MOVEMENT_POINTS
+                points.get(a.general, 0) < me.rules.movement_points
                 and a.count == 1
                 and here is not None
                 and me.settlements[here].owner is None
@@ -425,7 +430,7 @@ class GreedyBot:
         plans: list[tuple[float, int, int, Move, int]] = []
         for gid, options in moves.items():
             g = me.generals[gid]
-            if points.get(gid, 0) < C.MOVEMENT_POINTS:
+            if points.get(gid, 0) < me.rules.movement_points:
                 continue  # each general makes one considered move per phase
             here = world.hexes[g.hex].settlement
             spare = 0

@@ -179,7 +179,7 @@ class MCTSBot:
         by_type: dict[type, list[Action]] = {}
         for a in legal:
             by_type.setdefault(type(a), []).append(a)
-        me = _View(view, load_world(view.state.options.map))
+        me = _View(view, load_world(view.state.options.rules.map))
         if Buy in by_type:
             kinds: set = set()
             for score, a in self._greedy.ranked_buys(me, by_type):

@@ -1,7 +1,7 @@
 """The rules engine of Judges & Kings: pure Python, no I/O, no web, no database.
 
 from judges.engine import Game, Options
-game = Game.new(Options(players=4, seed=7))
+game = Game.new(Options(players=4, seed=7))   # rules=Rules(...) for a variant; default DEFAULT_RULES
 game.waiting_for()              # seats owing a decision
 list(game.legal_actions(0))     # what seat 0 may do
 game.apply(action)              # validated; raises RuleError and changes nothing if refused
@@ -50,6 +50,7 @@ from .errors import (
     SetupError,
 )
 from .game import Game
+from .rules import DEFAULT_RULES, Rules, RulesError
 from .state import CANAANITES, ENDINGS, PHASES, Decision, GameState, Notification, Options
 
 __all__ = [
@@ -94,6 +95,9 @@ __all__ = [
     "RuleError",
     "SetupError",
     "Game",
+    "DEFAULT_RULES",
+    "Rules",
+    "RulesError",
     "CANAANITES",
     "ENDINGS",
     "PHASES",

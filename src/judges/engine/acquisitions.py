@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from . import constants as C
 from .actions import Buy
 from .board import control_map, is_besieged
 from .context import Ctx
 from .effects import register_wrath
 from .errors import IllegalAction
 from .intrigue import draw_card
+from .items import ITEMS, cheapest, cost, wrath
 from .state import General
 
 RULE = "§8 Acquisitions"
-ITEMS = tuple(C.COSTS)
 
 
 def _cap(ctx: Ctx, settlement: int) -> int:
-    return C.CITY_MAX_DEVELOPMENTS if ctx.world.settlements[settlement].is_city else C.VILLAGE_MAX_DEVELOPMENTS
+    rules = ctx.rules
+    return rules.city_max_developments if ctx.world.settlements[settlement].is_city else rules.village_max_developments
 
 
 def generals_count(ctx: Ctx, seat: int) -> int:
@@ -26,75 +26,154 @@ def generals_count(ctx: Ctx, seat: int) -> int:
     return sum(1 for g in ctx.state.generals.values() if g.owner == seat)
 
 
-def refusal(ctx: Ctx, action: Buy, control: list | None = None) -> str | None:
-    """Why this purchase is not allowed now, or None when it is. `control` (the control map)
-    may be passed in when many purchases are checked against one position."""
+def refusal(ctx: Ctx, action: Buy, control: list | None = None) -> IllegalAction | None:
+    """Why this purchase is not allowed now, or None when it is. The reason is the error
+    `apply_buy` raises: a message key with its parameters (`error.buy.too_poor` with `item`,
+    `cost`, `coins`...) and an English sentence. `control` (the control map) may be passed in
+    when many purchases are checked against one position."""
+    rules = ctx.rules
     state, world = ctx.state, ctx.world
     if control is None:
         control = control_map(state, world)
     seat, item = action.player, action.item
-    if item not in C.COSTS:
-        return f"{item!r} is not for sale; items: {', '.join(ITEMS)}"
-    cost = C.COSTS[item]
-    if state.players[seat].coins < cost:
-        return f"a {item} costs {cost} coins and you have {state.players[seat].coins}"
+    entry = ITEMS.get(item)
+    if entry is None:
+        return IllegalAction(
+            RULE, "error.buy.not_for_sale", f"{item!r} is not for sale; items: {', '.join(ITEMS)}", item=item
+        )
+    price = cost(rules, item)
+    coins = state.players[seat].coins
+    if coins < price:
+        return IllegalAction(
+            RULE,
+            "error.buy.too_poor",
+            f"a {item} costs {price} coins and you have {coins}",
+            item=item,
+            cost=price,
+            coins=coins,
+        )
+    named = action.settlement
     settlement = None
-    if action.settlement is not None:
-        settlement = world.settlement_by_name.get(action.settlement)
+    if named is not None:
+        settlement = world.settlement_by_name.get(named)
         if settlement is None:
-            return f"there is no settlement called {action.settlement!r}"
+            return IllegalAction(
+                RULE,
+                "error.buy.unknown_settlement",
+                f"there is no settlement called {named!r}",
+                item=item,
+                settlement=named,
+            )
     general = None
     if action.general is not None:
         general = state.generals.get(action.general)
         if general is None or general.owner != seat:
-            return f"general {action.general} is not one of yours"
+            return IllegalAction(
+                RULE,
+                "error.buy.not_your_general",
+                f"general {action.general} is not one of yours",
+                item=item,
+                general=action.general,
+            )
         if general.captor is not None:
-            return f"general {action.general} is captive"
-    needs_settlement = item in ("development", "wall", "general") or (item == "troop" and general is None)
-    if item == "card":
+            return IllegalAction(
+                RULE,
+                "error.buy.general_captive",
+                f"general {action.general} is captive",
+                item=item,
+                general=action.general,
+            )
+    target = entry.target
+    if target == "none":
         if settlement is not None or general is not None:
-            return "a card is drawn to your hand: name no settlement or general"
-        if len(state.players[seat].hand) >= C.HAND_LIMIT:
-            return f"your hand is full ({C.HAND_LIMIT} cards)"
+            return IllegalAction(
+                RULE,
+                "error.buy.names_nothing",
+                f"a {item} is drawn to your hand: name no settlement or general",
+                item=item,
+            )
+        if len(state.players[seat].hand) >= rules.hand_limit:
+            return IllegalAction(
+                RULE,
+                "error.buy.hand_full",
+                f"your hand is full ({rules.hand_limit} cards)",
+                item=item,
+                limit=rules.hand_limit,
+            )
         if not state.deck and not state.discard:
-            return "no card is left to draw"
+            return IllegalAction(RULE, "error.buy.deck_empty", "no card is left to draw", item=item)
         return None
-    if item == "mercenary":
+    if target == "general":
         if general is None or settlement is not None:
-            return "a mercenary joins the army of one of your free generals: name the general"
+            return IllegalAction(
+                RULE,
+                "error.buy.needs_general",
+                f"a {item} joins the army of one of your free generals: name the general",
+                item=item,
+            )
         return None
-    if item == "troop" and general is not None:
+    if target == "either" and general is not None:
         if settlement is not None:
-            return "name either a settlement (its garrison) or a general (his army), not both"
+            return IllegalAction(
+                RULE,
+                "error.buy.both_named",
+                "name either a settlement (its garrison) or a general (his army), not both",
+                item=item,
+            )
         here = world.hexes[general.hex].settlement
         if here is None or control[here] != seat:
-            return f"a troop joins general {general.id}'s army only where he stands in a settlement you control"
+            return IllegalAction(
+                RULE,
+                "error.buy.army_outside",
+                f"a {item} joins general {general.id}'s army only where he stands in a settlement you control",
+                item=item,
+                general=general.id,
+            )
         return None
-    if needs_settlement:
-        if settlement is None or general is not None:
-            return f"a {item} is placed in a settlement: name the settlement"
-        if control[settlement] != seat:
-            return f"you do not control {action.settlement}"
-        if item in ("development", "wall") and is_besieged(state, settlement):
-            return f"{action.settlement} is besieged"
-        if item == "development" and state.settlements[settlement].developments >= _cap(ctx, settlement):
-            return f"{action.settlement} already has its {_cap(ctx, settlement)} development(s)"
-        if item == "wall" and state.settlements[settlement].walls:
-            return f"{action.settlement} already has walls"
-        if item == "general" and generals_count(ctx, seat) >= C.MAX_GENERALS:
-            return f"you already have {C.MAX_GENERALS} generals"
+    # placed in a settlement: target "settlement", or "either" with no general named
+    if settlement is None or general is not None:
+        return IllegalAction(
+            RULE, "error.buy.needs_settlement", f"a {item} is placed in a settlement: name the settlement", item=item
+        )
+    if control[settlement] != seat:
+        return IllegalAction(
+            RULE, "error.buy.not_controlled", f"you do not control {named}", item=item, settlement=named
+        )
+    if entry.besieged_forbids and is_besieged(state, settlement):
+        return IllegalAction(RULE, "error.buy.besieged", f"{named} is besieged", item=item, settlement=named)
+    if item == "development" and state.settlements[settlement].developments >= _cap(ctx, settlement):
+        cap = _cap(ctx, settlement)
+        return IllegalAction(
+            RULE,
+            "error.buy.development_cap",
+            f"{named} already has its {cap} development(s)",
+            item=item,
+            settlement=named,
+            limit=cap,
+        )
+    if item == "wall" and state.settlements[settlement].walls:
+        return IllegalAction(RULE, "error.buy.has_walls", f"{named} already has walls", item=item, settlement=named)
+    if item == "general" and generals_count(ctx, seat) >= rules.max_generals:
+        return IllegalAction(
+            RULE,
+            "error.buy.general_limit",
+            f"you already have {rules.max_generals} generals",
+            item=item,
+            limit=rules.max_generals,
+        )
     return None
 
 
 def apply_buy(ctx: Ctx, action: Buy) -> None:
+    rules = ctx.rules
     why = refusal(ctx, action)
     if why is not None:
-        raise IllegalAction(RULE, "error.cannot_buy", why, item=action.item)
+        raise why
     state, world = ctx.state, ctx.world
     seat, item = action.player, action.item
-    cost = C.COSTS[item]
-    state.players[seat].coins -= cost
-    state.spent[item] = state.spent.get(item, 0) + cost
+    price = cost(rules, item)
+    state.players[seat].coins -= price
+    state.spent[item] = state.spent.get(item, 0) + price
     settlement = world.settlement_by_name.get(action.settlement) if action.settlement is not None else None
     if item == "troop" and action.general is None:
         s = state.settlements[settlement]
@@ -102,8 +181,8 @@ def apply_buy(ctx: Ctx, action: Buy) -> None:
         s.troops += 1
     elif item in ("troop", "mercenary"):
         state.generals[action.general].army += 1
-        if item == "mercenary":
-            register_wrath(ctx, C.WRATH_MERCENARY, "mercenary")
+        if ITEMS[item].wrath is not None:
+            register_wrath(ctx, wrath(rules, item), item)  # reason: the item's name
     elif item == "development":
         state.settlements[settlement].developments += 1
     elif item == "wall":
@@ -114,13 +193,14 @@ def apply_buy(ctx: Ctx, action: Buy) -> None:
         state.generals[gid] = General(id=gid, owner=seat, hex=world.settlements[settlement].hex)
     elif item == "card":
         draw_card(ctx, seat)
-    ctx.log_round("acquisition", player=seat, item=item, cost=cost, settlement=settlement, general=action.general)
+    ctx.log_round("acquisition", player=seat, item=item, cost=price, settlement=settlement, general=action.general)
 
 
 def legal_buys(ctx: Ctx, seat: int) -> Iterator[Buy]:
+    rules = ctx.rules
     state, world = ctx.state, ctx.world
     coins = state.players[seat].coins
-    if coins < min(C.COSTS.values()):
+    if coins < cheapest(rules):
         return
     control = control_map(state, world)
     mine = [i for i, owner in enumerate(control) if owner == seat]
@@ -135,5 +215,5 @@ def legal_buys(ctx: Ctx, seat: int) -> Iterator[Buy]:
             candidates.append(Buy(player=seat, item="mercenary", general=g.id))
     candidates.append(Buy(player=seat, item="card"))
     for buy in candidates:
-        if C.COSTS[buy.item] <= coins and refusal(ctx, buy, control) is None:
+        if cost(rules, buy.item) <= coins and refusal(ctx, buy, control) is None:
             yield buy

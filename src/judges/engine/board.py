@@ -6,7 +6,6 @@ Nothing here changes the state.
 from __future__ import annotations
 
 from ..world import World
-from . import constants as C
 from .state import CANAANITES, GameState, General
 
 
@@ -92,9 +91,11 @@ def control_map(state: GameState, world: World) -> list[int | None]:
 
 def base_value(state: GameState, world: World, settlement: int) -> int:
     """§ 7: a settlement's income value before this round's events: a village 1, a city 2,
-    +2 a development (plunder counts this value; Income adds the events to it)."""
-    base = C.CITY_INCOME if world.settlements[settlement].is_city else C.VILLAGE_INCOME
-    return base + C.DEVELOPMENT_INCOME * state.settlements[settlement].developments
+    +2 a development under the default rules (plunder counts this value; Income adds the
+    events to it). The numbers are the game's own rules (its options')."""
+    rules = state.options.rules
+    base = rules.city_income if world.settlements[settlement].is_city else rules.village_income
+    return base + rules.development_income * state.settlements[settlement].developments
 
 
 def controlled_settlements(state: GameState, world: World, seat: int) -> list[int]:

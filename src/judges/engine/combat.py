@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from . import constants as C
 from .actions import ClaimJudge, Plunder
 from .board import base_value, generals_at, is_defended, living_seats, settlement_controller, turn_order
 from .context import Ctx
@@ -49,10 +48,11 @@ def _alive(ctx: Ctx, side: Side) -> bool:
 
 
 def _dice(ctx: Ctx, side: Side) -> int:
+    rules = ctx.rules
     if side.party == INVADERS:
-        return C.INVADER_DICE
+        return rules.invader_dice
     active = side.active_generals()
-    king = C.KING_EXTRA_DICE if ctx.state.king in active else 0
+    king = rules.king_extra_dice if ctx.state.king in active else 0
     return _troops(ctx, side) + len(active) + king
 
 
@@ -149,6 +149,7 @@ def _capture(ctx: Ctx, gid: int, captor: int, hex_index: int) -> None:
 
 
 def _siege(ctx: Ctx, pair: InvaderPair) -> None:
+    rules = ctx.rules
     state, world = ctx.state, ctx.world
     settlement = pair.at
     if state.settlements[settlement].razed:
@@ -164,10 +165,10 @@ def _siege(ctx: Ctx, pair: InvaderPair) -> None:
         party=s.owner if s.owner is not None else settlement_controller(state, world, settlement),
         garrison=settlement if s.owner is not None else None,
         generals=[g.id for g in generals_at(state, hex_index) if g.captor is None],
-        hit_min=C.WALLS_HIT_MIN if s.walls else C.DEFENDER_HIT_MIN,
+        hit_min=rules.walls_hit_min if s.walls else rules.defender_hit_min,
     )
     invaders = Side(
-        party=INVADERS, garrison=None, generals=[], hit_min=C.INVADER_HIT_MIN, strength=C.INVADER_PAIR_STRENGTH
+        party=INVADERS, garrison=None, generals=[], hit_min=rules.invader_hit_min, strength=rules.invader_pair_strength
     )
     winner = _fight(ctx, invaders, defenders, hex_index)
     if winner is invaders:
@@ -224,6 +225,7 @@ def _battle_plan(ctx: Ctx, hex_index: int) -> tuple[int, list[int]]:
 
 
 def _side(ctx: Ctx, party, hex_index: int, attacking: bool) -> Side:
+    rules = ctx.rules
     state, world = ctx.state, ctx.world
     s_index = world.hexes[hex_index].settlement
     garrison = None
@@ -239,11 +241,11 @@ def _side(ctx: Ctx, party, hex_index: int, attacking: bool) -> Side:
         else [g.id for g in generals_at(state, hex_index) if g.owner == party and g.captor is None]
     )
     if attacking:
-        hit_min = C.ATTACKER_HIT_MIN
+        hit_min = rules.attacker_hit_min
     elif party == CANAANITES:
-        hit_min = C.WALLS_HIT_MIN if walls else C.CANAANITE_HIT_MIN
+        hit_min = rules.walls_hit_min if walls else rules.canaanite_hit_min
     else:
-        hit_min = C.WALLS_HIT_MIN if walls else C.DEFENDER_HIT_MIN
+        hit_min = rules.walls_hit_min if walls else rules.defender_hit_min
     return Side(party=party, garrison=garrison, generals=generals, hit_min=hit_min)
 
 
@@ -283,7 +285,7 @@ def run_battles(ctx: Ctx) -> None:
 
 def plunder_value(ctx: Ctx, settlement: int) -> int:
     """3 × the settlement's income value (village 1, city 2, +2 per development)."""
-    return C.PLUNDER_MULTIPLIER * base_value(ctx.state, ctx.world, settlement)
+    return ctx.rules.plunder_multiplier * base_value(ctx.state, ctx.world, settlement)
 
 
 def legal_plunder(ctx: Ctx, decision: Decision) -> Iterator[Plunder]:
@@ -299,7 +301,7 @@ def apply_plunder(ctx: Ctx, decision: Decision, action: Plunder) -> None:
     if action.plunder:
         gain = plunder_value(ctx, settlement)
         state.players[action.player].coins += gain
-        register_wrath(ctx, C.WRATH_PLUNDER, "plunder")
+        register_wrath(ctx, ctx.rules.wrath_plunder, "plunder")
         ctx.log_round("combat.plunder", player=action.player, settlement=settlement, coins=gain)
         raze(ctx, settlement, "plunder")
     else:

@@ -1,10 +1,11 @@
-"""What every rule function receives: the state, the static world, the dice, and the
-outbox of notifications."""
+"""What every rule function receives: the state (whose options carry the rules), the static
+world, the dice, and the outbox of notifications."""
 
 from __future__ import annotations
 
 from ..world import World
 from .dice import Dice
+from .rules import Rules
 from .state import PHASES, Entry, GameState, Notification
 
 
@@ -16,6 +17,11 @@ class Ctx:
         self.world = world
         self.dice = dice
         self.outbox: list[Notification] = []  # notifications emitted since the game last took them
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of this game (its options'): every rule function reads these."""
+        return self.state.options.rules
 
     def report(self, key: str, **params) -> None:
         """A line of the report of the phase being resolved."""

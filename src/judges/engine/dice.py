@@ -1,19 +1,41 @@
 """The one door through which randomness enters a game.
 
-Every die the rules roll and every shuffle goes through a `Dice`. A game's seeded dice keep
-their whole state in `GameState.rng` (one 64-bit integer), so cloning or serializing the
-state also clones the dice, and seed + action log always rebuild the same game.
+Every die the rules roll and every shuffle goes through a `Dice`. Two generators, chosen by
+`Options.dice` (docs/architecture.md "Randomness"):
+
+- "splitmix64" (`SeededDice`): fast, keyed by the integer `Options.seed`; simulations, the
+  lab, tests and scenarios use it. Its whole state is `GameState.rng` (one 64-bit integer).
+  Anybody who knows a few outcomes can search its seeds: never for a game with secrets.
+- "blake2b" (`StrongDice`): a keyed BLAKE2b counter-mode generator, keyed by the 256-bit
+  hex `Options.key` (at least 128 bits); every server game uses it. Its state is the key and
+  the counter `GameState.rng`; without the key its outputs cannot be told from chance.
+
+Either way the whole state lives in the game state, so cloning or serializing the state also
+clones the dice, and options + action log always rebuild the same game. Both draw each die
+by rejection (no modulo bias) and shuffle by Fisher-Yates through single dice.
 Tests use `ScriptedDice`, which hands out exactly the faces a test lists.
+
+`commitment(options)` is what a game publishes at its start: the SHA-256 of its seed under a
+domain prefix. The seed is revealed when the game ends, and `judges.verify` checks it.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Protocol
 
 from .errors import DiceScriptExhausted
 
 _MASK = (1 << 64) - 1
+SPLITMIX64 = "splitmix64"
+BLAKE2B = "blake2b"
+GENERATORS = (SPLITMIX64, BLAKE2B)
+MIN_KEY_BYTES = 16  # 128 bits
+MAX_KEY_BYTES = 64  # BLAKE2b's largest key
+KEY_BYTES = 32  # what a server game draws: 256 bits
+_PERSON = b"judges-dice-v1"  # BLAKE2b personalization: these outputs are dice, nothing else
+COMMITMENT_PREFIX = b"judges-and-kings/dice-seed-commitment/v1\x00"
 
 
 def splitmix64(x: int) -> tuple[int, int]:
@@ -72,6 +94,84 @@ class SeededDice(_DiceBase):
                 break
         self.holder.rng = state
         return out % sides + 1
+
+
+class StrongDice(_DiceBase):
+    """Dice nobody can predict without the key: output word n is the 64-bit keyed BLAKE2b
+    of n (counter mode). The counter lives in `holder.rng` (normally the GameState), the key
+    in the game's options; a face is drawn from one word by rejection, like SeededDice."""
+
+    __slots__ = ("holder", "_key")
+
+    def __init__(self, holder, key: bytes) -> None:
+        if not MIN_KEY_BYTES <= len(key) <= MAX_KEY_BYTES:
+            raise ValueError(f"the dice key has {len(key)} bytes; it needs {MIN_KEY_BYTES} to {MAX_KEY_BYTES}")
+        self.holder = holder
+        self._key = key
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"StrongDice(counter={self.holder.rng})"
+
+    def word(self, counter: int) -> int:
+        """The generator's 64-bit output number `counter`."""
+        digest = hashlib.blake2b(counter.to_bytes(16, "little"), digest_size=8, key=self._key, person=_PERSON).digest()
+        return int.from_bytes(digest, "little")
+
+    def roll(self, sides: int = 6) -> int:
+        if sides < 1:
+            raise ValueError("a die needs at least one face")
+        counter = self.holder.rng
+        limit = ((_MASK + 1) // sides) * sides  # rejection keeps every face equally likely
+        while True:
+            out = self.word(counter)
+            counter += 1
+            if out < limit:
+                break
+        self.holder.rng = counter
+        return out % sides + 1
+
+
+def key_bytes(key: str | None) -> bytes:
+    """The strong dice's key from its hex text in the options; ValueError when it is unusable."""
+    if not key:
+        raise ValueError("the blake2b dice need a key (Options.key, hex)")
+    try:
+        raw = bytes.fromhex(key)
+    except ValueError:
+        raise ValueError("the dice key must be hexadecimal") from None
+    if not MIN_KEY_BYTES <= len(raw) <= MAX_KEY_BYTES:
+        raise ValueError(f"the dice key has {len(raw) * 8} bits; it needs {MIN_KEY_BYTES * 8} to {MAX_KEY_BYTES * 8}")
+    return raw
+
+
+def initial_rng(options) -> int:
+    """`GameState.rng` at the setup: SplitMix64's state spread from the seed, or counter 0."""
+    if getattr(options, "dice", SPLITMIX64) == BLAKE2B:
+        return 0
+    return seed_to_state(options.seed)
+
+
+def dice_for(state) -> Dice:
+    """The game's own dice, as its options choose them; their state is `state.rng`."""
+    if getattr(state.options, "dice", SPLITMIX64) == BLAKE2B:
+        return StrongDice(state, key_bytes(state.options.key))
+    return SeededDice(state)
+
+
+def seed_text(options) -> str:
+    """The seed that decides every die of a game, as text: the hex key of the blake2b dice,
+    the decimal seed of SplitMix64. Secret until the game ends."""
+    if getattr(options, "dice", SPLITMIX64) == BLAKE2B:
+        return key_bytes(options.key).hex()
+    return str(options.seed)
+
+
+def commitment(options) -> str:
+    """SHA-256 (hex) of the domain prefix, the generator's name, a zero byte and the seed's
+    text: published at the start, it binds the game to one seed without showing it."""
+    generator = getattr(options, "dice", SPLITMIX64)
+    text = f"{generator}\x00{seed_text(options)}".encode("ascii")
+    return hashlib.sha256(COMMITMENT_PREFIX + text).hexdigest()
 
 
 class ScriptedDice(_DiceBase):

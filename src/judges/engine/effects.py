@@ -3,7 +3,6 @@ registered, a King is crowned. Each writes its report lines."""
 
 from __future__ import annotations
 
-from . import constants as C
 from .board import standing_in_region
 from .context import Ctx
 
@@ -21,7 +20,7 @@ def kill_general(ctx: Ctx, general_id: int, cause: str) -> None:
     ctx.report("general.died", general=general_id, owner=g.owner, cause=cause, hex=g.hex)
     if g.prophet:
         # § 6 "prophets killed": the token returns to the supply.
-        register_wrath(ctx, C.WRATH_PROPHET_KILLED, "prophet_killed")
+        register_wrath(ctx, ctx.rules.wrath_prophet_killed, "prophet_killed")
     if g.ark:
         state.ark_hex = g.hex  # the Ark is dropped where he fell
         ctx.report("ark.dropped", hex=g.hex)
@@ -52,7 +51,7 @@ def raze(ctx: Ctx, settlement: int, by: str) -> None:
     ctx.report("settlement.razed", settlement=settlement, by=by)
     region = world.settlements[settlement].region
     title = state.titles[region]
-    if title.in_play and standing_in_region(state, world, region) < C.SETTLEMENTS_TO_SUSTAIN_JUDGE:
+    if title.in_play and standing_in_region(state, world, region) < ctx.rules.settlements_to_sustain_judge:
         title.in_play = False
         title.owner = None
         title.holder = None

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from itertools import product
 
 from ..world import TERRAINS
-from . import constants as C
 from .actions import ForeseeEvents
 from .board import generals_at, prophet_owner
 from .context import Ctx
@@ -28,6 +27,7 @@ def expire_events(ctx: Ctx) -> None:
 
 def assign_terrains(ctx: Ctx) -> None:
     """§ 5.5: each card gets a terrain by a d6 (Sandstorm: desert), or by the prophet's owner."""
+    rules = ctx.rules
     state = ctx.state
     state.pending_terrains = []
     if not state.events_area:
@@ -38,20 +38,20 @@ def assign_terrains(ctx: Ctx) -> None:
         return
     for card in state.events_area:
         if card == "sandstorm":
-            state.pending_terrains.append(C.SANDSTORM_TERRAIN)
+            state.pending_terrains.append(rules.sandstorm_terrain)
             continue
         face = ctx.roll(6)
-        terrain = C.EVENT_TERRAIN_BY_DIE[face]
+        terrain = rules.event_terrain_by_die[face]
         ctx.report("events.roll", card=card, die=face, terrain=terrain)
         state.pending_terrains.append(terrain)
 
 
-def _allowed_terrains(card: str) -> tuple[str, ...]:
-    return (C.SANDSTORM_TERRAIN,) if card == "sandstorm" else TERRAINS
+def _allowed_terrains(rules, card: str) -> tuple[str, ...]:
+    return (rules.sandstorm_terrain,) if card == "sandstorm" else TERRAINS
 
 
 def legal_foresee_events(ctx: Ctx, decision: Decision) -> Iterator[ForeseeEvents]:
-    options = [_allowed_terrains(card) for card in ctx.state.events_area]
+    options = [_allowed_terrains(ctx.rules, card) for card in ctx.state.events_area]
     for combo in product(*options):
         yield ForeseeEvents(player=decision.player, terrains=list(combo))
 
@@ -67,7 +67,7 @@ def apply_foresee_events(ctx: Ctx, decision: Decision, action: ForeseeEvents) ->
             got=len(action.terrains),
         )
     for card, terrain in zip(cards, action.terrains):
-        if terrain not in _allowed_terrains(card):
+        if terrain not in _allowed_terrains(ctx.rules, card):
             if card == "sandstorm":
                 msg = "a Sandstorm always lands on desert"
             else:
@@ -109,6 +109,7 @@ def plague(ctx: Ctx, terrain: str) -> None:
     """§ 11 [D]: on the struck terrain, hex by hex: each garrison, then each general (by id):
     his army, then his life. A garrison or army loses half its troops (rounded up) on a d6 of
     1–3; a general dies on a 1."""
+    rules = ctx.rules
     state, world = ctx.state, ctx.world
     for hx in world.hexes:
         if hx.terrain != terrain:
@@ -117,7 +118,7 @@ def plague(ctx: Ctx, terrain: str) -> None:
             s = state.settlements[hx.settlement]
             if not s.razed and s.owner is not None and s.troops > 0:
                 face = ctx.roll(6)
-                lost = _halve(s.troops) if face <= C.PLAGUE_TROOP_LOSS_MAX_DIE else 0
+                lost = _halve(s.troops) if face <= rules.plague_troop_loss_max_die else 0
                 s.troops -= lost
                 ctx.report("plague.garrison", settlement=hx.settlement, owner=s.owner, die=face, lost=lost)
                 if s.troops == 0:
@@ -125,11 +126,11 @@ def plague(ctx: Ctx, terrain: str) -> None:
         for g in sorted(generals_at(state, hx.index), key=lambda g: g.id):
             if g.army > 0:
                 face = ctx.roll(6)
-                lost = _halve(g.army) if face <= C.PLAGUE_TROOP_LOSS_MAX_DIE else 0
+                lost = _halve(g.army) if face <= rules.plague_troop_loss_max_die else 0
                 g.army -= lost
                 ctx.report("plague.army", general=g.id, owner=g.owner, die=face, lost=lost)
             face = ctx.roll(6)
-            died = face <= C.PLAGUE_GENERAL_DEATH_MAX_DIE
+            died = face <= rules.plague_general_death_max_die
             ctx.report("plague.general", general=g.id, owner=g.owner, die=face, died=died)
             if died:
                 kill_general(ctx, g.id, "plague")

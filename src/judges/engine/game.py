@@ -15,59 +15,17 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from ..world import World, load_world
-from . import combat, events, intrigue, invaders, titles, turns
-from .actions import (
-    ACTION_TYPES,
-    Action,
-    AppointJudge,
-    ChooseSuccessor,
-    ClaimJudge,
-    Discard,
-    ForeseeEvents,
-    ForeseeInvasion,
-    Plunder,
-    Vote,
-    action_from_dict,
-    action_to_dict,
-)
+from .actions import ACTION_TYPES, Action, action_from_dict, action_to_dict
 from .context import Ctx
-from .dice import Dice, SeededDice
+from .decisions import KIND_OF_ACTION, KINDS, subject_name
+from .dice import Dice, SeededDice, StrongDice, dice_for
 from .errors import GameOver, MalformedAction, NotYourDecision
 from .phases import PHASE_STEPS
 from .setup import initial_state
-from .state import PHASES, Decision, GameState, Notification, Options, clone_state, state_from_json, state_to_json
+from .state import PHASES, Decision, GameState, Notification, Options, clone_state, state_to_json
 
 if TYPE_CHECKING:  # pragma: no cover
     from .view import PlayerView
-
-# decision kind -> (legal-action generator, handler); handlers validate before changing anything
-DECISIONS: dict[str, tuple[Callable, Callable]] = {
-    "foresee_invasion": (invaders.legal_foresee_invasion, invaders.apply_foresee_invasion),
-    "foresee_events": (events.legal_foresee_events, events.apply_foresee_events),
-    "succession": (titles.legal_succession, titles.apply_succession),
-    "appoint_judge": (titles.legal_appoint, titles.apply_appoint),
-    "vote": (titles.legal_vote, titles.apply_vote),
-    "discard": (intrigue.legal_discard, intrigue.apply_discard),
-    "turn": (turns.legal_turn, turns.apply_turn_action),
-    "plunder": (combat.legal_plunder, combat.apply_plunder),
-    "claim_judge": (combat.legal_claim, combat.apply_claim),
-}
-# action type -> the decision kind it answers
-ACTION_KINDS: dict[type, str] = {
-    ForeseeInvasion: "foresee_invasion",
-    ForeseeEvents: "foresee_events",
-    ChooseSuccessor: "succession",
-    AppointJudge: "appoint_judge",
-    Vote: "vote",
-    Discard: "discard",
-    Plunder: "plunder",
-    ClaimJudge: "claim_judge",
-    **{
-        t: "turn"
-        for t in ACTION_TYPES
-        if t not in (ForeseeInvasion, ForeseeEvents, ChooseSuccessor, AppointJudge, Vote, Discard, Plunder, ClaimJudge)
-    },
-}
 
 
 class Game:
@@ -84,8 +42,8 @@ class Game:
         notifications: list[Notification] | None = None,
     ) -> None:
         self.state = state
-        self.world = world if world is not None else load_world(state.options.map)
-        self.dice = dice if dice is not None else SeededDice(state)
+        self.world = world if world is not None else load_world(state.options.rules.map)
+        self.dice = dice if dice is not None else dice_for(state)
         self.log: list[Action] = log if log is not None else []
         self.notifications: list[Notification] = notifications if notifications is not None else []
         self._ctx = Ctx(self.state, self.world, self.dice)
@@ -107,11 +65,11 @@ class Game:
         first decision; a scenario passes start=False to edit the position first."""
         if options is None:
             options = Options(**option_fields)
-        world = world if world is not None else load_world(options.map)
+        world = world if world is not None else load_world(options.rules.map)
         if dice_factory is not None:
             factory = dice_factory
         else:
-            factory = (lambda state: dice) if dice is not None else SeededDice
+            factory = (lambda state: dice) if dice is not None else dice_for
         state, game_dice = initial_state(options, world, factory)
         game = cls(state, world, game_dice)
         if start:
@@ -128,7 +86,7 @@ class Game:
 
     def clone(self) -> Game:
         state = clone_state(self.state)
-        dice = SeededDice(state) if isinstance(self.dice, SeededDice) else copy.deepcopy(self.dice)
+        dice = dice_for(state) if isinstance(self.dice, (SeededDice, StrongDice)) else copy.deepcopy(self.dice)
         return Game(state, self.world, dice, list(self.log), list(self.notifications))
 
     # --- questions -------------------------------------------------------------------
@@ -146,20 +104,13 @@ class Game:
         """Who are we waiting for: the seats that owe a decision, in seat order."""
         return sorted({d.player for d in self.state.pending})
 
-    def decisions_of(self, player: int) -> list[Decision]:
-        return [d for d in self.state.pending if d.player == player]
-
     def legal_actions(self, player: int | None = None) -> Iterator[Action]:
         """Every legal action, for one player or for all who owe a decision."""
         if self.is_over:
             return
         for decision in list(self.state.pending):
             if player is None or decision.player == player:
-                legal, _ = DECISIONS[decision.kind]
-                yield from legal(self._ctx, decision)
-
-    def is_legal(self, action: Action) -> bool:
-        return any(a == action for a in self.legal_actions(action.player))
+                yield from KINDS[decision.kind].legal(self._ctx, decision)
 
     @property
     def phase_name(self) -> str:
@@ -183,9 +134,8 @@ class Game:
                 "actions", "error.unknown_player", f"there is no player {action.player}", player=action.player
             )
         decision = self._find_decision(action)
-        _, handler = DECISIONS[decision.kind]
         start = len(self.notifications)
-        handler(self._ctx, decision, action)  # validates fully before it changes anything
+        KINDS[decision.kind].handler(self._ctx, decision, action)  # validates fully before it changes anything
         self.log.append(action)
         self.advance()
         return self.notifications[start:]
@@ -193,28 +143,21 @@ class Game:
     push = apply
 
     def _find_decision(self, action: Action) -> Decision:
-        kind = ACTION_KINDS[type(action)]
+        kind = KIND_OF_ACTION[type(action)]
+        named = getattr(action, kind.subject_field) if kind.subject_field else None
         for d in self.state.pending:
-            if d.player == action.player and d.kind == kind:
-                if kind in ("appoint_judge", "claim_judge") and self.world.regions[d.subject].name != action.region:
-                    continue
-                if kind == "plunder" and self.world.settlements[d.subject].name != action.settlement:
+            if d.player == action.player and d.kind == kind.name:
+                if named is not None and subject_name(kind, self.world, d.subject) != named:
                     continue
                 return d
         owed = ", ".join(f"player {d.player} ({d.kind})" for d in self.state.pending) or "nobody"
-        subject = (
-            f" for {action.region}"
-            if isinstance(action, (AppointJudge, ClaimJudge))
-            else f" for {action.settlement}"
-            if isinstance(action, Plunder)
-            else ""
-        )
+        subject = f" for {named}" if named is not None else ""
         raise NotYourDecision(
-            _RULE_BY_KIND[kind],
+            kind.rule,
             "error.not_your_decision",
-            f"player {action.player} owes no {kind.replace('_', ' ')} decision{subject} now; waiting for: {owed}",
+            f"player {action.player} owes no {kind.name.replace('_', ' ')} decision{subject} now; waiting for: {owed}",
             player=action.player,
-            kind=kind,
+            kind=kind.name,
         )
 
     def advance(self) -> None:
@@ -256,20 +199,3 @@ class Game:
 
     def state_json(self) -> bytes:
         return state_to_json(self.state)
-
-    @classmethod
-    def from_state_json(cls, data: bytes | str) -> Game:
-        return cls(state_from_json(data))
-
-
-_RULE_BY_KIND = {
-    "foresee_invasion": "§13 New wave",
-    "foresee_events": "§5.5 New events land",
-    "succession": "§10 Succession",
-    "appoint_judge": "§10 Vacant titles",
-    "vote": "§10 Election",
-    "turn": "§4 Turn order",
-    "discard": "§6 Intrigue: drawing",
-    "plunder": "§9 Combat",
-    "claim_judge": "§9 Claiming a Judge title",
-}

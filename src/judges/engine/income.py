@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ..world import World
-from . import constants as C
 from .board import base_value, is_besieged, living_seats, settlement_controller
 from .context import Ctx
 from .state import Entry, GameState
@@ -11,22 +10,24 @@ from .state import Entry, GameState
 
 def settlement_value(state: GameState, world: World, settlement: int) -> tuple[int, list[str]]:
     """The income value of a settlement and the modifiers that made it (§ 7)."""
+    rules = state.options.rules
     value = base_value(state, world, settlement)
     modifiers = []
     terrain = world.hexes[world.settlements[settlement].hex].terrain
     for event in state.events_landed:
         if event.terrain == terrain:
             if event.card == "abundance":
-                value += C.ABUNDANCE_BONUS
+                value += rules.abundance_bonus
                 modifiers.append("abundance")
             elif event.card == "famine":
-                value -= C.FAMINE_PENALTY
+                value -= rules.famine_penalty
                 modifiers.append("famine")
-    return max(C.MIN_SETTLEMENT_VALUE, value), modifiers
+    return max(rules.min_settlement_value, value), modifiers
 
 
 def compute_income(state: GameState, world: World) -> dict[int, list[Entry]]:
     """Every living player's income lines for this round, without changing anything."""
+    rules = state.options.rules
     lines: dict[int, list[Entry]] = {seat: [] for seat in living_seats(state)}
     for region_index, region in enumerate(world.regions):
         collector = state.taxes.get(region_index)
@@ -53,7 +54,7 @@ def compute_income(state: GameState, world: World) -> dict[int, list[Entry]]:
                             key="income.tax",
                             params={
                                 "settlement": settlement,
-                                "value": C.TAX_MULTIPLIER * value,
+                                "value": rules.tax_multiplier * value,
                                 "modifiers": modifiers,
                                 "owner": owner,
                             },
@@ -71,9 +72,9 @@ def compute_income(state: GameState, world: World) -> dict[int, list[Entry]]:
                         },
                     )
                 )
-    if state.round == C.DOWRY_ROUND:
+    if state.round == rules.dowry_round:
         for seat in lines:
-            lines[seat].append(Entry(key="income.dowry", params={"value": C.DOWRY}))
+            lines[seat].append(Entry(key="income.dowry", params={"value": rules.dowry}))
     return lines
 
 

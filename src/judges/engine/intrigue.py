@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from . import constants as C
 from .actions import Discard, Execute, PlayAnointing, PlayAssassin, PlayEvent, PlayProphet, PlayRevolt, PlayTax, Release
 from .board import controlled_settlements, free_generals, turn_order
+from .cards import EVENT_CARDS, is_event
 from .context import Ctx
 from .effects import kill_general, register_wrath
 from .errors import IllegalAction
@@ -39,7 +39,7 @@ def post_discards(ctx: Ctx) -> None:
     """A player above the hand limit owes a discard decision (one card at a time)."""
     state = ctx.state
     for seat in turn_order(state):
-        if len(state.players[seat].hand) > C.HAND_LIMIT and not any(
+        if len(state.players[seat].hand) > ctx.rules.hand_limit and not any(
             d.player == seat and d.kind == "discard" for d in state.pending
         ):
             state.pending.append(Decision(player=seat, kind="discard"))
@@ -49,7 +49,7 @@ def free_draw(ctx: Ctx) -> None:
     """At the start of Intrigue every living player draws a card, then discards down to 5."""
     state = ctx.state
     for seat in turn_order(state):
-        for _ in range(C.FREE_DRAW):
+        for _ in range(ctx.rules.free_draw):
             draw_card(ctx, seat)
     post_discards(ctx)
 
@@ -66,7 +66,7 @@ def apply_discard(ctx: Ctx, decision: Decision, action: Discard) -> None:
     ctx.state.pending.remove(decision)
     hand.remove(action.card)
     ctx.state.discard.append(action.card)
-    if len(hand) > C.HAND_LIMIT:
+    if len(hand) > ctx.rules.hand_limit:
         ctx.state.pending.append(Decision(player=action.player, kind="discard"))
 
 
@@ -74,12 +74,13 @@ def apply_discard(ctx: Ctx, decision: Decision, action: Discard) -> None:
 
 
 def _require_card(ctx: Ctx, seat: int, card: str) -> None:
-    if ctx.state.cards_played >= C.CARDS_PER_TURN:
+    rules = ctx.rules
+    if ctx.state.cards_played >= rules.cards_per_turn:
         raise IllegalAction(
             RULE_CARDS,
             "error.card_limit",
-            f"you have already played {C.CARDS_PER_TURN} cards this turn",
-            limit=C.CARDS_PER_TURN,
+            f"you have already played {rules.cards_per_turn} cards this turn",
+            limit=rules.cards_per_turn,
         )
     if card not in ctx.state.players[seat].hand:
         raise IllegalAction(RULE_CARDS, "error.card_not_in_hand", f"you have no {card} card", card=card)
@@ -93,7 +94,7 @@ def _spend_card(ctx: Ctx, seat: int, card: str, to_discard: bool = True) -> None
 
 
 def _can_play(ctx: Ctx, seat: int, card: str) -> bool:
-    return ctx.state.cards_played < C.CARDS_PER_TURN and card in ctx.state.players[seat].hand
+    return ctx.state.cards_played < ctx.rules.cards_per_turn and card in ctx.state.players[seat].hand
 
 
 def _own_free_general(ctx: Ctx, seat: int, gid: int, rule: str) -> None:
@@ -127,7 +128,7 @@ def apply_tax(ctx: Ctx, action: PlayTax) -> None:
         )
     _spend_card(ctx, action.player, "tax")
     ctx.state.taxes[region] = action.player
-    register_wrath(ctx, C.WRATH_TAX, "tax")
+    register_wrath(ctx, ctx.rules.wrath_tax, "tax")
     ctx.log_round("intrigue.tax", player=action.player, region=region)
 
 
@@ -135,7 +136,7 @@ def apply_tax(ctx: Ctx, action: PlayTax) -> None:
 
 
 def apply_event(ctx: Ctx, action: PlayEvent) -> None:
-    if action.card not in C.EVENT_CARDS:
+    if not is_event(action.card):
         raise IllegalAction(RULE_CARDS, "error.not_an_event", f"{action.card!r} is not an event card", card=action.card)
     _require_card(ctx, action.player, action.card)
     _spend_card(ctx, action.player, action.card, to_discard=False)
@@ -151,6 +152,7 @@ def assassin_targets(ctx: Ctx, seat: int) -> list[int]:
 
 
 def apply_assassin(ctx: Ctx, action: PlayAssassin) -> None:
+    rules = ctx.rules
     _require_card(ctx, action.player, "assassin")
     state = ctx.state
     target = state.generals.get(action.target)
@@ -163,16 +165,16 @@ def apply_assassin(ctx: Ctx, action: PlayAssassin) -> None:
         )
     _spend_card(ctx, action.player, "assassin")
     face = ctx.roll(6)
-    if face >= C.ASSASSIN_KILL_MIN_DIE:
+    if face >= rules.assassin_kill_min_die:
         outcome = "killed"
-        register_wrath(ctx, C.WRATH_ASSASSINATION, "assassination")
+        register_wrath(ctx, rules.wrath_assassination, "assassination")
         kill_general(ctx, target.id, "assassination")
-    elif face <= C.ASSASSIN_EXPOSED_MAX_DIE:
+    elif face <= rules.assassin_exposed_max_die:
         outcome = "exposed"
-        fine = min(C.ASSASSIN_EXPOSED_FINE, state.players[action.player].coins)
+        fine = min(rules.assassin_exposed_fine, state.players[action.player].coins)
         state.players[action.player].coins -= fine
         state.players[target.owner].coins += fine
-        register_wrath(ctx, C.WRATH_ASSASSIN_EXPOSED, "assassin_exposed")
+        register_wrath(ctx, rules.wrath_assassin_exposed, "assassin_exposed")
     else:
         outcome = "failed"
     ctx.log_round(
@@ -220,7 +222,7 @@ def apply_revolt(ctx: Ctx, action: PlayRevolt) -> None:
     success = face > s.troops
     if success:
         s.owner = action.player
-        s.troops = C.REVOLT_TROOPS_PLACED
+        s.troops = ctx.rules.revolt_troops_placed
     ctx.log_round("intrigue.revolt", player=action.player, settlement=target, owner=victim, die=face, success=success)
 
 
@@ -228,7 +230,7 @@ def apply_revolt(ctx: Ctx, action: PlayRevolt) -> None:
 
 
 def prophets_in_supply(ctx: Ctx) -> int:
-    return C.PROPHET_TOKENS - sum(1 for g in ctx.state.generals.values() if g.prophet)
+    return ctx.rules.prophet_tokens - sum(1 for g in ctx.state.generals.values() if g.prophet)
 
 
 def anointed_in_play(ctx: Ctx) -> bool:
@@ -329,7 +331,7 @@ def legal_intrigue(ctx: Ctx, seat: int) -> Iterator:
     if "tax" in hand and _can_play(ctx, seat, "tax"):
         for r in taxable_regions(ctx):
             yield PlayTax(player=seat, region=world.regions[r].name)
-    for card in C.EVENT_CARDS:
+    for card in EVENT_CARDS:
         if card in hand and _can_play(ctx, seat, card):
             yield PlayEvent(player=seat, card=card)
     if "assassin" in hand and _can_play(ctx, seat, "assassin"):

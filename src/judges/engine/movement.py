@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from . import constants as C
 from .actions import DropArk, LeaveTroops, Move, PickUpArk, TakeTroops
 from .board import settlement_controller
 from .context import Ctx
@@ -17,7 +16,7 @@ RULE = "§9 Movement"
 def start_movement(ctx: Ctx) -> None:
     """Every free general gets his movement points for this phase."""
     state = ctx.state
-    state.move_points = {g.id: C.MOVEMENT_POINTS for g in state.generals.values() if g.captor is None}
+    state.move_points = {g.id: ctx.rules.movement_points for g in state.generals.values() if g.captor is None}
     state.arrivals = {}
     state.arrival_counter = 0
 
@@ -53,21 +52,21 @@ def contact_hexes(ctx: Ctx, seat: int) -> set[int]:
     return out
 
 
-_STEPS: dict[int, tuple] = {}
+_STEPS: dict[int, tuple] = {}  # id(world) -> (terrain move costs, steps)
 
 
-def _steps(world) -> tuple:
-    """Per hex: (neighbour, cost of entering it, is it desert), computed once per map."""
-    key = id(world)
-    if key not in _STEPS:
-        _STEPS[key] = tuple(
-            tuple(
-                (n, C.TERRAIN_MOVE_COST[world.hexes[n].terrain], world.hexes[n].terrain == "desert")
-                for n in world.neighbours[h]
-            )
+def _steps(world, rules) -> tuple:
+    """Per hex: (neighbour, cost of entering it, is it desert), computed once per map and
+    terrain costs (the rules of the game)."""
+    costs = rules.terrain_move_cost
+    cached = _STEPS.get(id(world))
+    if cached is None or cached[0] != costs:
+        steps = tuple(
+            tuple((n, costs[world.hexes[n].terrain], world.hexes[n].terrain == "desert") for n in world.neighbours[h])
             for h in range(len(world.hexes))
         )
-    return _STEPS[key]
+        _STEPS[id(world)] = cached = (costs, steps)
+    return cached[1]
 
 
 def reachable(ctx: Ctx, general: General, contact: set[int] | None = None) -> dict[int, int]:
@@ -80,7 +79,7 @@ def reachable(ctx: Ctx, general: General, contact: set[int] | None = None) -> di
     sealed = desert_sealed(ctx)
     if contact is None:
         contact = contact_hexes(ctx, general.owner)
-    steps = _steps(world)
+    steps = _steps(world, ctx.rules)
     start = general.hex
     best = {start: 0}
     frontier = [start]

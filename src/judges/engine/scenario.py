@@ -11,12 +11,12 @@ from typing import Any
 import msgspec
 
 from ..world import TERRAINS, World, load_world
-from . import constants as C
 from .actions import action_from_dict
-from .dice import ScriptedDice, SeededDice
+from .cards import CARDS, is_event
+from .dice import ScriptedDice, dice_for
 from .errors import RuleError, SetupError
 from .game import Game
-from .state import CANAANITES, PHASES, General, InvaderPair, LandedEvent, Options, Title
+from .state import CANAANITES, PHASES, General, InvaderPair, LandedEvent, Title, options_from_builtins
 
 _DIRECTIONS = {"clockwise": 1, "cw": 1, 1: 1, "counter-clockwise": -1, "counterclockwise": -1, "ccw": -1, -1: -1}
 _TOP_KEYS = {"name", "description", "options", "position", "dice", "actions"}
@@ -74,8 +74,8 @@ def _hex(world: World, at: Any, where: str) -> int:
 
 
 def _card(card: Any, where: str) -> str:
-    if card not in C.DECK:
-        raise SetupError(f"{where}: unknown card {card!r}; cards: {sorted(C.DECK)}")
+    if card not in CARDS:
+        raise SetupError(f"{where}: unknown card {card!r}; cards: {sorted(CARDS)}")
     return card
 
 
@@ -93,7 +93,7 @@ def make_dice(spec: Any):
         if then not in (None, "seeded", "fail"):
             raise SetupError(f"dice.then must be 'seeded' or 'fail', not {then!r}")
         return lambda state: ScriptedDice(
-            faces, shuffles=spec.get("shuffles"), fallback=SeededDice(state) if then == "seeded" else None
+            faces, shuffles=spec.get("shuffles"), fallback=dice_for(state) if then == "seeded" else None
         )
     raise SetupError("dice must be null, a list of faces, or an object")
 
@@ -101,6 +101,7 @@ def make_dice(spec: Any):
 def apply_position(game: Game, position: dict) -> None:
     """Edits a setup position in place. Raises SetupError naming the offending entry."""
     state, world = game.state, game.world
+    rules = state.options.rules
     _check_keys("position", position, _POSITION_KEYS)
     if position.get("clear_board"):
         # An empty land: no player holdings, no generals (Canaanite holdings stay).
@@ -224,7 +225,7 @@ def apply_position(game: Game, position: dict) -> None:
     if "events_area" in position:
         state.events_area = [_card(c, "position.events_area") for c in position["events_area"]]
         for c in state.events_area:
-            if c not in C.EVENT_CARDS:
+            if not is_event(c):
                 raise SetupError(f"position.events_area: {c!r} is not an event card")
     if "events_landed" in position:
         state.events_landed = []
@@ -248,10 +249,10 @@ def build_game(data: dict) -> Game:
         raise SetupError("a scenario is a JSON object")
     _check_keys("scenario", data, _TOP_KEYS)
     try:
-        options = msgspec.convert(data.get("options", {}), Options)
+        options = options_from_builtins(data.get("options", {}))
     except msgspec.ValidationError as exc:
         raise SetupError(f"options: {exc}") from None
-    game = Game.new(options, dice_factory=make_dice(data.get("dice")), world=load_world(options.map), start=False)
+    game = Game.new(options, dice_factory=make_dice(data.get("dice")), world=load_world(options.rules.map), start=False)
     apply_position(game, data.get("position", {}))
     game.advance()
     return game

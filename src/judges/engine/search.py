@@ -34,8 +34,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+import msgspec
+
 from ..world import World, load_world
-from . import constants as C
 from .actions import Action
 from .board import base_value, control_map, region_share
 from .context import Ctx
@@ -141,7 +142,7 @@ class SearchState:
 
 
 def unseen_cards(view: PlayerView) -> list[str]:
-    """The cards `view`'s seat cannot locate: the whole deck ([D] `constants.DECK`) minus its
+    """The cards `view`'s seat cannot locate: the whole deck (the game's rules: `deck`) minus its
     own hand, the discard pile, the Events Area and the events in force. Sorted."""
     s = view.state
     known = (
@@ -150,7 +151,7 @@ def unseen_cards(view: PlayerView) -> list[str]:
         + Counter(s.events_area)
         + Counter(e.card for e in s.events_landed)
     )
-    return sorted((Counter(C.DECK) - known).elements())
+    return sorted((Counter(s.options.rules.deck) - known).elements())
 
 
 def game_from_view(view: PlayerView, seed: int, world: World | None = None) -> Game:
@@ -171,7 +172,8 @@ def game_from_view(view: PlayerView, seed: int, world: World | None = None) -> G
     if len(pool) > need:
         pool = pool[:need]
     if len(pool) < need:
-        kinds = [card for card, copies in C.DECK.items() for _ in range(copies)] or ["tax"]
+        deck = state.options.rules.deck
+        kinds = [card for card, copies in deck.items() for _ in range(copies)] or ["tax"]
         pool += [kinds[dice.roll(len(kinds)) - 1] for _ in range(need - len(pool))]
     at = 0
     for other, n in slots:
@@ -180,7 +182,9 @@ def game_from_view(view: PlayerView, seed: int, world: World | None = None) -> G
     state.deck = pool[at:]
     if view.ballot is not None:
         state.votes[seat] = view.ballot
-    world = world if world is not None else load_world(state.options.map)
+    # The view shows neither the seed nor the dice key: the sample rolls SplitMix64 dice.
+    state.options = msgspec.structs.replace(state.options, dice="splitmix64")
+    world = world if world is not None else load_world(state.options.rules.map)
     game = Game(state, world)
     # Ballots already cast by others in an open election are hidden: draw them.
     from .titles import votes_of
@@ -219,6 +223,7 @@ def material(game: Game) -> list[float]:
     dominate (4 each); then progress toward Judge titles not yet owned (2 x the squared share
     of each sustaining region's standing settlements), settlements (0.8), income (0.4 a coin),
     free generals (0.8), troops (0.15) and coins (0.05)."""
+    rules = game.state.options.rules
     from .victory import score
 
     state, world = game.state, game.world
@@ -249,7 +254,7 @@ def material(game: Game) -> list[float]:
             income[owner] += base_value(state, world, i)
             if s.owner == owner:
                 troops[owner] += s.troops
-        if standing >= C.SETTLEMENTS_TO_SUSTAIN_JUDGE and state.titles[r].in_play:
+        if standing >= rules.settlements_to_sustain_judge and state.titles[r].in_play:
             for seat in range(n):
                 if held[seat] and state.titles[r].owner != seat:
                     progress[seat] += region_share(state, world, r, seat, control) ** 2

@@ -3,54 +3,64 @@
 from __future__ import annotations
 
 from ..world import World
-from . import constants as C
-from .dice import Dice, seed_to_state
+from .cards import CARDS, copies
+from .constants import RULES_VERSION
+from .dice import GENERATORS, Dice, initial_rng, key_bytes
 from .errors import SetupError
 from .state import CANAANITES, GameState, General, Options, Player, SettlementState, Title
 
 
 def validate_options(options: Options, world: World) -> None:
-    if not C.MIN_PLAYERS <= options.players <= C.MAX_PLAYERS:
-        raise SetupError(f"a game has {C.MIN_PLAYERS} to {C.MAX_PLAYERS} players, not {options.players}")
+    rules = options.rules
+    if not rules.min_players <= options.players <= rules.max_players:
+        raise SetupError(f"a game has {rules.min_players} to {rules.max_players} players, not {options.players}")
     if options.players not in world.home_regions:
         raise SetupError(f"map {world.name!r} has no home regions for {options.players} players")
-    if not 1 <= options.wave_pairs <= C.MAX_WAVE_PAIRS:
+    if not 1 <= options.wave_pairs <= rules.max_wave_pairs:
         raise SetupError(f"invader pairs per wave must be 1 (default) or 2 (hard), not {options.wave_pairs}")
     if options.round_limit is not None and options.round_limit < 1:
         raise SetupError(f"the round limit must be at least 1, not {options.round_limit}")
+    if options.dice not in GENERATORS:
+        raise SetupError(f"unknown dice {options.dice!r}; dice: {', '.join(GENERATORS)}")
+    if options.dice == "blake2b":
+        try:
+            key_bytes(options.key)
+        except ValueError as exc:
+            raise SetupError(str(exc)) from None
 
 
 def initial_state(options: Options, world: World, dice_factory) -> tuple[GameState, Dice]:
     """Builds the setup position. `dice_factory(state)` returns the game's dice; the deck is
     shuffled through them, so the setup is part of the seeded game."""
+    rules = options.rules
     validate_options(options, world)
-    state = GameState(rules_version=C.RULES_VERSION, options=options, rng=seed_to_state(options.seed))
+    state = GameState(rules_version=RULES_VERSION, options=options, rng=initial_rng(options))
     dice = dice_factory(state)
     state.settlements = [SettlementState() for _ in world.settlements]
     for info in world.settlements:
         if info.canaanite_start:
             s = state.settlements[info.index]
             s.owner = CANAANITES
-            s.troops = C.CANAANITE_CITY_GARRISON if info.is_city else C.CANAANITE_GARRISON
-            s.walls = info.is_city and C.CANAANITE_CITY_WALLS
+            s.troops = rules.canaanite_city_garrison if info.is_city else rules.canaanite_garrison
+            s.walls = info.is_city and rules.canaanite_city_walls
     state.titles = [Title() for _ in world.regions]
-    state.players = [Player(seat=seat, coins=C.START_COINS) for seat in range(options.players)]
+    state.players = [Player(seat=seat, coins=rules.start_coins) for seat in range(options.players)]
     for seat, region_index in enumerate(world.home_regions[options.players]):
-        villages = world.regions[region_index].start_villages[: C.START_VILLAGES]
+        villages = world.regions[region_index].start_villages[: rules.start_villages]
         for v in villages:
             s = state.settlements[v]
             s.owner = seat
-            s.troops = C.START_GARRISON
+            s.troops = rules.start_garrison
         camp = world.settlements[villages[0]].hex
-        for _ in range(C.START_GENERALS):
+        for _ in range(rules.start_generals):
             gid = state.next_general_id
             state.generals[gid] = General(id=gid, owner=seat, hex=camp)
             state.next_general_id += 1
     state.ark_hex = world.ark_start_hex
-    deck = [card for card, copies in C.DECK.items() for _ in range(copies)]
+    deck = [card for card in CARDS for _ in range(copies(rules, card))]
     dice.shuffle(deck)
     state.deck = deck
-    for _ in range(C.START_CARDS):
+    for _ in range(rules.start_cards):
         for p in state.players:
             p.hand.append(state.deck.pop())
     return state, dice

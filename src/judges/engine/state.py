@@ -11,6 +11,8 @@ from __future__ import annotations
 import msgspec
 from msgspec import Struct, field
 
+from .rules import DEFAULT_RULES, Rules
+
 CANAANITES = -1  # garrison owner value for a Canaanite-held settlement
 
 PHASES = (
@@ -31,7 +33,35 @@ class Options(Struct, frozen=True, kw_only=True):
     seed: int = 0
     wave_pairs: int = 1  # invader pairs per wave: 1 default difficulty, 2 hard
     round_limit: int | None = None
-    map: str = "canaan"
+    rules: Rules = DEFAULT_RULES  # every number of the rules, and the map, this game is played under
+    # The dice (engine/dice.py): "splitmix64", keyed by `seed` (simulations, tests; games stored
+    # before this field existed), or "blake2b", keyed by `key` (hex, 128 to 512 bits: server games).
+    # `seed` and `key` are secret until the game ends: no view shows them.
+    dice: str = "splitmix64"
+    key: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):  # Options(**stored_dict): the rules as a JSON-like dict
+            msgspec.structs.force_setattr(self, "rules", msgspec.convert(self.rules, Rules, str_keys=True))
+
+
+def upgrade_options(data: dict) -> dict:
+    """An options dict as stored before the rules were part of the options (a top-level "map",
+    no "rules"): the map moves into the rules, the other rules are the defaults. A current
+    options dict is returned unchanged."""
+    if "map" not in data:
+        return data
+    data = dict(data)
+    name = data.pop("map")
+    if "rules" not in data:
+        data["rules"] = {**msgspec.to_builtins(DEFAULT_RULES), "map": name}
+    return data
+
+
+def options_from_builtins(data: dict) -> Options:
+    """Options from a JSON-like dict (stored with a game, or written in a scenario file); old
+    options with a top-level "map" still decode (`upgrade_options`)."""
+    return msgspec.convert(upgrade_options(data), Options, str_keys=True)
 
 
 class Player(Struct, kw_only=True):
@@ -104,10 +134,9 @@ class Notification(Struct, kw_only=True):
 class Decision(Struct, kw_only=True, frozen=True):
     """Something a player owes before the game can go on.
 
-    kind: "foresee_invasion", "foresee_events", "succession", "appoint_judge",
-    "vote", or "turn" (a player's turn in phases 2, 4, 5, 6).
-    subject: the region of an appoint_judge decision, the invader pair of a
-    foresee_invasion decision; None otherwise.
+    kind: a decision kind of the registry, `judges.engine.decisions.KINDS` ("vote",
+    "turn"...; docs/protocol.md lists them). subject: what the decision is about, as the
+    kind's registry entry says (a region, a settlement, an invader pair's id), or None.
     """
 
     player: int
@@ -118,7 +147,7 @@ class Decision(Struct, kw_only=True, frozen=True):
 class GameState(Struct, kw_only=True):
     rules_version: int
     options: Options
-    rng: int  # the seeded dice's whole state
+    rng: int  # the dice's state: SplitMix64's whole state, or the blake2b dice's counter
     round: int = 1
     phase: int = 1  # 1..7
     step: int = 0  # cursor into the phase's automatic steps
@@ -172,9 +201,24 @@ def state_to_json(state: GameState) -> bytes:
 
 
 def state_from_json(data: bytes | str) -> GameState:
+    if (b'"rules"' if isinstance(data, bytes) else '"rules"') not in data:  # stored before rules were options
+        raw = msgspec.json.decode(data)
+        raw["options"] = upgrade_options(raw.get("options", {}))
+        return msgspec.convert(raw, GameState, str_keys=True)
     return _decoder.decode(data)
 
 
+class _NoOptions(Struct):
+    """Stands for the options while a state is copied: decoded as the default Options, then
+    replaced by the original (frozen, so shared), which spares decoding the rules each copy."""
+
+
+_NO_OPTIONS = _NoOptions()
+
+
 def clone_state(state: GameState) -> GameState:
-    """A deep copy, through msgpack (faster than copy.deepcopy by an order of magnitude)."""
-    return _mp_decoder.decode(_mp_encoder.encode(state))
+    """A deep copy, through msgpack (faster than copy.deepcopy by an order of magnitude). The
+    options are frozen: the copy shares them."""
+    copy = _mp_decoder.decode(_mp_encoder.encode(msgspec.structs.replace(state, options=_NO_OPTIONS)))
+    copy.options = state.options
+    return copy

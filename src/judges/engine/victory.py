@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ..world import World
-from . import constants as C
 from .board import controlled_settlements, free_generals, hex_controller, living_seats, sustaining_regions
 from .context import Ctx
 from .state import GameState
@@ -30,6 +29,7 @@ def reconcile_custody(ctx: Ctx) -> None:
 def score(state: GameState, world: World, seat: int) -> dict[str, int]:
     """§ 14: 1 per Judge title held by a living general (captive or not), 1 for the King,
     1 for the Tabernacle while the Ark's carrier stands on it."""
+    rules = state.options.rules
     judges = sum(
         1 for t in state.titles if t.in_play and t.holder is not None and state.generals[t.holder].owner == seat
     )
@@ -43,10 +43,10 @@ def score(state: GameState, world: World, seat: int) -> dict[str, int]:
         else 0
     )
     return {
-        "judges": judges * C.POINTS_PER_JUDGE,
-        "king": king * C.POINTS_KING,
-        "tabernacle": tabernacle * C.POINTS_TABERNACLE,
-        "total": judges * C.POINTS_PER_JUDGE + king * C.POINTS_KING + tabernacle * C.POINTS_TABERNACLE,
+        "judges": judges * rules.points_per_judge,
+        "king": king * rules.points_king,
+        "tabernacle": tabernacle * rules.points_tabernacle,
+        "total": judges * rules.points_per_judge + king * rules.points_king + tabernacle * rules.points_tabernacle,
     }
 
 
@@ -65,6 +65,7 @@ def eliminate(ctx: Ctx) -> list[int]:
 
 
 def victory_check(ctx: Ctx) -> None:
+    rules = ctx.rules
     state, world = ctx.state, ctx.world
     reconcile_custody(ctx)
     living_before = living_seats(state)
@@ -72,14 +73,14 @@ def victory_check(ctx: Ctx) -> None:
     living = living_seats(state)
     scores = {seat: score(state, world, seat) for seat in living}
     ending, winners = None, []
-    if sustaining_regions(state, world, C.SETTLEMENTS_TO_SUSTAIN_JUDGE) < C.MIN_SUSTAINING_REGIONS:
+    if sustaining_regions(state, world, rules.settlements_to_sustain_judge) < rules.min_sustaining_regions:
         ending = "collapse"  # the land is judged: everyone loses, whatever the scores
     elif not living:
         ending = "general_elimination"
     elif len(living) == 1 and len(living_before) > 1:
         ending, winners = "last_standing", living
     else:
-        reached = [seat for seat in living if scores[seat]["total"] >= C.POINTS_TO_WIN]
+        reached = [seat for seat in living if scores[seat]["total"] >= rules.points_to_win]
         if reached:
             ending = "three_points"
             winners = _break_tie(state, world, reached)

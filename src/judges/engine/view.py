@@ -1,12 +1,15 @@
 """A player's view: everything that player may see, nothing more.
 
 `PlayerView.state` is a typed `GameState` with the hidden parts removed: the other players'
-hands and the deck are emptied, the dice's state (`rng`) and the game's seed (which would
-rebuild both) are zeroed, and the ballots of an open election are taken out. What shows of
-them has its own field: every hand's size, the deck's size and this seat's own ballot.
+hands and the deck are emptied, the dice's state (`rng`), the game's seed and its dice key
+(which would rebuild both) are zeroed, and the ballots of an open election are taken out. What
+shows of them has its own field: every hand's size, the deck's size and this seat's own ballot.
+The dice show as `dice`: the generator, the commitment (the hash of the seed, published from
+the start), and the seed itself once the game is over, so that any player can check every die
+(`judges verify`).
 
 Because the state is a `GameState`, a bot asks the engine's own questions of it
-(`board.control_map`, `income.base_value`, `victory.score`…) and gets the engine's answers.
+(`board.control_map`, `board.base_value`, `victory.score`…) and gets the engine's answers.
 It is turned into JSON only at the server's edge (`msgspec.json.encode`).
 """
 
@@ -18,15 +21,25 @@ import msgspec
 from msgspec import Struct
 
 from .board import turn_order
-from .state import PHASES, Decision, GameState, Notification
+from .dice import commitment, seed_text
+from .state import _NO_OPTIONS, PHASES, Decision, GameState, Notification
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
-__all__ = ["PlayerView", "player_view", "public_state"]
+__all__ = ["DiceInfo", "PlayerView", "dice_info", "player_view", "public_state"]
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(GameState)
+
+
+class DiceInfo(Struct, kw_only=True):
+    """The dice as every seat sees them: the generator, the commitment to its seed, and the
+    seed once the game is over (None before)."""
+
+    generator: str
+    commitment: str
+    seed: str | None = None
 
 
 class PlayerView(Struct, kw_only=True):
@@ -40,10 +53,11 @@ class PlayerView(Struct, kw_only=True):
     waiting_for: list[int]
     pending: list[Decision]  # every decision owed now (who owes what is public)
     my_decisions: list[Decision]
-    state: GameState  # the public state: others' hands, deck, votes emptied; rng and seed zeroed
+    state: GameState  # the public state: others' hands, deck, votes emptied; rng, seed and key zeroed
     hand_sizes: list[int]  # by seat (the seat's own hand is in `state`)
     deck_size: int
     ballot: int | None = None  # this seat's vote in an open election (others' stay secret)
+    dice: DiceInfo
     notifications: list[Notification] = msgspec.field(default_factory=list)
 
 
@@ -52,10 +66,12 @@ def public_state(state: GameState, seat: int) -> GameState:
     The copy shares nothing that changes with `state`: only the report's lines (`Entry`
     records, never changed once written) are the same objects, in lists of its own."""
     players = [p if p.seat == seat else msgspec.structs.replace(p, hand=[]) for p in state.players]
+    # The options are frozen and hold the rules (some eighty numbers): the copy is made without
+    # them, and shares the game's, the seed and key zeroed, rather than converting them each time.
     shallow = msgspec.structs.replace(
         state,
         rng=0,
-        options=msgspec.structs.replace(state.options, seed=0),
+        options=_NO_OPTIONS,
         players=players,
         deck=[],
         votes={},
@@ -63,6 +79,7 @@ def public_state(state: GameState, seat: int) -> GameState:
         round_log=[],
     )
     public = _decoder.decode(_encoder.encode(shallow))
+    public.options = msgspec.structs.replace(state.options, seed=0, key=None)
     public.report = list(state.report)
     public.round_log = list(state.round_log)
     return public
@@ -85,5 +102,17 @@ def player_view(game: Game, seat: int, notifications: bool = True) -> PlayerView
         hand_sizes=[len(p.hand) for p in state.players],
         deck_size=len(state.deck),
         ballot=state.votes.get(seat),
+        dice=dice_info(game),
         notifications=[n for n in game.notifications if seat in n.to] if notifications else [],
+    )
+
+
+def dice_info(game: Game) -> DiceInfo:
+    """The dice as every seat sees them: the generator, the commitment to its seed, and the
+    seed once the game is over (None before)."""
+    options = game.state.options
+    return DiceInfo(
+        generator=options.dice,
+        commitment=commitment(options),
+        seed=seed_text(options) if game.is_over else None,
     )

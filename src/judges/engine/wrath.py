@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from . import constants as C
 from .board import canaanites_hold_israel_or_judah
 from .context import Ctx
 
 
 def reconcile_wrath(ctx: Ctx) -> None:
+    rules = ctx.rules
     state = ctx.state
     before = state.wrath
     registered = state.wrath_registered
-    presence = C.WRATH_CANAANITE_PRESENCE if canaanites_hold_israel_or_judah(state, ctx.world) else 0
+    presence = rules.wrath_canaanite_presence if canaanites_hold_israel_or_judah(state, ctx.world) else 0
     state.wrath = before + registered + presence
     state.wrath_registered = 0
     state.judgment = False
@@ -20,9 +20,9 @@ def reconcile_wrath(ctx: Ctx) -> None:
         before=before,
         registered=registered,
         canaanites=presence,
-        after=min(state.wrath, C.WRATH_THRESHOLD),
+        after=min(state.wrath, rules.wrath_threshold),
     )
-    if state.wrath >= C.WRATH_THRESHOLD:
+    if state.wrath >= rules.wrath_threshold:
         # A judgment; the meter returns to 0 and any surplus is lost [D].
         state.judgment = True
         state.judgments += 1

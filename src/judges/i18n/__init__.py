@@ -21,6 +21,31 @@ general ids "General #N", hexes the settlement on them or "(q, r)", cards, terra
 endings... their translated words, lists a readable enumeration. Unknown parameters pass
 through unchanged.
 
+Plurals: a message with a count is a gettext plural entry. Its ``msgid`` is the key, its
+``msgid_plural`` names the parameter that counts, as a field (``"{coins}"``), and its
+``msgstr[n]`` are the forms the catalog's ``Plural-Forms`` header numbers::
+
+    msgid "combat.plunder"
+    msgid_plural "{coins}"
+    msgstr[0] "{player} plunders {settlement} for {coins} coin."
+    msgstr[1] "{player} plunders {settlement} for {coins} coins."
+
+The form is chosen by Babel's ``Translations.ngettext`` over the catalog compiled in memory
+(``write_mo`` into a buffer: still no ``.mo`` file). A list parameter counts its items
+(``{winners}``: one winner, or a shared victory).
+
+Variants: a few keys name a genuinely different sentence for some parameters (a battle both
+sides lost, a title taken from another player). `VARIANTS` lists them as data: base key ->
+``(variant key, parameter, test)`` rows, tried in order, the first whose test holds wins;
+the tests are "missing" (None or absent), "given" (not None), "empty" and "nonempty".
+
+Place names: settlement and region names are the map's (English) names; a language that
+spells one differently has a ``place.<name>`` entry (``place.Shechem`` -> "Siquem").
+
+Languages: `negotiate_language` is the one way a language is chosen: an explicit choice
+(``?lang=``), then a cookie, then the Accept-Language header with its q-values (Babel's
+``negotiate_locale``), then a fallback; `request_language` reads them from a request.
+
 Missing translations: in strict mode (tests: ``STRICT = True`` or the environment variable
 ``JUDGES_I18N_STRICT=1``, or ``strict=True`` per call) a missing key or format field raises
 ``KeyError``; otherwise the text falls back to English, then to the key itself, and a missing
@@ -33,11 +58,15 @@ import os
 import string
 from collections.abc import Iterable, Mapping
 from functools import cache, lru_cache
+from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+from babel import negotiate_locale
 from babel.lists import format_list
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.support import Translations
 
 __all__ = [
     "LANGUAGES",
@@ -47,7 +76,13 @@ __all__ = [
     "STRICT",
     "VARIANTS",
     "normalize_language",
+    "negotiate_language",
+    "request_language",
+    "parse_accept_language",
     "catalog",
+    "plurals",
+    "place_name",
+    "render_action",
     "messages",
     "ui_strings",
     "has_message",
@@ -68,18 +103,29 @@ DOMAIN = "messages"
 #: Raise KeyError on a missing translation or format field instead of falling back.
 STRICT = os.environ.get("JUDGES_I18N_STRICT", "").strip().lower() not in ("", "0", "false", "no")
 
-#: Message keys rendered through a more specific variant, chosen from the parameters
-#: (see `_variant`): base key -> its variants. Each variant uses the base key's parameters.
-VARIANTS: dict[str, tuple[str, ...]] = {
-    "combat.battle": ("combat.battle.none",),
-    "notification.battle": ("notification.battle.none",),
-    "title.claimed": ("title.claimed.from",),
-    "acquisition": ("acquisition.settlement", "acquisition.general"),
-    "income.settlement": ("income.settlement.modified",),
-    "income.tax": ("income.tax.modified",),
-    "notification.announcements": ("notification.announcements.judgment",),
-    "notification.election": ("notification.election.tie",),
-    "notification.game_over": ("notification.game_over.shared", "notification.game_over.no_winner"),
+#: Message keys rendered through a different sentence for some parameters: base key ->
+#: rows (variant key, parameter, test), tried in order; the first whose test holds is used,
+#: else the base key. Tests: "missing" (None or absent), "given" (not None), "empty" (no
+#: items, or falsy), "nonempty". Each variant uses the base key's parameters. Counts are
+#: not variants: they are plural entries (see the module's docstring).
+VARIANTS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "combat.battle": (("combat.battle.none", "winner", "missing"),),
+    "notification.battle": (("notification.battle.none", "winner", "missing"),),
+    "title.claimed": (("title.claimed.from", "previous_owner", "given"),),
+    "acquisition": (("acquisition.settlement", "settlement", "given"), ("acquisition.general", "general", "given")),
+    "income.settlement": (("income.settlement.modified", "modifiers", "nonempty"),),
+    "income.tax": (("income.tax.modified", "modifiers", "nonempty"),),
+    "notification.announcements": (("notification.announcements.judgment", "judgment", "nonempty"),),
+    "notification.election": (("notification.election.tie", "winner", "missing"),),
+    "notification.game_over": (("notification.game_over.no_winner", "winners", "empty"),),
+    "label.buy": (("label.buy.settlement", "settlement", "given"), ("label.buy.general", "general", "given")),
+    "label.plunder": (("label.hold", "plunder", "empty"),),
+}
+_VARIANT_TESTS = {
+    "missing": lambda v: v is None,
+    "given": lambda v: v is not None,
+    "empty": lambda v: not v,
+    "nonempty": lambda v: bool(v),
 }
 
 CANAANITES = -1  # the engine's garrison owner value for Canaanite-held settlements
@@ -88,25 +134,80 @@ CANAANITES = -1  # the engine's garrison owner value for Canaanite-held settleme
 # --- Languages and catalogs ---------------------------------------------------------------
 
 
+def parse_accept_language(header: str | None) -> list[str]:
+    """The language tags of an Accept-Language header, most wanted first (q-values honoured,
+    ties keep their order, ``q=0`` and ``*`` left out): "fr-FR,es;q=0.9" -> ["fr_FR", "es"]."""
+    ranked = []
+    for i, part in enumerate(str(header or "").split(",")):
+        tag, *options = (piece.strip() for piece in part.split(";"))
+        q = 1.0
+        for option in options:
+            name, _, value = option.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if tag and tag != "*" and q > 0:
+            ranked.append((-q, i, tag.replace("-", "_")))
+    return [tag for _, _, tag in sorted(ranked)]
+
+
+#: A bare language -> the supported language that speaks it ("pt" -> "pt_BR").
+_BY_BASE = {lang.split("_")[0].lower(): lang for lang in reversed(LANGUAGES)}
+
+
+def _supported(tag: str) -> str | None:
+    """The supported language of one tag by Babel's negotiation, a regional variant falling
+    back to its language ("pt_PT" -> "pt" -> "pt_BR"); None for an unsupported language."""
+    available = list(LANGUAGES) + [base for base in _BY_BASE if base not in LANGUAGES]
+    found = negotiate_locale([tag], available, sep="_", aliases=None) or negotiate_locale(
+        [tag.split("_")[0]], available, sep="_", aliases=None
+    )
+    if found is None:
+        return None
+    found = found.lower()
+    for lang in LANGUAGES:
+        if lang.lower() == found:
+            return lang
+    return _BY_BASE.get(found.split("_")[0])
+
+
+def negotiate_language(*choices: str | None, accept_language: str | None = None) -> str:
+    """The one way a language is chosen: the explicit `choices` in order (``?lang=``, a cookie,
+    a seat's language; empty or unsupported ones skipped), then the Accept-Language header by
+    q-value ("fr-FR,es;q=0.9" -> "es"), then English."""
+    for choice in choices:
+        if choice:
+            found = _supported(str(choice).strip().replace("-", "_"))
+            if found:
+                return found
+    for tag in parse_accept_language(accept_language):
+        found = _supported(tag)
+        if found:
+            return found
+    return DEFAULT_LANGUAGE
+
+
+def request_language(connection: Any, explicit: str | None = None, seat: str | None = None) -> str:
+    """`negotiate_language` for a web request or websocket (anything with ``query_params``,
+    ``cookies`` and ``headers``): ``?lang=`` (or `explicit`), the ``lang`` cookie, the seat's
+    language when its game set one, then the Accept-Language header."""
+    return negotiate_language(
+        explicit or connection.query_params.get("lang"),
+        connection.cookies.get("lang"),
+        seat,
+        accept_language=connection.headers.get("accept-language"),
+    )
+
+
 def normalize_language(code: str | None) -> str:
     """A supported language for a code: "pt", "pt-BR", "pt_br" -> "pt_BR"; "es-ES", "es_MX"
-    -> "es"; "en-GB" -> "en". Accepts an Accept-Language header ("es-ES,es;q=0.9,en;q=0.8":
-    the first supported one wins). Anything else: the default language, English."""
+    -> "es"; "en-GB" -> "en". Accepts an Accept-Language header ("fr-FR,es;q=0.9": by
+    q-value, see `negotiate_language`). Anything else: the default language, English."""
     if not code:
         return DEFAULT_LANGUAGE
-    for part in str(code).split(","):
-        tag = part.split(";")[0].strip().replace("-", "_")
-        if not tag:
-            continue
-        lowered = tag.lower()
-        for lang in LANGUAGES:
-            if lowered == lang.lower():
-                return lang
-        base = lowered.split("_")[0]
-        for lang in LANGUAGES:
-            if lang.lower().split("_")[0] == base:
-                return lang
-    return DEFAULT_LANGUAGE
+    return negotiate_language(accept_language=str(code))
 
 
 def _po_path(lang: str) -> Path:
@@ -121,13 +222,64 @@ def _read_catalog(lang: str):
 
 @cache
 def catalog(lang: str) -> Mapping[str, str]:
-    """key -> text for one language (translated, non-fuzzy messages only). Cached."""
+    """key -> text for one language (translated, non-fuzzy messages only). Cached. A plural
+    entry's text here is its last form (the general plural); `gettext` picks by the count."""
     lang = normalize_language(lang)
     out = {}
     for msg in _read_catalog(lang):
-        if msg.id and isinstance(msg.id, str) and isinstance(msg.string, str) and msg.string and not msg.fuzzy:
+        if msg.fuzzy or not msg.id:
+            continue
+        if isinstance(msg.id, str) and isinstance(msg.string, str) and msg.string:
             out[msg.id] = msg.string
+        elif msg.pluralizable and all(msg.string):
+            out[msg.id[0]] = msg.string[-1]
     return out
+
+
+@cache
+def plurals(lang: str) -> Mapping[str, tuple[str, str]]:
+    """key -> (the parameter that counts, the msgid_plural) of each plural entry of a language."""
+    lang = normalize_language(lang)
+    out = {}
+    for msg in _read_catalog(lang):
+        if msg.pluralizable and not msg.fuzzy and all(msg.string):
+            fields = message_fields(msg.id[1])
+            if len(fields) != 1:
+                raise ValueError(f"{lang}: the msgid_plural of {msg.id[0]!r} must name its count, as {{count}}")
+            out[msg.id[0]] = (next(iter(fields)), msg.id[1])
+    return out
+
+
+@cache
+def _translations(lang: str) -> Translations:
+    """Babel's gettext machinery over the catalog compiled in memory (no .mo on disk)."""
+    buffer = BytesIO()
+    write_mo(buffer, _read_catalog(lang))
+    buffer.seek(0)
+    return Translations(fp=buffer, domain=DOMAIN)
+
+
+def _count(value: Any) -> int:
+    if isinstance(value, (list, tuple, set, dict)):
+        return len(value)
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _plural_template(lang: str, key: str, params: Mapping[str, Any] | None, strict: bool) -> str | None:
+    """The form of a plural entry for the count among `params`; None if `key` is no plural
+    entry of `lang`."""
+    entry = plurals(lang).get(key)
+    if entry is None:
+        return None
+    field, plural_id = entry
+    if params is None or field not in params:
+        if strict:
+            raise KeyError(f"message {key!r} needs its count {field!r}")
+        return catalog(lang)[key]
+    return _translations(lang).ngettext(key, plural_id, _count(params[field]))
 
 
 def messages(lang: str, prefix: str = "") -> dict[str, str]:
@@ -155,6 +307,7 @@ SCREEN_PREFIXES = (
     "party.",
     "outcome.",
     "fmt.",
+    "place.",
 )
 
 
@@ -184,14 +337,17 @@ def _strict(strict: bool | None) -> bool:
     return STRICT if strict is None else strict
 
 
-def _template(lang: str, key: str, strict: bool) -> str | None:
-    """The text of a key; None when only the key itself is left (non-strict)."""
+def _template(lang: str, key: str, strict: bool, params: Mapping[str, Any] | None = None) -> str | None:
+    """The text of a key (for a plural entry, the form for the count in `params`); None when
+    only the key itself is left (non-strict)."""
     text = catalog(lang).get(key)
     if text is not None:
-        return text
+        return _plural_template(lang, key, params, strict) or text
     if strict:
         raise KeyError(f"no {lang} translation for message key {key!r}")
-    return catalog(DEFAULT_LANGUAGE).get(key)
+    if key in catalog(DEFAULT_LANGUAGE):
+        return _plural_template(DEFAULT_LANGUAGE, key, params, strict) or catalog(DEFAULT_LANGUAGE)[key]
+    return None
 
 
 def _format(key: str, template: str, values: Mapping[str, Any], strict: bool) -> str:
@@ -220,10 +376,17 @@ def gettext(lang: str, key: str, *, strict: bool | None = None, **params: Any) -
     no conversion). Missing key: KeyError when strict, else English, else the key itself."""
     lang = normalize_language(lang)
     strict = _strict(strict)
-    template = _template(lang, key, strict)
+    template = _template(lang, key, strict, params)
     if template is None:
         return key
     return _format(key, template, params, strict)
+
+
+def place_name(lang: str, name: str) -> str:
+    """A settlement's or region's name in `lang`: the ``place.<name>`` entry where the language
+    spells it differently ("Shechem" -> "Siquem" in Spanish), else the map's name."""
+    key = f"place.{name}"
+    return catalog(normalize_language(lang)).get(key) or catalog(DEFAULT_LANGUAGE).get(key) or str(name)
 
 
 def label(lang: str, prefix: str, value: Any, *, strict: bool | None = None) -> str:
@@ -263,27 +426,9 @@ _PHASE_NAMES = ("announcements", "intrigue", "income", "acquisitions", "movement
 
 def _variant(key: str, params: Mapping[str, Any]) -> str:
     """The specific message for these parameters (see VARIANTS)."""
-    if key in ("combat.battle", "notification.battle"):
-        return key + ".none" if params.get("winner") is None else key
-    if key == "title.claimed":
-        return key + ".from" if params.get("previous_owner") is not None else key
-    if key == "acquisition":
-        if params.get("settlement") is not None:
-            return key + ".settlement"
-        if params.get("general") is not None:
-            return key + ".general"
-        return key
-    if key in ("income.settlement", "income.tax"):
-        return key + ".modified" if params.get("modifiers") else key
-    if key == "notification.announcements":
-        return key + ".judgment" if params.get("judgment") else key
-    if key == "notification.election":
-        return key + ".tie" if params.get("winner") is None else key
-    if key == "notification.game_over":
-        winners = params.get("winners") or []
-        if not winners:
-            return key + ".no_winner"
-        return key + ".shared" if len(winners) > 1 else key
+    for variant, name, test in VARIANTS.get(key, ()):
+        if _VARIANT_TESTS[test](params.get(name)):
+            return variant
     return key
 
 
@@ -304,7 +449,7 @@ class _Renderer:
     # words ------------------------------------------------------------------------------
 
     def text(self, key: str, **values: Any) -> str:
-        template = _template(self.lang, key, self.strict)
+        template = _template(self.lang, key, self.strict, values)
         if template is None:
             return key
         return _format(key, template, values, self.strict)
@@ -346,16 +491,16 @@ class _Renderer:
             return ""
         world = self.world
         if isinstance(value, int) and world is not None and 0 <= value < len(world.settlements):
-            return world.settlements[value].name
-        return str(value)
+            return place_name(self.lang, world.settlements[value].name)
+        return place_name(self.lang, value) if isinstance(value, str) else str(value)
 
     def region(self, value: Any) -> str:
         if value is None:
             return ""
         world = self.world
         if isinstance(value, int) and world is not None and 0 <= value < len(world.regions):
-            return world.regions[value].name
-        return str(value)
+            return place_name(self.lang, world.regions[value].name)
+        return place_name(self.lang, value) if isinstance(value, str) else str(value)
 
     def hex(self, value: Any) -> str:
         if value is None:
@@ -364,7 +509,7 @@ class _Renderer:
         if isinstance(value, int) and world is not None and 0 <= value < len(world.hexes):
             hx = world.hexes[value]
             if hx.settlement is not None:
-                return world.settlements[hx.settlement].name
+                return place_name(self.lang, world.settlements[hx.settlement].name)
             return self.text("fmt.hex", q=hx.q, r=hx.r)
         return str(value)
 
@@ -450,7 +595,7 @@ class _Renderer:
 
     def render(self, key: str, params: Mapping[str, Any]) -> str:
         key = self.pick(key, params)
-        template = _template(self.lang, key, self.strict)
+        template = _template(self.lang, key, self.strict, params)
         if template is None:
             return key
         values = {name: self.value(key, name, params) for name in message_fields(template) if name in params}
@@ -571,3 +716,41 @@ def render_error(error: Mapping | Any, lang: str, names: Mapping | None = None, 
         return str(error.get("message") or key)
     r = _Renderer(lang, None, names, strict, strict_values=False)
     return r.render(key, error.get("params") or {})
+
+
+def render_action(
+    action: Mapping | Any,
+    lang: str,
+    world=None,
+    names: Mapping | None = None,
+    *,
+    owners: Mapping[int, int] | None = None,
+    costs: Mapping[str, int] | None = None,
+    events: Iterable[str] | None = None,
+    strict: bool | None = None,
+) -> str:
+    """A legal action (as action_to_dict gives it) as the words of its button in `lang`: the
+    catalog's ``label.<type>`` entry (variants and plurals as for any message) with the
+    action's fields, and `owners` (general id -> seat) for ``{owner}``, `costs` (item -> coins)
+    for ``{cost}``, `events` (the Events Area's cards) for a foresight's ``{events}``."""
+    if not isinstance(action, Mapping):
+        import msgspec  # an Action Struct
+
+        action = msgspec.to_builtins(action)
+    params = dict(action)
+    kind = params.get("type")
+    owners = owners or {}
+    who = params.get("target", params.get("candidate", params.get("general")))
+    if who is not None and who in owners:
+        params["owner"] = owners[who]
+    if costs is not None and params.get("item") in costs:
+        params["cost"] = costs[params["item"]]
+    if kind == "foresee_events":
+        params["events"] = [
+            {"card": card, "terrain": terrain} for card, terrain in zip(events or (), params.get("terrains") or ())
+        ]
+    key = f"label.{kind}"
+    lang = normalize_language(lang)
+    if not _strict(strict) and key not in catalog(lang) and key not in catalog(DEFAULT_LANGUAGE):
+        return str(kind)
+    return _Renderer(lang, world, names, strict).render(key, params)

@@ -1,39 +1,35 @@
-"""`--set NAME=VALUE`: overriding the rules constants (`judges.engine.constants`) for a lab run.
+"""`--set NAME=VALUE`: a lab run's rules, built as a `Rules` value from overrides.
 
-A value is parsed as JSON (`true`, `8`, `[1, 2]`, `{"troop": 2, ...}`); where the constant
-holds a string, a bare word is accepted too (`SANDSTORM_TERRAIN=plain`). Dict constants take
-one entry at a time with a dot: `COSTS.wall=8`, `EVENT_TERRAIN_BY_DIE.1=plain`, or a whole
-dict with exactly the same keys. Every value is checked against the type of the constant it
-replaces; unknown names, unknown keys and wrong types are refused with a `OverrideError`.
+NAME is a field of `judges.engine.rules.Rules` (`wrath_threshold`; the UPPERCASE name of the
+old constants module, `WRATH_THRESHOLD`, is accepted too). A value is parsed as JSON (`true`,
+`8`, `[1, 2]`, `{"troop": 2, ...}`); where the rule holds a string, a bare word is accepted
+too (`sandstorm_terrain=plain`). Dict rules take one entry at a time with a dot:
+`costs.wall=8`, `event_terrain_by_die.1=plain`, or a whole dict with exactly the same keys.
+Every value is checked against the type of the rule it replaces, and the resulting `Rules`
+is validated; unknown names, unknown keys, wrong types and rules no game could be played
+under are refused with an `OverrideError`.
 
-The engine reads `constants.X` when a rule runs, so overriding the module's attributes
-changes the rules of every game played afterwards in that process: a lab worker restores
-the defaults and applies its variant's overrides before each game (`overridden`).
+Overrides build a new `Rules` (`rules_with`), carried by each game's options: nothing is
+patched, so games of different variants can run side by side in one process.
 """
 
 from __future__ import annotations
 
-import copy
 import difflib
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import constants as C
+import msgspec
+
+from ..engine.rules import DEFAULT_RULES, Rules, RulesError
 
 
 class OverrideError(ValueError):
     """A refused --set / --variant: the message says what is wrong and what would be right."""
 
 
-def _public_names() -> list[str]:
-    return sorted(n for n in vars(C) if n.isupper() and not n.startswith("_"))
-
-
-DEFAULTS: dict[str, Any] = {name: copy.deepcopy(getattr(C, name)) for name in _public_names()}
-FROZEN = {"RULES_VERSION"}  # not a rule: the replay format's version
+DEFAULTS: dict[str, Any] = {name: getattr(DEFAULT_RULES, name) for name in Rules.__struct_fields__}
 
 
 @dataclass(frozen=True)
@@ -48,15 +44,18 @@ class Override:
 
 
 def _type_name(value: Any) -> str:
-    return {
-        bool: "true/false",
-        int: "an integer",
-        float: "a number",
-        str: "a string",
-        dict: "a JSON object",
-        list: "a JSON list",
-        tuple: "a JSON list",
-    }.get(type(value), type(value).__name__)
+    for kind, name in (
+        (bool, "true/false"),
+        (int, "an integer"),
+        (float, "a number"),
+        (str, "a string"),
+        (dict, "a JSON object"),
+        (list, "a JSON list"),
+        (tuple, "a JSON list"),
+    ):
+        if isinstance(value, kind):
+            return name
+    return type(value).__name__
 
 
 def _check(expected: Any, value: Any, where: str) -> Any:
@@ -104,31 +103,35 @@ def _dict_key(mapping: dict, key: Any, where: str) -> Any:
 
 
 def parse_override(text: str) -> Override:
-    """`NAME=VALUE` or `NAME.key=VALUE`, validated against the default constants."""
+    """`NAME=VALUE` or `NAME.key=VALUE`, validated against the type of the default rule."""
     name, sep, raw = text.partition("=")
     name, raw = name.strip(), raw.strip()
     if not sep or not name:
-        raise OverrideError(f"{text!r}: expected NAME=VALUE, e.g. WRATH_THRESHOLD=10 or COSTS.wall=8")
+        raise OverrideError(f"{text!r}: expected NAME=VALUE, e.g. wrath_threshold=10 or costs.wall=8")
     key = None
     if "." in name:
         name, key = name.split(".", 1)
-    if name not in DEFAULTS or name in FROZEN:
-        close = difflib.get_close_matches(name.upper(), [n for n in DEFAULTS if n not in FROZEN], n=3)
-        hint = f"; did you mean {', '.join(close)}?" if close else "; see src/judges/engine/constants.py"
-        raise OverrideError(f"unknown constant {name!r}{hint}")
+    written = name  # errors speak of the rule as it was written (old UPPERCASE names too)
+    name = name.lower()
+    if name not in DEFAULTS:
+        close = difflib.get_close_matches(name, list(DEFAULTS), n=3)
+        if written.isupper():
+            close = [c.upper() for c in close]
+        hint = f"; did you mean {', '.join(close)}?" if close else "; see src/judges/engine/rules.py"
+        raise OverrideError(f"unknown rule {written!r}{hint}")
     expected = DEFAULTS[name]
-    where = name
+    where = written
     if key is not None:
         if not isinstance(expected, dict):
-            raise OverrideError(f"{name} is not a dict: write {name}=VALUE, not {name}.{key}=VALUE")
-        key = _dict_key(expected, key, name)
+            raise OverrideError(f"{written} is not a dict: write {written}=VALUE, not {written}.{key}=VALUE")
+        key = _dict_key(expected, key, written)
         expected = expected[key]
-        where = f"{name}.{key}"
+        where = f"{written}.{key}"
     try:
         value = json.loads(raw)
     except json.JSONDecodeError:
         if isinstance(expected, str) and raw:
-            value = raw  # a bare word for a string constant
+            value = raw  # a bare word for a string rule
         else:
             raise OverrideError(f"{where}: {raw!r} is not a JSON value") from None
     return Override(name=name, key=key, value=_check(expected, value, where), text=text)
@@ -146,6 +149,11 @@ class Variant:
     def to_json(self) -> dict:
         return {"name": self.name, "set": [o.text for o in self.overrides]}
 
+    @property
+    def rules(self) -> Rules:
+        """The rules this variant's games are played under (OverrideError if invalid)."""
+        return rules_with(self.overrides)
+
 
 def parse_variant(text: str) -> Variant:
     """`name:NAME=VALUE,NAME=VALUE` (an empty list after the colon is allowed). Commas split
@@ -154,13 +162,16 @@ def parse_variant(text: str) -> Variant:
     name, sep, rest = text.partition(":")
     name = name.strip()
     if not sep or not name or not all(c.isalnum() or c in "-_." for c in name):
-        raise OverrideError(
-            f"--variant {text!r}: expected NAME:CONST=VALUE,CONST=VALUE (name of letters, digits, - _ .)"
-        )
+        raise OverrideError(f"--variant {text!r}: expected NAME:RULE=VALUE,RULE=VALUE (name of letters, digits, - _ .)")
     parts: list[str] = []
     for piece in rest.split(","):
         head = piece.split("=", 1)[0].strip()
-        starts = "=" in piece and head.split(".", 1)[0].isupper() and head.replace(".", "_").replace("_", "").isalnum()
+        rule = head.split(".", 1)[0]
+        starts = (
+            "=" in piece
+            and (rule.isupper() or rule.lower() in DEFAULTS)
+            and head.replace(".", "_").replace("_", "").isalnum()
+        )
         if parts and not starts:
             parts[-1] += "," + piece
         elif piece.strip():
@@ -168,22 +179,16 @@ def parse_variant(text: str) -> Variant:
     return Variant(name=name, overrides=tuple(parse_override(p) for p in parts))
 
 
-def apply_overrides(overrides: tuple[Override, ...] | list[Override]) -> None:
-    """Restores every constant to its default, then applies `overrides` in order."""
-    for name, value in DEFAULTS.items():
-        setattr(C, name, copy.deepcopy(value))
+def rules_with(overrides: tuple[Override, ...] | list[Override], base: Rules = DEFAULT_RULES) -> Rules:
+    """`base` with `overrides` applied in order: a new, validated Rules (base is unchanged)."""
+    changes: dict[str, Any] = {}
     for o in overrides:
         if o.key is None:
-            setattr(C, o.name, copy.deepcopy(o.value))
+            changes[o.name] = o.value
         else:
-            getattr(C, o.name)[o.key] = copy.deepcopy(o.value)
-
-
-@contextmanager
-def overridden(overrides: tuple[Override, ...] | list[Override]) -> Iterator[None]:
-    """The constants overridden inside the block, restored to the defaults after it."""
-    apply_overrides(overrides)
+            changes[o.name] = {**changes.get(o.name, getattr(base, o.name)), o.key: o.value}
     try:
-        yield
-    finally:
-        apply_overrides(())
+        return msgspec.structs.replace(base, **changes)
+    except RulesError as exc:
+        written = ", ".join(o.text for o in overrides)
+        raise OverrideError(f"{written}: {exc}") from None

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from ..engine import Game
-from ..engine import constants as C
 from ..engine.board import controlled_settlements, sustaining_regions
+from ..engine.items import ITEM_NAMES
 from ..engine.victory import score
 
-ITEMS = ("troop", "mercenary", "development", "wall", "general", "card")
+ITEMS = ITEM_NAMES  # the items table's order: the report lists coins spent by item in it
 
 
 def judgment_rounds(game: Game) -> list[int]:
@@ -36,7 +38,7 @@ def game_record(game: Game, *, variant: str, index: int, seed: int, bots: list[s
         "razed_by_plunder": state.razed_by_plunder,
         "battles": state.battles,
         "actions": len(game.log),
-        "regions_sustaining": sustaining_regions(state, world, C.SETTLEMENTS_TO_SUSTAIN_JUDGE),
+        "regions_sustaining": sustaining_regions(state, world, state.options.rules.settlements_to_sustain_judge),
         "wrath": state.wrath,
         "points": [{k: p[k] for k in ("judges", "king", "tabernacle", "total")} for p in points],
         "settlements": [len(controlled_settlements(state, world, seat)) for seat in range(len(state.players))],
@@ -44,4 +46,6 @@ def game_record(game: Game, *, variant: str, index: int, seed: int, bots: list[s
         "eliminated": [p.eliminated for p in state.players],
         "spent": {item: state.spent.get(item, 0) for item in sorted(set(ITEMS) | set(state.spent))},
         "seconds": round(seconds, 3),
+        # the whole options, rules included: the game replays from these and the bots (replay_record)
+        "options": msgspec.to_builtins(state.options),
     }

@@ -7,15 +7,18 @@ Win rates carry 95% Wilson score intervals. A shared victory counts as a win for
 from __future__ import annotations
 
 import csv
-import html
 import json
 import math
 import statistics
 from collections import Counter
 from pathlib import Path
 
+from jinja2 import Environment, FileSystemLoader
+
 from ..engine.state import ENDINGS
 from .records import ITEMS
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 PLOTS = {
     "wins_by_seat.png": "Win rate by seat (95% Wilson intervals)",
@@ -351,14 +354,12 @@ def _pct(x: dict) -> str:
 
 
 def write_html(path: Path, config_json: dict, summaries: dict[str, dict]) -> None:
-    e = html.escape
+    """index.html from the template ``lab/templates/report.html``: the tables, the plots."""
     names = list(summaries)
     rows = []
 
-    def table(title: str, header: list[str], body: list[list[str]]) -> str:
-        head = "".join(f"<th>{e(h)}</th>" for h in header)
-        trs = "".join("<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in row) + "</tr>" for row in body)
-        return f"<h3>{e(title)}</h3><table><tr>{head}</tr>{trs}</table>"
+    def table(title: str, header: list[str], body: list[list]) -> tuple:
+        return title, header, body
 
     players = len(summaries[names[0]]["wins_by_seat"]) if names else 0
     rows.append(
@@ -410,35 +411,8 @@ def write_html(path: Path, config_json: dict, summaries: dict[str, dict]) -> Non
             ],
         )
     )
-    variants = "".join(
-        f"<li><b>{e(v['name'])}</b>: {e(', '.join(v['set']) or 'default constants')}</li>"
-        for v in config_json["variants"]
-    )
-    images = "".join(
-        f'<figure><img src="{e(f)}" alt="{e(t)}"><figcaption>{e(t)}</figcaption></figure>' for f, t in PLOTS.items()
-    )
-    doc = f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Judges &amp; Kings lab report</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 2em; max-width: 1100px; color: #222; }}
-table {{ border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }}
-td, th {{ border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; }}
-figure {{ display: inline-block; margin: 0.5em; }} img {{ max-width: 100%; }}
-code {{ background: #f4f4f4; padding: 0.1em 0.3em; }}
-</style></head><body>
-<h1>Judges &amp; Kings — lab report</h1>
-<p><code>{e(config_json["command"])}</code></p>
-<p>{config_json["games"]} games per variant, {config_json["players"]} players, bots by seat (rotated by game):
-{e(", ".join(config_json["bots"]))}; seeds {config_json["seed"]}–{config_json["seed"] + config_json["games"] - 1};
-round cap {config_json["round_limit"]}. Raw data: <a href="games.csv">games.csv</a>,
-<a href="summary.json">summary.json</a>.</p>
-<ul>{variants}</ul>
-{"".join(rows)}
-<h2>Plots</h2>
-{images}
-</body></html>
-"""
-    path.write_text(doc, encoding="utf-8")
+    page = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True).get_template("report.html")
+    path.write_text(page.render(config=config_json, tables=rows, plots=PLOTS), encoding="utf-8")
 
 
 def write_report(config, records: list[dict]) -> dict:

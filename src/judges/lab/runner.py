@@ -3,8 +3,8 @@
 Game i of a run uses seed `seed + i` and the bot list rotated by `i mod players` (seat s gets
 `bots[(s + i) % players]`), so over `players` consecutive games each bot plays each seat.
 Every variant plays the same seeds. Workers are started with the "spawn" method (safe on
-every platform); before each game a worker restores the default constants and applies the
-game's variant (`overrides.apply_overrides`), so one pool serves every variant.
+every platform); each task carries its variant's `Rules` in the game's options (nothing is
+patched in the worker), so one pool serves every variant.
 """
 
 from __future__ import annotations
@@ -17,9 +17,8 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from ..bots import bot_seed, make_bot, parse_bot_spec
-from ..engine import Options
-from ..engine import constants as C
-from .overrides import OverrideError, Variant, apply_overrides, parse_overrides
+from ..engine import DEFAULT_RULES, Options, Rules
+from .overrides import OverrideError, Variant, parse_overrides
 from .records import game_record
 
 
@@ -31,8 +30,8 @@ class LabConfig:
     seed: int = 1
     out: Path = Path("report")
     workers: int = 0  # 0: one per CPU
-    round_limit: int | None = C.SIMULATION_ROUND_LIMIT
-    wave_pairs: int = C.DEFAULT_WAVE_PAIRS
+    round_limit: int | None = DEFAULT_RULES.simulation_round_limit
+    wave_pairs: int = DEFAULT_RULES.default_wave_pairs
     sets: list[str] = field(default_factory=list)  # --set, for every variant
     variants: list[Variant] = field(default_factory=list)  # --variant, compared in one report
     baseline: bool = True  # with --variant: also play the --set-only baseline ("default")
@@ -52,7 +51,8 @@ class LabConfig:
         return [self.bots[s % len(self.bots)] for s in range(self.players)]
 
     def all_variants(self) -> list[Variant]:
-        """The variants played: each carries the --set overrides first, then its own."""
+        """The variants played: each carries the --set overrides first, then its own. Each
+        variant's rules are built here, so invalid rules are refused before any game."""
         base = tuple(parse_overrides(self.sets))
         out = [Variant("default", base)] if self.baseline or not self.variants else []
         names = {v.name for v in out}
@@ -61,6 +61,8 @@ class LabConfig:
                 raise OverrideError(f"two variants are called {v.name!r}")
             names.add(v.name)
             out.append(Variant(v.name, base + v.overrides))
+        for v in out:
+            v.rules  # noqa: B018 - raises OverrideError if the variant's rules are invalid
         return out
 
 
@@ -71,7 +73,8 @@ def rotated(bots: list[str], index: int) -> list[str]:
 
 @dataclass(frozen=True)
 class Task:
-    variant: Variant
+    variant: str
+    rules: Rules
     index: int
     seed: int
     bots: tuple[str, ...]
@@ -82,34 +85,45 @@ class Task:
 
 def play_task(task: Task) -> dict:
     """Plays one game (in a worker or inline) and returns its record. Top-level: spawn-safe."""
+    start = time.process_time()
+    options = Options(
+        players=task.players, seed=task.seed, wave_pairs=task.wave_pairs, round_limit=task.round_limit, rules=task.rules
+    )
+    game = play_record_game(options, task.bots)
+    return game_record(
+        game,
+        variant=task.variant,
+        index=task.index,
+        seed=task.seed,
+        bots=list(task.bots),
+        seconds=time.process_time() - start,
+    )
+
+
+def play_record_game(options: Options, bots: tuple[str, ...] | list[str]):
+    """The game of a lab record: its options (rules included) and its bots by seat, seeded
+    from the game's seed. Replaying a stored record (`replay_record`) plays it again."""
     from ..play import play_game
 
-    apply_overrides(task.variant.overrides)
-    try:
-        start = time.process_time()
-        options = Options(
-            players=task.players, seed=task.seed, wave_pairs=task.wave_pairs, round_limit=task.round_limit
-        )
-        bots = [make_bot(spec, bot_seed(task.seed, seat)) for seat, spec in enumerate(task.bots)]
-        game = play_game(options, bots)
-        return game_record(
-            game,
-            variant=task.variant.name,
-            index=task.index,
-            seed=task.seed,
-            bots=list(task.bots),
-            seconds=time.process_time() - start,
-        )
-    finally:
-        apply_overrides(())
+    return play_game(options, [make_bot(spec, bot_seed(options.seed, seat)) for seat, spec in enumerate(bots)])
+
+
+def replay_record(record: dict):
+    """The finished Game of a stored lab record (games.csv row / summary.json game), played
+    again under the options and rules the record stores."""
+    from ..engine.state import options_from_builtins
+
+    return play_record_game(options_from_builtins(record["options"]), record["bots"])
 
 
 def make_tasks(config: LabConfig) -> list[Task]:
     bots = config.seat_bots()
     variants = config.all_variants()
+    rules = {v.name: v.rules for v in variants}
     return [
         Task(
-            variant=v,
+            variant=v.name,
+            rules=rules[v.name],
             index=i,
             seed=config.seed + i,
             bots=tuple(rotated(bots, i)),

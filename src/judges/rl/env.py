@@ -23,14 +23,14 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..engine import Game, Options
-from ..engine import constants as C
 from ..engine.board import besieged_settlements, control_map
+from ..engine.rules import DEFAULT_RULES, Rules
 from ..engine.state import CANAANITES, PHASES
 from ..world import load_world
 
 MAX_ACTIONS = 512
-MAX_PLAYERS = C.MAX_PLAYERS
-CARDS = tuple(C.DECK)
+MAX_PLAYERS = DEFAULT_RULES.max_players  # the observation's shape: fixed, whatever a game's rules
+CARDS = tuple(DEFAULT_RULES.deck)
 
 
 def observation_size(world) -> int:
@@ -43,6 +43,7 @@ def encode(game: Game, seat: int) -> np.ndarray:
     """The agent's observation, built from its view (other hands and the deck stay hidden)."""
     view = game.view(seat, notifications=False)
     st = view.state
+    rules = st.options.rules
     world = game.world
     n = len(st.players)
     out = np.zeros(observation_size(world), dtype=np.float32)
@@ -67,8 +68,8 @@ def encode(game: Game, seat: int) -> np.ndarray:
             generals = [g for g in st.generals.values() if g.owner == p.seat]
             out[i : i + 6] = (
                 p.coins / 20,
-                view.hand_sizes[p.seat] / C.HAND_LIMIT,
-                len(generals) / C.MAX_GENERALS,
+                view.hand_sizes[p.seat] / rules.hand_limit,
+                len(generals) / rules.max_generals,
                 sum(g.army for g in generals) / 10,
                 float(p.eliminated),
                 sum(1 for t in st.titles if t.owner == p.seat and t.holder is not None) / 3,
@@ -78,7 +79,7 @@ def encode(game: Game, seat: int) -> np.ndarray:
     for c, card in enumerate(CARDS):
         out[i + c] = own.count(card) / 2
     i += len(CARDS)
-    out[i] = st.wrath / C.WRATH_THRESHOLD
+    out[i] = st.wrath / rules.wrath_threshold
     out[i + 1] = min(st.round, 60) / 60
     i += 2
     out[i + st.phase - 1] = 1
@@ -103,13 +104,21 @@ def raw_env(**kwargs):
 class JudgesAECEnv(AECEnv):
     metadata = {"name": "judges_and_kings_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, players: int = 3, round_limit: int = 30, wave_pairs: int = 1, render_mode: str | None = None):
+    def __init__(
+        self,
+        players: int = 3,
+        round_limit: int = 30,
+        wave_pairs: int = 1,
+        render_mode: str | None = None,
+        rules: Rules = DEFAULT_RULES,
+    ):
         super().__init__()
+        self.rules = rules
         self.players = players
         self.round_limit = round_limit
         self.wave_pairs = wave_pairs
         self.render_mode = render_mode
-        self.world = load_world()
+        self.world = load_world(rules.map)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         size = observation_size(self.world)
         self._obs_space = spaces.Dict(
@@ -149,6 +158,7 @@ class JudgesAECEnv(AECEnv):
                 seed=0 if seed is None else int(seed),
                 wave_pairs=self.wave_pairs,
                 round_limit=self.round_limit,
+                rules=self.rules,
             )
         )
         self.agents = self.possible_agents[:]

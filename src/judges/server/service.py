@@ -10,6 +10,7 @@ free for the humans.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 import secrets
@@ -19,15 +20,18 @@ from typing import Any
 
 import msgspec
 
-from ..bots import bot_seed, make_bot
+from ..bots import bot_seed as game_bot_seed
+from ..bots import make_bot
 from ..engine import Game, Options, action_from_dict, action_to_dict
-from ..engine import constants as C
+from ..engine.constants import RULES_VERSION
+from ..engine.dice import KEY_BYTES, key_bytes
 from ..engine.errors import SetupError
-from ..engine.scenario import build_game
-from ..engine.state import GameState, Notification
+from ..engine.rules import DEFAULT_RULES, Rules
+from ..engine.state import GameState, Notification, upgrade_options
 from ..engine.victory import score
-from ..i18n import normalize_language, render_notification
+from ..i18n import normalize_language, render_action, render_notification
 from ..manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
+from ..verify import build_export, new_game
 from .store import GameStore, hash_token, new_token
 
 log = logging.getLogger("judges.server")
@@ -113,14 +117,25 @@ def _snapshot_data(game: Game) -> dict:
 
 def _new_game(options: dict, position: dict | None) -> Game:
     """The setup position, or a scenario position on top of it (docs/scenarios.md)."""
-    if position is None:
-        return Game.new(msgspec.convert(options, Options))
-    return build_game({"options": options, "position": position, "dice": None})
+    return new_game(options, position)
+
+
+def bot_seed(options: Options, seat: int) -> int:
+    """The seed of a bot seat's own choices. From a SplitMix64 seed as before; from the dice
+    key through a one-way hash, so that a bot's play tells nothing about the key."""
+    if options.dice == "splitmix64":
+        return game_bot_seed(options.seed, seat)
+    digest = hashlib.blake2b(
+        f"bot seat {seat}".encode(), digest_size=8, key=key_bytes(options.key), person=b"judges-bot-seed"
+    ).digest()
+    return int.from_bytes(digest, "little") >> 2
 
 
 def _game_from_snapshot(data: dict) -> Game:
     # JSON turned the integer keys of the state's dicts into strings: str_keys converts them back.
-    state = msgspec.convert(data["state"], GameState, str_keys=True)
+    state = msgspec.convert(
+        {**data["state"], "options": upgrade_options(data["state"]["options"])}, GameState, str_keys=True
+    )
     notifications = msgspec.convert(data["notifications"], list[Notification], str_keys=True)
     return Game(state, notifications=notifications)
 
@@ -150,20 +165,24 @@ class GameService:
     def create(
         self,
         seats: list[dict],
-        wave_pairs: int = C.DEFAULT_WAVE_PAIRS,
+        wave_pairs: int = DEFAULT_RULES.default_wave_pairs,
         seed: int | None = None,
         round_limit: int | None = None,
         position: dict | None = None,
         turn_timer: float | None = None,
         takeover_bot: str = TAKEOVER_BOT,
+        rules: Rules = DEFAULT_RULES,
     ) -> tuple[LiveGame, list[str | None]]:
-        if not C.MIN_PLAYERS <= len(seats) <= C.MAX_PLAYERS:
-            raise ServiceError(422, "error.players", f"a game has {C.MIN_PLAYERS} to {C.MAX_PLAYERS} seats")
+        """A new game under `rules` (stored with its options, so it replays under them for ever)."""
+        if not rules.min_players <= len(seats) <= rules.max_players:
+            raise ServiceError(422, "error.players", f"a game has {rules.min_players} to {rules.max_players} seats")
         if not any(s.get("kind") == "human" for s in seats):
             raise ServiceError(422, "error.no_human", "at least one seat must be a human's")
-        seed = secrets.randbits(31) if seed is None else seed
+        # Every game rolls the strong dice, keyed by 256 fresh bits nobody chose; only a server
+        # started with allow_seeds lets the creator pick a SplitMix64 seed (tests, design).
+        dice = dict(dice="blake2b", key=secrets.token_hex(KEY_BYTES)) if seed is None else dict(seed=seed)
         try:
-            options = Options(players=len(seats), seed=seed, wave_pairs=wave_pairs, round_limit=round_limit)
+            options = Options(players=len(seats), wave_pairs=wave_pairs, round_limit=round_limit, rules=rules, **dice)
             game = _new_game(msgspec.to_builtins(options), position)
         except SetupError as exc:
             raise ServiceError(422, "error.options", str(exc)) from None
@@ -182,20 +201,20 @@ class GameService:
                     "kind": kind,
                     "bot": bot if kind == "bot" else None,
                     "name": (s.get("name") or "").strip()[:40] or TRIBES[i],
-                    "language": normalize_language(s.get("language") or "en"),
+                    "language": normalize_language(s["language"]) if s.get("language") else None,
                     "token_hash": hash_token(token) if token else None,
                 }
             )
         _check_bot(takeover_bot, "takeover bot")
         game_id = secrets.token_urlsafe(9)
-        stored_options = msgspec.to_builtins(options)
+        stored_options = msgspec.to_builtins(options, str_keys=True)  # as JSON keeps it
         stored_options["takeover_bot"] = takeover_bot
         if position is not None:
             stored_options["position"] = position  # a game started from a scenario position
         if turn_timer:
             stored_options["turn_timer"] = turn_timer  # a server option, not a rule
             self.turn_timers[game_id] = turn_timer
-        self.store.create_game(game_id, stored_options, seed, C.RULES_VERSION, stored_seats)
+        self.store.create_game(game_id, stored_options, options.seed, RULES_VERSION, stored_seats)
         live = LiveGame(id=game_id, game=game, seats=stored_seats, takeover_bot=takeover_bot)
         self.games[game_id] = live
         return live, tokens
@@ -373,7 +392,7 @@ class GameService:
                     bot = live.bots.get(seat)
                     if bot is None:
                         bot = live.bots[seat] = make_bot(
-                            live.seats[seat]["bot"] or live.takeover_bot, bot_seed(live.game.state.options.seed, seat)
+                            live.seats[seat]["bot"] or live.takeover_bot, bot_seed(live.game.state.options, seat)
                         )
                     seq = len(live.game.log)
                     legal = list(live.game.legal_actions(seat))
@@ -400,6 +419,9 @@ class GameService:
         # The engine's notifications after `since`, and every seat takeover (a short list).
         notes = [msgspec.to_builtins(n) for n in view.notifications if n.id > since]
         notes += self.seat_events(live)
+        state = view.state
+        legal = [action_to_dict(a) for a in game.legal_actions(seat)]
+        owners = {g.id: g.owner for g in state.generals.values()}
         rendered = []
         for data in notes:
             text = render_notification(data, language, game.world, names)
@@ -415,7 +437,6 @@ class GameService:
                     "chapter": chapter_for_notification(data["key"]),
                 }
             )
-        state = view.state
         return {
             "game_id": live.id,
             "seat": seat,
@@ -428,11 +449,26 @@ class GameService:
             "waiting_for": view.waiting_for,
             "pending": view.pending,
             "my_decisions": view.my_decisions,
-            "legal_actions": [action_to_dict(a) for a in game.legal_actions(seat)],
+            "legal_actions": legal,
+            # the words of each legal action's button, in the reader's language
+            "action_labels": [
+                render_action(
+                    a,
+                    language,
+                    game.world,
+                    names,
+                    owners=owners,
+                    costs=state.options.rules.costs,
+                    events=state.events_area,
+                )
+                for a in legal
+            ],
             "state": state,
             "hand_sizes": view.hand_sizes,
             "deck_size": view.deck_size,
             "ballot": view.ballot,
+            # The commitment to the dice's seed, and the seed itself once the game is over.
+            "dice": view.dice,
             "seats": [
                 {"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
                 for i, s in enumerate(live.seats)
@@ -448,6 +484,15 @@ class GameService:
             },
             "notifications": rendered,
         }
+
+    async def export(self, live: LiveGame) -> dict:
+        """A finished game's export (judges/verify.py): options, revealed seed, commitment,
+        action log and result. The seed is secret until the end: 409 before."""
+        async with live.lock:
+            if not live.game.is_over:
+                raise ServiceError(409, "error.not_over", "a game is exported once it is over")
+            stored = await asyncio.to_thread(self.store.load, live.id)
+            return build_export(live.game, stored.options, live.id)
 
     async def broadcast(self, live: LiveGame) -> None:
         self.watch_timer(live)

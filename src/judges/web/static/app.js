@@ -5,9 +5,9 @@
   const JK = window.JK;
   const SEAT_COLORS = ["#2b6cb0", "#c05621", "#2f855a", "#805ad5", "#b83280", "#b7791f"];
   const TERRAIN_COLORS = {plain: "#cfe8b0", mountains: "#b9aa98", desert: "#f0d9a0"};
-  const DECISION_ICONS = {vote: "🗳", appoint_judge: "⚖", foresee_invasion: "👁", foresee_events: "👁",
-                          succession: "👑", plunder: "⚔", claim_judge: "⚖", discard: "🂠"};
-  const WINDOW_KINDS = Object.keys(DECISION_ICONS);
+  // From GET /api/games/{id}/protocol (the protocol with the game's own costs): the decision
+  // kinds that open a window, the action types that answer each kind, the items for sale.
+  let WINDOW_KINDS = [], ANSWERED_BY = {}, ITEMS = {};
   const SIZE = 22;
   let world = null, S = {}, view = null, notes = [], socket = null, selected = null;
   let dismissed = new Set(), openKind = null, lang = JK.lang;
@@ -35,15 +35,21 @@
     return node;
   };
   const seatName = (seat) => seat === -1 ? t("ui.canaanites") : (view.seats[seat] || {}).name || "#" + (seat + 1);
-  const settlementName = (i) => world.settlements[i].name;
+  const placeName = (name) => S["place." + name] || name;  // the map's names, as each language spells them
+  const settlementName = (i) => placeName(world.settlements[i].name);
   const hexCenter = (h) => [SIZE * Math.sqrt(3) * (h.q + h.r / 2), SIZE * 1.5 * h.r];
 
   // --- talking to the server -----------------------------------------------------------
 
   async function loadStatic() {
-    const [w, s] = await Promise.all([fetch("/api/world").then((r) => r.json()),
-                                      fetch("/api/i18n/" + lang).then((r) => r.json())]);
+    // The game's own world and protocol: its map, and the costs of ITS rules.
+    const [w, s, p] = await Promise.all([fetch(`/api/games/${JK.gameId}/world`).then((r) => r.json()),
+                                         fetch("/api/i18n/" + lang).then((r) => r.json()),
+                                         fetch(`/api/games/${JK.gameId}/protocol`).then((r) => r.json())]);
     world = w; S = s;
+    WINDOW_KINDS = p.decisions.filter((d) => d.opens_window).map((d) => d.name);
+    p.decisions.forEach((d) => { ANSWERED_BY[d.name] = d.actions.map((a) => a.type); });
+    p.items.forEach((i) => { ITEMS[i.name] = i; });
   }
 
   function connect() {
@@ -136,9 +142,9 @@
       if (s.troops) group.append(svg("text", {x, y: y + 3.5, class: "troops"}, String(s.troops)));
       if (s.developments) group.append(svg("text", {x: x + 8, y: y - 6, class: "dev"}, "+" + s.developments));
     }
-    group.append(svg("text", {x, y: y - 11, class: "label"}, info.name));
+    group.append(svg("text", {x, y: y - 11, class: "label"}, settlementName(i)));
     const title = svg("title");
-    title.textContent = `${info.name} — ${s.razed ? t("ui.razed") : s.owner === null ? t("ui.free") : seatName(s.owner)}` +
+    title.textContent = `${settlementName(i)} — ${s.razed ? t("ui.razed") : s.owner === null ? t("ui.free") : seatName(s.owner)}` +
       (s.troops ? ` · ${t("ui.garrison")} ${s.troops}` : "") + (s.walls ? ` · ${t("ui.walls")}` : "") +
       (s.developments ? ` · ${t("ui.developments")} ${s.developments}` : "") + (besieged ? ` · ${t("ui.besieged")}` : "");
     group.append(title);
@@ -217,33 +223,8 @@
       el("div", {class: "hand"}, t("ui.hand") + ": ", ...hand.map((c) => el("span", {class: "card-chip"}, t("card." + c)))));
   }
 
-  function describe(a) {
-    switch (a.type) {
-      case "play_tax": return `${t("card.tax")}: ${a.region}`;
-      case "play_event": return t("card." + a.card);
-      case "play_assassin": return `${t("card.assassin")}: ${t("ui.general")} #${a.target} (${seatName(view.state.generals[a.target].owner)})`;
-      case "play_revolt": return `${t("card.revolt")}: ${a.settlement}`;
-      case "play_prophet": return `${t("card.prophet")}: ${t("ui.general")} #${a.general}`;
-      case "play_anointing": return `${t("card.anointing")}: ${t("ui.general")} #${a.general}`;
-      case "execute": return `${t("ui.execute")} #${a.general}`;
-      case "release": return `${t("ui.release")} #${a.general}`;
-      case "buy": return `${t("item." + a.item)} (${world.costs[a.item]}) ${a.settlement || (a.general !== null ? "#" + a.general : "")}`;
-      case "take_troops": return `${t("ui.take_troops")}: ${a.count}`;
-      case "leave_troops": return `${t("ui.leave_troops")}: ${a.count}`;
-      case "pick_up_ark": return t("ui.pick_up_ark");
-      case "drop_ark": return t("ui.drop_ark");
-      case "vote": return `${t("ui.general")} #${a.candidate} (${seatName(view.state.generals[a.candidate].owner)})`;
-      case "appoint_judge": return `${a.region}: ${t("ui.general")} #${a.general} (${seatName(view.state.generals[a.general].owner)})`;
-      case "claim_judge": return `${a.region}: ${t("ui.general")} #${a.general}`;
-      case "choose_successor": return `${t("ui.general")} #${a.general}`;
-      case "foresee_invasion": return a.settlement;
-      case "foresee_events": return view.state.events_area.map((c, i) => `${t("card." + c)} → ${t("terrain." + a.terrains[i])}`).join(", ");
-      case "plunder": return a.plunder ? `${t("ui.plunder")} ${a.settlement}` : `${t("ui.hold")} ${a.settlement}`;
-      case "discard": return `${t("ui.discard")}: ${t("card." + a.card)}`;
-      case "end_turn": return t("ui.end_turn");
-      default: return a.type;
-    }
-  }
+  // The words of a legal action come rendered by the server, in the reader's language.
+  const describe = (a) => view.action_labels[view.legal_actions.indexOf(a)] || a.type;
 
   function actionButton(a) {
     return el("button", {class: "action " + a.type, "data-type": a.type, onclick: () => act(a)}, describe(a));
@@ -348,10 +329,7 @@
       if (fresh) openKind = fresh;  // a decision window opens by itself
     }
     if (!openKind) { modal.hidden = true; return; }
-    const types = {vote: "vote", appoint_judge: "appoint_judge", foresee_invasion: "foresee_invasion",
-                   foresee_events: "foresee_events", succession: "choose_successor", plunder: "plunder",
-                   claim_judge: "claim_judge", discard: "discard"};
-    const options = view.legal_actions.filter((a) => a.type === types[openKind]);
+    const options = view.legal_actions.filter((a) => ANSWERED_BY[openKind].includes(a.type));
     $("modal-body").replaceChildren(
       el("h3", {"data-kind": openKind}, t("decision." + openKind)),
       el("p", {}, t("decision_help." + openKind),

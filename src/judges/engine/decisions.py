@@ -1,0 +1,204 @@
+"""The decision kinds: one registry.
+
+A `Decision` in `state.pending` names its kind; this registry says everything else about
+it: the action types that answer it (`actions.py`), the generator of its legal actions and
+the handler that applies one (which validates fully before it changes anything), the rules
+section its refusals name, what its `subject` is and which field of an action names it, the
+manual chapter that explains it, whether the screen opens a window for it, and its icon.
+
+`Game` dispatches through it (`legal_actions`, `apply`, matching an action to the decision
+it answers), and so do the greedy bot, the manual's links, the server's `GET /api/protocol`
+and the table in docs/protocol.md. The kinds are listed in the order a seat that owes
+several at once answers them (bots follow it).
+
+Adding a decision kind: add its action type to `actions.py`, its legal-action generator and
+handler to the topic module, one `DecisionKind` here, and its words (`decision.<kind>`,
+`decision_help.<kind>`, `action.<type>`) to the three catalogs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from . import combat, events, intrigue, invaders, titles, turns
+from .actions import (
+    ACTION_TYPES,
+    AppointJudge,
+    ChooseSuccessor,
+    ClaimJudge,
+    Discard,
+    EndTurn,
+    ForeseeEvents,
+    ForeseeInvasion,
+    Plunder,
+    Vote,
+)
+
+#: What a decision's `subject` is (an index into the world, or an invader pair's id).
+SUBJECTS = ("none", "region", "settlement", "invader_pair")
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionKind:
+    name: str
+    actions: tuple[type, ...]  # the action types that answer it
+    legal: Callable  # (ctx, decision) -> Iterator[Action]
+    handler: Callable  # (ctx, decision, action) -> None; validates before it changes anything
+    rule: str  # the rules section its refusals name
+    chapter: str  # the manual chapter that explains it ("turn": its phase's chapter when known)
+    icon: str
+    opens_window: bool = True  # the screen opens a window for it (a turn is played on the board)
+    subject: str = "none"  # one of SUBJECTS
+    subject_field: str | None = None  # the action field that names the subject (by its map name)
+
+    @property
+    def action_tags(self) -> tuple[str, ...]:
+        return tuple(t.__struct_config__.tag for t in self.actions)
+
+
+def _turn_actions() -> tuple[type, ...]:
+    """Every action a turn phase handles (Intrigue, Acquisitions, Movement), and EndTurn."""
+    return tuple(t for t in ACTION_TYPES if t in turns.ACTION_PHASE or t is EndTurn)
+
+
+KINDS: dict[str, DecisionKind] = {
+    kind.name: kind
+    for kind in (
+        DecisionKind(
+            "vote",
+            (Vote,),
+            titles.legal_vote,
+            titles.apply_vote,
+            rule="§10 Election",
+            chapter="judges-and-kings",
+            icon="🗳",
+        ),
+        DecisionKind(
+            "appoint_judge",
+            (AppointJudge,),
+            titles.legal_appoint,
+            titles.apply_appoint,
+            rule="§10 Vacant titles",
+            chapter="judges-and-kings",
+            icon="⚖",
+            subject="region",
+            subject_field="region",
+        ),
+        DecisionKind(
+            "succession",
+            (ChooseSuccessor,),
+            titles.legal_succession,
+            titles.apply_succession,
+            rule="§10 Succession",
+            chapter="judges-and-kings",
+            icon="👑",
+        ),
+        DecisionKind(
+            "foresee_invasion",
+            (ForeseeInvasion,),
+            invaders.legal_foresee_invasion,
+            invaders.apply_foresee_invasion,
+            rule="§13 New wave",
+            chapter="wrath-and-invaders",
+            icon="👁",
+            subject="invader_pair",
+        ),
+        DecisionKind(
+            "foresee_events",
+            (ForeseeEvents,),
+            events.legal_foresee_events,
+            events.apply_foresee_events,
+            rule="§5.5 New events land",
+            chapter="events",
+            icon="👁",
+        ),
+        DecisionKind(
+            "discard",
+            (Discard,),
+            intrigue.legal_discard,
+            intrigue.apply_discard,
+            rule="§6 Intrigue: drawing",
+            chapter="intrigue",
+            icon="🂠",
+        ),
+        DecisionKind(
+            "plunder",
+            (Plunder,),
+            combat.legal_plunder,
+            combat.apply_plunder,
+            rule="§9 Combat",
+            chapter="movement-and-combat",
+            icon="⚔",
+            subject="settlement",
+            subject_field="settlement",
+        ),
+        DecisionKind(
+            "claim_judge",
+            (ClaimJudge,),
+            combat.legal_claim,
+            combat.apply_claim,
+            rule="§9 Claiming a Judge title",
+            chapter="judges-and-kings",
+            icon="⚖",
+            subject="region",
+            subject_field="region",
+        ),
+        DecisionKind(
+            "turn",
+            _turn_actions(),
+            turns.legal_turn,
+            turns.apply_turn_action,
+            rule="§4 Turn order",
+            chapter="round",
+            icon="⏳",
+            opens_window=False,
+        ),
+    )
+}
+
+#: action type -> the kind it answers (rebuilt by `register`/`unregister`)
+KIND_OF_ACTION: dict[type, DecisionKind] = {}
+
+
+def _index() -> None:
+    KIND_OF_ACTION.clear()
+    for kind in KINDS.values():
+        for action_type in kind.actions:
+            KIND_OF_ACTION[action_type] = kind
+
+
+_index()
+
+
+def kind_of(action_type: type) -> DecisionKind:
+    """The decision kind an action type answers."""
+    return KIND_OF_ACTION[action_type]
+
+
+def subject_name(kind: DecisionKind, world, subject: int | None) -> str | None:
+    """The map name of a decision's subject, as an action names it (None when actions do not
+    name it)."""
+    if kind.subject_field is None or subject is None:
+        return None
+    if kind.subject == "region":
+        return world.regions[subject].name
+    if kind.subject == "settlement":
+        return world.settlements[subject].name
+    raise ValueError(f"decision kind {kind.name}: subject {kind.subject!r} has no map name")
+
+
+def register(kind: DecisionKind) -> None:
+    """Adds a decision kind (a new rule, or a test's fake kind)."""
+    if kind.name in KINDS:
+        raise ValueError(f"decision kind {kind.name!r} is registered already")
+    taken = [t.__name__ for t in kind.actions if t in KIND_OF_ACTION]
+    if taken:
+        raise ValueError(f"decision kind {kind.name!r}: {taken} already answer another kind")
+    KINDS[kind.name] = kind
+    _index()
+
+
+def unregister(name: str) -> None:
+    KINDS.pop(name)
+    _index()

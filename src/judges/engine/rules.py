@@ -1,0 +1,321 @@
+"""Every number of the rules, as one value: `Rules`, carried by each game's `Options`.
+
+[D] numbers are the project's design (rules brief), tunable without touching logic.
+[M] numbers come from the owner's manual and are binding; they live here too so that
+nothing in the engine is a magic number.
+
+A `Rules` is frozen and validated when built or decoded; a game reads the rules of its
+own options (`state.options.rules`, `ctx.rules`), never a module global, so games under
+different rules can be played side by side in one process and a stored game replays under
+the rules it was played with. `DEFAULT_RULES = Rules()` is the standard game. A variant is
+`msgspec.structs.replace(DEFAULT_RULES, wrath_threshold=10)` (or `judges lab --set`).
+
+The dict-valued rules (costs, deck, terrain move costs, event terrain by die) are read-only
+mappings (`ReadOnlyDict`): they encode as JSON objects, hash by their items, and refuse to
+be changed in place; build a new `Rules` instead.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import msgspec
+from msgspec import Struct, field
+
+
+class RulesError(ValueError):
+    """A `Rules` value that no game can be played under: the message names the rule."""
+
+
+class ReadOnlyDict(dict):
+    """A dict that refuses changes (and so may be hashed): the dict-valued rules."""
+
+    __slots__ = ()
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("the rules are read-only: build a new Rules (msgspec.structs.replace)")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items(), key=repr)))
+
+    def __reduce__(self):  # pickle and copy build a new one rather than filling it item by item
+        return (ReadOnlyDict, (dict(self),))
+
+    def __copy__(self) -> ReadOnlyDict:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> ReadOnlyDict:
+        return self
+
+
+def _ro(mapping: dict) -> Any:
+    return field(default_factory=lambda: ReadOnlyDict(mapping))
+
+
+DICT_RULES = ("deck", "event_terrain_by_die", "costs", "terrain_move_cost")
+
+
+class Rules(Struct, frozen=True, kw_only=True):
+    # --- The map -----------------------------------------------------------------------------
+    map: str = "canaan"  # [D] the board: judges/data/maps/{map}.toml
+
+    # --- Players and setup -------------------------------------------------------------------
+    min_players: int = 2  # [D] 2 only for quick games
+    max_players: int = 6  # [D]
+    start_coins: int = 0  # [D] treasury at setup
+    start_cards: int = 1  # [D] intrigue cards dealt at setup
+    start_villages: int = 2  # [D] home villages each player starts with
+    start_garrison: int = 2  # [D] troops in each starting village
+    start_generals: int = 2  # [D] generals placed on the first starting village
+    canaanite_garrison: int = 3  # [D] troops of a Canaanite-held village
+    canaanite_city_garrison: int = 4  # [D] troops of a Canaanite-held city (which also has walls)
+    canaanite_city_walls: bool = True  # [D] a Canaanite-held city starts with walls
+    default_wave_pairs: int = 1  # [M] invader pairs per wave on the default difficulty (2 = hard)
+    max_wave_pairs: int = 2  # [M]
+    simulation_round_limit: int = 60  # [D] round cap used by simulations (no cap by default)
+
+    # --- Pieces ------------------------------------------------------------------------------
+    max_generals: int = 6  # [D] generals per player
+    village_max_developments: int = 1  # [D]
+    city_max_developments: int = 3  # [D]
+    max_walls: int = 1  # [D] walls per settlement
+    prophet_tokens: int = 2  # [D] prophets in the supply
+    anointed_tokens: int = 1  # [D]
+    hand_limit: int = 5  # [D] intrigue cards in hand
+
+    # --- Intrigue deck [D]: card -> copies (30 cards) -----------------------------------------
+    deck: dict[str, int] = _ro(
+        {
+            "tax": 5,
+            "plague": 3,
+            "abundance": 4,
+            "famine": 4,
+            "sandstorm": 2,
+            "assassin": 4,
+            "revolt": 4,
+            "prophet": 2,
+            "anointing": 2,
+        }
+    )
+
+    # --- Income [M] --------------------------------------------------------------------------
+    village_income: int = 1  # [M]
+    city_income: int = 2  # [M]
+    development_income: int = 2  # [M] per development
+    abundance_bonus: int = 1  # [M]
+    famine_penalty: int = 1  # [M]
+    dowry: int = 6  # [M] coins everyone receives in round 1
+    dowry_round: int = 1  # [M]
+    tax_multiplier: int = 2  # [M] the tax collector gets double the value of each settlement
+    min_settlement_value: int = 0  # [D] income value never goes below this
+
+    # --- Wrath of God ------------------------------------------------------------------------
+    wrath_threshold: int = 13  # [M] the meter reaching this declares a judgment
+    wrath_canaanite_presence: int = 1  # [M] per round while Canaanites hold a settlement of Israel or Judah
+    wrath_mercenary: int = 1  # [D] per mercenary hired
+    wrath_assassination: int = 2  # [D] per general killed by an assassin
+    wrath_assassin_exposed: int = 1  # [D] per exposed attempt
+    wrath_plunder: int = 1  # [D] per plundered settlement
+    wrath_prophet_killed: int = 3  # [D] per general carrying a prophet who dies
+    wrath_tax: int = 1  # [D] per tax card played
+
+    # --- Events ------------------------------------------------------------------------------
+    # [M] d6 face -> terrain when an event card lands
+    event_terrain_by_die: dict[int, str] = _ro(
+        {1: "plain", 2: "plain", 3: "mountains", 4: "mountains", 5: "desert", 6: "desert"}
+    )
+    sandstorm_terrain: str = "desert"  # [M]
+    plague_troop_loss_max_die: int = 3  # [D] a garrison or army loses half its troops on a d6 of 1..this
+    plague_general_death_max_die: int = 1  # [D] a general dies on a d6 of 1..this
+
+    # --- Victory -----------------------------------------------------------------------------
+    points_to_win: int = 3  # [M]
+    points_per_judge: int = 1  # [M]
+    points_king: int = 1  # [M]
+    points_tabernacle: int = 1  # [M]
+    settlements_to_sustain_judge: int = 4  # [M] standing settlements a region needs to keep its judge
+    min_sustaining_regions: int = 3  # [M] fewer regions able to sustain a judge: collapse of the regions
+
+    # --- Phase 2 Intrigue [D] ----------------------------------------------------------------
+    free_draw: int = 1  # cards every living player draws at the start of Intrigue
+    cards_per_turn: int = 2  # cards a player may play in one Intrigue turn
+    taxes_per_region: int = 1  # Tax cards per region per round
+    assassin_kill_min_die: int = 5  # d6 at least this: the target dies
+    assassin_exposed_max_die: int = 2  # d6 at most this: the assassin is exposed
+    assassin_exposed_fine: int = 3  # coins the exposed assassin pays the target's owner
+    revolt_troops_placed: int = 1  # troops of the rebel's colour left in a successful revolt
+
+    # --- Phase 4 Acquisitions [D]: item -> cost in coins --------------------------------------
+    costs: dict[str, int] = _ro(
+        {
+            "troop": 1,
+            "mercenary": 2,
+            "development": 4,
+            "wall": 10,
+            "general": 6,
+            "card": 3,
+        }
+    )
+
+    # --- Phase 5 Movement [D] ----------------------------------------------------------------
+    movement_points: int = 3  # per general per Movement phase
+    terrain_move_cost: dict[str, int] = _ro({"plain": 1, "desert": 1, "mountains": 2})
+
+    # --- Phase 6 Combat [D] ------------------------------------------------------------------
+    attacker_hit_min: int = 5  # attackers hit on 5-6
+    defender_hit_min: int = 5  # defenders hit on 5-6
+    walls_hit_min: int = 4  # defenders behind walls hit on 4-6
+    king_extra_dice: int = 1  # the King's general rolls this many extra dice
+    invader_dice: int = 4  # an invader pair rolls 4 dice
+    invader_hit_min: int = 4  # hitting on 4-6
+    invader_pair_strength: int = 2  # hits that destroy a pair (two invaders) [rules reference]
+    canaanite_hit_min: int = 5  # a Canaanite garrison hits like any defender (4-6 behind walls)
+    plunder_multiplier: int = 3  # plunder gains 3 x the settlement's income value
+    max_battle_rounds: int = 100  # a safety bound; every round of dice removes something on average
+
+    def __post_init__(self) -> None:
+        for name in DICT_RULES:
+            value = getattr(self, name)
+            if type(value) is not ReadOnlyDict:
+                msgspec.structs.force_setattr(self, name, ReadOnlyDict(value))
+        validate_rules(self)
+
+    def constant_names(self) -> dict[str, Any]:
+        """The rules under their historical UPPERCASE names (``WRATH_THRESHOLD``), for text
+        templates that spell them that way."""
+        return {name.upper(): getattr(self, name) for name in self.__struct_fields__}
+
+
+# what the engine sells and deals: the names of the tables `items.ITEMS` and `cards.CARDS` (a test checks)
+_ITEMS = ("troop", "mercenary", "development", "wall", "general", "card")
+_CARDS = ("tax", "plague", "abundance", "famine", "sandstorm", "assassin", "revolt", "prophet", "anointing")
+DIE_FACES = 6  # the game's dice are d6 (judges.engine.dice)
+
+# rules that are a d6 face: 1..6
+_DIE_RULES = (
+    "plague_troop_loss_max_die",
+    "plague_general_death_max_die",
+    "assassin_kill_min_die",
+    "assassin_exposed_max_die",
+    "attacker_hit_min",
+    "defender_hit_min",
+    "walls_hit_min",
+    "invader_hit_min",
+    "canaanite_hit_min",
+)
+# rules that must be at least 1
+_POSITIVE_RULES = (
+    "min_players",
+    "max_players",
+    "max_wave_pairs",
+    "default_wave_pairs",
+    "simulation_round_limit",
+    "max_generals",
+    "hand_limit",
+    "wrath_threshold",
+    "points_to_win",
+    "cards_per_turn",
+    "movement_points",
+    "invader_dice",
+    "invader_pair_strength",
+    "max_battle_rounds",
+    "dowry_round",
+)
+
+
+_KIND_NAMES = {bool: "true/false", int: "an integer", str: "a string", tuple: "a list of names", dict: "a mapping"}
+
+
+@functools.lru_cache(maxsize=1)
+def _field_kinds() -> dict[str, type]:
+    """Field name -> bool, int, str, tuple or dict (from the annotations)."""
+    out = {}
+    for f in msgspec.structs.fields(Rules):
+        out[f.name] = getattr(f.type, "__origin__", f.type)
+    return out
+
+
+def _is_kind(value: Any, kind: type) -> bool:
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind is tuple:
+        return isinstance(value, tuple) and all(isinstance(v, str) for v in value)
+    return isinstance(value, kind)
+
+
+def validate_rules(rules: Rules) -> None:
+    """Raises RulesError naming the first rule no game could be played under."""
+    from ..world import map_exists  # the world module is data access; imported here to keep rules light
+
+    for name, kind in _field_kinds().items():
+        value = getattr(rules, name)
+        if not _is_kind(value, kind):
+            raise RulesError(f"rule {name} must be {_KIND_NAMES.get(kind, kind)}, not {value!r}")
+        if kind is int and value < 0:
+            raise RulesError(f"rule {name} must not be negative, not {value}")
+    for name in _POSITIVE_RULES:
+        if getattr(rules, name) < 1:
+            raise RulesError(f"rule {name} must be at least 1, not {getattr(rules, name)}")
+    for name in _DIE_RULES:
+        value = getattr(rules, name)
+        if not 1 <= value <= DIE_FACES:
+            raise RulesError(f"rule {name} is a die face: 1 to {DIE_FACES}, not {value}")
+    if rules.min_players > rules.max_players:
+        raise RulesError(f"rule min_players ({rules.min_players}) exceeds max_players ({rules.max_players})")
+    if not 1 <= rules.default_wave_pairs <= rules.max_wave_pairs:
+        raise RulesError(
+            f"rule default_wave_pairs must be 1 to max_wave_pairs ({rules.max_wave_pairs}), "
+            f"not {rules.default_wave_pairs}"
+        )
+    if set(rules.costs) != set(_ITEMS):
+        raise RulesError(
+            f"rule costs must price exactly the items {', '.join(_ITEMS)}, not {', '.join(map(str, rules.costs))}"
+        )
+    if set(rules.deck) != set(_CARDS):
+        raise RulesError(
+            f"rule deck must count exactly the cards {', '.join(_CARDS)}, not {', '.join(map(str, rules.deck))}"
+        )
+    for item, cost in rules.costs.items():
+        if not isinstance(cost, int) or isinstance(cost, bool) or cost < 1:
+            raise RulesError(f"rule costs.{item} must be a positive number of coins, not {cost!r}")
+    for card, copies in rules.deck.items():
+        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 0:
+            raise RulesError(f"rule deck.{card} must be a number of copies (0 or more), not {copies!r}")
+    if sorted(rules.event_terrain_by_die) != list(range(1, DIE_FACES + 1)):
+        raise RulesError(
+            f"rule event_terrain_by_die must name a terrain for each die face 1 to {DIE_FACES}, "
+            f"not faces {sorted(rules.event_terrain_by_die)}"
+        )
+    terrains = set(rules.terrain_move_cost)
+    for terrain_rule, terrain in [
+        ("sandstorm_terrain", rules.sandstorm_terrain),
+        *((f"event_terrain_by_die.{k}", v) for k, v in rules.event_terrain_by_die.items()),
+    ]:
+        if terrain not in terrains:
+            raise RulesError(f"rule {terrain_rule} names {terrain!r}; terrains: {', '.join(sorted(terrains))}")
+    for terrain, cost in rules.terrain_move_cost.items():
+        if not isinstance(cost, int) or isinstance(cost, bool) or cost < 1:
+            raise RulesError(f"rule terrain_move_cost.{terrain} must be at least 1, not {cost!r}")
+    if not map_exists(rules.map):
+        raise RulesError(f"rule map: no map called {rules.map!r} (judges/data/maps/{rules.map}.toml)")
+
+
+DEFAULT_RULES = Rules()
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(Rules)
+
+
+def rules_to_json(rules: Rules) -> bytes:
+    return _encoder.encode(rules)
+
+
+def rules_from_json(data: bytes | str) -> Rules:
+    """A Rules from JSON; a malformed or invalid one raises RulesError."""
+    try:
+        return _decoder.decode(data)
+    except msgspec.ValidationError as exc:
+        raise RulesError(str(exc)) from None
