@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .bots import Bot, make_bot
+from .bots import Bot, bot_seed, make_bot
 from .engine import Game, Options
 from .engine.board import sustaining_regions
 from .engine.rules import DEFAULT_RULES, Rules
@@ -62,7 +62,7 @@ def simulate_one(
     rules: Rules = DEFAULT_RULES,
 ) -> GameRecord:
     options = Options(players=players, seed=seed, wave_pairs=wave_pairs, round_limit=round_limit, rules=rules)
-    bots = [make_bot(bot_names[seat % len(bot_names)], seed * 100 + seat) for seat in range(players)]
+    bots = [make_bot(bot_names[seat % len(bot_names)], bot_seed(seed, seat)) for seat in range(players)]
     game = play_game(options, bots)
     s = game.state
     return GameRecord(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import msgspec
 import pytest
 
 from judges.bots import MCTSBot, make_bot, parse_bot_spec
@@ -91,8 +92,8 @@ def test_game_from_view_round_trips_the_public_state():
             rebuilt = game_from_view(view, seed=seat)
             # Everything but the dice's commitment: the rebuilt game rolls dice of its own seed.
             again = rebuilt.view(seat, notifications=False)
-            assert again.pop("dice")["commitment"] != view["dice"]["commitment"]
-            assert again == {k: v for k, v in view.items() if k != "dice"}
+            assert again.dice.commitment != view.dice.commitment
+            assert msgspec.structs.replace(again, dice=view.dice) == view
             assert list(rebuilt.legal_actions(seat)) == list(game.legal_actions(seat))
             assert len(unseen_cards(view)) == len(game.state.deck) + sum(
                 len(p.hand) for p in game.state.players if p.seat != seat
@@ -179,11 +180,9 @@ def test_mcts_beats_random_in_most_short_two_player_games():
 def test_the_bot_reads_the_deck_from_the_constants():
     game = POSITIONS[1]
     view = game.view(0, notifications=False)
-    assert Counter(unseen_cards(view)) + Counter(view["state"]["players"][0]["hand"]) + Counter(
-        view["state"]["discard"]
-    ) + Counter(view["state"]["events_area"]) + Counter(e["card"] for e in view["state"]["events_landed"]) == Counter(
-        DEFAULT_RULES.deck
-    )
+    assert Counter(unseen_cards(view)) + Counter(view.state.players[0].hand) + Counter(view.state.discard) + Counter(
+        view.state.events_area
+    ) + Counter(e.card for e in view.state.events_landed) == Counter(DEFAULT_RULES.deck)
 
 
 # --- the search itself ----------------------------------------------------------------------

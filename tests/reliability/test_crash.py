@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+import msgspec
 import pytest
 
 from judges.engine import Game, Options, action_to_dict
@@ -226,7 +227,7 @@ def run_load(server: Server, games: list[dict], seconds: float, rng: random.Rand
 
 def normalized(data):
     """As it comes out of the JSON API: integer dict keys become strings."""
-    return json.loads(json.dumps(data))
+    return json.loads(msgspec.json.encode(data))
 
 
 def wait_until_still(base: str, game: dict, timeout: float = 60.0) -> None:
@@ -284,8 +285,10 @@ def check_after_restart(db_url: str, base: str, games: list[dict], acks: list[Ac
                 expected = replayed.view(seat, notifications=False)
                 where = f"game {game['id']} seat {seat} at seq {v['seq']}"
                 for key in ("round", "phase", "phase_name", "turn_order", "waiting_for", "pending", "my_decisions"):
-                    assert normalized(v[key]) == normalized(expected[key]), f"{where}: {key} differs from a replay"
-                assert v["state"] == normalized(expected["state"]), f"{where}: the state differs from a replay"
+                    assert normalized(v[key]) == normalized(getattr(expected, key)), (
+                        f"{where}: {key} differs from a replay"
+                    )
+                assert v["state"] == normalized(expected.state), f"{where}: the state differs from a replay"
                 assert v["legal_actions"] == normalized([action_to_dict(a) for a in replayed.legal_actions(seat)]), (
                     f"{where}: the legal actions differ from a replay"
                 )

@@ -46,9 +46,11 @@ def leaks(frame: dict, secrets_text: set[str]) -> list[str]:
     text = json.dumps(frame)
     found = [s for s in secrets_text if s in text]
     state = frame.get("state", {})
-    if "rng" in state:
+    # A view carries the state's fields with these zeroed (a typed GameState has them all).
+    if state.get("rng"):
         found.append("state.rng (the dice's counter)")
-    if {"seed", "key"} & set(state.get("options", {})):
+    options = state.get("options", {})
+    if options.get("seed") or options.get("key"):
         found.append("state.options.seed/key")
     return found
 

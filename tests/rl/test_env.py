@@ -47,3 +47,48 @@ def test_observations_come_from_the_agents_view_only():
     other.hand = ["revolt" if card != "revolt" else "tax" for card in other.hand]
     after = raw.observe("player_1")["observation"]
     assert np.array_equal(before, after)
+
+
+def _observed_controllers(obs: np.ndarray, seat: int, players: int, settlements: int) -> list:
+    """Each settlement's controller as the observation encodes it (a seat, CANAANITES, None)."""
+    from judges.engine import CANAANITES
+    from judges.rl.env import MAX_PLAYERS
+
+    out = []
+    width = MAX_PLAYERS + 3 + 4
+    for k in range(settlements):
+        block = obs[k * width : k * width + MAX_PLAYERS + 3]
+        slot = int(np.flatnonzero(block)[0])
+        if slot == MAX_PLAYERS:
+            out.append(CANAANITES)
+        elif slot in (MAX_PLAYERS + 1, MAX_PLAYERS + 2):
+            out.append(None)  # free, contested or razed
+        else:
+            out.append((slot + seat) % players)
+    return out
+
+
+def test_the_observed_control_is_the_engines_on_a_contested_hex():
+    """§ 2: generals of two players on a hex without a garrison: nobody controls it."""
+    from judges.engine.board import control_map
+    from judges.engine.state import General
+
+    e = env(players=3, round_limit=3)
+    e.reset(seed=2)
+    raw = e.unwrapped
+    state, world = raw.game.state, raw.game.world
+    free = next(i for i, s in enumerate(state.settlements) if s.owner is None and not s.razed)
+    hex_index = world.settlements[free].hex
+    for owner in (1, 2):  # seat 1's general arrives first: an answer by arrival would be seat 1
+        gid = state.next_general_id
+        state.generals[gid] = General(id=gid, owner=owner, hex=hex_index)
+        state.next_general_id += 1
+    control = control_map(state, world)
+    assert control[free] is None
+    for seat in range(3):
+        obs = raw.observe(f"player_{seat}")["observation"]
+        assert _observed_controllers(obs, seat, 3, len(world.settlements)) == control
+    del state.generals[state.next_general_id - 1]  # seat 1 alone: his
+    control = control_map(state, world)
+    assert control[free] == 1
+    assert _observed_controllers(raw.observe("player_0")["observation"], 0, 3, len(world.settlements)) == control

@@ -81,10 +81,13 @@ def test_a_view_needs_the_seats_token(client):
 def test_a_view_hides_other_hands_the_deck_and_the_dice(client):
     data = create(client)
     v = view(client, data["id"], data["seats"][0]["token"]).json()
-    assert "rng" not in v["state"]
-    assert set(v["state"]["deck"]) == {"size"}
-    assert isinstance(v["state"]["players"][0]["hand"], list)
-    assert set(v["state"]["players"][1]["hand"]) == {"size"}
+    live = client.app.state.service.games[data["id"]]
+    real = live.game.state
+    assert v["state"]["rng"] == 0 and v["state"]["options"]["seed"] == 0
+    assert v["state"]["deck"] == [] and v["deck_size"] == len(real.deck) > 0
+    assert v["state"]["players"][0]["hand"] == real.players[0].hand
+    assert v["state"]["players"][1]["hand"] == [] and v["hand_sizes"][1] == len(real.players[1].hand) > 0
+    assert v["hand_sizes"] == [len(p.hand) for p in real.players]
 
 
 def test_refused_actions_name_the_rule_and_change_nothing(client):

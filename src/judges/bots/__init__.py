@@ -29,10 +29,16 @@ def parse_bot_spec(spec: str) -> tuple[str, dict]:
     return name, kwargs
 
 
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot playing `seat` in the game seeded `game_seed` (simulations, the lab
+    and the server all seat their bots with it, so a game replays with the same bots)."""
+    return game_seed * 100 + seat
+
+
 def make_bot(spec: str, seed: int) -> Bot:
     """A bot from its name or spec ("greedy", "mcts", "mcts:400", "mcts:64:2")."""
     name, kwargs = parse_bot_spec(spec)
     return BOTS[name](seed, **kwargs)
 
 
-__all__ = ["Bot", "GreedyBot", "MCTSBot", "RandomBot", "BOTS", "make_bot", "parse_bot_spec"]
+__all__ = ["Bot", "GreedyBot", "MCTSBot", "RandomBot", "BOTS", "bot_seed", "make_bot", "parse_bot_spec"]

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
 
 from ..engine import (
     Action,
@@ -42,8 +43,19 @@ from ..engine import (
     TakeTroops,
     Vote,
 )
+from ..engine.board import (
+    base_value,
+    besieged_settlements,
+    control_map,
+    judge_titles_of,
+    living_seats,
+    region_share,
+    standing_in_region,
+)
 from ..engine.decisions import KIND_OF_ACTION, KINDS
-from ..engine.dice import SeededDice, seed_to_state
+from ..engine.state import General
+from ..engine.victory import score
+from ..engine.view import PlayerView
 from ..world import TERRAINS, World, load_world
 
 #: decision kind (`judges.engine.decisions.KINDS`) -> the method that answers it
@@ -72,65 +84,37 @@ CARD_VALUE = {
 
 
 class _View:
-    """Convenient questions over a player's view (a dict)."""
+    """Convenient questions over a player's view, answered by the engine's own functions."""
 
-    def __init__(self, view: dict, world: World) -> None:
-        self.v = view
-        self.s = view["state"]
+    def __init__(self, view: PlayerView, world: World) -> None:
+        self.s = view.state
         self.world = world
-        self.seat = view["seat"]
-        self.settlements = self.s["settlements"]
-        self.rules = self.s["options"]["rules"]  # the game's rules, as the view carries them
-        self.generals = {int(k): g for k, g in self.s["generals"].items()}
-        self.besieged = {p["at"] for p in self.s["invaders"]}
-        self._controllers: list | None = None
+        self.seat = view.seat
+        self.settlements = self.s.settlements
+        self.rules = self.s.options.rules  # the game's rules, as the view carries them
+        self.generals = self.s.generals
+        self._controllers: list[int | None] | None = None
         self._shares: dict[int, float] = {}
-        self._by_hex: dict[int, list[dict]] | None = None
+        self._by_hex: dict[int, list[General]] | None = None
 
-    def controller(self, i: int):
+    def controller(self, i: int) -> int | None:
         if self._controllers is None:
-            self._controllers = self._all_controllers()
+            self._controllers = control_map(self.s, self.world)  # once per view: the bot asks often
         return self._controllers[i]
 
-    def _all_controllers(self) -> list:
-        """Who controls each settlement (computed once per view: the bot asks often)."""
-        out = []
-        for i, s in enumerate(self.settlements):
-            if s["razed"]:
-                out.append(None)
-            elif s["owner"] is not None:
-                out.append(s["owner"])
-            else:
-                owners = {g["owner"] for g in self.free_generals_on(self.world.settlements[i].hex)}
-                out.append(owners.pop() if len(owners) == 1 else None)
-        return out
-
-    def mine(self) -> list[int]:
-        return [i for i in range(len(self.settlements)) if self.controller(i) == self.seat]
+    @cached_property
+    def besieged(self) -> set[int]:
+        return besieged_settlements(self.s)
 
     def value(self, i: int) -> int:
-        info = self.world.settlements[i]
-        rules = self.rules
-        base = rules["city_income"] if info.is_city else rules["village_income"]
-        return base + rules["development_income"] * self.settlements[i]["developments"]
+        return base_value(self.s, self.world, i)
 
-    def strength_at(self, hex_index: int, seat) -> int:
-        """Troops and generals of `seat` (or the Canaanite garrison) on a hex."""
-        n = 0
-        i = self.world.hexes[hex_index].settlement
-        if i is not None and self.settlements[i]["owner"] == seat and not self.settlements[i]["razed"]:
-            n += self.settlements[i]["troops"]
-        for g in self.free_generals_on(hex_index):
-            if g["owner"] == seat:
-                n += 1 + g["army"]
-        return n
-
-    def free_generals_on(self, hex_index: int) -> list[dict]:
+    def free_generals_on(self, hex_index: int) -> list[General]:
         if self._by_hex is None:
             self._by_hex = {}
             for g in self.generals.values():
-                if g["captor"] is None:
-                    self._by_hex.setdefault(g["hex"], []).append(g)
+                if g.captor is None:
+                    self._by_hex.setdefault(g.hex, []).append(g)
         return self._by_hex.get(hex_index, [])
 
     def defenders_at(self, hex_index: int) -> tuple[int, bool]:
@@ -140,31 +124,32 @@ class _View:
         i = self.world.hexes[hex_index].settlement
         if i is not None:
             s = self.settlements[i]
-            if not s["razed"] and s["owner"] is not None and s["owner"] != self.seat:
-                total += s["troops"]
-                walls = s["walls"]
+            if not s.razed and s.owner is not None and s.owner != self.seat:
+                total += s.troops
+                walls = s.walls
         for g in self.free_generals_on(hex_index):
-            if g["owner"] != self.seat:
-                total += 1 + g["army"]
+            if g.owner != self.seat:
+                total += 1 + g.army
         return total, walls
 
     def region_share(self, region: int) -> float:
         share = self._shares.get(region)
         if share is None:
-            standing = [i for i in self.world.regions[region].settlements if not self.settlements[i]["razed"]]
-            share = sum(1 for i in standing if self.controller(i) == self.seat) / len(standing) if standing else 0.0
-            self._shares[region] = share
+            self.controller(0)
+            share = self._shares[region] = region_share(self.s, self.world, region, self.seat, self._controllers)
         return share
 
+    def is_ruler(self, general: int) -> bool:
+        """A judge or the King."""
+        return self.s.king == general or bool(judge_titles_of(self.s, general))
+
     def scores(self) -> dict[int, int]:
-        out = {p["seat"]: 0 for p in self.s["players"] if not p["eliminated"]}
-        for t in self.s["titles"]:
-            if t["in_play"] and t["holder"] is not None and t["owner"] in out:
-                out[t["owner"]] += 1
-        if self.s["king"] is not None:
-            king = self.generals.get(self.s["king"])
-            if king and king["owner"] in out:
-                out[king["owner"]] += 1
+        """Each living player's points for judges and the King (the Tabernacle's point, which
+        lasts only while the Ark stays, does not count here)."""
+        out = {}
+        for seat in living_seats(self.s):
+            points = score(self.s, self.world, seat)
+            out[seat] = points["judges"] + points["king"]
         return out
 
     def leader(self) -> int | None:
@@ -179,18 +164,14 @@ class _View:
 class GreedyBot:
     name = "greedy"
 
-    def __init__(self, seed: int) -> None:
-        self.rng = seed_to_state(seed)
-        self._dice = SeededDice(self)
+    def __init__(self, seed: int = 0) -> None:
+        """The seed is taken like every bot's; the greedy bot throws no dice."""
 
-    def _pick(self, items: list):
-        return items[self._dice.roll(len(items)) - 1]
-
-    def choose(self, seat: int, legal: list[Action], view: Callable[[], dict]) -> Action:
+    def choose(self, seat: int, legal: list[Action], view: Callable[[], PlayerView]) -> Action:
         if len(legal) == 1:
             return legal[0]
         v = view()
-        world = load_world(v["state"]["options"]["rules"]["map"])
+        world = load_world(v.state.options.rules.map)
         me = _View(v, world)
         by_type: dict[type, list[Action]] = {}
         for a in legal:
@@ -198,7 +179,7 @@ class GreedyBot:
         owed = {KIND_OF_ACTION[t].name for t in by_type}
         for kind in KINDS:  # the registry's order: the order a seat answers several decisions
             if kind in owed:
-                choice = getattr(self, CHOOSERS[kind])(me, by_type, v["phase_name"])
+                choice = getattr(self, CHOOSERS[kind])(me, by_type, v.phase_name)
                 if choice is not None:
                     return choice
         return by_type[EndTurn][0] if EndTurn in by_type else legal[0]
@@ -219,17 +200,17 @@ class GreedyBot:
         votes = by_type.get(Vote)
         if not votes:
             return None
-        own = [a for a in votes if me.generals[a.candidate]["owner"] == me.seat]
+        own = [a for a in votes if me.generals[a.candidate].owner == me.seat]
         if own:
             return own[0]
         scores = me.scores()
-        return min(votes, key=lambda a: (scores.get(me.generals[a.candidate]["owner"], 0), a.candidate))
+        return min(votes, key=lambda a: (scores.get(me.generals[a.candidate].owner, 0), a.candidate))
 
     def _appoint(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(AppointJudge)
         if not options:
             return None
-        own = [a for a in options if me.generals[a.general]["owner"] == me.seat]
+        own = [a for a in options if me.generals[a.general].owner == me.seat]
         return own[0] if own else options[0]
 
     def _successor(self, me: _View, by_type, phase: str = "") -> Action | None:
@@ -255,7 +236,7 @@ class GreedyBot:
         options = by_type.get(ForeseeEvents)
         if not options:
             return None
-        cards = me.s["events_area"]
+        cards = me.s.events_area
         mine_by_terrain = {t: 0 for t in TERRAINS}
         others_by_terrain = {t: 0 for t in TERRAINS}
         for i in range(len(me.settlements)):
@@ -291,8 +272,8 @@ class GreedyBot:
             return None
         i = me.world.settlement_by_name[options[0].settlement]
         region = me.world.settlements[i].region
-        standing = sum(1 for j in me.world.regions[region].settlements if not me.settlements[j]["razed"])
-        keep = me.region_share(region) >= 0.4 or standing <= me.rules["settlements_to_sustain_judge"]
+        standing = standing_in_region(me.s, me.world, region)
+        keep = me.region_share(region) >= 0.4 or standing <= me.rules.settlements_to_sustain_judge
         return next(a for a in options if a.plunder is (not keep))
 
     def _claim(self, me: _View, by_type, phase: str = "") -> Action | None:
@@ -304,8 +285,7 @@ class GreedyBot:
     def _intrigue(self, me: _View, by_type) -> Action | None:
         world = me.world
         for a in by_type.get(Execute, []):
-            g = me.generals[a.general]
-            if any(t["holder"] == a.general for t in me.s["titles"]) or me.s["king"] == a.general:
+            if me.is_ruler(a.general):
                 return a
         taxes = by_type.get(PlayTax, [])
         if taxes:
@@ -314,7 +294,7 @@ class GreedyBot:
                 region = world.region_by_name[a.region]
                 total = 0
                 for i in world.regions[region].settlements:
-                    if me.settlements[i]["razed"] or i in me.besieged:
+                    if me.settlements[i].razed or i in me.besieged:
                         continue
                     total += 2 * me.value(i) - (me.value(i) if me.controller(i) == me.seat else 0)
                 return total
@@ -326,15 +306,13 @@ class GreedyBot:
             if by_type.get(kind):
                 return by_type[kind][0]
         assassins = by_type.get(PlayAssassin, [])
-        targets = [
-            a for a in assassins if me.s["king"] == a.target or any(t["holder"] == a.target for t in me.s["titles"])
-        ]
+        targets = [a for a in assassins if me.is_ruler(a.target)]
         if targets:
             return targets[0]
         revolts = by_type.get(PlayRevolt, [])
         if revolts:
-            best = min(revolts, key=lambda a: me.settlements[world.settlement_by_name[a.settlement]]["troops"])
-            if me.settlements[world.settlement_by_name[best.settlement]]["troops"] <= 2:
+            best = min(revolts, key=lambda a: me.settlements[world.settlement_by_name[a.settlement]].troops)
+            if me.settlements[world.settlement_by_name[best.settlement]].troops <= 2:
                 return best
         for a in by_type.get(PlayEvent, []):
             if a.card == "abundance":
@@ -353,9 +331,9 @@ class GreedyBot:
         if not buys:
             return []
         world = me.world
-        coins = next(p["coins"] for p in me.s["players"] if p["seat"] == me.seat)
-        my_generals = [g for g in me.generals.values() if g["owner"] == me.seat]
-        enemy_hexes = [g["hex"] for g in me.generals.values() if g["owner"] != me.seat and g["captor"] is None]
+        coins = me.s.players[me.seat].coins
+        my_generals = [g for g in me.generals.values() if g.owner == me.seat]
+        enemy_hexes = [g.hex for g in me.generals.values() if g.owner != me.seat and g.captor is None]
 
         def threat(i: int) -> int:
             hex_index = world.settlements[i].hex
@@ -367,16 +345,16 @@ class GreedyBot:
             if a.item == "general":
                 return 9 if len(my_generals) < 3 else 2 if len(my_generals) < 5 else -1
             if a.item == "troop" and i is not None:
-                troops = me.settlements[i]["troops"]
+                troops = me.settlements[i].troops
                 return 4 + 2 * threat(i) - troops
             if a.item == "troop" and a.general is not None:
-                return 5 - me.generals[a.general]["army"] / 2
+                return 5 - me.generals[a.general].army / 2
             if a.item == "development":
                 return 6 if world.settlements[i].is_city else 3
             if a.item == "wall":
                 return 3 + threat(i) if coins >= 14 else -1
             if a.item == "card":
-                hand = next(p["hand"] for p in me.s["players"] if p["seat"] == me.seat)
+                hand = me.s.players[me.seat].hand
                 return 3 if len(hand) < 2 else 0
             return -1  # mercenaries anger God
 
@@ -393,7 +371,7 @@ class GreedyBot:
         out: dict[int, tuple[float, float]] = {}
         for i in range(len(me.settlements)):
             s = me.settlements[i]
-            if s["razed"]:
+            if s.razed:
                 continue
             owner = me.controller(i)
             if owner == me.seat:
@@ -406,25 +384,25 @@ class GreedyBot:
                 worth -= 6
             need = 0.0 if defenders == 0 else 1.6 * defenders * (1.5 if walls else 1.0)
             out[hex_index] = (worth, need)
-        if me.s["ark_hex"] is not None:
-            worth, need = out.get(me.s["ark_hex"], (0.0, 0.0))
-            out[me.s["ark_hex"]] = (worth + 10, need)
+        if me.s.ark_hex is not None:
+            worth, need = out.get(me.s.ark_hex, (0.0, 0.0))
+            out[me.s.ark_hex] = (worth + 10, need)
         return out
 
     def _movement(self, me: _View, by_type) -> Action | None:
         world = me.world
-        points = {int(k): v for k, v in me.s["move_points"].items()}
+        points = me.s.move_points
         for a in by_type.get(PickUpArk, []):
             return a
         for a in by_type.get(LeaveTroops, []):
             g = me.generals[a.general]
-            here = world.hexes[g["hex"]].settlement
+            here = world.hexes[g.hex].settlement
             # A general who has moved leaves one troop to hold a settlement he took.
             if (
-                points.get(a.general, 0) < me.rules["movement_points"]
+                points.get(a.general, 0) < me.rules.movement_points
                 and a.count == 1
                 and here is not None
-                and me.settlements[here]["owner"] is None
+                and me.settlements[here].owner is None
             ):
                 return a
         plans = self.move_plans(me, by_type)
@@ -443,7 +421,7 @@ class GreedyBot:
         carrier toward the Tabernacle). With `goals_per_general` > 1, also the steps toward
         its next-best goals (for searches that weigh alternatives)."""
         world = me.world
-        points = {int(k): v for k, v in me.s["move_points"].items()}
+        points = me.s.move_points
         tabernacle = world.tabernacle_hex
         moves: dict[int, list[Move]] = {}
         for a in by_type.get(Move, []):
@@ -452,15 +430,15 @@ class GreedyBot:
         plans: list[tuple[float, int, int, Move, int]] = []
         for gid, options in moves.items():
             g = me.generals[gid]
-            if points.get(gid, 0) < me.rules["movement_points"]:
+            if points.get(gid, 0) < me.rules.movement_points:
                 continue  # each general makes one considered move per phase
-            here = world.hexes[g["hex"]].settlement
+            here = world.hexes[g.hex].settlement
             spare = 0
-            if here is not None and me.settlements[here]["owner"] == me.seat:
-                spare = max(0, me.settlements[here]["troops"] - 1)
-            strength = 1 + g["army"] + spare
-            if g["ark"]:
-                if g["hex"] == tabernacle:
+            if here is not None and me.settlements[here].owner == me.seat:
+                spare = max(0, me.settlements[here].troops - 1)
+            strength = 1 + g.army + spare
+            if g.ark:
+                if g.hex == tabernacle:
                     continue  # the carrier stays on the Tabernacle: a point each round
                 goals = [(30.0, tabernacle)]
             else:
@@ -468,7 +446,7 @@ class GreedyBot:
                 for hex_index, (worth, need) in targets.items():
                     if strength < need:
                         continue
-                    score = worth - 2 * world.hex_distance(g["hex"], hex_index)
+                    score = worth - 2 * world.hex_distance(g.hex, hex_index)
                     if score > 0:
                         goals.append((score, hex_index))
                 # max() over the targets kept the first of equal scores: sort stably by value
@@ -483,9 +461,9 @@ class GreedyBot:
 
                 move = min(options, key=closeness)
                 step = world.hex_at[(move.q, move.r)]
-                if world.hex_distance(step, goal) >= world.hex_distance(g["hex"], goal):
+                if world.hex_distance(step, goal) >= world.hex_distance(g.hex, goal):
                     continue
-                plans.append((value, rank, gid, move, spare if step == goal or not g["ark"] else 0))
+                plans.append((value, rank, gid, move, spare if step == goal or not g.ark else 0))
         # Best goals first; the first general with the highest value wins ties.
         best = [p for p in plans if p[1] == 0]
         rest = [p for p in plans if p[1] > 0]

@@ -41,7 +41,8 @@ from ..engine import Action, Buy, DropArk, EndTurn, LeaveTroops, Move, PickUpArk
 from ..engine.actions import action_to_json
 from ..engine.dice import SeededDice, seed_to_state
 from ..engine.errors import RuleError
-from ..engine.search import SearchState, game_from_view, material
+from ..engine.search import SearchState, fresh_seed, game_from_view, material
+from ..engine.view import PlayerView
 from ..world import load_world
 from .greedy import GreedyBot, _View
 
@@ -67,7 +68,7 @@ class MCTSBot:
             raise ValueError("the rollout horizon is at least one round")
         self.rng = seed_to_state(seed)
         self._dice = SeededDice(self)
-        self._greedy = GreedyBot(seed ^ 0x9E3779B9)
+        self._greedy = GreedyBot(seed)
         self.iterations = iterations
         self.horizon = horizon
         self.width = width
@@ -77,11 +78,11 @@ class MCTSBot:
         self.departed = 0  # of them, those where the search overruled the greedy choice
 
     def _seed(self) -> int:
-        return (self._dice.roll(1 << 30) << 30) ^ self._dice.roll(1 << 30)
+        return fresh_seed(self._dice)
 
     # --- the decision ---------------------------------------------------------------------
 
-    def choose(self, seat: int, legal: list[Action], view: Callable[[], dict]) -> Action:
+    def choose(self, seat: int, legal: list[Action], view: Callable[[], PlayerView]) -> Action:
         if len(legal) == 1:
             return legal[0]
         v = view()
@@ -92,7 +93,7 @@ class MCTSBot:
         if len(cands) == 1:
             return greedy
         self.searched += 1
-        choice = self._halve(SearchState(game_from_view(v, self._seed())), seat, cands, v["round"])
+        choice = self._halve(SearchState(game_from_view(v, self._seed())), seat, cands, v.round)
         self.departed += choice is not greedy
         return choice
 
@@ -159,7 +160,7 @@ class MCTSBot:
 
     # --- candidates ------------------------------------------------------------------------
 
-    def candidates(self, seat: int, legal: list[Action], view: dict, greedy: Action) -> list[Action]:
+    def candidates(self, seat: int, legal: list[Action], view: PlayerView, greedy: Action) -> list[Action]:
         """The greedy choice first, then ending the turn (when a turn), then up to `width`
         alternatives ranked by the greedy bot's own scores; see the module docstring."""
         out = [greedy]
@@ -178,8 +179,8 @@ class MCTSBot:
         by_type: dict[type, list[Action]] = {}
         for a in legal:
             by_type.setdefault(type(a), []).append(a)
+        me = _View(view, load_world(view.state.options.rules.map))
         if Buy in by_type:
-            me = _View(view, load_world(view["state"]["options"]["rules"]["map"]))
             kinds: set = set()
             for score, a in self._greedy.ranked_buys(me, by_type):
                 kind = (a.item, a.general is not None)
@@ -187,7 +188,6 @@ class MCTSBot:
                     kinds.add(kind)
                     add(a)
         elif Move in by_type:
-            me = _View(view, load_world(view["state"]["options"]["rules"]["map"]))
             for _, _, move, _ in self._greedy.move_plans(me, by_type, goals_per_general=2):
                 if len(out) < limit:
                     add(move)

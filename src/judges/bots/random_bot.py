@@ -4,6 +4,7 @@ from collections.abc import Callable
 
 from ..engine import Action
 from ..engine.dice import SeededDice, seed_to_state
+from ..engine.view import PlayerView
 
 
 class RandomBot:
@@ -15,5 +16,5 @@ class RandomBot:
         self.rng = seed_to_state(seed)
         self._dice = SeededDice(self)
 
-    def choose(self, seat: int, legal: list[Action], view: Callable[[], dict]) -> Action:
+    def choose(self, seat: int, legal: list[Action], view: Callable[[], PlayerView]) -> Action:
         return legal[self._dice.roll(len(legal)) - 1]

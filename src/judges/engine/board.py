@@ -1,4 +1,4 @@
-"""Read-only questions about a position: control, sieges, regions, turn order.
+"""Read-only questions about a position: control, sieges, values, regions, turn order.
 
 Nothing here changes the state.
 """
@@ -29,12 +29,13 @@ def free_generals(state: GameState, seat: int) -> list[General]:
     return [g for g in state.generals.values() if g.owner == seat and g.captor is None]
 
 
-def besieged_settlements(state: GameState) -> set[int]:
-    return {pair.at for pair in state.invaders if pair.at >= 0}
-
-
 def is_besieged(state: GameState, settlement: int) -> bool:
     return any(pair.at == settlement for pair in state.invaders)
+
+
+def besieged_settlements(state: GameState) -> set[int]:
+    """Every besieged settlement at once (the same answers as is_besieged, in one pass)."""
+    return {pair.at for pair in state.invaders}
 
 
 def hex_controller(state: GameState, world: World, hex_index: int) -> int | None:
@@ -88,6 +89,15 @@ def control_map(state: GameState, world: World) -> list[int | None]:
     return out
 
 
+def base_value(state: GameState, world: World, settlement: int) -> int:
+    """§ 7: a settlement's income value before this round's events: a village 1, a city 2,
+    +2 a development under the default rules (plunder counts this value; Income adds the
+    events to it). The numbers are the game's own rules (its options')."""
+    rules = state.options.rules
+    base = rules.city_income if world.settlements[settlement].is_city else rules.village_income
+    return base + rules.development_income * state.settlements[settlement].developments
+
+
 def controlled_settlements(state: GameState, world: World, seat: int) -> list[int]:
     return [i for i, owner in enumerate(control_map(state, world)) if owner == seat]
 
@@ -103,6 +113,16 @@ def is_defended(state: GameState, world: World, settlement: int) -> bool:
 
 def standing_in_region(state: GameState, world: World, region: int) -> int:
     return sum(1 for s in world.regions[region].settlements if not state.settlements[s].razed)
+
+
+def region_share(
+    state: GameState, world: World, region: int, seat: int, control: list[int | None] | None = None
+) -> float:
+    """The share of a region's standing settlements that `seat` controls (0 when none stands).
+    `control` is the position's `control_map`, when the caller has it already."""
+    control = control if control is not None else control_map(state, world)
+    standing = [i for i in world.regions[region].settlements if not state.settlements[i].razed]
+    return sum(1 for i in standing if control[i] == seat) / len(standing) if standing else 0.0
 
 
 def sustaining_regions(state: GameState, world: World, need: int) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .actions import ClaimJudge, Plunder
-from .board import generals_at, is_defended, living_seats, settlement_controller, turn_order
+from .board import base_value, generals_at, is_defended, living_seats, settlement_controller, turn_order
 from .context import Ctx
 from .effects import kill_general, raze, register_wrath
 from .errors import IllegalAction
@@ -285,11 +285,7 @@ def run_battles(ctx: Ctx) -> None:
 
 def plunder_value(ctx: Ctx, settlement: int) -> int:
     """3 × the settlement's income value (village 1, city 2, +2 per development)."""
-    rules = ctx.rules
-    info = ctx.world.settlements[settlement]
-    s = ctx.state.settlements[settlement]
-    value = (rules.city_income if info.is_city else rules.village_income) + rules.development_income * s.developments
-    return rules.plunder_multiplier * value
+    return ctx.rules.plunder_multiplier * base_value(ctx.state, ctx.world, settlement)
 
 
 def legal_plunder(ctx: Ctx, decision: Decision) -> Iterator[Plunder]:

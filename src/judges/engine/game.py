@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -22,6 +23,9 @@ from .errors import GameOver, MalformedAction, NotYourDecision
 from .phases import PHASE_STEPS
 from .setup import initial_state
 from .state import PHASES, Decision, GameState, Notification, Options, clone_state, state_to_json
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .view import PlayerView
 
 
 class Game:
@@ -180,7 +184,7 @@ class Game:
     def notifications_for(self, seat: int) -> list[Notification]:
         return [n for n in self.notifications if seat in n.to]
 
-    def view(self, seat: int, notifications: bool = True) -> dict:
+    def view(self, seat: int, notifications: bool = True) -> PlayerView:
         from .view import player_view
 
         return player_view(self, seat, notifications)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..world import World
-from .board import is_besieged, living_seats, settlement_controller
+from .board import base_value, is_besieged, living_seats, settlement_controller
 from .context import Ctx
 from .state import Entry, GameState
 
@@ -11,11 +11,9 @@ from .state import Entry, GameState
 def settlement_value(state: GameState, world: World, settlement: int) -> tuple[int, list[str]]:
     """The income value of a settlement and the modifiers that made it (§ 7)."""
     rules = state.options.rules
-    info = world.settlements[settlement]
-    s = state.settlements[settlement]
-    value = (rules.city_income if info.is_city else rules.village_income) + rules.development_income * s.developments
+    value = base_value(state, world, settlement)
     modifiers = []
-    terrain = world.hexes[info.hex].terrain
+    terrain = world.hexes[world.settlements[settlement].hex].terrain
     for event in state.events_landed:
         if event.terrain == terrain:
             if event.card == "abundance":

@@ -24,9 +24,10 @@ seeded dice whose whole state is the integer `state.rng`. A search samples chanc
 reseeding in determinization: each iteration plays on a copy whose future dice are a fresh,
 independent sample. `chance_outcomes_d6()` documents the law of one die.
 
-A bot does not get the Game, only its view: `game_from_view(view, seed)` builds a full,
-playable Game from a view by filling the hidden parts with a plausible sample (unknown hands
-dealt from the unseen cards, deck shuffled, rng from the given seed). See docs/search.md.
+A bot does not get the Game, only its view (a typed `engine.view.PlayerView`):
+`game_from_view(view, seed)` builds a full, playable Game from it by filling the hidden parts
+with a plausible sample (unknown hands dealt from the unseen cards, deck shuffled, rng from the
+given seed). See docs/search.md.
 """
 
 from __future__ import annotations
@@ -37,13 +38,14 @@ import msgspec
 
 from ..world import World, load_world
 from .actions import Action
-from .board import hex_controller
+from .board import base_value, control_map, region_share
 from .context import Ctx
 from .dice import SeededDice, seed_to_state
 from .game import Game
-from .state import GameState
+from .state import clone_state
+from .view import PlayerView
 
-__all__ = ["SearchState", "game_from_view", "chance_outcomes_d6", "unseen_cards", "material"]
+__all__ = ["SearchState", "game_from_view", "chance_outcomes_d6", "unseen_cards", "material", "fresh_seed"]
 
 
 class _Rng:
@@ -53,6 +55,11 @@ class _Rng:
 
     def __init__(self, seed: int) -> None:
         self.rng = seed_to_state(seed)
+
+
+def fresh_seed(dice: SeededDice) -> int:
+    """A new seed drawn from `dice` (60 bits): for a sample's dice or a search's next sample."""
+    return (dice.roll(1 << 30) << 30) ^ dice.roll(1 << 30)
 
 
 def chance_outcomes_d6() -> list[tuple[int, float]]:
@@ -69,7 +76,7 @@ class SearchState:
         self.game = game
 
     @classmethod
-    def from_view(cls, view: dict, seed: int, world: World | None = None) -> SearchState:
+    def from_view(cls, view: PlayerView, seed: int, world: World | None = None) -> SearchState:
         return cls(game_from_view(view, seed, world))
 
     # --- the protocol -------------------------------------------------------------------
@@ -105,7 +112,7 @@ class SearchState:
                 out[seat] = share
         return out
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int) -> PlayerView:
         return self.game.view(seat, notifications=False)
 
     def determinize(self, seat: int, rng_seed: int) -> SearchState:
@@ -127,28 +134,27 @@ class SearchState:
             at += n
         state.deck = pool[at:]
         _redraw_ballots(game, [s for s in state.votes if s != seat], dice)
-        state.rng = seed_to_state((dice.roll(1 << 30) << 30) ^ dice.roll(1 << 30))
+        state.rng = seed_to_state(fresh_seed(dice))
         return SearchState(game)
 
 
 # --- rebuilding a game from a view -----------------------------------------------------------
 
 
-def unseen_cards(view: dict) -> list[str]:
+def unseen_cards(view: PlayerView) -> list[str]:
     """The cards `view`'s seat cannot locate: the whole deck (the game's rules: `deck`) minus its
     own hand, the discard pile, the Events Area and the events in force. Sorted."""
-    s = view["state"]
-    me = s["players"][view["seat"]]
+    s = view.state
     known = (
-        Counter(me["hand"])
-        + Counter(s["discard"])
-        + Counter(s["events_area"])
-        + Counter(e["card"] for e in s["events_landed"])
+        Counter(s.players[view.seat].hand)
+        + Counter(s.discard)
+        + Counter(s.events_area)
+        + Counter(e.card for e in s.events_landed)
     )
-    return sorted((Counter(s["options"]["rules"]["deck"]) - known).elements())
+    return sorted((Counter(s.options.rules.deck) - known).elements())
 
 
-def game_from_view(view: dict, seed: int, world: World | None = None) -> Game:
+def game_from_view(view: PlayerView, seed: int, world: World | None = None) -> Game:
     """A full, playable Game consistent with everything `view`'s seat can see. The hidden parts
     are a sample drawn from `seed`: the unseen cards are shuffled and dealt to the other hands
     (at their known sizes) and the deck; ballots cast by others in an open election are drawn
@@ -156,32 +162,28 @@ def game_from_view(view: dict, seed: int, world: World | None = None) -> Game:
 
     If the unseen cards do not match the hidden slots (a hand-edited scenario position can
     break card conservation), the pool is cut or padded with cards drawn by deck frequency."""
-    seat = view["seat"]
+    seat = view.seat
     dice = SeededDice(_Rng(seed))
-    data = dict(view["state"])
-    players = [dict(p) for p in data["players"]]
-    slots = [(p["seat"], p["hand"]["size"]) for p in players if p["seat"] != seat]
-    deck_size = data["deck"]["size"]
-    need = deck_size + sum(n for _, n in slots)
+    state = clone_state(view.state)
+    slots = [(p.seat, view.hand_sizes[p.seat]) for p in state.players if p.seat != seat]
+    need = view.deck_size + sum(n for _, n in slots)
     pool = unseen_cards(view)
     dice.shuffle(pool)
     if len(pool) > need:
         pool = pool[:need]
     if len(pool) < need:
-        deck = data["options"]["rules"]["deck"]
+        deck = state.options.rules.deck
         kinds = [card for card, copies in deck.items() for _ in range(copies)] or ["tax"]
         pool += [kinds[dice.roll(len(kinds)) - 1] for _ in range(need - len(pool))]
     at = 0
     for other, n in slots:
-        players[other]["hand"] = pool[at : at + n]
+        state.players[other].hand = pool[at : at + n]
         at += n
-    data["players"] = players
-    data["deck"] = pool[at:]
-    data["rng"] = 0
+    state.deck = pool[at:]
+    if view.ballot is not None:
+        state.votes[seat] = view.ballot
     # The view shows neither the seed nor the dice key: the sample rolls SplitMix64 dice.
-    data["options"] = {**data["options"], "dice": "splitmix64"}
-    data["votes"] = dict(data.get("votes") or {})
-    state = msgspec.convert(data, GameState, strict=False)
+    state.options = msgspec.structs.replace(state.options, dice="splitmix64")
     world = world if world is not None else load_world(state.options.rules.map)
     game = Game(state, world)
     # Ballots already cast by others in an open election are hidden: draw them.
@@ -192,7 +194,7 @@ def game_from_view(view: dict, seed: int, world: World | None = None) -> Game:
     if owing:
         cast = [p.seat for p in state.players if p.seat != seat and p.seat not in owing and votes_of(ctx, p.seat) > 0]
         _redraw_ballots(game, cast, dice)
-    state.rng = seed_to_state((dice.roll(1 << 30) << 30) ^ dice.roll(1 << 30))
+    state.rng = seed_to_state(fresh_seed(dice))
     return game
 
 
@@ -235,6 +237,7 @@ def material(game: Game) -> list[float]:
         if g.captor is None:
             generals[g.owner] += 1
             troops[g.owner] += g.army
+    control = control_map(state, world)
     for r, region in enumerate(world.regions):
         standing = 0
         held = [0] * n
@@ -243,20 +246,18 @@ def material(game: Game) -> list[float]:
             if s.razed:
                 continue
             standing += 1
-            owner = hex_controller(state, world, world.settlements[i].hex)
+            owner = control[i]
             if owner is None or owner < 0:
                 continue
             held[owner] += 1
             settlements[owner] += 1
-            income[owner] += (
-                rules.city_income if world.settlements[i].is_city else rules.village_income
-            ) + rules.development_income * s.developments
+            income[owner] += base_value(state, world, i)
             if s.owner == owner:
                 troops[owner] += s.troops
         if standing >= rules.settlements_to_sustain_judge and state.titles[r].in_play:
             for seat in range(n):
                 if held[seat] and state.titles[r].owner != seat:
-                    progress[seat] += (held[seat] / standing) ** 2
+                    progress[seat] += region_share(state, world, r, seat, control) ** 2
     out = []
     for seat, player in enumerate(state.players):
         if player.eliminated:

@@ -1,10 +1,16 @@
 """A player's view: everything that player may see, nothing more.
 
-Hidden: other players' hands (only their size shows), the deck's order (only its size),
-the dice's state and the game's seed or dice key (which would rebuild both), and other
-players' ballots while an election is open. Shown instead: the dice's commitment (the hash of
-the seed, published from the start), and the seed itself once the game is over, so that any
-player can check every die (`judges verify`).
+`PlayerView.state` is a typed `GameState` with the hidden parts removed: the other players'
+hands and the deck are emptied, the dice's state (`rng`), the game's seed and its dice key
+(which would rebuild both) are zeroed, and the ballots of an open election are taken out. What
+shows of them has its own field: every hand's size, the deck's size and this seat's own ballot.
+The dice show as `dice`: the generator, the commitment (the hash of the seed, published from
+the start), and the seed itself once the game is over, so that any player can check every die
+(`judges verify`).
+
+Because the state is a `GameState`, a bot asks the engine's own questions of it
+(`board.control_map`, `board.base_value`, `victory.score`…) and gets the engine's answers.
+It is turned into JSON only at the server's edge (`msgspec.json.encode`).
 """
 
 from __future__ import annotations
@@ -12,63 +18,101 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import msgspec
+from msgspec import Struct
 
 from .board import turn_order
 from .dice import commitment, seed_text
-from .state import _NO_OPTIONS, PHASES, Options
+from .state import _NO_OPTIONS, PHASES, Decision, GameState, Notification
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
+__all__ = ["DiceInfo", "PlayerView", "dice_info", "player_view", "public_state"]
 
-_OPTIONS_BUILTINS: dict[int, tuple[Options, dict]] = {}  # id(options) -> (options, their builtins)
-
-
-def _options_builtins(options: Options) -> dict:
-    """The options as builtins, computed once per (frozen) Options: the rules are some eighty
-    numbers a view would otherwise convert at every decision. The "rules" dict is shared by
-    every view of the game: read it, never change it."""
-    hit = _OPTIONS_BUILTINS.get(id(options))
-    if hit is None or hit[0] is not options:
-        if len(_OPTIONS_BUILTINS) >= 256:
-            _OPTIONS_BUILTINS.clear()
-        hit = _OPTIONS_BUILTINS[id(options)] = (options, msgspec.to_builtins(options))
-    return hit[1]
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder(GameState)
 
 
-def player_view(game: Game, seat: int, notifications: bool = True) -> dict:
+class DiceInfo(Struct, kw_only=True):
+    """The dice as every seat sees them: the generator, the commitment to its seed, and the
+    seed once the game is over (None before)."""
+
+    generator: str
+    commitment: str
+    seed: str | None = None
+
+
+class PlayerView(Struct, kw_only=True):
+    """What one seat sees of a game."""
+
+    seat: int
+    round: int
+    phase: int  # 1..7
+    phase_name: str
+    turn_order: list[int]
+    waiting_for: list[int]
+    pending: list[Decision]  # every decision owed now (who owes what is public)
+    my_decisions: list[Decision]
+    state: GameState  # the public state: others' hands, deck, votes emptied; rng, seed and key zeroed
+    hand_sizes: list[int]  # by seat (the seat's own hand is in `state`)
+    deck_size: int
+    ballot: int | None = None  # this seat's vote in an open election (others' stay secret)
+    dice: DiceInfo
+    notifications: list[Notification] = msgspec.field(default_factory=list)
+
+
+def public_state(state: GameState, seat: int) -> GameState:
+    """A copy of `state` with everything `seat` may not see removed (see the module docstring).
+    The copy shares nothing that changes with `state`: only the report's lines (`Entry`
+    records, never changed once written) are the same objects, in lists of its own."""
+    players = [p if p.seat == seat else msgspec.structs.replace(p, hand=[]) for p in state.players]
+    # The options are frozen and hold the rules (some eighty numbers): the copy is made without
+    # them, and shares the game's, the seed and key zeroed, rather than converting them each time.
+    shallow = msgspec.structs.replace(
+        state,
+        rng=0,
+        options=_NO_OPTIONS,
+        players=players,
+        deck=[],
+        votes={},
+        report=[],
+        round_log=[],
+    )
+    public = _decoder.decode(_encoder.encode(shallow))
+    public.options = msgspec.structs.replace(state.options, seed=0, key=None)
+    public.report = list(state.report)
+    public.round_log = list(state.round_log)
+    return public
+
+
+def player_view(game: Game, seat: int, notifications: bool = True) -> PlayerView:
     """The seat's view. `notifications=False` leaves out the bell (bots do not read it)."""
     state = game.state
-    data = msgspec.to_builtins(msgspec.structs.replace(state, options=_NO_OPTIONS))
-    del data["rng"]
-    # The seed (or key) would let a player rebuild the deck order and every hand: they stay secret.
-    data["options"] = {k: v for k, v in _options_builtins(state.options).items() if k not in ("seed", "key")}
-    data["deck"] = {"size": len(state.deck)}
-    for p in data["players"]:
-        if p["seat"] != seat:
-            p["hand"] = {"size": len(state.players[p["seat"]].hand)}
-    data["votes"] = {str(k): v for k, v in state.votes.items() if k == seat}
-    return {
-        "seat": seat,
-        "round": state.round,
-        "phase": state.phase,
-        "phase_name": PHASES[state.phase - 1],
-        "turn_order": turn_order(state),
-        "waiting_for": game.waiting_for(),
-        "pending": [msgspec.to_builtins(d) for d in state.pending],
-        "my_decisions": [msgspec.to_builtins(d) for d in state.pending if d.player == seat],
-        "state": data,
-        "dice": dice_info(game),
-        "notifications": [msgspec.to_builtins(n) for n in game.notifications if seat in n.to] if notifications else [],
-    }
+    pending = list(state.pending)
+    return PlayerView(
+        seat=seat,
+        round=state.round,
+        phase=state.phase,
+        phase_name=PHASES[state.phase - 1],
+        turn_order=turn_order(state),
+        waiting_for=game.waiting_for(),
+        pending=pending,
+        my_decisions=[d for d in pending if d.player == seat],
+        state=public_state(state, seat),
+        hand_sizes=[len(p.hand) for p in state.players],
+        deck_size=len(state.deck),
+        ballot=state.votes.get(seat),
+        dice=dice_info(game),
+        notifications=[n for n in game.notifications if seat in n.to] if notifications else [],
+    )
 
 
-def dice_info(game: Game) -> dict:
+def dice_info(game: Game) -> DiceInfo:
     """The dice as every seat sees them: the generator, the commitment to its seed, and the
     seed once the game is over (None before)."""
     options = game.state.options
-    return {
-        "generator": options.dice,
-        "commitment": commitment(options),
-        "seed": seed_text(options) if game.is_over else None,
-    }
+    return DiceInfo(
+        generator=options.dice,
+        commitment=commitment(options),
+        seed=seed_text(options) if game.is_over else None,
+    )

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 
-from ..bots import make_bot, parse_bot_spec
+from ..bots import bot_seed, make_bot, parse_bot_spec
 from ..engine import DEFAULT_RULES, Options, Rules
 from .overrides import OverrideError, Variant, parse_overrides
 from .records import game_record
@@ -105,7 +105,7 @@ def play_record_game(options: Options, bots: tuple[str, ...] | list[str]):
     from the game's seed. Replaying a stored record (`replay_record`) plays it again."""
     from ..play import play_game
 
-    return play_game(options, [make_bot(spec, options.seed * 100 + seat) for seat, spec in enumerate(bots)])
+    return play_game(options, [make_bot(spec, bot_seed(options.seed, seat)) for seat, spec in enumerate(bots)])
 
 
 def replay_record(record: dict):

@@ -4,15 +4,12 @@
 territories (each hex is shaded towards the region of its nearest settlement, with borders
 between territories), settlements (cities bigger than villages) with their names, the starting
 Canaanite-held settlements, the Tabernacle, where the Ark starts, and a legend.
-
-``state`` is accepted so callers can pass a game state later; it is not drawn yet.
 """
 
 from __future__ import annotations
 
 import math
 from collections import deque
-from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from judges.world import World
@@ -108,9 +105,8 @@ def _territories(world: World) -> list[int | None]:
     return owner
 
 
-def render_board_svg(world: World, state: Any = None) -> str:
+def render_board_svg(world: World) -> str:
     """Return the board as an SVG document (a string)."""
-    del state  # not drawn yet
     centres = [_centre(h.q, h.r) for h in world.hexes]
     xs = [c[0] for c in centres]
     ys = [c[1] for c in centres]

@@ -6,8 +6,9 @@
   the engine's enumeration order. The observation's `action_mask` marks the legal indices
   (the engine rarely offers more than `MAX_ACTIONS`; beyond that the list is cut).
 - **Observations**: a dict with `observation` (a float32 vector, from the agent's view only:
-  the board, every player's public counts, the agent's own hand, the Wrath meter, the round
-  and the phase) and `action_mask` (int8).
+  the board, each settlement's controller as `engine.board.control_map` answers it, every
+  player's public counts, the agent's own hand, the Wrath meter, the round and the phase) and
+  `action_mask` (int8).
 - **Rewards**: at the end, 1 split among the winners; 0 otherwise (collapse, general
   elimination and the round cap reward nobody).
 """
@@ -22,6 +23,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..engine import Game, Options
+from ..engine.board import besieged_settlements, control_map
 from ..engine.rules import DEFAULT_RULES, Rules
 from ..engine.state import CANAANITES, PHASES
 from ..world import load_world
@@ -40,56 +42,50 @@ def observation_size(world) -> int:
 def encode(game: Game, seat: int) -> np.ndarray:
     """The agent's observation, built from its view (other hands and the deck stay hidden)."""
     view = game.view(seat, notifications=False)
-    st = view["state"]
-    rules = game.state.options.rules
+    st = view.state
+    rules = st.options.rules
     world = game.world
-    n = len(st["players"])
+    n = len(st.players)
     out = np.zeros(observation_size(world), dtype=np.float32)
     i = 0
-    besieged = {p["at"] for p in st["invaders"]}
-    hex_owner = {}
-    for g in st["generals"].values():
-        if g["captor"] is None:
-            hex_owner.setdefault(g["hex"], g["owner"])
-    for k, s in enumerate(st["settlements"]):
-        if s["razed"]:
+    control = control_map(st, world)
+    besieged = besieged_settlements(st)
+    for k, s in enumerate(st.settlements):
+        if s.razed:
             out[i + MAX_PLAYERS + 2] = 1
-        elif s["owner"] == CANAANITES:
+        elif control[k] == CANAANITES:
             out[i + MAX_PLAYERS] = 1
+        elif control[k] is None:
+            out[i + MAX_PLAYERS + 1] = 1  # free or contested
         else:
-            holder = s["owner"] if s["owner"] is not None else hex_owner.get(world.settlements[k].hex)
-            if holder is None:
-                out[i + MAX_PLAYERS + 1] = 1
-            else:
-                out[i + (holder - seat) % n] = 1  # seats relative to the agent
+            out[i + (control[k] - seat) % n] = 1  # seats relative to the agent
         i += MAX_PLAYERS + 3
-        out[i : i + 4] = (s["troops"] / 5, float(s["walls"]), s["developments"] / 3, float(k in besieged))
+        out[i : i + 4] = (s.troops / 5, float(s.walls), s.developments / 3, float(k in besieged))
         i += 4
     for rel in range(MAX_PLAYERS):
         if rel < n:
-            p = st["players"][(seat + rel) % n]
-            hand = len(p["hand"]) if isinstance(p["hand"], list) else p["hand"]["size"]
-            generals = [g for g in st["generals"].values() if g["owner"] == p["seat"]]
+            p = st.players[(seat + rel) % n]
+            generals = [g for g in st.generals.values() if g.owner == p.seat]
             out[i : i + 6] = (
-                p["coins"] / 20,
-                hand / rules.hand_limit,
+                p.coins / 20,
+                view.hand_sizes[p.seat] / rules.hand_limit,
                 len(generals) / rules.max_generals,
-                sum(g["army"] for g in generals) / 10,
-                float(p["eliminated"]),
-                sum(1 for t in st["titles"] if t["owner"] == p["seat"] and t["holder"] is not None) / 3,
+                sum(g.army for g in generals) / 10,
+                float(p.eliminated),
+                sum(1 for t in st.titles if t.owner == p.seat and t.holder is not None) / 3,
             )
         i += 6
-    own = st["players"][seat]["hand"]
+    own = st.players[seat].hand
     for c, card in enumerate(CARDS):
         out[i + c] = own.count(card) / 2
     i += len(CARDS)
-    out[i] = st["wrath"] / rules.wrath_threshold
-    out[i + 1] = min(st["round"], 60) / 60
+    out[i] = st.wrath / rules.wrath_threshold
+    out[i + 1] = min(st.round, 60) / 60
     i += 2
-    out[i + st["phase"] - 1] = 1
+    out[i + st.phase - 1] = 1
     i += len(PHASES)
-    out[i] = float(st["king"] is not None)
-    out[i + 1] = float(st["ark_hex"] is None)
+    out[i] = float(st.king is not None)
+    out[i + 1] = float(st.ark_hex is None)
     return out
 
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 import msgspec
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pydantic import BaseModel, Field
@@ -25,7 +25,7 @@ from ..i18n import LANGUAGES, gettext, normalize_language, render_error, request
 from ..manual import manual_router
 from ..protocol import protocol as published_protocol
 from ..world import MapDataError, load_world, map_exists
-from .service import SEAT_EVENT_IDS, TAKEOVER_BOT, GameService, ServiceError
+from .service import SEAT_EVENT_IDS, TAKEOVER_BOT, GameService, ServiceError, encode_payload
 from .store import GameStore
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -153,7 +153,6 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
             "home.html",
             request,
             request_language(request, lang),
-            bots=["greedy", "random", "mcts"],
             min_players=DEFAULT_RULES.min_players,
             max_players=DEFAULT_RULES.max_players,
         )
@@ -282,13 +281,14 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
         since: int = -1,
         token: str | None = Query(default=None),
         x_seat_token: str | None = Header(default=None),
-    ) -> dict:
+    ) -> Response:
         """Your seat's view: the public state, your hand, what you may do, your notifications."""
         live = await service.get(game_id)
         seat = live.seat_of(x_seat_token or token)
         language = request_language(request, lang, live.seats[seat]["language"])
         async with live.lock:  # never show an action before it is committed
-            return service.payload(live, seat, language, since)
+            payload = service.payload(live, seat, language, since)
+        return Response(encode_payload(payload), media_type="application/json")
 
     @app.post("/api/games/{game_id}/actions")
     async def act(
@@ -343,11 +343,11 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
         engine_ids = [n["id"] for n in first["notifications"] if n["id"] < SEAT_EVENT_IDS]
         if engine_ids:
             sub.last_notification = max(engine_ids)
-        await websocket.send_json(first)
+        await websocket.send_text(encode_payload(first).decode())
 
         async def pump():
             while True:
-                await websocket.send_json(await sub.queue.get())
+                await websocket.send_text(encode_payload(await sub.queue.get()).decode())
 
         sender = asyncio.create_task(pump())
         try:

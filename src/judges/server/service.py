@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 
+from ..bots import bot_seed as game_bot_seed
 from ..bots import make_bot
 from ..engine import Game, Options, action_from_dict, action_to_dict
 from ..engine.constants import RULES_VERSION
@@ -49,6 +50,14 @@ TAKEOVER_BOT = "mcts"
 # Options stored with a game that are the server's, not the rules' (never passed to Options).
 SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot")
 BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
+
+
+def encode_payload(payload: dict) -> bytes:
+    """A payload as the JSON a client receives: the one place the typed view becomes JSON."""
+    return _json_encoder.encode(payload)
+
+
+_json_encoder = msgspec.json.Encoder()
 
 
 class ServiceError(Exception):
@@ -115,7 +124,7 @@ def bot_seed(options: Options, seat: int) -> int:
     """The seed of a bot seat's own choices. From a SplitMix64 seed as before; from the dice
     key through a one-way hash, so that a bot's play tells nothing about the key."""
     if options.dice == "splitmix64":
-        return options.seed * 100 + seat
+        return game_bot_seed(options.seed, seat)
     digest = hashlib.blake2b(
         f"bot seat {seat}".encode(), digest_size=8, key=key_bytes(options.key), person=b"judges-bot-seed"
     ).digest()
@@ -402,29 +411,30 @@ class GameService:
     # --- views and live updates ---------------------------------------------------------------
 
     def payload(self, live: LiveGame, seat: int, language: str, since: int = -1) -> dict:
+        """The seat's screen: its typed view (`engine.view.PlayerView`) and what the server adds.
+        Values stay typed (msgspec Structs); `encode_payload` makes the JSON at the edge."""
         game = live.game
-        view = game.view(seat, notifications=False)
-        state = game.state
+        view = game.view(seat)
         names = live.names()
         # The engine's notifications after `since`, and every seat takeover (a short list).
-        notes = [msgspec.to_builtins(n) for n in game.notifications if seat in n.to and n.id > since]
+        notes = [msgspec.to_builtins(n) for n in view.notifications if n.id > since]
         notes += self.seat_events(live)
+        state = view.state
         legal = [action_to_dict(a) for a in game.legal_actions(seat)]
         owners = {g.id: g.owner for g in state.generals.values()}
         rendered = []
         for data in notes:
-            n = msgspec.convert(data, Notification)
             text = render_notification(data, language, game.world, names)
             rendered.append(
                 {
-                    "id": n.id,
-                    "round": n.round,
-                    "phase": n.phase,
-                    "key": n.key,
+                    "id": data["id"],
+                    "round": data["round"],
+                    "phase": data["phase"],
+                    "key": data["key"],
                     "title": text["title"],
                     "lines": text["lines"],
                     "params": data["params"],
-                    "chapter": chapter_for_notification(n.key),
+                    "chapter": chapter_for_notification(data["key"]),
                 }
             )
         return {
@@ -432,13 +442,13 @@ class GameService:
             "seat": seat,
             "language": language,
             "seq": len(game.log),
-            "round": state.round,
-            "phase": state.phase,
-            "phase_name": game.phase_name,
-            "turn_order": view["turn_order"],
-            "waiting_for": view["waiting_for"],
-            "pending": view["pending"],
-            "my_decisions": view["my_decisions"],
+            "round": view.round,
+            "phase": view.phase,
+            "phase_name": view.phase_name,
+            "turn_order": view.turn_order,
+            "waiting_for": view.waiting_for,
+            "pending": view.pending,
+            "my_decisions": view.my_decisions,
             "legal_actions": legal,
             # the words of each legal action's button, in the reader's language
             "action_labels": [
@@ -453,9 +463,12 @@ class GameService:
                 )
                 for a in legal
             ],
-            "state": view["state"],
+            "state": state,
+            "hand_sizes": view.hand_sizes,
+            "deck_size": view.deck_size,
+            "ballot": view.ballot,
             # The commitment to the dice's seed, and the seed itself once the game is over.
-            "dice": view["dice"],
+            "dice": view.dice,
             "seats": [
                 {"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
                 for i, s in enumerate(live.seats)
@@ -466,10 +479,8 @@ class GameService:
             "ending": state.ending,
             "winners": state.winners,
             "manual": {
-                "phase": chapter_for_phase(game.phase_name),
-                "decisions": {
-                    d.kind: chapter_for_decision(d.kind, game.phase_name) for d in state.pending if d.player == seat
-                },
+                "phase": chapter_for_phase(view.phase_name),
+                "decisions": {d.kind: chapter_for_decision(d.kind, view.phase_name) for d in view.my_decisions},
             },
             "notifications": rendered,
         }

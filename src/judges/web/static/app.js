@@ -279,7 +279,7 @@
     const rows = st.players.filter((p) => !p.eliminated).map((p) => {
       const settlements = st.settlements.filter((s, i) => !s.razed && s.owner === p.seat).length;
       const generals = Object.values(st.generals).filter((g) => g.owner === p.seat);
-      const hand = Array.isArray(p.hand) ? p.hand.length : p.hand.size;
+      const hand = view.hand_sizes[p.seat];
       const sc = view.scores[String(p.seat)];
       return el("div", {class: "player-board", "data-seat": p.seat, style: `border-left: 6px solid ${SEAT_COLORS[p.seat]}`},
         el("strong", {}, seatName(p.seat) + (p.seat === JK.seat ? ` (${t("ui.you")})` : "") +
