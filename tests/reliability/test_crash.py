@@ -45,6 +45,7 @@ GAMES = int(os.environ.get("JUDGES_CRASH_GAMES", "4"))
 LOAD_SECONDS = float(os.environ.get("JUDGES_CRASH_SECONDS", "3"))
 SEED = int(os.environ.get("JUDGES_CRASH_SEED", str(secrets.randbits(32))))
 from postgres_support import postgres_schema  # noqa: E402
+from seats_support import seat_tokens  # noqa: E402
 
 HUMANS = [{"kind": "human"}] * 4
 WITH_BOTS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
@@ -310,8 +311,7 @@ def create_games(base: str, count: int) -> list[dict]:
         seats = WITH_BOTS if i == count - 1 and count > 1 else HUMANS
         response = httpx.post(f"{base}/api/games", json={"seats": seats, "seed": 100 + i}, timeout=10)
         assert response.status_code == 201, response.text
-        data = response.json()
-        games.append({"id": data["id"], "tokens": [s.get("token") for s in data["seats"]]})
+        games.append({"id": response.json()["id"], "tokens": seat_tokens(httpx, response.json(), base)})
     return games
 
 

@@ -14,7 +14,7 @@ import hashlib
 import logging
 import os
 import secrets
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,16 +23,21 @@ import msgspec
 from ..bots import bot_seed as game_bot_seed
 from ..bots import make_bot
 from ..engine import Game, Options, action_from_dict, action_to_dict
+from ..engine.board import turn_order
 from ..engine.constants import RULES_VERSION
 from ..engine.dice import KEY_BYTES, key_bytes
 from ..engine.errors import SetupError
 from ..engine.rules import DEFAULT_RULES, Rules
-from ..engine.state import GameState, Notification, upgrade_options
+from ..engine.state import PHASES, GameState, Notification, upgrade_options
 from ..engine.victory import score
+from ..engine.view import dice_info, public_state
 from ..i18n import normalize_language, render_action, render_notification
 from ..manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
 from ..verify import build_export, new_game
-from .store import GameStore, hash_token, new_token
+from . import seats as seat_keys
+from . import updates
+from .limits import DEFAULT_LIMITS, FairPool, Limits, clean_name
+from .store import GameStore, hash_token
 
 log = logging.getLogger("judges.server")
 
@@ -49,7 +54,8 @@ MAX_MCTS_BUDGET = 256
 TAKEOVER_BOT = "mcts"
 # Options stored with a game that are the server's, not the rules' (never passed to Options).
 SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot")
-BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
+# Stored client action ids are prefixed with the seat ("2:abc"): ids are unique per seat.
+CLIENT_ID_SEP = ":"
 
 
 def encode_payload(payload: dict) -> bytes:
@@ -74,12 +80,25 @@ class ServiceError(Exception):
         return {"error": "ServiceError", "key": self.key, "message": self.message, "params": self.params}
 
 
-@dataclass
+@dataclass(eq=False)
 class Subscriber:
+    """One websocket: the encoded messages waiting for it (bounded), and how to close it."""
+
     seat: int
     language: str
     queue: asyncio.Queue
-    last_notification: int = -1
+    close: Callable[[int, str], None] = lambda code, key: None  # set by the websocket's handler
+
+
+@dataclass(eq=False)
+class ViewGroup:
+    """The sockets of one seat in one language, and the parts of the view they last received."""
+
+    seat: int
+    language: str
+    parts: dict[str, bytes]
+    note_id: int  # the latest engine notification they received
+    subscribers: list[Subscriber] = field(default_factory=list)
 
 
 @dataclass
@@ -88,17 +107,24 @@ class LiveGame:
     game: Game
     seats: list[dict]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    subscribers: list[Subscriber] = field(default_factory=list)
-    client_ids: dict[str, int] = field(default_factory=dict)
+    groups: dict[tuple[int, str], ViewGroup] = field(default_factory=dict)
+    client_ids: dict[tuple[int, str], int] = field(default_factory=dict)  # (seat, id) -> count after it
+    version: int = 0  # of the views: one more at every broadcast
     bot_task: asyncio.Task | None = None
     timer_task: asyncio.Task | None = None
     acted: dict[int, int] = field(default_factory=dict)  # seat -> actions applied in this process
     bots: dict[int, Any] = field(default_factory=dict)
     takeover_bot: str = TAKEOVER_BOT
 
+    @property
+    def subscribers(self) -> list[Subscriber]:
+        return [sub for group in self.groups.values() for sub in group.subscribers]
+
     def seat_of(self, token: str | None) -> int:
         if not token:
-            raise ServiceError(401, "error.token_missing", "this needs your seat's token (X-Seat-Token)")
+            raise ServiceError(
+                401, "error.token_missing", "this needs your seat: open your invitation, or send X-Seat-Token"
+            )
         digest = hash_token(token)
         for i, seat in enumerate(self.seats):
             if seat.get("token_hash") and secrets.compare_digest(seat["token_hash"], digest):
@@ -153,9 +179,18 @@ def _check_bot(spec: str, label: str) -> None:
         )
 
 
+def _client_key(player: int, stored_id: str) -> tuple[int, str]:
+    """(seat, the client's own id) of a stored client action id ("seat:id"; older games
+    stored the bare id)."""
+    prefix = f"{player}{CLIENT_ID_SEP}"
+    return player, stored_id[len(prefix) :] if stored_id.startswith(prefix) else stored_id
+
+
 class GameService:
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, limits: Limits = DEFAULT_LIMITS) -> None:
         self.store = store
+        self.limits = limits
+        self.bot_pool = FairPool(limits.bot_workers)
         self.games: dict[str, LiveGame] = {}
         self.turn_timers: dict[str, float] = {}  # game id -> seconds
         self._loading = asyncio.Lock()
@@ -172,8 +207,11 @@ class GameService:
         turn_timer: float | None = None,
         takeover_bot: str = TAKEOVER_BOT,
         rules: Rules = DEFAULT_RULES,
-    ) -> tuple[LiveGame, list[str | None]]:
-        """A new game under `rules` (stored with its options, so it replays under them for ever)."""
+        host: int | None = None,
+    ) -> tuple[LiveGame, str, dict[int, str]]:
+        """A new game under `rules` (stored with its options, so it replays under them for ever).
+        Returns the game, the credential of the host's seat (`host`, default: the first human
+        seat) and an invitation code for every other human seat (server/seats.py)."""
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise ServiceError(422, "error.players", f"a game has {rules.min_players} to {rules.max_players} seats")
         if not any(s.get("kind") == "human" for s in seats):
@@ -186,7 +224,11 @@ class GameService:
             game = _new_game(msgspec.to_builtins(options), position)
         except SetupError as exc:
             raise ServiceError(422, "error.options", str(exc)) from None
-        stored_seats, tokens = [], []
+        if host is None:
+            host = next((i for i, s in enumerate(seats) if s.get("kind", "human") == "human"), 0)
+        if not (0 <= host < len(seats) and seats[host].get("kind", "human") == "human"):
+            raise ServiceError(422, "error.host_seat", "the host's seat must be a human seat of the table")
+        stored_seats, host_token, invitations = [], "", {}
         for i, s in enumerate(seats):
             kind = s.get("kind", "human")
             if kind not in ("human", "bot"):
@@ -194,17 +236,20 @@ class GameService:
             bot = s.get("bot") or "greedy"
             if kind == "bot":
                 _check_bot(bot, f"seat {i + 1}")
-            token = new_token() if kind == "human" else None
-            tokens.append(token)
-            stored_seats.append(
-                {
-                    "kind": kind,
-                    "bot": bot if kind == "bot" else None,
-                    "name": (s.get("name") or "").strip()[:40] or TRIBES[i],
-                    "language": normalize_language(s["language"]) if s.get("language") else None,
-                    "token_hash": hash_token(token) if token else None,
-                }
-            )
+            seat = {
+                "kind": kind,
+                "bot": bot if kind == "bot" else None,
+                "name": clean_name(s.get("name"), self.limits.max_name_chars) or TRIBES[i],
+                "language": normalize_language(s["language"]) if s.get("language") else None,
+                "token_hash": None,
+                "invite_hash": None,
+            }
+            if i == host:
+                seat["host"] = True
+                host_token = seat_keys.new_credential(seat)
+            elif kind == "human":
+                invitations[i] = seat_keys.new_invitation(seat)
+            stored_seats.append(seat)
         _check_bot(takeover_bot, "takeover bot")
         game_id = secrets.token_urlsafe(9)
         stored_options = msgspec.to_builtins(options, str_keys=True)  # as JSON keeps it
@@ -217,7 +262,7 @@ class GameService:
         self.store.create_game(game_id, stored_options, options.seed, RULES_VERSION, stored_seats)
         live = LiveGame(id=game_id, game=game, seats=stored_seats, takeover_bot=takeover_bot)
         self.games[game_id] = live
-        return live, tokens
+        return live, host_token, invitations
 
     async def get(self, game_id: str) -> LiveGame:
         live = self.games.get(game_id)
@@ -253,7 +298,8 @@ class GameService:
         )
         for record in stored.all_actions:
             if record.get("client_action_id"):
-                live.client_ids[record["client_action_id"]] = record["seq"] + 1  # the count after it
+                key = _client_key(record["player"], record["client_action_id"])
+                live.client_ids[key] = record["seq"] + 1  # the count after it
         return live
 
     # --- acting ------------------------------------------------------------------------
@@ -264,8 +310,8 @@ class GameService:
             raise ServiceError(422, "error.malformed_action", "the action must be a JSON object")
         action_data = {**action_data, "player": action_data.get("player", seat)}
         async with live.lock:
-            if client_action_id and client_action_id in live.client_ids:
-                return {"seq": live.client_ids[client_action_id], "duplicate": True}
+            if client_action_id and (seat, client_action_id) in live.client_ids:
+                return {"seq": live.client_ids[seat, client_action_id], "duplicate": True}
             action = action_from_dict(action_data)  # MalformedAction: a RuleError
             if action.player != seat:
                 raise ServiceError(403, "error.wrong_seat", f"your token acts for seat {seat}, not {action.player}")
@@ -282,9 +328,10 @@ class GameService:
         seq = len(game.log)
         game.apply(action)  # raises RuleError before changing anything
         live.acted[action.player] = live.acted.get(action.player, 0) + 1
+        stored_id = f"{action.player}{CLIENT_ID_SEP}{client_action_id}" if client_action_id else None
         try:
             stored = await asyncio.to_thread(
-                self.store.append_action, live.id, seq, action.player, action_to_dict(action), client_action_id
+                self.store.append_action, live.id, seq, action.player, action_to_dict(action), stored_id
             )
         except Exception:
             # The database refused: forget the in-memory game, it will be rebuilt from the store.
@@ -294,7 +341,7 @@ class GameService:
         if not stored:  # pragma: no cover - guarded by client_ids under the lock
             raise ServiceError(409, "error.duplicate", "this action was already submitted")
         if client_action_id:
-            live.client_ids[client_action_id] = seq + 1
+            live.client_ids[action.player, client_action_id] = seq + 1
         if (seq + 1) % SNAPSHOT_EVERY == 0:
             await asyncio.to_thread(self.store.save_snapshot, live.id, seq + 1, _snapshot_data(game))
         if game.is_over:
@@ -316,15 +363,60 @@ class GameService:
             if info["kind"] != "human" or bool(info.get("away")) == away:
                 return
             info["away"] = away
-            info.setdefault("history", []).append(
+            history = info.setdefault("history", [])
+            history.append(
                 {"away": away, "reason": reason, "round": live.game.state.round, "after": len(live.game.log)}
             )
+            del history[: -self.limits.max_seat_history]  # a view lists them: keep the latest only
             await asyncio.to_thread(self.store.set_seats, live.id, live.seats)
         await self.broadcast(live)
         self.wake_bots(live)
 
+    # --- private seats (server/seats.py) ----------------------------------------------------
+
+    async def claim(self, live: LiveGame, code: str) -> tuple[int, str]:
+        """Spends an invitation: its seat gets a fresh credential, returned to the claimer only.
+        A seat that a bot played meanwhile (revoked) comes back to its new player."""
+        async with live.lock:
+            seat = seat_keys.invited_seat(live.seats, code)
+            if seat is None:
+                raise ServiceError(
+                    404, "error.invitation", "this invitation is not valid: it was used, revoked or never issued"
+                )
+            info = live.seats[seat]
+            token = seat_keys.new_credential(info)
+            info["invite_hash"] = None
+            was_away = bool(info.get("away"))
+            await asyncio.to_thread(self.store.set_seats, live.id, live.seats)
+        if was_away:
+            await self.set_away(live, seat, False, "claimed")
+        return seat, token
+
+    def check_host(self, live: LiveGame, seat: int, target: int) -> None:
+        if not live.seats[seat].get("host"):
+            raise ServiceError(403, "error.not_host", "only the table's host may do this")
+        if not 0 <= target < len(live.seats) or live.seats[target]["kind"] != "human" or target == seat:
+            raise ServiceError(422, "error.seat_target", "the host can revoke or invite another human seat only")
+
+    async def revoke(self, live: LiveGame, host: int, target: int, invite: bool) -> str | None:
+        """The host takes a seat from its player: its credential and invitation stop working
+        and the takeover bot plays it; with `invite`, a new invitation (returned) is opened."""
+        self.check_host(live, host, target)
+        async with live.lock:
+            info = live.seats[target]
+            info["token_hash"] = None
+            code = seat_keys.new_invitation(info) if invite else None
+            if not invite:
+                info["invite_hash"] = None
+            await asyncio.to_thread(self.store.set_seats, live.id, live.seats)
+            for sub in [s for s in live.subscribers if s.seat == target]:
+                self.unsubscribe(live, sub)
+                sub.close(1008, "error.seat_revoked")
+        await self.set_away(live, target, True, "revoked")
+        return code
+
     def seat_events(self, live: LiveGame) -> list[dict]:
-        """The seat takeovers as notifications (ids after the engine's, ordered by time)."""
+        """The seat takeovers as notifications (ids after the engine's), in order."""
         out = []
         for seat, info in enumerate(live.seats):
             for event in info.get("history", []):
@@ -339,7 +431,7 @@ class GameService:
                         "entries": [],
                     }
                 )
-        return out
+        return sorted(out, key=lambda n: n["id"])
 
     def watch_timer(self, live: LiveGame) -> None:
         """A per-game turn timer (a game option): a human seat that owes a decision for longer
@@ -377,7 +469,6 @@ class GameService:
             live.bot_task = asyncio.get_running_loop().create_task(self._run_bots(live))
 
     async def _run_bots(self, live: LiveGame) -> None:
-        loop = asyncio.get_running_loop()
         try:
             while not live.game.is_over:
                 owing = self.bot_seats_owing(live)
@@ -399,7 +490,9 @@ class GameService:
                     view = live.game.view(seat, notifications=False)
                 # The bot thinks outside the game's lock, on the bots' own threads: humans'
                 # views and actions, and database commits, never wait for it.
-                action = await loop.run_in_executor(BOT_THREADS, bot.choose, seat, legal, lambda: view)
+                # The shared pool serves the games in turn; a search bot's thinking is heavy.
+                heavy = getattr(bot, "iterations", 0) > 0
+                action = await self.bot_pool.run(live.id, heavy, bot.choose, seat, legal, lambda: view)
                 async with live.lock:
                     if len(live.game.log) != seq:
                         continue  # someone acted meanwhile: think again on the new position
@@ -410,46 +503,62 @@ class GameService:
 
     # --- views and live updates ---------------------------------------------------------------
 
-    def payload(self, live: LiveGame, seat: int, language: str, since: int = -1) -> dict:
-        """The seat's screen: its typed view (`engine.view.PlayerView`) and what the server adds.
-        Values stay typed (msgspec Structs); `encode_payload` makes the JSON at the edge."""
+    def public_parts(self, live: LiveGame) -> dict[str, bytes]:
+        """The parts of the view every seat shares, encoded once (server/updates.py). The state
+        is the public state with every hand hidden; each seat's own hand is its `state.players`."""
         game = live.game
-        view = game.view(seat)
+        state = game.state
+        public = public_state(state, -1)
+        values = {
+            "game_id": live.id,
+            "seq": len(game.log),
+            "round": state.round,
+            "phase": state.phase,
+            "phase_name": PHASES[state.phase - 1],
+            "turn_order": turn_order(state),
+            "waiting_for": game.waiting_for(),
+            "pending": list(state.pending),
+            "hand_sizes": [len(p.hand) for p in state.players],
+            "deck_size": len(state.deck),
+            # The commitment to the dice's seed, and the seed itself once the game is over.
+            "dice": dice_info(game),
+            "seats": [
+                {"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
+                for i, s in enumerate(live.seats)
+            ],
+            # The table's options: after how long a bot plays an idle seat, and which bot.
+            "table": {"turn_timer": self.turn_timers.get(live.id), "takeover_bot": live.takeover_bot},
+            "scores": {str(p.seat): score(public, game.world, p.seat) for p in state.players},
+            "ending": state.ending,
+            "winners": state.winners,
+            "max_notifications": self.limits.max_view_notifications,
+        }
+        parts = {k: updates.encode(v) for k, v in values.items()}
+        for name in updates.STATE_FIELDS:
+            if name != "players":
+                parts[updates.STATE_PREFIX + name] = updates.encode(getattr(public, name))
+        parts["state.players"] = public.players  # type: ignore[assignment]  # completed per seat
+        return parts
+
+    def seat_parts(self, live: LiveGame, public: dict, seat: int, language: str) -> dict[str, bytes]:
+        """The view of `seat` in `language`: the public parts and the seat's own."""
+        game = live.game
+        state = game.state
         names = live.names()
-        # The engine's notifications after `since`, and every seat takeover (a short list).
-        notes = [msgspec.to_builtins(n) for n in view.notifications if n.id > since]
-        notes += self.seat_events(live)
-        state = view.state
         legal = [action_to_dict(a) for a in game.legal_actions(seat)]
         owners = {g.id: g.owner for g in state.generals.values()}
-        rendered = []
-        for data in notes:
-            text = render_notification(data, language, game.world, names)
-            rendered.append(
-                {
-                    "id": data["id"],
-                    "round": data["round"],
-                    "phase": data["phase"],
-                    "key": data["key"],
-                    "title": text["title"],
-                    "lines": text["lines"],
-                    "params": data["params"],
-                    "chapter": chapter_for_notification(data["key"]),
-                }
-            )
-        return {
-            "game_id": live.id,
+        mine = [d for d in state.pending if d.player == seat]
+        phase_name = PHASES[state.phase - 1]
+        values = {
             "seat": seat,
-            "language": language,
-            "seq": len(game.log),
-            "round": view.round,
-            "phase": view.phase,
-            "phase_name": view.phase_name,
-            "turn_order": view.turn_order,
-            "waiting_for": view.waiting_for,
-            "pending": view.pending,
-            "my_decisions": view.my_decisions,
+            "my_decisions": mine,
             "legal_actions": legal,
+            "ballot": state.votes.get(seat),
+            "manual": {
+                "phase": chapter_for_phase(phase_name),
+                "decisions": {d.kind: chapter_for_decision(d.kind, phase_name) for d in mine},
+            },
+            "language": language,
             # the words of each legal action's button, in the reader's language
             "action_labels": [
                 render_action(
@@ -463,27 +572,50 @@ class GameService:
                 )
                 for a in legal
             ],
-            "state": state,
-            "hand_sizes": view.hand_sizes,
-            "deck_size": view.deck_size,
-            "ballot": view.ballot,
-            # The commitment to the dice's seed, and the seed itself once the game is over.
-            "dice": view.dice,
-            "seats": [
-                {"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
-                for i, s in enumerate(live.seats)
-            ],
-            # The table's options: after how long a bot plays an idle seat, and which bot.
-            "table": {"turn_timer": self.turn_timers.get(live.id), "takeover_bot": live.takeover_bot},
-            "scores": {str(p.seat): score(state, game.world, p.seat) for p in state.players},
-            "ending": state.ending,
-            "winners": state.winners,
-            "manual": {
-                "phase": chapter_for_phase(view.phase_name),
-                "decisions": {d.kind: chapter_for_decision(d.kind, view.phase_name) for d in view.my_decisions},
-            },
-            "notifications": rendered,
+            "seat_events": [self.render_note(live, n, language) for n in self.seat_events(live)],
         }
+        parts = dict(public)
+        parts.update((k, updates.encode(v)) for k, v in values.items())
+        players = [state.players[seat] if p.seat == seat else p for p in public["state.players"]]
+        parts["state.players"] = updates.encode(players)
+        return parts
+
+    def render_note(self, live: LiveGame, data: dict, language: str) -> dict:
+        text = render_notification(data, language, live.game.world, live.names())
+        return {
+            "id": data["id"],
+            "round": data["round"],
+            "phase": data["phase"],
+            "key": data["key"],
+            "title": text["title"],
+            "lines": text["lines"],
+            "params": data["params"],
+            "chapter": chapter_for_notification(data["key"]),
+        }
+
+    def notes(self, live: LiveGame, seat: int, language: str, after: int) -> tuple[bytes, int]:
+        """The seat's engine notifications after id `after` (the latest `max_view_notifications`),
+        rendered and encoded, and the latest id."""
+        notes = []
+        for n in reversed(live.game.notifications):
+            if n.id <= after or len(notes) == self.limits.max_view_notifications:
+                break
+            if seat in n.to:
+                notes.append(n)
+        notes.reverse()
+        latest = live.game.notifications[-1].id if live.game.notifications else after
+        rendered = [self.render_note(live, msgspec.to_builtins(n), language) for n in notes]
+        return updates.encode(rendered), max(after, latest)
+
+    def view_bytes(self, live: LiveGame, seat: int, language: str, since: int = -1) -> bytes:
+        """The seat's whole view as JSON (GET .../view): the notifications after `since`."""
+        parts = self.seat_parts(live, self.public_parts(live), seat, language)
+        notes, _ = self.notes(live, seat, language, since)
+        return updates.view_bytes(parts, live.version, notes)
+
+    def payload(self, live: LiveGame, seat: int, language: str, since: int = -1) -> dict:
+        """The seat's view as a dict (tests, tools): the JSON of `view_bytes`, decoded."""
+        return msgspec.json.decode(self.view_bytes(live, seat, language, since))
 
     async def export(self, live: LiveGame) -> dict:
         """A finished game's export (judges/verify.py): options, revealed seed, commitment,
@@ -500,24 +632,68 @@ class GameService:
             self._push(live)
 
     def _push(self, live: LiveGame) -> None:
-        for sub in list(live.subscribers):
-            payload = self.payload(live, sub.seat, sub.language, sub.last_notification)
-            engine_ids = [n["id"] for n in payload["notifications"] if n["id"] < SEAT_EVENT_IDS]
-            if engine_ids:
-                sub.last_notification = max(engine_ids)
-            try:
-                sub.queue.put_nowait(payload)
-            except asyncio.QueueFull:  # pragma: no cover - a stalled client gets the next one
-                pass
+        """A new version of the views: each group of sockets (a seat in a language) gets the
+        parts that changed and its new notifications, as bytes built once for the group."""
+        live.version += 1
+        if not live.groups:
+            return
+        public = self.public_parts(live)
+        for group in list(live.groups.values()):
+            parts = self.seat_parts(live, public, group.seat, group.language)
+            notes, group.note_id = self.notes(live, group.seat, group.language, group.note_id)
+            message = updates.delta_message(updates.changed(group.parts, parts), parts, live.version, notes)
+            group.parts = parts
+            for sub in list(group.subscribers):
+                self._send(live, sub, message)
 
-    def subscribe(self, live: LiveGame, seat: int, language: str) -> Subscriber:
-        sub = Subscriber(seat=seat, language=language, queue=asyncio.Queue(maxsize=64))
-        live.subscribers.append(sub)
-        return sub
+    def _send(self, live: LiveGame, sub: Subscriber, message: bytes) -> None:
+        try:
+            sub.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            # A socket that does not keep up is dropped (it reconnects for a full view); the
+            # others, and the server, never wait for it.
+            self.unsubscribe(live, sub)
+            sub.close(1013, "error.socket_slow")
+
+    def subscribe(self, live: LiveGame, seat: int, language: str) -> tuple[Subscriber, bytes]:
+        """A new socket of `seat` (call under the game's lock): its full view, as the first
+        message. Past `sockets_per_seat`, the seat's oldest socket is closed."""
+        mine = [sub for sub in live.subscribers if sub.seat == seat]
+        for old in mine[: max(0, len(mine) - self.limits.sockets_per_seat + 1)]:
+            self.unsubscribe(live, old)
+            old.close(1008, "error.too_many_sockets")
+        sub = Subscriber(seat=seat, language=language, queue=asyncio.Queue(maxsize=self.limits.socket_queue))
+        group = self._group(live, seat, language)
+        group.subscribers.append(sub)
+        return sub, self.full_message(live, group)
+
+    def full_message(self, live: LiveGame, group: ViewGroup) -> bytes:
+        notes, _ = self.notes(live, group.seat, group.language, -1)
+        return updates.full_message(group.parts, live.version, notes)
+
+    def resync(self, live: LiveGame, sub: Subscriber, language: str | None = None) -> None:
+        """A full view for a socket that asks for one (it missed a message, or changed its
+        language); call under the game's lock."""
+        self.unsubscribe(live, sub)
+        sub.language = language or sub.language
+        group = self._group(live, sub.seat, sub.language)
+        group.subscribers.append(sub)
+        self._send(live, sub, self.full_message(live, group))
+
+    def _group(self, live: LiveGame, seat: int, language: str) -> ViewGroup:
+        group = live.groups.get((seat, language))
+        if group is None:
+            parts = self.seat_parts(live, self.public_parts(live), seat, language)
+            latest = live.game.notifications[-1].id if live.game.notifications else -1
+            group = live.groups[seat, language] = ViewGroup(seat, language, parts, latest)
+        return group
 
     def unsubscribe(self, live: LiveGame, sub: Subscriber) -> None:
-        if sub in live.subscribers:
-            live.subscribers.remove(sub)
+        group = live.groups.get((sub.seat, sub.language))
+        if group is not None and sub in group.subscribers:
+            group.subscribers.remove(sub)
+            if not group.subscribers:
+                del live.groups[sub.seat, sub.language]
 
     async def resume_all(self) -> None:
         """After a restart: reload unfinished games whose bots owe a move, and wake them."""

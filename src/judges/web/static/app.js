@@ -2,7 +2,9 @@
 // receives over the websocket, and submits actions the server validates. No build step.
 (function () {
   "use strict";
-  const JK = window.JK;
+  // The page's settings (a JSON data block: the page runs no inline script). No secret: the
+  // seat's credential is an HttpOnly cookie the browser sends by itself.
+  const JK = JSON.parse(document.getElementById("jk-config").textContent);
   const SEAT_COLORS = ["#2b6cb0", "#c05621", "#2f855a", "#805ad5", "#b83280", "#b7791f"];
   const TERRAIN_COLORS = {plain: "#cfe8b0", mountains: "#b9aa98", desert: "#f0d9a0"};
   // From GET /api/games/{id}/protocol (the protocol with the game's own costs): the decision
@@ -52,22 +54,38 @@
     p.items.forEach((i) => { ITEMS[i.name] = i; });
   }
 
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/games/${JK.gameId}?token=${encodeURIComponent(JK.token)}&lang=${lang}`);
-    let first = true;
-    socket.onmessage = (event) => {
-      const payload = JSON.parse(event.data);
-      if (first) { notes = []; first = false; }
-      receive(payload);
-    };
-    socket.onclose = () => setTimeout(connect, 1000);  // reconnect; the first message resends everything
+  // One live-update message applied to the view (docs/web.md, "Live updates"): a full view
+  // replaces it; a delta sets the parts and state fields it names and appends notifications.
+  // null: the delta does not follow this view (a message was missed): ask for a full view.
+  function applyUpdate(view, message) {
+    if (message.type === "full") return message.view;
+    if (message.type !== "delta" || !view || view.version !== message.base) return null;
+    const next = {...view, ...(message.set || {}), version: message.version};
+    if (message.state) next.state = {...view.state, ...message.state};
+    if (message.notifications) next.notifications = view.notifications.concat(message.notifications).slice(-next.max_notifications);
+    return next;
   }
 
-  function receive(payload) {
-    view = payload;
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/ws/games/${JK.gameId}?lang=${lang}`);
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "error") { toast(message.text); return; }
+      const next = applyUpdate(view, message);
+      if (next === null) { socket.send(JSON.stringify({type: "resync"})); return; }
+      receive(next);
+    };
+    // Reconnect (the first message is a full view), unless the server closed for good reasons.
+    socket.onclose = (event) => { if (event.code !== 1008) setTimeout(connect, 1000); };
+  }
+
+  function receive(next) {
+    view = next;
+    // The bell: the engine's notifications and the seat takeovers, by id.
     const known = new Set(notes.map((n) => n.id));
-    payload.notifications.forEach((n) => { if (!known.has(n.id)) notes.push(n); });
+    view.notifications.concat(view.seat_events).forEach((n) => { if (!known.has(n.id)) notes.push(n); });
+    notes.sort((a, b) => a.id - b.id);
     if (selected !== null && !(view.state.generals[selected])) selected = null;
     render();
   }
@@ -75,7 +93,7 @@
   async function act(action) {
     const body = {action: {...action, player: JK.seat}, client_action_id: crypto.randomUUID()};
     const response = await fetch(`/api/games/${JK.gameId}/actions?lang=${lang}`, {
-      method: "POST", headers: {"Content-Type": "application/json", "X-Seat-Token": JK.token},
+      method: "POST", headers: {"Content-Type": "application/json"},
       body: JSON.stringify(body)});
     if (!response.ok) {
       const data = await response.json().catch(() => ({}));
@@ -208,7 +226,7 @@
     control.textContent = away ? t("ui.take_back") : t("ui.leave_seat");
     control.dataset.away = away ? "1" : "0";
     control.onclick = () => fetch(`/api/games/${JK.gameId}/seat/${away ? "back" : "away"}`,
-                                  {method: "POST", headers: {"X-Seat-Token": JK.token}});
+                                  {method: "POST"});
     const unread = notes.filter((n) => n.id > Number(localStorage.getItem(readKey) || -1)).length;
     $("unread").textContent = unread ? String(unread) : "";
   }

@@ -1,6 +1,6 @@
 // The home page: a form that creates a game and shows one invitation link per human seat.
 (function () {
-  const JK = window.JK;
+  const JK = JSON.parse(document.getElementById("jk-config").textContent);
   const seats = document.getElementById("seats");
   const row = document.getElementById("seat-row");
 
@@ -33,17 +33,20 @@
                                                  body: JSON.stringify(spec)});
     const data = await response.json();
     if (!response.ok) { alert(data.message || "error"); return; }
+    // The creator's own seat (its credential came back as this game's cookie) and one
+    // invitation per other human seat, to send to its player: opening one takes the seat.
     const list = document.getElementById("link-list");
     list.innerHTML = "";
-    data.seats.filter((s) => s.link).forEach((s) => {
+    const item = (href, text, className, shown) => {
       const li = document.createElement("li");
       const a = document.createElement("a");
-      a.href = s.link; a.textContent = s.name + " — " + JK.open; a.className = "seat-link";
+      a.href = href; a.textContent = text; a.className = className;
       li.appendChild(a);
-      const code = document.createElement("code"); code.textContent = s.link;
-      li.appendChild(code);
+      if (shown) { const code = document.createElement("code"); code.textContent = href; li.appendChild(code); }
       list.appendChild(li);
-    });
+    };
+    item(data.link, data.seats[data.seat].name + " — " + JK.yourSeat, "own-seat", false);
+    data.seats.filter((s) => s.invitation).forEach((s) => item(s.invitation, s.name + " — " + JK.open, "seat-link", true));
     document.getElementById("links").hidden = false;
   };
 })();
