@@ -39,6 +39,7 @@ from judges.engine.dice import seed_to_state
 from judges.engine.errors import RuleError
 from judges.engine.state import options_from_builtins
 from judges.server.app import create_app
+from judges.server.limits import Limits
 from judges.server.store import GameStore
 from judges.server.updates import apply_update
 from judges.world import load_world
@@ -52,6 +53,10 @@ WORLD = load_world()
 
 
 # --- helpers ------------------------------------------------------------------------------
+
+# These tests create many games from one address: creation's rate limit is tested on its own
+# (tests/server/test_seats_and_limits.py).
+MANY_GAMES = Limits(create_burst=100_000)
 
 
 def create(client, seats=FOUR_HUMANS, seed: int | None = 5, **extra) -> tuple[str, list[str | None]]:
@@ -112,7 +117,7 @@ def assert_refusal(response, request_text: str) -> dict:
 
 _SCHEMA_DIR = tempfile.mkdtemp(prefix="judges-schemathesis-")
 atexit.register(shutil.rmtree, _SCHEMA_DIR, True)
-SCHEMA_APP = create_app(f"sqlite:///{_SCHEMA_DIR}/games.db", allow_seeds=True)
+SCHEMA_APP = create_app(f"sqlite:///{_SCHEMA_DIR}/games.db", allow_seeds=True, limits=MANY_GAMES)
 schema = schemathesis.openapi.from_asgi("/openapi.json", SCHEMA_APP)
 
 
@@ -163,7 +168,9 @@ def test_fuzzed_requests_never_get_a_server_error(case, use_real_game, seat, sch
 @pytest.fixture(scope="module")
 def app_client(tmp_path_factory):
     db = tmp_path_factory.mktemp("abuse") / "games.db"
-    with TestClient(create_app(f"sqlite:///{db}", allow_seeds=True), raise_server_exceptions=False) as client:
+    with TestClient(
+        create_app(f"sqlite:///{db}", allow_seeds=True, limits=MANY_GAMES), raise_server_exceptions=False
+    ) as client:
         yield client
 
 
@@ -453,7 +460,7 @@ def assert_hides_secrets(doc: dict, seat: int, by_seq: list[dict], rngs: set[str
 def bot_client(tmp_path, monkeypatch):
     monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
     url = f"sqlite:///{tmp_path / 'hidden.db'}"
-    with TestClient(create_app(url, allow_seeds=True), raise_server_exceptions=False) as client:
+    with TestClient(create_app(url, allow_seeds=True, limits=MANY_GAMES), raise_server_exceptions=False) as client:
         yield client, url
 
 
