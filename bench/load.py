@@ -4,10 +4,14 @@ target rate. For each action it measures the latency from its submission to its 
 every client of the game, and it reports actions/s, errors and the server's memory per game.
 
 Loopback only, bounded by --seconds and --games. It starts its own server (a SQLite file in a
-temporary folder) unless --url names one.
+temporary folder) unless --url names one; --url given several times spreads the websocket
+clients and the games' actions over several server processes (round-robin), all serving one
+database. Each game is created on the first URL; its other seats are taken by claiming their
+invitations (server/seats.py), as players would. The clients apply the live updates (a full
+view, then deltas: docs/web.md) as the game screen does.
 
 Run: .venv/bin/python bench/load.py --games 20 --seconds 30 --rate 200 [--json out.json]
-     [--url http://127.0.0.1:8000 --server-pid PID] [--py-spy profile.txt]
+     [--url http://127.0.0.1:8000 [--url http://127.0.0.1:8001]] [--server-pid PID] [--py-spy profile.txt]
 """
 
 from __future__ import annotations
@@ -16,7 +20,6 @@ import argparse
 import asyncio
 import json
 import os
-import re
 import resource
 import shutil
 import signal
@@ -31,10 +34,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
+import msgspec
 from websockets.asyncio.client import connect
 
-SEQ = re.compile(r'"seq":(\d+)')
-
+from judges.server.updates import apply_update
 
 # --- the server ---------------------------------------------------------------------------------
 
@@ -49,7 +52,8 @@ def start_server(database: str | None) -> tuple[subprocess.Popen, str, str]:
     folder = tempfile.mkdtemp(prefix="judges-load-")
     url = database or f"sqlite:///{folder}/load.db"
     port = free_port()
-    env = {**os.environ, "JUDGES_DATABASE_URL": url}
+    # the load creates its games from one address: no creation rate limit for it
+    env = {**os.environ, "JUDGES_DATABASE_URL": url, "JUDGES_CREATE_BURST": "1000000"}
     log = open(Path(folder) / "server.log", "wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "judges.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -117,7 +121,8 @@ def raise_file_limit() -> int:
 class GameClient:
     id: str
     tokens: list[str]
-    latest: list[str | None] = field(default_factory=lambda: [None] * 4)  # last message text per seat
+    base: str = ""  # the server URL its actions go to
+    latest: list[dict | None] = field(default_factory=lambda: [None] * 4)  # each seat's view
     seen: list[int] = field(default_factory=lambda: [-1] * 4)  # last seq each seat's socket received
     submitted: dict[int, float] = field(default_factory=dict)  # seq -> submission time
     target: int = -1
@@ -152,12 +157,14 @@ async def listen(game: GameClient, seat: int, ws, stats: Stats, measuring: list[
     try:
         async for text in ws:
             now = time.perf_counter()
-            match = SEQ.search(text, 0, 400)
-            if match is None:
-                stats.errors["message without seq"] += 1
+            message = msgspec.json.decode(text)
+            view = apply_update(game.latest[seat], message)
+            if view is None:
+                stats.errors[f"message that does not apply: {message.get('type')} {message.get('key', '')}"] += 1
+                await ws.send('{"type": "resync"}')
                 continue
-            seq = int(match.group(1))
-            game.latest[seat] = text
+            seq = view["seq"]
+            game.latest[seat] = view
             if measuring[0]:
                 stats.messages += 1
                 stats.message_bytes += len(text)
@@ -173,13 +180,13 @@ async def listen(game: GameClient, seat: int, ws, stats: Stats, measuring: list[
 
 def choose(game: GameClient) -> tuple[int, dict] | None:
     """The seat to act and its action, from the seats' latest messages."""
-    view = json.loads(game.latest[0])
+    view = game.latest[0]
     if view["ending"]:
         return None
     if not view["waiting_for"]:
         return None
     seat = view["waiting_for"][0]
-    mine = json.loads(game.latest[seat])
+    mine = game.latest[seat]
     legal = mine["legal_actions"]
     if not legal:
         return None
@@ -255,8 +262,8 @@ class Pacer:
             await asyncio.sleep(slot - now)
 
 
-async def play(game: GameClient, base: str, pacer: Pacer, stats: Stats, end: float, measuring: list[bool]) -> None:
-    parts = urlsplit(base)
+async def play(game: GameClient, pacer: Pacer, stats: Stats, end: float, measuring: list[bool]) -> None:
+    parts = urlsplit(game.base)
     http = Http11(parts.hostname, parts.port or 80)
     try:
         await _play(game, http, pacer, stats, end, measuring)
@@ -320,12 +327,20 @@ async def run(args) -> dict:
     folder = None
     pid = args.server_pid
     if args.url:
-        base = args.url.rstrip("/")
+        bases = [u.rstrip("/") for u in args.url]
     else:
-        server, base, folder = start_server(args.database)
+        server, started, folder = start_server(args.database)
+        bases = [started]
         pid = server.pid
-    ws_base = "ws://" + urlsplit(base).netloc
-    result: dict = {"games": args.games, "clients": 4 * args.games, "target_rate": args.rate, "seconds": args.seconds}
+    base = bases[0]
+    result_urls = len(bases)
+    result: dict = {
+        "games": args.games,
+        "clients": 4 * args.games,
+        "target_rate": args.rate,
+        "seconds": args.seconds,
+        "servers": result_urls,
+    }
     try:
         rss_start = rss_mib(pid)
         limits = httpx.Limits(max_connections=args.http_connections, max_keepalive_connections=args.http_connections)
@@ -336,10 +351,18 @@ async def run(args) -> dict:
 
             async def create(i: int) -> GameClient:
                 async with gate:
-                    response = await http.post("/api/games", json={"seats": [{"kind": "human"}] * 4, "seed": 1000 + i})
+                    response = await http.post("/api/games", json={"seats": [{"kind": "human"}] * 4})
                     response.raise_for_status()
                     data = response.json()
-                    return GameClient(data["id"], [s["token"] for s in data["seats"]])
+                    tokens = [data["token"]] * 4
+                    for seat in data["seats"]:
+                        if "invitation" in seat:
+                            code = seat["invitation"].rsplit("/", 1)[1]
+                            claimed = await http.post(f"/api/games/{data['id']}/claim", json={"invitation": code})
+                            claimed.raise_for_status()
+                            tokens[seat["seat"]] = claimed.json()["token"]
+                    http.cookies.clear()
+                    return GameClient(data["id"], tokens, base=bases[i % len(bases)])
 
             games = await asyncio.gather(*(create(i) for i in range(args.games)))
             result["create_seconds"] = time.perf_counter() - t0
@@ -351,10 +374,12 @@ async def run(args) -> dict:
             gate = asyncio.Semaphore(args.connect_concurrency)
             t0 = time.perf_counter()
 
-            async def join(game: GameClient, seat: int) -> None:
+            async def join(game: GameClient, seat: int, k: int) -> None:
+                ws_base = "ws://" + urlsplit(bases[k % len(bases)]).netloc  # clients round-robin
                 async with gate:
                     ws = await connect(
-                        f"{ws_base}/ws/games/{game.id}?token={game.tokens[seat]}",
+                        f"{ws_base}/ws/games/{game.id}",
+                        additional_headers={"X-Seat-Token": game.tokens[seat]},
                         max_size=None,
                         ping_interval=None,
                         open_timeout=60,
@@ -362,7 +387,7 @@ async def run(args) -> dict:
                     sockets.append(ws)
                     listeners.append(asyncio.create_task(listen(game, seat, ws, stats, measuring)))
 
-            await asyncio.gather(*(join(g, s) for g in games for s in range(4)))
+            await asyncio.gather(*(join(g, s, 4 * i + s) for i, g in enumerate(games) for s in range(4)))
             while any(None in g.latest for g in games):  # every socket's first message
                 if time.perf_counter() - t0 > 120:
                     raise SystemExit("not every socket got its first message within 120 s")
@@ -374,7 +399,7 @@ async def run(args) -> dict:
             pacer = Pacer(args.rate)
             start = time.perf_counter()
             end = start + args.warmup + args.seconds
-            players = [asyncio.create_task(play(g, base, pacer, stats, end, measuring)) for g in games]
+            players = [asyncio.create_task(play(g, pacer, stats, end, measuring)) for g in games]
             watcher = asyncio.create_task(watch_loop(stats, measuring))
             await asyncio.sleep(args.warmup)
             measuring[0] = True
@@ -538,7 +563,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30, help="measured duration (after --warmup)")
     parser.add_argument("--warmup", type=float, default=2, help="seconds of load before measuring")
     parser.add_argument("--rate", type=float, default=200, help="target actions per second, all games together")
-    parser.add_argument("--url", help="an already running server (loopback); default: start one")
+    parser.add_argument(
+        "--url",
+        action="append",
+        help="an already running server (loopback); several: clients round-robin over them; default: start one",
+    )
     parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, for its memory and CPU")
     parser.add_argument("--database", help="database URL of the started server (default: a temporary SQLite file)")
     parser.add_argument("--http-connections", type=int, default=16, help="HTTP connections used to create the games")

@@ -18,6 +18,7 @@ message) or, on a websocket, a close code after an error message:
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import time
 import unicodedata
@@ -93,7 +94,9 @@ class RateLimiter:
     `per_minute`. Remembers at most `max_keys` keys (the least recently seen are forgotten),
     so a flood of addresses cannot grow it without bound."""
 
-    def __init__(self, burst: int, per_minute: float, max_keys: int = 100_000, clock=time.monotonic) -> None:
+    def __init__(
+        self, burst: int, per_minute: float, max_keys: int = 100_000, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.burst = burst
         self.rate = per_minute / 60.0
         self.max_keys = max_keys
@@ -223,7 +226,7 @@ class FairPool:
     def __init__(self, workers: int) -> None:
         self.workers = max(2, workers)
         self.executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="bot")
-        self._queues: dict[bool, OrderedDict[str, deque]] = {False: OrderedDict(), True: OrderedDict()}
+        self._queues: dict[bool, OrderedDict[str, deque[Any]]] = {False: OrderedDict(), True: OrderedDict()}
         self._running = 0
         self._running_heavy = 0
         self.started: list[tuple[str, bool]] = []  # (game, heavy) of the latest starts, for tests
@@ -231,7 +234,7 @@ class FairPool:
 
     async def run(self, game: str, heavy: bool, fn: Callable[..., Any], *args: Any) -> Any:
         """Runs fn(*args) on a worker when the game's turn comes; returns its result."""
-        future: asyncio.Future = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queues[heavy].setdefault(game, deque()).append((future, fn, args))
         self._dispatch()
         return await future
@@ -239,7 +242,7 @@ class FairPool:
     def pending(self) -> int:
         return sum(len(q) for queues in self._queues.values() for q in queues.values())
 
-    def _next(self, heavy: bool):
+    def _next(self, heavy: bool) -> tuple[str, asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]] | None:
         queues = self._queues[heavy]
         while queues:
             game, queue = next(iter(queues.items()))
@@ -264,9 +267,9 @@ class FairPool:
             self.started.append((game, heavy))
             del self.started[: -self._history]
             inner = asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
-            inner.add_done_callback(lambda done, f=future, h=heavy: self._finished(done, f, h))
+            inner.add_done_callback(functools.partial(self._finished, future=future, heavy=heavy))
 
-    def _finished(self, done: asyncio.Future, future: asyncio.Future, heavy: bool) -> None:
+    def _finished(self, done: asyncio.Future[Any], future: asyncio.Future[Any], heavy: bool) -> None:
         self._running -= 1
         self._running_heavy -= heavy
         if done.cancelled():

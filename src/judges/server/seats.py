@@ -15,6 +15,7 @@ clear, so the database does not give them away either.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.requests import HTTPConnection
@@ -49,7 +50,7 @@ def same_origin(conn: HTTPConnection) -> bool:
     origin = conn.headers.get("origin")
     if not origin or origin == "null":
         return origin is None
-    return urlsplit(origin).netloc == conn.headers.get("host")
+    return bool(urlsplit(origin).netloc == conn.headers.get("host"))
 
 
 def set_seat_cookie(response: Response, conn: HTTPConnection, game_id: str, token: str) -> None:
@@ -64,21 +65,21 @@ def set_seat_cookie(response: Response, conn: HTTPConnection, game_id: str, toke
     )
 
 
-def new_invitation(seat: dict) -> str:
+def new_invitation(seat: dict[str, Any]) -> str:
     """Opens a fresh invitation for `seat` (replacing any earlier one); returns its code."""
     code = new_token()
     seat["invite_hash"] = hash_token(code)
     return code
 
 
-def new_credential(seat: dict) -> str:
+def new_credential(seat: dict[str, Any]) -> str:
     """Gives `seat` a fresh credential (any earlier one stops working); returns it."""
     token = new_token()
     seat["token_hash"] = hash_token(token)
     return token
 
 
-def invited_seat(seats: list[dict], code: str | None) -> int | None:
+def invited_seat(seats: list[dict[str, Any]], code: str | None) -> int | None:
     """The seat whose open invitation `code` is, or None."""
     for i, seat in enumerate(seats):
         if verify_token(code, seat.get("invite_hash")):
@@ -90,5 +91,5 @@ def invitation_link(base: str, game_id: str, code: str) -> str:
     return f"{base}/join/{game_id}/{code}"
 
 
-def host_seat(seats: list[dict]) -> int | None:
+def host_seat(seats: list[dict[str, Any]]) -> int | None:
     return next((i for i, s in enumerate(seats) if s.get("host")), None)

@@ -10,6 +10,7 @@ free for the humans.
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import logging
 import os
@@ -273,6 +274,7 @@ class GameService:
             if live is None:
                 live = await asyncio.to_thread(self._load, game_id)
                 self.games[game_id] = live
+                gc.freeze()  # a loaded game lives on: out of the collector's full walks
         return live
 
     def _load(self, game_id: str) -> LiveGame:

@@ -95,11 +95,12 @@ def error_message(key: str, text: str) -> bytes:
     return encode({"type": "error", "key": key, "text": text})
 
 
-def apply_update(view: dict | None, message: dict) -> dict | None:
+def apply_update(view: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any] | None:
     """The view after `message`; None when the message does not follow `view` (ask for a
     full view). The reference of the screen's `applyUpdate(view, message)`."""
     if message["type"] == "full":
-        return message["view"]
+        full: dict[str, Any] = message["view"]
+        return full
     if message["type"] != "delta" or view is None or view.get("version") != message["base"]:
         return None
     out: dict[str, Any] = {**view, **message.get("set", {}), "version": message["version"]}
