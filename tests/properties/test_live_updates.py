@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import msgspec
@@ -18,6 +19,13 @@ from judges.server.store import GameStore
 from judges.server.updates import apply_update
 
 GROUPS = [(0, "en"), (1, "es"), (2, "pt_BR"), (0, "es")]  # seat 0 twice: two languages
+
+
+def run_apart(coroutine):
+    """asyncio.run on a thread of its own: the browser tests' Playwright keeps an event loop
+    running on the main thread for the whole session."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 async def play(seed: int, steps: int, choices, data) -> int:
@@ -62,7 +70,7 @@ async def play(seed: int, steps: int, choices, data) -> int:
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), data=st.data())
 def test_deltas_rebuild_the_full_view_at_every_step(seed, data):
-    checked = asyncio.run(play(seed, 40, None, data))
+    checked = run_apart(play(seed, 40, None, data))
     assert checked > 0
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from fastapi.testclient import TestClient
@@ -18,6 +19,13 @@ from judges.server.seats import cookie_name
 from seats_support import invitation_code
 
 TWO_HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "bot", "bot": "greedy"}]
+
+
+def run_apart(coroutine):
+    """asyncio.run on a thread of its own: the browser tests' Playwright keeps an event loop
+    running on the main thread for the whole session."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture
@@ -433,7 +441,7 @@ def test_the_bot_pool_serves_games_in_turn_and_keeps_a_worker_for_light_bots():
         await asyncio.gather(*jobs)
         return order, heavy_started_before, pool
 
-    order, heavy_started_before, pool = asyncio.run(scenario())
+    order, heavy_started_before, pool = run_apart(scenario())
     assert heavy_started_before == 1  # one heavy job ran; the honest job did not wait behind it
     # after the job already running, every game's next job comes in turn (first in, first out
     # would run h0's backlog, then h1's: seven games in those twenty starts)
