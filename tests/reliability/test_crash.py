@@ -263,7 +263,9 @@ def check_after_restart(db_url: str, base: str, games: list[dict], acks: list[Ac
                 )
             for ack in mine:
                 record = stored.all_actions[ack.seq - 1]
-                assert record["client_action_id"] == ack.client_action_id and record["action"] == ack.action, (
+                # client action ids are unique per seat: stored as "<seat>:<id>"
+                stored_id = f"{ack.action['player']}:{ack.client_action_id}"
+                assert record["client_action_id"] == stored_id and record["action"] == ack.action, (
                     f"game {game['id']}: acknowledged action {ack.seq} was {ack.action} ({ack.client_action_id}); "
                     f"the store has {record['action']} ({record['client_action_id']})"
                 )
