@@ -3,6 +3,8 @@ world, the dice, and the outbox of notifications."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..world import World
 from .dice import Dice
 from .rules import Rules
@@ -23,15 +25,17 @@ class Ctx:
         """The rules of this game (its options'): every rule function reads these."""
         return self.state.options.rules
 
-    def report(self, key: str, **params) -> None:
+    def report(self, key: str, **params: Any) -> None:
         """A line of the report of the phase being resolved."""
         self.state.report.append(Entry(key=key, params=params))
 
-    def log_round(self, key: str, **params) -> None:
+    def log_round(self, key: str, **params: Any) -> None:
         """A line for this round's Round report (executions, taxes, revolts, battles)."""
         self.state.round_log.append(Entry(key=key, params=params))
 
-    def notify(self, key: str, to: list[int], params: dict | None = None, entries: list[Entry] | None = None) -> None:
+    def notify(
+        self, key: str, to: list[int], params: dict[str, Any] | None = None, entries: list[Entry] | None = None
+    ) -> None:
         s = self.state
         self.outbox.append(
             Notification(

@@ -11,6 +11,7 @@ from .board import generals_at, prophet_owner
 from .context import Ctx
 from .effects import kill_general
 from .errors import IllegalAction
+from .rules import Rules
 from .state import Decision, LandedEvent
 
 RULE_LAND = "§5.5 New events land"
@@ -46,7 +47,7 @@ def assign_terrains(ctx: Ctx) -> None:
         state.pending_terrains.append(terrain)
 
 
-def _allowed_terrains(rules, card: str) -> tuple[str, ...]:
+def _allowed_terrains(rules: Rules, card: str) -> tuple[str, ...]:
     return (rules.sandstorm_terrain,) if card == "sandstorm" else TERRAINS
 
 

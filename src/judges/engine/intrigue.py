@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .actions import Discard, Execute, PlayAnointing, PlayAssassin, PlayEvent, PlayProphet, PlayRevolt, PlayTax, Release
+from .actions import (
+    Action,
+    Discard,
+    Execute,
+    PlayAnointing,
+    PlayAssassin,
+    PlayEvent,
+    PlayProphet,
+    PlayRevolt,
+    PlayTax,
+    Release,
+)
 from .board import controlled_settlements, free_generals, turn_order
 from .cards import EVENT_CARDS, is_event
 from .context import Ctx
@@ -325,7 +336,7 @@ def apply_release(ctx: Ctx, action: Release) -> None:
 # --- Legal actions of an Intrigue turn ----------------------------------------------------------
 
 
-def legal_intrigue(ctx: Ctx, seat: int) -> Iterator:
+def legal_intrigue(ctx: Ctx, seat: int) -> Iterator[Action]:
     state, world = ctx.state, ctx.world
     hand = set(state.players[seat].hand)
     if "tax" in hand and _can_play(ctx, seat, "tax"):
