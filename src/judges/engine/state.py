@@ -145,6 +145,13 @@ class Decision(Struct, kw_only=True, frozen=True):
     kind: str
     subject: int | None = None
 
+    @property
+    def subject_index(self) -> int:
+        """The subject of a decision whose kind has one (a region, settlement or pair index)."""
+        if self.subject is None:
+            raise ValueError(f"a {self.kind} decision has no subject")
+        return self.subject
+
 
 class GameState(Struct, kw_only=True):
     rules_version: int
