@@ -189,13 +189,21 @@ AnyAction = (
     | ClaimJudge
     | EndTurn
 )
-ACTION_TYPES: tuple[type, ...] = AnyAction.__args__
+ACTION_TYPES: tuple[type[Action], ...] = AnyAction.__args__
 
 _encoder = msgspec.json.Encoder()
 
 #: tag -> action type of every action a registered decision kind accepts: filled by the
 #: registry (`decisions._index`), so an action type defined with a new kind is decoded too.
-ACTION_BY_TAG: dict[str, type] = {}
+ACTION_BY_TAG: dict[str, type[Action]] = {}
+
+
+def action_tag(action_type: type[Action]) -> str:
+    """The "type" that names an action type on the wire (its Struct tag)."""
+    tag = action_type.__struct_config__.tag
+    if not isinstance(tag, str):
+        raise TypeError(f"action type {action_type.__name__} has no tag")
+    return tag
 
 
 def _malformed(detail: str) -> MalformedAction:
