@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .bots import Bot, bot_seed, make_bot
 from .engine import Game, Options
@@ -23,7 +24,7 @@ class GameRecord:
     regions_sustaining: int = 0
     bots: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "seed": self.seed,
             "ending": self.ending,
