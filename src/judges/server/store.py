@@ -75,20 +75,26 @@ DEFAULT_DATABASE_URL = "sqlite:///judges.db"
 DATABASE_URL_ENV = "JUDGES_DATABASE_URL"
 SQLITE_BUSY_TIMEOUT_MS = 10_000  # how long a SQLite writer waits for the write lock
 
+# The database's limits, each overridable by an environment variable read when a store is made
+# (docs/deploy.md lists them): a statement, a lock wait (SQLite: its busy timeout), a free
+# connection of the pool, the pool's size and overflow, a new PostgreSQL connection.
+LIMITS = {
+    "statement_timeout_ms": ("JUDGES_DB_STATEMENT_TIMEOUT_MS", 10_000),
+    "lock_timeout_ms": ("JUDGES_DB_LOCK_TIMEOUT_MS", 3_000),
+    "sqlite_busy_timeout_ms": ("JUDGES_DB_BUSY_TIMEOUT_MS", SQLITE_BUSY_TIMEOUT_MS),
+    "pool_timeout": ("JUDGES_DB_POOL_TIMEOUT", 3.0),
+    "pool_size": ("JUDGES_DB_POOL_SIZE", 8),
+    "pool_overflow": ("JUDGES_DB_POOL_OVERFLOW", 4),
+    "connect_timeout": ("JUDGES_DB_CONNECT_TIMEOUT", 5),
+}
 
-def _env_number(name: str, default: float) -> float:
-    value = os.environ.get(name)
-    return float(value) if value else default
 
-
-# The database's limits (docs/deploy.md lists them): a statement, a lock wait, a connection
-# of the pool, and how many connections one process opens.
-STATEMENT_TIMEOUT_MS = int(_env_number("JUDGES_DB_STATEMENT_TIMEOUT_MS", 10_000))
-LOCK_TIMEOUT_MS = int(_env_number("JUDGES_DB_LOCK_TIMEOUT_MS", 3_000))
-POOL_TIMEOUT = _env_number("JUDGES_DB_POOL_TIMEOUT", 3.0)  # seconds
-POOL_SIZE = int(_env_number("JUDGES_DB_POOL_SIZE", 8))
-POOL_OVERFLOW = int(_env_number("JUDGES_DB_POOL_OVERFLOW", 4))
-CONNECT_TIMEOUT = int(_env_number("JUDGES_DB_CONNECT_TIMEOUT", 5))  # seconds, PostgreSQL
+def _limit(name: str, given: float | None) -> Any:
+    variable, default = LIMITS[name]
+    if given is not None:
+        return given
+    value = os.environ.get(variable)
+    return type(default)(float(value)) if value else default
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 SEAT_KINDS = ("human", "bot")
 
@@ -357,12 +363,14 @@ class GameStore:
         url: str | None = None,
         *,
         echo: bool = False,
-        pool_size: int = POOL_SIZE,
-        pool_overflow: int = POOL_OVERFLOW,
-        pool_timeout: float = POOL_TIMEOUT,
-        statement_timeout_ms: int = STATEMENT_TIMEOUT_MS,
-        lock_timeout_ms: int = LOCK_TIMEOUT_MS,
+        **limits: float,
     ) -> None:
+        """`limits`: any of LIMITS by name (default: its environment variable, or its default)."""
+        unknown = set(limits) - set(LIMITS)
+        if unknown:
+            raise TypeError(f"unknown store limits: {sorted(unknown)}")
+        self.limits = {name: _limit(name, limits.get(name)) for name in LIMITS}
+        pool_size, pool_overflow = self.limits["pool_size"], self.limits["pool_overflow"]
         self.url = normalize_url(url or database_url())
         parsed = make_url(self.url)
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
@@ -371,15 +379,15 @@ class GameStore:
         # the most connections this process opens: the server sizes its database threads by it
         self.max_connections = 1 if in_memory else pool_size + pool_overflow
         if not in_memory:
-            kwargs.update(pool_size=pool_size, max_overflow=pool_overflow, pool_timeout=pool_timeout)
+            kwargs.update(pool_size=pool_size, max_overflow=pool_overflow, pool_timeout=self.limits["pool_timeout"])
         if not self.is_sqlite:
             kwargs["pool_pre_ping"] = True  # a connection the server closed is replaced, not used
-            kwargs["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT}
+            kwargs["connect_args"] = {"connect_timeout": self.limits["connect_timeout"]}
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
-            _configure_sqlite(self.engine)
+            _configure_sqlite(self.engine, self.limits["sqlite_busy_timeout_ms"])
         else:
-            _configure_postgres(self.engine, statement_timeout_ms, lock_timeout_ms)
+            _configure_postgres(self.engine, self.limits["statement_timeout_ms"], self.limits["lock_timeout_ms"])
 
     def __repr__(self) -> str:
         return f"GameStore({make_url(self.url).render_as_string(hide_password=True)!r})"
@@ -797,7 +805,7 @@ class GameStore:
             ]
 
 
-def _configure_sqlite(engine: Engine) -> None:
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     """WAL, foreign keys and busy_timeout on every new connection; SQLAlchemy emits BEGIN
     itself (DEFERRED, or IMMEDIATE for writers) instead of the sqlite3 module's legacy
     transaction handling, so reads are transactional and DDL is too."""
@@ -809,7 +817,7 @@ def _configure_sqlite(engine: Engine) -> None:
         try:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_TIMEOUT_MS)}")
+            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         finally:
             cursor.close()
 
