@@ -32,7 +32,7 @@ class Socket(threading.Thread):
         self.opened = threading.Event()
         self.opened_at = 0.0
         self.closed_at: float | None = None
-        self._stop = threading.Event()
+        self._stopping = threading.Event()
         self.start()
         assert self.opened.wait(15), f"socket {name} did not open"
 
@@ -41,7 +41,7 @@ class Socket(threading.Thread):
             with connect(self.url, open_timeout=10, close_timeout=2) as ws:
                 self.opened_at = time.time()
                 self.opened.set()
-                while not self._stop.is_set():
+                while not self._stopping.is_set():
                     try:
                         message = ws.recv(timeout=0.2)
                     except TimeoutError:
@@ -54,7 +54,7 @@ class Socket(threading.Thread):
             self.opened.set()
 
     def close(self) -> None:
-        self._stop.set()
+        self._stopping.set()
         self.join(10)
 
     @property
@@ -77,6 +77,7 @@ class Ack:
     client_action_id: str
     action: dict
     at: float
+    note: str = ""  # how it was acknowledged
 
 
 @dataclass
@@ -145,7 +146,14 @@ class Player(threading.Thread):
         if response.status_code == 200:
             with self.traffic.lock:
                 self.traffic.acks.append(
-                    Ack(self.game_id, response.json()["seq"], cid, {**action, "player": self.seat}, time.time())
+                    Ack(
+                        self.game_id,
+                        response.json()["seq"],
+                        cid,
+                        {**action, "player": self.seat},
+                        time.time(),
+                        f"through {self.base}, duplicate: {response.json()['duplicate']}",
+                    )
                 )
 
 
@@ -167,8 +175,10 @@ def check_log(db_url: str, game_id: str, acks: list[Ack]) -> list[dict]:
     for ack in acks:
         assert ack.seq <= stored.action_count, f"action {ack.seq} was acknowledged; the store has {stored.action_count}"
         record = records[ack.seq - 1]
+        where = [r["seq"] for r in records if r["client_action_id"] == ack.client_action_id]
         assert record["client_action_id"] == ack.client_action_id and record["action"] == ack.action, (
-            f"acknowledged action {ack.seq} was {ack.action}; the store has {record['action']}"
+            f"acknowledged action {ack.seq} was {ack.action} ({ack.note}); the store has {record['action']}; "
+            f"its client id is stored at seq {where}"
         )
     options = Options(**{k: v for k, v in stored.options.items() if k in Options.__struct_fields__})
     replayed = Game.replay(options, [r["action"] for r in records])

@@ -65,10 +65,12 @@ class Server:
     def pid(self) -> int:
         return self.process.pid
 
-    def output(self) -> str:
+    def output(self, tail: int | None = 4000) -> str:
+        """The server's output (its last `tail` characters; None: all of it)."""
         if not self.log.closed:
             self.log.flush()
-        return self.log_path.read_text(errors="replace")[-4000:]
+        text = self.log_path.read_text(errors="replace")
+        return text if tail is None else text[-tail:]
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)

@@ -168,8 +168,7 @@ def test_seat_flags_set_through_two_processes_are_all_kept(pg, tmp_path):
 
         # four seats, each changed through the process that did not load it last
         threads = [
-            threading.Thread(target=toggle, args=(server, seat))
-            for server, seat in ((a, 0), (b, 1), (a, 2), (b, 3))
+            threading.Thread(target=toggle, args=(server, seat)) for server, seat in ((a, 0), (b, 1), (a, 2), (b, 3))
         ]
         for t in threads:
             t.start()
@@ -267,6 +266,8 @@ def test_a_failing_database_leaves_no_socket_silent_and_no_game_stuck(pg, tmp_pa
         for socket in sockets:
             assert socket.wait_for_seq(final["seq"], 15), f"socket {socket.name_} is silent at {socket.last_seq}"
         assert not traffic.errors, f"server errors: {traffic.errors[:5]}"
+        assert traffic.statuses.get(503), "no request met the failing database: the test proved nothing"
+        assert any("reloaded from the store" in s.output(None) for s in servers), "no failed commit was recovered"
         check_log(url, gid, traffic.acks)
         print(
             f"terminated {terminated} connections, held the lock {LOCK_SECONDS} s; back in "

@@ -502,7 +502,7 @@ class GameService:
                     return
                 await asyncio.sleep(pause)
                 pause = min(5.0, pause * 2)
-        log.info("game %s reloaded from the store", live.id)
+        log.warning("game %s reloaded from the store after a failed commit", live.id)
         await self.broadcast(live, full=True)
         self.wake_bots(live)
 

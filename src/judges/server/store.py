@@ -95,6 +95,8 @@ def _limit(name: str, given: float | None) -> Any:
         return given
     value = os.environ.get(variable)
     return type(default)(float(value)) if value else default
+
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 SEAT_KINDS = ("human", "bot")
 
