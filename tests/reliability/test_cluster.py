@@ -27,6 +27,8 @@ import time
 
 import httpx
 import pytest
+from sqlalchemy.engine import make_url
+
 from cluster_support import (
     Player,
     Socket,
@@ -37,12 +39,10 @@ from cluster_support import (
     wait_for,
     wait_until_still,
 )
+from judges.server.store import GameStore
 from postgres_support import postgres_schema
 from redis_support import redis_prefix, redis_url
 from server_process import Server
-from sqlalchemy.engine import make_url
-
-from judges.server.store import GameStore
 
 DELIVERY = float(os.environ.get("JUDGES_CLUSTER_DELIVERY", "1.0"))
 LOCK_SECONDS = float(os.environ.get("JUDGES_CHAOS_LOCK_SECONDS", "20"))

@@ -21,12 +21,12 @@ from contextlib import contextmanager
 
 import httpx
 import pytest
-from cluster_support import Socket, wait_for, wait_until_still
 from fastapi.testclient import TestClient
+
+from cluster_support import Socket, wait_for, wait_until_still
+from judges.server.app import create_app
 from postgres_support import postgres_schema
 from server_process import Server
-
-from judges.server.app import create_app
 
 pytestmark = pytest.mark.timeout(300)
 
