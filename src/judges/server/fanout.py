@@ -29,7 +29,7 @@ import contextlib
 import hashlib
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import msgspec
@@ -99,7 +99,7 @@ class _Listening(Fanout):
     shared = True
 
     def __init__(self) -> None:
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
         self._closed = False
 
     async def start(self, deliver: Deliver) -> None:
@@ -125,7 +125,7 @@ class _Listening(Fanout):
             await asyncio.sleep(pause)
             pause = min(RECONNECT_MAX, pause * 2)
 
-    async def _listen(self):  # pragma: no cover - each kind's own
+    async def _listen(self) -> AsyncIterator[str | bytes | None]:  # pragma: no cover - each kind's own
         raise NotImplementedError
         yield
 
@@ -150,12 +150,12 @@ class PostgresFanout(_Listening):
         self._publisher: Any = None
         self._publish_lock = asyncio.Lock()
 
-    async def _connect(self):
+    async def _connect(self) -> Any:
         import psycopg
 
         return await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True, connect_timeout=5)
 
-    async def _listen(self):
+    async def _listen(self) -> AsyncIterator[str | bytes | None]:
         connection = await self._connect()
         try:
             await connection.execute(f'LISTEN "{self.channel}"')
@@ -201,7 +201,7 @@ class RedisFanout(_Listening):
         self.client = redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=5, health_check_interval=10)
         self.channel = channel_name(scope, REDIS_PREFIX)
 
-    async def _listen(self):
+    async def _listen(self) -> AsyncIterator[str | bytes | None]:
         pubsub = self.client.pubsub(ignore_subscribe_messages=True)
         try:
             await pubsub.subscribe(self.channel)

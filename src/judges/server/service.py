@@ -30,7 +30,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,7 +39,7 @@ import msgspec
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..bots import make_bot
-from ..engine import Game, Options, action_from_dict, action_to_dict
+from ..engine import Action, Game, Options, action_from_dict, action_to_dict
 from ..engine.constants import RULES_VERSION
 from ..engine.dice import KEY_BYTES, key_bytes
 from ..engine.errors import RuleError, SetupError
@@ -89,7 +89,9 @@ VERSION_BATCH = 500  # game ids per version poll query
 class ServiceError(Exception):
     """A client's mistake, with the HTTP status it deserves and a message key."""
 
-    def __init__(self, status: int, key: str, message: str, headers: dict[str, str] | None = None, **params) -> None:
+    def __init__(
+        self, status: int, key: str, message: str, headers: dict[str, str] | None = None, **params: Any
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.key = key
@@ -138,8 +140,8 @@ class LiveGame:
     # The copy may hold an action the store does not (a commit failed): never shown, never
     # acted on, until the recovery task has reloaded it from the store.
     stale: bool = False
-    recovery: asyncio.Task | None = None
-    sync_task: asyncio.Task | None = None
+    recovery: asyncio.Task[None] | None = None
+    sync_task: asyncio.Task[None] | None = None
     sync_again: bool = False
     lease_until: float = 0.0  # event-loop time until which this process holds the bots' lease
 
@@ -211,13 +213,13 @@ class GameService:
         # More threads than connections: a call beyond the pool waits pool_timeout for a
         # connection and fails (503), rather than queueing here without a bound.
         self.db_threads = ThreadPoolExecutor(max_workers=store.max_connections * 2 + 4, thread_name_prefix="db")
-        self._loads: dict[str, asyncio.Task] = {}
-        self._tasks: set[asyncio.Task] = set()  # fire-and-forget tasks, kept until done
-        self._watchdog: asyncio.Task | None = None
+        self._loads: dict[str, asyncio.Task[LiveGame]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()  # fire-and-forget tasks, kept until done
+        self._watchdog: asyncio.Task[None] | None = None
 
     # --- the database, off the event loop ---------------------------------------------------
 
-    async def db(self, call: Callable, *args, **kwargs) -> Any:
+    async def db(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Runs a store call on the database threads. A database failure (down, timed out,
         no free connection) raises StoreUnavailable; the store's own errors pass through."""
         loop = asyncio.get_running_loop()
@@ -227,7 +229,7 @@ class GameService:
             log.warning("database call %s failed: %s", getattr(call, "__name__", call), str(exc).splitlines()[0])
             raise StoreUnavailable() from exc
 
-    def _spawn(self, coroutine) -> asyncio.Task:
+    def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -399,7 +401,7 @@ class GameService:
         return {"seq": seq, "duplicate": duplicate}
 
     async def _apply_and_commit(
-        self, live: LiveGame, action, client_action_id: str | None, attempts: int = COMMIT_ATTEMPTS
+        self, live: LiveGame, action: Action, client_action_id: str | None, attempts: int = COMMIT_ATTEMPTS
     ) -> tuple[int, bool]:
         """Applies and commits one action under the game's lock; returns (the action count
         after it, whether it was a duplicate of one already stored).
@@ -532,9 +534,10 @@ class GameService:
 
     async def _caught_up_quietly(self, live: LiveGame) -> bool:
         try:
-            return await self._catch_up(live)
+            changed: bool = await self._catch_up(live)
         except ServiceError:
             return False
+        return changed
 
     def _publish(self, live: LiveGame) -> None:
         if self.fanout.shared:
@@ -701,7 +704,7 @@ class GameService:
         if live.lease_until - now > BOT_LEASE_SECONDS / 2:
             return True
         try:
-            held = await self.db(self.store.take_bot_lease, live.id, self.node, BOT_LEASE_SECONDS)
+            held: bool = await self.db(self.store.take_bot_lease, live.id, self.node, BOT_LEASE_SECONDS)
         except ServiceError:
             held = False
         live.lease_until = now + BOT_LEASE_SECONDS if held else 0.0
@@ -882,6 +885,6 @@ class GameService:
                 self.wake_bots(live)
 
 
-def _same(value):
+def _same(value: Any) -> Any:
     """A bot's view callback: the view taken under the game's lock."""
     return value
