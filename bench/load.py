@@ -369,7 +369,7 @@ async def run(args) -> dict:
 
             async def create(i: int) -> GameClient:
                 async with gate:
-                    response = await http.post("/api/games", json={"seats": [{"kind": "human"}] * 4, "seed": 1000 + i})
+                    response = await http.post("/api/games", json={"seats": [{"kind": "human"}] * 4})
                     response.raise_for_status()
                     data = response.json()
                     return GameClient(data["id"], [s["token"] for s in data["seats"]])
