@@ -10,9 +10,9 @@ actions from `seq` on).
     store.append_action("g1", 0, 0, action_to_dict(action), client_action_id)   # committed on return
     stored = store.load("g1", all_actions=True)
 
-Tables (migrations/versions/0001_initial.py):
+Tables (migrations/versions/):
   games     id, created_at, updated_at, options, seed, rules_version, seats, action_count,
-            ending, winners
+            ending, winners, seats_version, bot_holder, bot_lease_until
   actions   (game_id, seq) primary key, player, action, client_action_id, created_at;
             UNIQUE (game_id, client_action_id)
   snapshots (game_id, seq) primary key, data
@@ -27,6 +27,11 @@ conditional UPDATE (`WHERE action_count = seq`), so two writers of the same game
 both append action `seq`: the loser gets `SequenceConflict`. On SQLite every writing
 transaction is `BEGIN IMMEDIATE` (it takes the write lock at once and waits `busy_timeout`
 for it) and the database runs in WAL mode, so readers never block the writer.
+
+A stalled database never stalls a caller for long: PostgreSQL connections run with a
+`statement_timeout` and a `lock_timeout`, SQLite waits `busy_timeout` for its write lock, and
+a caller waits at most `pool_timeout` for a connection of the pool. Each failure raises a
+SQLAlchemy error (OperationalError, TimeoutError, ...), which the server answers with 503.
 """
 
 from __future__ import annotations
@@ -35,7 +40,8 @@ import hashlib
 import hmac
 import os
 import secrets
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -48,6 +54,7 @@ from sqlalchemy import (
     BigInteger,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -56,6 +63,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    or_,
     select,
     update,
 )
@@ -66,6 +74,29 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 DEFAULT_DATABASE_URL = "sqlite:///judges.db"
 DATABASE_URL_ENV = "JUDGES_DATABASE_URL"
 SQLITE_BUSY_TIMEOUT_MS = 10_000  # how long a SQLite writer waits for the write lock
+
+# The database's limits, each overridable by an environment variable read when a store is made
+# (docs/deploy.md lists them): a statement, a lock wait (SQLite: its busy timeout), a free
+# connection of the pool, the pool's size and overflow, a new PostgreSQL connection.
+LIMITS = {
+    "statement_timeout_ms": ("JUDGES_DB_STATEMENT_TIMEOUT_MS", 10_000),
+    "lock_timeout_ms": ("JUDGES_DB_LOCK_TIMEOUT_MS", 3_000),
+    "sqlite_busy_timeout_ms": ("JUDGES_DB_BUSY_TIMEOUT_MS", SQLITE_BUSY_TIMEOUT_MS),
+    "pool_timeout": ("JUDGES_DB_POOL_TIMEOUT", 3.0),
+    "pool_size": ("JUDGES_DB_POOL_SIZE", 8),
+    "pool_overflow": ("JUDGES_DB_POOL_OVERFLOW", 4),
+    "connect_timeout": ("JUDGES_DB_CONNECT_TIMEOUT", 5),
+}
+
+
+def _limit(name: str, given: float | None) -> Any:
+    variable, default = LIMITS[name]
+    if given is not None:
+        return given
+    value = os.environ.get(variable)
+    return type(default)(float(value)) if value else default
+
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 SEAT_KINDS = ("human", "bot")
 
@@ -74,7 +105,9 @@ __all__ = [
     "GameExists",
     "GameNotFound",
     "GameStore",
+    "Catchup",
     "GameSummary",
+    "GameVersion",
     "SequenceConflict",
     "StoreError",
     "StoredGame",
@@ -191,6 +224,9 @@ class GameRow(Base):
     action_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     ending: Mapped[str | None] = mapped_column(String, nullable=True)
     winners: Mapped[list] = mapped_column(JSON)
+    seats_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    bot_holder: Mapped[str | None] = mapped_column(String, nullable=True)
+    bot_lease_until: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
 
 
 class ActionRow(Base):
@@ -246,11 +282,30 @@ class StoredGame:
     actions: list[dict]
     # every action record from seq 0, when load(..., all_actions=True); else None
     all_actions: list[dict] | None = None
+    seats_version: int = 0
 
     @property
     def actions_start(self) -> int:
         """The seq of `actions[0]`: the snapshot's seq, or 0."""
         return self.snapshot.seq if self.snapshot is not None else 0
+
+
+class GameVersion(NamedTuple):
+    """How far a stored game is: its action count and the version of its seats."""
+
+    action_count: int
+    seats_version: int
+    ending: str | None
+
+
+@dataclass
+class Catchup:
+    """What a process whose copy has `start` actions is missing (GameStore.catch_up)."""
+
+    action_count: int
+    seats: list[dict]
+    seats_version: int
+    actions: list[dict]  # action records from seq `start` on
 
 
 @dataclass
@@ -305,15 +360,36 @@ class GameStore:
     """All reads and writes of games. Thread-safe (one SQLAlchemy engine, a session per call);
     every method runs in its own transaction and has committed when it returns."""
 
-    def __init__(self, url: str | None = None, *, echo: bool = False) -> None:
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        echo: bool = False,
+        **limits: float,
+    ) -> None:
+        """`limits`: any of LIMITS by name (default: its environment variable, or its default)."""
+        unknown = set(limits) - set(LIMITS)
+        if unknown:
+            raise TypeError(f"unknown store limits: {sorted(unknown)}")
+        self.limits = {name: _limit(name, limits.get(name)) for name in LIMITS}
+        pool_size, pool_overflow = self.limits["pool_size"], self.limits["pool_overflow"]
         self.url = normalize_url(url or database_url())
-        self.is_sqlite = make_url(self.url).get_backend_name() == "sqlite"
+        parsed = make_url(self.url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
         kwargs: dict[str, Any] = {"echo": echo, "json_serializer": _json_dumps, "json_deserializer": _json_loads}
+        in_memory = self.is_sqlite and parsed.database in (None, "", ":memory:")
+        # the most connections this process opens: the server sizes its database threads by it
+        self.max_connections = 1 if in_memory else pool_size + pool_overflow
+        if not in_memory:
+            kwargs.update(pool_size=pool_size, max_overflow=pool_overflow, pool_timeout=self.limits["pool_timeout"])
         if not self.is_sqlite:
-            kwargs["pool_pre_ping"] = True
+            kwargs["pool_pre_ping"] = True  # a connection the server closed is replaced, not used
+            kwargs["connect_args"] = {"connect_timeout": self.limits["connect_timeout"]}
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
-            _configure_sqlite(self.engine)
+            _configure_sqlite(self.engine, self.limits["sqlite_busy_timeout_ms"])
+        else:
+            _configure_postgres(self.engine, self.limits["statement_timeout_ms"], self.limits["lock_timeout_ms"])
 
     def __repr__(self) -> str:
         return f"GameStore({make_url(self.url).render_as_string(hide_password=True)!r})"
@@ -357,8 +433,22 @@ class GameStore:
             if self.is_sqlite:
                 connection.execution_options(sqlite_begin="IMMEDIATE")
             with connection.begin():
+                if not self.is_sqlite:
+                    # a migration may take long; several processes starting at once take turns
+                    connection.exec_driver_sql("SET LOCAL statement_timeout = 0")
+                    connection.exec_driver_sql("SET LOCAL lock_timeout = 0")
+                    connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7243650189)")
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
+
+    def scope(self) -> str:
+        """What names this database among others on the same server: the fan-out's channel
+        (PostgreSQL: database and schema; SQLite: the file)."""
+        if self.is_sqlite:
+            return f"sqlite:{Path(make_url(self.url).database or ':memory:').resolve()}"
+        with self.engine.connect() as connection:
+            database, schema = connection.exec_driver_sql("SELECT current_database(), current_schema()").one()
+        return f"postgresql:{database}/{schema}"
 
     def schema_revision(self) -> str | None:
         """The Alembic revision the database is at (None before the first migrate)."""
@@ -410,20 +500,51 @@ class GameStore:
                 raise GameNotFound(game_id)
             session.commit()
 
-    def set_seats(self, game_id: str, seats: list[dict]) -> None:
-        """Replaces the seats (a seat handed to a bot and back, its history)."""
+    def set_seats(self, game_id: str, seats: list[dict]) -> int:
+        """Replaces the seats (a seat handed to a bot and back, its history); returns the new
+        seats_version. Several processes changing seats use update_seat instead."""
         for i, seat in enumerate(seats):
             if not isinstance(seat, dict) or seat.get("kind") not in SEAT_KINDS:
                 raise StoreError(f"seat {i}: a seat is a dict whose kind is one of {SEAT_KINDS}, not {seat!r}")
         with self._session(write=True) as session:
-            result = session.execute(
+            version = session.scalar(
                 update(games_table)
                 .where(games_table.c.id == game_id)
-                .values(seats=[dict(s) for s in seats], updated_at=_now())
+                .values(
+                    seats=[dict(s) for s in seats], seats_version=games_table.c.seats_version + 1, updated_at=_now()
+                )
+                .returning(games_table.c.seats_version)
             )
-            if result.rowcount != 1:
+            if version is None:
                 raise GameNotFound(game_id)
             session.commit()
+        return version
+
+    def update_seat(self, game_id: str, seat: int, change: Callable[[dict], bool]) -> tuple[list[dict], int]:
+        """Changes one seat in place, reading and writing the stored seats in one transaction
+        under the game's row lock, so that a change made by another process is never
+        overwritten. `change(seat_dict)` returns whether it changed anything. Returns the
+        stored seats and seats_version (unchanged if nothing changed)."""
+        with self._session(write=True) as session:
+            row = session.execute(
+                select(games_table.c.seats, games_table.c.seats_version)
+                .where(games_table.c.id == game_id)
+                .with_for_update()
+            ).first()
+            if row is None:
+                raise GameNotFound(game_id)
+            seats, version = [dict(s) for s in row.seats], row.seats_version
+            if not 0 <= seat < len(seats):
+                raise StoreError(f"game {game_id!r} has no seat {seat}")
+            if not change(seats[seat]):
+                return seats, version
+            session.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id)
+                .values(seats=seats, seats_version=version + 1, updated_at=_now())
+            )
+            session.commit()
+        return seats, version + 1
 
     def delete_game(self, game_id: str) -> bool:
         """Deletes a game with its actions and snapshots; False if there was no such game."""
@@ -437,9 +558,19 @@ class GameStore:
     # --- actions --------------------------------------------------------------------------
 
     def append_action(
-        self, game_id: str, seq: int, player: int, action: dict, client_action_id: str | None = None
+        self,
+        game_id: str,
+        seq: int,
+        player: int,
+        action: dict,
+        client_action_id: str | None = None,
+        *,
+        ending: str | None = None,
+        winners: list[int] | None = None,
     ) -> bool:
         """Appends action number `seq` (0-based: the game's action count before it) and commits.
+        `ending` (and `winners`): the game ended with this action, recorded in the same
+        transaction, so a stored game whose last action ended it always says so.
 
         Returns False, storing nothing, if the game already has an action with this
         client_action_id (a retried request). Raises SequenceConflict (a StoreError) if `seq`
@@ -451,6 +582,9 @@ class GameStore:
         if "player" in action and action["player"] != player:
             raise StoreError(f"player {player} does not match the action's player {action['player']}")
         now = _now()
+        values: dict[str, Any] = {"action_count": seq + 1, "updated_at": now}
+        if ending is not None:
+            values.update(ending=ending, winners=list(winners or []))
         try:
             with self._session(write=True) as session:
                 if client_action_id is not None and self._client_seq(session, game_id, client_action_id) is not None:
@@ -459,7 +593,7 @@ class GameStore:
                 advanced = session.execute(
                     update(games_table)
                     .where(games_table.c.id == game_id, games_table.c.action_count == seq)
-                    .values(action_count=seq + 1, updated_at=now)
+                    .values(**values)
                 ).rowcount
                 if advanced != 1:
                     # PostgreSQL, READ COMMITTED: a concurrent writer may have committed meanwhile
@@ -510,6 +644,83 @@ class GameStore:
             if stop is not None:
                 query = query.where(ActionRow.seq < stop)
             return [_action_record(r) for r in session.scalars(query.order_by(ActionRow.seq))]
+
+    def catch_up(self, game_id: str, start: int) -> Catchup:
+        """What a copy of the game with `start` actions misses: the actions from `start` on and
+        the current seats (one transaction, bounded by the action count it read)."""
+        with self._session() as session:
+            row = session.execute(
+                select(games_table.c.action_count, games_table.c.seats, games_table.c.seats_version).where(
+                    games_table.c.id == game_id
+                )
+            ).first()
+            if row is None:
+                raise GameNotFound(game_id)
+            rows = session.scalars(
+                select(ActionRow)
+                .where(ActionRow.game_id == game_id, ActionRow.seq >= start, ActionRow.seq < row.action_count)
+                .order_by(ActionRow.seq)
+            ).all()
+            records = [_action_record(r) for r in rows]
+        if [r["seq"] for r in records] != list(range(start, max(start, row.action_count))):
+            raise StoreError(f"game {game_id!r}: the action log is not seq {start}..{row.action_count - 1}")
+        return Catchup(row.action_count, row.seats, row.seats_version, records)
+
+    def versions(self, game_ids: list[str]) -> dict[str, GameVersion]:
+        """How far each of these games is (games that do not exist are left out)."""
+        if not game_ids:
+            return {}
+        with self._session() as session:
+            rows = session.execute(
+                select(
+                    games_table.c.id, games_table.c.action_count, games_table.c.seats_version, games_table.c.ending
+                ).where(games_table.c.id.in_(game_ids))
+            ).all()
+        return {r.id: GameVersion(r.action_count, r.seats_version, r.ending) for r in rows}
+
+    # --- the bots' lease -------------------------------------------------------------------
+
+    def take_bot_lease(self, game_id: str, holder: str, seconds: float) -> bool:
+        """Makes `holder` the process that plays the game's bots for the next `seconds`, if
+        nobody else holds an unexpired lease (a holder renews its own). True if it holds it.
+        The expiry is the writer's clock: the processes' clocks must agree (NTP) to well
+        within the lease."""
+        now = time.time()
+        with self._session(write=True) as session:
+            taken = session.execute(
+                update(games_table)
+                .where(
+                    games_table.c.id == game_id,
+                    or_(
+                        games_table.c.bot_holder.is_(None),
+                        games_table.c.bot_holder == holder,
+                        games_table.c.bot_lease_until < now,
+                    ),
+                )
+                .values(bot_holder=holder, bot_lease_until=now + seconds)
+            ).rowcount
+            session.commit()
+        return taken == 1
+
+    def release_bot_lease(self, game_id: str, holder: str) -> None:
+        """Gives the lease up (if `holder` has it), so that another process need not wait."""
+        with self._session(write=True) as session:
+            session.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id, games_table.c.bot_holder == holder)
+                .values(bot_holder=None, bot_lease_until=0.0)
+            )
+            session.commit()
+
+    def bot_lease(self, game_id: str) -> tuple[str | None, float]:
+        """(holder, expiry in seconds since the epoch) of the game's bots' lease."""
+        with self._session() as session:
+            row = session.execute(
+                select(games_table.c.bot_holder, games_table.c.bot_lease_until).where(games_table.c.id == game_id)
+            ).first()
+        if row is None:
+            raise GameNotFound(game_id)
+        return row.bot_holder, row.bot_lease_until
 
     # --- snapshots ------------------------------------------------------------------------
 
@@ -573,6 +784,7 @@ class GameStore:
                 snapshot=StoredSnapshot(snap.seq, snap.data) if snap is not None else None,
                 actions=records[after - start :],
                 all_actions=records if all_actions else None,
+                seats_version=game.seats_version,
             )
 
     def list_games(self) -> list[GameSummary]:
@@ -595,7 +807,7 @@ class GameStore:
             ]
 
 
-def _configure_sqlite(engine: Engine) -> None:
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     """WAL, foreign keys and busy_timeout on every new connection; SQLAlchemy emits BEGIN
     itself (DEFERRED, or IMMEDIATE for writers) instead of the sqlite3 module's legacy
     transaction handling, so reads are transactional and DDL is too."""
@@ -607,7 +819,7 @@ def _configure_sqlite(engine: Engine) -> None:
         try:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_TIMEOUT_MS)}")
+            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         finally:
             cursor.close()
 
@@ -615,3 +827,21 @@ def _configure_sqlite(engine: Engine) -> None:
     def _on_begin(connection) -> None:
         mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
         connection.exec_driver_sql("BEGIN IMMEDIATE" if mode == "IMMEDIATE" else "BEGIN")
+
+
+def _configure_postgres(engine: Engine, statement_timeout_ms: int, lock_timeout_ms: int) -> None:
+    """Every connection gets its timeouts: no statement runs, and no lock is awaited, for
+    longer than the server can afford (a locked table then fails fast instead of freezing)."""
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record) -> None:
+        autocommit = dbapi_connection.autocommit
+        dbapi_connection.autocommit = True  # session settings, outside any transaction
+        try:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute(f"SET statement_timeout = {int(statement_timeout_ms)}")
+                cursor.execute(f"SET lock_timeout = {int(lock_timeout_ms)}")
+                # a transaction left open by a stuck caller does not hold its locks for ever
+                cursor.execute(f"SET idle_in_transaction_session_timeout = {int(statement_timeout_ms) * 3}")
+        finally:
+            dbapi_connection.autocommit = autocommit
