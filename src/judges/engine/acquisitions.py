@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from .actions import Buy
 from .board import control_map, is_besieged
 from .context import Ctx
@@ -166,9 +164,10 @@ def refusal(ctx: Ctx, action: Buy, control: list | None = None) -> IllegalAction
 
 def apply_buy(ctx: Ctx, action: Buy) -> None:
     rules = ctx.rules
-    why = refusal(ctx, action)
-    if why is not None:
-        raise why
+    if not ctx.trusted:  # a trusted purchase was taken from legal_buys' list
+        why = refusal(ctx, action, turn_control(ctx, action.player))
+        if why is not None:
+            raise why
     state, world = ctx.state, ctx.world
     seat, item = action.player, action.item
     price = cost(rules, item)
@@ -196,24 +195,55 @@ def apply_buy(ctx: Ctx, action: Buy) -> None:
     ctx.log_round("acquisition", player=seat, item=item, cost=price, settlement=settlement, general=action.general)
 
 
-def legal_buys(ctx: Ctx, seat: int) -> Iterator[Buy]:
+def turn_control(ctx: Ctx, seat: int) -> list[int | None]:
+    """The control map during an Acquisitions turn: no purchase changes who controls a
+    settlement (troops and generals are placed only where the buyer has control already),
+    so one map serves the whole turn."""
+    return ctx.turn_cached(seat, _control)
+
+
+def _control(ctx: Ctx, seat: int) -> list[int | None]:
+    return control_map(ctx.state, ctx.world)
+
+
+def legal_buys(ctx: Ctx, seat: int) -> list[Buy]:
+    """Every purchase `refusal` allows, in a fixed order (settlements in map order: troop,
+    development, wall, general; then free generals: troop, mercenary; then a card), built
+    valid from one control map instead of asking `refusal` about each candidate."""
     rules = ctx.rules
     state, world = ctx.state, ctx.world
     coins = state.players[seat].coins
     if coins < cheapest(rules):
-        return
-    control = control_map(state, world)
-    mine = [i for i, owner in enumerate(control) if owner == seat]
-    names = {s: world.settlements[s].name for s in mine}
-    candidates: list[Buy] = []
-    for s in mine:
-        for item in ("troop", "development", "wall", "general"):
-            candidates.append(Buy(player=seat, item=item, settlement=names[s]))
+        return []
+    price = {item: cost(rules, item) for item in ITEMS}
+    control = turn_control(ctx, seat)
+    besieged = {pair.at for pair in state.invaders}
+    # generals_count: captives count toward the limit
+    general_ok = coins >= price["general"] and generals_count(ctx, seat) < rules.max_generals
+    troop_ok = coins >= price["troop"]
+    out: list[Buy] = []
+    for s, owner in enumerate(control):
+        if owner != seat:
+            continue
+        name = world.settlements[s].name
+        if troop_ok:
+            out.append(Buy(player=seat, item="troop", settlement=name))
+        if s not in besieged:
+            if coins >= price["development"] and state.settlements[s].developments < _cap(ctx, s):
+                out.append(Buy(player=seat, item="development", settlement=name))
+            if coins >= price["wall"] and not state.settlements[s].walls:
+                out.append(Buy(player=seat, item="wall", settlement=name))
+        if general_ok:
+            out.append(Buy(player=seat, item="general", settlement=name))
+    mercenary_ok = coins >= price["mercenary"]
     for g in state.generals.values():
         if g.owner == seat and g.captor is None:
-            candidates.append(Buy(player=seat, item="troop", general=g.id))
-            candidates.append(Buy(player=seat, item="mercenary", general=g.id))
-    candidates.append(Buy(player=seat, item="card"))
-    for buy in candidates:
-        if cost(rules, buy.item) <= coins and refusal(ctx, buy, control) is None:
-            yield buy
+            if troop_ok:
+                here = world.hexes[g.hex].settlement
+                if here is not None and control[here] == seat:
+                    out.append(Buy(player=seat, item="troop", general=g.id))
+            if mercenary_ok:
+                out.append(Buy(player=seat, item="mercenary", general=g.id))
+    if coins >= price["card"] and len(state.players[seat].hand) < rules.hand_limit and (state.deck or state.discard):
+        out.append(Buy(player=seat, item="card"))
+    return out

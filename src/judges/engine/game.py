@@ -114,9 +114,11 @@ class Game:
 
     # --- moving ----------------------------------------------------------------------
 
-    def apply(self, action: Action | dict) -> list[Notification]:
+    def apply(self, action: Action | dict, *, trusted: bool = False) -> list[Notification]:
         """Validates and applies one action, then runs automatic steps up to the next
-        decision. Returns the notifications this produced."""
+        decision. Returns the notifications this produced. `trusted=True` is `apply_legal`."""
+        if trusted and not isinstance(action, dict):
+            return self.apply_legal(action)
         if isinstance(action, dict):
             action = action_from_dict(action)
         if not isinstance(action, ACTION_TYPES):
@@ -132,6 +134,23 @@ class Game:
         decision = self._find_decision(action)
         start = len(self.notifications)
         KINDS[decision.kind].handler(self._ctx, decision, action)  # validates fully before it changes anything
+        self.log.append(action)
+        self.advance()
+        return self.notifications[start:]
+
+    def apply_legal(self, action: Action) -> list[Notification]:
+        """Applies an action taken unchanged from `legal_actions()` of this very position,
+        skipping the checks its enumeration already made. For bots, search and the lab, which
+        only ever play what they were offered; whatever comes from outside (the server, a
+        replayed log) goes through `apply`. An action that is not legal here may corrupt the game."""
+        decision = self._find_decision(action)
+        start = len(self.notifications)
+        ctx = self._ctx
+        ctx.trusted = True
+        try:
+            KINDS[decision.kind].handler(ctx, decision, action)
+        finally:
+            ctx.trusted = False
         self.log.append(action)
         self.advance()
         return self.notifications[start:]
@@ -155,6 +174,11 @@ class Game:
             player=action.player,
             kind=kind.name,
         )
+
+    def forget(self) -> None:
+        """Drops what the game caches about its position (the facts of the current turn).
+        Call it after editing `state` by hand; actions and automatic steps need no call."""
+        self._ctx.forget()
 
     def advance(self) -> None:
         """Fires automatic steps until a decision is owed or the game ends."""

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from .actions import DropArk, LeaveTroops, Move, PickUpArk, TakeTroops
+from .actions import Action, DropArk, LeaveTroops, Move, PickUpArk, TakeTroops
 from .board import settlement_controller
 from .context import Ctx
 from .errors import IllegalAction
@@ -71,16 +69,17 @@ def _steps(world, rules) -> tuple:
 
 def reachable(ctx: Ctx, general: General, contact: set[int] | None = None) -> dict[int, int]:
     """Hex -> cheapest cost, for every hex the general can reach with his points left
-    (his own hex excluded). Contact hexes can be entered but not crossed."""
+    (his own hex excluded). Contact hexes can be entered but not crossed. Computed afresh:
+    the legal moves of a turn read `turn_reach` instead."""
     points = ctx.state.move_points.get(general.id, 0)
     if points <= 0 or general.captor is not None:
         return {}
-    world = ctx.world
-    sealed = desert_sealed(ctx)
     if contact is None:
         contact = contact_hexes(ctx, general.owner)
-    steps = _steps(world, ctx.rules)
-    start = general.hex
+    return _search(_steps(ctx.world, ctx.rules), general.hex, points, contact, desert_sealed(ctx))
+
+
+def _search(steps: tuple, start: int, points: int, contact: set[int], sealed: bool) -> dict[int, int]:
     best = {start: 0}
     frontier = [start]
     # Every step costs at least 1, so `points` rounds of relaxation reach every hex in range.
@@ -100,8 +99,43 @@ def reachable(ctx: Ctx, general: General, contact: set[int] | None = None) -> di
         if not grown:
             break
         frontier = grown
-    del best[general.hex]
+    del best[start]
     return best
+
+
+class TurnFacts:
+    """What holds for a whole Movement turn of one seat. Only that seat's generals move, and
+    nothing a Movement action does changes another player's units or garrisons, the invaders
+    or the events in force: so the contact hexes and the Sandstorm stay as they were, and a
+    general's reachable hexes depend only on his hex and his points left."""
+
+    __slots__ = ("contact", "others", "sealed", "steps", "moves")
+
+    def __init__(self, ctx: Ctx, seat: int) -> None:
+        state, world = ctx.state, ctx.world
+        # hexes of the other players' free generals (a settlement there without a garrison is contested)
+        self.others = {g.hex for g in state.generals.values() if g.owner != seat and g.captor is None}
+        self.contact = contact_hexes(ctx, seat)
+        self.sealed = desert_sealed(ctx)
+        self.steps = _steps(world, ctx.rules)
+        # general id -> (his hex, his points, hex -> cost, his Move actions in hex order)
+        self.moves: dict[int, tuple[int, int, dict[int, int], list[Move]]] = {}
+
+    def reach(self, ctx: Ctx, g: General) -> tuple[dict[int, int], list[Move]]:
+        """The hexes a free general of the seat can reach (hex -> cost) and his Move actions."""
+        points = ctx.state.move_points.get(g.id, 0)
+        known = self.moves.get(g.id)
+        if known is not None and known[0] == g.hex and known[1] == points:
+            return known[2], known[3]
+        best = _search(self.steps, g.hex, points, self.contact, self.sealed) if points > 0 else {}
+        hexes = ctx.world.hexes
+        moves = [Move(player=g.owner, general=g.id, q=hexes[h].q, r=hexes[h].r) for h in sorted(best)]
+        self.moves[g.id] = (g.hex, points, best, moves)
+        return best, moves
+
+
+def turn_facts(ctx: Ctx, seat: int) -> TurnFacts:
+    return ctx.turn_cached(seat, TurnFacts)
 
 
 def _own_mover(ctx: Ctx, seat: int, gid: int) -> General:
@@ -121,7 +155,8 @@ def apply_move(ctx: Ctx, action: Move) -> None:
         raise IllegalAction(
             RULE, "error.no_such_hex", f"there is no hex at q={action.q}, r={action.r}", q=action.q, r=action.r
         )
-    options = reachable(ctx, g)
+    facts = turn_facts(ctx, g.owner)
+    options = facts.reach(ctx, g)[0]
     if target not in options:
         points = state.move_points.get(g.id, 0)
         if world.hexes[target].terrain == "desert" and desert_sealed(ctx):
@@ -139,7 +174,7 @@ def apply_move(ctx: Ctx, action: Move) -> None:
             r=action.r,
         )
     state.move_points[g.id] -= options[target]
-    if is_contact(ctx, target, g.owner):
+    if target in facts.contact:
         state.move_points[g.id] = 0  # contact ends the move
     g.hex = target
     state.arrivals[g.id] = state.arrival_counter
@@ -218,27 +253,28 @@ def apply_drop(ctx: Ctx, action: DropArk) -> None:
     ctx.log_round("movement.ark_dropped", player=g.owner, general=g.id, hex=g.hex)
 
 
-def legal_movement(ctx: Ctx, seat: int) -> Iterator:
+def legal_movement(ctx: Ctx, seat: int) -> list[Action]:
     state, world = ctx.state, ctx.world
-    contact = contact_hexes(ctx, seat)
-    for g in list(state.generals.values()):
+    facts = turn_facts(ctx, seat)
+    out: list[Action] = []
+    for g in state.generals.values():
         if g.owner != seat or g.captor is not None:
             continue
-        for hex_index in sorted(reachable(ctx, g, contact)):
-            hx = world.hexes[hex_index]
-            yield Move(player=seat, general=g.id, q=hx.q, r=hx.r)
-        s_index = _garrison_here(ctx, g)
+        out.extend(facts.reach(ctx, g)[1])
+        # _garrison_here, from the turn's facts: a standing settlement under him that his seat
+        # holds with a garrison, or holds by his presence (no other player's general there)
+        s_index = world.hexes[g.hex].settlement
         if s_index is not None:
             s = state.settlements[s_index]
-            if s.owner == seat:
-                for n in range(1, s.troops + 1):
-                    yield TakeTroops(player=seat, general=g.id, count=n)
-            for n in range(1, g.army + 1):
-                yield LeaveTroops(player=seat, general=g.id, count=n)
+            if not s.razed and (s.owner == seat or (s.owner is None and g.hex not in facts.others)):
+                if s.owner == seat:
+                    out.extend(TakeTroops(player=seat, general=g.id, count=n) for n in range(1, s.troops + 1))
+                out.extend(LeaveTroops(player=seat, general=g.id, count=n) for n in range(1, g.army + 1))
         if state.ark_hex == g.hex:
-            yield PickUpArk(player=seat, general=g.id)
+            out.append(PickUpArk(player=seat, general=g.id))
         if g.ark:
-            yield DropArk(player=seat, general=g.id)
+            out.append(DropArk(player=seat, general=g.id))
+    return out
 
 
 MOVEMENT_HANDLERS = {
