@@ -8,7 +8,7 @@ from .context import Ctx
 from .effects import register_wrath
 from .errors import IllegalAction
 from .intrigue import draw_card
-from .items import ITEMS, cheapest, cost, wrath
+from .items import ITEMS, cost, wrath
 from .state import General
 
 RULE = "§8 Acquisitions"
@@ -165,7 +165,7 @@ def refusal(ctx: Ctx, action: Buy, control: list | None = None) -> IllegalAction
 def apply_buy(ctx: Ctx, action: Buy) -> None:
     rules = ctx.rules
     if not ctx.trusted:  # a trusted purchase was taken from legal_buys' list
-        why = refusal(ctx, action, turn_control(ctx, action.player))
+        why = refusal(ctx, action, turn_facts(ctx, action.player).control)
         if why is not None:
             raise why
     state, world = ctx.state, ctx.world
@@ -195,55 +195,81 @@ def apply_buy(ctx: Ctx, action: Buy) -> None:
     ctx.log_round("acquisition", player=seat, item=item, cost=price, settlement=settlement, general=action.general)
 
 
-def turn_control(ctx: Ctx, seat: int) -> list[int | None]:
-    """The control map during an Acquisitions turn: no purchase changes who controls a
-    settlement (troops and generals are placed only where the buyer has control already),
-    so one map serves the whole turn."""
-    return ctx.turn_cached(seat, _control)
+class TurnFacts:
+    """What holds for a whole Acquisitions turn of one seat: no purchase changes who controls
+    a settlement (troops and generals are placed only where the buyer has control already),
+    so one control map, and the purchases it allows before money and limits, serve the turn."""
+
+    __slots__ = ("control", "settlements", "generals", "card")
+
+    def __init__(self, ctx: Ctx, seat: int) -> None:
+        self.control = control_map(ctx.state, ctx.world)
+        names = ctx.world.settlements
+        # per settlement the seat controls: its index, and its troop, development, wall and general purchases
+        self.settlements = [
+            (s, *(Buy(player=seat, item=item, settlement=names[s].name) for item in _PLACED))
+            for s, owner in enumerate(self.control)
+            if owner == seat
+        ]
+        self.generals: dict[int, tuple[Buy, Buy]] = {}  # general id -> his troop and mercenary purchases
+        self.card = Buy(player=seat, item="card")
+
+    def general_buys(self, seat: int, gid: int) -> tuple[Buy, Buy]:
+        buys = self.generals.get(gid)
+        if buys is None:
+            buys = self.generals[gid] = (
+                Buy(player=seat, item="troop", general=gid),
+                Buy(player=seat, item="mercenary", general=gid),
+            )
+        return buys
 
 
-def _control(ctx: Ctx, seat: int) -> list[int | None]:
-    return control_map(ctx.state, ctx.world)
+_PLACED = ("troop", "development", "wall", "general")  # what a settlement can receive, in the listing order
+
+
+def turn_facts(ctx: Ctx, seat: int) -> TurnFacts:
+    return ctx.turn_cached(seat, TurnFacts)
 
 
 def legal_buys(ctx: Ctx, seat: int) -> list[Buy]:
     """Every purchase `refusal` allows, in a fixed order (settlements in map order: troop,
     development, wall, general; then free generals: troop, mercenary; then a card), built
-    valid from one control map instead of asking `refusal` about each candidate."""
+    valid from the turn's control map instead of asking `refusal` about each candidate."""
     rules = ctx.rules
     state, world = ctx.state, ctx.world
     coins = state.players[seat].coins
-    if coins < cheapest(rules):
-        return []
     price = {item: cost(rules, item) for item in ITEMS}
-    control = turn_control(ctx, seat)
+    if coins < min(price.values()):
+        return []
+    facts = turn_facts(ctx, seat)
+    control = facts.control
     besieged = {pair.at for pair in state.invaders}
+    troop_ok = coins >= price["troop"]
+    development_ok = coins >= price["development"]
+    wall_ok = coins >= price["wall"]
     # generals_count: captives count toward the limit
     general_ok = coins >= price["general"] and generals_count(ctx, seat) < rules.max_generals
-    troop_ok = coins >= price["troop"]
     out: list[Buy] = []
-    for s, owner in enumerate(control):
-        if owner != seat:
-            continue
-        name = world.settlements[s].name
+    for s, troop, development, wall, general in facts.settlements:
         if troop_ok:
-            out.append(Buy(player=seat, item="troop", settlement=name))
+            out.append(troop)
         if s not in besieged:
-            if coins >= price["development"] and state.settlements[s].developments < _cap(ctx, s):
-                out.append(Buy(player=seat, item="development", settlement=name))
-            if coins >= price["wall"] and not state.settlements[s].walls:
-                out.append(Buy(player=seat, item="wall", settlement=name))
+            if development_ok and state.settlements[s].developments < _cap(ctx, s):
+                out.append(development)
+            if wall_ok and not state.settlements[s].walls:
+                out.append(wall)
         if general_ok:
-            out.append(Buy(player=seat, item="general", settlement=name))
+            out.append(general)
     mercenary_ok = coins >= price["mercenary"]
     for g in state.generals.values():
         if g.owner == seat and g.captor is None:
+            troop, mercenary = facts.general_buys(seat, g.id)
             if troop_ok:
                 here = world.hexes[g.hex].settlement
                 if here is not None and control[here] == seat:
-                    out.append(Buy(player=seat, item="troop", general=g.id))
+                    out.append(troop)
             if mercenary_ok:
-                out.append(Buy(player=seat, item="mercenary", general=g.id))
+                out.append(mercenary)
     if coins >= price["card"] and len(state.players[seat].hand) < rules.hand_limit and (state.deck or state.discard):
-        out.append(Buy(player=seat, item="card"))
+        out.append(facts.card)
     return out

@@ -9,7 +9,7 @@ changes; a refused action raises a RuleError and leaves the game exactly as it w
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 
 import msgspec
 
@@ -98,15 +98,20 @@ class Game:
 
     def waiting_for(self) -> list[int]:
         """Who are we waiting for: the seats that owe a decision, in seat order."""
-        return sorted({d.player for d in self.state.pending})
+        pending = self.state.pending
+        if len(pending) == 1:  # the usual case
+            return [pending[0].player]
+        return sorted({d.player for d in pending})
 
-    def legal_actions(self, player: int | None = None) -> Iterator[Action]:
+    def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every legal action, for one player or for all who owe a decision."""
         if self.is_over:
-            return
-        for decision in list(self.state.pending):
+            return []
+        out: list[Action] = []
+        for decision in self.state.pending:
             if player is None or decision.player == player:
-                yield from KINDS[decision.kind].legal(self._ctx, decision)
+                out.extend(KINDS[decision.kind].legal(self._ctx, decision))
+        return out
 
     @property
     def phase_name(self) -> str:
