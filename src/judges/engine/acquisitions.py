@@ -197,17 +197,27 @@ def apply_buy(ctx: Ctx, action: Buy) -> None:
 
 class TurnFacts:
     """What holds for a whole Acquisitions turn of one seat: no purchase changes who controls
-    a settlement (troops and generals are placed only where the buyer has control already),
-    so one control map, and the purchases it allows before money and limits, serve the turn."""
+    a settlement (troops and generals are placed only where the buyer has control already) or
+    which are besieged, so one control map, and the purchases it allows before money and
+    limits, serve the whole turn."""
 
-    __slots__ = ("control", "settlements", "generals", "card")
+    __slots__ = ("control", "price", "cheapest", "settlements", "generals", "card")
 
     def __init__(self, ctx: Ctx, seat: int) -> None:
-        self.control = control_map(ctx.state, ctx.world)
-        names = ctx.world.settlements
-        # per settlement the seat controls: its index, and its troop, development, wall and general purchases
+        rules, world = ctx.rules, ctx.world
+        self.control = control_map(ctx.state, world)
+        self.price = {item: cost(rules, item) for item in ITEMS}
+        self.cheapest = min(self.price.values())
+        besieged = {pair.at for pair in ctx.state.invaders}
+        # per settlement the seat controls: its index, whether it is besieged, its development
+        # cap, and its troop, development, wall and general purchases
         self.settlements = [
-            (s, *(Buy(player=seat, item=item, settlement=names[s].name) for item in _PLACED))
+            (
+                s,
+                s in besieged,
+                _cap(ctx, s),
+                *(Buy(player=seat, item=item, settlement=world.settlements[s].name) for item in _PLACED),
+            )
             for s, owner in enumerate(self.control)
             if owner == seat
         ]
@@ -234,42 +244,42 @@ def turn_facts(ctx: Ctx, seat: int) -> TurnFacts:
 def legal_buys(ctx: Ctx, seat: int) -> list[Buy]:
     """Every purchase `refusal` allows, in a fixed order (settlements in map order: troop,
     development, wall, general; then free generals: troop, mercenary; then a card), built
-    valid from the turn's control map instead of asking `refusal` about each candidate."""
-    rules = ctx.rules
+    valid from the turn's facts instead of asking `refusal` about each candidate."""
     state, world = ctx.state, ctx.world
-    coins = state.players[seat].coins
-    price = {item: cost(rules, item) for item in ITEMS}
-    if coins < min(price.values()):
-        return []
     facts = turn_facts(ctx, seat)
-    control = facts.control
-    besieged = {pair.at for pair in state.invaders}
+    coins = state.players[seat].coins
+    if coins < facts.cheapest:
+        return []
+    rules, price, control = ctx.rules, facts.price, facts.control
     troop_ok = coins >= price["troop"]
     development_ok = coins >= price["development"]
     wall_ok = coins >= price["wall"]
     # generals_count: captives count toward the limit
     general_ok = coins >= price["general"] and generals_count(ctx, seat) < rules.max_generals
+    settlements = state.settlements
     out: list[Buy] = []
-    for s, troop, development, wall, general in facts.settlements:
+    for s, besieged, cap, troop, development, wall, general in facts.settlements:
         if troop_ok:
             out.append(troop)
-        if s not in besieged:
-            if development_ok and state.settlements[s].developments < _cap(ctx, s):
+        if not besieged:
+            if development_ok and settlements[s].developments < cap:
                 out.append(development)
-            if wall_ok and not state.settlements[s].walls:
+            if wall_ok and not settlements[s].walls:
                 out.append(wall)
         if general_ok:
             out.append(general)
     mercenary_ok = coins >= price["mercenary"]
-    for g in state.generals.values():
-        if g.owner == seat and g.captor is None:
-            troop, mercenary = facts.general_buys(seat, g.id)
-            if troop_ok:
-                here = world.hexes[g.hex].settlement
-                if here is not None and control[here] == seat:
-                    out.append(troop)
-            if mercenary_ok:
-                out.append(mercenary)
+    if troop_ok or mercenary_ok:
+        hexes = world.hexes
+        for g in state.generals.values():
+            if g.owner == seat and g.captor is None:
+                troop, mercenary = facts.general_buys(seat, g.id)
+                if troop_ok:
+                    here = hexes[g.hex].settlement
+                    if here is not None and control[here] == seat:
+                        out.append(troop)
+                if mercenary_ok:
+                    out.append(mercenary)
     if coins >= price["card"] and len(state.players[seat].hand) < rules.hand_limit and (state.deck or state.discard):
         out.append(facts.card)
     return out

@@ -43,7 +43,7 @@ SUBJECTS = ("none", "region", "settlement", "invader_pair")
 class DecisionKind:
     name: str
     actions: tuple[type, ...]  # the action types that answer it
-    legal: Callable  # (ctx, decision) -> Iterator[Action]
+    legal: Callable  # (ctx, decision) -> Iterable[Action]; a list it returns is new, the caller's to keep
     handler: Callable  # (ctx, decision, action) -> None; validates before it changes anything
     rule: str  # the rules section its refusals name
     chapter: str  # the manual chapter that explains it ("turn": its phase's chapter when known)

@@ -107,6 +107,13 @@ class Game:
         """Every legal action, for one player or for all who owe a decision."""
         if self.is_over:
             return []
+        pending = self.state.pending
+        if len(pending) == 1:  # the usual case: no list to merge
+            decision = pending[0]
+            if player is not None and decision.player != player:
+                return []
+            actions = KINDS[decision.kind].legal(self._ctx, decision)
+            return actions if type(actions) is list else list(actions)
         out: list[Action] = []
         for decision in self.state.pending:
             if player is None or decision.player == player:

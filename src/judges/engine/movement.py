@@ -32,9 +32,11 @@ def contact_hexes(ctx: Ctx, seat: int) -> set[int]:
     another player's garrison (Canaanite-held included), or a besieged settlement, unless razed."""
     state, world = ctx.state, ctx.world
     out = {g.hex for g in state.generals.values() if g.owner != seat and g.captor is None}
-    for info, s in zip(world.settlements, state.settlements, strict=True):
-        if not s.razed and s.owner is not None and s.owner != seat:
-            out.add(info.hex)
+    out.update(
+        info.hex
+        for info, s in zip(world.settlements, state.settlements, strict=True)
+        if s.owner is not None and s.owner != seat and not s.razed
+    )
     for pair in state.invaders:
         if pair.at >= 0 and not state.settlements[pair.at].razed:
             out.add(world.settlements[pair.at].hex)

@@ -43,8 +43,15 @@ def legal_turn(ctx: Ctx, decision: Decision) -> list[Action]:
     if legal is not None:
         actions = legal(ctx, decision.player)
         out = actions if isinstance(actions, list) else list(actions)  # a fresh list: appended to
-    out.append(EndTurn(player=decision.player))
+    seat = decision.player
+    end = _END_TURN.get(seat)
+    if end is None:
+        end = _END_TURN[seat] = EndTurn(player=seat)  # actions are frozen: one per seat serves every turn
+    out.append(end)
     return out
+
+
+_END_TURN: dict[int, EndTurn] = {}
 
 
 def apply_turn_action(ctx: Ctx, decision: Decision, action) -> None:
