@@ -24,7 +24,7 @@ def generals_count(ctx: Ctx, seat: int) -> int:
     return sum(1 for g in ctx.state.generals.values() if g.owner == seat)
 
 
-def refusal(ctx: Ctx, action: Buy, control: list | None = None) -> IllegalAction | None:
+def refusal(ctx: Ctx, action: Buy, control: list[int | None] | None = None) -> IllegalAction | None:
     """Why this purchase is not allowed now, or None when it is. The reason is the error
     `apply_buy` raises: a message key with its parameters (`error.buy.too_poor` with `item`,
     `cost`, `coins`...) and an English sentence. `control` (the control map) may be passed in
@@ -211,16 +211,13 @@ class TurnFacts:
         besieged = {pair.at for pair in ctx.state.invaders}
         # per settlement the seat controls: its index, whether it is besieged, its development
         # cap, and its troop, development, wall and general purchases
-        self.settlements = [
-            (
-                s,
-                s in besieged,
-                _cap(ctx, s),
-                *(Buy(player=seat, item=item, settlement=world.settlements[s].name) for item in _PLACED),
-            )
-            for s, owner in enumerate(self.control)
-            if owner == seat
-        ]
+        self.settlements: list[tuple[int, bool, int, Buy, Buy, Buy, Buy]] = []
+        for s, owner in enumerate(self.control):
+            if owner == seat:
+                troop, development, wall, general = (
+                    Buy(player=seat, item=item, settlement=world.settlements[s].name) for item in _PLACED
+                )
+                self.settlements.append((s, s in besieged, _cap(ctx, s), troop, development, wall, general))
         self.generals: dict[int, tuple[Buy, Buy]] = {}  # general id -> his troop and mercenary purchases
         self.card = Buy(player=seat, item="card")
 

@@ -86,7 +86,7 @@ class SeededDice(_DiceBase):
     def roll(self, sides: int = 6) -> int:
         if sides < 1:
             raise ValueError("a die needs at least one face")
-        x = self.holder.rng
+        x: int = self.holder.rng
         limit = ((_MASK + 1) // sides) * sides  # rejection keeps every face equally likely
         while True:  # splitmix64, written out (one call less per die: bots roll one per decision)
             x = (x + 0x9E3779B97F4A7C15) & _MASK

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..world import World
-from .board import control_map, is_besieged, living_seats
+from .board import control_map, living_seats
 from .context import Ctx
 from .state import Entry, GameState
 
