@@ -214,9 +214,7 @@ class TurnFacts:
         self.settlements: list[tuple[int, bool, int, Buy, Buy, Buy, Buy]] = []
         for s, owner in enumerate(self.control):
             if owner == seat:
-                troop, development, wall, general = (
-                    Buy(player=seat, item=item, settlement=world.settlements[s].name) for item in _PLACED
-                )
+                troop, development, wall, general = _placed_buys(seat, world.settlements[s].name)
                 self.settlements.append((s, s in besieged, _cap(ctx, s), troop, development, wall, general))
         self.generals: dict[int, tuple[Buy, Buy]] = {}  # general id -> his troop and mercenary purchases
         self.card = Buy(player=seat, item="card")
@@ -232,6 +230,18 @@ class TurnFacts:
 
 
 _PLACED = ("troop", "development", "wall", "general")  # what a settlement can receive, in the listing order
+_PLACED_BUYS: dict[tuple[int, str], tuple[Buy, ...]] = {}
+
+
+def _placed_buys(seat: int, settlement: str) -> tuple[Buy, ...]:
+    """The purchases placed in a settlement, one of each of _PLACED: actions are frozen values,
+    so the same ones serve every turn of every game."""
+    buys = _PLACED_BUYS.get((seat, settlement))
+    if buys is None:
+        buys = _PLACED_BUYS[(seat, settlement)] = tuple(
+            Buy(player=seat, item=item, settlement=settlement) for item in _PLACED
+        )
+    return buys
 
 
 def turn_facts(ctx: Ctx, seat: int) -> TurnFacts:
@@ -252,7 +262,9 @@ def legal_buys(ctx: Ctx, seat: int) -> list[Buy]:
     development_ok = coins >= price["development"]
     wall_ok = coins >= price["wall"]
     # generals_count: captives count toward the limit
-    general_ok = coins >= price["general"] and generals_count(ctx, seat) < rules.max_generals
+    general_ok = coins >= price["general"] and (
+        len(state.generals) < rules.max_generals or generals_count(ctx, seat) < rules.max_generals
+    )
     settlements = state.settlements
     out: list[Buy] = []
     for s, besieged, cap, troop, development, wall, general in facts.settlements:
