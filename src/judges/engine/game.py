@@ -155,12 +155,17 @@ class Game:
         skipping the checks its enumeration already made. For bots, search and the lab, which
         only ever play what they were offered; whatever comes from outside (the server, a
         replayed log) goes through `apply`. An action that is not legal here may corrupt the game."""
-        decision = self._find_decision(action)
+        kind = KIND_OF_ACTION[type(action)]
+        pending = self.state.pending
+        if len(pending) == 1 and pending[0].player == action.player and pending[0].kind == kind.name:
+            decision = pending[0]  # the usual case; the action came from this decision's list
+        else:
+            decision = self._find_decision(action)
         start = len(self.notifications)
         ctx = self._ctx
         ctx.trusted = True
         try:
-            KINDS[decision.kind].handler(ctx, decision, action)
+            kind.handler(ctx, decision, action)
         finally:
             ctx.trusted = False
         self.log.append(action)
@@ -208,8 +213,9 @@ class Game:
             step = steps[state.step]
             state.step += 1
             step(ctx)
-        self.notifications.extend(ctx.outbox)
-        ctx.outbox.clear()
+        if ctx.outbox:
+            self.notifications.extend(ctx.outbox)
+            ctx.outbox.clear()
 
     # --- output ----------------------------------------------------------------------
 
