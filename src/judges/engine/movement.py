@@ -46,40 +46,12 @@ def contact_hexes(ctx: Ctx, seat: int) -> set[int]:
 Steps = tuple[tuple[tuple[int, int, bool], ...], ...]
 
 
-class Reach:
-    """One answer of the reachable-hex search: hex -> cheapest cost, those hexes in order, and
-    the Move actions to them of each general that asked (actions are frozen values: shared)."""
-
-    __slots__ = ("best", "order", "moves")
-
-    def __init__(self, best: dict[int, int]) -> None:
-        self.best = best
-        self.order = sorted(best)
-        self.moves: dict[tuple[int, int], list[Move]] = {}  # (owner, general id) -> his Moves
-
-    def moves_of(self, world: World, owner: int, gid: int) -> list[Move]:
-        moves = self.moves.get((owner, gid))
-        if moves is None:
-            hexes = world.hexes
-            moves = self.moves[(owner, gid)] = [
-                Move(player=owner, general=gid, q=hexes[h].q, r=hexes[h].r) for h in self.order
-            ]
-        return moves
-
-
-_NOWHERE = Reach({})
-
-
 class MapMoves:
     """Movement on one map under one set of terrain costs: per hex, its steps (neighbour, cost
-    of entering it, is it desert), and the answers of the reachable-hex search, shared by every
-    game on that map. An answer depends on the start, the points, the Sandstorm, and only those
-    contact hexes a move could cross: the hexes a contact-free search enters with points to
-    spare (contact hexes elsewhere, or entered with no point left, change nothing)."""
+    of entering it, is it desert), and the reachable hexes of each start, points and Sandstorm
+    when no contact hex is in the way, shared by every game on that map."""
 
-    __slots__ = ("costs", "steps", "free", "blocked")
-
-    MAX_BLOCKED = 4096  # answers kept for positions with contact in the way (then forgotten at once)
+    __slots__ = ("costs", "steps", "free")
 
     def __init__(self, world: World, costs: Mapping[str, int]) -> None:
         hexes = world.hexes
@@ -88,31 +60,23 @@ class MapMoves:
             tuple((n, costs[hexes[n].terrain], hexes[n].terrain == "desert") for n in world.neighbours[h])
             for h in range(len(hexes))
         )
-        # (start, points, sealed) -> (the contact-free answer, the hexes a move may cross)
-        self.free: dict[tuple[int, int, bool], tuple[Reach, frozenset[int]]] = {}
-        # (start, points, sealed, the contact hexes a move could cross) -> the answer
-        self.blocked: dict[tuple[int, int, bool, frozenset[int]], Reach] = {}
+        # (start, points, sealed) -> (hex -> cost, those hexes in order, the hexes a move may cross)
+        self.free: dict[tuple[int, int, bool], tuple[dict[int, int], list[int], frozenset[int]]] = {}
 
-    def reach(self, start: int, points: int, contact: set[int], sealed: bool) -> Reach:
-        """`_search(steps, start, points, contact, sealed)`, remembered."""
-        if points <= 0:
-            return _NOWHERE
+    def reach(self, start: int, points: int, contact: set[int], sealed: bool) -> tuple[dict[int, int], list[int]]:
+        """`_search`'s answer (hex -> cost) and its hexes in order. Contact only matters where a
+        move would cross it: when no hex a contact-free search crosses is a contact hex, the
+        contact-free answer is the answer."""
         key = (start, points, sealed)
         free = self.free.get(key)
         if free is None:
             best = _search(self.steps, start, points, set(), sealed)
             crossed = frozenset(h for h, cost in best.items() if cost < points)  # entered with points to spare
-            free = self.free[key] = (Reach(best), crossed)
-        met = contact & free[1]
-        if not met:
-            return free[0]
-        blocked_key = (start, points, sealed, frozenset(met))
-        answer = self.blocked.get(blocked_key)
-        if answer is None:
-            if len(self.blocked) >= self.MAX_BLOCKED:
-                self.blocked.clear()
-            answer = self.blocked[blocked_key] = Reach(_search(self.steps, start, points, met, sealed))
-        return answer
+            free = self.free[key] = (best, sorted(best), crossed)
+        if contact.isdisjoint(free[2]):
+            return free[0], free[1]
+        best = _search(self.steps, start, points, contact, sealed)
+        return best, sorted(best)
 
 
 _MAP_MOVES: dict[int, MapMoves] = {}  # id(world) -> its movement, under the last terrain costs asked for
@@ -169,7 +133,7 @@ class TurnFacts:
     as they were, a general's reachable hexes depend only on his hex and points left, and his
     legal actions only on those, his army, the Ark and the garrison where he stands."""
 
-    __slots__ = ("contact", "others", "sealed", "map", "segments")
+    __slots__ = ("contact", "others", "sealed", "map", "moves", "segments")
 
     def __init__(self, ctx: Ctx, seat: int) -> None:
         state = ctx.state
@@ -178,12 +142,22 @@ class TurnFacts:
         self.contact = contact_hexes(ctx, seat)
         self.sealed = desert_sealed(ctx)
         self.map = map_moves(ctx.world, ctx.rules)
+        # general id -> (his hex, his points, hex -> cost, his Move actions in hex order)
+        self.moves: dict[int, tuple[int, int, dict[int, int], list[Move]]] = {}
         # general id -> (what his actions depend on, his actions)
         self.segments: dict[int, tuple[tuple[object, ...], list[Action]]] = {}
 
-    def reach(self, ctx: Ctx, g: General) -> Reach:
-        """The hexes a free general of the seat can reach, and his Move actions to them."""
-        return self.map.reach(g.hex, ctx.state.move_points.get(g.id, 0), self.contact, self.sealed)
+    def reach(self, ctx: Ctx, g: General) -> tuple[dict[int, int], list[Move]]:
+        """The hexes a free general of the seat can reach (hex -> cost) and his Move actions."""
+        points = ctx.state.move_points.get(g.id, 0)
+        known = self.moves.get(g.id)
+        if known is not None and known[0] == g.hex and known[1] == points:
+            return known[2], known[3]
+        best, order = self.map.reach(g.hex, points, self.contact, self.sealed) if points > 0 else ({}, [])
+        hexes = ctx.world.hexes
+        moves = [Move(player=g.owner, general=g.id, q=hexes[h].q, r=hexes[h].r) for h in order]
+        self.moves[g.id] = (g.hex, points, best, moves)
+        return best, moves
 
     def actions(self, ctx: Ctx, g: General) -> list[Action]:
         """The legal actions of one free general of the seat, in a fixed order: moves (by hex),
@@ -204,7 +178,7 @@ class TurnFacts:
         if known is not None and known[0] == key:
             return known[1]
         seat = g.owner
-        out: list[Action] = list(self.reach(ctx, g).moves_of(ctx.world, seat, g.id))
+        out: list[Action] = list(self.reach(ctx, g)[1])
         # _garrison_here, from the turn's facts: a standing settlement under him that his seat
         # holds with a garrison, or holds by his presence (no other player's general there)
         if s is not None and not s.razed and (s.owner == seat or (s.owner is None and g.hex not in self.others)):
@@ -241,7 +215,7 @@ def apply_move(ctx: Ctx, action: Move) -> None:
             RULE, "error.no_such_hex", f"there is no hex at q={action.q}, r={action.r}", q=action.q, r=action.r
         )
     facts = turn_facts(ctx, g.owner)
-    options = facts.reach(ctx, g).best
+    options = facts.reach(ctx, g)[0]
     if target not in options:
         points = state.move_points.get(g.id, 0)
         if world.hexes[target].terrain == "desert" and desert_sealed(ctx):
