@@ -186,7 +186,7 @@ class JudgesAECEnv(AECEnv):
         legal = self._legal(self._seat(agent))
         if action is None or not 0 <= int(action) < len(legal):
             raise ValueError(f"action {action} is not legal for {agent} (mask of {len(legal)} actions)")
-        self.game.apply(legal[int(action)])
+        self.game.apply_legal(legal[int(action)])  # one of the actions just listed: trusted
         self.rewards = {a: 0.0 for a in self.agents}
         if self.game.is_over:
             winners = self.game.state.winners
