@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .actions import ClaimJudge, Plunder
-from .board import base_value, generals_at, is_defended, living_seats, settlement_controller, turn_order
+from .board import base_value, control_map, generals_at, is_defended, living_seats, settlement_controller, turn_order
 from .context import Ctx
 from .effects import kill_general, raze, register_wrath
 from .errors import IllegalAction
@@ -64,7 +64,8 @@ def _dice(ctx: Ctx, side: Side) -> int:
 
 
 def _roll(ctx: Ctx, side: Side) -> tuple[list[int], int]:
-    faces = [ctx.roll(6) for _ in range(_dice(ctx, side))]
+    roll = ctx.dice.roll
+    faces = [roll(6) for _ in range(_dice(ctx, side))]
     return faces, sum(1 for f in faces if f >= side.hit_min)
 
 
@@ -334,12 +335,13 @@ def judge_candidates(ctx: Ctx, seat: int, region: int) -> list[int]:
 
 def claim_titles(ctx: Ctx) -> None:
     state, world = ctx.state, ctx.world
+    control = control_map(state, world)  # claiming a title changes no control
     for region_index, region in enumerate(world.regions):
         title = state.titles[region_index]
         if not title.in_play:
             continue
         standing = [s for s in region.settlements if not state.settlements[s].razed]
-        controllers = {settlement_controller(state, world, s) for s in standing}
+        controllers = {control[s] for s in standing}
         if len(controllers) != 1:
             continue
         seat = controllers.pop()

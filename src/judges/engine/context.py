@@ -3,22 +3,51 @@ world, the dice, and the outbox of notifications."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from ..world import World
 from .dice import Dice
 from .rules import Rules
-from .state import PHASES, Entry, GameState, Notification
+from .state import PHASES, Decision, Entry, GameState, Notification
+
+T = TypeVar("T")
 
 
 class Ctx:
-    __slots__ = ("state", "world", "dice", "outbox")
+    __slots__ = ("state", "world", "dice", "outbox", "trusted", "turn_key", "turn_build", "turn_facts")
 
     def __init__(self, state: GameState, world: World, dice: Dice) -> None:
         self.state = state
         self.world = world
         self.dice = dice
         self.outbox: list[Notification] = []  # notifications emitted since the game last took them
+        # True while a handler applies an action taken from the list of legal actions just
+        # enumerated (Game.apply_legal): it may skip checks the enumeration already made.
+        self.trusted = False
+        # Facts that stay fixed during one seat's turn (movement.TurnFacts, the Acquisitions
+        # control map), kept while `turn_key`, the turn decision they were built for, is owed.
+        self.turn_key: Decision | None = None
+        self.turn_build: object = None
+        self.turn_facts: Any = None
+
+    def forget(self) -> None:
+        """Drops what is cached about the position: needed only after the state was edited by
+        hand (a scenario, a test), never after actions and automatic steps."""
+        self.turn_key = None
+        self.turn_build = None
+        self.turn_facts = None
+
+    def turn_cached(self, seat: int, build: Callable[[Ctx, int], T]) -> T:
+        """`build(ctx, seat)`, built once per turn of `seat`: the turn decision it owes is the
+        key (a new object each turn). Outside the seat's turn, built afresh each time."""
+        for decision in self.state.pending:
+            if decision.player == seat and decision.kind == "turn":
+                if self.turn_key is not decision or self.turn_build is not build:
+                    self.turn_facts = build(self, seat)
+                    self.turn_key, self.turn_build = decision, build
+                return cast(T, self.turn_facts)
+        return build(self, seat)
 
     @property
     def rules(self) -> Rules:

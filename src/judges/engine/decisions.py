@@ -19,7 +19,7 @@ and handler in the topic module, one `DecisionKind` here, and its words (`decisi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -54,7 +54,8 @@ _A = TypeVar("_A", bound=Action)
 class DecisionKind(Generic[_A]):
     name: str
     actions: tuple[type[_A], ...]  # the action types that answer it
-    legal: Callable[[Ctx, Decision], Iterator[_A]]
+    # a list the generator returns is new, the caller's to keep
+    legal: Callable[[Ctx, Decision], Iterable[_A]]
     handler: Callable[[Ctx, Decision, _A], None]  # validates before it changes anything
     rule: str  # the rules section its refusals name
     chapter: str  # the manual chapter that explains it ("turn": its phase's chapter when known)

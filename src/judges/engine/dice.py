@@ -97,14 +97,17 @@ class SeededDice(_DiceBase):
     def roll(self, sides: int = 6) -> int:
         if sides < 1:
             raise ValueError("a die needs at least one face")
-        state = self.holder.rng
+        x: int = self.holder.rng
         limit = ((_MASK + 1) // sides) * sides  # rejection keeps every face equally likely
-        while True:
-            state, out = splitmix64(state)
-            if out < limit:
+        while True:  # splitmix64, written out (one call less per die: bots roll one per decision)
+            x = (x + 0x9E3779B97F4A7C15) & _MASK
+            z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
                 break
-        self.holder.rng = state
-        return out % sides + 1
+        self.holder.rng = x
+        return z % sides + 1
 
 
 class StrongDice(_DiceBase):

@@ -112,6 +112,7 @@ def plague(ctx: Ctx, terrain: str) -> None:
     1–3; a general dies on a 1."""
     rules = ctx.rules
     state, world = ctx.state, ctx.world
+    occupied = {g.hex for g in state.generals.values()}  # a plague moves nobody: only deaths change this
     for hx in world.hexes:
         if hx.terrain != terrain:
             continue
@@ -124,6 +125,8 @@ def plague(ctx: Ctx, terrain: str) -> None:
                 ctx.report("plague.garrison", settlement=hx.settlement, owner=s.owner, die=face, lost=lost)
                 if s.troops == 0:
                     s.owner = None
+        if hx.index not in occupied:
+            continue
         for g in sorted(generals_at(state, hx.index), key=lambda g: g.id):
             if g.army > 0:
                 face = ctx.roll(6)

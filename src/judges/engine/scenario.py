@@ -254,6 +254,7 @@ def build_game(data: dict[str, Any]) -> Game:
         raise SetupError(f"options: {exc}") from None
     game = Game.new(options, dice_factory=make_dice(data.get("dice")), world=load_world(options.rules.map), start=False)
     apply_position(game, data.get("position", {}))
+    game.forget()  # the position was edited by hand
     game.advance()
     return game
 

@@ -4,10 +4,8 @@ owes a "turn" decision; within it they take any number of the phase's actions, t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from .acquisitions import apply_buy, legal_buys
-from .actions import Buy, EndTurn
+from .actions import Action, Buy, EndTurn
 from .board import turn_order
 from .context import Ctx
 from .errors import IllegalAction
@@ -39,11 +37,21 @@ def _next_turn(ctx: Ctx) -> None:
         state.pending.append(Decision(player=seat, kind="turn"))
 
 
-def legal_turn(ctx: Ctx, decision: Decision) -> Iterator:
+def legal_turn(ctx: Ctx, decision: Decision) -> list[Action]:
     legal = PHASE_LEGAL.get(ctx.state.phase)
+    out: list[Action] = []
     if legal is not None:
-        yield from legal(ctx, decision.player)
-    yield EndTurn(player=decision.player)
+        actions = legal(ctx, decision.player)
+        out = actions if isinstance(actions, list) else list(actions)  # a fresh list: appended to
+    seat = decision.player
+    end = _END_TURN.get(seat)
+    if end is None:
+        end = _END_TURN[seat] = EndTurn(player=seat)  # actions are frozen: one per seat serves every turn
+    out.append(end)
+    return out
+
+
+_END_TURN: dict[int, EndTurn] = {}
 
 
 def apply_turn_action(ctx: Ctx, decision: Decision, action) -> None:

@@ -189,7 +189,7 @@ class JudgesAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type in
         if action is None or not 0 <= int(action) < len(legal):
             raise ValueError(f"action {action} is not legal for {agent} (mask of {len(legal)} actions)")
         game = self._live()
-        game.apply(legal[int(action)])
+        game.apply_legal(legal[int(action)])  # one of the actions just listed: trusted
         self.rewards = {a: 0.0 for a in self.agents}
         if game.is_over:
             winners = game.state.winners
