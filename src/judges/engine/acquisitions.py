@@ -174,24 +174,26 @@ def apply_buy(ctx: Ctx, action: Buy) -> None:
     state.players[seat].coins -= price
     state.spent[item] = state.spent.get(item, 0) + price
     settlement = world.settlement_by_name.get(action.settlement) if action.settlement is not None else None
-    if item == "troop" and action.general is None:
-        s = state.settlements[settlement]
-        s.owner = seat
-        s.troops += 1
-    elif item in ("troop", "mercenary"):
+    # (validated above: an item placed in a settlement names one, a general's item names him)
+    if item in ("troop", "mercenary") and action.general is not None:
         state.generals[action.general].army += 1
         if ITEMS[item].wrath is not None:
             register_wrath(ctx, wrath(rules, item), item)  # reason: the item's name
-    elif item == "development":
-        state.settlements[settlement].developments += 1
-    elif item == "wall":
-        state.settlements[settlement].walls = True
-    elif item == "general":
-        gid = state.next_general_id
-        state.next_general_id += 1
-        state.generals[gid] = General(id=gid, owner=seat, hex=world.settlements[settlement].hex)
     elif item == "card":
         draw_card(ctx, seat)
+    elif settlement is not None:
+        if item == "troop":
+            s = state.settlements[settlement]
+            s.owner = seat
+            s.troops += 1
+        elif item == "development":
+            state.settlements[settlement].developments += 1
+        elif item == "wall":
+            state.settlements[settlement].walls = True
+        elif item == "general":
+            gid = state.next_general_id
+            state.next_general_id += 1
+            state.generals[gid] = General(id=gid, owner=seat, hex=world.settlements[settlement].hex)
     ctx.log_round("acquisition", player=seat, item=item, cost=price, settlement=settlement, general=action.general)
 
 

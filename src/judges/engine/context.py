@@ -81,3 +81,7 @@ class Ctx:
 
     def roll(self, sides: int = 6) -> int:
         return self.dice.roll(sides)
+
+
+#: A turn phase's handler of one action type: validates fully, then changes the game.
+TurnHandler = Callable[[Ctx, Any], None]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -59,7 +59,7 @@ class Game:
         world: World | None = None,
         start: bool = True,
         dice_factory: Callable[[GameState], Dice] | None = None,
-        **option_fields,
+        **option_fields: Any,
     ) -> Game:
         """A game in its setup position. With `start`, automatic steps run at once up to the
         first decision; a scenario passes start=False to edit the position first."""
@@ -77,7 +77,7 @@ class Game:
         return game
 
     @classmethod
-    def replay(cls, options: Options, actions: Iterable[Action | dict], *, dice: Dice | None = None) -> Game:
+    def replay(cls, options: Options, actions: Iterable[Action | dict[str, Any]], *, dice: Dice | None = None) -> Game:
         """Seed + action log = the game."""
         game = cls.new(options, dice=dice)
         for action in actions:
@@ -130,7 +130,7 @@ class Game:
 
     # --- moving ----------------------------------------------------------------------
 
-    def apply(self, action: Action | dict, *, trusted: bool = False) -> list[Notification]:
+    def apply(self, action: Action | dict[str, Any], *, trusted: bool = False) -> list[Notification]:
         """Validates and applies one action, then runs automatic steps up to the next
         decision. Returns the notifications this produced. `trusted=True` is `apply_legal`."""
         if trusted and not isinstance(action, dict):
@@ -231,7 +231,7 @@ class Game:
 
         return player_view(self, seat, notifications)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Everything needed to resume: state (dice included), log, notifications."""
         return {
             "state": msgspec.to_builtins(self.state),

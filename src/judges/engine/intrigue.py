@@ -18,7 +18,7 @@ from .actions import (
 )
 from .board import controlled_settlements, free_generals, turn_order
 from .cards import EVENT_CARDS, is_event
-from .context import Ctx
+from .context import Ctx, TurnHandler
 from .effects import kill_general, register_wrath
 from .errors import IllegalAction
 from .state import CANAANITES, Decision
@@ -362,7 +362,7 @@ def legal_intrigue(ctx: Ctx, seat: int) -> Iterator[Action]:
         yield Release(player=seat, general=gid)
 
 
-INTRIGUE_HANDLERS = {
+INTRIGUE_HANDLERS: dict[type[Action], TurnHandler] = {
     PlayTax: apply_tax,
     PlayEvent: apply_event,
     PlayAssassin: apply_assassin,

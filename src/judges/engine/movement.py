@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from ..world import World
 from .actions import Action, DropArk, LeaveTroops, Move, PickUpArk, TakeTroops
 from .board import settlement_controller
-from .context import Ctx
+from .context import Ctx, TurnHandler
 from .errors import IllegalAction
 from .rules import Rules
 from .state import General
@@ -321,7 +321,7 @@ def legal_movement(ctx: Ctx, seat: int) -> list[Action]:
     return out
 
 
-MOVEMENT_HANDLERS = {
+MOVEMENT_HANDLERS: dict[type[Action], TurnHandler] = {
     Move: apply_move,
     TakeTroops: apply_take,
     LeaveTroops: apply_leave,
