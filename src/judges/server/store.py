@@ -46,7 +46,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 from sqlalchemy import (
@@ -59,6 +59,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     UniqueConstraint,
     create_engine,
     delete,
@@ -67,9 +68,13 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import CursorResult, Result, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+if TYPE_CHECKING:
+    from sqlalchemy.dialects.postgresql import Insert as PostgresInsert
+    from sqlalchemy.dialects.sqlite import Insert as SQLiteInsert
 
 DEFAULT_DATABASE_URL = "sqlite:///judges.db"
 DATABASE_URL_ENV = "JUDGES_DATABASE_URL"
@@ -249,9 +254,17 @@ class SnapshotRow(Base):
     data: Mapped[dict] = mapped_column(JSON)
 
 
-games_table = GameRow.__table__
-actions_table = ActionRow.__table__
-snapshots_table = SnapshotRow.__table__
+def _table(row_class: type[Base]) -> Table:
+    """The Table a row class is mapped to. Declarative types `__table__` as any FromClause
+    (a class may be mapped to a subquery); these classes are mapped to tables."""
+    table = row_class.__table__
+    assert isinstance(table, Table)
+    return table
+
+
+games_table = _table(GameRow)
+actions_table = _table(ActionRow)
+snapshots_table = _table(SnapshotRow)
 
 
 # --- what load / list_games return ------------------------------------------------------------
@@ -344,6 +357,13 @@ def _json_dumps(obj: Any) -> str:
 
 def _json_loads(data: str | bytes) -> Any:
     return msgspec.json.decode(data)
+
+
+def _rowcount(result: Result[Any]) -> int:
+    """The rows an UPDATE or DELETE matched. Session.execute types its result as a Result;
+    for such a statement it is a CursorResult, the kind that has a rowcount."""
+    assert isinstance(result, CursorResult)
+    return result.rowcount
 
 
 def _action_record(row: ActionRow) -> dict:
@@ -496,7 +516,7 @@ class GameStore:
                 .where(games_table.c.id == game_id)
                 .values(ending=ending, winners=list(winners), updated_at=_now())
             )
-            if result.rowcount != 1:
+            if _rowcount(result) != 1:
                 raise GameNotFound(game_id)
             session.commit()
 
@@ -507,7 +527,7 @@ class GameStore:
             if not isinstance(seat, dict) or seat.get("kind") not in SEAT_KINDS:
                 raise StoreError(f"seat {i}: a seat is a dict whose kind is one of {SEAT_KINDS}, not {seat!r}")
         with self._session(write=True) as session:
-            version = session.scalar(
+            version: int | None = session.scalar(
                 update(games_table)
                 .where(games_table.c.id == game_id)
                 .values(
@@ -551,7 +571,7 @@ class GameStore:
         with self._session(write=True) as session:
             session.execute(delete(snapshots_table).where(snapshots_table.c.game_id == game_id))
             session.execute(delete(actions_table).where(actions_table.c.game_id == game_id))
-            deleted = session.execute(delete(games_table).where(games_table.c.id == game_id)).rowcount
+            deleted = _rowcount(session.execute(delete(games_table).where(games_table.c.id == game_id)))
             session.commit()
         return deleted == 1
 
@@ -590,11 +610,13 @@ class GameStore:
                 if client_action_id is not None and self._client_seq(session, game_id, client_action_id) is not None:
                     return False
                 # advancing action_count first serializes writers of the game (row lock on PostgreSQL)
-                advanced = session.execute(
-                    update(games_table)
-                    .where(games_table.c.id == game_id, games_table.c.action_count == seq)
-                    .values(**values)
-                ).rowcount
+                advanced = _rowcount(
+                    session.execute(
+                        update(games_table)
+                        .where(games_table.c.id == game_id, games_table.c.action_count == seq)
+                        .values(**values)
+                    )
+                )
                 if advanced != 1:
                     # PostgreSQL, READ COMMITTED: a concurrent writer may have committed meanwhile
                     if (
@@ -687,18 +709,20 @@ class GameStore:
         within the lease."""
         now = time.time()
         with self._session(write=True) as session:
-            taken = session.execute(
-                update(games_table)
-                .where(
-                    games_table.c.id == game_id,
-                    or_(
-                        games_table.c.bot_holder.is_(None),
-                        games_table.c.bot_holder == holder,
-                        games_table.c.bot_lease_until < now,
-                    ),
+            taken = _rowcount(
+                session.execute(
+                    update(games_table)
+                    .where(
+                        games_table.c.id == game_id,
+                        or_(
+                            games_table.c.bot_holder.is_(None),
+                            games_table.c.bot_holder == holder,
+                            games_table.c.bot_lease_until < now,
+                        ),
+                    )
+                    .values(bot_holder=holder, bot_lease_until=now + seconds)
                 )
-                .values(bot_holder=holder, bot_lease_until=now + seconds)
-            ).rowcount
+            )
             session.commit()
         return taken == 1
 
@@ -733,11 +757,16 @@ class GameStore:
                 raise GameNotFound(game_id)
             if not isinstance(seq, int) or not 0 <= seq <= count:
                 raise StoreError(f"game {game_id!r} has {count} actions: no snapshot after {seq!r} actions")
+            stmt: SQLiteInsert | PostgresInsert
             if self.is_sqlite:
-                from sqlalchemy.dialects.sqlite import insert
+                from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+                stmt = sqlite_insert(snapshots_table)
             else:
-                from sqlalchemy.dialects.postgresql import insert
-            stmt = insert(snapshots_table).values(game_id=game_id, seq=seq, data=data)
+                from sqlalchemy.dialects.postgresql import insert as postgres_insert
+
+                stmt = postgres_insert(snapshots_table)
+            stmt = stmt.values(game_id=game_id, seq=seq, data=data)
             session.execute(
                 stmt.on_conflict_do_update(index_elements=["game_id", "seq"], set_={"data": stmt.excluded.data})
             )
