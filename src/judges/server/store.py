@@ -68,11 +68,15 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import CursorResult, Result, make_url
+from sqlalchemy.engine import Connection, CursorResult, Result, make_url
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.pool import ConnectionPoolEntry
 
 if TYPE_CHECKING:
+    import psycopg
+    from alembic.config import Config
     from sqlalchemy.dialects.postgresql import Insert as PostgresInsert
     from sqlalchemy.dialects.sqlite import Insert as SQLiteInsert
 
@@ -222,13 +226,13 @@ class GameRow(Base):
     id: Mapped[str] = mapped_column(String, primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    options: Mapped[dict] = mapped_column(JSON)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
     rules_version: Mapped[int] = mapped_column(Integer)
-    seats: Mapped[list] = mapped_column(JSON)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     action_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     ending: Mapped[str | None] = mapped_column(String, nullable=True)
-    winners: Mapped[list] = mapped_column(JSON)
+    winners: Mapped[list[int]] = mapped_column(JSON)
     seats_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     bot_holder: Mapped[str | None] = mapped_column(String, nullable=True)
     bot_lease_until: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
@@ -241,7 +245,7 @@ class ActionRow(Base):
     game_id: Mapped[str] = mapped_column(String, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     player: Mapped[int] = mapped_column(Integer)
-    action: Mapped[dict] = mapped_column(JSON)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
     client_action_id: Mapped[str | None] = mapped_column(String, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -251,7 +255,7 @@ class SnapshotRow(Base):
 
     game_id: Mapped[str] = mapped_column(String, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    data: Mapped[dict] = mapped_column(JSON)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
 def _table(row_class: type[Base]) -> Table:
@@ -274,16 +278,16 @@ class StoredSnapshot(NamedTuple):
     """The caller's snapshot data after `seq` actions (a tuple: `seq, data = snapshot`)."""
 
     seq: int
-    data: dict
+    data: dict[str, Any]
 
 
 @dataclass
 class StoredGame:
     id: str
-    options: dict
+    options: dict[str, Any]
     seed: int
     rules_version: int
-    seats: list[dict]
+    seats: list[dict[str, Any]]
     action_count: int
     ending: str | None
     winners: list[int]
@@ -292,9 +296,9 @@ class StoredGame:
     snapshot: StoredSnapshot | None
     # the actions from snapshot.seq (or 0) on, in seq order; each a record
     # {"seq", "player", "action", "client_action_id", "created_at"}
-    actions: list[dict]
+    actions: list[dict[str, Any]]
     # every action record from seq 0, when load(..., all_actions=True); else None
-    all_actions: list[dict] | None = None
+    all_actions: list[dict[str, Any]] | None = None
     seats_version: int = 0
 
     @property
@@ -316,9 +320,9 @@ class Catchup:
     """What a process whose copy has `start` actions is missing (GameStore.catch_up)."""
 
     action_count: int
-    seats: list[dict]
+    seats: list[dict[str, Any]]
     seats_version: int
-    actions: list[dict]  # action records from seq `start` on
+    actions: list[dict[str, Any]]  # action records from seq `start` on
 
 
 @dataclass
@@ -326,9 +330,9 @@ class GameSummary:
     id: str
     created_at: datetime
     updated_at: datetime
-    options: dict
+    options: dict[str, Any]
     rules_version: int
-    seats: list[dict]  # the seats without their token_hash
+    seats: list[dict[str, Any]]  # the seats without their token_hash
     action_count: int
     ending: str | None
     winners: list[int]
@@ -366,7 +370,7 @@ def _rowcount(result: Result[Any]) -> int:
     return result.rowcount
 
 
-def _action_record(row: ActionRow) -> dict:
+def _action_record(row: ActionRow) -> dict[str, Any]:
     return {
         "seq": row.seq,
         "player": row.player,
@@ -421,7 +425,7 @@ class GameStore:
     def __enter__(self) -> GameStore:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @contextmanager
@@ -435,7 +439,7 @@ class GameStore:
 
     # --- schema ---------------------------------------------------------------------------
 
-    def alembic_config(self):
+    def alembic_config(self) -> Config:
         """An Alembic Config for this store, built in code (no alembic.ini)."""
         from alembic.config import Config
 
@@ -479,7 +483,9 @@ class GameStore:
 
     # --- games ----------------------------------------------------------------------------
 
-    def create_game(self, game_id: str, options: dict, seed: int, rules_version: int, seats: list[dict]) -> None:
+    def create_game(
+        self, game_id: str, options: dict[str, Any], seed: int, rules_version: int, seats: list[dict[str, Any]]
+    ) -> None:
         """Stores a new game with no actions. Raises GameExists if the id is taken."""
         if not isinstance(game_id, str) or not game_id:
             raise StoreError(f"a game id must be a non-empty string, not {game_id!r}")
@@ -520,7 +526,7 @@ class GameStore:
                 raise GameNotFound(game_id)
             session.commit()
 
-    def set_seats(self, game_id: str, seats: list[dict]) -> int:
+    def set_seats(self, game_id: str, seats: list[dict[str, Any]]) -> int:
         """Replaces the seats (a seat handed to a bot and back, its history); returns the new
         seats_version. Several processes changing seats use update_seat instead."""
         for i, seat in enumerate(seats):
@@ -540,7 +546,9 @@ class GameStore:
             session.commit()
         return version
 
-    def update_seat(self, game_id: str, seat: int, change: Callable[[dict], bool]) -> tuple[list[dict], int]:
+    def update_seat(
+        self, game_id: str, seat: int, change: Callable[[dict[str, Any]], bool]
+    ) -> tuple[list[dict[str, Any]], int]:
         """Changes one seat in place, reading and writing the stored seats in one transaction
         under the game's row lock, so that a change made by another process is never
         overwritten. `change(seat_dict)` returns whether it changed anything. Returns the
@@ -582,7 +590,7 @@ class GameStore:
         game_id: str,
         seq: int,
         player: int,
-        action: dict,
+        action: dict[str, Any],
         client_action_id: str | None = None,
         *,
         ending: str | None = None,
@@ -659,7 +667,7 @@ class GameStore:
         with self._session() as session:
             return self._client_seq(session, game_id, client_action_id)
 
-    def list_actions(self, game_id: str, start: int = 0, stop: int | None = None) -> list[dict]:
+    def list_actions(self, game_id: str, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
         """Action records with start <= seq < stop, in seq order (see StoredGame.actions)."""
         with self._session() as session:
             query = select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq >= start)
@@ -748,7 +756,7 @@ class GameStore:
 
     # --- snapshots ------------------------------------------------------------------------
 
-    def save_snapshot(self, game_id: str, seq: int, data: dict) -> None:
+    def save_snapshot(self, game_id: str, seq: int, data: dict[str, Any]) -> None:
         """Stores the caller's snapshot of the game after `seq` actions (replacing one with the
         same seq). `seq` may not exceed the game's action count."""
         with self._session(write=True) as session:
@@ -842,7 +850,7 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     transaction handling, so reads are transactional and DDL is too."""
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record) -> None:
+    def _on_connect(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
         dbapi_connection.isolation_level = None  # sqlite3 emits no BEGIN of its own
         cursor = dbapi_connection.cursor()
         try:
@@ -853,7 +861,7 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
             cursor.close()
 
     @event.listens_for(engine, "begin")
-    def _on_begin(connection) -> None:
+    def _on_begin(connection: Connection) -> None:
         mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
         connection.exec_driver_sql("BEGIN IMMEDIATE" if mode == "IMMEDIATE" else "BEGIN")
 
@@ -862,8 +870,9 @@ def _configure_postgres(engine: Engine, statement_timeout_ms: int, lock_timeout_
     """Every connection gets its timeouts: no statement runs, and no lock is awaited, for
     longer than the server can afford (a locked table then fails fast instead of freezing)."""
 
+    # the driver of postgresql:// URLs is psycopg (normalize_url)
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record) -> None:
+    def _on_connect(dbapi_connection: psycopg.Connection[Any], _record: ConnectionPoolEntry) -> None:
         autocommit = dbapi_connection.autocommit
         dbapi_connection.autocommit = True  # session settings, outside any transaction
         try:
