@@ -213,7 +213,8 @@ class RedisFanout(_Listening):
                     yield message["data"]
         finally:
             with contextlib.suppress(Exception):
-                await pubsub.aclose()
+                # redis-py leaves PubSub.aclose unannotated (it returns None)
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def publish(self, change: Change) -> None:
         try:
