@@ -4,14 +4,17 @@ target rate. For each action it measures the latency from its submission to its 
 every client of the game, and it reports actions/s, errors and the server's memory per game.
 
 Loopback only, bounded by --seconds and --games. It starts its own server (a SQLite file in a
-temporary folder) unless --url names one; --url given several times spreads the websocket
-clients and the games' actions over several server processes (round-robin), all serving one
-database. Each game is created on the first URL; its other seats are taken by claiming their
-invitations (server/seats.py), as players would. The clients apply the live updates (a full
-view, then deltas: docs/web.md) as the game screen does.
+temporary folder) unless --url names one. With --servers N (and a PostgreSQL --database) it
+starts N server processes on that database; --url given several times names running ones.
+Every game is split across the servers: seat s of game g connects and acts through server
+(g + s) mod N, so every action reaches most of its game's clients through the fan-out between
+processes (docs/deploy.md). Each game is created on the first server; its other seats are
+taken by claiming their invitations (server/seats.py), as players would. The clients apply
+the live updates (a full view, then deltas: docs/web.md) as the game screen does.
 
 Run: .venv/bin/python bench/load.py --games 20 --seconds 30 --rate 200 [--json out.json]
      [--url http://127.0.0.1:8000 [--url http://127.0.0.1:8001]] [--server-pid PID] [--py-spy profile.txt]
+     [--servers 2 --database postgresql://postgres@127.0.0.1:5432/bench]
 """
 
 from __future__ import annotations
@@ -107,6 +110,12 @@ def cpu_seconds(pid: int | None) -> float | None:
         return None
 
 
+def total_cpu(pids: list[int | None]) -> float | None:
+    """CPU seconds of all the server processes together."""
+    values = [cpu_seconds(p) for p in pids]
+    return None if any(v is None for v in values) else sum(values)
+
+
 def raise_file_limit() -> int:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:
@@ -121,7 +130,6 @@ def raise_file_limit() -> int:
 class GameClient:
     id: str
     tokens: list[str]
-    base: str = ""  # the server URL its actions go to
     latest: list[dict | None] = field(default_factory=lambda: [None] * 4)  # each seat's view
     seen: list[int] = field(default_factory=lambda: [-1] * 4)  # last seq each seat's socket received
     submitted: dict[int, float] = field(default_factory=dict)  # seq -> submission time
@@ -262,16 +270,24 @@ class Pacer:
             await asyncio.sleep(slot - now)
 
 
-async def play(game: GameClient, pacer: Pacer, stats: Stats, end: float, measuring: list[bool]) -> None:
-    parts = urlsplit(game.base)
-    http = Http11(parts.hostname, parts.port or 80)
+async def play(
+    game: GameClient, bases: list[str], pacer: Pacer, stats: Stats, end: float, measuring: list[bool]
+) -> None:
+    """`bases[s]`: the server seat s acts through."""
+    https = {}
+    for base in set(bases):
+        parts = urlsplit(base)
+        https[base] = Http11(parts.hostname, parts.port or 80)
     try:
-        await _play(game, http, pacer, stats, end, measuring)
+        await _play(game, [https[b] for b in bases], pacer, stats, end, measuring)
     finally:
-        await http.close()
+        for http in https.values():
+            await http.close()
 
 
-async def _play(game: GameClient, http: Http11, pacer: Pacer, stats: Stats, end: float, measuring: list[bool]) -> None:
+async def _play(
+    game: GameClient, https: list[Http11], pacer: Pacer, stats: Stats, end: float, measuring: list[bool]
+) -> None:
     while time.perf_counter() < end:
         await pacer.slot()
         if time.perf_counter() >= end:
@@ -288,7 +304,7 @@ async def _play(game: GameClient, http: Http11, pacer: Pacer, stats: Stats, end:
         sent = time.perf_counter()
         game.submitted[seq] = sent
         try:
-            status, _ = await http.post_json(
+            status, _ = await https[seat].post_json(
                 f"/api/games/{game.id}/actions", {"action": action}, {"X-Seat-Token": game.tokens[seat]}
             )
         except (OSError, ConnectionError, asyncio.IncompleteReadError, ValueError) as exc:
@@ -323,23 +339,30 @@ def percentiles(values: list[float]) -> dict:
 
 
 async def run(args) -> dict:
-    server = None
-    folder = None
+    started: list[tuple[subprocess.Popen, str]] = []  # (process, folder)
     pid = args.server_pid
     if args.url:
         bases = [u.rstrip("/") for u in args.url]
+        pids = [pid]
     else:
-        server, started, folder = start_server(args.database)
-        bases = [started]
-        pid = server.pid
+        bases, pids = [], []
+        for _ in range(args.servers):
+            server, base, folder = start_server(args.database)
+            started.append((server, folder))
+            bases.append(base)
+            pids.append(server.pid)
+        pid = pids[0]
     base = bases[0]
-    result_urls = len(bases)
+
+    def via(game_index: int, seat: int) -> str:
+        return bases[(game_index + seat) % len(bases)]
+
     result: dict = {
         "games": args.games,
         "clients": 4 * args.games,
         "target_rate": args.rate,
         "seconds": args.seconds,
-        "servers": result_urls,
+        "servers": len(bases),
     }
     try:
         rss_start = rss_mib(pid)
@@ -362,7 +385,7 @@ async def run(args) -> dict:
                             claimed.raise_for_status()
                             tokens[seat["seat"]] = claimed.json()["token"]
                     http.cookies.clear()
-                    return GameClient(data["id"], tokens, base=bases[i % len(bases)])
+                    return GameClient(data["id"], tokens)
 
             games = await asyncio.gather(*(create(i) for i in range(args.games)))
             result["create_seconds"] = time.perf_counter() - t0
@@ -374,8 +397,8 @@ async def run(args) -> dict:
             gate = asyncio.Semaphore(args.connect_concurrency)
             t0 = time.perf_counter()
 
-            async def join(game: GameClient, seat: int, k: int) -> None:
-                ws_base = "ws://" + urlsplit(bases[k % len(bases)]).netloc  # clients round-robin
+            async def join(index: int, game: GameClient, seat: int) -> None:
+                ws_base = "ws://" + urlsplit(via(index, seat)).netloc
                 async with gate:
                     ws = await connect(
                         f"{ws_base}/ws/games/{game.id}",
@@ -387,7 +410,7 @@ async def run(args) -> dict:
                     sockets.append(ws)
                     listeners.append(asyncio.create_task(listen(game, seat, ws, stats, measuring)))
 
-            await asyncio.gather(*(join(g, s, 4 * i + s) for i, g in enumerate(games) for s in range(4)))
+            await asyncio.gather(*(join(i, g, s) for i, g in enumerate(games) for s in range(4)))
             while any(None in g.latest for g in games):  # every socket's first message
                 if time.perf_counter() - t0 > 120:
                     raise SystemExit("not every socket got its first message within 120 s")
@@ -399,11 +422,14 @@ async def run(args) -> dict:
             pacer = Pacer(args.rate)
             start = time.perf_counter()
             end = start + args.warmup + args.seconds
-            players = [asyncio.create_task(play(g, pacer, stats, end, measuring)) for g in games]
+            players = [
+                asyncio.create_task(play(g, [via(i, s) for s in range(4)], pacer, stats, end, measuring))
+                for i, g in enumerate(games)
+            ]
             watcher = asyncio.create_task(watch_loop(stats, measuring))
             await asyncio.sleep(args.warmup)
             measuring[0] = True
-            cpu_before, own_before = cpu_seconds(pid), time.process_time()
+            cpu_before, own_before = total_cpu(pids), time.process_time()
             measured_from = time.perf_counter()
             if args.py_spy and pid:
                 spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
@@ -431,7 +457,7 @@ async def run(args) -> dict:
             watcher.cancel()
             elapsed = time.perf_counter() - measured_from
             measuring[0] = False
-            cpu_after, own_after = cpu_seconds(pid), time.process_time()
+            cpu_after, own_after = total_cpu(pids), time.process_time()
             rss_end = rss_mib(pid)
             if profiler is not None:
                 profiler.wait(60)
@@ -464,7 +490,7 @@ async def run(args) -> dict:
             }
         )
     finally:
-        if server is not None:
+        for server, folder in started:
             server.send_signal(signal.SIGTERM)
             try:
                 server.wait(15)
@@ -570,6 +596,9 @@ def main() -> None:
     )
     parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, for its memory and CPU")
     parser.add_argument("--database", help="database URL of the started server (default: a temporary SQLite file)")
+    parser.add_argument(
+        "--servers", type=int, default=1, help="server processes to start on --database (PostgreSQL when more than 1)"
+    )
     parser.add_argument("--http-connections", type=int, default=16, help="HTTP connections used to create the games")
     parser.add_argument("--connect-concurrency", type=int, default=50)
     parser.add_argument("--json", help="also write the figures to this JSON file")
@@ -577,6 +606,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.url and urlsplit(args.url).hostname not in ("127.0.0.1", "localhost", "::1"):
         raise SystemExit("--url must be a loopback address")
+    if args.servers < 1 or (args.servers > 1 and (args.url or not (args.database or "").startswith("postgres"))):
+        raise SystemExit("--servers N > 1 needs a PostgreSQL --database (and no --url)")
     if args.games < 1 or args.seconds <= 0 or args.rate <= 0:
         raise SystemExit("--games, --seconds and --rate must be positive")
     limit = raise_file_limit()

@@ -124,9 +124,10 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await asyncio.to_thread(store.migrate)
-        await service.resume_all()
+        await service.start()  # the fan-out, the unfinished games, the watchdog
         settle_memory()
         yield
+        await service.stop()
 
     app = FastAPI(
         title="Judges & Kings",
@@ -169,14 +170,19 @@ def create_app(
     async def service_error(request: Request, exc: ServiceError):
         body = exc.to_dict()
         body["text"] = gettext(request_language(request), exc.key, **{"detail": exc.message, **exc.params})
-        headers = {"Retry-After": str(exc.params["retry_after"])} if "retry_after" in exc.params else None
-        return JSONResponse(status_code=exc.status, content=body, headers=headers)
+        return JSONResponse(status_code=exc.status, content=body, headers=exc.headers)
 
     def rate_limited(limiter: RateLimiter, key: Any, error: str, what: str) -> None:
         wait = limiter.take(key)
         if wait is not None:
             seconds = max(1, int(wait + 0.999))
-            raise ServiceError(429, error, f"too many {what}: try again in {seconds} s", retry_after=seconds)
+            raise ServiceError(
+                429,
+                error,
+                f"too many {what}: try again in {seconds} s",
+                headers={"Retry-After": str(seconds)},
+                retry_after=seconds,
+            )
 
     def seat_of(conn: HTTPConnection, live: LiveGame) -> int:
         """The seat a request's credential (X-Seat-Token, or the game's cookie) belongs to."""
@@ -296,7 +302,7 @@ def create_app(
             )
         except msgspec.ValidationError as exc:
             raise ServiceError(422, "error.options", f"rules: {exc}") from None
-        live, token, invitations = service.create(
+        live, token, invitations = await service.create(
             [s.model_dump() for s in spec.seats],
             spec.wave_pairs,
             spec.seed,
@@ -471,7 +477,8 @@ def create_app(
         sub.close = lambda code, key: closing.append(asyncio.create_task(close(code, key)))
 
         async def pump():
-            await websocket.send_text(first.decode())
+            if first is not None:  # else the copy is being reloaded: a full view follows
+                await websocket.send_text(first.decode())
             while True:
                 await websocket.send_text((await sub.queue.get()).decode())
 
