@@ -17,8 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from judges.server.app import create_app
-from judges.server.updates import apply_update
 from judges.server.store import GameStore
+from judges.server.updates import apply_update
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
 

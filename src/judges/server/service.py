@@ -884,8 +884,8 @@ class GameService:
                     live.id, heavy, bot.choose, seat, legal, functools.partial(_same, view)
                 )
                 async with live.lock:
-                    if live.stale or len(live.game.log) != seq:
-                        continue  # someone acted meanwhile: think again on the new position
+                    if live.stale or len(live.game.log) != seq or seat not in self.bot_seats_owing(live):
+                        continue  # someone acted meanwhile, or the player is back: look again
                     try:
                         await self._apply_and_commit(live, action, None, attempts=1)
                     except SequenceConflict:
