@@ -101,7 +101,7 @@ def dask_cluster(tasks: list, spec: str) -> Iterator[dict]:
                 n_workers=value,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",  # a free port: several runs may share a machine
                 scheduler_port=0,
                 silence_logs=logging.ERROR,
             )
