@@ -21,7 +21,7 @@ def judgment_rounds(game: Game) -> list[int]:
 
 
 def game_record(game: Game, *, variant: str, index: int, seed: int, bots: list[str], seconds: float = 0.0) -> dict:
-    """One row of games.csv / one game of summary.json. Victory points are measured at the end
+    """One line of records.jsonl (and one row of games.csv). Victory points are measured at the end
     of the game, for every seat, by source (judge titles, King, Tabernacle)."""
     state, world = game.state, game.world
     points = [score(state, world, seat) for seat in range(len(state.players))]

@@ -121,7 +121,7 @@ def play_record_game(options: Options, bots: tuple[str, ...] | list[str]):
 
 
 def replay_record(record: dict):
-    """The finished Game of a stored lab record (games.csv row / summary.json game), played
+    """The finished Game of a stored lab record (a line of records.jsonl), played
     again under the options and rules the record stores."""
     from ..engine.state import options_from_builtins
 
