@@ -246,7 +246,7 @@ def write_plots(out: Path, by_variant: dict[str, list[dict]], summaries: dict[st
         for source in SOURCES:
             values = [summaries[v][key][source] for v in names]
             ax.bar(range(len(names)), values, 0.6, bottom=bottom, label=source)
-            bottom = [b + x for b, x in zip(bottom, values)]
+            bottom = [b + x for b, x in zip(bottom, values, strict=True)]
         ax.set_xticks(range(len(names)))
         ax.set_xticklabels(names)
         ax.set_title(title)
