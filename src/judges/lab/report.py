@@ -1,7 +1,11 @@
 """The lab's report: summary statistics, matplotlib plots (Agg), index.html, games.csv, summary.json.
 
-`report/index.html` is self-contained apart from its images, which are PNG files next to it.
-Win rates carry 95% Wilson score intervals. A shared victory counts as a win for each winner.
+The report is built from a records file alone (`judges lab-report records.jsonl --out report/`,
+or `judges lab` at the end of its run): what the run was — players, bots by seat, seeds, each
+variant's rules — is read from the records, so a report can be drawn from a run that is still
+going or was interrupted. `report/index.html` is self-contained apart from its images, which
+are PNG files next to it. Win rates carry 95% Wilson score intervals. A shared victory counts
+as a win for each winner.
 """
 
 from __future__ import annotations
@@ -13,10 +17,12 @@ import statistics
 from collections import Counter
 from pathlib import Path
 
+import msgspec
 from jinja2 import Environment, FileSystemLoader
 
+from ..engine.rules import DEFAULT_RULES
 from ..engine.state import ENDINGS
-from .records import ITEMS
+from .records import ITEMS, RecordsError, read_records, sort_records
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -240,7 +246,7 @@ def write_plots(out: Path, by_variant: dict[str, list[dict]], summaries: dict[st
         for source in SOURCES:
             values = [summaries[v][key][source] for v in names]
             ax.bar(range(len(names)), values, 0.6, bottom=bottom, label=source)
-            bottom = [b + x for b, x in zip(bottom, values)]
+            bottom = [b + x for b, x in zip(bottom, values, strict=True)]
         ax.set_xticks(range(len(names)))
         ax.set_xticklabels(names)
         ax.set_title(title)
@@ -411,31 +417,71 @@ def write_html(path: Path, config_json: dict, summaries: dict[str, dict]) -> Non
             ],
         )
     )
+    records = config_json.get("records")
+    # the records file is linked when it sits in the report's folder
+    records_link = Path(records).name if records and Path(records).resolve().parent == path.resolve().parent else None
     page = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True).get_template("report.html")
-    path.write_text(page.render(config=config_json, tables=rows, plots=PLOTS), encoding="utf-8")
+    path.write_text(
+        page.render(config=config_json, tables=rows, plots=PLOTS, records_link=records_link), encoding="utf-8"
+    )
 
 
-def write_report(config, records: list[dict]) -> dict:
-    out = Path(config.out)
-    out.mkdir(parents=True, exist_ok=True)
-    variants = config.all_variants()
-    by_variant = {v.name: [r for r in records if r["variant"] == v.name] for v in variants}
-    summaries = {name: summarize_variant(rs) for name, rs in by_variant.items()}
-    config_json = {
-        "command": config.command,
-        "players": config.players,
-        "games": config.games,
-        "bots": config.seat_bots(),
-        "seed": config.seed,
-        "round_limit": config.round_limit,
-        "wave_pairs": config.wave_pairs,
-        "variants": [v.to_json() for v in variants],
+def _changed_rules(rules: dict) -> list[str]:
+    """A variant's rules as NAME=VALUE overrides of the default rules (dicts entry by entry)."""
+    default = json.loads(json.dumps(msgspec.to_builtins(DEFAULT_RULES)))
+    out = []
+    for name, value in rules.items():
+        base = default.get(name)
+        if isinstance(value, dict) and isinstance(base, dict) and set(value) == set(base):
+            out += [f"{name}.{k}={json.dumps(v)}" for k, v in value.items() if v != base[k]]
+        elif value != base:
+            out.append(f"{name}={json.dumps(value)}")
+    return out
+
+
+def describe_run(records: list[dict]) -> dict:
+    """What the records say of their run: the report's header and summary.json's config."""
+    first = records[0]
+    players = len(first["bots"])
+    variants = list(dict.fromkeys(r["variant"] for r in records))  # records are sorted
+    seeds = sorted({r["seed"] for r in records})
+    options = first["options"]
+    k = -first["game"] % players
+    return {
+        "players": players,
+        "games": max(sum(1 for r in records if r["variant"] == v) for v in variants),
+        "bots": first["bots"][k:] + first["bots"][:k],  # by seat in game 0; game i rotates it by i
+        "seed": seeds[0],
+        "last_seed": seeds[-1],
+        "round_limit": options.get("round_limit"),
+        "wave_pairs": options.get("wave_pairs"),
+        "variants": [
+            {"name": v, "set": _changed_rules(next(r for r in records if r["variant"] == v)["options"]["rules"])}
+            for v in variants
+        ],
     }
+
+
+def report_from_file(path: Path, out: Path, command: str = "") -> dict:
+    """The report of the records file at `path` (complete lines only), written into `out`."""
+    records = read_records(Path(path))
+    if not records:
+        raise RecordsError(f"{path} holds no finished game yet")
+    return write_report(records, out, command=command, records_path=Path(path))
+
+
+def write_report(records: list[dict], out: Path, command: str = "", records_path: Path | None = None) -> dict:
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    records = sort_records(records)
+    config_json = {"command": command, **describe_run(records)}
+    if records_path is not None:
+        config_json["records"] = str(records_path)
+    by_variant = {v["name"]: [r for r in records if r["variant"] == v["name"]] for v in config_json["variants"]}
+    summaries = {name: summarize_variant(rs) for name, rs in by_variant.items()}
     summary = {"config": config_json, "variants": summaries}
     write_plots(out, by_variant, summaries)
     write_csv(out / "games.csv", records)
-    (out / "summary.json").write_text(
-        json.dumps({**summary, "games": records}, indent=1, sort_keys=True), encoding="utf-8"
-    )
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True), encoding="utf-8")
     write_html(out / "index.html", config_json, summaries)
     return summary
