@@ -343,7 +343,7 @@ def lab_report(
     out_console.print(f"report written to {out / 'index.html'}")
 
 
-def _print_lab_summary(out_console: Console, summary: dict) -> None:
+def _print_lab_summary(out_console: Console, summary: dict[str, Any]) -> None:
     for name, s in summary["variants"].items():
         bots_line = ", ".join(
             f"{spec} {100 * x['rate']:.1f}% [{100 * x['low']:.1f}–{100 * x['high']:.1f}]"

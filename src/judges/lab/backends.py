@@ -32,7 +32,7 @@ class ClusterError(OverrideError):
     """A --cluster that cannot be used: the message says why and what would work."""
 
 
-def local_pool(tasks: list, workers: int) -> Iterator[dict]:
+def local_pool(tasks: list[Any], workers: int) -> Iterator[dict[str, Any]]:
     """Plays the tasks in `workers` spawned processes (inline when one), yielding as they end."""
     from .runner import play_task
 
@@ -86,7 +86,7 @@ def check_cluster(spec: str) -> None:
     _dask()
 
 
-def dask_cluster(tasks: list, spec: str) -> Iterator[dict]:
+def dask_cluster(tasks: list[Any], spec: str) -> Iterator[dict[str, Any]]:
     """Plays the tasks on a Dask cluster, yielding each record as its game ends. Leaving the
     generator early (an interrupted run) cancels the games still queued."""
     from .runner import play_task
@@ -142,7 +142,7 @@ def _check_workers(client: Any, spec: str) -> None:
         )
 
 
-def play(tasks: Iterable, *, workers: int = 0, cluster: str | None = None) -> Iterator[dict]:
+def play(tasks: Iterable[Any], *, workers: int = 0, cluster: str | None = None) -> Iterator[dict[str, Any]]:
     """The records of `tasks` from the chosen backend, as games end."""
     tasks = list(tasks)
     if not tasks:

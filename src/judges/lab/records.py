@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -20,7 +21,9 @@ def judgment_rounds(game: Game) -> list[int]:
     return [n.round for n in game.notifications if n.key == "notification.announcements" and n.params.get("judgment")]
 
 
-def game_record(game: Game, *, variant: str, index: int, seed: int, bots: list[str], seconds: float = 0.0) -> dict:
+def game_record(
+    game: Game, *, variant: str, index: int, seed: int, bots: list[str], seconds: float = 0.0
+) -> dict[str, Any]:
     """One line of records.jsonl (and one row of games.csv). Victory points are measured at the end
     of the game, for every seat, by source (judge titles, King, Tabernacle)."""
     state, world = game.state, game.world
@@ -68,15 +71,15 @@ class RecordsError(ValueError):
     """A records file that cannot be read or does not belong to the run resuming it."""
 
 
-def record_key(record: dict) -> tuple[str, int]:
+def record_key(record: dict[str, Any]) -> tuple[str, int]:
     return record["variant"], record["seed"]
 
 
-def sort_records(records: list[dict]) -> list[dict]:
+def sort_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(records, key=lambda r: (r["variant"] != "default", r["variant"], r["game"]))
 
 
-def without_timing(record: dict) -> dict:
+def without_timing(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k not in TIMING_FIELDS}
 
 
@@ -88,9 +91,9 @@ def _complete_lines(path: Path) -> tuple[list[bytes], int]:
     return data[:end].splitlines(), end
 
 
-def read_records(path: Path) -> list[dict]:
+def read_records(path: Path) -> list[dict[str, Any]]:
     """Every complete record of a records file (which may still be growing), each game once."""
-    records: list[dict] = []
+    records: list[dict[str, Any]] = []
     seen: dict[tuple[str, int], int] = {}
     lines, _ = _complete_lines(Path(path))
     for number, line in enumerate(lines, 1):
@@ -127,7 +130,7 @@ class RecordsWriter:
         drop_partial_line(self.path)
         self._file = self.path.open("a", encoding="utf-8")
 
-    def write(self, record: dict) -> None:
+    def write(self, record: dict[str, Any]) -> None:
         self._file.write(json.dumps(record, sort_keys=True) + "\n")
         self._file.flush()
 

@@ -16,6 +16,7 @@ import math
 import statistics
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import msgspec
 from jinja2 import Environment, FileSystemLoader
@@ -39,7 +40,7 @@ PLOTS = {
 SOURCES = ("judges", "king", "tabernacle")
 
 
-def _item_order(item: str) -> tuple:
+def _item_order(item: str) -> tuple[Any, ...]:
     return (ITEMS.index(item) if item in ITEMS else len(ITEMS), item)
 
 
@@ -54,7 +55,7 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float, float]:
     return p, max(0.0, center - half), min(1.0, center + half)
 
 
-def _rate(wins: int, n: int) -> dict:
+def _rate(wins: int, n: int) -> dict[str, Any]:
     rate, low, high = wilson(wins, n)
     return {"wins": wins, "games": n, "rate": round(rate, 4), "low": round(low, 4), "high": round(high, 4)}
 
@@ -63,12 +64,12 @@ def _mean(values: list[float]) -> float:
     return round(sum(values) / len(values), 4) if values else 0.0
 
 
-def summarize_variant(records: list[dict]) -> dict:
+def summarize_variant(records: list[dict[str, Any]]) -> dict[str, Any]:
     n = len(records)
     players = len(records[0]["bots"]) if records else 0
     by_seat = [_rate(sum(1 for r in records if seat in r["winners"]), n) for seat in range(players)]
-    bot_wins: Counter = Counter()
-    bot_games: Counter = Counter()
+    bot_wins: Counter[Any] = Counter()
+    bot_games: Counter[Any] = Counter()
     for r in records:
         for seat, spec in enumerate(r["bots"]):
             bot_games[spec] += 1
@@ -120,7 +121,8 @@ def summarize_variant(records: list[dict]) -> dict:
 # --- plots ------------------------------------------------------------------------------------
 
 
-def _plt():
+def _plt() -> Any:
+    """matplotlib.pyplot on the Agg backend (imported late: only a report draws)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -130,10 +132,10 @@ def _plt():
 
 
 def _grouped(
-    ax,
+    ax: Any,
     labels: list[str],
     series: dict[str, list[float]],
-    errors: dict[str, tuple] | None = None,
+    errors: dict[str, tuple[Any, ...]] | None = None,
     ylabel: str = "",
     percent: bool = False,
 ) -> None:
@@ -154,7 +156,7 @@ def _grouped(
         ax.legend(fontsize=8)
 
 
-def _win_plot(plt, path: Path, labels: list[str], rates: dict[str, list[dict]], title: str) -> None:
+def _win_plot(plt: Any, path: Path, labels: list[str], rates: dict[str, list[dict[str, Any]]], title: str) -> None:
     fig, ax = plt.subplots(figsize=(7, 4))
     series = {v: [x["rate"] for x in xs] for v, xs in rates.items()}
     errors = {v: ([x["rate"] - x["low"] for x in xs], [x["high"] - x["rate"] for x in xs]) for v, xs in rates.items()}
@@ -165,7 +167,7 @@ def _win_plot(plt, path: Path, labels: list[str], rates: dict[str, list[dict]], 
     plt.close(fig)
 
 
-def write_plots(out: Path, by_variant: dict[str, list[dict]], summaries: dict[str, dict]) -> None:
+def write_plots(out: Path, by_variant: dict[str, list[dict[str, Any]]], summaries: dict[str, dict[str, Any]]) -> None:
     plt = _plt()
     names = list(by_variant)
     players = max((len(rs[0]["bots"]) for rs in by_variant.values() if rs), default=0)
@@ -289,7 +291,7 @@ def write_plots(out: Path, by_variant: dict[str, list[dict]], summaries: dict[st
 # --- files ------------------------------------------------------------------------------------
 
 
-def write_csv(path: Path, records: list[dict]) -> None:
+def write_csv(path: Path, records: list[dict[str, Any]]) -> None:
     players = max((len(r["bots"]) for r in records), default=0)
     items = sorted({i for r in records for i in r["spent"]}, key=_item_order)
     head = [
@@ -355,16 +357,16 @@ def write_csv(path: Path, records: list[dict]) -> None:
             w.writerow(row)
 
 
-def _pct(x: dict) -> str:
+def _pct(x: dict[str, Any]) -> str:
     return f"{100 * x['rate']:.1f}% [{100 * x['low']:.1f}–{100 * x['high']:.1f}] ({x['wins']}/{x['games']})"
 
 
-def write_html(path: Path, config_json: dict, summaries: dict[str, dict]) -> None:
+def write_html(path: Path, config_json: dict[str, Any], summaries: dict[str, dict[str, Any]]) -> None:
     """index.html from the template ``lab/templates/report.html``: the tables, the plots."""
     names = list(summaries)
     rows = []
 
-    def table(title: str, header: list[str], body: list[list]) -> tuple:
+    def table(title: str, header: list[str], body: list[list[Any]]) -> tuple[Any, ...]:
         return title, header, body
 
     players = len(summaries[names[0]]["wins_by_seat"]) if names else 0
@@ -426,7 +428,7 @@ def write_html(path: Path, config_json: dict, summaries: dict[str, dict]) -> Non
     )
 
 
-def _changed_rules(rules: dict) -> list[str]:
+def _changed_rules(rules: dict[str, Any]) -> list[str]:
     """A variant's rules as NAME=VALUE overrides of the default rules (dicts entry by entry)."""
     default = json.loads(json.dumps(msgspec.to_builtins(DEFAULT_RULES)))
     out = []
@@ -439,7 +441,7 @@ def _changed_rules(rules: dict) -> list[str]:
     return out
 
 
-def describe_run(records: list[dict]) -> dict:
+def describe_run(records: list[dict[str, Any]]) -> dict[str, Any]:
     """What the records say of their run: the report's header and summary.json's config."""
     first = records[0]
     players = len(first["bots"])
@@ -462,7 +464,7 @@ def describe_run(records: list[dict]) -> dict:
     }
 
 
-def report_from_file(path: Path, out: Path, command: str = "") -> dict:
+def report_from_file(path: Path, out: Path, command: str = "") -> dict[str, Any]:
     """The report of the records file at `path` (complete lines only), written into `out`."""
     records = read_records(Path(path))
     if not records:
@@ -470,7 +472,9 @@ def report_from_file(path: Path, out: Path, command: str = "") -> dict:
     return write_report(records, out, command=command, records_path=Path(path))
 
 
-def write_report(records: list[dict], out: Path, command: str = "", records_path: Path | None = None) -> dict:
+def write_report(
+    records: list[dict[str, Any]], out: Path, command: str = "", records_path: Path | None = None
+) -> dict[str, Any]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     records = sort_records(records)

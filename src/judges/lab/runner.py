@@ -17,11 +17,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
 from ..bots import bot_seed, make_bot, parse_bot_spec
-from ..engine import DEFAULT_RULES, Options, Rules
+from ..engine import DEFAULT_RULES, Game, Options, Rules
 from .backends import check_cluster, play
 from .overrides import OverrideError, Variant, parse_overrides
 from .records import RecordsError, RecordsWriter, game_record, read_records, record_key, sort_records
@@ -98,7 +99,7 @@ def task_options(task: Task) -> Options:
     )
 
 
-def play_task(task: Task) -> dict:
+def play_task(task: Task) -> dict[str, Any]:
     """Plays one game (in a worker or inline) and returns its record. Top-level: spawn-safe."""
     start = time.process_time()
     game = play_record_game(task_options(task), task.bots)
@@ -112,7 +113,7 @@ def play_task(task: Task) -> dict:
     )
 
 
-def play_record_game(options: Options, bots: tuple[str, ...] | list[str]):
+def play_record_game(options: Options, bots: tuple[str, ...] | list[str]) -> Game:
     """The game of a lab record: its options (rules included) and its bots by seat, seeded
     from the game's seed. Replaying a stored record (`replay_record`) plays it again."""
     from ..play import play_game
@@ -120,7 +121,7 @@ def play_record_game(options: Options, bots: tuple[str, ...] | list[str]):
     return play_game(options, [make_bot(spec, bot_seed(options.seed, seat)) for seat, spec in enumerate(bots)])
 
 
-def replay_record(record: dict):
+def replay_record(record: dict[str, Any]) -> Game:
     """The finished Game of a stored lab record (a line of records.jsonl), played
     again under the options and rules the record stores."""
     from ..engine.state import options_from_builtins
@@ -152,7 +153,7 @@ def _as_json(value: object) -> object:
     return json.loads(json.dumps(value, sort_keys=True))
 
 
-def previous_records(config: LabConfig, tasks: list[Task]) -> list[dict]:
+def previous_records(config: LabConfig, tasks: list[Task]) -> list[dict[str, Any]]:
     """The records the run's file already holds: none for a new run, those to keep when
     resuming. Refuses to mix runs: a record kept must be a game of this run, played with the
     bots and options this run would give it."""
@@ -188,7 +189,7 @@ def previous_records(config: LabConfig, tasks: list[Task]) -> list[dict]:
     return held
 
 
-def run_games(config: LabConfig, on_record: Callable[[dict], None] | None = None) -> list[dict]:
+def run_games(config: LabConfig, on_record: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
     """Plays every task the records file does not hold yet, streaming each record to the file as
     its game ends; returns every record of the run (kept and new), sorted by variant and game.
     `on_record` sees every record of the run, the kept ones first."""
@@ -216,7 +217,9 @@ def run_games(config: LabConfig, on_record: Callable[[dict], None] | None = None
     return sort_records(records)
 
 
-def run_lab(config: LabConfig, on_record: Callable[[dict], None] | None = None, report: bool = True) -> dict | None:
+def run_lab(
+    config: LabConfig, on_record: Callable[[dict[str, Any]], None] | None = None, report: bool = True
+) -> dict[str, Any] | None:
     """Plays the games into the records file (OUT/records.jsonl unless named), then writes the
     report into `config.out` from that file. Returns the report's summary."""
     from .report import report_from_file
