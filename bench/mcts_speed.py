@@ -8,7 +8,7 @@ are answered at once and cost next to nothing), and per call. The two trees run 
 child processes (baseline, new, baseline, new, …) and the medians are compared, so the machine's
 load hits both alike.
 
-Run: .venv/bin/python bench/mcts_speed.py [--baseline main] [--pairs 3] [--spec mcts]
+Run: .venv/bin/python bench/mcts_speed.py [--baseline REF] [--pairs 3] [--spec mcts] [--baseline-spec mcts:32:2]
 """
 
 from __future__ import annotations
@@ -84,7 +84,9 @@ def run_child(src: Path, args: argparse.Namespace) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--baseline", default="main", help="git ref to compare with (default: main)")
+    parser.add_argument(
+        "--baseline", default=None, help="git ref to compare with (default: where this branch left main)"
+    )
     parser.add_argument("--spec", default="mcts", help="bot spec, e.g. mcts, mcts:32:2")
     parser.add_argument("--baseline-spec", default=None, help="the spec for the baseline (default: --spec)")
     parser.add_argument("--pairs", type=int, default=3)
@@ -95,6 +97,10 @@ def main() -> None:
     if args.child:
         print(json.dumps(measure(args.spec, args.games, args.every)))
         return
+    if args.baseline is None:
+        args.baseline = subprocess.run(
+            ["git", "merge-base", "HEAD", "main"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
     commit = subprocess.run(
         ["git", "rev-parse", "--short", args.baseline], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.strip()

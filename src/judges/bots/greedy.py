@@ -410,6 +410,15 @@ class GreedyBot:
         for g in me.generals.values():
             if g.captor is None and g.owner != seat:
                 enemies[g.hex] = enemies.get(g.hex, 0) + 1 + g.army
+        # every region's share at once (`_View.region_share`, in one pass)
+        regions = world.regions
+        held, standing = [0] * len(regions), [0] * len(regions)
+        for i, s in enumerate(me.settlements):
+            if not s.razed:
+                r = world.settlements[i].region
+                standing[r] += 1
+                held[r] += control[i] == seat
+        shares = [h / n if n else 0.0 for h, n in zip(held, standing)]
         out: dict[int, tuple[float, float]] = {}
         for i, s in enumerate(me.settlements):
             if s.razed:
@@ -428,7 +437,7 @@ class GreedyBot:
             value = (rules.city_income if info.is_city else rules.village_income) + (
                 rules.development_income * s.developments
             )
-            worth = 8 + value + 6 * me.region_share(info.region) + (2 if owner == leader else 0)
+            worth = 8 + value + 6 * shares[info.region] + (2 if owner == leader else 0)
             if i in besieged:
                 worth -= 6
             need = 0.0 if defenders == 0 else 1.6 * defenders * (1.5 if walls else 1.0)

@@ -41,10 +41,11 @@ from ..engine import Action, Buy, DropArk, EndTurn, LeaveTroops, Move, PickUpArk
 from ..engine.actions import action_to_json
 from ..engine.dice import SeededDice, seed_to_state
 from ..engine.errors import RuleError
-from ..engine.search import SearchState, fresh_seed, game_from_view, material
+from ..engine.search import SearchState, fresh_seed, game_from_view
 from ..engine.view import PlayerView
 from ..world import load_world
 from .greedy import GreedyBot, _View
+from .value import ValueModel, default_model
 
 # Free, undoable steps: the greedy bot's proposal is followed, so no search walks in circles.
 _REVERSIBLE = (TakeTroops, LeaveTroops, PickUpArk, DropArk)
@@ -57,10 +58,10 @@ class MCTSBot:
         self,
         seed: int,
         iterations: int = 32,
-        horizon: int = 2,
+        horizon: int = 1,
         width: int = 4,
         margin: float = 0.01,
-        temperature: float = 2.0,
+        value: ValueModel | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError("MCTS needs at least one iteration")
@@ -73,7 +74,7 @@ class MCTSBot:
         self.horizon = horizon
         self.width = width
         self.margin = margin
-        self.temperature = temperature
+        self.value = value if value is not None else default_model()
         self.searched = 0  # decisions searched so far (for measurements)
         self.departed = 0  # of them, those where the search overruled the greedy choice
 
@@ -135,28 +136,21 @@ class MCTSBot:
         except RuleError:  # not legal in this sample (cannot happen from a faithful view)
             return -1.0
         stop_round = start_round + self.horizon
-        state = game.state
+        state, world = game.state, game.world
         greedy = self._greedy
-        while not game.is_over and (state.round < stop_round or state.phase == 1):
+        while not game.is_over and state.round < stop_round:
             p = game.waiting_for()[0]
             legal = list(game.legal_actions(p))
-            game.apply(
-                legal[0] if len(legal) == 1 else greedy.choose(p, legal, lambda: game.view(p, notifications=False))
-            )
+            # The sample is the search's own draw: greedy reads it whole, without a view.
+            game.apply(legal[0] if len(legal) == 1 else greedy.choose_in_state(p, legal, state, world))
         if game.is_over:
             return s.returns()[seat]
         return self.evaluate(s)[seat]
 
     def evaluate(self, s: SearchState) -> list[float]:
-        """Rewards at a cut-off: a softmax of each seat's material (eliminated seats get 0)."""
-        state = s.game.state
-        worth = material(s.game)
-        top = max(worth)
-        weights = [
-            0.0 if p.eliminated else math.exp((w - top) / self.temperature) for p, w in zip(state.players, worth)
-        ]
-        total = sum(weights) or 1.0
-        return [w / total for w in weights]
+        """Rewards at a cut-off: each seat's chance to win by the learned value model
+        (`bots.value`; eliminated seats get 0)."""
+        return self.value.win_chances(s.game.state, s.game.world)
 
     # --- candidates ------------------------------------------------------------------------
 
