@@ -94,7 +94,8 @@ def plain_targets(me: _View) -> dict[int, tuple[float, float]]:
         hex_index = world.settlements[i].hex
         defenders, walls = me.defenders_at(hex_index)
         region = world.settlements[i].region
-        worth = 8 + base_value(s, world, i) + 6 * region_share(s, world, region, me.seat) + (2 if owner == leader else 0)
+        share = region_share(s, world, region, me.seat)
+        worth = 8 + base_value(s, world, i) + 6 * share + (2 if owner == leader else 0)
         if i in me.besieged:
             worth -= 6
         need = 0.0 if defenders == 0 else 1.6 * defenders * (1.5 if walls else 1.0)
@@ -228,7 +229,8 @@ def test_training_samples_come_one_per_round_with_the_game_s_winners():
 
 def test_mcts_scores_a_cut_rollout_with_the_value_model():
     game = random_position(5, 2, 150)
-    bot = MCTSBot(seed=1)
+    bot = MCTSBot(seed=1, value=default_model())
     from judges.engine.search import SearchState
 
     assert bot.evaluate(SearchState(game)) == default_model().win_chances(game.state, game.world)
+    assert MCTSBot(seed=1).evaluate(SearchState(game)) != bot.evaluate(SearchState(game))  # default: material
