@@ -355,5 +355,24 @@ def _print_lab_summary(out_console: Console, summary: dict[str, Any]) -> None:
         )
 
 
+@app.command("train-value")
+def train_value(
+    games: int = typer.Option(300, min=1, help="Greedy games per player count; game i uses seed + i."),
+    players: str = typer.Option("2,3,4", help="Player counts, comma-separated."),
+    seed: int = typer.Option(10_000, help="Seed of the first game (the lab's evaluations use other seeds)."),
+    l2: float = typer.Option(1.0, min=0.0, help="L2 penalty of the fit."),
+    out: Path = typer.Option(
+        Path("src/judges/data/value.json"), help="Where to write the weights (default: the packaged model)."
+    ),
+) -> None:
+    """Fit the MCTS bot's value model on seeded greedy games and write its weights (bots/value.py)."""
+    from .bots.value import train
+
+    counts = tuple(int(n) for n in players.split(",") if n.strip())
+    model = train(games, counts, seed, l2)
+    out.write_text(model.to_json() + "\n", encoding="utf-8")
+    Console().print(f"value model ({model.trained_on}) written to {out}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()
