@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from functools import cached_property
+from typing import Any
 
 from ..engine import (
     Action,
@@ -278,7 +279,7 @@ class GreedyBot:
                 others_by_terrain[terrain] += 1
 
         def gain(a):
-            total = 0
+            total: float = 0
             for card, terrain in zip(cards, a.terrains):
                 if card == "abundance":
                     total += mine_by_terrain[terrain] - others_by_terrain[terrain] / 3
@@ -379,14 +380,16 @@ class GreedyBot:
                 return 4 + 2 * threat(i) - troops
             if a.item == "troop" and a.general is not None:
                 return 5 - me.generals[a.general].army / 2
+            if a.item == "card":
+                hand = me.s.players[me.seat].hand
+                return 3 if len(hand) < 2 else 0
+            if i is None:
+                return -1  # mercenaries anger God
             if a.item == "development":
                 return 6 if world.settlements[i].is_city else 3
             if a.item == "wall":
                 return 3 + threat(i) if coins >= 14 else -1
-            if a.item == "card":
-                hand = me.s.players[me.seat].hand
-                return 3 if len(hand) < 2 else 0
-            return -1  # mercenaries anger God
+            return -1
 
         scored = [(score(a), n, a) for n, a in enumerate(buys)]
         scored.sort(key=lambda t: (-t[0], t[1]))  # max() kept the first of equal scores
@@ -518,7 +521,7 @@ class GreedyBot:
                 # (never stopping short on a hex that would start a fight elsewhere).
                 to_goal = distances[goal]
 
-                def closeness(a: Move, goal=goal, to_goal=to_goal) -> tuple:
+                def closeness(a: Move, goal=goal, to_goal=to_goal) -> tuple[Any, ...]:
                     h = hex_at[(a.q, a.r)]
                     contact = h != goal and h in targets
                     return (contact, to_goal[h])

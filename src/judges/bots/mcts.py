@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Callable
+from typing import Any
 
 from ..engine import Action, Buy, DropArk, EndTurn, LeaveTroops, Move, PickUpArk, TakeTroops
 from ..engine.actions import action_to_json
@@ -189,16 +190,15 @@ class MCTSBot:
                 seen.add(key)
                 out.append(a)
 
-        ends = [a for a in legal if isinstance(a, EndTurn)]
-        for a in ends:
-            add(a)
+        for end in [a for a in legal if isinstance(a, EndTurn)]:
+            add(end)
         limit = len(out) + self.width
         by_type: dict[type, list[Action]] = {}
         for a in legal:
             by_type.setdefault(type(a), []).append(a)
         me = _View(view, load_world(view.state.options.rules.map))
         if Buy in by_type:
-            kinds: set = set()
+            kinds: set[Any] = set()
             for score, a in self._greedy.ranked_buys(me, by_type):
                 kind = (a.item, a.general is not None)
                 if kind not in kinds and len(out) < limit and score > -1:
