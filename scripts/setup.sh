@@ -8,4 +8,4 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e ".[test,rl,cluster]"
+.venv/bin/python -m pip install --quiet -e ".[test,rl,cluster,dev]"
