@@ -423,9 +423,10 @@ class GameService:
             stored = self.store.load(game_id, all_actions=True)
         except KeyError:
             raise ServiceError(404, "error.no_game", f"there is no game {game_id!r}") from None
+        records = stored.all_actions or []  # every record: all_actions=True
         if stored.snapshot is not None:
             game = _game_from_snapshot(stored.snapshot.data)
-            game.log = [action_from_dict(a["action"]) for a in stored.all_actions[: stored.snapshot.seq]]
+            game.log = [action_from_dict(a["action"]) for a in records[: stored.snapshot.seq]]
         else:
             game = _new_game(
                 {k: v for k, v in stored.options.items() if k not in SERVER_OPTIONS}, stored.options.get("position")
@@ -442,7 +443,7 @@ class GameService:
             takeover_bot=stored.options.get("takeover_bot", "greedy"),
             seats_version=stored.seats_version,
         )
-        for record in stored.all_actions:
+        for record in records:
             if record.get("client_action_id"):
                 key = _client_key(record["player"], record["client_action_id"])
                 live.client_ids[key] = record["seq"] + 1  # the count after it
@@ -999,7 +1000,7 @@ class GameService:
     def notes(self, live: LiveGame, seat: int, language: str, after: int) -> tuple[bytes, int]:
         """The seat's engine notifications after id `after` (the latest `max_view_notifications`),
         rendered and encoded, and the latest id."""
-        notes = []
+        notes: list[Notification] = []
         for n in reversed(live.game.notifications):
             if n.id <= after or len(notes) == self.limits.max_view_notifications:
                 break
