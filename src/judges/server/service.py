@@ -465,7 +465,8 @@ class GameService:
             if live.seats[seat].get("away"):
                 raise ServiceError(409, "error.seat_away", "a bot plays your seat now: take it back first")
             seq, duplicate = await self._apply_and_commit(live, action, client_action_id)
-        if not duplicate:
+            reloaded = live.full_next  # a duplicate found by reloading: the sockets need the copy
+        if not duplicate or reloaded:
             await self.broadcast(live)
             self.wake_bots(live)
         return {"seq": seq, "duplicate": duplicate}
@@ -731,9 +732,11 @@ class GameService:
         """Spends an invitation: its seat gets a fresh credential, returned to the claimer only.
         A seat that a bot played meanwhile (revoked) comes back to its new player. Decided on
         the stored seat (another process may have spent or replaced the invitation)."""
+        caught = False
         async with live.lock:
             seat = seat_keys.invited_seat(live.seats, code)
             if seat is None and self.fanout.shared and await self._caught_up_quietly(live):
+                caught = True
                 seat = seat_keys.invited_seat(live.seats, code)  # opened by another process
             if seat is None:
                 raise ServiceError(
@@ -755,6 +758,9 @@ class GameService:
             was_away = bool(seats[seat].get("away"))
         if changed:
             self._publish(live)
+        if caught:  # the copy took other processes' changes: its sockets see them now
+            await self.broadcast(live)
+            self.wake_bots(live)
         if not taken:
             raise ServiceError(
                 404, "error.invitation", "this invitation is not valid: it was used, revoked or never issued"
