@@ -142,8 +142,8 @@ def render_board_svg(world: World) -> str:
     add('<g id="hexes" stroke="#ffffff" stroke-width="0.8" stroke-opacity="0.7">')
     for h, (cx, cy) in zip(world.hexes, centres):
         base = TERRAIN_COLOURS.get(h.terrain, UNKNOWN_TERRAIN_COLOUR)
-        region = owner[h.index]
-        fill = base if region is None else _mix(base, region_colour[region], 0.12)
+        owning = owner[h.index]
+        fill = base if owning is None else _mix(base, region_colour[owning], 0.12)
         add(
             f'<polygon points="{_points(_corners(cx + ox, cy + oy))}" fill="{fill}">'
             f"<title>({h.q}, {h.r}) {escape(h.terrain)}</title></polygon>"
