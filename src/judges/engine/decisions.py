@@ -49,7 +49,7 @@ class DecisionKind:
     handler: Callable  # (ctx, decision, action) -> None; validates before it changes anything
     rule: str  # the rules section its refusals name
     chapter: str  # the manual chapter that explains it ("turn": its phase's chapter when known)
-    icon: str
+    icon: str  # a symbol of web/static/icons.svg
     opens_window: bool = True  # the screen opens a window for it (a turn is played on the board)
     subject: str = "none"  # one of SUBJECTS
     subject_field: str | None = None  # the action field that names the subject (by its map name)
@@ -74,7 +74,7 @@ KINDS: dict[str, DecisionKind] = {
             titles.apply_vote,
             rule="§10 Election",
             chapter="judges-and-kings",
-            icon="🗳",
+            icon="vote",
         ),
         DecisionKind(
             "appoint_judge",
@@ -83,7 +83,7 @@ KINDS: dict[str, DecisionKind] = {
             titles.apply_appoint,
             rule="§10 Vacant titles",
             chapter="judges-and-kings",
-            icon="⚖",
+            icon="seal",
             subject="region",
             subject_field="region",
         ),
@@ -94,7 +94,7 @@ KINDS: dict[str, DecisionKind] = {
             titles.apply_succession,
             rule="§10 Succession",
             chapter="judges-and-kings",
-            icon="👑",
+            icon="crown",
         ),
         DecisionKind(
             "foresee_invasion",
@@ -103,7 +103,7 @@ KINDS: dict[str, DecisionKind] = {
             invaders.apply_foresee_invasion,
             rule="§13 New wave",
             chapter="wrath-and-invaders",
-            icon="👁",
+            icon="prophet",
             subject="invader_pair",
         ),
         DecisionKind(
@@ -113,7 +113,7 @@ KINDS: dict[str, DecisionKind] = {
             events.apply_foresee_events,
             rule="§5.5 New events land",
             chapter="events",
-            icon="👁",
+            icon="prophet",
         ),
         DecisionKind(
             "discard",
@@ -122,7 +122,7 @@ KINDS: dict[str, DecisionKind] = {
             intrigue.apply_discard,
             rule="§6 Intrigue: drawing",
             chapter="intrigue",
-            icon="🂠",
+            icon="card",
         ),
         DecisionKind(
             "plunder",
@@ -131,7 +131,7 @@ KINDS: dict[str, DecisionKind] = {
             combat.apply_plunder,
             rule="§9 Combat",
             chapter="movement-and-combat",
-            icon="⚔",
+            icon="battle",
             subject="settlement",
             subject_field="settlement",
         ),
@@ -142,7 +142,7 @@ KINDS: dict[str, DecisionKind] = {
             combat.apply_claim,
             rule="§9 Claiming a Judge title",
             chapter="judges-and-kings",
-            icon="⚖",
+            icon="seal",
             subject="region",
             subject_field="region",
         ),
@@ -153,7 +153,7 @@ KINDS: dict[str, DecisionKind] = {
             turns.apply_turn_action,
             rule="§4 Turn order",
             chapter="round",
-            icon="⏳",
+            icon="turn",
             opens_window=False,
         ),
     )
