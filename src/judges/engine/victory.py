@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..world import World
 from .board import controlled_settlements, free_generals, hex_controller, living_seats, sustaining_regions
 from .context import Ctx
@@ -116,12 +118,12 @@ def tie_break(state: GameState, world: World, seats: list[int]) -> str | None:
     return "settlements" if len(_break_tie(state, world, seats)) == 1 else "shared"
 
 
-def final_table(state: GameState, world: World) -> dict:
+def final_table(state: GameState, world: World) -> dict[str, Any]:
     """The end of the game as a table: each player's points by source (§ 14: Judge titles,
     the King, the Tabernacle), settlements held, when they were eliminated, and whether they
     won; the ending, its round, and the tie-break that decided (None when none was needed)."""
     rules = state.options.rules
-    rows = []
+    rows: list[dict[str, Any]] = []
     for p in state.players:
         rows.append(
             {
@@ -132,7 +134,11 @@ def final_table(state: GameState, world: World) -> dict:
                 "winner": p.seat in state.winners,
             }
         )
-    reached = [r["seat"] for r in rows if r["eliminated_round"] is None and r["total"] >= rules.points_to_win]
+    reached = [
+        p.seat
+        for p in state.players
+        if not p.eliminated and score(state, world, p.seat)["total"] >= rules.points_to_win
+    ]
     return {
         "ending": state.ending,
         "round": state.round,

@@ -119,7 +119,7 @@ def describe_board(world: World, state: GameState | None = None, lang: str = DEF
         own = [h for h in world.hexes if region_of[h.index] == region.index]
         segments = []
         for h in own:
-            pts = hexes[h.index]["points"]
+            pts = corners(*centres[h.index])
             for edge, (dq, dr) in enumerate(_EDGE_DIRECTION):
                 nb = world.hex_at.get((h.q + dq, h.r + dr))
                 if nb is None or region_of[nb] != region.index:
@@ -202,8 +202,8 @@ def describe_board(world: World, state: GameState | None = None, lang: str = DEF
         for g in sorted(state.generals.values(), key=lambda g: g.id):
             by_hex.setdefault(g.hex, []).append(g.id)
         judges = {t.holder: i for i, t in enumerate(state.titles) if t.holder is not None}
-        for h, ids in by_hex.items():
-            x, y = centres[h]
+        for at, ids in by_hex.items():
+            x, y = centres[at]
             for k, gid in enumerate(ids):
                 g = state.generals[gid]
                 # side by side under the settlement, a second row above when a hex is crowded
@@ -227,7 +227,7 @@ def describe_board(world: World, state: GameState | None = None, lang: str = DEF
                         "id": gid,
                         "owner": g.owner,
                         "colour": SEAT_COLOURS[g.owner % len(SEAT_COLOURS)],
-                        "hex": h,
+                        "hex": at,
                         "x": round(gx, 1),
                         "y": round(gy, 1),
                         "army": g.army,

@@ -109,7 +109,7 @@ def board_svg(
     regions = {r["index"]: r for r in board["regions"]}
     # ---- territories: each region's hexes in one group, tinted towards its colour ------------
     add('<g class="hexes" stroke="#ffffff" stroke-width="0.8" stroke-opacity="0.7">')
-    by_region: dict[int | None, list[dict]] = {}
+    by_region: dict[int | None, list[dict[str, Any]]] = {}
     for h in board["hexes"]:
         by_region.setdefault(h["region"], []).append(h)
     for index, hexes in by_region.items():
@@ -220,7 +220,7 @@ def board_svg(
     return "\n".join(out) + "\n"
 
 
-def _settlement(s: dict, w: _Words) -> str:
+def _settlement(s: dict[str, Any], w: _Words) -> str:
     x, y = s["x"], s["y"] - 3
     r = 11.0 if s["city"] else 8.0
     parts = [
@@ -266,7 +266,8 @@ def _settlement(s: dict, w: _Words) -> str:
         if s["troops"]:
             fill = "#111" if s["owner"] is None else "#fff"
             parts.append(
-                f'<text class="troops" x="{x}" y="{y + 4:.1f}" text-anchor="middle" font-size="{11 if s["city"] else 10}" '
+                f'<text class="troops" x="{x}" y="{y + 4:.1f}" text-anchor="middle" '
+                f'font-size="{11 if s["city"] else 10}" '
                 f'font-weight="bold" fill="{fill}">{s["troops"]}</text>'
             )
         if walls:
@@ -279,7 +280,8 @@ def _settlement(s: dict, w: _Words) -> str:
                     f"{s['developments']}</text>"
                 )
     parts.append(
-        f'<text class="label" x="{x}" y="{s["y"] - 17:.1f}" text-anchor="middle" font-size="{9.5 if s["city"] else 8.5}" '
+        f'<text class="label" x="{x}" y="{s["y"] - 17:.1f}" text-anchor="middle" '
+        f'font-size="{9.5 if s["city"] else 8.5}" '
         f'font-weight="{"bold" if s["city"] else "normal"}" fill="#111" stroke="#fff" stroke-width="2.4" '
         f'stroke-opacity="0.9" paint-order="stroke">{escape(s["label"])}</text>'
     )
@@ -296,7 +298,7 @@ _MARK_WORDS = {
 }
 
 
-def _general(g: dict, w: _Words, regions: dict[int, dict]) -> str:
+def _general(g: dict[str, Any], w: _Words, regions: dict[int, dict[str, Any]]) -> str:
     x, y = g["x"], g["y"]
     tip = [f"{w('ui.general')} {g['id']}", w.seat(g["owner"])]
     for mark in g["marks"]:
@@ -326,7 +328,8 @@ def _general(g: dict, w: _Words, regions: dict[int, dict]) -> str:
     if g["army"]:
         parts.append(
             f'<g class="army"><circle cx="8" cy="6" r="5" fill="#fff" stroke="#333" stroke-width="0.8"/>'
-            f'<text x="8" y="8.6" text-anchor="middle" font-size="7" font-weight="bold" fill="#111">{g["army"]}</text></g>'
+            f'<text x="8" y="8.6" text-anchor="middle" font-size="7" font-weight="bold" fill="#111">'
+            f"{g['army']}</text></g>"
         )
     if captive:
         parts.append(_use("captive", -8, 6, 9))
@@ -338,7 +341,7 @@ def _capital(word: str) -> str:
     return word[:1].upper() + word[1:]
 
 
-def _legend(board: dict, w: _Words, lx: float, ly: float) -> str:
+def _legend(board: dict[str, Any], w: _Words, lx: float, ly: float) -> str:
     out = ['<g class="legend" font-size="12" fill="#222">']
     height = 22 * (10 + len(board["regions"])) + 30
     out.append(
