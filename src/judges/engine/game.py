@@ -176,6 +176,8 @@ class Game:
             step = steps[state.step]
             state.step += 1
             step(ctx)
+        for note in ctx.outbox:
+            note.after = len(self.log)
         self.notifications.extend(ctx.outbox)
         ctx.outbox.clear()
 

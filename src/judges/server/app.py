@@ -25,6 +25,7 @@ from ..i18n import LANGUAGES, gettext, normalize_language, render_error, request
 from ..manual import manual_router
 from ..protocol import protocol as published_protocol
 from ..world import MapDataError, load_world, map_exists
+from .screen import screen_router
 from .service import SEAT_EVENT_IDS, TAKEOVER_BOT, GameService, ServiceError, encode_payload
 from .store import GameStore
 
@@ -37,6 +38,7 @@ class SeatSpec(BaseModel):
     bot: str | None = Field(default=None, description="bot name for a bot seat: random, greedy, mcts")
     name: str | None = None
     language: str | None = Field(default=None, description="the seat's language (default: the reader's browser)")
+    open: bool = Field(default=False, description="a human seat left free for whoever takes it from the lobby")
 
 
 class CreateGame(BaseModel):
@@ -108,6 +110,8 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
             response.set_cookie("lang", language, max_age=365 * 86400, samesite="lax")
         return response
 
+    app.include_router(screen_router(service, page))
+
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError):
         body = exc.to_dict()
@@ -162,7 +166,7 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
         live = await service.get(game_id)
         seat = live.seat_of(token)
         language = request_language(request, lang, live.seats[seat]["language"])
-        return page("game.html", request, language, game_id=game_id, token=token, seat=seat)
+        return page("game.html", request, language, game_id=game_id, token=token, seat=seat, mode="play")
 
     # --- API -----------------------------------------------------------------------------
 

@@ -23,13 +23,14 @@ import msgspec
 from ..bots import bot_seed as game_bot_seed
 from ..bots import make_bot
 from ..engine import Game, Options, action_from_dict, action_to_dict
+from ..engine.combat import plunder_value
 from ..engine.constants import RULES_VERSION
 from ..engine.dice import KEY_BYTES, key_bytes
 from ..engine.errors import SetupError
 from ..engine.rules import DEFAULT_RULES, Rules
 from ..engine.state import GameState, Notification, upgrade_options
-from ..engine.victory import score
-from ..i18n import normalize_language, render_action, render_notification
+from ..engine.victory import final_table, score
+from ..i18n import gettext, normalize_language, render_action, render_notification
 from ..manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
 from ..verify import build_export, new_game
 from .store import GameStore, hash_token, new_token
@@ -153,11 +154,21 @@ def _check_bot(spec: str, label: str) -> None:
         )
 
 
+def _plunder_gain(action: dict, game: Game, language: str) -> str:
+    """What a plunder would give, for its button ("· +6 coins"): the engine's own value."""
+    if action["type"] != "plunder" or not action["plunder"]:
+        return ""
+    coins = plunder_value(game._ctx, game.world.settlement_by_name[action["settlement"]])
+    return " · " + gettext(language, "ui.plunder_gives", coins=coins)
+
+
 class GameService:
     def __init__(self, store: GameStore) -> None:
         self.store = store
         self.games: dict[str, LiveGame] = {}
         self.turn_timers: dict[str, float] = {}  # game id -> seconds
+        # game id -> spectators' wake-up queues (server/screen.py sends them the public view)
+        self.watchers: dict[str, list[Subscriber]] = {}
         self._loading = asyncio.Lock()
 
     # --- creating and loading -------------------------------------------------------
@@ -194,7 +205,9 @@ class GameService:
             bot = s.get("bot") or "greedy"
             if kind == "bot":
                 _check_bot(bot, f"seat {i + 1}")
-            token = new_token() if kind == "human" else None
+            # An open seat waits for whoever takes it from the lobby (server/lobby.py): no token yet.
+            is_open = kind == "human" and bool(s.get("open"))
+            token = new_token() if kind == "human" and not is_open else None
             tokens.append(token)
             stored_seats.append(
                 {
@@ -203,6 +216,7 @@ class GameService:
                     "name": (s.get("name") or "").strip()[:40] or TRIBES[i],
                     "language": normalize_language(s["language"]) if s.get("language") else None,
                     "token_hash": hash_token(token) if token else None,
+                    **({"open": True} if is_open else {}),
                 }
             )
         _check_bot(takeover_bot, "takeover bot")
@@ -435,6 +449,7 @@ class GameService:
                     "lines": text["lines"],
                     "params": data["params"],
                     "chapter": chapter_for_notification(data["key"]),
+                    "after": data.get("after", 0),
                 }
             )
         return {
@@ -461,6 +476,7 @@ class GameService:
                     costs=state.options.rules.costs,
                     events=state.events_area,
                 )
+                + _plunder_gain(a, game, language)
                 for a in legal
             ],
             "state": state,
@@ -478,6 +494,8 @@ class GameService:
             "scores": {str(p.seat): score(state, game.world, p.seat) for p in state.players},
             "ending": state.ending,
             "winners": state.winners,
+            # the end of the game as a table (points by source, settlements, tie-break)
+            "final": final_table(state, game.world) if state.ending is not None else None,
             "manual": {
                 "phase": chapter_for_phase(view.phase_name),
                 "decisions": {d.kind: chapter_for_decision(d.kind, view.phase_name) for d in view.my_decisions},
@@ -500,6 +518,11 @@ class GameService:
             self._push(live)
 
     def _push(self, live: LiveGame) -> None:
+        for watcher in self.watchers.get(live.id, []):
+            try:
+                watcher.queue.put_nowait(None)
+            except asyncio.QueueFull:  # pragma: no cover - it will send the latest view anyway
+                pass
         for sub in list(live.subscribers):
             payload = self.payload(live, sub.seat, sub.language, sub.last_notification)
             engine_ids = [n["id"] for n in payload["notifications"] if n["id"] < SEAT_EVENT_IDS]
