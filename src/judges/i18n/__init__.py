@@ -308,6 +308,7 @@ SCREEN_PREFIXES = (
     "terrain.",
     "kingdom.",
     "card.",
+    "card_help.",
     "item.",
     "ending.",
     "ending_text.",
@@ -317,6 +318,7 @@ SCREEN_PREFIXES = (
     "party.",
     "outcome.",
     "fmt.",
+    "log.",
     "place.",
 )
 

@@ -24,6 +24,7 @@ from ..engine.state import PHASES
 from ..i18n import LANGUAGES, gettext, normalize_language, render_error, request_language, ui_strings
 from ..manual import manual_router
 from ..protocol import protocol as published_protocol
+from ..render.board import SEAT_COLOURS
 from ..world import MapDataError, load_world, map_exists
 from .screen import screen_router
 from .service import SEAT_EVENT_IDS, TAKEOVER_BOT, GameService, ServiceError, encode_payload
@@ -241,6 +242,7 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
             "tabernacle_hex": w.tabernacle_hex,
             "phases": list(PHASES),
             "wrath_threshold": rules.wrath_threshold,
+            "seat_colours": list(SEAT_COLOURS),  # the board's tribe colours (render/board.py)
         }
 
     @app.get("/api/world")
