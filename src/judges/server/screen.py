@@ -279,15 +279,22 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
             first = public_payload(live, language)
         await websocket.send_text(encode_payload(first).decode())
         service.watchers.setdefault(live.id, []).append(sub)
-        try:
+
+        async def pump() -> None:
             while True:
                 await sub.queue.get()
                 async with live.lock:
                     payload = public_payload(live, language)
                 await websocket.send_text(encode_payload(payload).decode())
+
+        sender = asyncio.create_task(pump())
+        try:
+            while True:  # until the spectator leaves (nothing is read from them)
+                await websocket.receive_text()
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            sender.cancel()
             service.watchers[live.id].remove(sub)
 
     # --- replays -----------------------------------------------------------------------------

@@ -38,5 +38,6 @@ function chime() {
 
 // A click anywhere finishes the running animations at once.
 export function initEffects() {
-  document.addEventListener("pointerdown", () => document.getAnimations().forEach((a) => a.finish()));
+  document.addEventListener("pointerdown", () => document.getAnimations()
+    .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity).forEach((a) => a.finish()));
 }
