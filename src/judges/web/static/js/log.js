@@ -23,7 +23,10 @@ export function renderLog() {
   const signature = items.length + ":" + (items.length ? JSON.stringify(items[items.length - 1]) : "");
   if (signature === shown) return;
   shown = signature;
-  const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  if (!list.dataset.watched) {  // the log follows the newest entry unless the reader scrolled up
+    list.dataset.watched = "1";
+    list.addEventListener("scroll", () => { list.dataset.pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 40 ? "1" : "0"; });
+  }
   list.replaceChildren(...items.map((item) => item.kind === "action"
     ? el("li", {class: "log-action", dataset: {logEntry: "action", type: item.type}}, item.text)
     : el("li", {class: "log-note", dataset: {logEntry: "note", key: item.key}},
@@ -31,5 +34,5 @@ export function renderLog() {
           item.chapter ? el("a", {href: `/manual/${store.app.lang}/${item.chapter}`, target: "_blank", class: "manual-ref",
             title: t("ui.manual"), "aria-label": t("ui.manual")}, icon("book")) : null),
         item.lines.length ? el("ul", {}, ...item.lines.map((l) => el("li", {}, l))) : null)));
-  if (nearBottom || list.dataset.first !== "0") { list.scrollTop = list.scrollHeight; list.dataset.first = "0"; }
+  if (list.dataset.pinned !== "0") list.scrollTop = list.scrollHeight;
 }

@@ -105,19 +105,21 @@ function finalTable(final) {
   const winners = final.winners.map(seatName).join(", ");
   const rows = [...final.players].sort((a, b) => b.total - a.total || b.settlements - a.settlements).map((r) =>
     el("tr", {class: r.winner ? "winner" : "", dataset: {seat: r.seat}},
-      el("th", {scope: "row"}, swatch(seatColour(r.seat)), seatName(r.seat), r.winner ? icon("crown") : null),
+      el("th", {scope: "row"}, swatch(seatColour(r.seat)), seatName(r.seat), r.winner ? icon("crown") : null,
+        r.eliminated_round ? el("div", {class: "muted small"}, t("ui.eliminated_in_round", {round: r.eliminated_round})) : null),
       el("td", {dataset: {source: "judges"}}, String(r.judges)), el("td", {dataset: {source: "king"}}, String(r.king)),
       el("td", {dataset: {source: "tabernacle"}}, String(r.tabernacle)), el("td", {class: "total", dataset: {source: "total"}}, String(r.total)),
-      el("td", {}, String(r.settlements)),
-      el("td", {}, r.eliminated_round ? t("ui.eliminated_in_round", {round: r.eliminated_round}) : "")));
+      el("td", {dataset: {source: "settlements"}}, String(r.settlements))));
+  // the sources as icons, their words in the tooltip and for screen readers
+  const head = (name, key) => el("th", {title: t(key), "aria-label": t(key)}, icon(name));
   return el("div", {class: "final", dataset: {panel: "final", ending: final.ending}},
     el("h3", {}, t("ui.game_over")),
     el("p", {class: "ending", dataset: {ending: final.ending}}, t("ending." + final.ending), " · ", t("ui.round_n", {n: final.round})),
     el("p", {class: "winners"}, winners ? `${t(final.winners.length > 1 ? "ui.winners" : "ui.winner")}: ${winners}` : t("ui.no_winner")),
     final.tie_break ? el("p", {class: "tie-break", dataset: {tieBreak: final.tie_break}}, t("ui.tie_break." + final.tie_break)) : null,
     el("table", {class: "final-table"},
-      el("thead", {}, el("tr", {}, el("th", {}, t("ui.players")), el("th", {}, t("ui.points_judges")), el("th", {}, t("ui.king")),
-        el("th", {}, t("ui.tabernacle")), el("th", {}, t("ui.points")), el("th", {}, t("ui.settlements")), el("th", {}, ""))),
+      el("thead", {}, el("tr", {}, el("th", {}, t("ui.players")), head("seal", "ui.points_judges"), head("crown", "ui.king"),
+        head("tabernacle", "ui.tabernacle"), el("th", {}, t("ui.points")), head("development", "ui.settlements"))),
       el("tbody", {}, ...rows)),
     el("p", {class: "after-links"},
       el("a", {href: `/games/${store.app.gameId}/replay?lang=${store.app.lang}`, class: "replay-link"}, t("ui.watch_replay")), " · ",
