@@ -42,9 +42,13 @@ def answer_window(page) -> bool:
             if page.locator("#modal .terrain-choice.chosen").count() >= rows:
                 break
             choice.click()
-        page.locator("#modal button[data-type='foresee_events']").click()
+        page.locator("#modal:not([hidden]) button[data-type='foresee_events']").click()
     else:
-        page.locator("#modal .options button").first.click()
+        choice = page.locator("#modal:not([hidden]) .options button").first
+        try:
+            choice.click(timeout=3000)
+        except Exception:  # the window closed meanwhile (the view moved on): look again
+            return True
     wait_change(page, before)
     return True
 

@@ -197,8 +197,9 @@ def english_only_words(lang: str) -> set[str]:
     en, other = catalog("en"), catalog(lang)
     theirs = set(re.findall(r"[A-Za-zÀ-ÿ]{4,}", " ".join(other.values()).lower()))
     words = set()
+    screen = ("ui.", "phase.", "terrain.", "card.", "decision.", "ending.", "log.")
     for key, text in en.items():
-        if key.startswith(("ui.", "phase.", "terrain.", "card.", "decision.", "ending.", "log.")) and other.get(key) != text:
+        if key.startswith(screen) and other.get(key) != text:
             words |= {w for w in re.findall(r"[A-Za-z]{4,}", text.lower()) if w not in theirs}
     return words - {w.lower() for w in ("Deborah", "Levi", "Simeon", "Reuben")}
 
@@ -211,8 +212,33 @@ def test_the_spanish_and_portuguese_screens_show_no_english_word(server, page, l
     page.locator("#modal .options button").first.click()
     page.wait_for_function("document.querySelector('[data-panel=log]').innerText.length > 40")
     shot(page, f"game-{lang}")
-    visible = page.evaluate("document.body.innerText") + " " + page.evaluate(
-        "[...document.querySelectorAll('#board svg text')].map((t) => t.textContent).join(' ')"
+    visible = (
+        page.evaluate("document.body.innerText")
+        + " "
+        + page.evaluate("[...document.querySelectorAll('#board svg text')].map((t) => t.textContent).join(' ')")
     )
     leaked = set(re.findall(r"[A-Za-z]{4,}", visible.lower())) & english_only_words(lang)
     assert not leaked, leaked
+
+
+def test_two_browser_windows_see_each_others_moves_live(server, browser):
+    data = httpx.post(
+        server + "/api/games",
+        json={
+            "seats": [{"kind": "human", "name": "Ehud"}, {"kind": "human", "name": "Gideon"}, {"kind": "bot"}],
+            "seed": 5,
+        },
+    ).json()
+    first, second = browser.new_page(), browser.new_page()
+    first.goto(data["seats"][0]["link"])
+    second.goto(data["seats"][1]["link"])
+    for p in (first, second):
+        p.wait_for_function("document.body.dataset.seq !== undefined")
+    before = seq(second)
+    first.locator("#actions .end-turn").click()  # seat 0 ends the first Intrigue turn
+    wait_change(second, before)
+    first.wait_for_function("document.querySelector('#waiting').textContent.includes('Gideon')", timeout=10000)
+    second.locator("#actions .end-turn").wait_for(timeout=10000)  # now it is seat 1's turn, live
+    assert second.locator("[data-panel='players'] [data-seat='1'][data-active='true']").count() == 1
+    first.close()
+    second.close()

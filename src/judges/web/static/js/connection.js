@@ -39,15 +39,33 @@ async function follow(view) {
   return Object.assign({}, ...patches);
 }
 
+// Views are handled one at a time, in order; when several arrived meanwhile only the latest
+// is drawn (its notifications were merged on arrival, so none is lost).
+let latest = null, busy = false, notes = [];
+
 function receive(payload, first) {
-  const notes = first ? [] : store.notes;
+  if (first) notes = [];
   const known = new Set(notes.map((n) => n.id));
-  const merged = [...notes, ...payload.notifications.filter((n) => !known.has(n.id))];
-  follow(payload).then((patch) => {
-    let selected = store.selected;
-    if (selected !== null && !payload.state.generals[selected]) selected = null;
-    update({view: payload, notes: merged, selected, ...patch});
-  }).catch((err) => toast(String(err)));
+  notes = [...notes, ...payload.notifications.filter((n) => !known.has(n.id))];
+  latest = payload;
+  if (!busy) pump();
+}
+
+async function pump() {
+  busy = true;
+  while (latest) {
+    const payload = latest;
+    latest = null;
+    try {
+      const patch = await follow(payload);
+      let selected = store.selected;
+      if (selected !== null && !payload.state.generals[selected]) selected = null;
+      update({view: payload, notes, selected, ...patch});
+    } catch (err) {
+      toast(String(err));
+    }
+  }
+  busy = false;
 }
 
 export function connect() {
