@@ -1,4 +1,4 @@
-"""Engine throughput on one core: random-bot games, actions per second, replay time.
+"""Engine throughput on one core (CPU time): random-bot games, actions per second, replay time.
 
 Run: .venv/bin/python bench/engine_speed.py [--games N]
 """
@@ -19,7 +19,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
     actions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     longest = None
     for seed in range(args.games):
         options = Options(players=args.players, seed=seed, round_limit=DEFAULT_RULES.simulation_round_limit)
@@ -27,16 +27,16 @@ def main() -> None:
         actions += len(game.log)
         if longest is None or len(game.log) > len(longest.log):
             longest = game
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     print(
         f"{args.games} games of {args.players} random bots in {elapsed:.2f} s: "
         f"{args.games / elapsed:.1f} games/s, {actions / elapsed:,.0f} actions/s "
         f"({actions / args.games:.0f} actions per game)"
     )
     log = [action_to_dict(a) for a in longest.log]
-    start = time.perf_counter()
+    start = time.process_time()
     Game.replay(longest.state.options, log)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     print(
         f"replay of a {len(log)}-action log: {elapsed * 1000:.1f} ms "
         f"({len(log) / elapsed:,.0f} actions applied per second, {1000 * elapsed / len(log) * 1000:.1f} ms "

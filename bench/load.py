@@ -4,10 +4,14 @@ target rate. For each action it measures the latency from its submission to its 
 every client of the game, and it reports actions/s, errors and the server's memory per game.
 
 Loopback only, bounded by --seconds and --games. It starts its own server (a SQLite file in a
-temporary folder) unless --url names one.
+temporary folder) unless --url names one. With --servers N (and a PostgreSQL --database) it
+starts N server processes on that database and splits every game across them: seat s of game
+g connects and acts through process (g + s) mod N, so every action reaches most of its game's
+clients through the fan-out between processes (docs/deploy.md).
 
 Run: .venv/bin/python bench/load.py --games 20 --seconds 30 --rate 200 [--json out.json]
      [--url http://127.0.0.1:8000 --server-pid PID] [--py-spy profile.txt]
+     [--servers 2 --database postgresql://postgres@127.0.0.1:5432/bench]
 """
 
 from __future__ import annotations
@@ -101,6 +105,12 @@ def cpu_seconds(pid: int | None) -> float | None:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except OSError:
         return None
+
+
+def total_cpu(pids: list[int | None]) -> float | None:
+    """CPU seconds of all the server processes together."""
+    values = [cpu_seconds(p) for p in pids]
+    return None if any(v is None for v in values) else sum(values)
 
 
 def raise_file_limit() -> int:
@@ -255,16 +265,24 @@ class Pacer:
             await asyncio.sleep(slot - now)
 
 
-async def play(game: GameClient, base: str, pacer: Pacer, stats: Stats, end: float, measuring: list[bool]) -> None:
-    parts = urlsplit(base)
-    http = Http11(parts.hostname, parts.port or 80)
+async def play(
+    game: GameClient, bases: list[str], pacer: Pacer, stats: Stats, end: float, measuring: list[bool]
+) -> None:
+    """`bases[s]`: the server seat s acts through."""
+    https = {}
+    for base in set(bases):
+        parts = urlsplit(base)
+        https[base] = Http11(parts.hostname, parts.port or 80)
     try:
-        await _play(game, http, pacer, stats, end, measuring)
+        await _play(game, [https[b] for b in bases], pacer, stats, end, measuring)
     finally:
-        await http.close()
+        for http in https.values():
+            await http.close()
 
 
-async def _play(game: GameClient, http: Http11, pacer: Pacer, stats: Stats, end: float, measuring: list[bool]) -> None:
+async def _play(
+    game: GameClient, https: list[Http11], pacer: Pacer, stats: Stats, end: float, measuring: list[bool]
+) -> None:
     while time.perf_counter() < end:
         await pacer.slot()
         if time.perf_counter() >= end:
@@ -281,7 +299,7 @@ async def _play(game: GameClient, http: Http11, pacer: Pacer, stats: Stats, end:
         sent = time.perf_counter()
         game.submitted[seq] = sent
         try:
-            status, _ = await http.post_json(
+            status, _ = await https[seat].post_json(
                 f"/api/games/{game.id}/actions", {"action": action}, {"X-Seat-Token": game.tokens[seat]}
             )
         except (OSError, ConnectionError, asyncio.IncompleteReadError, ValueError) as exc:
@@ -316,16 +334,31 @@ def percentiles(values: list[float]) -> dict:
 
 
 async def run(args) -> dict:
-    server = None
-    folder = None
+    started: list[tuple[subprocess.Popen, str]] = []  # (process, folder)
     pid = args.server_pid
     if args.url:
-        base = args.url.rstrip("/")
+        bases = [args.url.rstrip("/")]
+        pids = [pid]
     else:
-        server, base, folder = start_server(args.database)
-        pid = server.pid
-    ws_base = "ws://" + urlsplit(base).netloc
-    result: dict = {"games": args.games, "clients": 4 * args.games, "target_rate": args.rate, "seconds": args.seconds}
+        bases, pids = [], []
+        for _ in range(args.servers):
+            server, base, folder = start_server(args.database)
+            started.append((server, folder))
+            bases.append(base)
+            pids.append(server.pid)
+        pid = pids[0]
+    base = bases[0]
+
+    def via(game_index: int, seat: int) -> str:
+        return bases[(game_index + seat) % len(bases)]
+
+    result: dict = {
+        "games": args.games,
+        "clients": 4 * args.games,
+        "target_rate": args.rate,
+        "seconds": args.seconds,
+        "servers": len(bases),
+    }
     try:
         rss_start = rss_mib(pid)
         limits = httpx.Limits(max_connections=args.http_connections, max_keepalive_connections=args.http_connections)
@@ -336,7 +369,7 @@ async def run(args) -> dict:
 
             async def create(i: int) -> GameClient:
                 async with gate:
-                    response = await http.post("/api/games", json={"seats": [{"kind": "human"}] * 4, "seed": 1000 + i})
+                    response = await http.post("/api/games", json={"seats": [{"kind": "human"}] * 4})
                     response.raise_for_status()
                     data = response.json()
                     return GameClient(data["id"], [s["token"] for s in data["seats"]])
@@ -351,7 +384,8 @@ async def run(args) -> dict:
             gate = asyncio.Semaphore(args.connect_concurrency)
             t0 = time.perf_counter()
 
-            async def join(game: GameClient, seat: int) -> None:
+            async def join(index: int, game: GameClient, seat: int) -> None:
+                ws_base = "ws://" + urlsplit(via(index, seat)).netloc
                 async with gate:
                     ws = await connect(
                         f"{ws_base}/ws/games/{game.id}?token={game.tokens[seat]}",
@@ -362,7 +396,7 @@ async def run(args) -> dict:
                     sockets.append(ws)
                     listeners.append(asyncio.create_task(listen(game, seat, ws, stats, measuring)))
 
-            await asyncio.gather(*(join(g, s) for g in games for s in range(4)))
+            await asyncio.gather(*(join(i, g, s) for i, g in enumerate(games) for s in range(4)))
             while any(None in g.latest for g in games):  # every socket's first message
                 if time.perf_counter() - t0 > 120:
                     raise SystemExit("not every socket got its first message within 120 s")
@@ -374,11 +408,14 @@ async def run(args) -> dict:
             pacer = Pacer(args.rate)
             start = time.perf_counter()
             end = start + args.warmup + args.seconds
-            players = [asyncio.create_task(play(g, base, pacer, stats, end, measuring)) for g in games]
+            players = [
+                asyncio.create_task(play(g, [via(i, s) for s in range(4)], pacer, stats, end, measuring))
+                for i, g in enumerate(games)
+            ]
             watcher = asyncio.create_task(watch_loop(stats, measuring))
             await asyncio.sleep(args.warmup)
             measuring[0] = True
-            cpu_before, own_before = cpu_seconds(pid), time.process_time()
+            cpu_before, own_before = total_cpu(pids), time.process_time()
             measured_from = time.perf_counter()
             if args.py_spy and pid:
                 spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
@@ -406,7 +443,7 @@ async def run(args) -> dict:
             watcher.cancel()
             elapsed = time.perf_counter() - measured_from
             measuring[0] = False
-            cpu_after, own_after = cpu_seconds(pid), time.process_time()
+            cpu_after, own_after = total_cpu(pids), time.process_time()
             rss_end = rss_mib(pid)
             if profiler is not None:
                 profiler.wait(60)
@@ -439,7 +476,7 @@ async def run(args) -> dict:
             }
         )
     finally:
-        if server is not None:
+        for server, folder in started:
             server.send_signal(signal.SIGTERM)
             try:
                 server.wait(15)
@@ -541,6 +578,9 @@ def main() -> None:
     parser.add_argument("--url", help="an already running server (loopback); default: start one")
     parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, for its memory and CPU")
     parser.add_argument("--database", help="database URL of the started server (default: a temporary SQLite file)")
+    parser.add_argument(
+        "--servers", type=int, default=1, help="server processes to start on --database (PostgreSQL when more than 1)"
+    )
     parser.add_argument("--http-connections", type=int, default=16, help="HTTP connections used to create the games")
     parser.add_argument("--connect-concurrency", type=int, default=50)
     parser.add_argument("--json", help="also write the figures to this JSON file")
@@ -548,6 +588,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.url and urlsplit(args.url).hostname not in ("127.0.0.1", "localhost", "::1"):
         raise SystemExit("--url must be a loopback address")
+    if args.servers < 1 or (args.servers > 1 and (args.url or not (args.database or "").startswith("postgres"))):
+        raise SystemExit("--servers N > 1 needs a PostgreSQL --database (and no --url)")
     if args.games < 1 or args.seconds <= 0 or args.rate <= 0:
         raise SystemExit("--games, --seconds and --rate must be positive")
     limit = raise_file_limit()

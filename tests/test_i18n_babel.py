@@ -96,7 +96,7 @@ def test_a_shared_victory_is_the_plural_of_the_winners():
 
 def test_variants_are_data():
     for base, rows in i18n.VARIANTS.items():
-        for variant, param, test in rows:
+        for variant, _param, test in rows:
             assert test in i18n._VARIANT_TESTS and variant.startswith(base.split(".")[0])
             for lang in LANGS:
                 assert variant in i18n.catalog(lang), (lang, variant)

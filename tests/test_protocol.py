@@ -82,8 +82,17 @@ def test_every_kind_has_its_words_in_every_language():
                 assert i18n.catalog(lang).get(key, "").strip(), (lang, key)
 
 
-def test_the_greedy_bot_answers_every_kind():
+def test_the_greedy_bot_has_a_heuristic_for_every_kind_of_the_game():
     assert set(CHOOSERS) == set(KINDS)
+
+
+def test_the_greedy_bot_answers_a_new_kind_without_a_heuristic_by_a_legal_action(fake_kind):
+    from judges.bots.greedy import GreedyBot
+
+    game = Game.new(Options(players=3, seed=4))
+    game.state.pending = [Decision(player=1, kind="pray")]
+    legal = list(game.legal_actions(1)) + [Pray(player=1, prayer="sun")]
+    assert GreedyBot().choose(1, legal, lambda: game.view(1, notifications=False)) in legal
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

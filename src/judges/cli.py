@@ -7,6 +7,7 @@ import statistics
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -15,13 +16,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from .engine.rules import DEFAULT_RULES
 from .engine.state import ENDINGS
 
+if TYPE_CHECKING:
+    from .play import GameRecord
+
 app = typer.Typer(help="Judges & Kings: the rules engine's command line.", no_args_is_help=True, add_completion=False)
 scenario_app = typer.Typer(help="Scenario files: set up a position, script dice, play actions.", no_args_is_help=True)
 app.add_typer(scenario_app, name="scenario")
 err = Console(stderr=True)
 
 
-def summarize(records: list) -> dict:
+def summarize(records: list[GameRecord]) -> dict[str, Any]:
     rounds = [r.rounds for r in records]
     endings = Counter(r.ending for r in records)
     wins = Counter(seat for r in records for seat in r.winners)
@@ -153,12 +157,12 @@ def scenario_run(
         data = json.loads(file.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         err.print(f"{file}: not valid JSON: {exc}")
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     try:
         result = run_scenario(data)
     except JudgesError as exc:
         err.print(f"{file}: {exc}")
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     sys.stdout.write(json.dumps(result, indent=2, sort_keys=True) + "\n")
     if result["error"] is not None:
         raise typer.Exit(1)
@@ -181,12 +185,12 @@ def verify(
         data = json.loads(file.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         err.print(f"{file}: not valid JSON: {exc}")
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     try:
         result = verify_export(data, expected)
     except VerificationError as exc:
         err.print(f"{file}: NOT VERIFIED: {exc}", soft_wrap=True)
-        raise typer.Exit(1)
+        raise typer.Exit(1) from None
     Console().print(
         f"{file}: verified. Game {result.game_id or '(no id)'}: the {result.generator} seed matches the "
         f"commitment {result.commitment}, and its {result.actions} actions replay to the stored "
@@ -272,7 +276,7 @@ def lab(
         total = games * len(config.all_variants())
     except OverrideError as exc:
         err.print(f"judges lab: {exc}")
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     with Progress(TextColumn("lab"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err) as progress:
         task = progress.add_task("games", total=total)
         summary = run_lab(config, on_record=lambda record: progress.advance(task))

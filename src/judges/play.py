@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .bots import Bot, bot_seed, make_bot
 from .engine import Game, Options
@@ -23,7 +24,7 @@ class GameRecord:
     regions_sustaining: int = 0
     bots: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "seed": self.seed,
             "ending": self.ending,
@@ -46,7 +47,7 @@ def play_game(options: Options, bots: list[Bot], max_actions: int = 1_000_000) -
         seat = game.waiting_for()[0]
         legal = list(game.legal_actions(seat))
         action = bots[seat].choose(seat, legal, lambda: game.view(seat, notifications=False))
-        game.apply(action)
+        game.apply_legal(action)  # a bot picks one of `legal`: no need to check it again
         actions += 1
         if actions > max_actions:  # pragma: no cover - a safety net, never reached by design
             raise RuntimeError(f"game with seed {options.seed} exceeded {max_actions} actions")

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
+from .engine.actions import Action, action_tag
 from .engine.cards import CARDS, copies
 from .engine.decisions import KINDS, DecisionKind
 from .engine.items import ITEMS, cost, wrath
@@ -29,29 +31,36 @@ END = "<!-- END generated -->"
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
 
-def _type_name(t) -> str:
+def _type_name(t: msgspec.inspect.Type) -> str:
     it = msgspec.inspect
     if isinstance(t, it.UnionType):
         return " | ".join(_type_name(x) for x in t.types)
     if isinstance(t, (it.ListType, it.TupleType, it.VarTupleType)):
         inner = getattr(t, "item_type", None)
         return f"list[{_type_name(inner)}]" if inner is not None else "list"
-    return {it.IntType: "int", it.StrType: "str", it.BoolType: "bool", it.NoneType: "null", it.FloatType: "float"}.get(
-        type(t), type(t).__name__
-    )
+    names: dict[type[msgspec.inspect.Type], str] = {
+        it.IntType: "int",
+        it.StrType: "str",
+        it.BoolType: "bool",
+        it.NoneType: "null",
+        it.FloatType: "float",
+    }
+    return names.get(type(t), type(t).__name__)
 
 
-def action_schema(action_type: type) -> dict:
+def action_schema(action_type: type[Action]) -> dict[str, Any]:
     """An action type as the wire sees it: its "type" tag and its fields (player first)."""
     info = msgspec.inspect.type_info(action_type)
+    if not isinstance(info, msgspec.inspect.StructType):
+        raise TypeError(f"action type {action_type.__name__} is not a Struct")
     fields = sorted(info.fields, key=lambda f: f.name != "player")
     return {
-        "type": action_type.__struct_config__.tag,
+        "type": action_tag(action_type),
         "fields": [{"name": f.encode_name, "type": _type_name(f.type), "required": f.required} for f in fields],
     }
 
 
-def decision_schema(kind: DecisionKind) -> dict:
+def decision_schema(kind: DecisionKind[Any]) -> dict[str, Any]:
     return {
         "name": kind.name,
         "actions": [action_schema(t) for t in kind.actions],
@@ -64,7 +73,7 @@ def decision_schema(kind: DecisionKind) -> dict:
     }
 
 
-def protocol(rules: Rules = DEFAULT_RULES) -> dict:
+def protocol(rules: Rules = DEFAULT_RULES) -> dict[str, Any]:
     """The protocol, the items priced and the cards counted by `rules` (default: the default rules)."""
     return {
         "decisions": [decision_schema(kind) for kind in KINDS.values()],
@@ -84,7 +93,7 @@ def protocol(rules: Rules = DEFAULT_RULES) -> dict:
                 "copies": copies(rules, c.name),
                 "event": c.event,
                 "target": c.target,
-                "action": c.action.__struct_config__.tag,
+                "action": action_tag(c.action),
                 "icon": c.icon,
             }
             for c in CARDS.values()

@@ -49,7 +49,7 @@ class Verified:
     rounds: int
 
 
-def new_game(options: dict, position: dict | None = None) -> Game:
+def new_game(options: dict[str, Any], position: dict[str, Any] | None = None) -> Game:
     """The setup position of `options` (a dict of Options fields), or a scenario position on
     top of it (docs/scenarios.md), as the server starts its games."""
     if position is None:
@@ -64,7 +64,7 @@ def state_digest(game: Game) -> str:
     return hashlib.sha256(state_to_json(game.state)).hexdigest()
 
 
-def build_export(game: Game, options: dict, game_id: str | None = None) -> dict:
+def build_export(game: Game, options: dict[str, Any], game_id: str | None = None) -> dict[str, Any]:
     """The export of a game that is over. `options`: the game's stored options (Options fields,
     and "position" for a game started from a scenario position)."""
     if not game.is_over:

@@ -206,12 +206,12 @@ class _Checker:
     def fail(self, message: str) -> MapDataError:
         return MapDataError(f"{self.source}: {message}")
 
-    def table(self, value: Any, what: str) -> dict:
+    def table(self, value: Any, what: str) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise self.fail(f"{what} must be a table, not {_type_name(value)}")
         return value
 
-    def keys(self, table: dict, what: str, required: tuple[str, ...], optional: tuple[str, ...] = ()):
+    def keys(self, table: dict[str, Any], what: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
         for key in table:
             if key not in required and key not in optional:
                 allowed = ", ".join(required + optional)
@@ -260,7 +260,7 @@ def _type_name(value: Any) -> str:
 # Parsing
 
 
-def parse_world(data: dict, source: str = "<data>") -> World:
+def parse_world(data: dict[str, Any], source: str = "<data>") -> World:
     """Validate parsed map data (e.g. from ``tomllib``) and build the :class:`World`."""
     ck = _Checker(source)
     ck.table(data, "the map")
@@ -331,13 +331,13 @@ def parse_world(data: dict, source: str = "<data>") -> World:
 
     # start villages (validated whenever given; required for home regions, checked below)
     region_start: list[tuple[int, ...]] = []
-    for ri, (rname, _kingdom, indices, start_villages) in enumerate(region_rows):
+    for rname, _kingdom, region_indices, start_villages in region_rows:
         if not start_villages:  # not given (or given empty): only an error for a home region
             region_start.append(())
             continue
         region_start.append(
             _check_start_villages(
-                ck, rname, start_villages, indices, settlement_by_name, settlement_names, settlement_canaanite
+                ck, rname, start_villages, region_indices, settlement_by_name, settlement_names, settlement_canaanite
             )
         )
 

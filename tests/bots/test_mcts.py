@@ -63,7 +63,10 @@ def test_determinize_keeps_the_cards_and_the_hand_sizes():
     for game in POSITIONS:
         for seat in range(len(game.state.players)):
             d = SearchState(game).determinize(seat, 7).game.state
-            pool = lambda st: Counter(st.deck) + sum((Counter(p.hand) for p in st.players if p.seat != seat), Counter())
+
+            def pool(st):
+                return Counter(st.deck) + sum((Counter(p.hand) for p in st.players if p.seat != seat), Counter())
+
             assert pool(d) == pool(game.state)
             assert [len(p.hand) for p in d.players] == [len(p.hand) for p in game.state.players]
 
@@ -154,7 +157,10 @@ def test_bot_specs():
 def test_mcts_returns_a_legal_action_and_is_reproducible():
     tried = 0
     for game, seat, legal in live_decisions(POSITIONS[:12]):
-        view = lambda: game.view(seat, notifications=False)
+
+        def view():
+            return game.view(seat, notifications=False)
+
         first = MCTSBot(seed=3, iterations=6).choose(seat, legal, view)
         again = MCTSBot(seed=3, iterations=6).choose(seat, legal, view)
         assert first in legal and first == again
@@ -247,7 +253,7 @@ def test_the_choice_depends_only_on_the_view():
     """Two games that differ only in what the seat cannot see (other hands, deck order, dice)
     get the same decision from the same seeded bot: it searches samples, never the truth."""
     checked = 0
-    for game, seat, legal in live_decisions(POSITIONS[:10], min_legal=3):
+    for game, seat, _legal in live_decisions(POSITIONS[:10], min_legal=3):
         other = SearchState(game).determinize(seat, 12345).game
         assert other.view(seat, notifications=False) == game.view(seat, notifications=False)
         assert other.state_json() != game.state_json()

@@ -387,7 +387,10 @@ def test_a_bot_search_budget_over_the_server_limit_is_refused(app_client):
     from judges.server.service import MAX_MCTS_BUDGET
 
     seed = first_owed_is_not(2, 3)
-    seats = lambda spec: [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": spec}]
+
+    def seats(spec: str) -> list[dict[str, str]]:
+        return [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": spec}]
+
     over = f"mcts:{MAX_MCTS_BUDGET // 2 + 1}:2"
     response = app_client.post("/api/games", json={"seed": seed, "seats": seats(over)})
     assert response.status_code == 422
@@ -607,7 +610,7 @@ def test_two_simultaneous_submissions_of_one_decision_are_applied_once(app_clien
         trials += 1
         start = v["seq"]
         same_id = trials % 3 == 0  # also: the same client id twice at once
-        ids = ["race-%d-a" % trials, "race-%d-a" % trials if same_id else "race-%d-b" % trials]
+        ids = [f"race-{trials}-a", f"race-{trials}-a" if same_id else f"race-{trials}-b"]
         results = race(
             app_client,
             game_id,

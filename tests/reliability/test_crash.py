@@ -22,15 +22,10 @@ import json
 import os
 import random
 import secrets
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 import uuid
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import httpx
 import msgspec
@@ -45,6 +40,7 @@ GAMES = int(os.environ.get("JUDGES_CRASH_GAMES", "4"))
 LOAD_SECONDS = float(os.environ.get("JUDGES_CRASH_SECONDS", "3"))
 SEED = int(os.environ.get("JUDGES_CRASH_SEED", str(secrets.randbits(32))))
 from postgres_support import postgres_schema  # noqa: E402
+from server_process import Server  # noqa: E402
 
 HUMANS = [{"kind": "human"}] * 4
 WITH_BOTS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
@@ -67,75 +63,6 @@ def db_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'crash.db'}"
     return request.getfixturevalue("postgres_url")
-
-
-# --- the server process -------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """`python -m judges.cli serve` on a free loopback port, its output in a log file."""
-
-    def __init__(self, db_url: str, log: Path) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log_path = log
-        self.log = open(log, "wb")
-        env = {**os.environ, "JUDGES_DATABASE_URL": db_url, "JUDGES_BOT_DELAY": "0"}
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "judges.cli",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--allow-seeds",
-            ],
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            cwd=log.parent,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"the server exited ({self.process.returncode}):\n{self.output()}")
-            try:
-                if httpx.get(f"{self.base}/api/world", timeout=2).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise AssertionError(f"the server did not answer within 60 s:\n{self.output()}")
-
-    def output(self) -> str:
-        if not self.log.closed:
-            self.log.flush()
-        return self.log_path.read_text(errors="replace")[-4000:]
-
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(30)
-        self.log.close()
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(15)
-        self.log.close()
 
 
 # --- the load ----------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ def test_whole_games_end_with_rewards_for_the_winners():
     e.reset(seed=4)
     rng = np.random.default_rng(4)
     steps = 0
-    for agent in e.agent_iter(max_iter=100_000):
+    for _agent in e.agent_iter(max_iter=100_000):
         obs, reward, terminated, truncated, info = e.last()
         if terminated or truncated:
             e.step(None)

@@ -436,8 +436,8 @@ def test_default_difficulty_brings_one_pair_per_wave_and_every_pair_goes_clockwi
 
 
 def test_the_phase_resolves_its_steps_in_the_manuals_order():
-    # Manual A14: the steps in order: 1 Wrath, 2 invaders move (then the new pair), 3 the Anointed, 4 last round's events
-    # expire, 5 new events land.
+    # Manual A14: the steps in order: 1 Wrath, 2 invaders move (then the new pair), 3 the Anointed,
+    # 4 last round's events expire, 5 new events land.
     canaanite = {s.name for s in WORLD.settlements if s.canaanite_start}
     start = next(s.name for s in WORLD.settlements if not s.canaanite_start and _next(s.name, 1) not in canaanite)
     game = make_game(
@@ -471,8 +471,9 @@ def test_the_phase_resolves_its_steps_in_the_manuals_order():
 
 def test_taxes_assassinations_and_mercenaries_of_a_round_reach_the_meter_at_the_next_announcements():
     # Manual A15-A16: the meter adds what the previous round registered (mercenaries,
-    # assassinations, plunder, prophets killed, taxes), so it rises one round late. Round 1: player 1's Assassin kills general 11 (d6 6: +2), player 2
-    # plays a Tax (+1), player 0 hires a mercenary (+1). (Prophets killed: the test above;
+    # assassinations, plunder, prophets killed, taxes), so it rises one round late. Round 1:
+    # player 1's Assassin kills general 11 (d6 6: +2), player 2 plays a Tax (+1), player 0 hires
+    # a mercenary (+1). (Prophets killed: the test above;
     # plunder: Combat's tests.)
     from judges.engine import Buy, EndTurn, PlayAssassin, PlayTax
 

@@ -620,8 +620,8 @@ def test_a_tied_election_is_reported_in_the_announcements_too():
 
 
 def test_after_a_tie_the_election_runs_again_at_the_next_announcements():
-    # Manual A39: a tie for first crowns nobody; the election runs again next round. Every judge stands alone in a settlement nobody else holds, so the round's
-    # Combat has nothing to fight.
+    # Manual A39: a tie for first crowns nobody; the election runs again next round. Every judge
+    # stands alone in a settlement nobody else holds, so the round's Combat has nothing to fight.
     game = game_with(
         [gen(1, 0, "Hazor"), gen(2, 1, "Hebron"), gen(3, 2, "Shechem")],
         titles={"Naphtali": judge(1), "Judah": judge(2), "Manasseh": judge(3)},

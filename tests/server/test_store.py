@@ -10,6 +10,7 @@ PostgreSQL cases are skipped, or fail when the environment variable CI is set.
 from __future__ import annotations
 
 import threading
+import time
 
 import msgspec
 import pytest
@@ -22,6 +23,7 @@ from judges.server.store import (
     GameExists,
     GameNotFound,
     GameStore,
+    GameVersion,
     SequenceConflict,
     StoreError,
     database_url,
@@ -105,7 +107,7 @@ def test_migrate_twice_is_fine(open_store):
     assert store.schema_revision() is None
     store.migrate()
     store.migrate()
-    assert store.schema_revision() == "0001"
+    assert store.schema_revision() == "0002"
     open_store().migrate()  # another instance on the same database
     tables = set(inspect(store.engine).get_table_names())
     assert {"games", "actions", "snapshots", "alembic_version"} <= tables
@@ -375,3 +377,97 @@ def test_resume_a_real_game(store, open_store):
     # and from the seed: the whole log
     replayed = Game.replay(options_from_builtins(stored.options), [r["action"] for r in stored.all_actions])
     assert state_to_json(replayed.state) == state_to_json(game.state)
+
+
+# --- many processes on one database (docs/deploy.md) ---------------------------------------------
+
+
+def test_the_ending_is_stored_with_the_last_action(store):
+    """A game's ending is written in the transaction of the action that ended it: there is
+    no moment at which the log is complete and the result missing."""
+    new_game(store, "g1")
+    assert store.append_action("g1", 0, 0, end_turn(0), "c0") is True
+    assert store.load("g1").ending is None
+    assert store.append_action("g1", 1, 1, end_turn(1), "c1", ending="three_points", winners=[1]) is True
+    stored = store.load("g1")
+    assert (stored.action_count, stored.ending, stored.winners) == (2, "three_points", [1])
+    # a refused append (stale seq) writes no ending either
+    new_game(store, "g2")
+    store.append_action("g2", 0, 0, end_turn(0), None)
+    with pytest.raises(SequenceConflict):
+        store.append_action("g2", 0, 1, end_turn(1), None, ending="collapse", winners=[])
+    assert store.load("g2").ending is None
+
+
+def test_seat_changes_of_two_writers_are_both_kept(open_store):
+    """update_seat reads and writes the seats under the game's row lock: two stores (two
+    processes) changing different seats at once lose neither change."""
+    first, second = open_store(), open_store(migrate=False)
+    new_game(first, "g1", players=4)
+    for s in range(4):  # humans all
+        first.update_seat("g1", s, lambda seat: seat.update(kind="human") is None)
+    before = first.load("g1").seats_version
+    barrier = threading.Barrier(2)
+
+    def flip(writer: GameStore, seat: int) -> None:
+        barrier.wait()
+        for _ in range(10):
+            writer.update_seat("g1", seat, lambda info: info.update(flips=info.get("flips", 0) + 1) is None)
+
+    threads = [threading.Thread(target=flip, args=(w, s)) for w, s in ((first, 1), (second, 2))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    stored = first.load("g1")
+    assert [seat.get("flips", 0) for seat in stored.seats] == [0, 10, 10, 0]
+    assert stored.seats_version == before + 20
+    # a change that changes nothing keeps the version
+    assert first.update_seat("g1", 0, lambda seat: False)[1] == before + 20
+    with pytest.raises(StoreError):
+        first.update_seat("g1", 9, lambda seat: True)
+
+
+def test_the_bots_lease_has_one_holder_until_it_expires(store):
+    new_game(store, "g1")
+    assert store.take_bot_lease("g1", "a", 30) is True
+    assert store.take_bot_lease("g1", "b", 30) is False  # a holds it
+    assert store.take_bot_lease("g1", "a", 30) is True  # a renews
+    assert store.bot_lease("g1")[0] == "a"
+    store.release_bot_lease("g1", "b")  # not b's to give up
+    assert store.bot_lease("g1")[0] == "a"
+    store.release_bot_lease("g1", "a")
+    assert store.take_bot_lease("g1", "b", 0.05) is True
+    time.sleep(0.1)  # b died: its lease ran out
+    assert store.take_bot_lease("g1", "a", 30) is True
+    assert store.bot_lease("g1")[0] == "a"
+
+
+def test_catch_up_and_versions(store):
+    new_game(store, "g1")
+    for seq in range(3):
+        store.append_action("g1", seq, seq, end_turn(seq), f"c{seq}")
+    caught = store.catch_up("g1", 1)
+    assert caught.action_count == 3 and [r["seq"] for r in caught.actions] == [1, 2]
+    assert store.catch_up("g1", 3).actions == []
+    version = store.set_seats("g1", store.load("g1").seats)
+    assert store.versions(["g1", "nope"]) == {"g1": GameVersion(3, version, None)}
+    with pytest.raises(GameNotFound):
+        store.catch_up("nope", 0)
+
+
+def test_postgres_connections_have_timeouts(db_url):
+    """Every PostgreSQL connection runs with a statement and a lock timeout (a locked table
+    fails a caller fast instead of freezing it); SQLite waits its busy timeout."""
+    store = GameStore(db_url, statement_timeout_ms=4321, lock_timeout_ms=1234, sqlite_busy_timeout_ms=2345)
+    try:
+        with store.engine.connect() as conn:
+            if store.is_sqlite:
+                assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 2345
+            else:
+                assert conn.exec_driver_sql("SHOW statement_timeout").scalar() == "4321ms"
+                assert conn.exec_driver_sql("SHOW lock_timeout").scalar() == "1234ms"
+    finally:
+        store.close()
+    with pytest.raises(TypeError):
+        GameStore(db_url, pool_sise=3)

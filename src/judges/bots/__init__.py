@@ -2,15 +2,18 @@
 
 A bot sees only its player's view (`Game.view(seat)`), never the full state."""
 
+from collections.abc import Callable
+
 from .base import Bot
 from .greedy import GreedyBot
 from .mcts import MCTSBot
 from .random_bot import RandomBot
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
+#: name -> the bot's class, called with a seed and the spec's settings (`parse_bot_spec`)
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 
 
-def parse_bot_spec(spec: str) -> tuple[str, dict]:
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, int]]:
     """ "name" or "name:N" (MCTS: N rollouts a decision) or "name:N:H" (MCTS: N rollouts,
     rollout horizon H rounds). Raises ValueError for an unknown bot or a malformed spec."""
     name, _, rest = spec.strip().partition(":")

@@ -178,8 +178,9 @@ class GreedyBot:
             by_type.setdefault(type(a), []).append(a)
         owed = {KIND_OF_ACTION[t].name for t in by_type}
         for kind in KINDS:  # the registry's order: the order a seat answers several decisions
-            if kind in owed:
-                choice = getattr(self, CHOOSERS[kind])(me, by_type, v.phase_name)
+            chooser = CHOOSERS.get(kind)
+            if kind in owed and chooser is not None:  # a kind with no heuristic yet: a legal action below
+                choice = getattr(self, chooser)(me, by_type, v.phase_name)
                 if choice is not None:
                     return choice
         return by_type[EndTurn][0] if EndTurn in by_type else legal[0]

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from .actions import Buy
 from .board import control_map, is_besieged
 from .context import Ctx
 from .effects import register_wrath
 from .errors import IllegalAction
 from .intrigue import draw_card
-from .items import ITEMS, cheapest, cost, wrath
+from .items import ITEMS, cost, wrath
 from .state import General
 
 RULE = "§8 Acquisitions"
@@ -26,7 +24,7 @@ def generals_count(ctx: Ctx, seat: int) -> int:
     return sum(1 for g in ctx.state.generals.values() if g.owner == seat)
 
 
-def refusal(ctx: Ctx, action: Buy, control: list | None = None) -> IllegalAction | None:
+def refusal(ctx: Ctx, action: Buy, control: list[int | None] | None = None) -> IllegalAction | None:
     """Why this purchase is not allowed now, or None when it is. The reason is the error
     `apply_buy` raises: a message key with its parameters (`error.buy.too_poor` with `item`,
     `cost`, `coins`...) and an English sentence. `control` (the control map) may be passed in
@@ -166,54 +164,133 @@ def refusal(ctx: Ctx, action: Buy, control: list | None = None) -> IllegalAction
 
 def apply_buy(ctx: Ctx, action: Buy) -> None:
     rules = ctx.rules
-    why = refusal(ctx, action)
-    if why is not None:
-        raise why
+    if not ctx.trusted:  # a trusted purchase was taken from legal_buys' list
+        why = refusal(ctx, action, turn_facts(ctx, action.player).control)
+        if why is not None:
+            raise why
     state, world = ctx.state, ctx.world
     seat, item = action.player, action.item
     price = cost(rules, item)
     state.players[seat].coins -= price
     state.spent[item] = state.spent.get(item, 0) + price
     settlement = world.settlement_by_name.get(action.settlement) if action.settlement is not None else None
-    if item == "troop" and action.general is None:
-        s = state.settlements[settlement]
-        s.owner = seat
-        s.troops += 1
-    elif item in ("troop", "mercenary"):
+    # (validated above: an item placed in a settlement names one, a general's item names him)
+    if item in ("troop", "mercenary") and action.general is not None:
         state.generals[action.general].army += 1
         if ITEMS[item].wrath is not None:
             register_wrath(ctx, wrath(rules, item), item)  # reason: the item's name
-    elif item == "development":
-        state.settlements[settlement].developments += 1
-    elif item == "wall":
-        state.settlements[settlement].walls = True
-    elif item == "general":
-        gid = state.next_general_id
-        state.next_general_id += 1
-        state.generals[gid] = General(id=gid, owner=seat, hex=world.settlements[settlement].hex)
     elif item == "card":
         draw_card(ctx, seat)
+    elif settlement is not None:
+        if item == "troop":
+            s = state.settlements[settlement]
+            s.owner = seat
+            s.troops += 1
+        elif item == "development":
+            state.settlements[settlement].developments += 1
+        elif item == "wall":
+            state.settlements[settlement].walls = True
+        elif item == "general":
+            gid = state.next_general_id
+            state.next_general_id += 1
+            state.generals[gid] = General(id=gid, owner=seat, hex=world.settlements[settlement].hex)
     ctx.log_round("acquisition", player=seat, item=item, cost=price, settlement=settlement, general=action.general)
 
 
-def legal_buys(ctx: Ctx, seat: int) -> Iterator[Buy]:
-    rules = ctx.rules
+class TurnFacts:
+    """What holds for a whole Acquisitions turn of one seat: no purchase changes who controls
+    a settlement (troops and generals are placed only where the buyer has control already) or
+    which are besieged, so one control map, and the purchases it allows before money and
+    limits, serve the whole turn."""
+
+    __slots__ = ("control", "price", "cheapest", "settlements", "generals", "card")
+
+    def __init__(self, ctx: Ctx, seat: int) -> None:
+        rules, world = ctx.rules, ctx.world
+        self.control = control_map(ctx.state, world)
+        self.price = {item: cost(rules, item) for item in ITEMS}
+        self.cheapest = min(self.price.values())
+        besieged = {pair.at for pair in ctx.state.invaders}
+        # per settlement the seat controls: its index, whether it is besieged, its development
+        # cap, and its troop, development, wall and general purchases
+        self.settlements: list[tuple[int, bool, int, Buy, Buy, Buy, Buy]] = []
+        for s, owner in enumerate(self.control):
+            if owner == seat:
+                troop, development, wall, general = _placed_buys(seat, world.settlements[s].name)
+                self.settlements.append((s, s in besieged, _cap(ctx, s), troop, development, wall, general))
+        self.generals: dict[int, tuple[Buy, Buy]] = {}  # general id -> his troop and mercenary purchases
+        self.card = Buy(player=seat, item="card")
+
+    def general_buys(self, seat: int, gid: int) -> tuple[Buy, Buy]:
+        buys = self.generals.get(gid)
+        if buys is None:
+            buys = self.generals[gid] = (
+                Buy(player=seat, item="troop", general=gid),
+                Buy(player=seat, item="mercenary", general=gid),
+            )
+        return buys
+
+
+_PLACED = ("troop", "development", "wall", "general")  # what a settlement can receive, in the listing order
+_PLACED_BUYS: dict[tuple[int, str], tuple[Buy, ...]] = {}
+
+
+def _placed_buys(seat: int, settlement: str) -> tuple[Buy, ...]:
+    """The purchases placed in a settlement, one of each of _PLACED: actions are frozen values,
+    so the same ones serve every turn of every game."""
+    buys = _PLACED_BUYS.get((seat, settlement))
+    if buys is None:
+        buys = _PLACED_BUYS[(seat, settlement)] = tuple(
+            Buy(player=seat, item=item, settlement=settlement) for item in _PLACED
+        )
+    return buys
+
+
+def turn_facts(ctx: Ctx, seat: int) -> TurnFacts:
+    return ctx.turn_cached(seat, TurnFacts)
+
+
+def legal_buys(ctx: Ctx, seat: int) -> list[Buy]:
+    """Every purchase `refusal` allows, in a fixed order (settlements in map order: troop,
+    development, wall, general; then free generals: troop, mercenary; then a card), built
+    valid from the turn's facts instead of asking `refusal` about each candidate."""
     state, world = ctx.state, ctx.world
+    facts = turn_facts(ctx, seat)
     coins = state.players[seat].coins
-    if coins < cheapest(rules):
-        return
-    control = control_map(state, world)
-    mine = [i for i, owner in enumerate(control) if owner == seat]
-    names = {s: world.settlements[s].name for s in mine}
-    candidates: list[Buy] = []
-    for s in mine:
-        for item in ("troop", "development", "wall", "general"):
-            candidates.append(Buy(player=seat, item=item, settlement=names[s]))
-    for g in state.generals.values():
-        if g.owner == seat and g.captor is None:
-            candidates.append(Buy(player=seat, item="troop", general=g.id))
-            candidates.append(Buy(player=seat, item="mercenary", general=g.id))
-    candidates.append(Buy(player=seat, item="card"))
-    for buy in candidates:
-        if cost(rules, buy.item) <= coins and refusal(ctx, buy, control) is None:
-            yield buy
+    if coins < facts.cheapest:
+        return []
+    rules, price, control = ctx.rules, facts.price, facts.control
+    troop_ok = coins >= price["troop"]
+    development_ok = coins >= price["development"]
+    wall_ok = coins >= price["wall"]
+    # generals_count: captives count toward the limit
+    general_ok = coins >= price["general"] and (
+        len(state.generals) < rules.max_generals or generals_count(ctx, seat) < rules.max_generals
+    )
+    settlements = state.settlements
+    out: list[Buy] = []
+    for s, besieged, cap, troop, development, wall, general in facts.settlements:
+        if troop_ok:
+            out.append(troop)
+        if not besieged:
+            if development_ok and settlements[s].developments < cap:
+                out.append(development)
+            if wall_ok and not settlements[s].walls:
+                out.append(wall)
+        if general_ok:
+            out.append(general)
+    mercenary_ok = coins >= price["mercenary"]
+    if troop_ok or mercenary_ok:
+        hexes = world.hexes
+        for g in state.generals.values():
+            if g.owner == seat and g.captor is None:
+                troop, mercenary = facts.general_buys(seat, g.id)
+                if troop_ok:
+                    here = hexes[g.hex].settlement
+                    if here is not None and control[here] == seat:
+                        out.append(troop)
+                if mercenary_ok:
+                    out.append(mercenary)
+    if coins >= price["card"] and len(state.players[seat].hand) < rules.hand_limit and (state.deck or state.discard):
+        out.append(facts.card)
+    return out

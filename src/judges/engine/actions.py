@@ -22,32 +22,32 @@ class Action(Struct, tag_field="type", kw_only=True, frozen=True):
 # --- Phase 1 decisions (§ 5, § 10, § 13) ---------------------------------------------------
 
 
-class ForeseeInvasion(Action, tag="foresee_invasion"):
+class ForeseeInvasion(Action, tag="foresee_invasion", frozen=True):
     """👁 The prophet's owner chooses where an entering invader pair strikes (§ 13)."""
 
     settlement: str
 
 
-class ForeseeEvents(Action, tag="foresee_events"):
+class ForeseeEvents(Action, tag="foresee_events", frozen=True):
     """👁 The prophet's owner chooses each card's terrain, in the Events Area's order (§ 5.5)."""
 
     terrains: list[str]
 
 
-class ChooseSuccessor(Action, tag="choose_successor"):
+class ChooseSuccessor(Action, tag="choose_successor", frozen=True):
     """👑 The dead King's player names one of their generals as King (§ 10)."""
 
     general: int
 
 
-class AppointJudge(Action, tag="appoint_judge"):
+class AppointJudge(Action, tag="appoint_judge", frozen=True):
     """⚖ Fill a vacant Judge title (§ 10)."""
 
     region: str
     general: int
 
 
-class Vote(Action, tag="vote"):
+class Vote(Action, tag="vote", frozen=True):
     """🗳 Cast all of one's votes for a candidate judge (§ 10)."""
 
     candidate: int
@@ -56,45 +56,45 @@ class Vote(Action, tag="vote"):
 # --- Phase 2 Intrigue (§ 6) ------------------------------------------------------------------
 
 
-class Discard(Action, tag="discard"):
+class Discard(Action, tag="discard", frozen=True):
     """Discard a card from a hand above the limit."""
 
     card: str
 
 
-class PlayTax(Action, tag="play_tax"):
+class PlayTax(Action, tag="play_tax", frozen=True):
     region: str
 
 
-class PlayEvent(Action, tag="play_event"):
+class PlayEvent(Action, tag="play_event", frozen=True):
     """Plague, Abundance, Famine or Sandstorm into the Events Area."""
 
     card: str
 
 
-class PlayAssassin(Action, tag="play_assassin"):
+class PlayAssassin(Action, tag="play_assassin", frozen=True):
     target: int
 
 
-class PlayRevolt(Action, tag="play_revolt"):
+class PlayRevolt(Action, tag="play_revolt", frozen=True):
     settlement: str
 
 
-class PlayProphet(Action, tag="play_prophet"):
+class PlayProphet(Action, tag="play_prophet", frozen=True):
     general: int
 
 
-class PlayAnointing(Action, tag="play_anointing"):
+class PlayAnointing(Action, tag="play_anointing", frozen=True):
     general: int
 
 
-class Execute(Action, tag="execute"):
+class Execute(Action, tag="execute", frozen=True):
     """Execute one of your captives."""
 
     general: int
 
 
-class Release(Action, tag="release"):
+class Release(Action, tag="release", frozen=True):
     """Release one of your captives."""
 
     general: int
@@ -103,7 +103,7 @@ class Release(Action, tag="release"):
 # --- Phase 4 Acquisitions (§ 8) --------------------------------------------------------------
 
 
-class Buy(Action, tag="buy"):
+class Buy(Action, tag="buy", frozen=True):
     """Buy one item: troop, mercenary, development, wall, general or card.
 
     Troops go to a settlement's garrison (`settlement`) or a general's army (`general`);
@@ -117,7 +117,7 @@ class Buy(Action, tag="buy"):
 # --- Phase 5 Movement (§ 9) ------------------------------------------------------------------
 
 
-class Move(Action, tag="move"):
+class Move(Action, tag="move", frozen=True):
     """Move a general to the hex (q, r), along the cheapest path within his points left."""
 
     general: int
@@ -125,42 +125,42 @@ class Move(Action, tag="move"):
     r: int
 
 
-class TakeTroops(Action, tag="take_troops"):
+class TakeTroops(Action, tag="take_troops", frozen=True):
     general: int
     count: int
 
 
-class LeaveTroops(Action, tag="leave_troops"):
+class LeaveTroops(Action, tag="leave_troops", frozen=True):
     general: int
     count: int
 
 
-class PickUpArk(Action, tag="pick_up_ark"):
+class PickUpArk(Action, tag="pick_up_ark", frozen=True):
     general: int
 
 
-class DropArk(Action, tag="drop_ark"):
+class DropArk(Action, tag="drop_ark", frozen=True):
     general: int
 
 
 # --- Phase 6 Combat (§ 9) --------------------------------------------------------------------
 
 
-class Plunder(Action, tag="plunder"):
+class Plunder(Action, tag="plunder", frozen=True):
     """The victor's choice at a conquered settlement: plunder it (True) or hold it (False)."""
 
     settlement: str
     plunder: bool
 
 
-class ClaimJudge(Action, tag="claim_judge"):
+class ClaimJudge(Action, tag="claim_judge", frozen=True):
     """Name which of your generals in the region becomes the Judge of a claimed title."""
 
     region: str
     general: int
 
 
-class EndTurn(Action, tag="end_turn"):
+class EndTurn(Action, tag="end_turn", frozen=True):
     """Pass: the player is done with this phase (phases 2, 4, 5)."""
 
 
@@ -189,13 +189,21 @@ AnyAction = (
     | ClaimJudge
     | EndTurn
 )
-ACTION_TYPES: tuple[type, ...] = AnyAction.__args__  # type: ignore[attr-defined]
+ACTION_TYPES: tuple[type[Action], ...] = AnyAction.__args__
 
 _encoder = msgspec.json.Encoder()
 
 #: tag -> action type of every action a registered decision kind accepts: filled by the
 #: registry (`decisions._index`), so an action type defined with a new kind is decoded too.
-ACTION_BY_TAG: dict[str, type] = {}
+ACTION_BY_TAG: dict[str, type[Action]] = {}
+
+
+def action_tag(action_type: type[Action]) -> str:
+    """The "type" that names an action type on the wire (its Struct tag)."""
+    tag = action_type.__struct_config__.tag
+    if not isinstance(tag, str):
+        raise TypeError(f"action type {action_type.__name__} has no tag")
+    return tag
 
 
 def _malformed(detail: str) -> MalformedAction:
@@ -226,8 +234,9 @@ def action_from_dict(data: Any) -> Action:
     return action
 
 
-def action_to_dict(action: Action) -> dict:
-    return msgspec.to_builtins(action)
+def action_to_dict(action: Action) -> dict[str, Any]:
+    wire: dict[str, Any] = msgspec.to_builtins(action)
+    return wire
 
 
 def action_to_json(action: Action) -> bytes:

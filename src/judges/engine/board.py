@@ -69,7 +69,8 @@ _CONTESTED = -2
 def control_map(state: GameState, world: World) -> list[int | None]:
     """The controller of every settlement at once (the same answers as settlement_controller,
     in one pass over the generals instead of one per settlement)."""
-    by_hex: dict[int, int] = {}
+    out = [None if s.razed else s.owner for s in state.settlements]  # a garrison's owner controls
+    by_hex: dict[int, int] = {}  # hex -> the one owner of free generals there, or _CONTESTED
     for g in state.generals.values():
         if g.captor is None:
             previous = by_hex.get(g.hex)
@@ -77,15 +78,13 @@ def control_map(state: GameState, world: World) -> list[int | None]:
                 by_hex[g.hex] = g.owner
             elif previous != g.owner:
                 by_hex[g.hex] = _CONTESTED
-    out: list[int | None] = []
-    for info, s in zip(world.settlements, state.settlements):
-        if s.razed:
-            out.append(None)
-        elif s.owner is not None:
-            out.append(s.owner)
-        else:
-            owner = by_hex.get(info.hex)
-            out.append(None if owner is None or owner == _CONTESTED else owner)
+    hexes, settlements = world.hexes, state.settlements
+    for hex_index, owner in by_hex.items():
+        s_index = hexes[hex_index].settlement
+        if s_index is not None and owner != _CONTESTED:
+            s = settlements[s_index]
+            if s.owner is None and not s.razed:  # no garrison: the generals' owner controls
+                out[s_index] = owner
     return out
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .actions import PlayAnointing, PlayAssassin, PlayEvent, PlayProphet, PlayRevolt, PlayTax
+from .actions import Action, PlayAnointing, PlayAssassin, PlayEvent, PlayProphet, PlayRevolt, PlayTax
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -26,7 +26,7 @@ class Card:
     name: str
     event: bool  # goes to the Events Area and lands on a terrain (§ 5.5)
     target: str  # one of TARGETS
-    action: type  # the action that plays it
+    action: type[Action]  # the action that plays it
     icon: str  # a symbol of web/static/icons.svg
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from .actions import ClaimJudge, Plunder
-from .board import base_value, generals_at, is_defended, living_seats, settlement_controller, turn_order
+from .board import base_value, control_map, generals_at, is_defended, living_seats, settlement_controller, turn_order
 from .context import Ctx
 from .effects import kill_general, raze, register_wrath
 from .errors import IllegalAction
@@ -15,6 +16,10 @@ RULE = "§9 Combat"
 RULE_CLAIM = "§9 Claiming a Judge title"
 INVADERS = "invaders"
 
+#: Who fights on a side: a seat, CANAANITES, INVADERS, or None (a siege's defenders whose
+#: settlement nobody controls).
+Party = int | str | None
+
 
 class Side:
     """One side of a battle: a party (a seat, CANAANITES or INVADERS), the garrison it
@@ -22,7 +27,9 @@ class Side:
 
     __slots__ = ("party", "garrison", "generals", "removed", "strength", "hit_min", "losses")
 
-    def __init__(self, party, garrison: int | None, generals: list[int], hit_min: int, strength: int = 0) -> None:
+    def __init__(
+        self, party: Party, garrison: int | None, generals: list[int], hit_min: int, strength: int = 0
+    ) -> None:
         self.party = party
         self.garrison = garrison
         self.generals = sorted(generals)
@@ -57,7 +64,8 @@ def _dice(ctx: Ctx, side: Side) -> int:
 
 
 def _roll(ctx: Ctx, side: Side) -> tuple[list[int], int]:
-    faces = [ctx.roll(6) for _ in range(_dice(ctx, side))]
+    roll = ctx.dice.roll
+    faces = [roll(6) for _ in range(_dice(ctx, side))]
     return faces, sum(1 for f in faces if f >= side.hit_min)
 
 
@@ -89,7 +97,7 @@ def _take_hits(ctx: Ctx, side: Side, hits: int) -> None:
 def _fight(ctx: Ctx, attacker: Side, defender: Side, hex_index: int) -> Side | None:
     """Rounds of simultaneous dice until a side has nothing left. Returns the winner, or None
     when both fall in the same round. Then captures or deaths of the defeated generals."""
-    rounds = []
+    rounds: list[dict[str, Any]] = []
     while _alive(ctx, attacker) and _alive(ctx, defender):
         a_faces, a_hits = _roll(ctx, attacker)
         d_faces, d_hits = _roll(ctx, defender)
@@ -100,9 +108,10 @@ def _fight(ctx: Ctx, attacker: Side, defender: Side, hex_index: int) -> Side | N
     winner = attacker if a_alive else defender if d_alive else None
     loser = defender if winner is attacker else attacker if winner is defender else None
     captor = None
-    if winner is not None and winner.party not in (INVADERS, CANAANITES) and winner.active_generals():
+    # A seat's victorious generals take the defeated generals captive (never INVADERS nor CANAANITES).
+    if winner is not None and isinstance(winner.party, int) and winner.party != CANAANITES and winner.active_generals():
         captor = winner.party
-    outcome = {"captured": [], "killed": []}
+    outcome: dict[str, list[int]] = {"captured": [], "killed": []}
     for side in (attacker, defender):
         fallen = side.generals if side is loser or winner is None else side.removed
         for gid in fallen:
@@ -130,7 +139,7 @@ def _fight(ctx: Ctx, attacker: Side, defender: Side, hex_index: int) -> Side | N
     return winner
 
 
-def _party_name(party) -> int | str:
+def _party_name(party: Party) -> int | str | None:
     return "canaanites" if party == CANAANITES else party
 
 
@@ -224,7 +233,7 @@ def _battle_plan(ctx: Ctx, hex_index: int) -> tuple[int, list[int]]:
     return holder, attackers
 
 
-def _side(ctx: Ctx, party, hex_index: int, attacking: bool) -> Side:
+def _side(ctx: Ctx, party: int, hex_index: int, attacking: bool) -> Side:
     rules = ctx.rules
     state, world = ctx.state, ctx.world
     s_index = world.hexes[hex_index].settlement
@@ -267,15 +276,14 @@ def run_battles(ctx: Ctx) -> None:
     conquests = []
     for _, _, hex_index, holder, attackers in plans:
         original = holder
-        current = holder
+        current: int | None = holder
         for attacker in attackers:
             if current is None:
                 current = attacker  # the hex fell empty: the next arrival simply holds it
                 continue
-            winner = _fight(
-                ctx, _side(ctx, attacker, hex_index, True), _side(ctx, current, hex_index, False), hex_index
-            )
-            current = winner.party if winner is not None else None
+            attacking = _side(ctx, attacker, hex_index, True)
+            winner = _fight(ctx, attacking, _side(ctx, current, hex_index, False), hex_index)
+            current = None if winner is None else attacker if winner is attacking else current
         s_index = world.hexes[hex_index].settlement
         if current is not None and current != original and s_index is not None and not state.settlements[s_index].razed:
             conquests.append((current, s_index))
@@ -289,14 +297,14 @@ def plunder_value(ctx: Ctx, settlement: int) -> int:
 
 
 def legal_plunder(ctx: Ctx, decision: Decision) -> Iterator[Plunder]:
-    name = ctx.world.settlements[decision.subject].name
+    name = ctx.world.settlements[decision.subject_index].name
     yield Plunder(player=decision.player, settlement=name, plunder=False)
     yield Plunder(player=decision.player, settlement=name, plunder=True)
 
 
 def apply_plunder(ctx: Ctx, decision: Decision, action: Plunder) -> None:
     state = ctx.state
-    settlement = decision.subject
+    settlement = decision.subject_index
     state.pending.remove(decision)
     if action.plunder:
         gain = plunder_value(ctx, settlement)
@@ -327,12 +335,13 @@ def judge_candidates(ctx: Ctx, seat: int, region: int) -> list[int]:
 
 def claim_titles(ctx: Ctx) -> None:
     state, world = ctx.state, ctx.world
+    control = control_map(state, world)  # claiming a title changes no control
     for region_index, region in enumerate(world.regions):
         title = state.titles[region_index]
         if not title.in_play:
             continue
         standing = [s for s in region.settlements if not state.settlements[s].razed]
-        controllers = {settlement_controller(state, world, s) for s in standing}
+        controllers = {control[s] for s in standing}
         if len(controllers) != 1:
             continue
         seat = controllers.pop()
@@ -352,13 +361,13 @@ def claim_titles(ctx: Ctx) -> None:
 
 
 def legal_claim(ctx: Ctx, decision: Decision) -> Iterator[ClaimJudge]:
-    name = ctx.world.regions[decision.subject].name
-    for gid in judge_candidates(ctx, decision.player, decision.subject):
+    name = ctx.world.regions[decision.subject_index].name
+    for gid in judge_candidates(ctx, decision.player, decision.subject_index):
         yield ClaimJudge(player=decision.player, region=name, general=gid)
 
 
 def apply_claim(ctx: Ctx, decision: Decision, action: ClaimJudge) -> None:
-    if action.general not in judge_candidates(ctx, action.player, decision.subject):
+    if action.general not in judge_candidates(ctx, action.player, decision.subject_index):
         raise IllegalAction(
             RULE_CLAIM,
             "error.claim_judge",
@@ -367,10 +376,10 @@ def apply_claim(ctx: Ctx, decision: Decision, action: ClaimJudge) -> None:
             region=action.region,
         )
     ctx.state.pending.remove(decision)
-    ctx.state.titles[decision.subject].holder = action.general
+    ctx.state.titles[decision.subject_index].holder = action.general
     ctx.log_round("title.judge", region=decision.subject, general=action.general, player=action.player)
     for other in [d for d in ctx.state.pending if d.kind == "claim_judge"]:
-        if not judge_candidates(ctx, other.player, other.subject):
+        if not judge_candidates(ctx, other.player, other.subject_index):
             ctx.state.pending.remove(other)  # the title stays vacant
 
 

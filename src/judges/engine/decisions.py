@@ -19,13 +19,16 @@ and handler in the topic module, one `DecisionKind` here, and its words (`decisi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
+from ..world import World
 from . import combat, events, intrigue, invaders, titles, turns
 from .actions import (
     ACTION_BY_TAG,
     ACTION_TYPES,
+    Action,
     AppointJudge,
     ChooseSuccessor,
     ClaimJudge,
@@ -35,18 +38,25 @@ from .actions import (
     ForeseeInvasion,
     Plunder,
     Vote,
+    action_tag,
 )
+from .context import Ctx
+from .state import Decision
 
 #: What a decision's `subject` is (an index into the world, or an invader pair's id).
 SUBJECTS = ("none", "region", "settlement", "invader_pair")
 
 
+_A = TypeVar("_A", bound=Action)
+
+
 @dataclass(frozen=True, slots=True)
-class DecisionKind:
+class DecisionKind(Generic[_A]):
     name: str
-    actions: tuple[type, ...]  # the action types that answer it
-    legal: Callable  # (ctx, decision) -> Iterator[Action]
-    handler: Callable  # (ctx, decision, action) -> None; validates before it changes anything
+    actions: tuple[type[_A], ...]  # the action types that answer it
+    # a list the generator returns is new, the caller's to keep
+    legal: Callable[[Ctx, Decision], Iterable[_A]]
+    handler: Callable[[Ctx, Decision, _A], None]  # validates before it changes anything
     rule: str  # the rules section its refusals name
     chapter: str  # the manual chapter that explains it ("turn": its phase's chapter when known)
     icon: str  # a symbol of web/static/icons.svg
@@ -56,15 +66,15 @@ class DecisionKind:
 
     @property
     def action_tags(self) -> tuple[str, ...]:
-        return tuple(t.__struct_config__.tag for t in self.actions)
+        return tuple(action_tag(t) for t in self.actions)
 
 
-def _turn_actions() -> tuple[type, ...]:
+def _turn_actions() -> tuple[type[Action], ...]:
     """Every action a turn phase handles (Intrigue, Acquisitions, Movement), and EndTurn."""
     return tuple(t for t in ACTION_TYPES if t in turns.ACTION_PHASE or t is EndTurn)
 
 
-KINDS: dict[str, DecisionKind] = {
+KINDS: dict[str, DecisionKind[Any]] = {
     kind.name: kind
     for kind in (
         DecisionKind(
@@ -160,7 +170,7 @@ KINDS: dict[str, DecisionKind] = {
 }
 
 #: action type -> the kind it answers (rebuilt by `register`/`unregister`)
-KIND_OF_ACTION: dict[type, DecisionKind] = {}
+KIND_OF_ACTION: dict[type[Action], DecisionKind[Any]] = {}
 
 
 def _index() -> None:
@@ -171,18 +181,18 @@ def _index() -> None:
     for kind in KINDS.values():
         for action_type in kind.actions:
             KIND_OF_ACTION[action_type] = kind
-            ACTION_BY_TAG[action_type.__struct_config__.tag] = action_type
+            ACTION_BY_TAG[action_tag(action_type)] = action_type
 
 
 _index()
 
 
-def kind_of(action_type: type) -> DecisionKind:
+def kind_of(action_type: type[Action]) -> DecisionKind[Any]:
     """The decision kind an action type answers."""
     return KIND_OF_ACTION[action_type]
 
 
-def subject_name(kind: DecisionKind, world, subject: int | None) -> str | None:
+def subject_name(kind: DecisionKind[Any], world: World, subject: int | None) -> str | None:
     """The map name of a decision's subject, as an action names it (None when actions do not
     name it)."""
     if kind.subject_field is None or subject is None:
@@ -194,7 +204,7 @@ def subject_name(kind: DecisionKind, world, subject: int | None) -> str | None:
     raise ValueError(f"decision kind {kind.name}: subject {kind.subject!r} has no map name")
 
 
-def register(kind: DecisionKind) -> None:
+def register(kind: DecisionKind[Any]) -> None:
     """Adds a decision kind (a new rule, or a test's fake kind)."""
     if kind.name in KINDS:
         raise ValueError(f"decision kind {kind.name!r} is registered already")

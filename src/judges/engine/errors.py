@@ -6,6 +6,8 @@ before they touch the state.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class JudgesError(Exception):
     """Base of every error the engine raises on purpose."""
@@ -18,14 +20,14 @@ class RuleError(JudgesError):
     `params` its parameters; str() gives an English sentence for logs and developers.
     """
 
-    def __init__(self, rule: str, key: str, message: str, **params) -> None:
+    def __init__(self, rule: str, key: str, message: str, **params: Any) -> None:
         self.rule = rule
         self.key = key
         self.params = params
         self.message = message
         super().__init__(f"{rule}: {message}")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "error": type(self).__name__,
             "rule": self.rule,

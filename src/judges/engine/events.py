@@ -11,6 +11,7 @@ from .board import generals_at, prophet_owner
 from .context import Ctx
 from .effects import kill_general
 from .errors import IllegalAction
+from .rules import Rules
 from .state import Decision, LandedEvent
 
 RULE_LAND = "§5.5 New events land"
@@ -46,7 +47,7 @@ def assign_terrains(ctx: Ctx) -> None:
         state.pending_terrains.append(terrain)
 
 
-def _allowed_terrains(rules, card: str) -> tuple[str, ...]:
+def _allowed_terrains(rules: Rules, card: str) -> tuple[str, ...]:
     return (rules.sandstorm_terrain,) if card == "sandstorm" else TERRAINS
 
 
@@ -111,6 +112,7 @@ def plague(ctx: Ctx, terrain: str) -> None:
     1–3; a general dies on a 1."""
     rules = ctx.rules
     state, world = ctx.state, ctx.world
+    occupied = {g.hex for g in state.generals.values()}  # a plague moves nobody: only deaths change this
     for hx in world.hexes:
         if hx.terrain != terrain:
             continue
@@ -123,6 +125,8 @@ def plague(ctx: Ctx, terrain: str) -> None:
                 ctx.report("plague.garrison", settlement=hx.settlement, owner=s.owner, die=face, lost=lost)
                 if s.troops == 0:
                     s.owner = None
+        if hx.index not in occupied:
+            continue
         for g in sorted(generals_at(state, hx.index), key=lambda g: g.id):
             if g.army > 0:
                 face = ctx.roll(6)

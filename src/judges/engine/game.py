@@ -9,8 +9,8 @@ changes; a refused action raises a RuleError and leaves the game exactly as it w
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -59,7 +59,7 @@ class Game:
         world: World | None = None,
         start: bool = True,
         dice_factory: Callable[[GameState], Dice] | None = None,
-        **option_fields,
+        **option_fields: Any,
     ) -> Game:
         """A game in its setup position. With `start`, automatic steps run at once up to the
         first decision; a scenario passes start=False to edit the position first."""
@@ -77,7 +77,7 @@ class Game:
         return game
 
     @classmethod
-    def replay(cls, options: Options, actions: Iterable[Action | dict], *, dice: Dice | None = None) -> Game:
+    def replay(cls, options: Options, actions: Iterable[Action | dict[str, Any]], *, dice: Dice | None = None) -> Game:
         """Seed + action log = the game."""
         game = cls.new(options, dice=dice)
         for action in actions:
@@ -102,15 +102,27 @@ class Game:
 
     def waiting_for(self) -> list[int]:
         """Who are we waiting for: the seats that owe a decision, in seat order."""
-        return sorted({d.player for d in self.state.pending})
+        pending = self.state.pending
+        if len(pending) == 1:  # the usual case
+            return [pending[0].player]
+        return sorted({d.player for d in pending})
 
-    def legal_actions(self, player: int | None = None) -> Iterator[Action]:
+    def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every legal action, for one player or for all who owe a decision."""
         if self.is_over:
-            return
-        for decision in list(self.state.pending):
+            return []
+        pending = self.state.pending
+        if len(pending) == 1:  # the usual case: no list to merge
+            decision = pending[0]
+            if player is not None and decision.player != player:
+                return []
+            actions = KINDS[decision.kind].legal(self._ctx, decision)
+            return actions if type(actions) is list else list(actions)
+        out: list[Action] = []
+        for decision in self.state.pending:
             if player is None or decision.player == player:
-                yield from KINDS[decision.kind].legal(self._ctx, decision)
+                out.extend(KINDS[decision.kind].legal(self._ctx, decision))
+        return out
 
     @property
     def phase_name(self) -> str:
@@ -118,9 +130,11 @@ class Game:
 
     # --- moving ----------------------------------------------------------------------
 
-    def apply(self, action: Action | dict) -> list[Notification]:
+    def apply(self, action: Action | dict[str, Any], *, trusted: bool = False) -> list[Notification]:
         """Validates and applies one action, then runs automatic steps up to the next
-        decision. Returns the notifications this produced."""
+        decision. Returns the notifications this produced. `trusted=True` is `apply_legal`."""
+        if trusted and not isinstance(action, dict):
+            return self.apply_legal(action)
         if isinstance(action, dict):
             action = action_from_dict(action)
         if type(action) not in KIND_OF_ACTION:
@@ -136,6 +150,28 @@ class Game:
         decision = self._find_decision(action)
         start = len(self.notifications)
         KINDS[decision.kind].handler(self._ctx, decision, action)  # validates fully before it changes anything
+        self.log.append(action)
+        self.advance()
+        return self.notifications[start:]
+
+    def apply_legal(self, action: Action) -> list[Notification]:
+        """Applies an action taken unchanged from `legal_actions()` of this very position,
+        skipping the checks its enumeration already made. For bots, search and the lab, which
+        only ever play what they were offered; whatever comes from outside (the server, a
+        replayed log) goes through `apply`. An action that is not legal here may corrupt the game."""
+        kind = KIND_OF_ACTION[type(action)]
+        pending = self.state.pending
+        if len(pending) == 1 and pending[0].player == action.player and pending[0].kind == kind.name:
+            decision = pending[0]  # the usual case; the action came from this decision's list
+        else:
+            decision = self._find_decision(action)
+        start = len(self.notifications)
+        ctx = self._ctx
+        ctx.trusted = True
+        try:
+            kind.handler(ctx, decision, action)
+        finally:
+            ctx.trusted = False
         self.log.append(action)
         self.advance()
         return self.notifications[start:]
@@ -160,6 +196,11 @@ class Game:
             kind=kind.name,
         )
 
+    def forget(self) -> None:
+        """Drops what the game caches about its position (the facts of the current turn).
+        Call it after editing `state` by hand; actions and automatic steps need no call."""
+        self._ctx.forget()
+
     def advance(self) -> None:
         """Fires automatic steps until a decision is owed or the game ends."""
         state, ctx = self.state, self._ctx
@@ -176,10 +217,12 @@ class Game:
             step = steps[state.step]
             state.step += 1
             step(ctx)
-        for note in ctx.outbox:
-            note.after = len(self.log)
-        self.notifications.extend(ctx.outbox)
-        ctx.outbox.clear()
+        if ctx.outbox:
+            after = len(self.log)
+            for note in ctx.outbox:
+                note.after = after
+            self.notifications.extend(ctx.outbox)
+            ctx.outbox.clear()
 
     # --- output ----------------------------------------------------------------------
 
@@ -191,7 +234,7 @@ class Game:
 
         return player_view(self, seat, notifications)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Everything needed to resume: state (dice included), log, notifications."""
         return {
             "state": msgspec.to_builtins(self.state),

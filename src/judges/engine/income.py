@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..world import World
-from .board import base_value, is_besieged, living_seats, settlement_controller
+from .board import base_value, control_map, living_seats
 from .context import Ctx
 from .state import Entry, GameState
 
@@ -29,20 +29,23 @@ def compute_income(state: GameState, world: World) -> dict[int, list[Entry]]:
     """Every living player's income lines for this round, without changing anything."""
     rules = state.options.rules
     lines: dict[int, list[Entry]] = {seat: [] for seat in living_seats(state)}
+    control = control_map(state, world)
+    besieged = {pair.at for pair in state.invaders}
     for region_index, region in enumerate(world.regions):
         collector = state.taxes.get(region_index)
         for settlement in region.settlements:
             s = state.settlements[settlement]
             if s.razed:
                 continue
-            if is_besieged(state, settlement):
+            owner = control[settlement]
+            if settlement in besieged:
                 # A besieged settlement yields to nobody, tax collector included.
-                owner = settlement_controller(state, world, settlement)
                 if owner in lines:
                     lines[owner].append(Entry(key="income.besieged", params={"settlement": settlement, "value": 0}))
                 continue
+            if collector is None and owner not in lines:
+                continue  # nobody collects it
             value, modifiers = settlement_value(state, world, settlement)
-            owner = settlement_controller(state, world, settlement)
             if collector is not None:
                 if owner in lines:
                     lines[owner].append(

@@ -4,10 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .actions import Discard, Execute, PlayAnointing, PlayAssassin, PlayEvent, PlayProphet, PlayRevolt, PlayTax, Release
+from .actions import (
+    Action,
+    Discard,
+    Execute,
+    PlayAnointing,
+    PlayAssassin,
+    PlayEvent,
+    PlayProphet,
+    PlayRevolt,
+    PlayTax,
+    Release,
+)
 from .board import controlled_settlements, free_generals, turn_order
 from .cards import EVENT_CARDS, is_event
-from .context import Ctx
+from .context import Ctx, TurnHandler
 from .effects import kill_general, register_wrath
 from .errors import IllegalAction
 from .state import CANAANITES, Decision
@@ -325,7 +336,7 @@ def apply_release(ctx: Ctx, action: Release) -> None:
 # --- Legal actions of an Intrigue turn ----------------------------------------------------------
 
 
-def legal_intrigue(ctx: Ctx, seat: int) -> Iterator:
+def legal_intrigue(ctx: Ctx, seat: int) -> Iterator[Action]:
     state, world = ctx.state, ctx.world
     hand = set(state.players[seat].hand)
     if "tax" in hand and _can_play(ctx, seat, "tax"):
@@ -351,7 +362,7 @@ def legal_intrigue(ctx: Ctx, seat: int) -> Iterator:
         yield Release(player=seat, general=gid)
 
 
-INTRIGUE_HANDLERS = {
+INTRIGUE_HANDLERS: dict[type[Action], TurnHandler] = {
     PlayTax: apply_tax,
     PlayEvent: apply_event,
     PlayAssassin: apply_assassin,

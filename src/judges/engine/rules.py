@@ -18,7 +18,7 @@ be changed in place; build a new `Rules` instead.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
 import msgspec
 from msgspec import Struct, field
@@ -28,12 +28,16 @@ class RulesError(ValueError):
     """A `Rules` value that no game can be played under: the message names the rule."""
 
 
-class ReadOnlyDict(dict):
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class ReadOnlyDict(dict[_K, _V]):
     """A dict that refuses changes (and so may be hashed): the dict-valued rules."""
 
     __slots__ = ()
 
-    def _read_only(self, *args: Any, **kwargs: Any) -> None:
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError("the rules are read-only: build a new Rules (msgspec.structs.replace)")
 
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only
@@ -41,17 +45,21 @@ class ReadOnlyDict(dict):
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(sorted(self.items(), key=repr)))
 
-    def __reduce__(self):  # pickle and copy build a new one rather than filling it item by item
+    def __reduce__(
+        self,
+    ) -> tuple[
+        type[ReadOnlyDict[_K, _V]], tuple[dict[_K, _V]]
+    ]:  # pickle and copy build a new one rather than filling it item by item
         return (ReadOnlyDict, (dict(self),))
 
-    def __copy__(self) -> ReadOnlyDict:
+    def __copy__(self) -> ReadOnlyDict[_K, _V]:
         return self
 
-    def __deepcopy__(self, memo: dict) -> ReadOnlyDict:
+    def __deepcopy__(self, memo: dict[int, Any]) -> ReadOnlyDict[_K, _V]:
         return self
 
 
-def _ro(mapping: dict) -> Any:
+def _ro(mapping: dict[_K, _V]) -> dict[_K, _V]:
     return field(default_factory=lambda: ReadOnlyDict(mapping))
 
 

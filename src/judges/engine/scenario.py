@@ -6,6 +6,7 @@ the file; this module turns its parsed JSON into a Game and runs it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -13,10 +14,10 @@ import msgspec
 from ..world import TERRAINS, World, load_world
 from .actions import action_from_dict
 from .cards import CARDS, is_event
-from .dice import ScriptedDice, dice_for
+from .dice import Dice, ScriptedDice, dice_for
 from .errors import RuleError, SetupError
 from .game import Game
-from .state import CANAANITES, PHASES, General, InvaderPair, LandedEvent, Title, options_from_builtins
+from .state import CANAANITES, PHASES, GameState, General, InvaderPair, LandedEvent, Title, options_from_builtins
 
 _DIRECTIONS = {"clockwise": 1, "cw": 1, 1: 1, "counter-clockwise": -1, "counterclockwise": -1, "ccw": -1, -1: -1}
 _TOP_KEYS = {"name", "description", "options", "position", "dice", "actions"}
@@ -45,7 +46,7 @@ _POSITION_KEYS = {
 }
 
 
-def _check_keys(where: str, data: dict, allowed: set[str]) -> None:
+def _check_keys(where: str, data: dict[str, Any], allowed: set[str]) -> None:
     unknown = set(data) - allowed
     if unknown:
         raise SetupError(f"{where}: unknown key(s) {sorted(unknown)}; allowed: {sorted(allowed)}")
@@ -74,12 +75,12 @@ def _hex(world: World, at: Any, where: str) -> int:
 
 
 def _card(card: Any, where: str) -> str:
-    if card not in CARDS:
+    if card not in CARDS or not isinstance(card, str):
         raise SetupError(f"{where}: unknown card {card!r}; cards: {sorted(CARDS)}")
     return card
 
 
-def make_dice(spec: Any):
+def make_dice(spec: Any) -> Callable[[GameState], Dice] | None:
     """`dice`: null (seeded by the options' seed), a list of faces (a test script that fails
     when it runs out), or {"faces": [...], "then": "seeded", "shuffles": [[...], ...]}."""
     if spec is None:
@@ -98,10 +99,9 @@ def make_dice(spec: Any):
     raise SetupError("dice must be null, a list of faces, or an object")
 
 
-def apply_position(game: Game, position: dict) -> None:
+def apply_position(game: Game, position: dict[str, Any]) -> None:
     """Edits a setup position in place. Raises SetupError naming the offending entry."""
     state, world = game.state, game.world
-    rules = state.options.rules
     _check_keys("position", position, _POSITION_KEYS)
     if position.get("clear_board"):
         # An empty land: no player holdings, no generals (Canaanite holdings stay).
@@ -243,7 +243,7 @@ def apply_position(game: Game, position: dict) -> None:
         state.discard = [_card(c, "position.discard") for c in position["discard"]]
 
 
-def build_game(data: dict) -> Game:
+def build_game(data: dict[str, Any]) -> Game:
     """The scenario's game, with its position applied and automatic steps run."""
     if not isinstance(data, dict):
         raise SetupError("a scenario is a JSON object")
@@ -254,11 +254,12 @@ def build_game(data: dict) -> Game:
         raise SetupError(f"options: {exc}") from None
     game = Game.new(options, dice_factory=make_dice(data.get("dice")), world=load_world(options.rules.map), start=False)
     apply_position(game, data.get("position", {}))
+    game.forget()  # the position was edited by hand
     game.advance()
     return game
 
 
-def run_scenario(data: dict) -> dict:
+def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
     """Builds the game, plays the scenario's actions, and reports the outcome as JSON-able
     data. An action the rules refuse stops the run and is reported with its error."""
     game = build_game(data)

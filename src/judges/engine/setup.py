@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..world import World
 from .cards import CARDS, copies
 from .constants import RULES_VERSION
@@ -29,7 +31,7 @@ def validate_options(options: Options, world: World) -> None:
             raise SetupError(str(exc)) from None
 
 
-def initial_state(options: Options, world: World, dice_factory) -> tuple[GameState, Dice]:
+def initial_state(options: Options, world: World, dice_factory: Callable[[GameState], Dice]) -> tuple[GameState, Dice]:
     """Builds the setup position. `dice_factory(state)` returns the game's dice; the deck is
     shuffled through them, so the setup is part of the seeded game."""
     rules = options.rules

@@ -8,6 +8,8 @@ indices. Why msgspec Structs rather than slotted dataclasses: docs/architecture.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 from msgspec import Struct, field
 
@@ -45,7 +47,7 @@ class Options(Struct, frozen=True, kw_only=True):
             msgspec.structs.force_setattr(self, "rules", msgspec.convert(self.rules, Rules, str_keys=True))
 
 
-def upgrade_options(data: dict) -> dict:
+def upgrade_options(data: dict[str, Any]) -> dict[str, Any]:
     """An options dict as stored before the rules were part of the options (a top-level "map",
     no "rules"): the map moves into the rules, the other rules are the defaults. A current
     options dict is returned unchanged."""
@@ -58,7 +60,7 @@ def upgrade_options(data: dict) -> dict:
     return data
 
 
-def options_from_builtins(data: dict) -> Options:
+def options_from_builtins(data: dict[str, Any]) -> Options:
     """Options from a JSON-like dict (stored with a game, or written in a scenario file); old
     options with a top-level "map" still decode (`upgrade_options`)."""
     return msgspec.convert(upgrade_options(data), Options, str_keys=True)
@@ -116,7 +118,7 @@ class Entry(Struct, kw_only=True):
     """One line of a report: a message key and its parameters."""
 
     key: str
-    params: dict = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 class Notification(Struct, kw_only=True):
@@ -127,7 +129,7 @@ class Notification(Struct, kw_only=True):
     phase: str
     key: str
     to: list[int]  # seats addressed
-    params: dict = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
     entries: list[Entry] = field(default_factory=list)
     after: int = 0  # actions applied before it (where it stands in the game's log: the screen's log panel)
 
@@ -143,6 +145,13 @@ class Decision(Struct, kw_only=True, frozen=True):
     player: int
     kind: str
     subject: int | None = None
+
+    @property
+    def subject_index(self) -> int:
+        """The subject of a decision whose kind has one (a region, settlement or pair index)."""
+        if self.subject is None:
+            raise ValueError(f"a {self.kind} decision has no subject")
+        return self.subject
 
 
 class GameState(Struct, kw_only=True):
@@ -202,7 +211,7 @@ def state_to_json(state: GameState) -> bytes:
 
 
 def state_from_json(data: bytes | str) -> GameState:
-    if (b'"rules"' if isinstance(data, bytes) else '"rules"') not in data:  # stored before rules were options
+    if b'"rules"' not in data if isinstance(data, bytes) else '"rules"' not in data:  # stored before rules were options
         raw = msgspec.json.decode(data)
         raw["options"] = upgrade_options(raw.get("options", {}))
         return msgspec.convert(raw, GameState, str_keys=True)

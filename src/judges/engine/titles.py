@@ -123,14 +123,14 @@ def open_vacant_titles(ctx: Ctx) -> None:
 
 
 def legal_appoint(ctx: Ctx, decision: Decision) -> Iterator[AppointJudge]:
-    name = ctx.world.regions[decision.subject].name
-    for gid in appointable_generals(ctx, decision.subject):
+    name = ctx.world.regions[decision.subject_index].name
+    for gid in appointable_generals(ctx, decision.subject_index):
         yield AppointJudge(player=decision.player, region=name, general=gid)
 
 
 def apply_appoint(ctx: Ctx, decision: Decision, action: AppointJudge) -> None:
     state = ctx.state
-    region = decision.subject
+    region = decision.subject_index
     if action.general not in appointable_generals(ctx, region):
         if action.general not in state.generals:
             why = f"there is no general {action.general}"
@@ -149,7 +149,7 @@ def apply_appoint(ctx: Ctx, decision: Decision, action: AppointJudge) -> None:
     ctx.report("title.appointed", region=region, general=g.id, owner=g.owner, by=action.player)
     # Another decision may have lost its last eligible general to this appointment.
     for other in [d for d in state.pending if d.kind == "appoint_judge"]:
-        if not appointable_generals(ctx, other.subject):
+        if not appointable_generals(ctx, other.subject_index):
             state.pending.remove(other)
             ctx.report("title.deferred", region=other.subject)
 

@@ -4,23 +4,24 @@ owes a "turn" decision; within it they take any number of the phase's actions, t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable
 
 from .acquisitions import apply_buy, legal_buys
-from .actions import Buy, EndTurn
+from .actions import Action, Buy, EndTurn
 from .board import turn_order
-from .context import Ctx
+from .context import Ctx, TurnHandler
 from .errors import IllegalAction
 from .intrigue import INTRIGUE_HANDLERS, legal_intrigue
 from .movement import MOVEMENT_HANDLERS, legal_movement
 from .state import PHASES, Decision
 
-PHASE_HANDLERS = {
+# phase -> action type -> its handler (ctx, action), which validates before it changes anything
+PHASE_HANDLERS: dict[int, dict[type[Action], TurnHandler]] = {
     2: INTRIGUE_HANDLERS,
     4: {Buy: apply_buy},
     5: MOVEMENT_HANDLERS,
 }
-PHASE_LEGAL = {2: legal_intrigue, 4: legal_buys, 5: legal_movement}
+PHASE_LEGAL: dict[int, Callable[[Ctx, int], Iterable[Action]]] = {2: legal_intrigue, 4: legal_buys, 5: legal_movement}
 # Which phase each turn action belongs to, for a clear refusal in the wrong phase.
 ACTION_PHASE = {action_type: phase for phase, handlers in PHASE_HANDLERS.items() for action_type in handlers}
 
@@ -39,14 +40,24 @@ def _next_turn(ctx: Ctx) -> None:
         state.pending.append(Decision(player=seat, kind="turn"))
 
 
-def legal_turn(ctx: Ctx, decision: Decision) -> Iterator:
+def legal_turn(ctx: Ctx, decision: Decision) -> list[Action]:
     legal = PHASE_LEGAL.get(ctx.state.phase)
+    out: list[Action] = []
     if legal is not None:
-        yield from legal(ctx, decision.player)
-    yield EndTurn(player=decision.player)
+        actions = legal(ctx, decision.player)
+        out = actions if isinstance(actions, list) else list(actions)  # a fresh list: appended to
+    seat = decision.player
+    end = _END_TURN.get(seat)
+    if end is None:
+        end = _END_TURN[seat] = EndTurn(player=seat)  # actions are frozen: one per seat serves every turn
+    out.append(end)
+    return out
 
 
-def apply_turn_action(ctx: Ctx, decision: Decision, action) -> None:
+_END_TURN: dict[int, EndTurn] = {}
+
+
+def apply_turn_action(ctx: Ctx, decision: Decision, action: Action) -> None:
     if isinstance(action, EndTurn):
         ctx.state.pending.remove(decision)
         _next_turn(ctx)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..world import World
-from .board import controlled_settlements, free_generals, hex_controller, living_seats, sustaining_regions
+from .board import control_map, controlled_settlements, free_generals, hex_controller, living_seats, sustaining_regions
 from .context import Ctx
 from .state import GameState
 
@@ -57,8 +57,9 @@ def eliminate(ctx: Ctx) -> list[int]:
     next Announcements."""
     state, world = ctx.state, ctx.world
     out = []
+    control = control_map(state, world)
     for seat in living_seats(state):
-        if not controlled_settlements(state, world, seat) and not free_generals(state, seat):
+        if seat not in control and not free_generals(state, seat):
             p = state.players[seat]
             p.eliminated = True
             p.eliminated_round = state.round

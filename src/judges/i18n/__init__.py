@@ -60,13 +60,20 @@ from collections.abc import Iterable, Mapping
 from functools import cache, lru_cache
 from io import BytesIO
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel import Locale, negotiate_locale
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
+    from msgspec import Struct
+
+    from ..engine.errors import RuleError
+    from ..world import World
 
 __all__ = [
     "LANGUAGES",
@@ -106,7 +113,8 @@ LANGUAGES: tuple[str, ...] = tuple(
 )
 #: Each language's name in itself, from Babel's locale data ("Español", "Português (Brasil)").
 LANGUAGE_NAMES: dict[str, str] = {
-    lang: (lambda name: name[:1].upper() + name[1:])(Locale.parse(lang).get_display_name(lang)) for lang in LANGUAGES
+    lang: (lambda name: name[:1].upper() + name[1:])(Locale.parse(lang).get_display_name(lang) or lang)
+    for lang in LANGUAGES
 }
 DOMAIN = "messages"
 
@@ -171,8 +179,8 @@ def _supported(tag: str) -> str | None:
     """The supported language of one tag by Babel's negotiation, a regional variant falling
     back to its language ("pt_PT" -> "pt" -> "pt_BR"); None for an unsupported language."""
     available = list(LANGUAGES) + [base for base in _BY_BASE if base not in LANGUAGES]
-    found = negotiate_locale([tag], available, sep="_", aliases=None) or negotiate_locale(
-        [tag.split("_")[0]], available, sep="_", aliases=None
+    found = negotiate_locale([tag], available, sep="_", aliases={}) or negotiate_locale(
+        [tag.split("_")[0]], available, sep="_", aliases={}
     )
     if found is None:
         return None
@@ -225,7 +233,7 @@ def _po_path(lang: str) -> Path:
 
 
 @cache
-def _read_catalog(lang: str):
+def _read_catalog(lang: str) -> Catalog:
     with _po_path(lang).open("rb") as f:
         return read_po(f, locale=lang, domain=DOMAIN)
 
@@ -241,7 +249,7 @@ def catalog(lang: str) -> Mapping[str, str]:
             continue
         if isinstance(msg.id, str) and isinstance(msg.string, str) and msg.string:
             out[msg.id] = msg.string
-        elif msg.pluralizable and all(msg.string):
+        elif msg.pluralizable and isinstance(msg.string, (tuple, list)) and all(msg.string):
             out[msg.id[0]] = msg.string[-1]
     return out
 
@@ -252,7 +260,7 @@ def plurals(lang: str) -> Mapping[str, tuple[str, str]]:
     lang = normalize_language(lang)
     out = {}
     for msg in _read_catalog(lang):
-        if msg.pluralizable and not msg.fuzzy and all(msg.string):
+        if msg.pluralizable and not msg.fuzzy and isinstance(msg.string, (tuple, list)) and all(msg.string):
             fields = message_fields(msg.id[1])
             if len(fields) != 1:
                 raise ValueError(f"{lang}: the msgid_plural of {msg.id[0]!r} must name its count, as {{count}}")
@@ -336,7 +344,7 @@ def has_message(lang: str, key: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _parse(template: str) -> tuple[tuple[str, str | None, str, str | None], ...]:
+def _parse(template: str) -> tuple[tuple[str, str | None, str | None, str | None], ...]:
     return tuple(string.Formatter().parse(template))
 
 
@@ -444,13 +452,22 @@ def _variant(key: str, params: Mapping[str, Any]) -> str:
     return key
 
 
+#: seat -> player name: the seat as an int, or as its text when the mapping came through JSON.
+PlayerNames = Mapping[Any, str]
+
+
 class _Renderer:
     """Renders keys of one language for one game (world + player names)."""
 
     __slots__ = ("lang", "world", "names", "strict", "strict_values")
 
     def __init__(
-        self, lang: str, world, names: Mapping | None, strict: bool | None, strict_values: bool = True
+        self,
+        lang: str,
+        world: World | None,
+        names: PlayerNames | None,
+        strict: bool | None,
+        strict_values: bool = True,
     ) -> None:
         self.lang = normalize_language(lang)
         self.world = world
@@ -625,16 +642,22 @@ class _Renderer:
         return variant
 
 
-def _as_dict(obj: Any) -> dict:
+def _as_dict(obj: Mapping[str, Any] | Struct) -> dict[str, Any]:
     if isinstance(obj, Mapping):
         return dict(obj)
-    import msgspec  # an Entry or Notification Struct
+    import msgspec  # an Entry, Notification or Action Struct
 
-    return msgspec.to_builtins(obj)
+    data: dict[str, Any] = msgspec.to_builtins(obj)
+    return data
 
 
 def render_entry(
-    entry: Mapping | Any, lang: str, world=None, names: Mapping | None = None, *, strict: bool | None = None
+    entry: Mapping[str, Any] | Struct,
+    lang: str,
+    world: World | None = None,
+    names: PlayerNames | None = None,
+    *,
+    strict: bool | None = None,
 ) -> str:
     """One report line ({"key": ..., "params": {...}}) as a sentence in `lang`."""
     entry = _as_dict(entry)
@@ -642,8 +665,13 @@ def render_entry(
 
 
 def render_notification(
-    notification: Mapping | Any, lang: str, world=None, names: Mapping | None = None, *, strict: bool | None = None
-) -> dict:
+    notification: Mapping[str, Any] | Struct,
+    lang: str,
+    world: World | None = None,
+    names: PlayerNames | None = None,
+    *,
+    strict: bool | None = None,
+) -> dict[str, Any]:
     """A notification (as msgspec.to_builtins(Notification) gives it) as
     {"title": str, "lines": [str]} in `lang`."""
     n = _as_dict(notification)
@@ -716,11 +744,13 @@ def render_notification(
     return {"title": title, "lines": lines}
 
 
-def render_error(error: Mapping | Any, lang: str, names: Mapping | None = None, *, strict: bool | None = None) -> str:
+def render_error(
+    error: Mapping[str, Any] | RuleError, lang: str, names: PlayerNames | None = None, *, strict: bool | None = None
+) -> str:
     """A refusal (RuleError.to_dict()) as a sentence in `lang`. Values the player sent
     (an unknown card, a misspelt terrain) are shown as they came. An error key with no
     translation at all shows the engine's English message (a KeyError when strict)."""
-    if not isinstance(error, Mapping) and hasattr(error, "to_dict"):
+    if not isinstance(error, Mapping):
         error = error.to_dict()
     key = error.get("key") or ""
     lang = normalize_language(lang)
@@ -731,10 +761,10 @@ def render_error(error: Mapping | Any, lang: str, names: Mapping | None = None, 
 
 
 def render_action(
-    action: Mapping | Any,
+    action: Mapping[str, Any] | Struct,
     lang: str,
-    world=None,
-    names: Mapping | None = None,
+    world: World | None = None,
+    names: PlayerNames | None = None,
     *,
     owners: Mapping[int, int] | None = None,
     costs: Mapping[str, int] | None = None,
@@ -745,11 +775,7 @@ def render_action(
     catalog's ``label.<type>`` entry (variants and plurals as for any message) with the
     action's fields, and `owners` (general id -> seat) for ``{owner}``, `costs` (item -> coins)
     for ``{cost}``, `events` (the Events Area's cards) for a foresight's ``{events}``."""
-    if not isinstance(action, Mapping):
-        import msgspec  # an Action Struct
-
-        action = msgspec.to_builtins(action)
-    params = dict(action)
+    params = _as_dict(action)
     kind = params.get("type")
     owners = owners or {}
     who = params.get("target", params.get("candidate", params.get("general")))

@@ -47,6 +47,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
@@ -275,7 +276,7 @@ def span(lo: int, hi: int) -> str:
     return str(lo) if lo == hi else f"{lo}–{hi}"
 
 
-def _context(lang: str) -> dict:
+def _context(lang: str) -> dict[str, Any]:
     game_rules = rules()
     names = SimpleNamespace(**game_rules.constant_names())  # the rules under their UPPERCASE names
     die = _die_faces(game_rules)
@@ -366,8 +367,8 @@ def _pages() -> Environment:
     )
 
 
-def _page(template: str, lang: str, slug: str | None, title: str, **extra) -> str:
-    lang_urls = {l: f"/manual/{l}" + (f"/{slug}" if slug else "") for l in LANGUAGES}
+def _page(template: str, lang: str, slug: str | None, title: str, **extra: Any) -> str:
+    lang_urls = {code: f"/manual/{code}" + (f"/{slug}" if slug else "") for code in LANGUAGES}
     return (
         _pages()
         .get_template(template)
@@ -418,18 +419,18 @@ def manual_router() -> APIRouter:
     router = APIRouter()
 
     @router.get("/manual", include_in_schema=False)
-    def manual_home(request: Request, lang: str | None = None):
+    def manual_home(request: Request, lang: str | None = None) -> RedirectResponse:
         return RedirectResponse(f"/manual/{request_language(request, lang)}", status_code=307)
 
     @router.get("/manual/{lang}", response_class=HTMLResponse, include_in_schema=False)
-    def manual_index(lang: str):
+    def manual_index(lang: str) -> HTMLResponse:
         try:
             return HTMLResponse(render_index(lang))
         except ManualNotFound as exc:
             raise HTTPException(status_code=404, detail=str(exc.args[0])) from None
 
     @router.get("/manual/{lang}/{slug}", response_class=HTMLResponse, include_in_schema=False)
-    def manual_chapter(lang: str, slug: str):
+    def manual_chapter(lang: str, slug: str) -> HTMLResponse:
         try:
             return HTMLResponse(render_chapter(lang, slug))
         except ManualNotFound as exc:
@@ -453,7 +454,7 @@ def markdown_to_html(text: str, link: Callable[[str], str] | None = None) -> str
     (from its words, numbered when repeated), every link's target passed through `link`, and
     ``#.`` numbered items."""
     md = _markdown()
-    env: dict = {}
+    env: dict[str, Any] = {}
     tokens = md.parse(_NUMBERED.sub(r"\g<1>1.", text), env)
     ids: dict[str, int] = {}
     for i, token in enumerate(tokens):
@@ -463,7 +464,8 @@ def markdown_to_html(text: str, link: Callable[[str], str] | None = None) -> str
             for child in token.children or ():
                 if child.type == "link_open":
                     child.attrSet("href", link(str(child.attrGet("href") or "")))
-    return md.renderer.render(tokens, md.options, env)
+    html: str = md.renderer.render(tokens, md.options, env)
+    return html
 
 
 def _anchor(text: str, ids: dict[str, int]) -> str:

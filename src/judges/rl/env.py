@@ -15,25 +15,25 @@
 
 from __future__ import annotations
 
-import functools
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..engine import Game, Options
+from ..engine import Action, Game, Options
 from ..engine.board import besieged_settlements, control_map
 from ..engine.rules import DEFAULT_RULES, Rules
 from ..engine.state import CANAANITES, PHASES
-from ..world import load_world
+from ..world import World, load_world
 
 MAX_ACTIONS = 512
 MAX_PLAYERS = DEFAULT_RULES.max_players  # the observation's shape: fixed, whatever a game's rules
 CARDS = tuple(DEFAULT_RULES.deck)
 
 
-def observation_size(world) -> int:
+def observation_size(world: World) -> int:
     per_settlement = (MAX_PLAYERS + 3) + 4  # holder one-hot (players, Canaanites, free, razed) + numbers
     per_player = 6
     return len(world.settlements) * per_settlement + MAX_PLAYERS * per_player + len(CARDS) + 2 + len(PHASES) + 2
@@ -51,14 +51,15 @@ def encode(game: Game, seat: int) -> np.ndarray:
     control = control_map(st, world)
     besieged = besieged_settlements(st)
     for k, s in enumerate(st.settlements):
+        controller = control[k]
         if s.razed:
             out[i + MAX_PLAYERS + 2] = 1
-        elif control[k] == CANAANITES:
+        elif controller == CANAANITES:
             out[i + MAX_PLAYERS] = 1
-        elif control[k] is None:
+        elif controller is None:
             out[i + MAX_PLAYERS + 1] = 1  # free or contested
         else:
-            out[i + (control[k] - seat) % n] = 1  # seats relative to the agent
+            out[i + (controller - seat) % n] = 1  # seats relative to the agent
         i += MAX_PLAYERS + 3
         out[i : i + 4] = (s.troops / 5, float(s.walls), s.developments / 3, float(k in besieged))
         i += 4
@@ -89,7 +90,7 @@ def encode(game: Game, seat: int) -> np.ndarray:
     return out
 
 
-def env(**kwargs):
+def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's standard safety wrappers."""
     e = raw_env(**kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)
@@ -97,11 +98,11 @@ def env(**kwargs):
     return e
 
 
-def raw_env(**kwargs):
+def raw_env(**kwargs: Any) -> JudgesAECEnv:
     return JudgesAECEnv(**kwargs)
 
 
-class JudgesAECEnv(AECEnv):
+class JudgesAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information: AECEnv is Any
     metadata = {"name": "judges_and_kings_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(
@@ -111,7 +112,7 @@ class JudgesAECEnv(AECEnv):
         wave_pairs: int = 1,
         render_mode: str | None = None,
         rules: Rules = DEFAULT_RULES,
-    ):
+    ) -> None:
         super().__init__()
         self.rules = rules
         self.players = players
@@ -130,28 +131,33 @@ class JudgesAECEnv(AECEnv):
         self._act_space = spaces.Discrete(MAX_ACTIONS)
         self.game: Game | None = None
 
-    @functools.cache
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self._obs_space
 
-    @functools.cache
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self._act_space
 
     def _seat(self, agent: str) -> int:
         return int(agent.rsplit("_", 1)[1])
 
-    def _legal(self, seat: int) -> list:
+    def _live(self) -> Game:
+        """The game being played (the environment must have been reset)."""
+        if self.game is None:
+            raise RuntimeError("the environment has no game: call reset() first")
+        return self.game
+
+    def _legal(self, seat: int) -> list[Action]:
         return list(self.game.legal_actions(seat))[:MAX_ACTIONS] if self.game is not None else []
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat(agent)
+        game = self._live()
         mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
-        if agent == self.agent_selection and not self.game.is_over:
+        if agent == self.agent_selection and not game.is_over:
             mask[: len(self._legal(seat))] = 1
-        return {"observation": encode(self.game, seat), "action_mask": mask}
+        return {"observation": encode(game, seat), "action_mask": mask}
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.game = Game.new(
             Options(
                 players=self.players,
@@ -166,14 +172,14 @@ class JudgesAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self._next_agent()
 
     def _next_agent(self) -> str:
-        waiting = self.game.waiting_for()
+        waiting = self._live().waiting_for()
         return self.possible_agents[waiting[0]] if waiting else self.agents[0]
 
-    def step(self, action):
+    def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -182,25 +188,26 @@ class JudgesAECEnv(AECEnv):
         legal = self._legal(self._seat(agent))
         if action is None or not 0 <= int(action) < len(legal):
             raise ValueError(f"action {action} is not legal for {agent} (mask of {len(legal)} actions)")
-        self.game.apply(legal[int(action)])
+        game = self._live()
+        game.apply_legal(legal[int(action)])  # one of the actions just listed: trusted
         self.rewards = {a: 0.0 for a in self.agents}
-        if self.game.is_over:
-            winners = self.game.state.winners
+        if game.is_over:
+            winners = game.state.winners
             for w in winners:
                 self.rewards[self.possible_agents[w]] = 1.0 / len(winners)
             self.terminations = {a: True for a in self.agents}
         else:
             self.agent_selection = self._next_agent()
         self._accumulate_rewards()
-        if self.game.is_over:
+        if game.is_over:
             # Hand the final turn around so each agent observes its end (PettingZoo's dead steps).
             self.agent_selection = self.agents[0]
 
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode is None or self.game is None:
             return None
         st = self.game.state
         return f"round {st.round}, {self.game.phase_name}, wrath {st.wrath}, waiting for {self.game.waiting_for()}"
 
-    def close(self):
+    def close(self) -> None:
         self.game = None

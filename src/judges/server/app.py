@@ -87,8 +87,9 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await asyncio.to_thread(store.migrate)
-        await service.resume_all()
+        await service.start()  # the fan-out, the unfinished games, the watchdog
         yield
+        await service.stop()
 
     app = FastAPI(
         title="Judges & Kings",
@@ -117,7 +118,7 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
     async def service_error(request: Request, exc: ServiceError):
         body = exc.to_dict()
         body["text"] = gettext(request_language(request), exc.key, **{"detail": exc.message, **exc.params})
-        return JSONResponse(status_code=exc.status, content=body)
+        return JSONResponse(status_code=exc.status, content=body, headers=exc.headers)
 
     @app.exception_handler(RuleError)
     async def rule_error(request: Request, exc: RuleError):
@@ -191,7 +192,7 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
             )
         except msgspec.ValidationError as exc:
             raise ServiceError(422, "error.options", f"rules: {exc}") from None
-        live, tokens = service.create(
+        live, tokens = await service.create(
             [s.model_dump() for s in spec.seats],
             spec.wave_pairs,
             spec.seed,

@@ -179,14 +179,14 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
     # --- pages -----------------------------------------------------------------------------
 
     @router.get("/games/{game_id}/watch", response_class=HTMLResponse, include_in_schema=False)
-    async def watch_page(request: Request, game_id: str, lang: str | None = None):
+    async def watch_page(request: Request, game_id: str, lang: str | None = None) -> HTMLResponse:
         await service.get(game_id)
         return page(
             "game.html", request, request_language(request, lang), game_id=game_id, token="", seat=-1, mode="watch"
         )
 
     @router.get("/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
-    async def replay_page(request: Request, game_id: str, lang: str | None = None):
+    async def replay_page(request: Request, game_id: str, lang: str | None = None) -> HTMLResponse:
         await service.get(game_id)
         return page(
             "game.html", request, request_language(request, lang), game_id=game_id, token="", seat=-1, mode="replay"
@@ -217,7 +217,7 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
     @router.get("/api/lobby")
     async def lobby(limit: int = 40) -> dict[str, Any]:
         """Open tables (a free seat), games running (to watch) and finished (to replay)."""
-        games = await asyncio.to_thread(service.store.list_games)
+        games = await service.db(service.store.list_games)
         open_, running, finished = [], [], []
         for g in games[: max(1, min(limit, 200)) * 3]:
             entry = {
@@ -239,16 +239,31 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
     async def join(game_id: str, request: Request) -> dict[str, Any]:
         """Takes the first free seat of an open table: answers its token and link."""
         live = await service.get(game_id)
-        async with live.lock:
-            free = [i for i, s in enumerate(live.seats) if s.get("open")]
-            if not free or live.game.is_over:
-                raise ServiceError(409, "error.no_free_seat", "this table has no free seat")
-            seat = free[0]
-            token = new_token()
-            info = live.seats[seat]
+        token = new_token()
+
+        def take(info: dict[str, Any]) -> bool:
+            # decided on the stored seat, under its row lock: a seat another process gave away stays taken
+            if not info.get("open"):
+                return False
             info.pop("open")
             info["token_hash"] = hash_token(token)
-            await asyncio.to_thread(service.store.set_seats, live.id, live.seats)
+            return True
+
+        async with live.lock:
+            if live.game.is_over:
+                raise ServiceError(409, "error.no_free_seat", "this table has no free seat")
+            seat = None
+            for free in [i for i, s in enumerate(live.seats) if s.get("open")]:
+                seats, version = await service.db(service.store.update_seat, live.id, free, take)
+                taken = seats[free].get("token_hash") == hash_token(token)
+                live.seats, live.seats_version = seats, version
+                if taken:
+                    seat = free
+                    break
+            if seat is None:
+                raise ServiceError(409, "error.no_free_seat", "this table has no free seat")
+        service._publish(live)
+        await service.broadcast(live)
         base = str(request.base_url).rstrip("/")
         return {"seat": seat, "token": token, "link": f"{base}/games/{live.id}?token={token}"}
 
@@ -264,7 +279,7 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
         return Response(encode_payload(payload), media_type="application/json")
 
     @router.websocket("/ws/games/{game_id}/spectate")
-    async def spectate_live(websocket: WebSocket, game_id: str, lang: str | None = None):
+    async def spectate_live(websocket: WebSocket, game_id: str, lang: str | None = None) -> None:
         try:
             live = await service.get(game_id)
         except ServiceError as exc:
@@ -284,6 +299,8 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
             while True:
                 await sub.queue.get()
                 async with live.lock:
+                    if live.stale:  # the copy may hold an uncommitted action: the recovery wakes us again
+                        continue
                     payload = public_payload(live, language)
                 await websocket.send_text(encode_payload(payload).decode())
 
@@ -308,16 +325,18 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
         async with live.lock:
             if not live.game.is_over:
                 raise ServiceError(409, "error.not_over", "a game is replayed once it is over")
-            stored = await asyncio.to_thread(service.store.load, live.id)
+            stored = await service.db(service.store.load, live.id)
             total = len(live.game.log)
             at = total if step is None else max(0, min(step, total))
             options = {**stored.options, **msgspec.to_builtins(live.game.state.options)}
             game, rounds = await asyncio.to_thread(replays.game_at, live, options, at)
+            entries = [e for e in log_entries(live, language) if e["seq"] < at]
+            names = live.names()
         payload = public_payload(live, language, game, reveal=True)
         payload.update(
             replay={"step": at, "steps": total, "rounds": rounds},
-            board_svg=board_svg(describe_board(game.world, game.state, language), language, live.names()),
-            log=[e for e in log_entries(live, language) if e["seq"] < at],
+            board_svg=board_svg(describe_board(game.world, game.state, language), language, names),
+            log=entries,
         )
         return Response(encode_payload(payload), media_type="application/json")
 

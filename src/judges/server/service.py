@@ -5,35 +5,54 @@ applied by the engine (a refused action raises RuleError and changes nothing), t
 committed to the store, and only then acknowledged and broadcast. Bots in seats play in a
 background task per game, each choice computed in a worker thread so the event loop stays
 free for the humans.
+
+The database is never called on the event loop: every store call runs on the service's own
+database threads (`GameService.db`), and a database that fails or stalls answers 503 with
+Retry-After (StoreUnavailable) instead of freezing the process. A commit that fails leaves
+the in-memory copy unusable ("stale"): a recovery task reloads it from the store as soon as
+the database answers, sends every socket a full view and restarts the bots.
+
+Many processes may serve one PostgreSQL database (docs/deploy.md). The store is the one
+writer's referee: an action is appended only at the game's current action count, so a process
+whose copy is behind gets SequenceConflict, reloads and tries again. Every commit is published
+on the fan-out (server/fanout.py); the other processes catch up from the store and push to
+their sockets, and a watchdog polls the versions of the games held in memory in case a message
+was lost. The bots of a game are played by the one process holding its lease in the store.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import hashlib
 import logging
 import os
 import secrets
+import socket
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..bots import bot_seed as game_bot_seed
 from ..bots import make_bot
-from ..engine import Game, Options, action_from_dict, action_to_dict
+from ..engine import Action, Game, Options, action_from_dict, action_to_dict
 from ..engine.combat import plunder_value
 from ..engine.constants import RULES_VERSION
 from ..engine.dice import KEY_BYTES, key_bytes
-from ..engine.errors import SetupError
+from ..engine.errors import RuleError, SetupError
 from ..engine.rules import DEFAULT_RULES, Rules
 from ..engine.state import GameState, Notification, upgrade_options
 from ..engine.victory import final_table, score
 from ..i18n import gettext, normalize_language, render_action, render_notification
 from ..manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
 from ..verify import build_export, new_game
-from .store import GameStore, hash_token, new_token
+from .fanout import Change, Fanout, LocalFanout, make_fanout
+from .store import GameStore, SequenceConflict, StoreError, hash_token, new_token
 
 log = logging.getLogger("judges.server")
 
@@ -61,18 +80,49 @@ def encode_payload(payload: dict) -> bytes:
 _json_encoder = msgspec.json.Encoder()
 
 
+def _env_seconds(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    return float(value) if value else default
+
+
+RETRY_AFTER = 2  # seconds: what a 503 tells the client to wait
+# How long a process holds a game's bots without renewing; a process that died loses them
+# to another after at most this long.
+BOT_LEASE_SECONDS = _env_seconds("JUDGES_BOT_LEASE_SECONDS", 5.0)
+# Between two polls of the versions of the games in memory (a lost fan-out message, a lease
+# to take over, a game to recover).
+WATCH_SECONDS = _env_seconds("JUDGES_WATCH_SECONDS", 1.0)
+COMMIT_ATTEMPTS = 5  # a client's action against other processes' commits, at most
+VERSION_BATCH = 500  # game ids per version poll query
+
+
 class ServiceError(Exception):
     """A client's mistake, with the HTTP status it deserves and a message key."""
 
-    def __init__(self, status: int, key: str, message: str, **params) -> None:
+    def __init__(
+        self, status: int, key: str, message: str, headers: dict[str, str] | None = None, **params: Any
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.key = key
         self.message = message
+        self.headers = headers
         self.params = params
 
     def to_dict(self) -> dict:
         return {"error": "ServiceError", "key": self.key, "message": self.message, "params": self.params}
+
+
+class StoreUnavailable(ServiceError):
+    """The database did not answer in time (down, locked, every connection busy): 503."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            503,
+            "error.store_busy",
+            "the game's database is not answering; try again in a moment",
+            headers={"Retry-After": str(RETRY_AFTER)},
+        )
 
 
 @dataclass
@@ -96,6 +146,14 @@ class LiveGame:
     acted: dict[int, int] = field(default_factory=dict)  # seat -> actions applied in this process
     bots: dict[int, Any] = field(default_factory=dict)
     takeover_bot: str = TAKEOVER_BOT
+    seats_version: int = 0
+    # The copy may hold an action the store does not (a commit failed): never shown, never
+    # acted on, until the recovery task has reloaded it from the store.
+    stale: bool = False
+    recovery: asyncio.Task[None] | None = None
+    sync_task: asyncio.Task[None] | None = None
+    sync_again: bool = False
+    lease_until: float = 0.0  # event-loop time until which this process holds the bots' lease
 
     def seat_of(self, token: str | None) -> int:
         if not token:
@@ -154,7 +212,7 @@ def _check_bot(spec: str, label: str) -> None:
         )
 
 
-def _plunder_gain(action: dict, game: Game, language: str) -> str:
+def _plunder_gain(action: dict[str, Any], game: Game, language: str) -> str:
     """What a plunder would give, for its button ("· +6 coins"): the engine's own value."""
     if action["type"] != "plunder" or not action["plunder"]:
         return ""
@@ -163,17 +221,74 @@ def _plunder_gain(action: dict, game: Game, language: str) -> str:
 
 
 class GameService:
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, fanout: Fanout | None = None) -> None:
         self.store = store
         self.games: dict[str, LiveGame] = {}
         self.turn_timers: dict[str, float] = {}  # game id -> seconds
         # game id -> spectators' wake-up queues (server/screen.py sends them the public view)
         self.watchers: dict[str, list[Subscriber]] = {}
-        self._loading = asyncio.Lock()
+        self.fanout: Fanout = fanout or LocalFanout()
+        # names this process in the bots' lease and on the fan-out
+        self.node = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        # More threads than connections: a call beyond the pool waits pool_timeout for a
+        # connection and fails (503), rather than queueing here without a bound.
+        self.db_threads = ThreadPoolExecutor(max_workers=store.max_connections * 2 + 4, thread_name_prefix="db")
+        self._loads: dict[str, asyncio.Task[LiveGame]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()  # fire-and-forget tasks, kept until done
+        self._watchdog: asyncio.Task[None] | None = None
+
+    # --- the database, off the event loop ---------------------------------------------------
+
+    async def db(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Runs a store call on the database threads. A database failure (down, timed out,
+        no free connection) raises StoreUnavailable; the store's own errors pass through."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.db_threads, functools.partial(call, *args, **kwargs))
+        except SQLAlchemyError as exc:
+            log.warning("database call %s failed: %s", getattr(call, "__name__", call), str(exc).splitlines()[0])
+            raise StoreUnavailable() from exc
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # --- starting and stopping ---------------------------------------------------------------
+
+    async def start(self, fanout: Fanout | None = None) -> None:
+        """Connects the fan-out (make_fanout's choice unless given), resumes the unfinished
+        games and starts the watchdog."""
+        if fanout is None:
+            scope = await self.db(self.store.scope)
+            fanout = make_fanout(self.store, scope)
+        self.fanout = fanout
+        await fanout.start(self._on_change)
+        await self.resume_all()
+        self._watchdog = asyncio.get_running_loop().create_task(self._watch_loop(), name="watchdog")
+
+    async def stop(self) -> None:
+        """Stops the background work and hands the bots' leases over at once."""
+        tasks = [self._watchdog, *self._tasks]
+        for live in self.games.values():
+            tasks += [live.bot_task, live.timer_task, live.recovery, live.sync_task]
+        for task in tasks:
+            if task is not None and not task.done():
+                task.cancel()
+        await self.fanout.close()
+        if self.fanout.shared:
+            for live in list(self.games.values()):
+                if live.lease_until:
+                    with contextlib.suppress(Exception):
+                        await self.db(self.store.release_bot_lease, live.id, self.node)
+        # idle threads end; a server started again (an app's lifespan may run twice) gets new ones
+        self.db_threads.shutdown(wait=False)
+        self.db_threads = ThreadPoolExecutor(max_workers=self.db_threads._max_workers, thread_name_prefix="db")
 
     # --- creating and loading -------------------------------------------------------
 
-    def create(
+    async def create(
         self,
         seats: list[dict],
         wave_pairs: int = DEFAULT_RULES.default_wave_pairs,
@@ -205,7 +320,7 @@ class GameService:
             bot = s.get("bot") or "greedy"
             if kind == "bot":
                 _check_bot(bot, f"seat {i + 1}")
-            # An open seat waits for whoever takes it from the lobby (server/lobby.py): no token yet.
+            # An open seat waits for whoever takes it from the lobby (server/screen.py): no token yet.
             is_open = kind == "human" and bool(s.get("open"))
             token = new_token() if kind == "human" and not is_open else None
             tokens.append(token)
@@ -228,20 +343,33 @@ class GameService:
         if turn_timer:
             stored_options["turn_timer"] = turn_timer  # a server option, not a rule
             self.turn_timers[game_id] = turn_timer
-        self.store.create_game(game_id, stored_options, options.seed, RULES_VERSION, stored_seats)
+        await self.db(self.store.create_game, game_id, stored_options, options.seed, RULES_VERSION, stored_seats)
         live = LiveGame(id=game_id, game=game, seats=stored_seats, takeover_bot=takeover_bot)
         self.games[game_id] = live
         return live, tokens
 
     async def get(self, game_id: str) -> LiveGame:
+        """The game in memory, loaded from the store the first time (one load per game at a
+        time; a slow load of one game delays no other). A copy whose commit failed is reloaded
+        first: StoreUnavailable while the database does not answer."""
         live = self.games.get(game_id)
-        if live is not None:
-            return live
-        async with self._loading:
-            live = self.games.get(game_id)
-            if live is None:
-                live = await asyncio.to_thread(self._load, game_id)
-                self.games[game_id] = live
+        if live is None:
+            load = self._loads.get(game_id)
+            if load is None:
+                load = self._loads[game_id] = asyncio.get_running_loop().create_task(self._load_into_memory(game_id))
+                load.add_done_callback(lambda _: self._loads.pop(game_id, None))
+            live = await asyncio.shield(load)
+        if live.stale:
+            async with live.lock:
+                if live.stale:
+                    await self._refresh(live)
+        return live
+
+    async def _load_into_memory(self, game_id: str) -> LiveGame:
+        live = self.games.get(game_id)
+        if live is None:
+            live = await self.db(self._load, game_id)
+            self.games[game_id] = live
         return live
 
     def _load(self, game_id: str) -> LiveGame:
@@ -263,7 +391,11 @@ class GameService:
             game.apply(action_from_dict(record["action"]))
         # Games stored before the option existed were taken over by the greedy bot.
         live = LiveGame(
-            id=game_id, game=game, seats=stored.seats, takeover_bot=stored.options.get("takeover_bot", "greedy")
+            id=game_id,
+            game=game,
+            seats=stored.seats,
+            takeover_bot=stored.options.get("takeover_bot", "greedy"),
+            seats_version=stored.seats_version,
         )
         for record in stored.all_actions:
             if record.get("client_action_id"):
@@ -285,34 +417,221 @@ class GameService:
                 raise ServiceError(403, "error.wrong_seat", f"your token acts for seat {seat}, not {action.player}")
             if live.seats[seat].get("away"):
                 raise ServiceError(409, "error.seat_away", "a bot plays your seat now: take it back first")
-            await self._apply_and_commit(live, action, client_action_id)
-            seq = len(live.game.log)
-        await self.broadcast(live)
-        self.wake_bots(live)
-        return {"seq": seq, "duplicate": False}
+            seq, duplicate = await self._apply_and_commit(live, action, client_action_id)
+        if not duplicate:
+            await self.broadcast(live)
+            self.wake_bots(live)
+        return {"seq": seq, "duplicate": duplicate}
 
-    async def _apply_and_commit(self, live: LiveGame, action, client_action_id: str | None) -> None:
-        game = live.game
-        seq = len(game.log)
-        game.apply(action)  # raises RuleError before changing anything
-        live.acted[action.player] = live.acted.get(action.player, 0) + 1
+    async def _apply_and_commit(
+        self, live: LiveGame, action: Action, client_action_id: str | None, attempts: int = COMMIT_ATTEMPTS
+    ) -> tuple[int, bool]:
+        """Applies and commits one action under the game's lock; returns (the action count
+        after it, whether it was a duplicate of one already stored).
+
+        Another process may have committed first (SequenceConflict): the copy is reloaded and
+        the action tried again on the fresh position, up to `attempts` times (a bot passes 1:
+        its choice was made for the old position). A database failure leaves the copy stale
+        and raises StoreUnavailable; the recovery task takes it from there."""
+        for attempt in range(attempts):
+            if live.stale:
+                await self._refresh(live)
+            game = live.game
+            seq = len(game.log)
+            try:
+                game.apply(action)  # raises RuleError before changing anything
+            except RuleError:
+                # refused on a copy that may be behind another process's commits: look once
+                if attempt == 0 and self.fanout.shared and await self._caught_up_quietly(live):
+                    continue
+                raise
+            ending = game.state.ending if game.is_over else None
+            try:
+                stored = await self.db(
+                    self.store.append_action,
+                    live.id,
+                    seq,
+                    action.player,
+                    action_to_dict(action),
+                    client_action_id,
+                    ending=ending,
+                    winners=game.state.winners if ending else None,
+                )
+            except SequenceConflict:
+                # another process got there first: this copy is behind (and holds our action)
+                live.stale = True
+                await self._refresh_or_lose(live)
+                if client_action_id and client_action_id in live.client_ids:
+                    return live.client_ids[client_action_id], True
+                if attempts == 1:
+                    raise
+                continue
+            except (StoreUnavailable, StoreError):
+                log.warning("action %s of game %s was not stored: the game is reloaded", seq, live.id)
+                self._lose_copy(live)
+                raise StoreUnavailable() from None
+            if not stored:
+                # this id was stored before (through another process): the copy applied it twice
+                live.stale = True
+                await self._refresh_or_lose(live)
+                return live.client_ids.get(client_action_id or "", len(live.game.log)), True
+            live.acted[action.player] = live.acted.get(action.player, 0) + 1
+            if client_action_id:
+                live.client_ids[client_action_id] = seq + 1
+            if (seq + 1) % SNAPSHOT_EVERY == 0:
+                try:  # only a shortcut for loading: a failure costs nothing but time
+                    await self.db(self.store.save_snapshot, live.id, seq + 1, _snapshot_data(game))
+                except (StoreUnavailable, StoreError) as exc:
+                    log.warning("snapshot of game %s after %s actions not saved: %s", live.id, seq + 1, exc)
+            self._publish(live)
+            return seq + 1, False
+        raise StoreUnavailable()  # other processes kept committing first: the client retries
+
+    # --- keeping the copy in step with the store ----------------------------------------------
+
+    async def _refresh(self, live: LiveGame) -> None:
+        """Replaces the copy by the store's (under the game's lock): the sockets and tasks stay
+        attached to the same LiveGame. Raises StoreUnavailable while the database fails."""
+        fresh = await self.db(self._load, live.id)
+        live.game = fresh.game
+        live.seats, live.seats_version = fresh.seats, fresh.seats_version
+        live.client_ids = fresh.client_ids
+        live.bots = {}  # rebuilt from their seeds on their next move
+        live.stale = False
+
+    async def _refresh_or_lose(self, live: LiveGame) -> None:
         try:
-            stored = await asyncio.to_thread(
-                self.store.append_action, live.id, seq, action.player, action_to_dict(action), client_action_id
-            )
-        except Exception:
-            # The database refused: forget the in-memory game, it will be rebuilt from the store.
-            self.games.pop(live.id, None)
-            log.exception("could not store action %s of game %s", seq, live.id)
-            raise ServiceError(503, "error.store", "the action could not be saved; try again") from None
-        if not stored:  # pragma: no cover - guarded by client_ids under the lock
-            raise ServiceError(409, "error.duplicate", "this action was already submitted")
-        if client_action_id:
-            live.client_ids[client_action_id] = seq + 1
-        if (seq + 1) % SNAPSHOT_EVERY == 0:
-            await asyncio.to_thread(self.store.save_snapshot, live.id, seq + 1, _snapshot_data(game))
-        if game.is_over:
-            await asyncio.to_thread(self.store.set_result, live.id, game.state.ending, game.state.winners)
+            await self._refresh(live)
+        except ServiceError:
+            self._lose_copy(live)
+            raise StoreUnavailable() from None
+
+    def _lose_copy(self, live: LiveGame) -> None:
+        """The copy holds what the store may not: hide it until a reload succeeds."""
+        live.stale = True
+        if live.recovery is None or live.recovery.done():
+            live.recovery = asyncio.get_running_loop().create_task(self._recover(live))
+
+    async def _recover(self, live: LiveGame) -> None:
+        """Reloads a stale copy as soon as the database answers (pausing longer each time),
+        then sends every socket a full view and restarts the bots."""
+        pause = 0.2
+        while live.stale:
+            try:
+                async with live.lock:
+                    if live.stale:
+                        await self._refresh(live)
+            except ServiceError as exc:
+                if exc.status == 404:  # the game was deleted meanwhile
+                    self.games.pop(live.id, None)
+                    return
+                await asyncio.sleep(pause)
+                pause = min(5.0, pause * 2)
+        log.warning("game %s reloaded from the store after a failed commit", live.id)
+        await self.broadcast(live, full=True)
+        self.wake_bots(live)
+
+    async def _catch_up(self, live: LiveGame) -> bool:
+        """Applies the actions other processes committed and takes their seat changes (under
+        the game's lock). Whether anything changed."""
+        caught = await self.db(self.store.catch_up, live.id, len(live.game.log))
+        if caught.action_count < len(live.game.log):  # the copy is ahead of the store: not ours to trust
+            await self._refresh(live)
+            return True
+        for record in caught.actions:
+            action = action_from_dict(record["action"])
+            try:
+                live.game.apply(action)
+            except RuleError:  # pragma: no cover - a stored action always replays
+                log.exception("game %s: stored action %s does not replay on the copy", live.id, record["seq"])
+                await self._refresh(live)
+                return True
+            live.acted[action.player] = live.acted.get(action.player, 0) + 1
+            if record["client_action_id"]:
+                live.client_ids[record["client_action_id"]] = record["seq"] + 1
+        changed = bool(caught.actions)
+        if caught.seats_version != live.seats_version:
+            live.seats, live.seats_version = caught.seats, caught.seats_version
+            changed = True
+        return changed
+
+    async def _caught_up_quietly(self, live: LiveGame) -> bool:
+        try:
+            changed: bool = await self._catch_up(live)
+        except ServiceError:
+            return False
+        return changed
+
+    def _publish(self, live: LiveGame) -> None:
+        if self.fanout.shared:
+            change = Change(self.node, live.id, len(live.game.log), live.seats_version)
+            self._spawn(self.fanout.publish(change))
+
+    def _on_change(self, change: Change | None) -> None:
+        """A change published by another process (None: the fan-out reconnected, and may have
+        missed some: poll every game)."""
+        if change is None:
+            self._spawn(self._poll_versions())
+            return
+        if change.node == self.node:
+            return
+        live = self.games.get(change.game)
+        if live is not None and (change.action_count > len(live.game.log) or change.seats_version > live.seats_version):
+            self._sync(live)
+
+    def _sync(self, live: LiveGame) -> None:
+        """Catches the copy up and pushes to its sockets (one task per game; a change that
+        arrives meanwhile makes it look again)."""
+        if live.sync_task is not None and not live.sync_task.done():
+            live.sync_again = True
+            return
+        live.sync_task = asyncio.get_running_loop().create_task(self._sync_task(live))
+
+    async def _sync_task(self, live: LiveGame) -> None:
+        while True:
+            live.sync_again = False
+            try:
+                async with live.lock:
+                    changed = not live.stale and await self._catch_up(live)
+            except ServiceError:
+                return  # the watchdog looks again
+            if changed:
+                await self.broadcast(live)
+                self.wake_bots(live)
+            if not live.sync_again:
+                return
+
+    async def _poll_versions(self) -> None:
+        """Catches up every unfinished game in memory whose stored version moved on."""
+        lives = [live for live in self.games.values() if not live.game.is_over and not live.stale]
+        for start in range(0, len(lives), VERSION_BATCH):
+            batch = lives[start : start + VERSION_BATCH]
+            versions = await self.db(self.store.versions, [live.id for live in batch])
+            for live in batch:
+                version = versions.get(live.id)
+                if version is not None and (
+                    version.action_count > len(live.game.log) or version.seats_version > live.seats_version
+                ):
+                    self._sync(live)
+
+    async def _watch_loop(self) -> None:
+        """Every WATCH_SECONDS: games changed by other processes (a lost message), copies to
+        recover, bots to restart or to take over from a process that died."""
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            try:
+                if self.fanout.shared:
+                    await self._poll_versions()
+                for live in list(self.games.values()):
+                    if live.stale:
+                        if live.recovery is None or live.recovery.done():
+                            self._lose_copy(live)
+                    else:
+                        self.wake_bots(live)
+            except ServiceError:
+                pass  # the database is away: the next round tries again
+            except Exception:  # pragma: no cover - the watchdog must outlive any surprise
+                log.exception("watchdog round failed")
 
     # --- bots ----------------------------------------------------------------------------
 
@@ -326,16 +645,25 @@ class GameService:
         """Hands a human seat to a bot (the player left, or the turn timer ran out), or gives
         it back. Stored with the game; every player's bell says so."""
         async with live.lock:
-            info = live.seats[seat]
-            if info["kind"] != "human" or bool(info.get("away")) == away:
+            if live.seats[seat]["kind"] != "human":
                 return
-            info["away"] = away
-            info.setdefault("history", []).append(
-                {"away": away, "reason": reason, "round": live.game.state.round, "after": len(live.game.log)}
-            )
-            await asyncio.to_thread(self.store.set_seats, live.id, live.seats)
-        await self.broadcast(live)
-        self.wake_bots(live)
+            event = {"away": away, "reason": reason, "round": live.game.state.round, "after": len(live.game.log)}
+
+            def change(info: dict) -> bool:
+                # decided on the stored seat, under its row lock: another process's change stands
+                if info["kind"] != "human" or bool(info.get("away")) == away:
+                    return False
+                info["away"] = away
+                info.setdefault("history", []).append(event)
+                return True
+
+            seats, version = await self.db(self.store.update_seat, live.id, seat, change)
+            changed = version != live.seats_version
+            live.seats, live.seats_version = seats, version
+        if changed:
+            self._publish(live)
+            await self.broadcast(live)
+            self.wake_bots(live)
 
     def seat_events(self, live: LiveGame) -> list[dict]:
         """The seat takeovers as notifications (ids after the engine's, ordered by time)."""
@@ -385,23 +713,40 @@ class GameService:
 
     def wake_bots(self, live: LiveGame) -> None:
         self.watch_timer(live)
-        if live.game.is_over or not self.bot_seats_owing(live):
+        if live.stale or live.game.is_over or not self.bot_seats_owing(live):
             return
         if live.bot_task is None or live.bot_task.done():
             live.bot_task = asyncio.get_running_loop().create_task(self._run_bots(live))
 
+    async def _hold_bot_lease(self, live: LiveGame) -> bool:
+        """Whether this process plays the game's bots now (one process only: the lease in the
+        store, renewed when half of it is gone). Alone on its database, a process always does."""
+        if not self.fanout.shared:
+            return True
+        now = asyncio.get_running_loop().time()
+        if live.lease_until - now > BOT_LEASE_SECONDS / 2:
+            return True
+        try:
+            held: bool = await self.db(self.store.take_bot_lease, live.id, self.node, BOT_LEASE_SECONDS)
+        except ServiceError:
+            held = False
+        live.lease_until = now + BOT_LEASE_SECONDS if held else 0.0
+        return held
+
     async def _run_bots(self, live: LiveGame) -> None:
         loop = asyncio.get_running_loop()
         try:
-            while not live.game.is_over:
+            while not live.game.is_over and not live.stale:
                 owing = self.bot_seats_owing(live)
                 if not owing:
                     return
                 seat = owing[0]
+                if not await self._hold_bot_lease(live):
+                    return  # another process plays them; the watchdog asks again
                 if BOT_DELAY:
                     await asyncio.sleep(BOT_DELAY)
                 async with live.lock:
-                    if seat not in self.bot_seats_owing(live):
+                    if live.stale or seat not in self.bot_seats_owing(live):
                         continue
                     bot = live.bots.get(seat)
                     if bot is None:
@@ -413,14 +758,29 @@ class GameService:
                     view = live.game.view(seat, notifications=False)
                 # The bot thinks outside the game's lock, on the bots' own threads: humans'
                 # views and actions, and database commits, never wait for it.
-                action = await loop.run_in_executor(BOT_THREADS, bot.choose, seat, legal, lambda: view)
+                action = await loop.run_in_executor(
+                    BOT_THREADS, bot.choose, seat, legal, functools.partial(_same, view)
+                )
                 async with live.lock:
-                    if len(live.game.log) != seq:
+                    if live.stale or len(live.game.log) != seq:
                         continue  # someone acted meanwhile: think again on the new position
-                    await self._apply_and_commit(live, action, None)
+                    try:
+                        await self._apply_and_commit(live, action, None, attempts=1)
+                    except SequenceConflict:
+                        continue  # another process moved first: think again on the fresh copy
                 await self.broadcast(live)
+        except StoreUnavailable:
+            return  # the recovery task (or the watchdog) restarts the bots
         except Exception:  # pragma: no cover - a bot must never take the server down
             log.exception("bot task of game %s failed", live.id)
+        finally:
+            if live.game.is_over and live.lease_until:
+                live.lease_until = 0.0
+                self._spawn(self._release_lease(live))
+
+    async def _release_lease(self, live: LiveGame) -> None:
+        with contextlib.suppress(ServiceError):
+            await self.db(self.store.release_bot_lease, live.id, self.node)
 
     # --- views and live updates ---------------------------------------------------------------
 
@@ -509,21 +869,27 @@ class GameService:
         async with live.lock:
             if not live.game.is_over:
                 raise ServiceError(409, "error.not_over", "a game is exported once it is over")
-            stored = await asyncio.to_thread(self.store.load, live.id)
+            stored = await self.db(self.store.load, live.id)
             return build_export(live.game, stored.options, live.id)
 
-    async def broadcast(self, live: LiveGame) -> None:
+    async def broadcast(self, live: LiveGame, full: bool = False) -> None:
+        """Pushes the current view to every socket of the game in this process. `full`: every
+        notification again, as after a reload (the client replaces what it shows)."""
         self.watch_timer(live)
         async with live.lock:  # a view never shows an action before it is committed
-            self._push(live)
+            self._push(live, full)
 
-    def _push(self, live: LiveGame) -> None:
+    def _push(self, live: LiveGame, full: bool = False) -> None:
+        if live.stale:
+            return  # the copy may hold an uncommitted action; the recovery pushes a full view
         for watcher in self.watchers.get(live.id, []):
             try:
                 watcher.queue.put_nowait(None)
             except asyncio.QueueFull:  # pragma: no cover - it will send the latest view anyway
                 pass
         for sub in list(live.subscribers):
+            if full:
+                sub.last_notification = -1
             payload = self.payload(live, sub.seat, sub.language, sub.last_notification)
             engine_ids = [n["id"] for n in payload["notifications"] if n["id"] < SEAT_EVENT_IDS]
             if engine_ids:
@@ -544,10 +910,15 @@ class GameService:
 
     async def resume_all(self) -> None:
         """After a restart: reload unfinished games whose bots owe a move, and wake them."""
-        for summary in await asyncio.to_thread(self.store.list_games):
+        for summary in await self.db(self.store.list_games):
             if summary.ending is None:
                 try:
                     live = await self.get(summary.id)
                 except ServiceError:  # pragma: no cover
                     continue
                 self.wake_bots(live)
+
+
+def _same(value: Any) -> Any:
+    """A bot's view callback: the view taken under the game's lock."""
+    return value

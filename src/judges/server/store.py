@@ -10,9 +10,9 @@ actions from `seq` on).
     store.append_action("g1", 0, 0, action_to_dict(action), client_action_id)   # committed on return
     stored = store.load("g1", all_actions=True)
 
-Tables (migrations/versions/0001_initial.py):
+Tables (migrations/versions/):
   games     id, created_at, updated_at, options, seed, rules_version, seats, action_count,
-            ending, winners
+            ending, winners, seats_version, bot_holder, bot_lease_until
   actions   (game_id, seq) primary key, player, action, client_action_id, created_at;
             UNIQUE (game_id, client_action_id)
   snapshots (game_id, seq) primary key, data
@@ -27,6 +27,11 @@ conditional UPDATE (`WHERE action_count = seq`), so two writers of the same game
 both append action `seq`: the loser gets `SequenceConflict`. On SQLite every writing
 transaction is `BEGIN IMMEDIATE` (it takes the write lock at once and waits `busy_timeout`
 for it) and the database runs in WAL mode, so readers never block the writer.
+
+A stalled database never stalls a caller for long: PostgreSQL connections run with a
+`statement_timeout` and a `lock_timeout`, SQLite waits `busy_timeout` for its write lock, and
+a caller waits at most `pool_timeout` for a connection of the pool. Each failure raises a
+SQLAlchemy error (OperationalError, TimeoutError, ...), which the server answers with 503.
 """
 
 from __future__ import annotations
@@ -35,12 +40,13 @@ import hashlib
 import hmac
 import os
 import secrets
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 from sqlalchemy import (
@@ -48,24 +54,58 @@ from sqlalchemy import (
     BigInteger,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
     String,
+    Table,
     UniqueConstraint,
     create_engine,
     delete,
     event,
+    or_,
     select,
     update,
 )
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Connection, CursorResult, Result, make_url
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.pool import ConnectionPoolEntry
+
+if TYPE_CHECKING:
+    import psycopg
+    from alembic.config import Config
+    from sqlalchemy.dialects.postgresql import Insert as PostgresInsert
+    from sqlalchemy.dialects.sqlite import Insert as SQLiteInsert
 
 DEFAULT_DATABASE_URL = "sqlite:///judges.db"
 DATABASE_URL_ENV = "JUDGES_DATABASE_URL"
 SQLITE_BUSY_TIMEOUT_MS = 10_000  # how long a SQLite writer waits for the write lock
+
+# The database's limits, each overridable by an environment variable read when a store is made
+# (docs/deploy.md lists them): a statement, a lock wait (SQLite: its busy timeout), a free
+# connection of the pool, the pool's size and overflow, a new PostgreSQL connection.
+LIMITS = {
+    "statement_timeout_ms": ("JUDGES_DB_STATEMENT_TIMEOUT_MS", 10_000),
+    "lock_timeout_ms": ("JUDGES_DB_LOCK_TIMEOUT_MS", 3_000),
+    "sqlite_busy_timeout_ms": ("JUDGES_DB_BUSY_TIMEOUT_MS", SQLITE_BUSY_TIMEOUT_MS),
+    "pool_timeout": ("JUDGES_DB_POOL_TIMEOUT", 3.0),
+    "pool_size": ("JUDGES_DB_POOL_SIZE", 8),
+    "pool_overflow": ("JUDGES_DB_POOL_OVERFLOW", 4),
+    "connect_timeout": ("JUDGES_DB_CONNECT_TIMEOUT", 5),
+}
+
+
+def _limit(name: str, given: float | None) -> Any:
+    variable, default = LIMITS[name]
+    if given is not None:
+        return given
+    value = os.environ.get(variable)
+    return type(default)(float(value)) if value else default
+
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 SEAT_KINDS = ("human", "bot")
 
@@ -74,7 +114,9 @@ __all__ = [
     "GameExists",
     "GameNotFound",
     "GameStore",
+    "Catchup",
     "GameSummary",
+    "GameVersion",
     "SequenceConflict",
     "StoreError",
     "StoredGame",
@@ -184,13 +226,16 @@ class GameRow(Base):
     id: Mapped[str] = mapped_column(String, primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    options: Mapped[dict] = mapped_column(JSON)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
     rules_version: Mapped[int] = mapped_column(Integer)
-    seats: Mapped[list] = mapped_column(JSON)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     action_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     ending: Mapped[str | None] = mapped_column(String, nullable=True)
-    winners: Mapped[list] = mapped_column(JSON)
+    winners: Mapped[list[int]] = mapped_column(JSON)
+    seats_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    bot_holder: Mapped[str | None] = mapped_column(String, nullable=True)
+    bot_lease_until: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
 
 
 class ActionRow(Base):
@@ -200,7 +245,7 @@ class ActionRow(Base):
     game_id: Mapped[str] = mapped_column(String, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     player: Mapped[int] = mapped_column(Integer)
-    action: Mapped[dict] = mapped_column(JSON)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
     client_action_id: Mapped[str | None] = mapped_column(String, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -210,12 +255,20 @@ class SnapshotRow(Base):
 
     game_id: Mapped[str] = mapped_column(String, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    data: Mapped[dict] = mapped_column(JSON)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
-games_table = GameRow.__table__
-actions_table = ActionRow.__table__
-snapshots_table = SnapshotRow.__table__
+def _table(row_class: type[Base]) -> Table:
+    """The Table a row class is mapped to. Declarative types `__table__` as any FromClause
+    (a class may be mapped to a subquery); these classes are mapped to tables."""
+    table = row_class.__table__
+    assert isinstance(table, Table)
+    return table
+
+
+games_table = _table(GameRow)
+actions_table = _table(ActionRow)
+snapshots_table = _table(SnapshotRow)
 
 
 # --- what load / list_games return ------------------------------------------------------------
@@ -225,16 +278,16 @@ class StoredSnapshot(NamedTuple):
     """The caller's snapshot data after `seq` actions (a tuple: `seq, data = snapshot`)."""
 
     seq: int
-    data: dict
+    data: dict[str, Any]
 
 
 @dataclass
 class StoredGame:
     id: str
-    options: dict
+    options: dict[str, Any]
     seed: int
     rules_version: int
-    seats: list[dict]
+    seats: list[dict[str, Any]]
     action_count: int
     ending: str | None
     winners: list[int]
@@ -243,9 +296,10 @@ class StoredGame:
     snapshot: StoredSnapshot | None
     # the actions from snapshot.seq (or 0) on, in seq order; each a record
     # {"seq", "player", "action", "client_action_id", "created_at"}
-    actions: list[dict]
+    actions: list[dict[str, Any]]
     # every action record from seq 0, when load(..., all_actions=True); else None
-    all_actions: list[dict] | None = None
+    all_actions: list[dict[str, Any]] | None = None
+    seats_version: int = 0
 
     @property
     def actions_start(self) -> int:
@@ -253,14 +307,32 @@ class StoredGame:
         return self.snapshot.seq if self.snapshot is not None else 0
 
 
+class GameVersion(NamedTuple):
+    """How far a stored game is: its action count and the version of its seats."""
+
+    action_count: int
+    seats_version: int
+    ending: str | None
+
+
+@dataclass
+class Catchup:
+    """What a process whose copy has `start` actions is missing (GameStore.catch_up)."""
+
+    action_count: int
+    seats: list[dict[str, Any]]
+    seats_version: int
+    actions: list[dict[str, Any]]  # action records from seq `start` on
+
+
 @dataclass
 class GameSummary:
     id: str
     created_at: datetime
     updated_at: datetime
-    options: dict
+    options: dict[str, Any]
     rules_version: int
-    seats: list[dict]  # the seats without their token_hash
+    seats: list[dict[str, Any]]  # the seats without their token_hash
     action_count: int
     ending: str | None
     winners: list[int]
@@ -291,7 +363,14 @@ def _json_loads(data: str | bytes) -> Any:
     return msgspec.json.decode(data)
 
 
-def _action_record(row: ActionRow) -> dict:
+def _rowcount(result: Result[Any]) -> int:
+    """The rows an UPDATE or DELETE matched. Session.execute types its result as a Result;
+    for such a statement it is a CursorResult, the kind that has a rowcount."""
+    assert isinstance(result, CursorResult)
+    return result.rowcount
+
+
+def _action_record(row: ActionRow) -> dict[str, Any]:
     return {
         "seq": row.seq,
         "player": row.player,
@@ -305,15 +384,36 @@ class GameStore:
     """All reads and writes of games. Thread-safe (one SQLAlchemy engine, a session per call);
     every method runs in its own transaction and has committed when it returns."""
 
-    def __init__(self, url: str | None = None, *, echo: bool = False) -> None:
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        echo: bool = False,
+        **limits: float,
+    ) -> None:
+        """`limits`: any of LIMITS by name (default: its environment variable, or its default)."""
+        unknown = set(limits) - set(LIMITS)
+        if unknown:
+            raise TypeError(f"unknown store limits: {sorted(unknown)}")
+        self.limits = {name: _limit(name, limits.get(name)) for name in LIMITS}
+        pool_size, pool_overflow = self.limits["pool_size"], self.limits["pool_overflow"]
         self.url = normalize_url(url or database_url())
-        self.is_sqlite = make_url(self.url).get_backend_name() == "sqlite"
+        parsed = make_url(self.url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
         kwargs: dict[str, Any] = {"echo": echo, "json_serializer": _json_dumps, "json_deserializer": _json_loads}
+        in_memory = self.is_sqlite and parsed.database in (None, "", ":memory:")
+        # the most connections this process opens: the server sizes its database threads by it
+        self.max_connections = 1 if in_memory else pool_size + pool_overflow
+        if not in_memory:
+            kwargs.update(pool_size=pool_size, max_overflow=pool_overflow, pool_timeout=self.limits["pool_timeout"])
         if not self.is_sqlite:
-            kwargs["pool_pre_ping"] = True
+            kwargs["pool_pre_ping"] = True  # a connection the server closed is replaced, not used
+            kwargs["connect_args"] = {"connect_timeout": self.limits["connect_timeout"]}
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
-            _configure_sqlite(self.engine)
+            _configure_sqlite(self.engine, self.limits["sqlite_busy_timeout_ms"])
+        else:
+            _configure_postgres(self.engine, self.limits["statement_timeout_ms"], self.limits["lock_timeout_ms"])
 
     def __repr__(self) -> str:
         return f"GameStore({make_url(self.url).render_as_string(hide_password=True)!r})"
@@ -325,7 +425,7 @@ class GameStore:
     def __enter__(self) -> GameStore:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @contextmanager
@@ -339,7 +439,7 @@ class GameStore:
 
     # --- schema ---------------------------------------------------------------------------
 
-    def alembic_config(self):
+    def alembic_config(self) -> Config:
         """An Alembic Config for this store, built in code (no alembic.ini)."""
         from alembic.config import Config
 
@@ -357,8 +457,22 @@ class GameStore:
             if self.is_sqlite:
                 connection.execution_options(sqlite_begin="IMMEDIATE")
             with connection.begin():
+                if not self.is_sqlite:
+                    # a migration may take long; several processes starting at once take turns
+                    connection.exec_driver_sql("SET LOCAL statement_timeout = 0")
+                    connection.exec_driver_sql("SET LOCAL lock_timeout = 0")
+                    connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7243650189)")
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
+
+    def scope(self) -> str:
+        """What names this database among others on the same server: the fan-out's channel
+        (PostgreSQL: database and schema; SQLite: the file)."""
+        if self.is_sqlite:
+            return f"sqlite:{Path(make_url(self.url).database or ':memory:').resolve()}"
+        with self.engine.connect() as connection:
+            database, schema = connection.exec_driver_sql("SELECT current_database(), current_schema()").one()
+        return f"postgresql:{database}/{schema}"
 
     def schema_revision(self) -> str | None:
         """The Alembic revision the database is at (None before the first migrate)."""
@@ -369,7 +483,9 @@ class GameStore:
 
     # --- games ----------------------------------------------------------------------------
 
-    def create_game(self, game_id: str, options: dict, seed: int, rules_version: int, seats: list[dict]) -> None:
+    def create_game(
+        self, game_id: str, options: dict[str, Any], seed: int, rules_version: int, seats: list[dict[str, Any]]
+    ) -> None:
         """Stores a new game with no actions. Raises GameExists if the id is taken."""
         if not isinstance(game_id, str) or not game_id:
             raise StoreError(f"a game id must be a non-empty string, not {game_id!r}")
@@ -406,40 +522,83 @@ class GameStore:
                 .where(games_table.c.id == game_id)
                 .values(ending=ending, winners=list(winners), updated_at=_now())
             )
-            if result.rowcount != 1:
+            if _rowcount(result) != 1:
                 raise GameNotFound(game_id)
             session.commit()
 
-    def set_seats(self, game_id: str, seats: list[dict]) -> None:
-        """Replaces the seats (a seat handed to a bot and back, its history)."""
+    def set_seats(self, game_id: str, seats: list[dict[str, Any]]) -> int:
+        """Replaces the seats (a seat handed to a bot and back, its history); returns the new
+        seats_version. Several processes changing seats use update_seat instead."""
         for i, seat in enumerate(seats):
             if not isinstance(seat, dict) or seat.get("kind") not in SEAT_KINDS:
                 raise StoreError(f"seat {i}: a seat is a dict whose kind is one of {SEAT_KINDS}, not {seat!r}")
         with self._session(write=True) as session:
-            result = session.execute(
+            version: int | None = session.scalar(
                 update(games_table)
                 .where(games_table.c.id == game_id)
-                .values(seats=[dict(s) for s in seats], updated_at=_now())
+                .values(
+                    seats=[dict(s) for s in seats], seats_version=games_table.c.seats_version + 1, updated_at=_now()
+                )
+                .returning(games_table.c.seats_version)
             )
-            if result.rowcount != 1:
+            if version is None:
                 raise GameNotFound(game_id)
             session.commit()
+        return version
+
+    def update_seat(
+        self, game_id: str, seat: int, change: Callable[[dict[str, Any]], bool]
+    ) -> tuple[list[dict[str, Any]], int]:
+        """Changes one seat in place, reading and writing the stored seats in one transaction
+        under the game's row lock, so that a change made by another process is never
+        overwritten. `change(seat_dict)` returns whether it changed anything. Returns the
+        stored seats and seats_version (unchanged if nothing changed)."""
+        with self._session(write=True) as session:
+            row = session.execute(
+                select(games_table.c.seats, games_table.c.seats_version)
+                .where(games_table.c.id == game_id)
+                .with_for_update()
+            ).first()
+            if row is None:
+                raise GameNotFound(game_id)
+            seats, version = [dict(s) for s in row.seats], row.seats_version
+            if not 0 <= seat < len(seats):
+                raise StoreError(f"game {game_id!r} has no seat {seat}")
+            if not change(seats[seat]):
+                return seats, version
+            session.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id)
+                .values(seats=seats, seats_version=version + 1, updated_at=_now())
+            )
+            session.commit()
+        return seats, version + 1
 
     def delete_game(self, game_id: str) -> bool:
         """Deletes a game with its actions and snapshots; False if there was no such game."""
         with self._session(write=True) as session:
             session.execute(delete(snapshots_table).where(snapshots_table.c.game_id == game_id))
             session.execute(delete(actions_table).where(actions_table.c.game_id == game_id))
-            deleted = session.execute(delete(games_table).where(games_table.c.id == game_id)).rowcount
+            deleted = _rowcount(session.execute(delete(games_table).where(games_table.c.id == game_id)))
             session.commit()
         return deleted == 1
 
     # --- actions --------------------------------------------------------------------------
 
     def append_action(
-        self, game_id: str, seq: int, player: int, action: dict, client_action_id: str | None = None
+        self,
+        game_id: str,
+        seq: int,
+        player: int,
+        action: dict[str, Any],
+        client_action_id: str | None = None,
+        *,
+        ending: str | None = None,
+        winners: list[int] | None = None,
     ) -> bool:
         """Appends action number `seq` (0-based: the game's action count before it) and commits.
+        `ending` (and `winners`): the game ended with this action, recorded in the same
+        transaction, so a stored game whose last action ended it always says so.
 
         Returns False, storing nothing, if the game already has an action with this
         client_action_id (a retried request). Raises SequenceConflict (a StoreError) if `seq`
@@ -451,16 +610,21 @@ class GameStore:
         if "player" in action and action["player"] != player:
             raise StoreError(f"player {player} does not match the action's player {action['player']}")
         now = _now()
+        values: dict[str, Any] = {"action_count": seq + 1, "updated_at": now}
+        if ending is not None:
+            values.update(ending=ending, winners=list(winners or []))
         try:
             with self._session(write=True) as session:
                 if client_action_id is not None and self._client_seq(session, game_id, client_action_id) is not None:
                     return False
                 # advancing action_count first serializes writers of the game (row lock on PostgreSQL)
-                advanced = session.execute(
-                    update(games_table)
-                    .where(games_table.c.id == game_id, games_table.c.action_count == seq)
-                    .values(action_count=seq + 1, updated_at=now)
-                ).rowcount
+                advanced = _rowcount(
+                    session.execute(
+                        update(games_table)
+                        .where(games_table.c.id == game_id, games_table.c.action_count == seq)
+                        .values(**values)
+                    )
+                )
                 if advanced != 1:
                     # PostgreSQL, READ COMMITTED: a concurrent writer may have committed meanwhile
                     if (
@@ -503,7 +667,7 @@ class GameStore:
         with self._session() as session:
             return self._client_seq(session, game_id, client_action_id)
 
-    def list_actions(self, game_id: str, start: int = 0, stop: int | None = None) -> list[dict]:
+    def list_actions(self, game_id: str, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
         """Action records with start <= seq < stop, in seq order (see StoredGame.actions)."""
         with self._session() as session:
             query = select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq >= start)
@@ -511,9 +675,88 @@ class GameStore:
                 query = query.where(ActionRow.seq < stop)
             return [_action_record(r) for r in session.scalars(query.order_by(ActionRow.seq))]
 
+    def catch_up(self, game_id: str, start: int) -> Catchup:
+        """What a copy of the game with `start` actions misses: the actions from `start` on and
+        the current seats (one transaction, bounded by the action count it read)."""
+        with self._session() as session:
+            row = session.execute(
+                select(games_table.c.action_count, games_table.c.seats, games_table.c.seats_version).where(
+                    games_table.c.id == game_id
+                )
+            ).first()
+            if row is None:
+                raise GameNotFound(game_id)
+            rows = session.scalars(
+                select(ActionRow)
+                .where(ActionRow.game_id == game_id, ActionRow.seq >= start, ActionRow.seq < row.action_count)
+                .order_by(ActionRow.seq)
+            ).all()
+            records = [_action_record(r) for r in rows]
+        if [r["seq"] for r in records] != list(range(start, max(start, row.action_count))):
+            raise StoreError(f"game {game_id!r}: the action log is not seq {start}..{row.action_count - 1}")
+        return Catchup(row.action_count, row.seats, row.seats_version, records)
+
+    def versions(self, game_ids: list[str]) -> dict[str, GameVersion]:
+        """How far each of these games is (games that do not exist are left out)."""
+        if not game_ids:
+            return {}
+        with self._session() as session:
+            rows = session.execute(
+                select(
+                    games_table.c.id, games_table.c.action_count, games_table.c.seats_version, games_table.c.ending
+                ).where(games_table.c.id.in_(game_ids))
+            ).all()
+        return {r.id: GameVersion(r.action_count, r.seats_version, r.ending) for r in rows}
+
+    # --- the bots' lease -------------------------------------------------------------------
+
+    def take_bot_lease(self, game_id: str, holder: str, seconds: float) -> bool:
+        """Makes `holder` the process that plays the game's bots for the next `seconds`, if
+        nobody else holds an unexpired lease (a holder renews its own). True if it holds it.
+        The expiry is the writer's clock: the processes' clocks must agree (NTP) to well
+        within the lease."""
+        now = time.time()
+        with self._session(write=True) as session:
+            taken = _rowcount(
+                session.execute(
+                    update(games_table)
+                    .where(
+                        games_table.c.id == game_id,
+                        or_(
+                            games_table.c.bot_holder.is_(None),
+                            games_table.c.bot_holder == holder,
+                            games_table.c.bot_lease_until < now,
+                        ),
+                    )
+                    .values(bot_holder=holder, bot_lease_until=now + seconds)
+                )
+            )
+            session.commit()
+        return taken == 1
+
+    def release_bot_lease(self, game_id: str, holder: str) -> None:
+        """Gives the lease up (if `holder` has it), so that another process need not wait."""
+        with self._session(write=True) as session:
+            session.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id, games_table.c.bot_holder == holder)
+                .values(bot_holder=None, bot_lease_until=0.0)
+            )
+            session.commit()
+
+    def bot_lease(self, game_id: str) -> tuple[str | None, float]:
+        """(holder, expiry in seconds since the epoch) of the game's bots' lease."""
+        with self._session() as session:
+            row = session.execute(
+                select(games_table.c.bot_holder, games_table.c.bot_lease_until).where(games_table.c.id == game_id)
+            ).first()
+        if row is None:
+            raise GameNotFound(game_id)
+        return row.bot_holder, row.bot_lease_until
+
     # --- snapshots ------------------------------------------------------------------------
 
-    def save_snapshot(self, game_id: str, seq: int, data: dict) -> None:
+    def save_snapshot(self, game_id: str, seq: int, data: dict[str, Any]) -> None:
         """Stores the caller's snapshot of the game after `seq` actions (replacing one with the
         same seq). `seq` may not exceed the game's action count."""
         with self._session(write=True) as session:
@@ -522,11 +765,16 @@ class GameStore:
                 raise GameNotFound(game_id)
             if not isinstance(seq, int) or not 0 <= seq <= count:
                 raise StoreError(f"game {game_id!r} has {count} actions: no snapshot after {seq!r} actions")
+            stmt: SQLiteInsert | PostgresInsert
             if self.is_sqlite:
-                from sqlalchemy.dialects.sqlite import insert
+                from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+                stmt = sqlite_insert(snapshots_table)
             else:
-                from sqlalchemy.dialects.postgresql import insert
-            stmt = insert(snapshots_table).values(game_id=game_id, seq=seq, data=data)
+                from sqlalchemy.dialects.postgresql import insert as postgres_insert
+
+                stmt = postgres_insert(snapshots_table)
+            stmt = stmt.values(game_id=game_id, seq=seq, data=data)
             session.execute(
                 stmt.on_conflict_do_update(index_elements=["game_id", "seq"], set_={"data": stmt.excluded.data})
             )
@@ -573,6 +821,7 @@ class GameStore:
                 snapshot=StoredSnapshot(snap.seq, snap.data) if snap is not None else None,
                 actions=records[after - start :],
                 all_actions=records if all_actions else None,
+                seats_version=game.seats_version,
             )
 
     def list_games(self) -> list[GameSummary]:
@@ -595,23 +844,42 @@ class GameStore:
             ]
 
 
-def _configure_sqlite(engine: Engine) -> None:
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     """WAL, foreign keys and busy_timeout on every new connection; SQLAlchemy emits BEGIN
     itself (DEFERRED, or IMMEDIATE for writers) instead of the sqlite3 module's legacy
     transaction handling, so reads are transactional and DDL is too."""
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record) -> None:
+    def _on_connect(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
         dbapi_connection.isolation_level = None  # sqlite3 emits no BEGIN of its own
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_TIMEOUT_MS)}")
+            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         finally:
             cursor.close()
 
     @event.listens_for(engine, "begin")
-    def _on_begin(connection) -> None:
+    def _on_begin(connection: Connection) -> None:
         mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
         connection.exec_driver_sql("BEGIN IMMEDIATE" if mode == "IMMEDIATE" else "BEGIN")
+
+
+def _configure_postgres(engine: Engine, statement_timeout_ms: int, lock_timeout_ms: int) -> None:
+    """Every connection gets its timeouts: no statement runs, and no lock is awaited, for
+    longer than the server can afford (a locked table then fails fast instead of freezing)."""
+
+    # the driver of postgresql:// URLs is psycopg (normalize_url)
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: psycopg.Connection[Any], _record: ConnectionPoolEntry) -> None:
+        autocommit = dbapi_connection.autocommit
+        dbapi_connection.autocommit = True  # session settings, outside any transaction
+        try:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute(f"SET statement_timeout = {int(statement_timeout_ms)}")
+                cursor.execute(f"SET lock_timeout = {int(lock_timeout_ms)}")
+                # a transaction left open by a stuck caller does not hold its locks for ever
+                cursor.execute(f"SET idle_in_transaction_session_timeout = {int(statement_timeout_ms) * 3}")
+        finally:
+            dbapi_connection.autocommit = autocommit

@@ -9,7 +9,7 @@ SQLite runs in batch mode (`render_as_batch`), as it cannot ALTER most things in
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import create_engine
+from sqlalchemy import Connection, create_engine
 
 from judges.server.store import Base, database_url, normalize_url
 
@@ -34,7 +34,7 @@ def run_migrations_offline() -> None:
         context.run_migrations()
 
 
-def _run(connection) -> None:
+def _run(connection: Connection) -> None:
     context.configure(
         connection=connection, target_metadata=target_metadata, render_as_batch=connection.dialect.name == "sqlite"
     )

@@ -1,0 +1,239 @@
+"""Fan-out: every process serving games from one database hears of every committed change.
+
+A process that commits an action (or a seat change) publishes a small message, the game's id
+and how far it now is; every other process that holds the game in memory catches up from the
+store and pushes the new view to its own websockets. The message carries no game data: the
+store stays the one source, and a lost message costs only latency, since the service also polls
+the versions of the games it holds (`GameService`'s watchdog).
+
+    fanout = make_fanout(store)          # Redis if JUDGES_REDIS_URL, PostgreSQL, or local
+    await fanout.start(deliver)          # deliver(Change) for each change of another process,
+                                         # deliver(None) after (re)connecting: anything may be missed
+    await fanout.publish(Change(node, game_id, action_count, seats_version))
+    await fanout.close()
+
+Three kinds behind this one interface:
+  LocalFanout     one process (SQLite, the default): nothing to tell anyone.
+  PostgresFanout  LISTEN/NOTIFY on the game database itself, the default on PostgreSQL.
+  RedisFanout     Redis pub/sub, when JUDGES_REDIS_URL is set (keeps NOTIFY traffic off the
+                  database; several databases may share one Redis: channels are per database).
+
+Both network kinds reconnect by themselves (with a growing pause, at most RECONNECT_MAX
+seconds) and call deliver(None) after each reconnection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import os
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import msgspec
+from sqlalchemy.engine import make_url
+
+from .store import GameStore
+
+log = logging.getLogger("judges.server.fanout")
+
+REDIS_URL_ENV = "JUDGES_REDIS_URL"
+REDIS_PREFIX = os.environ.get("JUDGES_REDIS_PREFIX", "judges")
+RECONNECT_MAX = 2.0  # seconds between reconnection attempts, at most
+
+
+class Change(msgspec.Struct, array_like=True, frozen=True):
+    """A committed change of a game, as published by the process `node` that made it."""
+
+    node: str
+    game: str
+    action_count: int
+    seats_version: int
+
+
+Deliver = Callable[[Change | None], Any]
+
+_decoder = msgspec.json.Decoder(Change)
+
+
+def encode(change: Change) -> str:
+    return msgspec.json.encode(change).decode()
+
+
+def decode(data: str | bytes) -> Change | None:
+    try:
+        return _decoder.decode(data)
+    except msgspec.DecodeError:  # not ours (someone else on the channel): ignored
+        return None
+
+
+def channel_name(scope: str, prefix: str = "judges") -> str:
+    """One channel per database (and schema), short enough for a PostgreSQL identifier."""
+    return f"{prefix}_{hashlib.sha256(scope.encode()).hexdigest()[:20]}"
+
+
+class Fanout:
+    """One process: publishing tells nobody, and nothing arrives."""
+
+    kind = "local"
+    shared = False  # whether other processes may serve the same games
+
+    async def start(self, deliver: Deliver) -> None:
+        self.deliver = deliver
+
+    async def publish(self, change: Change) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+LocalFanout = Fanout
+
+
+class _Listening(Fanout):
+    """A listener task that reconnects for ever, and a publisher connection made on demand."""
+
+    shared = True
+
+    def __init__(self) -> None:
+        self._task: asyncio.Task[None] | None = None
+        self._closed = False
+
+    async def start(self, deliver: Deliver) -> None:
+        self.deliver = deliver
+        self._task = asyncio.get_running_loop().create_task(self._listen_forever(), name=f"fanout-{self.kind}")
+
+    async def _listen_forever(self) -> None:
+        pause = 0.1
+        while not self._closed:
+            try:
+                async for payload in self._listen():
+                    pause = 0.1
+                    if payload is None:  # (re)connected: changes may have been missed meanwhile
+                        self.deliver(None)
+                        continue
+                    change = decode(payload)
+                    if change is not None:
+                        self.deliver(change)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the connection broke: reconnect after a pause
+                log.warning("fan-out (%s) listener lost its connection: %s", self.kind, exc)
+            await asyncio.sleep(pause)
+            pause = min(RECONNECT_MAX, pause * 2)
+
+    async def _listen(self) -> AsyncIterator[str | bytes | None]:  # pragma: no cover - each kind's own
+        raise NotImplementedError
+        yield
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+
+class PostgresFanout(_Listening):
+    """LISTEN/NOTIFY on the game database (a connection of its own to listen, one to notify)."""
+
+    kind = "postgresql"
+
+    def __init__(self, sqlalchemy_url: str, scope: str) -> None:
+        super().__init__()
+        # libpq's own URL form (search_path, application_name... travel in its query)
+        self.conninfo = make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(hide_password=False)
+        self.channel = channel_name(scope)
+        self._publisher: Any = None
+        self._publish_lock = asyncio.Lock()
+
+    async def _connect(self) -> Any:
+        import psycopg
+
+        return await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True, connect_timeout=5)
+
+    async def _listen(self) -> AsyncIterator[str | bytes | None]:
+        connection = await self._connect()
+        try:
+            await connection.execute(f'LISTEN "{self.channel}"')
+            yield None
+            async for notify in connection.notifies():
+                yield notify.payload
+        finally:
+            with contextlib.suppress(Exception):
+                await connection.close()
+
+    async def publish(self, change: Change) -> None:
+        async with self._publish_lock:
+            for attempt in range(2):  # a broken publisher connection is replaced once
+                try:
+                    if self._publisher is None or self._publisher.closed:
+                        self._publisher = await self._connect()
+                    await self._publisher.execute("SELECT pg_notify(%s, %s)", (self.channel, encode(change)))
+                    return
+                except Exception as exc:
+                    with contextlib.suppress(Exception):
+                        await self._publisher.close()
+                    self._publisher = None
+                    if attempt:
+                        # the other processes' watchdogs will see the change by polling
+                        log.warning("fan-out (postgresql) could not publish: %s", exc)
+
+    async def close(self) -> None:
+        await super().close()
+        if self._publisher is not None:
+            with contextlib.suppress(Exception):
+                await self._publisher.close()
+
+
+class RedisFanout(_Listening):
+    """Redis pub/sub, one channel per game database."""
+
+    kind = "redis"
+
+    def __init__(self, redis_url: str, scope: str) -> None:
+        super().__init__()
+        import redis.asyncio as redis
+
+        self.client = redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=5, health_check_interval=10)
+        self.channel = channel_name(scope, REDIS_PREFIX)
+
+    async def _listen(self) -> AsyncIterator[str | bytes | None]:
+        pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.subscribe(self.channel)
+            yield None
+            while True:
+                # a timeout so that a silent, broken connection is noticed by the health check
+                message = await pubsub.get_message(timeout=5.0)
+                if message is not None and message.get("type") == "message":
+                    yield message["data"]
+        finally:
+            with contextlib.suppress(Exception):
+                # redis-py leaves PubSub.aclose unannotated (it returns None)
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def publish(self, change: Change) -> None:
+        try:
+            await self.client.publish(self.channel, encode(change))
+        except Exception as exc:
+            log.warning("fan-out (redis) could not publish: %s", exc)
+
+    async def close(self) -> None:
+        await super().close()
+        with contextlib.suppress(Exception):
+            await self.client.aclose()
+
+
+def make_fanout(store: GameStore, scope: str | None = None) -> Fanout:
+    """Redis when JUDGES_REDIS_URL is set, PostgreSQL LISTEN/NOTIFY on PostgreSQL, otherwise
+    one process (SQLite). `scope`: the store's (it is asked for it when not given)."""
+    redis_url = os.environ.get(REDIS_URL_ENV)
+    if redis_url:
+        return RedisFanout(redis_url, scope or store.scope())
+    if not store.is_sqlite:
+        return PostgresFanout(store.url, scope or store.scope())
+    return LocalFanout()
