@@ -896,8 +896,13 @@ class GameService:
                 sub.last_notification = max(engine_ids)
             try:
                 sub.queue.put_nowait(payload)
-            except asyncio.QueueFull:  # pragma: no cover - a stalled client gets the next one
-                pass
+            except asyncio.QueueFull:
+                # A client that fell behind: dropping this view would leave it showing an older
+                # position (a decision it owes unseen) and lose the notifications it carries.
+                # What it has not read is replaced by this view with every notification again.
+                while not sub.queue.empty():
+                    sub.queue.get_nowait()
+                sub.queue.put_nowait(self.payload(live, sub.seat, sub.language, -1))
 
     def subscribe(self, live: LiveGame, seat: int, language: str) -> Subscriber:
         sub = Subscriber(seat=seat, language=language, queue=asyncio.Queue(maxsize=64))

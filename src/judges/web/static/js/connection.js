@@ -35,8 +35,11 @@ async function follow(view) {
       return {actions: [...store.actions, ...fresh]};
     }));
   }
-  const patches = await Promise.all(jobs);
-  return Object.assign({}, ...patches);
+  // what came is kept even if the other request failed (the board of this seq is not asked twice)
+  const results = await Promise.allSettled(jobs);
+  const failed = results.find((r) => r.status === "rejected");
+  return {patch: Object.assign({}, ...results.filter((r) => r.status === "fulfilled").map((r) => r.value)),
+          failed: failed ? failed.reason : null};
 }
 
 // Views are handled one at a time, in order; when several arrived meanwhile only the latest
@@ -51,18 +54,25 @@ function receive(payload, first) {
   if (!busy) pump();
 }
 
+// A view is drawn even when its board or log could not be fetched (a busy server): what the
+// seat owes must show. The fetch is tried again shortly unless a newer view came meanwhile.
 async function pump() {
   busy = true;
   while (latest) {
     const payload = latest;
     latest = null;
+    const {patch, failed} = await follow(payload);
     try {
-      const patch = await follow(payload);
       let selected = store.selected;
       if (selected !== null && !payload.state.generals[selected]) selected = null;
       update({view: payload, notes, selected, ...patch});
     } catch (err) {
+      console.error(err);  // a panel that cannot draw this view
       toast(String(err));
+    }
+    if (failed) {
+      toast(String(failed));
+      setTimeout(() => { if (!latest && store.view === payload) receive(payload, false); }, 1000);
     }
   }
   busy = false;

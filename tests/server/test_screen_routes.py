@@ -1,0 +1,85 @@
+"""The routes the game screen adds (server/screen.py): the board drawing, the public log, the
+lobby and its open seats, spectators, replays; and a seat's socket that falls behind."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from fastapi.testclient import TestClient
+
+from judges.server.app import create_app
+from judges.server.service import GameService
+from judges.server.store import GameStore
+
+OPEN_TABLE = [{"kind": "human", "name": "Ada"}, {"kind": "human", "open": True}, {"kind": "bot", "bot": "greedy"}]
+
+
+@pytest.fixture
+def client(tmp_path, monkeypatch):
+    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True)) as c:
+        yield c
+
+
+def create(client, seats) -> dict:
+    response = client.post("/api/games", json={"seats": seats, "seed": 7})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_an_open_seat_is_taken_once_from_the_lobby_and_stored(client):
+    game = create(client, OPEN_TABLE)
+    assert [g["id"] for g in client.get("/api/lobby").json()["open"]] == [game["id"]]
+    joined = client.post(f"/api/games/{game['id']}/join")
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["seat"] == 1
+    token = joined.json()["token"]
+    view = client.get(f"/api/games/{game['id']}/view", headers={"X-Seat-Token": token})
+    assert view.status_code == 200 and view.json()["seat"] == 1
+    assert client.post(f"/api/games/{game['id']}/join").status_code == 409  # no free seat left
+    lobby = client.get("/api/lobby").json()
+    assert lobby["open"] == [] and [g["id"] for g in lobby["running"]] == [game["id"]]
+
+
+def test_the_board_the_log_and_the_spectators_view_show_only_public_things(client):
+    game = create(client, OPEN_TABLE)
+    gid = game["id"]
+    board = client.get(f"/api/games/{gid}/board.svg")
+    assert board.status_code == 200 and board.headers["content-type"].startswith("image/svg+xml")
+    assert "data-settlement" in board.text
+    log = client.get(f"/api/games/{gid}/log").json()
+    assert log["seq"] == len(log["entries"])
+    watched = client.get(f"/api/games/{gid}/spectate").json()
+    assert watched["spectator"] is True and watched["legal_actions"] == [] and watched["ballot"] is None
+    with client.websocket_connect(f"/ws/games/{gid}/spectate") as socket:
+        assert socket.receive_json()["seq"] == watched["seq"]
+
+
+def test_a_running_game_is_not_replayed(client):
+    game = create(client, OPEN_TABLE)
+    response = client.get(f"/api/games/{game['id']}/replay")
+    assert response.status_code == 409
+
+
+def test_a_socket_that_falls_behind_gets_the_latest_view_with_every_notification(tmp_path):
+    async def scenario() -> None:
+        store = GameStore(f"sqlite:///{tmp_path / 'games.db'}")
+        store.migrate()
+        service = GameService(store)
+        seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
+        live, _ = await service.create(seats, seed=7)
+        sub = service.subscribe(live, 0, "en")
+        for _ in range(sub.queue.maxsize + 1):
+            service._push(live)
+        assert sub.queue.qsize() == 1  # what it had not read is replaced by one view
+        latest = sub.queue.get_nowait()
+        assert latest["seq"] == len(live.game.log)
+        ids = [n["id"] for n in service.payload(live, 0, "en")["notifications"]]
+        assert ids and [n["id"] for n in latest["notifications"]] == ids
+        await service.stop()
+
+    # its own thread: the browser tests' Playwright keeps an event loop running in this one
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, scenario()).result()
