@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import httpx
 
+# Generous: a heavily loaded machine may take long to draw a view, never forever.
+TIMEOUT = 90_000  # ms
+HTTP_TIMEOUT = 60.0  # s, for the tests' own requests
+
 
 def new_game(server: str, **extra) -> dict:
     seats = [{"kind": "human", "name": "Deborah"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
-    response = httpx.post(server + "/api/games", json={"seats": seats, **extra})
+    response = httpx.post(server + "/api/games", json={"seats": seats, **extra}, timeout=HTTP_TIMEOUT)
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -24,7 +28,14 @@ def seq(page) -> str:
     return page.evaluate("document.body.dataset.seq")
 
 
-def wait_change(page, before: str, timeout: int = 20000) -> None:
+def open_page(browser, **context_options):
+    """A page in its own context, waiting TIMEOUT for anything by default."""
+    context = browser.new_context(**context_options)
+    context.set_default_timeout(TIMEOUT)
+    return context.new_page()
+
+
+def wait_change(page, before: str, timeout: int = TIMEOUT) -> None:
     page.wait_for_function(
         f"document.body.dataset.seq !== '{before}' || document.body.dataset.over === 'true'", timeout=timeout
     )
@@ -98,6 +109,22 @@ def click_move(page, counts: dict) -> bool:
     return False
 
 
+SEAT_CAN_ACT = """() => document.body.dataset.over === 'true'
+  || !document.querySelector('#modal').hidden
+  || !!document.querySelector('#actions:not([hidden]) .end-turn')"""
+
+
+def wait_for_the_seat(page) -> None:
+    """Waits until the seat can act (a window, its turn) or the game is over: the bots play
+    meanwhile. A decision owed with no window to answer it fails here, saying so."""
+    try:
+        page.wait_for_function(SEAT_CAN_ACT, timeout=TIMEOUT)
+    except Exception as exc:
+        owed = page.evaluate("[...document.querySelectorAll('#bottombar .reopen')].map((b) => b.dataset.kind)")
+        waiting = page.locator("#waiting").inner_text()
+        raise AssertionError(f"the seat never could act: owed windows {owed}, top bar {waiting!r}") from exc
+
+
 def play_to_the_end(page, max_steps: int = 3000) -> dict:
     """Plays the human seat until the game is over; returns what was done."""
     done = {"bought": 0, "moved": 0, "windows": 0, "turns": 0}
@@ -112,7 +139,7 @@ def play_to_the_end(page, max_steps: int = 3000) -> dict:
             continue
         end = page.locator("#actions:not([hidden]) .end-turn")
         if not end.count():
-            page.wait_for_timeout(100)
+            wait_for_the_seat(page)
             continue
         key = (page.locator("#round").inner_text(), page.evaluate("document.body.dataset.phase"))
         if key != turn_key:

@@ -5,11 +5,12 @@ elimination, spectators, replays, languages. Screenshots: tests/browser/support.
 from __future__ import annotations
 
 import re
+import time
 
 import httpx
 import pytest
 
-from browser.play import new_game, play_to_the_end, seq, wait_change, watch_console
+from browser.play import HTTP_TIMEOUT, TIMEOUT, new_game, open_page, play_to_the_end, seq, wait_change, watch_console
 from browser.support import shot
 from judges.i18n import catalog
 
@@ -61,8 +62,7 @@ def check_final_table(page, players: int = 3) -> None:
     ids=["desktop-whole-game", "phone-two-rounds"],
 )
 def test_a_game_against_two_bots_played_to_its_end_by_clicking_the_board(server, browser, viewport, limit):
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
+    page = open_page(browser, viewport=viewport)
     errors = watch_console(page)
     data = new_game(server, seed=11, **({"round_limit": limit} if limit else {}))
     page.goto(data["seats"][0]["link"])
@@ -82,7 +82,7 @@ def test_a_game_against_two_bots_played_to_its_end_by_clicking_the_board(server,
     page.locator("[data-panel='final']").scroll_into_view_if_needed()
     shot(page, f"{name}-final")
     assert errors == []
-    context.close()
+    page.context.close()
 
 
 def test_the_lobby_lists_an_open_table_and_joining_takes_its_free_seat(server, page):
@@ -92,6 +92,7 @@ def test_the_lobby_lists_an_open_table_and_joining_takes_its_free_seat(server, p
             "seats": [{"kind": "human", "name": "Ehud"}, {"kind": "human", "open": True}, {"kind": "bot"}],
             "seed": 4,
         },
+        timeout=HTTP_TIMEOUT,
     ).json()
     assert [s.get("token") is not None for s in data["seats"]] == [True, False, False]
     page.goto(server + "/")
@@ -102,7 +103,9 @@ def test_the_lobby_lists_an_open_table_and_joining_takes_its_free_seat(server, p
     page.wait_for_url(re.compile(r"/games/.*token="))
     page.wait_for_function("document.body.dataset.seq !== undefined")
     assert page.locator("[data-panel='players'] [data-seat='1']").inner_text()
-    assert httpx.post(f"{server}/api/games/{data['id']}/join").status_code == 409  # no free seat left
+    assert (
+        httpx.post(f"{server}/api/games/{data['id']}/join", timeout=HTTP_TIMEOUT).status_code == 409
+    )  # no free seat left
 
 
 def test_vote_close_and_reopen_the_window_read_the_bell(server, page):
@@ -140,16 +143,16 @@ def test_an_eliminated_player_sees_the_message_then_watches(server, page):
 
 def test_a_spectator_sees_the_public_view_live_and_no_hand(server, browser):
     data = new_game(server, seed=5)
-    watcher = browser.new_page(viewport={"width": 1400, "height": 900})
+    watcher = open_page(browser, viewport={"width": 1400, "height": 900})
     errors = watch_console(watcher)
     watcher.goto(f"{server}/games/{data['id']}/watch")
     watcher.wait_for_function("document.body.dataset.seq !== undefined")
     assert watcher.locator("#me").is_hidden() and watcher.locator(".card-chip").count() == 0
     assert watcher.locator(".spectating").count() == 1
-    view = httpx.get(f"{server}/api/games/{data['id']}/spectate").json()
+    view = httpx.get(f"{server}/api/games/{data['id']}/spectate", timeout=HTTP_TIMEOUT).json()
     assert all(p["hand"] == [] for p in view["state"]["players"]) and view["ballot"] is None
     # the player acts: the spectator sees it live
-    player = browser.new_page()
+    player = open_page(browser)
     player.goto(data["seats"][0]["link"])
     player.locator("#actions .end-turn").wait_for()
     before = seq(watcher)
@@ -157,19 +160,23 @@ def test_a_spectator_sees_the_public_view_live_and_no_hand(server, browser):
     wait_change(watcher, before)
     shot(watcher, "spectator")
     assert errors == []
-    player.close()
-    watcher.close()
+    player.context.close()
+    watcher.context.close()
 
 
 def test_a_replay_steps_through_a_finished_game_to_its_final_state(server, page):
     data = new_game(server, seed=9, round_limit=1)
     game_id, token = data["id"], data["seats"][0]["token"]
-    httpx.post(f"{server}/api/games/{game_id}/seat/away", headers={"X-Seat-Token": token})  # bots play it all
-    for _ in range(300):
-        view = httpx.get(f"{server}/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()
+    # bots play it all
+    httpx.post(f"{server}/api/games/{game_id}/seat/away", headers={"X-Seat-Token": token}, timeout=HTTP_TIMEOUT)
+    deadline = time.monotonic() + TIMEOUT / 1000 * 2
+    while time.monotonic() < deadline:
+        view = httpx.get(
+            f"{server}/api/games/{game_id}/view", headers={"X-Seat-Token": token}, timeout=HTTP_TIMEOUT
+        ).json()
         if view["ending"]:
             break
-        page.wait_for_timeout(100)
+        page.wait_for_timeout(200)  # the bots play the whole game meanwhile
     assert view["ending"] == "round_limit"
     errors = watch_console(page)
     page.goto(f"{server}/games/{game_id}/replay")
@@ -186,7 +193,7 @@ def test_a_replay_steps_through_a_finished_game_to_its_final_state(server, page)
     page.wait_for_selector(".replay-where[data-step='1']")
     page.click("#replay-last")
     page.wait_for_selector(f".replay-where[data-step='{steps}']")
-    final = httpx.get(f"{server}/api/games/{game_id}/replay").json()
+    final = httpx.get(f"{server}/api/games/{game_id}/replay", timeout=HTTP_TIMEOUT).json()
     assert final["final"] == view["final"] and final["state"]["round"] == view["round"]
     shot(page, "replay")
     assert errors == []
@@ -228,8 +235,9 @@ def test_two_browser_windows_see_each_others_moves_live(server, browser):
             "seats": [{"kind": "human", "name": "Ehud"}, {"kind": "human", "name": "Gideon"}, {"kind": "bot"}],
             "seed": 5,
         },
+        timeout=HTTP_TIMEOUT,
     ).json()
-    first, second = browser.new_page(), browser.new_page()
+    first, second = open_page(browser), open_page(browser)
     first.goto(data["seats"][0]["link"])
     second.goto(data["seats"][1]["link"])
     for p in (first, second):
@@ -237,8 +245,8 @@ def test_two_browser_windows_see_each_others_moves_live(server, browser):
     before = seq(second)
     first.locator("#actions .end-turn").click()  # seat 0 ends the first Intrigue turn
     wait_change(second, before)
-    first.wait_for_function("document.querySelector('#waiting').textContent.includes('Gideon')", timeout=10000)
-    second.locator("#actions .end-turn").wait_for(timeout=10000)  # now it is seat 1's turn, live
+    first.wait_for_function("document.querySelector('#waiting').textContent.includes('Gideon')")
+    second.locator("#actions .end-turn").wait_for()  # now it is seat 1's turn, live
     assert second.locator("[data-panel='players'] [data-seat='1'][data-active='true']").count() == 1
-    first.close()
-    second.close()
+    first.context.close()
+    second.context.close()
