@@ -5,12 +5,15 @@ every client of the game, and it reports actions/s, errors and the server's memo
 
 Loopback only, bounded by --seconds and --games. It starts its own server (a SQLite file in a
 temporary folder) unless --url names one. With --servers N (and a PostgreSQL --database) it
-starts N server processes on that database and splits every game across them: seat s of game
-g connects and acts through process (g + s) mod N, so every action reaches most of its game's
-clients through the fan-out between processes (docs/deploy.md).
+starts N server processes on that database; --url given several times names running ones.
+Every game is split across the servers: seat s of game g connects and acts through server
+(g + s) mod N, so every action reaches most of its game's clients through the fan-out between
+processes (docs/deploy.md). Each game is created on the first server; its other seats are
+taken by claiming their invitations (server/seats.py), as players would. The clients apply
+the live updates (a full view, then deltas: docs/web.md) as the game screen does.
 
 Run: .venv/bin/python bench/load.py --games 20 --seconds 30 --rate 200 [--json out.json]
-     [--url http://127.0.0.1:8000 --server-pid PID] [--py-spy profile.txt]
+     [--url http://127.0.0.1:8000 [--url http://127.0.0.1:8001]] [--server-pid PID] [--py-spy profile.txt]
      [--servers 2 --database postgresql://postgres@127.0.0.1:5432/bench]
 """
 
@@ -20,7 +23,6 @@ import argparse
 import asyncio
 import json
 import os
-import re
 import resource
 import shutil
 import signal
@@ -35,10 +37,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
+import msgspec
 from websockets.asyncio.client import connect
 
-SEQ = re.compile(r'"seq":(\d+)')
-
+from judges.server.updates import apply_update
 
 # --- the server ---------------------------------------------------------------------------------
 
@@ -53,7 +55,8 @@ def start_server(database: str | None) -> tuple[subprocess.Popen, str, str]:
     folder = tempfile.mkdtemp(prefix="judges-load-")
     url = database or f"sqlite:///{folder}/load.db"
     port = free_port()
-    env = {**os.environ, "JUDGES_DATABASE_URL": url}
+    # the load creates its games from one address: no creation rate limit for it
+    env = {**os.environ, "JUDGES_DATABASE_URL": url, "JUDGES_CREATE_BURST": "1000000"}
     log = open(Path(folder) / "server.log", "wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "judges.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -127,7 +130,7 @@ def raise_file_limit() -> int:
 class GameClient:
     id: str
     tokens: list[str]
-    latest: list[str | None] = field(default_factory=lambda: [None] * 4)  # last message text per seat
+    latest: list[dict | None] = field(default_factory=lambda: [None] * 4)  # each seat's view
     seen: list[int] = field(default_factory=lambda: [-1] * 4)  # last seq each seat's socket received
     submitted: dict[int, float] = field(default_factory=dict)  # seq -> submission time
     target: int = -1
@@ -162,12 +165,14 @@ async def listen(game: GameClient, seat: int, ws, stats: Stats, measuring: list[
     try:
         async for text in ws:
             now = time.perf_counter()
-            match = SEQ.search(text, 0, 400)
-            if match is None:
-                stats.errors["message without seq"] += 1
+            message = msgspec.json.decode(text)
+            view = apply_update(game.latest[seat], message)
+            if view is None:
+                stats.errors[f"message that does not apply: {message.get('type')} {message.get('key', '')}"] += 1
+                await ws.send('{"type": "resync"}')
                 continue
-            seq = int(match.group(1))
-            game.latest[seat] = text
+            seq = view["seq"]
+            game.latest[seat] = view
             if measuring[0]:
                 stats.messages += 1
                 stats.message_bytes += len(text)
@@ -183,13 +188,13 @@ async def listen(game: GameClient, seat: int, ws, stats: Stats, measuring: list[
 
 def choose(game: GameClient) -> tuple[int, dict] | None:
     """The seat to act and its action, from the seats' latest messages."""
-    view = json.loads(game.latest[0])
+    view = game.latest[0]
     if view["ending"]:
         return None
     if not view["waiting_for"]:
         return None
     seat = view["waiting_for"][0]
-    mine = json.loads(game.latest[seat])
+    mine = game.latest[seat]
     legal = mine["legal_actions"]
     if not legal:
         return None
@@ -337,7 +342,7 @@ async def run(args) -> dict:
     started: list[tuple[subprocess.Popen, str]] = []  # (process, folder)
     pid = args.server_pid
     if args.url:
-        bases = [args.url.rstrip("/")]
+        bases = [u.rstrip("/") for u in args.url]
         pids = [pid]
     else:
         bases, pids = [], []
@@ -372,7 +377,15 @@ async def run(args) -> dict:
                     response = await http.post("/api/games", json={"seats": [{"kind": "human"}] * 4})
                     response.raise_for_status()
                     data = response.json()
-                    return GameClient(data["id"], [s["token"] for s in data["seats"]])
+                    tokens = [data["token"]] * 4
+                    for seat in data["seats"]:
+                        if "invitation" in seat:
+                            code = seat["invitation"].rsplit("/", 1)[1]
+                            claimed = await http.post(f"/api/games/{data['id']}/claim", json={"invitation": code})
+                            claimed.raise_for_status()
+                            tokens[seat["seat"]] = claimed.json()["token"]
+                    http.cookies.clear()
+                    return GameClient(data["id"], tokens)
 
             games = await asyncio.gather(*(create(i) for i in range(args.games)))
             result["create_seconds"] = time.perf_counter() - t0
@@ -388,7 +401,8 @@ async def run(args) -> dict:
                 ws_base = "ws://" + urlsplit(via(index, seat)).netloc
                 async with gate:
                     ws = await connect(
-                        f"{ws_base}/ws/games/{game.id}?token={game.tokens[seat]}",
+                        f"{ws_base}/ws/games/{game.id}",
+                        additional_headers={"X-Seat-Token": game.tokens[seat]},
                         max_size=None,
                         ping_interval=None,
                         open_timeout=60,
@@ -575,7 +589,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30, help="measured duration (after --warmup)")
     parser.add_argument("--warmup", type=float, default=2, help="seconds of load before measuring")
     parser.add_argument("--rate", type=float, default=200, help="target actions per second, all games together")
-    parser.add_argument("--url", help="an already running server (loopback); default: start one")
+    parser.add_argument(
+        "--url",
+        action="append",
+        help="an already running server (loopback); several: clients round-robin over them; default: start one",
+    )
     parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, for its memory and CPU")
     parser.add_argument("--database", help="database URL of the started server (default: a temporary SQLite file)")
     parser.add_argument(

@@ -1,12 +1,9 @@
 #!/usr/bin/env bash
 # Static checks: ruff (lint and format) and mypy (strict on the rules engine), as configured
-# in pyproject.toml. Installs the dev extra into .venv when missing.
+# in pyproject.toml (scripts/setup.sh installs them with the dev extra).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh >/dev/null || exit 1
-if [ ! -x .venv/bin/ruff ] || [ ! -x .venv/bin/mypy ]; then
-  .venv/bin/python -m pip install --quiet -e ".[dev]" || exit 1
-fi
 status=0
 echo "ruff check";        .venv/bin/ruff check src tests bench scripts || status=1
 echo "ruff format";       .venv/bin/ruff format --check src tests bench scripts || status=1

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Creates .venv (Python 3.11+) and installs the project with its test extras.
+# Creates .venv (Python 3.11+) and installs the project with the extras its tests need
+# (test; rl for the RL environment; cluster for the lab's Dask backend).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -7,4 +8,4 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e ".[test,rl]"
+.venv/bin/python -m pip install --quiet -e ".[test,rl,cluster,dev]"

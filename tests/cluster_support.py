@@ -18,15 +18,20 @@ from websockets.sync.client import connect
 
 from judges.engine import Game, Options
 from judges.server.store import GameStore
+from judges.server.updates import apply_update
+from seats_support import seat_tokens
 
 
 class Socket(threading.Thread):
-    """A seat's websocket: records (arrival time, seq) of each frame until closed, or until
-    its server is gone."""
+    """A seat's websocket: applies each message (a full view, then deltas: server/updates.py)
+    and records (arrival time, the view's seq) of each until closed, or until its server is
+    gone. A delta that does not follow its view asks for a full one, as the screen does."""
 
     def __init__(self, ws_base: str, game_id: str, token: str, name: str) -> None:
         super().__init__(daemon=True, name=f"socket-{name}")
-        self.url = f"{ws_base}/ws/games/{game_id}?token={token}"
+        self.url = f"{ws_base}/ws/games/{game_id}"
+        self.token = token
+        self.view: dict | None = None
         self.name_ = name
         self.frames: list[tuple[float, int]] = []
         self.opened = threading.Event()
@@ -38,15 +43,24 @@ class Socket(threading.Thread):
 
     def run(self) -> None:
         try:
-            with connect(self.url, open_timeout=10, close_timeout=2) as ws:
+            with connect(
+                self.url, additional_headers={"X-Seat-Token": self.token}, open_timeout=10, close_timeout=2
+            ) as ws:
                 self.opened_at = time.time()
                 self.opened.set()
                 while not self._stopping.is_set():
                     try:
-                        message = ws.recv(timeout=0.2)
+                        message = json.loads(ws.recv(timeout=0.2))
                     except TimeoutError:
                         continue
-                    self.frames.append((time.time(), json.loads(message)["seq"]))
+                    if message.get("type") not in ("full", "delta"):
+                        continue
+                    view = apply_update(self.view, message)
+                    if view is None:
+                        ws.send(json.dumps({"type": "resync"}))
+                        continue
+                    self.view = view
+                    self.frames.append((time.time(), view["seq"]))
         except Exception:
             pass  # the server was killed, or the socket closed
         finally:
@@ -161,7 +175,9 @@ def create_game(base: str, seats: list[dict], seed: int) -> dict:
     response = httpx.post(f"{base}/api/games", json={"seats": seats, "seed": seed}, timeout=30)
     assert response.status_code == 201, response.text
     data = response.json()
-    return {"id": data["id"], "tokens": [s.get("token") for s in data["seats"]]}
+    with httpx.Client(timeout=30) as client:  # every other human seat claims its invitation
+        tokens = seat_tokens(client, data, base)
+    return {"id": data["id"], "tokens": tokens}
 
 
 def check_log(db_url: str, game_id: str, acks: list[Ack]) -> list[dict]:
@@ -175,8 +191,9 @@ def check_log(db_url: str, game_id: str, acks: list[Ack]) -> list[dict]:
     for ack in acks:
         assert ack.seq <= stored.action_count, f"action {ack.seq} was acknowledged; the store has {stored.action_count}"
         record = records[ack.seq - 1]
-        where = [r["seq"] for r in records if r["client_action_id"] == ack.client_action_id]
-        assert record["client_action_id"] == ack.client_action_id and record["action"] == ack.action, (
+        stored_id = f"{ack.action['player']}:{ack.client_action_id}"  # client ids are per seat
+        where = [r["seq"] for r in records if r["client_action_id"] == stored_id]
+        assert record["client_action_id"] == stored_id and record["action"] == ack.action, (
             f"acknowledged action {ack.seq} was {ack.action} ({ack.note}); the store has {record['action']}; "
             f"its client id is stored at seq {where}"
         )

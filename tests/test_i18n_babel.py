@@ -148,7 +148,8 @@ def client(tmp_path, monkeypatch):
 def _game(client, **seat):
     seats = [{"kind": "human", "name": "Ada", **seat}, {"kind": "bot", "bot": "random"}]
     body = client.post("/api/games", json={"seats": seats, "seed": 3}).json()
-    return body["id"], body["seats"][0]["token"]
+    client.cookies.clear()
+    return body["id"], body["token"]
 
 
 FRENCH_THEN_SPANISH = {"accept-language": "fr-FR,es;q=0.9"}
@@ -161,15 +162,16 @@ def _html_lang(text):
 def test_accept_language_gives_spanish_on_every_page(client):
     assert _html_lang(client.get("/", headers=FRENCH_THEN_SPANISH).text) == "es"
     game, token = _game(client)
-    page = client.get(f"/games/{game}", params={"token": token}, headers=FRENCH_THEN_SPANISH)
+    page = client.get(f"/games/{game}", headers={"X-Seat-Token": token, **FRENCH_THEN_SPANISH})
+    assert page.status_code == 200
     assert _html_lang(page.text) == "es"
     view = client.get(f"/api/games/{game}/view", headers={"X-Seat-Token": token, **FRENCH_THEN_SPANISH}).json()
     assert view["language"] == "es"
     manual = client.get("/manual", headers=FRENCH_THEN_SPANISH, follow_redirects=False)
     assert manual.headers["location"] == "/manual/es"
     assert _html_lang(client.get("/manual", headers=FRENCH_THEN_SPANISH).text) == "es"
-    with client.websocket_connect(f"/ws/games/{game}?token={token}", headers=FRENCH_THEN_SPANISH) as ws:
-        assert ws.receive_json()["language"] == "es"
+    with client.websocket_connect(f"/ws/games/{game}", headers={"X-Seat-Token": token, **FRENCH_THEN_SPANISH}) as ws:
+        assert ws.receive_json()["view"]["language"] == "es"
     refused = client.get(f"/api/games/{game}/view", headers={"X-Seat-Token": "nope", **FRENCH_THEN_SPANISH})
     assert refused.json()["text"] == i18n.gettext("es", "error.token_wrong", detail="")
 
@@ -180,7 +182,7 @@ def test_lang_parameter_and_cookie_win(client):
     assert client.cookies.get("lang") == "pt_BR"  # remembered
     assert _html_lang(client.get("/", headers=FRENCH_THEN_SPANISH).text) == "pt-BR"
     game, token = _game(client)
-    assert _html_lang(client.get(f"/games/{game}", params={"token": token, "lang": "en"}).text) == "en"
+    assert _html_lang(client.get(f"/games/{game}", params={"lang": "en"}, headers={"X-Seat-Token": token}).text) == "en"
     client.cookies.clear()
     assert (
         client.get("/manual", params={"lang": "pt-PT"}, follow_redirects=False).headers["location"] == "/manual/pt_BR"

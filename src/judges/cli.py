@@ -211,8 +211,23 @@ def lab(
         "game i rotates the list by i mod players.",
     ),
     seed: int = typer.Option(1, help="Seed of the first game."),
-    out: Path = typer.Option(Path("report"), help="Directory for index.html, the plots, games.csv, summary.json."),
-    workers: int = typer.Option(0, min=0, help="Worker processes (0: one per CPU)."),
+    out: Path = typer.Option(
+        Path("report"), help="Directory for records.jsonl, index.html, the plots, games.csv, summary.json."
+    ),
+    workers: int = typer.Option(0, min=0, help="Worker processes of the local pool (0: one per CPU)."),
+    cluster: str | None = typer.Option(
+        None,
+        help="Play on a Dask cluster instead of the local pool: a scheduler address (tcp://HOST:8786) "
+        "or local:N (N worker processes started here). Needs the 'cluster' extra.",
+    ),
+    records: Path | None = typer.Option(
+        None, help="The JSONL file each finished game is appended to (default: OUT/records.jsonl)."
+    ),
+    resume: bool = typer.Option(
+        False, "--resume", help="Continue an interrupted run: play only the games the records file lacks."
+    ),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Start the records file again if it holds games."),
+    report: bool = typer.Option(True, help="Write the report at the end (--no-report: only the records)."),
     sets: list[str] | None = typer.Option(
         None,
         "--set",
@@ -231,11 +246,18 @@ def lab(
         DEFAULT_RULES.default_wave_pairs, min=1, max=DEFAULT_RULES.max_wave_pairs, help="Invader pairs per wave."
     ),
 ) -> None:
-    """Play many seeded games between bots in parallel and write an HTML report with plots."""
+    """Play many seeded games between bots in parallel (local processes or a Dask cluster),
+    streaming one record per game to a JSONL file, and write an HTML report with plots."""
     import shlex
 
-    from .lab import LabConfig, OverrideError, parse_variant, run_lab
+    from .lab import LabConfig, OverrideError, RecordsError, parse_variant, run_lab
 
+    if resume and overwrite:
+        err.print("judges lab: --resume and --overwrite exclude each other")
+        raise typer.Exit(2)
+    if cluster and workers:
+        err.print("judges lab: --workers sizes the local pool; a --cluster has its own workers")
+        raise typer.Exit(2)
     try:
         config = LabConfig(
             players=players,
@@ -244,6 +266,10 @@ def lab(
             seed=seed,
             out=out,
             workers=workers,
+            cluster=cluster,
+            records=records if records is not None else out / "records.jsonl",
+            resume=resume,
+            overwrite=overwrite,
             round_limit=round_limit,
             wave_pairs=wave_pairs,
             sets=list(sets or []),
@@ -263,11 +289,11 @@ def lab(
             seed,
             "--out",
             out,
-            "--workers",
-            workers,
             "--round-limit",
             round_limit,
         ]
+        words += ["--cluster", cluster] if cluster else ["--workers", workers]
+        words += ["--records", records] if records is not None else []
         words += ["--wave-pairs", wave_pairs] if wave_pairs != DEFAULT_RULES.default_wave_pairs else []
         words += [w for text in sets or [] for w in ("--set", text)]
         words += [w for text in variants or [] for w in ("--variant", text)]
@@ -277,10 +303,49 @@ def lab(
     except OverrideError as exc:
         err.print(f"judges lab: {exc}")
         raise typer.Exit(2) from None
-    with Progress(TextColumn("lab"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err) as progress:
-        task = progress.add_task("games", total=total)
-        summary = run_lab(config, on_record=lambda record: progress.advance(task))
+    try:
+        with Progress(
+            TextColumn("lab"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
+        ) as progress:
+            task = progress.add_task("games", total=total)
+            summary = run_lab(config, on_record=lambda record: progress.advance(task), report=report)
+    except (OverrideError, RecordsError) as exc:  # a refused --cluster or records file: nothing was played
+        err.print(f"judges lab: {exc}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        err.print(f"judges lab: interrupted; the finished games are in {config.records}: --resume continues the run")
+        raise typer.Exit(130) from None
     out_console = Console()
+    if summary is None:
+        out_console.print(f"records written to {config.records}")
+        return
+    _print_lab_summary(out_console, summary)
+    out_console.print(f"report written to {out / 'index.html'}")
+
+
+@app.command("lab-report")
+def lab_report(
+    records: Path = typer.Argument(..., exists=True, dir_okay=False, help="A lab's records file (JSONL)."),
+    out: Path = typer.Option(Path("report"), help="Directory for index.html, the plots, games.csv, summary.json."),
+) -> None:
+    """Write the report of a lab's records file (a finished, interrupted or running lab)."""
+    import shlex
+
+    from .lab.records import RecordsError
+    from .lab.report import report_from_file
+
+    command = shlex.join(["judges", "lab-report", str(records), "--out", str(out)])
+    try:
+        summary = report_from_file(records, out, command=command)
+    except RecordsError as exc:
+        err.print(f"judges lab-report: {exc}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    out_console = Console()
+    _print_lab_summary(out_console, summary)
+    out_console.print(f"report written to {out / 'index.html'}")
+
+
+def _print_lab_summary(out_console: Console, summary: dict[str, Any]) -> None:
     for name, s in summary["variants"].items():
         bots_line = ", ".join(
             f"{spec} {100 * x['rate']:.1f}% [{100 * x['low']:.1f}–{100 * x['high']:.1f}]"
@@ -290,7 +355,25 @@ def lab(
             f"{name}: {s['games']} games; wins by bot: {bots_line}; "
             f"endings: " + ", ".join(f"{k} {v}" for k, v in s["endings"].items() if v)
         )
-    out_console.print(f"report written to {out / 'index.html'}")
+
+
+@app.command("train-value")
+def train_value(
+    games: int = typer.Option(300, min=1, help="Greedy games per player count; game i uses seed + i."),
+    players: str = typer.Option("2,3,4", help="Player counts, comma-separated."),
+    seed: int = typer.Option(10_000, help="Seed of the first game (the lab's evaluations use other seeds)."),
+    l2: float = typer.Option(1.0, min=0.0, help="L2 penalty of the fit."),
+    out: Path = typer.Option(
+        Path("src/judges/data/value.json"), help="Where to write the weights (default: the packaged model)."
+    ),
+) -> None:
+    """Fit the MCTS bot's value model on seeded greedy games and write its weights (bots/value.py)."""
+    from .bots.value import train
+
+    counts = tuple(int(n) for n in players.split(",") if n.strip())
+    model = train(games, counts, seed, l2)
+    out.write_text(model.to_json() + "\n", encoding="utf-8")
+    Console().print(f"value model ({model.trained_on}) written to {out}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -106,6 +106,9 @@ class World:
     hex_at: dict[tuple[int, int], int]  # (q, r) -> hex index
     settlement_by_name: dict[str, int]
     region_by_name: dict[str, int]
+    # hex index -> hex index -> hex_distance: all pairs, computed once per map, for bots and
+    # searches that ask millions of times (a lookup instead of a call and arithmetic)
+    distances: tuple[tuple[int, ...], ...] = ()
 
     def __repr__(self) -> str:
         return (
@@ -129,10 +132,14 @@ class World:
         return self.hexes[self.settlements[settlement].hex].terrain
 
     def hex_distance(self, a: int, b: int) -> int:
-        """Number of steps between two hexes on an unbounded grid (axial distance)."""
-        ha, hb = self.hexes[a], self.hexes[b]
-        dq, dr = ha.q - hb.q, ha.r - hb.r
-        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+        """Number of steps between two hexes on an unbounded grid (axial distance). The same
+        numbers for every pair at once: `distances`."""
+        return _axial_distance(self.hexes[a], self.hexes[b])
+
+
+def _axial_distance(ha: Hex, hb: Hex) -> int:
+    dq, dr = ha.q - hb.q, ha.r - hb.r
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 # --------------------------------------------------------------------------------------------
@@ -475,7 +482,13 @@ def parse_world(data: dict[str, Any], source: str = "<data>") -> World:
         hex_at=hex_at,
         settlement_by_name=settlement_by_name,
         region_by_name=region_by_name,
+        distances=_distance_table(hexes),
     )
+
+
+def _distance_table(hexes: tuple[Hex, ...]) -> tuple[tuple[int, ...], ...]:
+    """`World.hex_distance` for every pair of hexes."""
+    return tuple(tuple(_axial_distance(a, b) for b in hexes) for a in hexes)
 
 
 def _check_start_villages(

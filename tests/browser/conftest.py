@@ -31,7 +31,12 @@ def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("db")
     db = folder / "browser.db"
     output = open(folder / "server.log", "wb")  # a file: a pipe nobody reads would fill and stall the server
-    env = {**os.environ, "JUDGES_BOT_DELAY": "0.02", "JUDGES_DATABASE_URL": f"sqlite:///{db}"}
+    env = {
+        **os.environ,
+        "JUDGES_BOT_DELAY": "0.02",
+        "JUDGES_CREATE_BURST": "1000",
+        "JUDGES_DATABASE_URL": f"sqlite:///{db}",
+    }
     process = subprocess.Popen(
         [sys.executable, "-m", "judges.cli", "serve", "--port", str(port), "--allow-scenarios", "--allow-seeds"],
         env=env,

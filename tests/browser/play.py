@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import httpx
 
+from judges.server.seats import cookie_name
+
 # Generous: a heavily loaded machine may take long to draw a view, never forever.
 TIMEOUT = 90_000  # ms
 HTTP_TIMEOUT = 60.0  # s, for the tests' own requests
@@ -15,6 +17,20 @@ def new_game(server: str, **extra) -> dict:
     response = httpx.post(server + "/api/games", json={"seats": seats, **extra}, timeout=HTTP_TIMEOUT)
     assert response.status_code == 201, response.text
     return response.json()
+
+
+def open_host_seat(page, server: str, data: dict, query: str = "") -> None:
+    """The creator made the game through the API: their browser gets their seat's cookie (as the
+    create answer set it) and opens the game's page, whose address holds no secret."""
+    page.context.add_cookies([{"name": cookie_name(data["id"]), "value": data["token"], "url": server}])
+    page.goto(data["link"] + query)
+
+
+def claim_invitation(page, server: str, data: dict, seat: int) -> None:
+    """Another player opens their invitation and takes the seat: the cookie comes with the redirect."""
+    page.goto(data["seats"][seat]["invitation"])
+    page.click("#take-seat")
+    page.wait_for_url(f"{server}/games/{data['id']}")
 
 
 def watch_console(page) -> list[str]:
@@ -37,7 +53,7 @@ def open_page(browser, **context_options):
 
 def wait_change(page, before: str, timeout: int = TIMEOUT) -> None:
     page.wait_for_function(
-        f"document.body.dataset.seq !== '{before}' || document.body.dataset.over === 'true'", timeout=timeout
+        f"() => document.body.dataset.seq !== '{before}' || document.body.dataset.over === 'true'", timeout=timeout
     )
 
 
@@ -131,7 +147,7 @@ def play_to_the_end(page, max_steps: int = 3000) -> dict:
     turn: dict = {}
     turn_key = None
     for _ in range(max_steps):
-        page.wait_for_function("document.body.dataset.seq !== undefined")
+        page.wait_for_function("() => document.body.dataset.seq !== undefined")
         if page.evaluate("document.body.dataset.over") == "true":
             return done
         if answer_window(page):

@@ -10,7 +10,18 @@ import time
 import httpx
 import pytest
 
-from browser.play import HTTP_TIMEOUT, TIMEOUT, new_game, open_page, play_to_the_end, seq, wait_change, watch_console
+from browser.play import (
+    HTTP_TIMEOUT,
+    TIMEOUT,
+    claim_invitation,
+    new_game,
+    open_host_seat,
+    open_page,
+    play_to_the_end,
+    seq,
+    wait_change,
+    watch_console,
+)
 from browser.support import shot
 from judges.i18n import catalog
 
@@ -65,8 +76,8 @@ def test_a_game_against_two_bots_played_to_its_end_by_clicking_the_board(server,
     page = open_page(browser, viewport=viewport)
     errors = watch_console(page)
     data = new_game(server, seed=11, **({"round_limit": limit} if limit else {}))
-    page.goto(data["seats"][0]["link"])
-    page.wait_for_function("document.body.dataset.seq !== undefined")
+    open_host_seat(page, server, data)
+    page.wait_for_function("() => document.body.dataset.seq !== undefined")
     page.locator("#board svg [data-settlement='Hazor']").wait_for()
     name = "desktop" if limit is None else "phone"
     # the active seat is marked in the Players panel
@@ -94,14 +105,20 @@ def test_the_lobby_lists_an_open_table_and_joining_takes_its_free_seat(server, p
         },
         timeout=HTTP_TIMEOUT,
     ).json()
-    assert [s.get("token") is not None for s in data["seats"]] == [True, False, False]
+    # the creator's own credential only; the open seat has neither credential nor invitation
+    assert data["seat"] == 0 and data["token"]
+    assert [bool(s.get("open")) for s in data["seats"]] == [False, True, False]
+    assert not any("invitation" in s for s in data["seats"])
     page.goto(server + "/")
     row = page.locator(f"[data-open-game='{data['id']}']")
     row.wait_for()
     shot(page, "home-lobby")
     row.locator("button.join").click()
-    page.wait_for_url(re.compile(r"/games/.*token="))
-    page.wait_for_function("document.body.dataset.seq !== undefined")
+    # the seat's credential came back as the game's HttpOnly cookie: no secret in the address
+    page.wait_for_url(f"{server}/games/{data['id']}")
+    page.wait_for_function("() => document.body.dataset.seq !== undefined")
+    assert page.evaluate("document.cookie") == ""
+    assert page.evaluate("document.body.dataset.seq") is not None
     assert page.locator("[data-panel='players'] [data-seat='1']").inner_text()
     assert (
         httpx.post(f"{server}/api/games/{data['id']}/join", timeout=HTTP_TIMEOUT).status_code == 409
@@ -110,7 +127,7 @@ def test_the_lobby_lists_an_open_table_and_joining_takes_its_free_seat(server, p
 
 def test_vote_close_and_reopen_the_window_read_the_bell(server, page):
     data = new_game(server, position=ELECTION, seed=3)
-    page.goto(data["seats"][0]["link"])
+    open_host_seat(page, server, data)
     window = page.locator("#modal:not([hidden])")
     window.wait_for()
     assert page.locator("#modal-body h3[data-kind='vote']").count() == 1
@@ -121,7 +138,7 @@ def test_vote_close_and_reopen_the_window_read_the_bell(server, page):
     window.wait_for()
     page.locator("#modal .options button").first.click()
     page.wait_for_selector("#bottombar .reopen[data-kind='vote']", state="detached")
-    page.wait_for_function("document.querySelector('#unread').textContent !== ''")
+    page.wait_for_function("() => document.querySelector('#unread').textContent !== ''")
     page.click("#bell")
     note = page.locator("#bell-panel details.note").first
     note.wait_for()
@@ -133,7 +150,7 @@ def test_vote_close_and_reopen_the_window_read_the_bell(server, page):
 
 def test_an_eliminated_player_sees_the_message_then_watches(server, page):
     data = new_game(server, position=ELIMINATION, seed=8)
-    page.goto(data["seats"][0]["link"])
+    open_host_seat(page, server, data)
     message = page.locator("[data-eliminated='true']")
     message.wait_for()
     assert page.locator("#seat-control").is_hidden() and page.locator("#actions").is_hidden()
@@ -146,14 +163,14 @@ def test_a_spectator_sees_the_public_view_live_and_no_hand(server, browser):
     watcher = open_page(browser, viewport={"width": 1400, "height": 900})
     errors = watch_console(watcher)
     watcher.goto(f"{server}/games/{data['id']}/watch")
-    watcher.wait_for_function("document.body.dataset.seq !== undefined")
+    watcher.wait_for_function("() => document.body.dataset.seq !== undefined")
     assert watcher.locator("#me").is_hidden() and watcher.locator(".card-chip").count() == 0
     assert watcher.locator(".spectating").count() == 1
     view = httpx.get(f"{server}/api/games/{data['id']}/spectate", timeout=HTTP_TIMEOUT).json()
     assert all(p["hand"] == [] for p in view["state"]["players"]) and view["ballot"] is None
     # the player acts: the spectator sees it live
     player = open_page(browser)
-    player.goto(data["seats"][0]["link"])
+    open_host_seat(player, server, data)
     player.locator("#actions .end-turn").wait_for()
     before = seq(watcher)
     player.locator("#actions .end-turn").click()
@@ -166,7 +183,7 @@ def test_a_spectator_sees_the_public_view_live_and_no_hand(server, browser):
 
 def test_a_replay_steps_through_a_finished_game_to_its_final_state(server, page):
     data = new_game(server, seed=9, round_limit=1)
-    game_id, token = data["id"], data["seats"][0]["token"]
+    game_id, token = data["id"], data["token"]
     # bots play it all
     httpx.post(f"{server}/api/games/{game_id}/seat/away", headers={"X-Seat-Token": token}, timeout=HTTP_TIMEOUT)
     deadline = time.monotonic() + TIMEOUT / 1000 * 2
@@ -214,10 +231,10 @@ def english_only_words(lang: str) -> set[str]:
 @pytest.mark.parametrize("lang", ["es", "pt_BR"])
 def test_the_spanish_and_portuguese_screens_show_no_english_word(server, page, lang):
     data = new_game(server, seed=3, position=ELECTION)
-    page.goto(data["seats"][0]["link"] + f"&lang={lang}")
+    open_host_seat(page, server, data, f"?lang={lang}")
     page.locator("#modal:not([hidden])").wait_for()
     page.locator("#modal .options button").first.click()
-    page.wait_for_function("document.querySelector('[data-panel=log]').innerText.length > 40")
+    page.wait_for_function("() => document.querySelector('[data-panel=log]').innerText.length > 40")
     shot(page, f"game-{lang}")
     visible = (
         page.evaluate("document.body.innerText")
@@ -238,15 +255,43 @@ def test_two_browser_windows_see_each_others_moves_live(server, browser):
         timeout=HTTP_TIMEOUT,
     ).json()
     first, second = open_page(browser), open_page(browser)
-    first.goto(data["seats"][0]["link"])
-    second.goto(data["seats"][1]["link"])
+    open_host_seat(first, server, data)
+    # Gideon opens his invitation and takes the seat: the page he lands on has no secret in its
+    # address, and the credential is his alone (a cookie jar per browser context).
+    claim_invitation(second, server, data, 1)
     for p in (first, second):
-        p.wait_for_function("document.body.dataset.seq !== undefined")
+        p.wait_for_function("() => document.body.dataset.seq !== undefined")
     before = seq(second)
     first.locator("#actions .end-turn").click()  # seat 0 ends the first Intrigue turn
     wait_change(second, before)
-    first.wait_for_function("document.querySelector('#waiting').textContent.includes('Gideon')")
+    first.wait_for_function("() => document.querySelector('#waiting').textContent.includes('Gideon')")
     second.locator("#actions .end-turn").wait_for()  # now it is seat 1's turn, live
     assert second.locator("[data-panel='players'] [data-seat='1'][data-active='true']").count() == 1
     first.context.close()
     second.context.close()
+
+
+def test_the_home_page_creates_a_game_with_the_creators_link_and_the_invitations(server, page):
+    page.goto(server + "/")
+    page.locator(".seat-row").nth(3).wait_for()
+    page.click("#remove-seat")  # three seats: me, a second human and a greedy bot
+    page.fill(".seat-row:nth-child(1) .seat-name", "Deborah")
+    page.select_option(".seat-row:nth-child(2) .seat-kind", "human")
+    page.select_option("#turn-timer", "600")
+    page.select_option("#takeover-bot", "greedy")
+    page.click("#create-game")
+    own = page.locator(".own-seat")
+    own.wait_for()
+    href = own.get_attribute("href")
+    assert "?" not in href  # the creator's seat is in an HttpOnly cookie, not in the address
+    assert page.evaluate("document.cookie") == ""  # HttpOnly: the page's scripts cannot read it
+    invitations = page.locator(".seat-link")
+    assert invitations.count() == 1
+    assert "/join/" in invitations.first.get_attribute("href")
+    game_id = href.split("/games/")[1]
+    table = page.evaluate(f"fetch('/api/games/{game_id}/view').then((r) => r.json())")["table"]
+    assert table == {"turn_timer": 600, "takeover_bot": "greedy"}
+    own.click()
+    page.wait_for_function("() => document.body.dataset.seq !== undefined")
+    page.locator("#board svg [data-settlement='Hazor']").wait_for()
+    assert page.locator("[data-panel='players'] [data-seat='0']").count() == 1

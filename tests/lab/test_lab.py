@@ -66,8 +66,9 @@ def test_a_short_lab_run_writes_the_report(tmp_path):
     assert default["games"] == 8 and sum(default["endings"].values()) == 8
     assert set(default["wins_by_bot"]) == {"greedy", "random"}
     assert default["wins_by_bot"]["greedy"]["games"] == 16 and default["wins_by_bot"]["random"]["games"] == 8
-    assert len(summary["games"]) == 8
-    assert "games.csv" in page and "summary.json" in page
+    records = [json.loads(line) for line in (out / "records.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted(r["seed"] for r in records) == list(range(3, 11))
+    assert "games.csv" in page and "summary.json" in page and 'href="records.jsonl"' in page
 
 
 def test_seat_rotation_gives_each_bot_each_seat():

@@ -39,8 +39,11 @@ from judges.engine.dice import seed_to_state
 from judges.engine.errors import RuleError
 from judges.engine.state import options_from_builtins
 from judges.server.app import create_app
+from judges.server.limits import Limits
 from judges.server.store import GameStore
+from judges.server.updates import apply_update
 from judges.world import load_world
+from seats_support import seat_tokens
 
 ABUSE_EXAMPLES = int(os.environ.get("JUDGES_ABUSE_EXAMPLES", "150"))
 SCHEMATHESIS_EXAMPLES = int(os.environ.get("JUDGES_SCHEMATHESIS_EXAMPLES", "50"))
@@ -51,12 +54,15 @@ WORLD = load_world()
 
 # --- helpers ------------------------------------------------------------------------------
 
+# These tests create many games from one address: creation's rate limit is tested on its own
+# (tests/server/test_seats_and_limits.py).
+MANY_GAMES = Limits(create_burst=100_000)
+
 
 def create(client, seats=FOUR_HUMANS, seed: int | None = 5, **extra) -> tuple[str, list[str | None]]:
     response = client.post("/api/games", json={"seats": seats, "seed": seed, **extra})
     assert response.status_code == 201, response.text
-    data = response.json()
-    return data["id"], [s.get("token") for s in data["seats"]]
+    return response.json()["id"], seat_tokens(client, response.json())
 
 
 def view(client, game_id: str, token: str) -> dict:
@@ -111,7 +117,7 @@ def assert_refusal(response, request_text: str) -> dict:
 
 _SCHEMA_DIR = tempfile.mkdtemp(prefix="judges-schemathesis-")
 atexit.register(shutil.rmtree, _SCHEMA_DIR, True)
-SCHEMA_APP = create_app(f"sqlite:///{_SCHEMA_DIR}/games.db", allow_seeds=True)
+SCHEMA_APP = create_app(f"sqlite:///{_SCHEMA_DIR}/games.db", allow_seeds=True, limits=MANY_GAMES)
 schema = schemathesis.openapi.from_asgi("/openapi.json", SCHEMA_APP)
 
 
@@ -135,8 +141,8 @@ def schema_game() -> tuple[str, list[str]]:
     with get_client(SCHEMA_APP) as client:
         response = client.post("/api/games", json={"seats": FOUR_HUMANS, "seed": 3})
         assert response.status_code == 201, response.text
-        data = response.json()
-    return data["id"], [s["token"] for s in data["seats"]]
+        tokens = seat_tokens(client, response.json())
+    return response.json()["id"], tokens
 
 
 @schema.parametrize()
@@ -162,7 +168,9 @@ def test_fuzzed_requests_never_get_a_server_error(case, use_real_game, seat, sch
 @pytest.fixture(scope="module")
 def app_client(tmp_path_factory):
     db = tmp_path_factory.mktemp("abuse") / "games.db"
-    with TestClient(create_app(f"sqlite:///{db}", allow_seeds=True), raise_server_exceptions=False) as client:
+    with TestClient(
+        create_app(f"sqlite:///{db}", allow_seeds=True, limits=MANY_GAMES), raise_server_exceptions=False
+    ) as client:
         yield client
 
 
@@ -455,7 +463,7 @@ def assert_hides_secrets(doc: dict, seat: int, by_seq: list[dict], rngs: set[str
 def bot_client(tmp_path, monkeypatch):
     monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
     url = f"sqlite:///{tmp_path / 'hidden.db'}"
-    with TestClient(create_app(url, allow_seeds=True), raise_server_exceptions=False) as client:
+    with TestClient(create_app(url, allow_seeds=True, limits=MANY_GAMES), raise_server_exceptions=False) as client:
         yield client, url
 
 
@@ -481,8 +489,12 @@ def test_no_answer_or_message_shows_hidden_information(bot_client):
     game_id, tokens = create(client, seats=seats, seed=HIDDEN_SEED)
     humans = [i for i, t in enumerate(tokens) if t]
     answers: list[tuple[int, str, dict]] = []  # (seat, where, JSON)
-    sockets = {seat: client.websocket_connect(f"/ws/games/{game_id}?token={tokens[seat]}") for seat in humans}
-    extra = client.websocket_connect(f"/ws/games/{game_id}?token={tokens[0]}&lang=es")  # a second tab, in Spanish
+    sockets = {
+        seat: client.websocket_connect(f"/ws/games/{game_id}", headers={"X-Seat-Token": tokens[seat]})
+        for seat in humans
+    }
+    # a second tab, in Spanish
+    extra = client.websocket_connect(f"/ws/games/{game_id}?lang=es", headers={"X-Seat-Token": tokens[0]})
     messages: list[tuple[int, dict]] = []
     with sockets[humans[0]] as ws0, sockets[humans[1]] as ws1, extra as ws_es:
         streams = [(humans[0], ws0), (humans[1], ws1), (humans[0], ws_es)]
@@ -504,10 +516,13 @@ def test_no_answer_or_message_shows_hidden_information(bot_client):
             v = wait_for_humans(client, game_id, tokens)
         final_seq = v["seq"]
         for seat, ws in streams:  # every message up to the last action (one per action, in order)
+            current = None
             while True:
-                message = ws.receive_json()
-                messages.append((seat, message))
-                if message["seq"] >= final_seq:
+                # the view each message makes (a full view, then deltas: docs/web.md)
+                current = apply_update(current, ws.receive_json())
+                assert current is not None, "a delta that does not follow the socket's view"
+                messages.append((seat, current))
+                if current["seq"] >= final_seq:
                     break
     assert v["round"] > HIDDEN_ROUNDS or v["ending"], "the game did not run the rounds asked for"
     for seat in humans:
@@ -563,7 +578,7 @@ def test_a_token_acts_for_no_other_seat_and_in_no_other_game(app_client):
     from starlette.websockets import WebSocketDisconnect
 
     with pytest.raises(WebSocketDisconnect) as refused:
-        with app_client.websocket_connect(f"/ws/games/{game_b}?token={tokens_a[0]}") as ws:
+        with app_client.websocket_connect(f"/ws/games/{game_b}", headers={"X-Seat-Token": tokens_a[0]}) as ws:
             ws.receive_json()
     assert refused.value.code == 4403
     assert_unchanged(before_a, fingerprint(app_client, game_a, tokens_a), "acting for another seat")

@@ -7,6 +7,8 @@ PostgreSQL schema serve one game whose seats are split across them.
   action, and the survivor takes the game over: its bots play on;
 - the same through Redis pub/sub (JUDGES_REDIS_URL) instead of LISTEN/NOTIFY;
 - seat flags (away / back) set through both processes at once are all kept;
+- a seat the host revokes through one process loses its websockets and its credential on
+  the other, and its new invitation can be claimed through either;
 - the database failing under the servers (`pg_terminate_backend` in a loop, then a long
   `LOCK TABLE games`) leaves no socket silent and no game stuck once it answers again.
 
@@ -20,6 +22,7 @@ the delivery bound of the issue and generous liveness deadlines.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import threading
@@ -28,6 +31,7 @@ import time
 import httpx
 import pytest
 from sqlalchemy.engine import make_url
+from websockets.sync.client import connect as ws_connect
 
 from cluster_support import (
     Player,
@@ -42,6 +46,7 @@ from cluster_support import (
 from judges.server.store import GameStore
 from postgres_support import postgres_schema
 from redis_support import redis_prefix, redis_url
+from seats_support import invitation_code
 from server_process import Server
 
 DELIVERY = float(os.environ.get("JUDGES_CLUSTER_DELIVERY", "1.0"))
@@ -156,7 +161,7 @@ def test_seat_flags_set_through_two_processes_are_all_kept(pg, tmp_path):
         game = create_game(a.base, [{"kind": "human"}] * 4, seed=5)
         gid, tokens = game["id"], game["tokens"]
         httpx.get(f"{b.base}/api/games/{gid}/view", headers={"X-Seat-Token": tokens[1]}, timeout=30)  # B holds it
-        toggles = 8
+        toggles = 4  # with the last "away", within a seat's burst of away/back (server/limits.py)
 
         def toggle(server: Server, seat: int) -> None:
             with httpx.Client(base_url=server.base, headers={"X-Seat-Token": tokens[seat]}, timeout=30) as http:
@@ -189,6 +194,62 @@ def test_seat_flags_set_through_two_processes_are_all_kept(pg, tmp_path):
                 10,
                 f"every seat away on {server.base}",
             )
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{logs(servers)}") from None
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def test_a_seat_revoked_through_one_process_loses_its_sockets_and_credential_on_the_other(pg, tmp_path):
+    _, _, url, _ = pg
+    servers = start_pair(url, tmp_path, {})
+    try:
+        a, b = servers
+        game = create_game(a.base, [{"kind": "human"}] * 3, seed=7)
+        gid, tokens = game["id"], game["tokens"]
+        closed: dict[str, object] = {}
+
+        def listen() -> None:  # seat 1's websocket on B, until B closes it
+            with ws_connect(
+                f"{b.ws_base}/ws/games/{gid}", additional_headers={"X-Seat-Token": tokens[1]}, open_timeout=30
+            ) as ws:
+                closed["opened"] = True
+                try:
+                    while True:
+                        message = json.loads(ws.recv(timeout=120))
+                        if message.get("type") == "error":
+                            closed["key"] = message["key"]
+                except Exception:  # noqa: BLE001 - closed by the server, as expected
+                    pass
+                closed["code"] = ws.close_code
+
+        listener = threading.Thread(target=listen, daemon=True)
+        listener.start()
+        wait_for(lambda: closed.get("opened"), 30, "seat 1's socket open on B")
+        # the host revokes seat 1 through A, with a new invitation
+        response = httpx.post(
+            f"{a.base}/api/games/{gid}/seats/1/invitation", headers={"X-Seat-Token": tokens[0]}, timeout=30
+        )
+        assert response.status_code == 200, response.text
+        listener.join(60)
+        assert closed.get("code") == 1008 and closed.get("key") == "error.seat_revoked", closed
+        wait_for(
+            lambda: (
+                httpx.get(f"{b.base}/api/games/{gid}/view", headers={"X-Seat-Token": tokens[1]}, timeout=30).status_code
+                == 403
+            ),
+            30,
+            "the revoked credential refused on B",
+        )
+        # the new invitation, claimed through B, gives the seat back to a new player
+        code = invitation_code(response.json()["invitation"])
+        claimed = httpx.post(f"{b.base}/api/games/{gid}/claim", json={"invitation": code}, timeout=30)
+        assert claimed.status_code == 200 and claimed.json()["seat"] == 1, claimed.text
+        view = httpx.get(
+            f"{a.base}/api/games/{gid}/view", headers={"X-Seat-Token": claimed.json()["token"]}, timeout=30
+        )
+        assert view.status_code == 200 and view.json()["seat"] == 1, view.text
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n{logs(servers)}") from None
     finally:

@@ -40,6 +40,7 @@ GAMES = int(os.environ.get("JUDGES_CRASH_GAMES", "4"))
 LOAD_SECONDS = float(os.environ.get("JUDGES_CRASH_SECONDS", "3"))
 SEED = int(os.environ.get("JUDGES_CRASH_SEED", str(secrets.randbits(32))))
 from postgres_support import postgres_schema  # noqa: E402
+from seats_support import seat_tokens  # noqa: E402
 from server_process import Server  # noqa: E402
 
 HUMANS = [{"kind": "human"}] * 4
@@ -189,7 +190,9 @@ def check_after_restart(db_url: str, base: str, games: list[dict], acks: list[Ac
                 )
             for ack in mine:
                 record = stored.all_actions[ack.seq - 1]
-                assert record["client_action_id"] == ack.client_action_id and record["action"] == ack.action, (
+                # client action ids are unique per seat: stored as "<seat>:<id>"
+                stored_id = f"{ack.action['player']}:{ack.client_action_id}"
+                assert record["client_action_id"] == stored_id and record["action"] == ack.action, (
                     f"game {game['id']}: acknowledged action {ack.seq} was {ack.action} ({ack.client_action_id}); "
                     f"the store has {record['action']} ({record['client_action_id']})"
                 )
@@ -237,8 +240,7 @@ def create_games(base: str, count: int) -> list[dict]:
         seats = WITH_BOTS if i == count - 1 and count > 1 else HUMANS
         response = httpx.post(f"{base}/api/games", json={"seats": seats, "seed": 100 + i}, timeout=10)
         assert response.status_code == 201, response.text
-        data = response.json()
-        games.append({"id": data["id"], "tokens": [s.get("token") for s in data["seats"]]})
+        games.append({"id": response.json()["id"], "tokens": seat_tokens(httpx, response.json(), base)})
     return games
 
 

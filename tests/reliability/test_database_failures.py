@@ -26,6 +26,7 @@ from fastapi.testclient import TestClient
 from cluster_support import Socket, wait_for, wait_until_still
 from judges.server.app import create_app
 from postgres_support import postgres_schema
+from seats_support import seat_tokens
 from server_process import Server
 
 pytestmark = pytest.mark.timeout(300)
@@ -77,7 +78,7 @@ def test_a_failed_commit_resyncs_the_sockets_and_restarts_the_bots(database, tmp
     socket = None
     try:
         created = httpx.post(f"{server.base}/api/games", json={"seats": SEATS, "seed": 9}, timeout=30).json()
-        game = {"id": created["id"], "tokens": [s.get("token") for s in created["seats"]]}
+        game = {"id": created["id"], "tokens": seat_tokens(httpx, created, server.base)}
         gid, token = game["id"], game["tokens"][0]
         start = wait_until_still(server.base, game)["seq"]
         socket = Socket(server.ws_base, gid, token, "seat0")
@@ -164,7 +165,7 @@ def test_an_exhausted_connection_pool_answers_503_with_retry_after(db_url, monke
     with TestClient(app) as client:
         created = client.post("/api/games", json={"seats": SEATS, "seed": 4})
         assert created.status_code == 201, created.text
-        game_id, token = created.json()["id"], created.json()["seats"][0]["token"]
+        game_id, token = created.json()["id"], created.json()["token"]  # the host's seat
         held = app.state.service.store.engine.connect()  # the pool's only connection, stuck
         try:
             done = threading.Event()

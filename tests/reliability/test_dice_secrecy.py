@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from judges.server.app import create_app
 from judges.server.store import GameStore
+from judges.server.updates import apply_update
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
 
@@ -65,21 +66,26 @@ def client(tmp_path, monkeypatch):
 def test_no_view_or_frame_holds_the_dice_key_until_the_end(client):
     client, url = client
     data = client.post("/api/games", json={"seats": SEATS, "round_limit": 2, "takeover_bot": "greedy"}).json()
-    game_id, token = data["id"], data["seats"][0]["token"]
+    game_id, token = data["id"], data["token"]
+    client.cookies.clear()
     key = GameStore(url).load(game_id).options["key"]
     secret = encodings(key)
     headers = {"X-Seat-Token": token}
     frames = [data]
-    with client.websocket_connect(f"/ws/games/{game_id}?token={token}") as ws:
-        frames.append(ws.receive_json())
+    with client.websocket_connect(f"/ws/games/{game_id}", headers=headers) as ws:
+        # every frame as sent, and the view the frames make (a full view, then deltas)
+        current = apply_update(None, ws.receive_json())
+        frames.append(current)
         assert client.post(f"/api/games/{game_id}/seat/away", headers=headers).status_code == 200
-        while not frames[-1].get("ending"):
-            frames.append(ws.receive_json())
+        while not current.get("ending"):
+            message = ws.receive_json()
+            current = apply_update(current, message)
+            frames += [message, current]
             if len(frames) % 10 == 0:
                 frames.append(client.get(f"/api/games/{game_id}/view", headers=headers).json())
     assert len(frames) > 20
     assert leaks({"echo": key.upper()}, secret) and leaks({"state": {"rng": 3}}, secret)  # the search works
-    during = [f for f in frames if not f.get("ending")]
+    during = [f for f in frames if not (f.get("ending") or f.get("set", {}).get("ending"))]
     for i, frame in enumerate(during):
         assert not leaks(frame, secret), f"frame {i} gives away {leaks(frame, secret)}"
         if "dice" in frame and "seed" in frame["dice"]:

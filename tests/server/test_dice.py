@@ -21,6 +21,7 @@ from judges.engine.dice import commitment
 from judges.server.app import create_app
 from judges.server.store import GameStore
 from judges.verify import VerificationError, verify_export
+from seats_support import with_tokens
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
 
@@ -40,7 +41,7 @@ def client(db_url, monkeypatch):
 def create(client, **extra) -> dict:
     response = client.post("/api/games", json={"seats": SEATS, **extra})
     assert response.status_code == 201, response.text
-    return response.json()
+    return with_tokens(client, response.json())
 
 
 def finished_game(client) -> tuple[dict, str]:

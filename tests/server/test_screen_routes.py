@@ -54,7 +54,7 @@ def test_the_board_the_log_and_the_spectators_view_show_only_public_things(clien
     watched = client.get(f"/api/games/{gid}/spectate").json()
     assert watched["spectator"] is True and watched["legal_actions"] == [] and watched["ballot"] is None
     with client.websocket_connect(f"/ws/games/{gid}/spectate") as socket:
-        assert socket.receive_json()["seq"] == watched["seq"]
+        assert socket.receive_json()["view"]["seq"] == watched["seq"]
 
 
 def test_a_running_game_is_not_replayed(client):

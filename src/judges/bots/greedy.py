@@ -16,8 +16,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from functools import cached_property
+from typing import Any
 
 from ..engine import (
     Action,
@@ -53,7 +55,7 @@ from ..engine.board import (
     standing_in_region,
 )
 from ..engine.decisions import KIND_OF_ACTION, KINDS
-from ..engine.state import General
+from ..engine.state import PHASES, GameState, General
 from ..engine.victory import score
 from ..engine.view import PlayerView
 from ..world import TERRAINS, World, load_world
@@ -87,15 +89,29 @@ class _View:
     """Convenient questions over a player's view, answered by the engine's own functions."""
 
     def __init__(self, view: PlayerView, world: World) -> None:
-        self.s = view.state
+        self._setup(view.state, world, view.seat)
+
+    @classmethod
+    def of_state(cls, state: GameState, world: World, seat: int) -> _View:
+        """The same questions over a state the caller may read whole: a search's own sample,
+        whose hidden parts it drew itself (the bot reads nothing a view hides: its own hand,
+        never the deck, other hands, ballots or dice)."""
+        me = cls.__new__(cls)
+        me._setup(state, world, seat)
+        return me
+
+    def _setup(self, state: GameState, world: World, seat: int) -> None:
+        self.s = state
         self.world = world
-        self.seat = view.seat
+        self.seat = seat
         self.settlements = self.s.settlements
         self.rules = self.s.options.rules  # the game's rules, as the view carries them
         self.generals = self.s.generals
         self._controllers: list[int | None] | None = None
         self._shares: dict[int, float] = {}
         self._by_hex: dict[int, list[General]] | None = None
+        self._leader: tuple[int | None] | None = None
+        self._targets: dict[int, tuple[float, float]] | None = None
 
     def controller(self, i: int) -> int | None:
         if self._controllers is None:
@@ -153,12 +169,18 @@ class _View:
         return out
 
     def leader(self) -> int | None:
+        """The rival with the most points, then the most settlements (once per view)."""
+        if self._leader is None:
+            self._leader = (self._find_leader(),)
+        return self._leader[0]
+
+    def _find_leader(self) -> int | None:
         rivals = {k: v for k, v in self.scores().items() if k != self.seat}
         if not rivals:
             return None
-        return max(
-            rivals, key=lambda k: (rivals[k], len([i for i in range(len(self.settlements)) if self.controller(i) == k]))
-        )
+        self.controller(0)
+        held = Counter(self._controllers)
+        return max(rivals, key=lambda k: (rivals[k], held[k]))
 
 
 class GreedyBot:
@@ -171,8 +193,16 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         v = view()
-        world = load_world(v.state.options.rules.map)
-        me = _View(v, world)
+        return self._decide(_View(v, load_world(v.state.options.rules.map)), legal, v.phase_name)
+
+    def choose_in_state(self, seat: int, legal: list[Action], state: GameState, world: World) -> Action:
+        """The same choice as `choose`, read from a state the caller may read whole (a search's
+        own sample) without building a view of it: the greedy bot reads nothing a view hides."""
+        if len(legal) == 1:
+            return legal[0]
+        return self._decide(_View.of_state(state, world, seat), legal, PHASES[state.phase - 1])
+
+    def _decide(self, me: _View, legal: list[Action], phase: str) -> Action:
         by_type: dict[type, list[Action]] = {}
         for a in legal:
             by_type.setdefault(type(a), []).append(a)
@@ -180,7 +210,7 @@ class GreedyBot:
         for kind in KINDS:  # the registry's order: the order a seat answers several decisions
             chooser = CHOOSERS.get(kind)
             if kind in owed and chooser is not None:  # a kind with no heuristic yet: a legal action below
-                choice = getattr(self, chooser)(me, by_type, v.phase_name)
+                choice = getattr(self, chooser)(me, by_type, phase)
                 if choice is not None:
                     return choice
         return by_type[EndTurn][0] if EndTurn in by_type else legal[0]
@@ -249,7 +279,7 @@ class GreedyBot:
                 others_by_terrain[terrain] += 1
 
         def gain(a):
-            total = 0
+            total: float = 0
             for card, terrain in zip(cards, a.terrains):
                 if card == "abundance":
                     total += mine_by_terrain[terrain] - others_by_terrain[terrain] / 3
@@ -337,8 +367,8 @@ class GreedyBot:
         enemy_hexes = [g.hex for g in me.generals.values() if g.owner != me.seat and g.captor is None]
 
         def threat(i: int) -> int:
-            hex_index = world.settlements[i].hex
-            near = sum(1 for h in enemy_hexes if world.hex_distance(h, hex_index) <= 3)
+            far = world.distances[world.settlements[i].hex]
+            near = sum(1 for h in enemy_hexes if far[h] <= 3)
             return near + (3 if i in me.besieged else 0)
 
         def score(a: Buy) -> float:
@@ -350,14 +380,16 @@ class GreedyBot:
                 return 4 + 2 * threat(i) - troops
             if a.item == "troop" and a.general is not None:
                 return 5 - me.generals[a.general].army / 2
+            if a.item == "card":
+                hand = me.s.players[me.seat].hand
+                return 3 if len(hand) < 2 else 0
+            if i is None:
+                return -1  # mercenaries anger God
             if a.item == "development":
                 return 6 if world.settlements[i].is_city else 3
             if a.item == "wall":
                 return 3 + threat(i) if coins >= 14 else -1
-            if a.item == "card":
-                hand = me.s.players[me.seat].hand
-                return 3 if len(hand) < 2 else 0
-            return -1  # mercenaries anger God
+            return -1
 
         scored = [(score(a), n, a) for n, a in enumerate(buys)]
         scored.sort(key=lambda t: (-t[0], t[1]))  # max() kept the first of equal scores
@@ -366,28 +398,58 @@ class GreedyBot:
     # --- Movement ------------------------------------------------------------------------------
 
     def _targets(self, me: _View) -> dict[int, tuple[float, float]]:
-        """Hexes worth walking to: hex -> (worth, strength needed to take it)."""
+        """Hexes worth walking to: hex -> (worth, strength needed to take it). Once per view:
+        movement asks for every general, and searches ask again for their candidates."""
+        if me._targets is not None:
+            return me._targets
         world = me.world
+        seat = me.seat
         leader = me.leader()
+        me.controller(0)
+        control = me._controllers
+        assert control is not None
+        besieged = me.besieged
+        rules = me.rules
+        enemies: dict[int, int] = {}  # hex -> strength of the free generals not mine on it
+        for g in me.generals.values():
+            if g.captor is None and g.owner != seat:
+                enemies[g.hex] = enemies.get(g.hex, 0) + 1 + g.army
+        # every region's share at once (`_View.region_share`, in one pass)
+        regions = world.regions
+        held, standing = [0] * len(regions), [0] * len(regions)
+        for i, s in enumerate(me.settlements):
+            if not s.razed:
+                r = world.settlements[i].region
+                standing[r] += 1
+                held[r] += control[i] == seat
+        shares = [h / n if n else 0.0 for h, n in zip(held, standing)]
         out: dict[int, tuple[float, float]] = {}
-        for i in range(len(me.settlements)):
-            s = me.settlements[i]
+        for i, s in enumerate(me.settlements):
             if s.razed:
                 continue
-            owner = me.controller(i)
-            if owner == me.seat:
+            owner = control[i]
+            if owner == seat:
                 continue
-            hex_index = world.settlements[i].hex
-            defenders, walls = me.defenders_at(hex_index)
-            region = world.settlements[i].region
-            worth = 8 + me.value(i) + 6 * me.region_share(region) + (2 if owner == leader else 0)
-            if i in me.besieged:
+            info = world.settlements[i]
+            hex_index = info.hex
+            # who would fight here, and whether walls protect them (`_View.defenders_at`)
+            defenders = enemies.get(hex_index, 0)
+            walls = False
+            if s.owner is not None and s.owner != seat:
+                defenders += s.troops
+                walls = s.walls
+            value = (rules.city_income if info.is_city else rules.village_income) + (
+                rules.development_income * s.developments
+            )
+            worth = 8 + value + 6 * shares[info.region] + (2 if owner == leader else 0)
+            if i in besieged:
                 worth -= 6
             need = 0.0 if defenders == 0 else 1.6 * defenders * (1.5 if walls else 1.0)
             out[hex_index] = (worth, need)
         if me.s.ark_hex is not None:
             worth, need = out.get(me.s.ark_hex, (0.0, 0.0))
             out[me.s.ark_hex] = (worth + 10, need)
+        me._targets = out
         return out
 
     def _movement(self, me: _View, by_type) -> Action | None:
@@ -422,6 +484,7 @@ class GreedyBot:
         carrier toward the Tabernacle). With `goals_per_general` > 1, also the steps toward
         its next-best goals (for searches that weigh alternatives)."""
         world = me.world
+        distances, hex_at = world.distances, world.hex_at
         points = me.s.move_points
         tabernacle = world.tabernacle_hex
         moves: dict[int, list[Move]] = {}
@@ -443,11 +506,12 @@ class GreedyBot:
                     continue  # the carrier stays on the Tabernacle: a point each round
                 goals = [(30.0, tabernacle)]
             else:
+                far = distances[g.hex]
                 goals = []
                 for hex_index, (worth, need) in targets.items():
                     if strength < need:
                         continue
-                    score = worth - 2 * world.hex_distance(g.hex, hex_index)
+                    score = worth - 2 * far[hex_index]
                     if score > 0:
                         goals.append((score, hex_index))
                 # max() over the targets kept the first of equal scores: sort stably by value
@@ -455,14 +519,16 @@ class GreedyBot:
             for rank, (value, goal) in enumerate(goals[:goals_per_general]):
                 # Step to the goal if it is in reach, else to the reachable hex nearest to it
                 # (never stopping short on a hex that would start a fight elsewhere).
-                def closeness(a: Move, goal=goal) -> tuple:
-                    h = world.hex_at[(a.q, a.r)]
+                to_goal = distances[goal]
+
+                def closeness(a: Move, goal=goal, to_goal=to_goal) -> tuple[Any, ...]:
+                    h = hex_at[(a.q, a.r)]
                     contact = h != goal and h in targets
-                    return (contact, world.hex_distance(h, goal))
+                    return (contact, to_goal[h])
 
                 move = min(options, key=closeness)
-                step = world.hex_at[(move.q, move.r)]
-                if world.hex_distance(step, goal) >= world.hex_distance(g.hex, goal):
+                step = hex_at[(move.q, move.r)]
+                if to_goal[step] >= to_goal[g.hex]:
                     continue
                 plans.append((value, rank, gid, move, spare if step == goal or not g.ark else 0))
         # Best goals first; the first general with the highest value wins ties.

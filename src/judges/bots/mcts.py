@@ -14,10 +14,13 @@ proposes a free, undoable step (take/leave troops, pick up/drop the Ark). Otherw
    deck order, the others' ballots and every future die drawn anew), so it never uses what it
    cannot see.
 3. **Rollouts.** Each candidate is played on a copy of the sample, then every seat plays as
-   the greedy bot until the announcements of the round `horizon` rounds later are over (the
-   next election and Victory Check included), or the game ends. The end is scored by
-   `returns()` if the game ended, else by a softmax of each seat's material
-   (`engine.search.material`). **Common random numbers**: within one halving round, all
+   the greedy bot (reading the sample whole: `GreedyBot.choose_in_state`, no view to build)
+   until the announcements of the round `horizon` rounds later are over (the next election
+   and Victory Check included), or the game ends. The end is scored by `returns()` if the game
+   ended, else by a softmax of each seat's material (`engine.search.material`). With a value
+   model (`MCTSBot(..., value=bots.value.default_model())`) rollouts stop earlier, where that
+   round begins, and the model's win chances score them: cheaper, but weaker as measured so
+   far (docs/bots.md). **Common random numbers**: within one halving round, all
    candidates are played on the same samples (same hidden cards, same dice state), so their
    comparison measures the decision rather than the luck of the draw.
 4. **Sequential Halving** (Karnin, Koren & Somekh 2013; the root rule of Gumbel MuZero): the
@@ -25,6 +28,10 @@ proposes a free, undoable step (take/leave troops, pick up/drop the Ark). Otherw
    of the candidates is dropped. The survivor is played — unless its paired advantage over the
    greedy choice, on the samples both were played on, is below `margin`: then greedy's choice
    stands (the search departs from a sound heuristic only for a measured reason).
+
+Rollouts go through the engine's validating `Game.apply`: the actions come from the list the
+engine just enumerated, so a trusted apply path (no re-validation), once the engine has one,
+belongs in `_playout` (marked there).
 
 Why a flat root rather than a deep tree: a decision is one buy or one move (~150 a game) and
 the budget is tens of rollouts, so a tree below the root would hold one or two visits a node;
@@ -36,6 +43,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Callable
+from typing import Any
 
 from ..engine import Action, Buy, DropArk, EndTurn, LeaveTroops, Move, PickUpArk, TakeTroops
 from ..engine.actions import action_to_json
@@ -45,6 +53,7 @@ from ..engine.search import SearchState, fresh_seed, game_from_view, material
 from ..engine.view import PlayerView
 from ..world import load_world
 from .greedy import GreedyBot, _View
+from .value import ValueModel
 
 # Free, undoable steps: the greedy bot's proposal is followed, so no search walks in circles.
 _REVERSIBLE = (TakeTroops, LeaveTroops, PickUpArk, DropArk)
@@ -61,6 +70,7 @@ class MCTSBot:
         width: int = 4,
         margin: float = 0.01,
         temperature: float = 2.0,
+        value: ValueModel | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError("MCTS needs at least one iteration")
@@ -74,6 +84,10 @@ class MCTSBot:
         self.width = width
         self.margin = margin
         self.temperature = temperature
+        # None: rollouts run through the announcements H rounds later and material scores them
+        # (the measured default). A model: they stop where that round begins and it scores them
+        # (cheaper; weaker so far, docs/bots.md).
+        self.value = value
         self.searched = 0  # decisions searched so far (for measurements)
         self.departed = 0  # of them, those where the search overruled the greedy choice
 
@@ -135,21 +149,25 @@ class MCTSBot:
         except RuleError:  # not legal in this sample (cannot happen from a faithful view)
             return -1.0
         stop_round = start_round + self.horizon
-        state = game.state
+        state, world = game.state, game.world
         greedy = self._greedy
-        while not game.is_over and (state.round < stop_round or state.phase == 1):
+        through_announcements = self.value is None
+        while not game.is_over and (state.round < stop_round or (through_announcements and state.phase == 1)):
             p = game.waiting_for()[0]
             legal = list(game.legal_actions(p))
-            game.apply(
-                legal[0] if len(legal) == 1 else greedy.choose(p, legal, lambda: game.view(p, notifications=False))
-            )
+            # The sample is the search's own draw: greedy reads it whole, without a view.
+            # The action is one the engine just listed: the place for a trusted (unvalidated) apply.
+            game.apply(legal[0] if len(legal) == 1 else greedy.choose_in_state(p, legal, state, world))
         if game.is_over:
             return s.returns()[seat]
         return self.evaluate(s)[seat]
 
     def evaluate(self, s: SearchState) -> list[float]:
-        """Rewards at a cut-off: a softmax of each seat's material (eliminated seats get 0)."""
+        """Rewards at a cut-off (eliminated seats get 0): each seat's chance to win by the value
+        model when the bot has one, else a softmax of each seat's material."""
         state = s.game.state
+        if self.value is not None:
+            return self.value.win_chances(state, s.game.world)
         worth = material(s.game)
         top = max(worth)
         weights = [
@@ -172,16 +190,15 @@ class MCTSBot:
                 seen.add(key)
                 out.append(a)
 
-        ends = [a for a in legal if isinstance(a, EndTurn)]
-        for a in ends:
-            add(a)
+        for end in [a for a in legal if isinstance(a, EndTurn)]:
+            add(end)
         limit = len(out) + self.width
         by_type: dict[type, list[Action]] = {}
         for a in legal:
             by_type.setdefault(type(a), []).append(a)
         me = _View(view, load_world(view.state.options.rules.map))
         if Buy in by_type:
-            kinds: set = set()
+            kinds: set[Any] = set()
             for score, a in self._greedy.ranked_buys(me, by_type):
                 kind = (a.item, a.general is not None)
                 if kind not in kinds and len(out) < limit and score > -1:

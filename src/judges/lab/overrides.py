@@ -39,7 +39,7 @@ class Override:
     value: Any
     text: str  # as written
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "key": self.key, "value": self.value, "text": self.text}
 
 
@@ -95,7 +95,7 @@ def _check(expected: Any, value: Any, where: str) -> Any:
     raise OverrideError(f"{where} must be {_type_name(expected)} (it is {expected!r}), not {value!r}")
 
 
-def _dict_key(mapping: dict, key: Any, where: str) -> Any:
+def _dict_key(mapping: dict[str, Any], key: Any, where: str) -> Any:
     for k in mapping:
         if k == key or str(k) == str(key):
             return k
@@ -146,7 +146,7 @@ class Variant:
     name: str
     overrides: tuple[Override, ...]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "set": [o.text for o in self.overrides]}
 
     @property

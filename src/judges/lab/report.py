@@ -1,7 +1,11 @@
 """The lab's report: summary statistics, matplotlib plots (Agg), index.html, games.csv, summary.json.
 
-`report/index.html` is self-contained apart from its images, which are PNG files next to it.
-Win rates carry 95% Wilson score intervals. A shared victory counts as a win for each winner.
+The report is built from a records file alone (`judges lab-report records.jsonl --out report/`,
+or `judges lab` at the end of its run): what the run was — players, bots by seat, seeds, each
+variant's rules — is read from the records, so a report can be drawn from a run that is still
+going or was interrupted. `report/index.html` is self-contained apart from its images, which
+are PNG files next to it. Win rates carry 95% Wilson score intervals. A shared victory counts
+as a win for each winner.
 """
 
 from __future__ import annotations
@@ -12,11 +16,14 @@ import math
 import statistics
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
+import msgspec
 from jinja2 import Environment, FileSystemLoader
 
+from ..engine.rules import DEFAULT_RULES
 from ..engine.state import ENDINGS
-from .records import ITEMS
+from .records import ITEMS, RecordsError, read_records, sort_records
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -33,7 +40,7 @@ PLOTS = {
 SOURCES = ("judges", "king", "tabernacle")
 
 
-def _item_order(item: str) -> tuple:
+def _item_order(item: str) -> tuple[Any, ...]:
     return (ITEMS.index(item) if item in ITEMS else len(ITEMS), item)
 
 
@@ -48,7 +55,7 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float, float]:
     return p, max(0.0, center - half), min(1.0, center + half)
 
 
-def _rate(wins: int, n: int) -> dict:
+def _rate(wins: int, n: int) -> dict[str, Any]:
     rate, low, high = wilson(wins, n)
     return {"wins": wins, "games": n, "rate": round(rate, 4), "low": round(low, 4), "high": round(high, 4)}
 
@@ -57,12 +64,12 @@ def _mean(values: list[float]) -> float:
     return round(sum(values) / len(values), 4) if values else 0.0
 
 
-def summarize_variant(records: list[dict]) -> dict:
+def summarize_variant(records: list[dict[str, Any]]) -> dict[str, Any]:
     n = len(records)
     players = len(records[0]["bots"]) if records else 0
     by_seat = [_rate(sum(1 for r in records if seat in r["winners"]), n) for seat in range(players)]
-    bot_wins: Counter = Counter()
-    bot_games: Counter = Counter()
+    bot_wins: Counter[Any] = Counter()
+    bot_games: Counter[Any] = Counter()
     for r in records:
         for seat, spec in enumerate(r["bots"]):
             bot_games[spec] += 1
@@ -114,7 +121,8 @@ def summarize_variant(records: list[dict]) -> dict:
 # --- plots ------------------------------------------------------------------------------------
 
 
-def _plt():
+def _plt() -> Any:
+    """matplotlib.pyplot on the Agg backend (imported late: only a report draws)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -124,10 +132,10 @@ def _plt():
 
 
 def _grouped(
-    ax,
+    ax: Any,
     labels: list[str],
     series: dict[str, list[float]],
-    errors: dict[str, tuple] | None = None,
+    errors: dict[str, tuple[Any, ...]] | None = None,
     ylabel: str = "",
     percent: bool = False,
 ) -> None:
@@ -148,7 +156,7 @@ def _grouped(
         ax.legend(fontsize=8)
 
 
-def _win_plot(plt, path: Path, labels: list[str], rates: dict[str, list[dict]], title: str) -> None:
+def _win_plot(plt: Any, path: Path, labels: list[str], rates: dict[str, list[dict[str, Any]]], title: str) -> None:
     fig, ax = plt.subplots(figsize=(7, 4))
     series = {v: [x["rate"] for x in xs] for v, xs in rates.items()}
     errors = {v: ([x["rate"] - x["low"] for x in xs], [x["high"] - x["rate"] for x in xs]) for v, xs in rates.items()}
@@ -159,7 +167,7 @@ def _win_plot(plt, path: Path, labels: list[str], rates: dict[str, list[dict]], 
     plt.close(fig)
 
 
-def write_plots(out: Path, by_variant: dict[str, list[dict]], summaries: dict[str, dict]) -> None:
+def write_plots(out: Path, by_variant: dict[str, list[dict[str, Any]]], summaries: dict[str, dict[str, Any]]) -> None:
     plt = _plt()
     names = list(by_variant)
     players = max((len(rs[0]["bots"]) for rs in by_variant.values() if rs), default=0)
@@ -240,7 +248,7 @@ def write_plots(out: Path, by_variant: dict[str, list[dict]], summaries: dict[st
         for source in SOURCES:
             values = [summaries[v][key][source] for v in names]
             ax.bar(range(len(names)), values, 0.6, bottom=bottom, label=source)
-            bottom = [b + x for b, x in zip(bottom, values)]
+            bottom = [b + x for b, x in zip(bottom, values, strict=True)]
         ax.set_xticks(range(len(names)))
         ax.set_xticklabels(names)
         ax.set_title(title)
@@ -283,7 +291,7 @@ def write_plots(out: Path, by_variant: dict[str, list[dict]], summaries: dict[st
 # --- files ------------------------------------------------------------------------------------
 
 
-def write_csv(path: Path, records: list[dict]) -> None:
+def write_csv(path: Path, records: list[dict[str, Any]]) -> None:
     players = max((len(r["bots"]) for r in records), default=0)
     items = sorted({i for r in records for i in r["spent"]}, key=_item_order)
     head = [
@@ -349,16 +357,16 @@ def write_csv(path: Path, records: list[dict]) -> None:
             w.writerow(row)
 
 
-def _pct(x: dict) -> str:
+def _pct(x: dict[str, Any]) -> str:
     return f"{100 * x['rate']:.1f}% [{100 * x['low']:.1f}–{100 * x['high']:.1f}] ({x['wins']}/{x['games']})"
 
 
-def write_html(path: Path, config_json: dict, summaries: dict[str, dict]) -> None:
+def write_html(path: Path, config_json: dict[str, Any], summaries: dict[str, dict[str, Any]]) -> None:
     """index.html from the template ``lab/templates/report.html``: the tables, the plots."""
     names = list(summaries)
     rows = []
 
-    def table(title: str, header: list[str], body: list[list]) -> tuple:
+    def table(title: str, header: list[str], body: list[list[Any]]) -> tuple[Any, ...]:
         return title, header, body
 
     players = len(summaries[names[0]]["wins_by_seat"]) if names else 0
@@ -411,31 +419,73 @@ def write_html(path: Path, config_json: dict, summaries: dict[str, dict]) -> Non
             ],
         )
     )
+    records = config_json.get("records")
+    # the records file is linked when it sits in the report's folder
+    records_link = Path(records).name if records and Path(records).resolve().parent == path.resolve().parent else None
     page = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True).get_template("report.html")
-    path.write_text(page.render(config=config_json, tables=rows, plots=PLOTS), encoding="utf-8")
+    path.write_text(
+        page.render(config=config_json, tables=rows, plots=PLOTS, records_link=records_link), encoding="utf-8"
+    )
 
 
-def write_report(config, records: list[dict]) -> dict:
-    out = Path(config.out)
-    out.mkdir(parents=True, exist_ok=True)
-    variants = config.all_variants()
-    by_variant = {v.name: [r for r in records if r["variant"] == v.name] for v in variants}
-    summaries = {name: summarize_variant(rs) for name, rs in by_variant.items()}
-    config_json = {
-        "command": config.command,
-        "players": config.players,
-        "games": config.games,
-        "bots": config.seat_bots(),
-        "seed": config.seed,
-        "round_limit": config.round_limit,
-        "wave_pairs": config.wave_pairs,
-        "variants": [v.to_json() for v in variants],
+def _changed_rules(rules: dict[str, Any]) -> list[str]:
+    """A variant's rules as NAME=VALUE overrides of the default rules (dicts entry by entry)."""
+    default = json.loads(json.dumps(msgspec.to_builtins(DEFAULT_RULES)))
+    out = []
+    for name, value in rules.items():
+        base = default.get(name)
+        if isinstance(value, dict) and isinstance(base, dict) and set(value) == set(base):
+            out += [f"{name}.{k}={json.dumps(v)}" for k, v in value.items() if v != base[k]]
+        elif value != base:
+            out.append(f"{name}={json.dumps(value)}")
+    return out
+
+
+def describe_run(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the records say of their run: the report's header and summary.json's config."""
+    first = records[0]
+    players = len(first["bots"])
+    variants = list(dict.fromkeys(r["variant"] for r in records))  # records are sorted
+    seeds = sorted({r["seed"] for r in records})
+    options = first["options"]
+    k = -first["game"] % players
+    return {
+        "players": players,
+        "games": max(sum(1 for r in records if r["variant"] == v) for v in variants),
+        "bots": first["bots"][k:] + first["bots"][:k],  # by seat in game 0; game i rotates it by i
+        "seed": seeds[0],
+        "last_seed": seeds[-1],
+        "round_limit": options.get("round_limit"),
+        "wave_pairs": options.get("wave_pairs"),
+        "variants": [
+            {"name": v, "set": _changed_rules(next(r for r in records if r["variant"] == v)["options"]["rules"])}
+            for v in variants
+        ],
     }
+
+
+def report_from_file(path: Path, out: Path, command: str = "") -> dict[str, Any]:
+    """The report of the records file at `path` (complete lines only), written into `out`."""
+    records = read_records(Path(path))
+    if not records:
+        raise RecordsError(f"{path} holds no finished game yet")
+    return write_report(records, out, command=command, records_path=Path(path))
+
+
+def write_report(
+    records: list[dict[str, Any]], out: Path, command: str = "", records_path: Path | None = None
+) -> dict[str, Any]:
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    records = sort_records(records)
+    config_json = {"command": command, **describe_run(records)}
+    if records_path is not None:
+        config_json["records"] = str(records_path)
+    by_variant = {v["name"]: [r for r in records if r["variant"] == v["name"]] for v in config_json["variants"]}
+    summaries = {name: summarize_variant(rs) for name, rs in by_variant.items()}
     summary = {"config": config_json, "variants": summaries}
     write_plots(out, by_variant, summaries)
     write_csv(out / "games.csv", records)
-    (out / "summary.json").write_text(
-        json.dumps({**summary, "games": records}, indent=1, sort_keys=True), encoding="utf-8"
-    )
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True), encoding="utf-8")
     write_html(out / "index.html", config_json, summaries)
     return summary

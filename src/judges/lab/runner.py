@@ -1,25 +1,31 @@
-"""Running a lab: many seeded games between bots, in parallel worker processes.
+"""Running a lab: many seeded games between bots, on a local process pool or a Dask cluster.
 
 Game i of a run uses seed `seed + i` and the bot list rotated by `i mod players` (seat s gets
 `bots[(s + i) % players]`), so over `players` consecutive games each bot plays each seat.
-Every variant plays the same seeds. Workers are started with the "spawn" method (safe on
-every platform); each task carries its variant's `Rules` in the game's options (nothing is
-patched in the worker), so one pool serves every variant.
+Every variant plays the same seeds. Each task carries its variant's `Rules` in the game's
+options (nothing is patched in a worker), so one pool or cluster serves every variant, and a
+game's record depends on its task alone (backends.py).
+
+Records stream to the records file as games end (records.py); `resume` skips the games the
+file already holds, after checking they were played with this run's bots and options.
 """
 
 from __future__ import annotations
 
-import os
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
+
+import msgspec
 
 from ..bots import bot_seed, make_bot, parse_bot_spec
-from ..engine import DEFAULT_RULES, Options, Rules
+from ..engine import DEFAULT_RULES, Game, Options, Rules
+from .backends import check_cluster, play
 from .overrides import OverrideError, Variant, parse_overrides
-from .records import game_record
+from .records import RecordsError, RecordsWriter, game_record, read_records, record_key, sort_records
 
 
 @dataclass
@@ -29,7 +35,11 @@ class LabConfig:
     bots: list[str] = field(default_factory=lambda: ["greedy"])
     seed: int = 1
     out: Path = Path("report")
-    workers: int = 0  # 0: one per CPU
+    workers: int = 0  # the local pool's processes; 0: one per CPU
+    cluster: str | None = None  # a Dask cluster instead of the pool: "local:N" or "tcp://HOST:PORT"
+    records: Path | None = None  # the JSONL file records stream to (run_lab: OUT/records.jsonl)
+    resume: bool = False  # continue the run the records file holds
+    overwrite: bool = False  # start the records file again
     round_limit: int | None = DEFAULT_RULES.simulation_round_limit
     wave_pairs: int = DEFAULT_RULES.default_wave_pairs
     sets: list[str] = field(default_factory=list)  # --set, for every variant
@@ -83,13 +93,16 @@ class Task:
     wave_pairs: int
 
 
-def play_task(task: Task) -> dict:
-    """Plays one game (in a worker or inline) and returns its record. Top-level: spawn-safe."""
-    start = time.process_time()
-    options = Options(
+def task_options(task: Task) -> Options:
+    return Options(
         players=task.players, seed=task.seed, wave_pairs=task.wave_pairs, round_limit=task.round_limit, rules=task.rules
     )
-    game = play_record_game(options, task.bots)
+
+
+def play_task(task: Task) -> dict[str, Any]:
+    """Plays one game (in a worker or inline) and returns its record. Top-level: spawn-safe."""
+    start = time.process_time()
+    game = play_record_game(task_options(task), task.bots)
     return game_record(
         game,
         variant=task.variant,
@@ -100,7 +113,7 @@ def play_task(task: Task) -> dict:
     )
 
 
-def play_record_game(options: Options, bots: tuple[str, ...] | list[str]):
+def play_record_game(options: Options, bots: tuple[str, ...] | list[str]) -> Game:
     """The game of a lab record: its options (rules included) and its bots by seat, seeded
     from the game's seed. Replaying a stored record (`replay_record`) plays it again."""
     from ..play import play_game
@@ -108,8 +121,8 @@ def play_record_game(options: Options, bots: tuple[str, ...] | list[str]):
     return play_game(options, [make_bot(spec, bot_seed(options.seed, seat)) for seat, spec in enumerate(bots)])
 
 
-def replay_record(record: dict):
-    """The finished Game of a stored lab record (games.csv row / summary.json game), played
+def replay_record(record: dict[str, Any]) -> Game:
+    """The finished Game of a stored lab record (a line of records.jsonl), played
     again under the options and rules the record stores."""
     from ..engine.state import options_from_builtins
 
@@ -136,31 +149,82 @@ def make_tasks(config: LabConfig) -> list[Task]:
     ]
 
 
-def run_games(config: LabConfig, on_record: Callable[[dict], None] | None = None) -> list[dict]:
-    """Plays every task; records come back sorted by (variant order, game index)."""
+def _as_json(value: object) -> object:
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
+def previous_records(config: LabConfig, tasks: list[Task]) -> list[dict[str, Any]]:
+    """The records the run's file already holds: none for a new run, those to keep when
+    resuming. Refuses to mix runs: a record kept must be a game of this run, played with the
+    bots and options this run would give it."""
+    path = config.records
+    if path is None:
+        return []
+    path = Path(path)
+    if config.overwrite or not path.exists():
+        if path.exists():
+            path.unlink()
+        return []
+    held = read_records(path)
+    if not config.resume:
+        if held or path.stat().st_size:
+            raise RecordsError(
+                f"{path} already holds {len(held)} games: --resume continues that run, --overwrite starts again"
+            )
+        return []
+    by_key = {(t.variant, t.seed): t for t in tasks}
+    for record in held:
+        task = by_key.get(record_key(record))
+        if task is None:
+            raise RecordsError(
+                f"{path} holds the game of variant {record['variant']!r}, seed {record['seed']}, which this run "
+                "does not play: resume with the run's own --seed, --games, --variant and --set"
+            )
+        if record["bots"] != list(task.bots) or record["options"] != _as_json(msgspec.to_builtins(task_options(task))):
+            raise RecordsError(
+                f"{path}: the game of variant {task.variant!r}, seed {task.seed} was played with other bots or "
+                "rules than this run gives it: resume with the run's own --players, --bots, --set, --variant, "
+                "--round-limit and --wave-pairs"
+            )
+    return held
+
+
+def run_games(config: LabConfig, on_record: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """Plays every task the records file does not hold yet, streaming each record to the file as
+    its game ends; returns every record of the run (kept and new), sorted by variant and game.
+    `on_record` sees every record of the run, the kept ones first."""
     tasks = make_tasks(config)
-    order = {v.name: k for k, v in enumerate(config.all_variants())}
-    workers = config.workers or os.cpu_count() or 1
-    workers = max(1, min(workers, len(tasks)))
-    records: list[dict] = []
-    if workers == 1:
-        for task in tasks:
-            records.append(play_task(task))
+    records = previous_records(config, tasks)
+    for record in records:
+        if on_record:
+            on_record(record)
+    done = {record_key(r) for r in records}
+    todo = [t for t in tasks if (t.variant, t.seed) not in done]
+    if config.cluster:
+        check_cluster(config.cluster)  # before anything is written
+    writer = None
+    try:
+        for record in play(todo, workers=config.workers, cluster=config.cluster):
+            if config.records is not None:
+                writer = writer or RecordsWriter(config.records)  # opened by the first finished game
+                writer.write(record)
+            records.append(record)
             if on_record:
-                on_record(records[-1])
-    else:
-        with get_context("spawn").Pool(workers) as pool:
-            for record in pool.imap_unordered(play_task, tasks, chunksize=1):
-                records.append(record)
-                if on_record:
-                    on_record(record)
-    records.sort(key=lambda r: (order[r["variant"]], r["game"]))
-    return records
+                on_record(record)
+    finally:
+        if writer:
+            writer.close()
+    return sort_records(records)
 
 
-def run_lab(config: LabConfig, on_record: Callable[[dict], None] | None = None) -> dict:
-    """Plays the games and writes the report into `config.out`. Returns the summary."""
-    from .report import write_report
+def run_lab(
+    config: LabConfig, on_record: Callable[[dict[str, Any]], None] | None = None, report: bool = True
+) -> dict[str, Any] | None:
+    """Plays the games into the records file (OUT/records.jsonl unless named), then writes the
+    report into `config.out` from that file. Returns the report's summary."""
+    from .report import report_from_file
 
-    records = run_games(config, on_record)
-    return write_report(config, records)
+    if config.records is None:
+        config.records = Path(config.out) / "records.jsonl"
+    run_games(config, on_record)
+    return report_from_file(config.records, config.out, command=config.command) if report else None

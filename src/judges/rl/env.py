@@ -102,7 +102,7 @@ def raw_env(**kwargs: Any) -> JudgesAECEnv:
     return JudgesAECEnv(**kwargs)
 
 
-class JudgesAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information: AECEnv is Any
+class JudgesAECEnv(AECEnv):  # pettingzoo ships no type information: AECEnv is Any
     metadata = {"name": "judges_and_kings_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(

@@ -4,19 +4,21 @@ connected player, and the pages of the game screen."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 
 from ..engine import DEFAULT_RULES, RuleError, Rules
 from ..engine.dice import commitment
@@ -26,24 +28,47 @@ from ..manual import manual_router
 from ..protocol import protocol as published_protocol
 from ..render.board import SEAT_COLOURS
 from ..world import MapDataError, load_world, map_exists
+from . import seats as seat_keys
+from . import updates
+from .limits import BodySizeLimit, Limits, RateLimiter, SecurityHeaders
 from .screen import screen_router
-from .service import SEAT_EVENT_IDS, TAKEOVER_BOT, GameService, ServiceError, encode_payload
+from .service import TAKEOVER_BOT, GameService, LiveGame, ServiceError
 from .store import GameStore
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 templates = Environment(loader=FileSystemLoader(WEB / "templates"), autoescape=select_autoescape(["html"]))
 
 
+# The collector's youngest generation is collected after this many allocations (Python's default
+# is 700): serving an action allocates thousands of short-lived objects.
+GC_THRESHOLDS = (20_000, 20, 20)
+
+
+def settle_memory() -> None:
+    """What start-up allocated (modules, the maps, resumed games) lives as long as the process:
+    it is frozen out of the collector's sight (`gc.freeze`), so that a full collection walks only
+    what came after; measured, full collections of the whole heap were the tail of the
+    submission-to-delivery latency under load (docs/performance.md)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 class SeatSpec(BaseModel):
     kind: Literal["human", "bot"] = "human"
     bot: str | None = Field(default=None, description="bot name for a bot seat: random, greedy, mcts")
-    name: str | None = None
+    name: str | None = Field(
+        default=None, max_length=200, description="cleaned of control characters, at most 40 characters"
+    )
     language: str | None = Field(default=None, description="the seat's language (default: the reader's browser)")
     open: bool = Field(default=False, description="a human seat left free for whoever takes it from the lobby")
 
 
 class CreateGame(BaseModel):
     seats: list[SeatSpec] = Field(min_length=DEFAULT_RULES.min_players, max_length=DEFAULT_RULES.max_players)
+    host_seat: int | None = Field(
+        default=None, ge=0, description="the creator's own seat (a human seat; default: the first)"
+    )
     wave_pairs: int = Field(default=DEFAULT_RULES.default_wave_pairs, ge=1, le=DEFAULT_RULES.max_wave_pairs)
     seed: int | None = Field(
         default=None,
@@ -55,7 +80,10 @@ class CreateGame(BaseModel):
     )
     round_limit: int | None = Field(default=None, ge=1, le=10_000)
     turn_timer: float | None = Field(
-        default=None, gt=0, le=86400, description="seconds a human may take over a decision before a bot plays the seat"
+        default=None,
+        gt=0,
+        le=86400,
+        description="seconds a human may take over a decision before a bot plays the seat (at least 10)",
     )
     takeover_bot: str = Field(
         default=TAKEOVER_BOT,
@@ -74,20 +102,33 @@ class CreateGame(BaseModel):
 
 class SubmitAction(BaseModel):
     action: dict[str, Any]
-    client_action_id: str | None = Field(default=None, max_length=100)
+    client_action_id: str | None = Field(default=None, max_length=100, description="unique per seat")
 
 
-def create_app(database_url: str | None = None, allow_scenarios: bool = False, allow_seeds: bool = False) -> FastAPI:
+class Claim(BaseModel):
+    invitation: str = Field(max_length=100, description="the code at the end of the invitation link")
+
+
+def create_app(
+    database_url: str | None = None,
+    allow_scenarios: bool = False,
+    allow_seeds: bool = False,
+    limits: Limits | None = None,
+) -> FastAPI:
     """The application. `allow_scenarios`: games may start from a scenario position;
     `allow_seeds`: a game's creator may choose its seed (which gives away every hand and die),
-    for tests and design only."""
+    for tests and design only; `limits`: server/limits.py (default: from the environment)."""
+    limits = limits or Limits.from_env()
     store = GameStore(database_url)
-    service = GameService(store)
+    service = GameService(store, limits)
+    create_rate = RateLimiter(limits.create_burst, limits.create_per_minute)
+    away_rate = RateLimiter(limits.away_burst, limits.away_per_minute)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await asyncio.to_thread(store.migrate)
         await service.start()  # the fan-out, the unfinished games, the watchdog
+        settle_memory()
         yield
         await service.stop()
 
@@ -98,10 +139,26 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
         description="The game server: create games, read your seat's view, submit actions.",
     )
     app.state.service = service
+
+    def too_large(request: Request) -> JSONResponse:
+        key = "error.too_large"
+        return JSONResponse(
+            status_code=413,
+            content={
+                "error": "ServiceError",
+                "key": key,
+                "message": f"a request body may hold at most {limits.max_body_bytes} bytes",
+                "params": {"limit": limits.max_body_bytes},
+                "text": gettext(request_language(request), key, limit=limits.max_body_bytes),
+            },
+        )
+
+    app.add_middleware(BodySizeLimit, max_bytes=limits.max_body_bytes, refuse=too_large)
+    app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
     app.include_router(manual_router())
 
-    def page(template: str, request: Request, language: str, **values) -> HTMLResponse:
+    def page(template: str, request: Request, language: str, **values: Any) -> HTMLResponse:
         """A page in the reader's language; an explicit ?lang= is remembered in a cookie."""
         response = HTMLResponse(
             templates.get_template(template).render(
@@ -119,6 +176,25 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
         body = exc.to_dict()
         body["text"] = gettext(request_language(request), exc.key, **{"detail": exc.message, **exc.params})
         return JSONResponse(status_code=exc.status, content=body, headers=exc.headers)
+
+    def rate_limited(limiter: RateLimiter, key: Any, error: str, what: str) -> None:
+        wait = limiter.take(key)
+        if wait is not None:
+            seconds = max(1, int(wait + 0.999))
+            raise ServiceError(
+                429,
+                error,
+                f"too many {what}: try again in {seconds} s",
+                headers={"Retry-After": str(seconds)},
+                retry_after=seconds,
+            )
+
+    def seat_of(conn: HTTPConnection, live: LiveGame) -> int:
+        """The seat a request's credential (X-Seat-Token, or the game's cookie) belongs to."""
+        token, from_cookie = seat_keys.credential(conn, live.id)
+        if from_cookie and not seat_keys.same_origin(conn):
+            raise ServiceError(403, "error.cross_origin", "a seat's cookie is accepted from this site's pages only")
+        return live.seat_of(token)
 
     @app.exception_handler(RuleError)
     async def rule_error(request: Request, exc: RuleError):
@@ -164,17 +240,56 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
         )
 
     @app.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-    async def game_page(request: Request, game_id: str, token: str | None = None, lang: str | None = None):
+    async def game_page(request: Request, game_id: str, lang: str | None = None):
         live = await service.get(game_id)
-        seat = live.seat_of(token)
+        try:
+            seat = seat_of(request, live)
+        except ServiceError as exc:
+            language = request_language(request, lang)
+            response = page("message.html", request, language, key="ui.no_seat", error=exc.key)
+            response.status_code = exc.status
+            return response
         language = request_language(request, lang, live.seats[seat]["language"])
-        return page("game.html", request, language, game_id=game_id, token=token, seat=seat, mode="play")
+        return page("game.html", request, language, game_id=game_id, seat=seat, mode="play")
+
+    @app.get("/join/{game_id}/{code}", response_class=HTMLResponse, include_in_schema=False)
+    async def invitation_page(request: Request, game_id: str, code: str, lang: str | None = None):
+        """An invitation: a button that takes the seat. Opening the link alone claims nothing
+        (a chat's link preview must not take the seat of the player it was meant for)."""
+        live = await service.get(game_id)
+        seat = seat_keys.invited_seat(live.seats, code)
+        language = request_language(request, lang, live.seats[seat]["language"] if seat is not None else None)
+        if seat is None:
+            response = page("message.html", request, language, key="ui.invitation_spent", error="error.invitation")
+            response.status_code = 404
+            return response
+        return page("join.html", request, language, seat=seat, name=live.seats[seat]["name"])
+
+    @app.post("/join/{game_id}/{code}", include_in_schema=False)
+    async def take_seat(request: Request, game_id: str, code: str):
+        """Takes the invited seat: its credential goes into the game's cookie and the browser
+        goes on to the game's page, whose address holds no secret."""
+        live = await service.get(game_id)
+        seat, token = await service.claim(live, code)
+        response = RedirectResponse(f"/games/{game_id}", status_code=303)
+        seat_keys.set_seat_cookie(response, request, game_id, token)
+        return response
 
     # --- API -----------------------------------------------------------------------------
 
     @app.post("/api/games", status_code=201)
-    async def create_game(spec: CreateGame, request: Request) -> dict:
-        """Creates a game; answers one invitation link per human seat (keep them secret)."""
+    async def create_game(spec: CreateGame, request: Request, response: Response) -> dict:
+        """Creates a game. Answers the credential of the creator's own seat (also set as the
+        game's cookie) and one invitation link per other human seat: whoever opens it takes
+        that seat and receives its own credential, which the creator never sees."""
+        rate_limited(create_rate, request.client.host if request.client else "", "error.rate_create", "new games")
+        if spec.turn_timer is not None and spec.turn_timer < limits.min_turn_timer:
+            raise ServiceError(
+                422,
+                "error.turn_timer",
+                f"a turn timer is at least {limits.min_turn_timer:g} seconds",
+                limit=limits.min_turn_timer,
+            )
         if spec.position is not None and not allow_scenarios:
             raise ServiceError(403, "error.scenarios_off", "this server does not start games from scenario positions")
         if spec.seed is not None and not allow_seeds:
@@ -192,7 +307,7 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
             )
         except msgspec.ValidationError as exc:
             raise ServiceError(422, "error.options", f"rules: {exc}") from None
-        live, tokens = await service.create(
+        live, token, invitations = await service.create(
             [s.model_dump() for s in spec.seats],
             spec.wave_pairs,
             spec.seed,
@@ -201,19 +316,26 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
             spec.turn_timer,
             spec.takeover_bot,
             rules,
+            spec.host_seat,
         )
         base = str(request.base_url).rstrip("/")
         seats = []
-        for i, (seat, token) in enumerate(zip(live.seats, tokens)):
+        for i, seat in enumerate(live.seats):
             entry = {"seat": i, "name": seat["name"], "kind": seat["kind"], "bot": seat["bot"]}
-            if token:
-                entry["token"] = token
-                entry["link"] = f"{base}/games/{live.id}?token={token}"
+            if i in invitations:
+                entry["invitation"] = seat_keys.invitation_link(base, live.id, invitations[i])
+            if seat.get("open"):
+                entry["open"] = True  # taken from the lobby (POST /api/games/{id}/join)
             seats.append(entry)
+        seat_keys.set_seat_cookie(response, request, live.id, token)
         service.wake_bots(live)
+        host = seat_keys.host_seat(live.seats)
         # Published before the first die: the SHA-256 of the dice's seed, revealed at the end.
         return {
             "id": live.id,
+            "seat": host,
+            "token": token,
+            "link": f"{base}/games/{live.id}",
             "seats": seats,
             "dice": {"generator": live.game.state.options.dice, "commitment": commitment(live.game.state.options)},
         }
@@ -281,91 +403,117 @@ def create_app(database_url: str | None = None, allow_scenarios: bool = False, a
         return ui_strings(normalize_language(lang))
 
     @app.get("/api/games/{game_id}/view")
-    async def view(
-        game_id: str,
-        request: Request,
-        lang: str | None = None,
-        since: int = -1,
-        token: str | None = Query(default=None),
-        x_seat_token: str | None = Header(default=None),
-    ) -> Response:
-        """Your seat's view: the public state, your hand, what you may do, your notifications."""
+    async def view(game_id: str, request: Request, lang: str | None = None, since: int = -1) -> Response:
+        """Your seat's view: the public state, your hand, what you may do, your notifications
+        (after id `since`). Your seat: the X-Seat-Token header, or the game's cookie."""
         live = await service.get(game_id)
-        seat = live.seat_of(x_seat_token or token)
+        seat = seat_of(request, live)
         language = request_language(request, lang, live.seats[seat]["language"])
         async with live.lock:  # never show an action before it is committed
-            payload = service.payload(live, seat, language, since)
-        return Response(encode_payload(payload), media_type="application/json")
+            body = service.view_bytes(live, seat, language, since)
+        return Response(body, media_type="application/json")
 
     @app.post("/api/games/{game_id}/actions")
-    async def act(
-        game_id: str,
-        body: SubmitAction,
-        x_seat_token: str | None = Header(default=None),
-        token: str | None = Query(default=None),
-    ) -> dict:
+    async def act(game_id: str, body: SubmitAction, request: Request) -> dict:
         """Submits one action of your seat. Refused actions answer 422 with the rule they break
-        and change nothing; the same client_action_id is applied once."""
+        and change nothing; a seat's same client_action_id is applied once."""
         live = await service.get(game_id)
-        seat = live.seat_of(x_seat_token or token)
+        seat = seat_of(request, live)
         return await service.submit(live, seat, body.action, body.client_action_id)
 
+    @app.post("/api/games/{game_id}/claim")
+    async def claim(game_id: str, body: Claim, request: Request, response: Response) -> dict:
+        """Takes the seat of an invitation (API clients): answers the seat's own credential,
+        to send as X-Seat-Token (also set as the game's cookie). The invitation is spent."""
+        live = await service.get(game_id)
+        seat, token = await service.claim(live, body.invitation)
+        seat_keys.set_seat_cookie(response, request, game_id, token)
+        return {"seat": seat, "token": token}
+
+    @app.post("/api/games/{game_id}/seats/{target}/{move}")
+    async def host_control(game_id: str, target: int, move: Literal["revoke", "invitation"], request: Request) -> dict:
+        """The host's control of another human seat: "revoke" takes it from its player (the
+        takeover bot plays it); "invitation" also opens a new invitation link for it."""
+        live = await service.get(game_id)
+        host = seat_of(request, live)
+        code = await service.revoke(live, host, target, invite=move == "invitation")
+        out: dict[str, Any] = {"seat": target, "away": True}
+        if code is not None:
+            out["invitation"] = seat_keys.invitation_link(str(request.base_url).rstrip("/"), game_id, code)
+        return out
+
     @app.get("/api/games/{game_id}/export")
-    async def export(
-        game_id: str, token: str | None = Query(default=None), x_seat_token: str | None = Header(default=None)
-    ) -> dict:
+    async def export(game_id: str, request: Request) -> dict:
         """A finished game's export, for `judges verify`: options, the revealed seed, the
         commitment published at the start, the action log and the result. 409 until the game
         is over."""
         live = await service.get(game_id)
-        live.seat_of(x_seat_token or token)
+        seat_of(request, live)
         return await service.export(live)
 
     @app.post("/api/games/{game_id}/seat/{move}")
-    async def seat_control(
-        game_id: str,
-        move: Literal["away", "back"],
-        x_seat_token: str | None = Header(default=None),
-        token: str | None = Query(default=None),
-    ) -> dict:
-        """Hands your seat to a bot ("away") or takes it back ("back")."""
+    async def seat_control(game_id: str, move: Literal["away", "back"], request: Request) -> dict:
+        """Hands your seat to a bot ("away") or takes it back ("back"); a few times a minute."""
         live = await service.get(game_id)
-        seat = live.seat_of(x_seat_token or token)
+        seat = seat_of(request, live)
+        rate_limited(away_rate, (game_id, seat), "error.rate_away", "seat changes")
         await service.set_away(live, seat, move == "away", "left" if move == "away" else "returned")
         return {"seat": seat, "away": bool(live.seats[seat].get("away"))}
 
     @app.websocket("/ws/games/{game_id}")
-    async def live_updates(websocket: WebSocket, game_id: str, token: str | None = None, lang: str | None = None):
+    async def live_updates(websocket: WebSocket, game_id: str, lang: str | None = None):
+        """The seat's live view (docs/web.md, "Live updates"): a full view, then deltas."""
         try:
             live = await service.get(game_id)
-            seat = live.seat_of(token)
+            seat = seat_of(websocket, live)
         except ServiceError as exc:
-            await websocket.close(code=4403, reason=exc.message[:120])
+            await websocket.close(code=4403, reason=exc.key)
             return
         await websocket.accept()
         language = request_language(websocket, lang, live.seats[seat]["language"])
+
+        async def close(code: int, key: str) -> None:
+            try:
+                await websocket.send_text(updates.error_message(key, gettext(language, key)).decode())
+                await websocket.close(code=code, reason=key)
+            except Exception:  # noqa: BLE001 - the socket is already gone
+                pass
+
         async with live.lock:
-            sub = service.subscribe(live, seat, language)
-            first = service.payload(live, seat, language)
-        engine_ids = [n["id"] for n in first["notifications"] if n["id"] < SEAT_EVENT_IDS]
-        if engine_ids:
-            sub.last_notification = max(engine_ids)
-        await websocket.send_text(encode_payload(first).decode())
+            sub, first = service.subscribe(live, seat, language)
+        closing: list[asyncio.Task] = []
+        sub.close = lambda code, key: closing.append(asyncio.create_task(close(code, key)))
 
         async def pump():
+            if first is not None:  # else the copy is being reloaded: a full view follows
+                await websocket.send_text(first.decode())
             while True:
-                await websocket.send_text(encode_payload(await sub.queue.get()).decode())
+                await websocket.send_text((await sub.queue.get()).decode())
 
         sender = asyncio.create_task(pump())
         try:
-            while True:
-                message = await websocket.receive_json()
-                if isinstance(message, dict) and message.get("type") == "language":
-                    sub.language = normalize_language(message.get("lang"))
-        except (WebSocketDisconnect, RuntimeError, ValueError):
+            while not closing:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if message.get("bytes") is not None:  # the protocol is JSON text
+                    await close(1003, "error.binary_frame")
+                    break
+                try:
+                    data = json.loads(message.get("text") or "")
+                except ValueError:
+                    continue
+                if isinstance(data, dict) and data.get("type") in ("language", "resync"):
+                    async with live.lock:
+                        if sub in live.subscribers:
+                            new = normalize_language(data["lang"]) if data["type"] == "language" else None
+                            service.resync(live, sub, new)
+        except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             sender.cancel()
             service.unsubscribe(live, sub)
+            if closing:
+                await asyncio.gather(*closing, return_exceptions=True)
 
     return app

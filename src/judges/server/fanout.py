@@ -213,8 +213,7 @@ class RedisFanout(_Listening):
                     yield message["data"]
         finally:
             with contextlib.suppress(Exception):
-                # redis-py leaves PubSub.aclose unannotated (it returns None)
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await pubsub.aclose()
 
     async def publish(self, change: Change) -> None:
         try:

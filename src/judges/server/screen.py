@@ -34,8 +34,9 @@ from ..manual import chapter_for_notification, chapter_for_phase
 from ..render.board import SEAT_COLOURS, describe_board
 from ..render.svg import board_svg
 from ..verify import new_game
+from . import seats as seat_keys
 from .service import SERVER_OPTIONS, GameService, LiveGame, ServiceError, Subscriber, encode_payload
-from .store import hash_token, new_token
+from .store import hash_token, new_token, verify_token
 
 # Actions whose content another player may not see (a vote before the tally, a discarded card,
 # a prophet's private choice): the log says nothing of them.
@@ -236,8 +237,11 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
         return {"open": open_[:limit], "running": running[:limit], "finished": finished[:limit]}
 
     @router.post("/api/games/{game_id}/join")
-    async def join(game_id: str, request: Request) -> dict[str, Any]:
-        """Takes the first free seat of an open table: answers its token and link."""
+    async def join(game_id: str, request: Request, response: Response) -> dict[str, Any]:
+        """Takes the first free seat of an open table: its credential is made now, set as the
+        game's cookie (server/seats.py) and answered once (API clients send it as X-Seat-Token)."""
+        if not seat_keys.same_origin(request):
+            raise ServiceError(403, "error.cross_origin", "a seat is taken from this site's pages only")
         live = await service.get(game_id)
         token = new_token()
 
@@ -255,8 +259,8 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
             seat = None
             for free in [i for i, s in enumerate(live.seats) if s.get("open")]:
                 seats, version = await service.db(service.store.update_seat, live.id, free, take)
-                taken = seats[free].get("token_hash") == hash_token(token)
-                live.seats, live.seats_version = seats, version
+                taken = verify_token(token, seats[free].get("token_hash"))
+                service._take_seats(live, seats, version)
                 if taken:
                     seat = free
                     break
@@ -264,10 +268,15 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
                 raise ServiceError(409, "error.no_free_seat", "this table has no free seat")
         service._publish(live)
         await service.broadcast(live)
+        seat_keys.set_seat_cookie(response, request, live.id, token)
         base = str(request.base_url).rstrip("/")
-        return {"seat": seat, "token": token, "link": f"{base}/games/{live.id}?token={token}"}
+        return {"seat": seat, "token": token, "link": f"{base}/games/{live.id}"}
 
     # --- spectators ----------------------------------------------------------------------------
+
+    def full_message(payload: dict[str, Any]) -> str:
+        """A spectator's update: always the whole public view (as the seats' first message)."""
+        return encode_payload({"type": "full", "version": payload["seq"], "view": payload}).decode()
 
     @router.get("/api/games/{game_id}/spectate")
     async def spectate(game_id: str, request: Request, lang: str | None = None) -> Response:
@@ -292,7 +301,7 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
         sub = Subscriber(seat=SPECTATOR, language=language, queue=asyncio.Queue(maxsize=64))
         async with live.lock:
             first = public_payload(live, language)
-        await websocket.send_text(encode_payload(first).decode())
+        await websocket.send_text(full_message(first))
         service.watchers.setdefault(live.id, []).append(sub)
 
         async def pump() -> None:
@@ -302,7 +311,7 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
                     if live.stale:  # the copy may hold an uncommitted action: the recovery wakes us again
                         continue
                     payload = public_payload(live, language)
-                await websocket.send_text(encode_payload(payload).decode())
+                await websocket.send_text(full_message(payload))
 
         sender = asyncio.create_task(pump())
         try:

@@ -2,9 +2,10 @@
 
 Every action goes through `GameService.submit`: under the game's lock it is validated and
 applied by the engine (a refused action raises RuleError and changes nothing), then
-committed to the store, and only then acknowledged and broadcast. Bots in seats play in a
-background task per game, each choice computed in a worker thread so the event loop stays
-free for the humans.
+committed to the store, and only then acknowledged and broadcast (server/updates.py: a
+full view, then deltas). Bots in seats play in a background task per game, each choice
+computed on the bots' shared pool (limits.FairPool) so the event loop stays free for the
+humans.
 
 The database is never called on the event loop: every store call runs on the service's own
 database threads (`GameService.db`), and a database that fails or stalls answers 503 with
@@ -18,6 +19,9 @@ whose copy is behind gets SequenceConflict, reloads and tries again. Every commi
 on the fan-out (server/fanout.py); the other processes catch up from the store and push to
 their sockets, and a watchdog polls the versions of the games held in memory in case a message
 was lost. The bots of a game are played by the one process holding its lease in the store.
+Seats (credentials, invitations, away/back: server/seats.py) change through
+`GameStore.update_seat`, one seat at a time under the game's row lock, so that no process
+overwrites another's change.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import hashlib
 import logging
 import os
@@ -41,18 +46,23 @@ from sqlalchemy.exc import SQLAlchemyError
 from ..bots import bot_seed as game_bot_seed
 from ..bots import make_bot
 from ..engine import Action, Game, Options, action_from_dict, action_to_dict
+from ..engine.board import turn_order
 from ..engine.combat import plunder_value
 from ..engine.constants import RULES_VERSION
 from ..engine.dice import KEY_BYTES, key_bytes
 from ..engine.errors import RuleError, SetupError
 from ..engine.rules import DEFAULT_RULES, Rules
-from ..engine.state import GameState, Notification, upgrade_options
+from ..engine.state import PHASES, GameState, Notification, upgrade_options
 from ..engine.victory import final_table, score
+from ..engine.view import dice_info, public_state
 from ..i18n import gettext, normalize_language, render_action, render_notification
 from ..manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
 from ..verify import build_export, new_game
+from . import seats as seat_keys
+from . import updates
 from .fanout import Change, Fanout, LocalFanout, make_fanout
-from .store import GameStore, SequenceConflict, StoreError, hash_token, new_token
+from .limits import DEFAULT_LIMITS, FairPool, Limits, clean_name
+from .store import GameStore, SequenceConflict, StoreError, hash_token, new_token, verify_token
 
 log = logging.getLogger("judges.server")
 
@@ -69,7 +79,8 @@ MAX_MCTS_BUDGET = 256
 TAKEOVER_BOT = "mcts"
 # Options stored with a game that are the server's, not the rules' (never passed to Options).
 SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot")
-BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
+# Stored client action ids are prefixed with the seat ("2:abc"): ids are unique per seat.
+CLIENT_ID_SEP = ":"
 
 
 def encode_payload(payload: dict) -> bytes:
@@ -125,12 +136,25 @@ class StoreUnavailable(ServiceError):
         )
 
 
-@dataclass
+@dataclass(eq=False)
 class Subscriber:
+    """One websocket: the encoded messages waiting for it (bounded), and how to close it."""
+
     seat: int
     language: str
     queue: asyncio.Queue
-    last_notification: int = -1
+    close: Callable[[int, str], None] = lambda code, key: None  # set by the websocket's handler
+
+
+@dataclass(eq=False)
+class ViewGroup:
+    """The sockets of one seat in one language, and the parts of the view they last received."""
+
+    seat: int
+    language: str
+    parts: dict[str, bytes]
+    note_id: int  # the latest engine notification they received
+    subscribers: list[Subscriber] = field(default_factory=list)
 
 
 @dataclass
@@ -139,8 +163,9 @@ class LiveGame:
     game: Game
     seats: list[dict]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    subscribers: list[Subscriber] = field(default_factory=list)
-    client_ids: dict[str, int] = field(default_factory=dict)
+    groups: dict[tuple[int, str], ViewGroup] = field(default_factory=dict)
+    client_ids: dict[tuple[int, str], int] = field(default_factory=dict)  # (seat, id) -> count after it
+    version: int = 0  # of the views in this process: one more at every push
     bot_task: asyncio.Task | None = None
     timer_task: asyncio.Task | None = None
     acted: dict[int, int] = field(default_factory=dict)  # seat -> actions applied in this process
@@ -154,10 +179,19 @@ class LiveGame:
     sync_task: asyncio.Task[None] | None = None
     sync_again: bool = False
     lease_until: float = 0.0  # event-loop time until which this process holds the bots' lease
+    # The copy was replaced by the store's: the next push sends every socket a full view (the
+    # notifications they hold may not be the new copy's).
+    full_next: bool = False
+
+    @property
+    def subscribers(self) -> list[Subscriber]:
+        return [sub for group in self.groups.values() for sub in group.subscribers]
 
     def seat_of(self, token: str | None) -> int:
         if not token:
-            raise ServiceError(401, "error.token_missing", "this needs your seat's token (X-Seat-Token)")
+            raise ServiceError(
+                401, "error.token_missing", "this needs your seat: open your invitation, or send X-Seat-Token"
+            )
         digest = hash_token(token)
         for i, seat in enumerate(self.seats):
             if seat.get("token_hash") and secrets.compare_digest(seat["token_hash"], digest):
@@ -220,9 +254,22 @@ def _plunder_gain(action: dict[str, Any], game: Game, language: str) -> str:
     return " · " + gettext(language, "ui.plunder_gives", coins=coins)
 
 
+def _client_key(player: int, stored_id: str) -> tuple[int, str]:
+    """(seat, the client's own id) of a stored client action id ("seat:id"; older games
+    stored the bare id)."""
+    prefix = f"{player}{CLIENT_ID_SEP}"
+    return player, stored_id[len(prefix) :] if stored_id.startswith(prefix) else stored_id
+
+
+def _stored_client_id(player: int, client_action_id: str | None) -> str | None:
+    return f"{player}{CLIENT_ID_SEP}{client_action_id}" if client_action_id else None
+
+
 class GameService:
-    def __init__(self, store: GameStore, fanout: Fanout | None = None) -> None:
+    def __init__(self, store: GameStore, limits: Limits = DEFAULT_LIMITS, fanout: Fanout | None = None) -> None:
         self.store = store
+        self.limits = limits
+        self.bot_pool = FairPool(limits.bot_workers)
         self.games: dict[str, LiveGame] = {}
         self.turn_timers: dict[str, float] = {}  # game id -> seconds
         # game id -> spectators' wake-up queues (server/screen.py sends them the public view)
@@ -298,8 +345,11 @@ class GameService:
         turn_timer: float | None = None,
         takeover_bot: str = TAKEOVER_BOT,
         rules: Rules = DEFAULT_RULES,
-    ) -> tuple[LiveGame, list[str | None]]:
-        """A new game under `rules` (stored with its options, so it replays under them for ever)."""
+        host: int | None = None,
+    ) -> tuple[LiveGame, str, dict[int, str]]:
+        """A new game under `rules` (stored with its options, so it replays under them for ever).
+        Returns the game, the credential of the host's seat (`host`, default: the first human
+        seat) and an invitation code for every other human seat (server/seats.py)."""
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise ServiceError(422, "error.players", f"a game has {rules.min_players} to {rules.max_players} seats")
         if not any(s.get("kind") == "human" for s in seats):
@@ -312,7 +362,13 @@ class GameService:
             game = _new_game(msgspec.to_builtins(options), position)
         except SetupError as exc:
             raise ServiceError(422, "error.options", str(exc)) from None
-        stored_seats, tokens = [], []
+        if host is None:
+            humans = [i for i, s in enumerate(seats) if s.get("kind", "human") == "human"]
+            host = next((i for i in humans if not seats[i].get("open")), humans[0] if humans else 0)
+        if not (0 <= host < len(seats) and seats[host].get("kind", "human") == "human"):
+            raise ServiceError(422, "error.host_seat", "the host's seat must be a human seat of the table")
+        stored_seats: list[dict[str, Any]] = []
+        host_token, invitations = "", {}
         for i, s in enumerate(seats):
             kind = s.get("kind", "human")
             if kind not in ("human", "bot"):
@@ -320,20 +376,24 @@ class GameService:
             bot = s.get("bot") or "greedy"
             if kind == "bot":
                 _check_bot(bot, f"seat {i + 1}")
-            # An open seat waits for whoever takes it from the lobby (server/screen.py): no token yet.
-            is_open = kind == "human" and bool(s.get("open"))
-            token = new_token() if kind == "human" and not is_open else None
-            tokens.append(token)
-            stored_seats.append(
-                {
-                    "kind": kind,
-                    "bot": bot if kind == "bot" else None,
-                    "name": (s.get("name") or "").strip()[:40] or TRIBES[i],
-                    "language": normalize_language(s["language"]) if s.get("language") else None,
-                    "token_hash": hash_token(token) if token else None,
-                    **({"open": True} if is_open else {}),
-                }
-            )
+            seat: dict[str, Any] = {
+                "kind": kind,
+                "bot": bot if kind == "bot" else None,
+                "name": clean_name(s.get("name"), self.limits.max_name_chars) or TRIBES[i],
+                "language": normalize_language(s["language"]) if s.get("language") else None,
+                "token_hash": None,
+                "invite_hash": None,
+            }
+            if i == host:
+                seat["host"] = True
+                host_token = seat_keys.new_credential(seat)
+            elif kind == "human" and s.get("open"):
+                # An open seat waits for whoever takes it from the lobby (server/screen.py):
+                # neither credential nor invitation until then.
+                seat["open"] = True
+            elif kind == "human":
+                invitations[i] = seat_keys.new_invitation(seat)
+            stored_seats.append(seat)
         _check_bot(takeover_bot, "takeover bot")
         game_id = secrets.token_urlsafe(9)
         stored_options = msgspec.to_builtins(options, str_keys=True)  # as JSON keeps it
@@ -346,7 +406,7 @@ class GameService:
         await self.db(self.store.create_game, game_id, stored_options, options.seed, RULES_VERSION, stored_seats)
         live = LiveGame(id=game_id, game=game, seats=stored_seats, takeover_bot=takeover_bot)
         self.games[game_id] = live
-        return live, tokens
+        return live, host_token, invitations
 
     async def get(self, game_id: str) -> LiveGame:
         """The game in memory, loaded from the store the first time (one load per game at a
@@ -370,6 +430,7 @@ class GameService:
         if live is None:
             live = await self.db(self._load, game_id)
             self.games[game_id] = live
+            gc.freeze()  # a loaded game lives on: out of the collector's full walks
         return live
 
     def _load(self, game_id: str) -> LiveGame:
@@ -378,9 +439,10 @@ class GameService:
             stored = self.store.load(game_id, all_actions=True)
         except KeyError:
             raise ServiceError(404, "error.no_game", f"there is no game {game_id!r}") from None
+        records = stored.all_actions or []  # every record: all_actions=True
         if stored.snapshot is not None:
             game = _game_from_snapshot(stored.snapshot.data)
-            game.log = [action_from_dict(a["action"]) for a in stored.all_actions[: stored.snapshot.seq]]
+            game.log = [action_from_dict(a["action"]) for a in records[: stored.snapshot.seq]]
         else:
             game = _new_game(
                 {k: v for k, v in stored.options.items() if k not in SERVER_OPTIONS}, stored.options.get("position")
@@ -397,9 +459,10 @@ class GameService:
             takeover_bot=stored.options.get("takeover_bot", "greedy"),
             seats_version=stored.seats_version,
         )
-        for record in stored.all_actions:
+        for record in records:
             if record.get("client_action_id"):
-                live.client_ids[record["client_action_id"]] = record["seq"] + 1  # the count after it
+                key = _client_key(record["player"], record["client_action_id"])
+                live.client_ids[key] = record["seq"] + 1  # the count after it
         return live
 
     # --- acting ------------------------------------------------------------------------
@@ -410,15 +473,16 @@ class GameService:
             raise ServiceError(422, "error.malformed_action", "the action must be a JSON object")
         action_data = {**action_data, "player": action_data.get("player", seat)}
         async with live.lock:
-            if client_action_id and client_action_id in live.client_ids:
-                return {"seq": live.client_ids[client_action_id], "duplicate": True}
+            if client_action_id and (seat, client_action_id) in live.client_ids:
+                return {"seq": live.client_ids[seat, client_action_id], "duplicate": True}
             action = action_from_dict(action_data)  # MalformedAction: a RuleError
             if action.player != seat:
                 raise ServiceError(403, "error.wrong_seat", f"your token acts for seat {seat}, not {action.player}")
             if live.seats[seat].get("away"):
                 raise ServiceError(409, "error.seat_away", "a bot plays your seat now: take it back first")
             seq, duplicate = await self._apply_and_commit(live, action, client_action_id)
-        if not duplicate:
+            reloaded = live.full_next  # a duplicate found by reloading: the sockets need the copy
+        if not duplicate or reloaded:
             await self.broadcast(live)
             self.wake_bots(live)
         return {"seq": seq, "duplicate": duplicate}
@@ -453,7 +517,7 @@ class GameService:
                     seq,
                     action.player,
                     action_to_dict(action),
-                    client_action_id,
+                    _stored_client_id(action.player, client_action_id),
                     ending=ending,
                     winners=game.state.winners if ending else None,
                 )
@@ -461,8 +525,8 @@ class GameService:
                 # another process got there first: this copy is behind (and holds our action)
                 live.stale = True
                 await self._refresh_or_lose(live)
-                if client_action_id and client_action_id in live.client_ids:
-                    return live.client_ids[client_action_id], True
+                if client_action_id and (action.player, client_action_id) in live.client_ids:
+                    return live.client_ids[action.player, client_action_id], True
                 if attempts == 1:
                     raise
                 continue
@@ -474,10 +538,10 @@ class GameService:
                 # this id was stored before (through another process): the copy applied it twice
                 live.stale = True
                 await self._refresh_or_lose(live)
-                return live.client_ids.get(client_action_id or "", len(live.game.log)), True
+                return live.client_ids.get((action.player, client_action_id or ""), len(live.game.log)), True
             live.acted[action.player] = live.acted.get(action.player, 0) + 1
             if client_action_id:
-                live.client_ids[client_action_id] = seq + 1
+                live.client_ids[action.player, client_action_id] = seq + 1
             if (seq + 1) % SNAPSHOT_EVERY == 0:
                 try:  # only a shortcut for loading: a failure costs nothing but time
                     await self.db(self.store.save_snapshot, live.id, seq + 1, _snapshot_data(game))
@@ -494,10 +558,21 @@ class GameService:
         attached to the same LiveGame. Raises StoreUnavailable while the database fails."""
         fresh = await self.db(self._load, live.id)
         live.game = fresh.game
-        live.seats, live.seats_version = fresh.seats, fresh.seats_version
+        self._take_seats(live, fresh.seats, fresh.seats_version)
         live.client_ids = fresh.client_ids
         live.bots = {}  # rebuilt from their seeds on their next move
         live.stale = False
+        live.full_next = True
+
+    def _take_seats(self, live: LiveGame, seats: list[dict[str, Any]], version: int) -> None:
+        """The stored seats replace the copy's (under the game's lock). The sockets of a seat
+        whose credential changed (revoked or reissued, here or by another process) are closed."""
+        for seat, (old, new) in enumerate(zip(live.seats, seats, strict=False)):
+            if old.get("token_hash") and old.get("token_hash") != new.get("token_hash"):
+                for sub in [s for s in live.subscribers if s.seat == seat]:
+                    self.unsubscribe(live, sub)
+                    sub.close(1008, "error.seat_revoked")
+        live.seats, live.seats_version = seats, version
 
     async def _refresh_or_lose(self, live: LiveGame) -> None:
         try:
@@ -548,10 +623,10 @@ class GameService:
                 return True
             live.acted[action.player] = live.acted.get(action.player, 0) + 1
             if record["client_action_id"]:
-                live.client_ids[record["client_action_id"]] = record["seq"] + 1
+                live.client_ids[_client_key(record["player"], record["client_action_id"])] = record["seq"] + 1
         changed = bool(caught.actions)
         if caught.seats_version != live.seats_version:
-            live.seats, live.seats_version = caught.seats, caught.seats_version
+            self._take_seats(live, caught.seats, caught.seats_version)
             changed = True
         return changed
 
@@ -654,16 +729,85 @@ class GameService:
                 if info["kind"] != "human" or bool(info.get("away")) == away:
                     return False
                 info["away"] = away
-                info.setdefault("history", []).append(event)
+                history = info.setdefault("history", [])
+                history.append(event)
+                del history[: -self.limits.max_seat_history]  # a view lists them: keep the latest only
                 return True
 
             seats, version = await self.db(self.store.update_seat, live.id, seat, change)
             changed = version != live.seats_version
-            live.seats, live.seats_version = seats, version
+            self._take_seats(live, seats, version)
         if changed:
             self._publish(live)
             await self.broadcast(live)
             self.wake_bots(live)
+
+    # --- private seats (server/seats.py) ----------------------------------------------------
+
+    async def claim(self, live: LiveGame, code: str) -> tuple[int, str]:
+        """Spends an invitation: its seat gets a fresh credential, returned to the claimer only.
+        A seat that a bot played meanwhile (revoked) comes back to its new player. Decided on
+        the stored seat (another process may have spent or replaced the invitation)."""
+        caught = False
+        async with live.lock:
+            seat = seat_keys.invited_seat(live.seats, code)
+            if seat is None and self.fanout.shared and await self._caught_up_quietly(live):
+                caught = True
+                seat = seat_keys.invited_seat(live.seats, code)  # opened by another process
+            if seat is None:
+                raise ServiceError(
+                    404, "error.invitation", "this invitation is not valid: it was used, revoked or never issued"
+                )
+            token = new_token()
+
+            def change(info: dict[str, Any]) -> bool:
+                if not verify_token(code, info.get("invite_hash")):
+                    return False
+                info["token_hash"] = hash_token(token)
+                info["invite_hash"] = None
+                return True
+
+            seats, version = await self.db(self.store.update_seat, live.id, seat, change)
+            taken = verify_token(token, seats[seat].get("token_hash"))
+            changed = version != live.seats_version
+            self._take_seats(live, seats, version)
+            was_away = bool(seats[seat].get("away"))
+        if changed:
+            self._publish(live)
+        if caught:  # the copy took other processes' changes: its sockets see them now
+            await self.broadcast(live)
+            self.wake_bots(live)
+        if not taken:
+            raise ServiceError(
+                404, "error.invitation", "this invitation is not valid: it was used, revoked or never issued"
+            )
+        if was_away:
+            await self.set_away(live, seat, False, "claimed")
+        return seat, token
+
+    def check_host(self, live: LiveGame, seat: int, target: int) -> None:
+        if not live.seats[seat].get("host"):
+            raise ServiceError(403, "error.not_host", "only the table's host may do this")
+        if not 0 <= target < len(live.seats) or live.seats[target]["kind"] != "human" or target == seat:
+            raise ServiceError(422, "error.seat_target", "the host can revoke or invite another human seat only")
+
+    async def revoke(self, live: LiveGame, host: int, target: int, invite: bool) -> str | None:
+        """The host takes a seat from its player: its credential and invitation stop working
+        and the takeover bot plays it; with `invite`, a new invitation (returned) is opened."""
+        self.check_host(live, host, target)
+        code = new_token() if invite else None
+        async with live.lock:
+
+            def change(info: dict[str, Any]) -> bool:
+                info["token_hash"] = None
+                info["invite_hash"] = hash_token(code) if code else None
+                return True
+
+            seats, version = await self.db(self.store.update_seat, live.id, target, change)
+            self._take_seats(live, seats, version)  # closes the seat's sockets in this process
+        self._publish(live)  # ...and in the others
+        await self.set_away(live, target, True, "revoked")
+        return code
 
     def seat_events(self, live: LiveGame) -> list[dict]:
         """The seat takeovers as notifications (ids after the engine's, ordered by time)."""
@@ -679,6 +823,7 @@ class GameService:
                         "params": {"player": seat, "reason": event["reason"]},
                         "to": list(range(len(live.seats))),
                         "entries": [],
+                        "after": event["after"],
                     }
                 )
         return out
@@ -734,7 +879,6 @@ class GameService:
         return held
 
     async def _run_bots(self, live: LiveGame) -> None:
-        loop = asyncio.get_running_loop()
         try:
             while not live.game.is_over and not live.stale:
                 owing = self.bot_seats_owing(live)
@@ -758,12 +902,14 @@ class GameService:
                     view = live.game.view(seat, notifications=False)
                 # The bot thinks outside the game's lock, on the bots' own threads: humans'
                 # views and actions, and database commits, never wait for it.
-                action = await loop.run_in_executor(
-                    BOT_THREADS, bot.choose, seat, legal, functools.partial(_same, view)
+                # The shared pool serves the games in turn; a search bot's thinking is heavy.
+                heavy = getattr(bot, "iterations", 0) > 0
+                action = await self.bot_pool.run(
+                    live.id, heavy, bot.choose, seat, legal, functools.partial(_same, view)
                 )
                 async with live.lock:
-                    if live.stale or len(live.game.log) != seq:
-                        continue  # someone acted meanwhile: think again on the new position
+                    if live.stale or len(live.game.log) != seq or seat not in self.bot_seats_owing(live):
+                        continue  # someone acted meanwhile, or the player is back: look again
                     try:
                         await self._apply_and_commit(live, action, None, attempts=1)
                     except SequenceConflict:
@@ -784,47 +930,64 @@ class GameService:
 
     # --- views and live updates ---------------------------------------------------------------
 
-    def payload(self, live: LiveGame, seat: int, language: str, since: int = -1) -> dict:
-        """The seat's screen: its typed view (`engine.view.PlayerView`) and what the server adds.
-        Values stay typed (msgspec Structs); `encode_payload` makes the JSON at the edge."""
+    def public_parts(self, live: LiveGame) -> dict[str, bytes]:
+        """The parts of the view every seat shares, encoded once (server/updates.py). The state
+        is the public state with every hand hidden; each seat's own hand is its `state.players`."""
         game = live.game
-        view = game.view(seat)
+        state = game.state
+        public = public_state(state, -1)
+        values = {
+            "game_id": live.id,
+            "seq": len(game.log),
+            "round": state.round,
+            "phase": state.phase,
+            "phase_name": PHASES[state.phase - 1],
+            "turn_order": turn_order(state),
+            "waiting_for": game.waiting_for(),
+            "pending": list(state.pending),
+            "hand_sizes": [len(p.hand) for p in state.players],
+            "deck_size": len(state.deck),
+            # The commitment to the dice's seed, and the seed itself once the game is over.
+            "dice": dice_info(game),
+            "seats": [
+                {"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
+                for i, s in enumerate(live.seats)
+            ],
+            # The table's options: after how long a bot plays an idle seat, and which bot.
+            "table": {"turn_timer": self.turn_timers.get(live.id), "takeover_bot": live.takeover_bot},
+            "scores": {str(p.seat): score(public, game.world, p.seat) for p in state.players},
+            "ending": state.ending,
+            "winners": state.winners,
+            # the end of the game as a table (points by source, settlements, tie-break)
+            "final": final_table(state, game.world) if state.ending is not None else None,
+            "max_notifications": self.limits.max_view_notifications,
+        }
+        parts = {k: updates.encode(v) for k, v in values.items()}
+        for name in updates.STATE_FIELDS:
+            if name != "players":
+                parts[updates.STATE_PREFIX + name] = updates.encode(getattr(public, name))
+        parts["state.players"] = public.players  # type: ignore[assignment]  # completed per seat
+        return parts
+
+    def seat_parts(self, live: LiveGame, public: dict, seat: int, language: str) -> dict[str, bytes]:
+        """The view of `seat` in `language`: the public parts and the seat's own."""
+        game = live.game
+        state = game.state
         names = live.names()
-        # The engine's notifications after `since`, and every seat takeover (a short list).
-        notes = [msgspec.to_builtins(n) for n in view.notifications if n.id > since]
-        notes += self.seat_events(live)
-        state = view.state
         legal = [action_to_dict(a) for a in game.legal_actions(seat)]
         owners = {g.id: g.owner for g in state.generals.values()}
-        rendered = []
-        for data in notes:
-            text = render_notification(data, language, game.world, names)
-            rendered.append(
-                {
-                    "id": data["id"],
-                    "round": data["round"],
-                    "phase": data["phase"],
-                    "key": data["key"],
-                    "title": text["title"],
-                    "lines": text["lines"],
-                    "params": data["params"],
-                    "chapter": chapter_for_notification(data["key"]),
-                    "after": data.get("after", 0),
-                }
-            )
-        return {
-            "game_id": live.id,
+        mine = [d for d in state.pending if d.player == seat]
+        phase_name = PHASES[state.phase - 1]
+        values = {
             "seat": seat,
-            "language": language,
-            "seq": len(game.log),
-            "round": view.round,
-            "phase": view.phase,
-            "phase_name": view.phase_name,
-            "turn_order": view.turn_order,
-            "waiting_for": view.waiting_for,
-            "pending": view.pending,
-            "my_decisions": view.my_decisions,
+            "my_decisions": mine,
             "legal_actions": legal,
+            "ballot": state.votes.get(seat),
+            "manual": {
+                "phase": chapter_for_phase(phase_name),
+                "decisions": {d.kind: chapter_for_decision(d.kind, phase_name) for d in mine},
+            },
+            "language": language,
             # the words of each legal action's button, in the reader's language
             "action_labels": [
                 render_action(
@@ -839,29 +1002,54 @@ class GameService:
                 + _plunder_gain(a, game, language)
                 for a in legal
             ],
-            "state": state,
-            "hand_sizes": view.hand_sizes,
-            "deck_size": view.deck_size,
-            "ballot": view.ballot,
-            # The commitment to the dice's seed, and the seed itself once the game is over.
-            "dice": view.dice,
-            "seats": [
-                {"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
-                for i, s in enumerate(live.seats)
-            ],
-            # The table's options: after how long a bot plays an idle seat, and which bot.
-            "table": {"turn_timer": self.turn_timers.get(live.id), "takeover_bot": live.takeover_bot},
-            "scores": {str(p.seat): score(state, game.world, p.seat) for p in state.players},
-            "ending": state.ending,
-            "winners": state.winners,
-            # the end of the game as a table (points by source, settlements, tie-break)
-            "final": final_table(state, game.world) if state.ending is not None else None,
-            "manual": {
-                "phase": chapter_for_phase(view.phase_name),
-                "decisions": {d.kind: chapter_for_decision(d.kind, view.phase_name) for d in view.my_decisions},
-            },
-            "notifications": rendered,
+            "seat_events": [self.render_note(live, n, language) for n in self.seat_events(live)],
         }
+        parts = dict(public)
+        parts.update((k, updates.encode(v)) for k, v in values.items())
+        players = [state.players[seat] if p.seat == seat else p for p in public["state.players"]]
+        parts["state.players"] = updates.encode(players)
+        return parts
+
+    def render_note(self, live: LiveGame, data: dict, language: str) -> dict:
+        text = render_notification(data, language, live.game.world, live.names())
+        return {
+            "id": data["id"],
+            "round": data["round"],
+            "phase": data["phase"],
+            "key": data["key"],
+            "title": text["title"],
+            "lines": text["lines"],
+            "params": data["params"],
+            "chapter": chapter_for_notification(data["key"]),
+            "after": data.get("after", 0),
+        }
+
+    def notes(self, live: LiveGame, seat: int, language: str, after: int) -> tuple[bytes, int]:
+        """The seat's engine notifications after id `after` (the latest `max_view_notifications`),
+        rendered and encoded, and the latest id."""
+        notes: list[Notification] = []
+        for n in reversed(live.game.notifications):
+            if n.id <= after or len(notes) == self.limits.max_view_notifications:
+                break
+            if seat in n.to:
+                notes.append(n)
+        notes.reverse()
+        latest = live.game.notifications[-1].id if live.game.notifications else after
+        rendered = [self.render_note(live, msgspec.to_builtins(n), language) for n in notes]
+        return updates.encode(rendered), max(after, latest)
+
+    def view_bytes(self, live: LiveGame, seat: int, language: str, since: int = -1) -> bytes:
+        """The seat's whole view as JSON (GET .../view): the notifications after `since`. Call
+        under the game's lock; StoreUnavailable while the copy waits for its reload."""
+        if live.stale:
+            raise StoreUnavailable()
+        parts = self.seat_parts(live, self.public_parts(live), seat, language)
+        notes, _ = self.notes(live, seat, language, since)
+        return updates.view_bytes(parts, live.version, notes)
+
+    def payload(self, live: LiveGame, seat: int, language: str, since: int = -1) -> dict:
+        """The seat's view as a dict (tests, tools): the JSON of `view_bytes`, decoded."""
+        return msgspec.json.decode(self.view_bytes(live, seat, language, since))
 
     async def export(self, live: LiveGame) -> dict:
         """A finished game's export (judges/verify.py): options, revealed seed, commitment,
@@ -873,13 +1061,18 @@ class GameService:
             return build_export(live.game, stored.options, live.id)
 
     async def broadcast(self, live: LiveGame, full: bool = False) -> None:
-        """Pushes the current view to every socket of the game in this process. `full`: every
-        notification again, as after a reload (the client replaces what it shows)."""
+        """Pushes the new version of the views to every socket of the game in this process: the
+        one entry point of live updates. `full`: every socket gets a full view, not a delta (as
+        after a reload: the client replaces what it shows)."""
         self.watch_timer(live)
         async with live.lock:  # a view never shows an action before it is committed
             self._push(live, full)
 
     def _push(self, live: LiveGame, full: bool = False) -> None:
+        """A new version of the views: each group of sockets (a seat in a language) gets the
+        parts that changed since the version it last received, and its new notifications, as
+        bytes built once for the group. Nothing while the copy is stale; a full view for
+        everyone once it was replaced by the store's."""
         if live.stale:
             return  # the copy may hold an uncommitted action; the recovery pushes a full view
         for watcher in self.watchers.get(live.id, []):
@@ -887,31 +1080,82 @@ class GameService:
                 watcher.queue.put_nowait(None)
             except asyncio.QueueFull:  # pragma: no cover - it will send the latest view anyway
                 pass
-        for sub in list(live.subscribers):
-            if full:
-                sub.last_notification = -1
-            payload = self.payload(live, sub.seat, sub.language, sub.last_notification)
-            engine_ids = [n["id"] for n in payload["notifications"] if n["id"] < SEAT_EVENT_IDS]
-            if engine_ids:
-                sub.last_notification = max(engine_ids)
-            try:
-                sub.queue.put_nowait(payload)
-            except asyncio.QueueFull:
-                # A client that fell behind: dropping this view would leave it showing an older
-                # position (a decision it owes unseen) and lose the notifications it carries.
-                # What it has not read is replaced by this view with every notification again.
-                while not sub.queue.empty():
-                    sub.queue.get_nowait()
-                sub.queue.put_nowait(self.payload(live, sub.seat, sub.language, -1))
+        full = full or live.full_next
+        live.full_next = False
+        live.version += 1
+        if not live.groups:
+            return
+        public = self.public_parts(live)
+        for group in list(live.groups.values()):
+            parts = self.seat_parts(live, public, group.seat, group.language)
+            if full or not group.parts:
+                notes, group.note_id = self.notes(live, group.seat, group.language, -1)
+                message = updates.full_message(parts, live.version, notes)
+            else:
+                # the group's parts are those of the version it last received (the previous one:
+                # every push reaches every group), however many actions came since
+                notes, group.note_id = self.notes(live, group.seat, group.language, group.note_id)
+                message = updates.delta_message(updates.changed(group.parts, parts), parts, live.version, notes)
+            group.parts = parts
+            for sub in list(group.subscribers):
+                self._send(live, sub, message)
 
-    def subscribe(self, live: LiveGame, seat: int, language: str) -> Subscriber:
-        sub = Subscriber(seat=seat, language=language, queue=asyncio.Queue(maxsize=64))
-        live.subscribers.append(sub)
-        return sub
+    def _send(self, live: LiveGame, sub: Subscriber, message: bytes) -> None:
+        try:
+            sub.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            # A socket that does not keep up is dropped (it reconnects for a full view); the
+            # others, and the server, never wait for it.
+            self.unsubscribe(live, sub)
+            sub.close(1013, "error.socket_slow")
+
+    def subscribe(self, live: LiveGame, seat: int, language: str) -> tuple[Subscriber, bytes | None]:
+        """A new socket of `seat` (call under the game's lock): its full view, as the first
+        message (None while the copy is stale: the recovery sends it). Past
+        `sockets_per_seat`, the seat's oldest socket is closed."""
+        mine = [sub for sub in live.subscribers if sub.seat == seat]
+        for old in mine[: max(0, len(mine) - self.limits.sockets_per_seat + 1)]:
+            self.unsubscribe(live, old)
+            old.close(1008, "error.too_many_sockets")
+        sub = Subscriber(seat=seat, language=language, queue=asyncio.Queue(maxsize=self.limits.socket_queue))
+        group = self._group(live, seat, language)
+        group.subscribers.append(sub)
+        return sub, self.full_message(live, group)
+
+    def full_message(self, live: LiveGame, group: ViewGroup) -> bytes | None:
+        if live.stale or not group.parts:
+            return None
+        notes, _ = self.notes(live, group.seat, group.language, -1)
+        return updates.full_message(group.parts, live.version, notes)
+
+    def resync(self, live: LiveGame, sub: Subscriber, language: str | None = None) -> None:
+        """A full view for a socket that asks for one (it missed a message, or changed its
+        language); call under the game's lock."""
+        self.unsubscribe(live, sub)
+        sub.language = language or sub.language
+        group = self._group(live, sub.seat, sub.language)
+        group.subscribers.append(sub)
+        message = self.full_message(live, group)
+        if message is not None:
+            self._send(live, sub, message)
+
+    def _group(self, live: LiveGame, seat: int, language: str) -> ViewGroup:
+        group = live.groups.get((seat, language))
+        if group is None:
+            if live.stale:  # nothing to show yet: the recovery's push sends the full view
+                group = live.groups[seat, language] = ViewGroup(seat, language, {}, -1)
+            else:
+                parts = self.seat_parts(live, self.public_parts(live), seat, language)
+                latest = live.game.notifications[-1].id if live.game.notifications else -1
+                group = live.groups[seat, language] = ViewGroup(seat, language, parts, latest)
+        return group
 
     def unsubscribe(self, live: LiveGame, sub: Subscriber) -> None:
-        if sub in live.subscribers:
-            live.subscribers.remove(sub)
+        group = live.groups.get((sub.seat, sub.language))
+        if group is not None and sub in group.subscribers:
+            group.subscribers.remove(sub)
+            if not group.subscribers:
+                del live.groups[sub.seat, sub.language]
 
     async def resume_all(self) -> None:
         """After a restart: reload unfinished games whose bots owe a move, and wake them."""

@@ -3,7 +3,9 @@
 import {store, update} from "./store.js";
 import {toast} from "./dom.js";
 
-const get = (url) => fetch(url).then((r) => { if (!r.ok) throw new Error(url + " " + r.status); return r; });
+// The seat's credential is an HttpOnly cookie the browser sends by itself: the screen holds no
+// token and sends none.
+const get = (url) => fetch(url, {credentials: "same-origin"}).then((r) => { if (!r.ok) throw new Error(url + " " + r.status); return r; });
 const json = (url) => get(url).then((r) => r.json());
 
 export async function loadStatic() {
@@ -46,10 +48,12 @@ async function follow(view) {
 // is drawn (its notifications were merged on arrival, so none is lost).
 let latest = null, busy = false, notes = [];
 
+// The bell: the engine's notifications and the seat takeovers (`seat_events`), by id.
 function receive(payload, first) {
   if (first) notes = [];
   const known = new Set(notes.map((n) => n.id));
-  notes = [...notes, ...payload.notifications.filter((n) => !known.has(n.id))];
+  const fresh = [...payload.notifications, ...(payload.seat_events || [])].filter((n) => !known.has(n.id));
+  notes = [...notes, ...fresh].sort((a, b) => a.id - b.id);
   latest = payload;
   if (!busy) pump();
 }
@@ -78,22 +82,47 @@ async function pump() {
   busy = false;
 }
 
+// One live-update message applied to the view (docs/web.md, "Live updates"; the reference is
+// `updates.apply_update`): a full view replaces it; a delta sets the parts and state fields it
+// names and appends its notifications. null: the delta does not follow this view (a message
+// was missed): ask for a full view.
+export function applyUpdate(view, message) {
+  if (message.type === "full") return message.view;
+  if (message.type !== "delta" || !view || view.version !== message.base) return null;
+  const next = {...view, ...(message.set || {}), version: message.version};
+  if (message.state) next.state = {...view.state, ...message.state};
+  if (message.notifications) {
+    next.notifications = view.notifications.concat(message.notifications).slice(-next.max_notifications);
+  }
+  return next;
+}
+
+// The view as the socket built it (the drawn one may lag behind while the board is fetched).
+let live = null;
+
 export function connect() {
-  const {gameId, token, lang, mode} = store.app;
+  const {gameId, lang, mode} = store.app;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const path = mode === "watch" ? `/ws/games/${gameId}/spectate?lang=${lang}`
-    : `/ws/games/${gameId}?token=${encodeURIComponent(token)}&lang=${lang}`;
+  const path = mode === "watch" ? `/ws/games/${gameId}/spectate?lang=${lang}` : `/ws/games/${gameId}?lang=${lang}`;
   const socket = new WebSocket(`${scheme}://${location.host}${path}`);
-  let first = true;
-  socket.addEventListener("message", (event) => { receive(JSON.parse(event.data), first); first = false; });
-  socket.addEventListener("close", () => setTimeout(connect, 1000));  // the first message resends everything
+  live = null;
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "error") { toast(message.text); return; }
+    const next = applyUpdate(live, message);
+    if (next === null) { socket.send(JSON.stringify({type: "resync"})); return; }
+    receive(next, message.type === "full" && live === null);
+    live = next;
+  });
+  // Reconnect (the first message is a full view), unless the server closed for good reasons.
+  socket.addEventListener("close", (event) => { if (event.code !== 1008) setTimeout(connect, 1000); });
 }
 
 export async function act(action) {
-  const {gameId, token, seat, lang} = store.app;
+  const {gameId, seat, lang} = store.app;
   const body = {action: {...action, player: seat}, client_action_id: crypto.randomUUID()};
   const response = await fetch(`/api/games/${gameId}/actions?lang=${lang}`, {
-    method: "POST", headers: {"Content-Type": "application/json", "X-Seat-Token": token},
+    method: "POST", headers: {"Content-Type": "application/json"}, credentials: "same-origin",
     body: JSON.stringify(body)});
   if (!response.ok) {
     const data = await response.json().catch(() => ({}));
@@ -102,8 +131,8 @@ export async function act(action) {
 }
 
 export function seatControl(away) {
-  const {gameId, token} = store.app;
-  return fetch(`/api/games/${gameId}/seat/${away ? "back" : "away"}`, {method: "POST", headers: {"X-Seat-Token": token}});
+  const {gameId} = store.app;
+  return fetch(`/api/games/${gameId}/seat/${away ? "back" : "away"}`, {method: "POST", credentials: "same-origin"});
 }
 
 // A replay: the finished game at one step, every hand shown (GET /api/games/{id}/replay).

@@ -38,8 +38,12 @@ $("new-game").addEventListener("submit", async (event) => {
   const response = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(spec)});
   const data = await response.json();
   if (!response.ok) { $("links").hidden = false; $("link-list").replaceChildren(el("li", {class: "error"}, data.text || data.message)); return; }
-  $("link-list").replaceChildren(...data.seats.filter((s) => s.link).map((s) =>
-    el("li", {}, el("a", {href: s.link, class: "seat-link"}, s.name + " — " + home.open), el("code", {}, s.link))));
+  // The creator's own seat (its credential came back as this game's cookie) and one invitation
+  // per other human seat, to send to its player: opening one takes the seat.
+  $("link-list").replaceChildren(
+    el("li", {}, el("a", {href: data.link, class: "own-seat"}, data.seats[data.seat].name + " — " + home.yourSeat)),
+    ...data.seats.filter((s) => s.invitation).map((s) =>
+      el("li", {}, el("a", {href: s.invitation, class: "seat-link"}, s.name + " — " + home.open), el("code", {}, s.invitation))));
   $("links").hidden = false;
   loadLobby();
 });
@@ -47,7 +51,8 @@ $("new-game").addEventListener("submit", async (event) => {
 const names = (g) => g.seats.map((s) => s.open ? t("ui.free_seat") : s.name).join(", ");
 
 async function join(id) {
-  const response = await fetch(`/api/games/${id}/join`, {method: "POST"});
+  // the seat's credential comes back as the game's cookie; the game's page reads it
+  const response = await fetch(`/api/games/${id}/join`, {method: "POST", credentials: "same-origin"});
   const data = await response.json();
   if (response.ok) location.href = data.link;
   else loadLobby();

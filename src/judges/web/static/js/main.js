@@ -10,7 +10,7 @@ import {renderReplay} from "./replay.js";
 import {effects, initEffects} from "./effects.js";
 
 const app = $("app").dataset;
-store.app = {gameId: app.gameId, token: app.token, seat: Number(app.seat), lang: app.lang, mode: app.mode};
+store.app = {gameId: app.gameId, seat: Number(app.seat), lang: app.lang, mode: app.mode};
 
 let previousNotes = null;
 function render() {

@@ -1,6 +1,6 @@
 // The screen's state in one place; every panel is derived from it by render().
 export const store = {
-  app: null,          // {gameId, token, seat, lang, mode} from the page
+  app: null,          // {gameId, seat, lang, mode} from the page (the seat's credential is a cookie)
   world: null,        // GET /api/games/{id}/world
   strings: {},        // GET /api/i18n/{lang}
   protocol: null,     // GET /api/games/{id}/protocol: kinds, items, cards

@@ -1,0 +1,282 @@
+"""The server's limits: what one client may ask of it, so that no player can freeze it.
+
+Every limit answers with a `ServiceError` (a status, a message key in the three catalogs, a
+message) or, on a websocket, a close code after an error message:
+
+- request bodies larger than `max_body_bytes` (413, `error.too_large`);
+- game creation per client address (429 with Retry-After, `error.rate_create`);
+- away/back per seat (429 with Retry-After, `error.rate_away`);
+- turn timers under `min_turn_timer` seconds (422, `error.turn_timer`);
+- websockets per seat (the oldest is closed, `error.too_many_sockets`, code 1008);
+- binary websocket frames (`error.binary_frame`, code 1003);
+- player names: control and bidi characters removed, at most `max_name_chars`;
+- the notifications a view holds (`max_view_notifications`) and the takeovers kept per seat.
+
+`FairPool` is the bounded pool where bots think, shared fairly across games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import time
+import unicodedata
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "BodySizeLimit",
+    "FairPool",
+    "Limits",
+    "RateLimiter",
+    "SecurityHeaders",
+    "clean_name",
+]
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_body_bytes: int = 64 * 1024
+    sockets_per_seat: int = 4
+    socket_queue: int = 64  # messages waiting for a slow socket before it is dropped
+    create_burst: int = 30  # games an address may create at once...
+    create_per_minute: float = 6.0  # ...and then this many a minute
+    away_burst: int = 6
+    away_per_minute: float = 6.0
+    min_turn_timer: float = 10.0
+    max_name_chars: int = 40
+    max_view_notifications: int = 200  # the latest notifications a view holds
+    max_seat_history: int = 20  # takeovers (away/back) kept per seat
+    bot_workers: int = max(2, os.cpu_count() or 2)
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        """The defaults, with JUDGES_CREATE_PER_MINUTE / JUDGES_CREATE_BURST for load tests."""
+        values: dict[str, Any] = {}
+        if "JUDGES_CREATE_PER_MINUTE" in os.environ:
+            values["create_per_minute"] = float(os.environ["JUDGES_CREATE_PER_MINUTE"])
+        if "JUDGES_CREATE_BURST" in os.environ:
+            values["create_burst"] = int(os.environ["JUDGES_CREATE_BURST"])
+        if "JUDGES_BOT_WORKERS" in os.environ:
+            values["bot_workers"] = int(os.environ["JUDGES_BOT_WORKERS"])
+        return cls(**values)
+
+
+DEFAULT_LIMITS = Limits()
+
+
+# --- names ---------------------------------------------------------------------------------
+
+
+def clean_name(text: str | None, max_chars: int = DEFAULT_LIMITS.max_name_chars) -> str:
+    """A player's name as others will read it: NFC, without control or format characters
+    (category C*: this removes the bidi overrides and isolates, zero-width characters and
+    line breaks, which could reorder or hide what other players see), spaces collapsed,
+    at most `max_chars` characters. May be empty."""
+    text = unicodedata.normalize("NFC", text or "")
+    kept = "".join(" " if ch.isspace() else ch for ch in text if ch.isspace() or unicodedata.category(ch)[0] != "C")
+    return " ".join(kept.split())[:max_chars].strip()
+
+
+# --- rates ---------------------------------------------------------------------------------
+
+
+class RateLimiter:
+    """Token buckets by key (a client address, a game's seat): `burst` at once, then
+    `per_minute`. Remembers at most `max_keys` keys (the least recently seen are forgotten),
+    so a flood of addresses cannot grow it without bound."""
+
+    def __init__(
+        self, burst: int, per_minute: float, max_keys: int = 100_000, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.burst = burst
+        self.rate = per_minute / 60.0
+        self.max_keys = max_keys
+        self.clock = clock
+        self._buckets: OrderedDict[Any, tuple[float, float]] = OrderedDict()  # key -> (tokens, at)
+
+    def take(self, key: Any) -> float | None:
+        """Takes one token: None if allowed, else the seconds until the next token."""
+        now = self.clock()
+        tokens, at = self._buckets.pop(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+        allowed = tokens >= 1.0
+        if allowed:
+            tokens -= 1.0
+        self._buckets[key] = (tokens, now)
+        while len(self._buckets) > self.max_keys:
+            self._buckets.popitem(last=False)
+        if allowed:
+            return None
+        return (1.0 - tokens) / self.rate if self.rate > 0 else 3600.0
+
+
+# --- ASGI middleware ---------------------------------------------------------------------
+
+
+class BodySizeLimit:
+    """Refuses request bodies over `max_bytes` with 413 before the application reads them
+    (a declared Content-Length at once; a chunked body as soon as it grows past the limit)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, refuse: Callable[[Request], Any]) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.refuse = refuse  # builds the translated 413 response
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await self.refuse(Request(scope))(scope, receive, send)
+            return
+        if declared is not None or scope["method"] in ("GET", "HEAD"):
+            # a declared length is enforced by the server; no chunked body to count
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.max_bytes:
+                await self.refuse(Request(scope))(scope, receive, send)
+                return
+            if not message.get("more_body"):
+                break
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+# Scripts only from this site, no framing, no plugins. Styles may be inline (the screen sets
+# colours per seat); the interactive API documentation (/docs) loads its own scripts.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+]
+
+
+class SecurityHeaders:
+    """Adds the Content-Security-Policy and the usual security headers to every response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope["path"]
+        csp = (DOCS_CSP if path in ("/docs", "/redoc") else CSP).encode()
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(b"content-security-policy", csp), *SECURITY_HEADERS]
+                message["headers"] = [*message.get("headers", []), *(h for h in extra if h[0] not in present)]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+# --- bot thinking ---------------------------------------------------------------------------
+
+
+class FairPool:
+    """A bounded pool of threads where the bots think, shared fairly across games.
+
+    Each game's jobs wait in a queue of their own and free workers serve the games in turn
+    (round-robin), so a game never waits behind another game's backlog. Heavy jobs (a search
+    bot's) may occupy at most `workers - 1` threads: one is always left to light jobs (a
+    greedy bot's choice takes milliseconds), so an honest table's bot keeps its normal pace
+    while hostile all-search tables queue among themselves."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(2, workers)
+        self.executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="bot")
+        self._queues: dict[bool, OrderedDict[str, deque[Any]]] = {False: OrderedDict(), True: OrderedDict()}
+        self._running = 0
+        self._running_heavy = 0
+        self.started: list[tuple[str, bool]] = []  # (game, heavy) of the latest starts, for tests
+        self._history = 256
+
+    async def run(self, game: str, heavy: bool, fn: Callable[..., Any], *args: Any) -> Any:
+        """Runs fn(*args) on a worker when the game's turn comes; returns its result."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queues[heavy].setdefault(game, deque()).append((future, fn, args))
+        self._dispatch()
+        return await future
+
+    def pending(self) -> int:
+        return sum(len(q) for queues in self._queues.values() for q in queues.values())
+
+    def _next(self, heavy: bool) -> tuple[str, asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]] | None:
+        queues = self._queues[heavy]
+        while queues:
+            game, queue = next(iter(queues.items()))
+            future, fn, args = queue.popleft()
+            del queues[game]
+            if queue:
+                queues[game] = queue  # to the back of the line: round-robin
+            if not future.cancelled():
+                return game, future, fn, args
+        return None
+
+    def _dispatch(self) -> None:
+        while self._running < self.workers:
+            job, heavy = self._next(False), False
+            if job is None and self._running_heavy < self.workers - 1:
+                job, heavy = self._next(True), True
+            if job is None:
+                return
+            game, future, fn, args = job
+            self._running += 1
+            self._running_heavy += heavy
+            self.started.append((game, heavy))
+            del self.started[: -self._history]
+            inner = asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+            inner.add_done_callback(functools.partial(self._finished, future=future, heavy=heavy))
+
+    def _finished(self, done: asyncio.Future[Any], future: asyncio.Future[Any], heavy: bool) -> None:
+        self._running -= 1
+        self._running_heavy -= heavy
+        if done.cancelled():
+            future.cancel()
+        elif not future.cancelled():
+            if done.exception() is not None:
+                future.set_exception(done.exception())  # type: ignore[arg-type]
+            else:
+                future.set_result(done.result())
+        self._dispatch()

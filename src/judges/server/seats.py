@@ -1,0 +1,95 @@
+"""Private seats: every seat has its own credential, and nobody else learns it.
+
+Creating a table gives the creator (the host) the credential of their own seat and one
+invitation per other human seat. Whoever opens an invitation and takes the seat receives the
+seat's credential, once: as an HttpOnly, SameSite cookie named after the game (browsers), and
+in the answer (API clients, which send it back as `X-Seat-Token`). The invitation is then
+spent. The host may revoke a seat (its credential stops working and the takeover bot plays
+it) and issue a new invitation for it.
+
+What is stored, in each seat of `games.seats` (a JSON column): `token_hash` (the seat's
+credential, hashed; None while the seat is unclaimed), `invite_hash` (the open invitation,
+hashed; None once it is spent) and `host` (the creator's seat). Neither secret is stored in
+clear, so the database does not give them away either.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
+
+from .store import hash_token, new_token, verify_token
+
+COOKIE_PREFIX = "jk_seat_"
+COOKIE_MAX_AGE = 30 * 86400
+HEADER = "x-seat-token"
+
+
+def cookie_name(game_id: str) -> str:
+    """One cookie per game (a game's id is URL-safe base64, valid in a cookie's name)."""
+    return COOKIE_PREFIX + game_id
+
+
+def credential(conn: HTTPConnection, game_id: str) -> tuple[str | None, bool]:
+    """The seat credential a request carries: the X-Seat-Token header (API clients), else the
+    game's cookie (browsers). The flag says it came from the cookie."""
+    token = conn.headers.get(HEADER)
+    if token:
+        return token, False
+    token = conn.cookies.get(cookie_name(game_id))
+    return (token, True) if token else (None, False)
+
+
+def same_origin(conn: HTTPConnection) -> bool:
+    """A browser's request from this site (or a client that sends no Origin). A cookie rides
+    along with any request to the site, so a request it authenticates must come from a page
+    of the site: another site's page cannot then act or listen for the player."""
+    origin = conn.headers.get("origin")
+    if not origin or origin == "null":
+        return origin is None
+    return bool(urlsplit(origin).netloc == conn.headers.get("host"))
+
+
+def set_seat_cookie(response: Response, conn: HTTPConnection, game_id: str, token: str) -> None:
+    response.set_cookie(
+        cookie_name(game_id),
+        token,
+        max_age=COOKIE_MAX_AGE,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=conn.url.scheme in ("https", "wss"),
+    )
+
+
+def new_invitation(seat: dict[str, Any]) -> str:
+    """Opens a fresh invitation for `seat` (replacing any earlier one); returns its code."""
+    code = new_token()
+    seat["invite_hash"] = hash_token(code)
+    return code
+
+
+def new_credential(seat: dict[str, Any]) -> str:
+    """Gives `seat` a fresh credential (any earlier one stops working); returns it."""
+    token = new_token()
+    seat["token_hash"] = hash_token(token)
+    return token
+
+
+def invited_seat(seats: list[dict[str, Any]], code: str | None) -> int | None:
+    """The seat whose open invitation `code` is, or None."""
+    for i, seat in enumerate(seats):
+        if verify_token(code, seat.get("invite_hash")):
+            return i
+    return None
+
+
+def invitation_link(base: str, game_id: str, code: str) -> str:
+    return f"{base}/join/{game_id}/{code}"
+
+
+def host_seat(seats: list[dict[str, Any]]) -> int | None:
+    return next((i for i, s in enumerate(seats) if s.get("host")), None)

@@ -1,0 +1,236 @@
+"""The MCTS bot's fast paths: the distance table, the greedy bot's caches and its view-free
+path, and the learned value model (bots/value.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from judges.bots import GreedyBot, MCTSBot, RandomBot
+from judges.bots.greedy import _View
+from judges.bots.value import FEATURES, ValueModel, default_model, features, fit, load_model, samples_of_game
+from judges.engine import Game, Move, Options
+from judges.engine.board import base_value, region_share
+from judges.engine.victory import score
+from judges.world import load_world, parse_world
+
+
+def random_position(seed: int, players: int, actions: int) -> Game:
+    """A standard game after `actions` decisions: greedy ones mixed with random ones (so that
+    positions are varied but still look like play)."""
+    game = Game.new(Options(players=players, seed=seed, round_limit=40))
+    bots = [GreedyBot(), RandomBot(seed)]
+    for n in range(actions):
+        if game.is_over:
+            break
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        game.apply(bots[n % 3 == 0].choose(seat, legal, lambda: game.view(seat, notifications=False)))
+    return game
+
+
+positions = st.builds(
+    random_position,
+    seed=st.integers(0, 10_000),
+    players=st.integers(2, 4),
+    actions=st.integers(0, 400),
+)
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# --- § 1 the map: the distance table --------------------------------------------------------
+
+
+def test_the_distance_table_equals_hex_distance_for_every_pair():
+    world = load_world("canaan")
+    n = len(world.hexes)
+    assert len(world.distances) == n and all(len(row) == n for row in world.distances)
+    for a in range(n):
+        for b in range(n):
+            assert world.distances[a][b] == world.hex_distance(a, b)
+
+
+def test_a_parsed_map_gets_its_own_table():
+    tiny = {
+        "name": "tiny",
+        "tabernacle": "A",
+        "ark_start": "B",
+        "ring": ["A", "B"],
+        "home_regions": {},
+        "regions": [{"name": "R", "kingdom": "israel", "settlements": ["A", "B"]}],
+        "hexes": [
+            {"q": 0, "r": 0, "terrain": "plain", "settlement": "A"},
+            {"q": 1, "r": 0, "terrain": "plain"},
+            {"q": 2, "r": 0, "terrain": "plain", "settlement": "B"},
+        ],
+    }
+    world = parse_world(tiny)
+    assert world.distances == ((0, 1, 2), (1, 0, 1), (2, 1, 0))
+
+
+# --- the greedy bot's caches answer like the plain code -----------------------------------------
+
+
+def plain_leader(me: _View) -> int | None:
+    """The leader as first written: points, then settlements controlled, recounted."""
+    rivals = {k: v for k, v in me.scores().items() if k != me.seat}
+    if not rivals:
+        return None
+    return max(rivals, key=lambda k: (rivals[k], len([i for i in range(len(me.settlements)) if me.controller(i) == k])))
+
+
+def plain_targets(me: _View) -> dict[int, tuple[float, float]]:
+    """`GreedyBot._targets` as first written, from the engine's functions, without caches."""
+    world, s = me.world, me.s
+    leader = plain_leader(me)
+    out = {}
+    for i in range(len(me.settlements)):
+        if me.settlements[i].razed or me.controller(i) == me.seat:
+            continue
+        owner = me.controller(i)
+        hex_index = world.settlements[i].hex
+        defenders, walls = me.defenders_at(hex_index)
+        region = world.settlements[i].region
+        share = region_share(s, world, region, me.seat)
+        worth = 8 + base_value(s, world, i) + 6 * share + (2 if owner == leader else 0)
+        if i in me.besieged:
+            worth -= 6
+        need = 0.0 if defenders == 0 else 1.6 * defenders * (1.5 if walls else 1.0)
+        out[hex_index] = (worth, need)
+    if s.ark_hex is not None:
+        worth, need = out.get(s.ark_hex, (0.0, 0.0))
+        out[s.ark_hex] = (worth + 10, need)
+    return out
+
+
+@SETTINGS
+@given(game=positions)
+def test_the_greedy_caches_answer_like_the_plain_code(game):
+    for seat in range(len(game.state.players)):
+        me = _View(game.view(seat, notifications=False), game.world)
+        assert me.leader() == plain_leader(me)
+        bot = GreedyBot()
+        first = bot._targets(me)
+        assert first == plain_targets(me)
+        assert bot._targets(me) is first  # asked again of the same view: the cached answer
+
+
+@SETTINGS
+@given(game=positions)
+def test_greedy_decides_the_same_from_the_state_as_from_the_view(game):
+    """The search's path (`choose_in_state`, reading its own sample whole) and the view path
+    choose alike: the greedy bot reads nothing a view hides."""
+    if game.is_over:
+        return
+    seat = game.waiting_for()[0]
+    legal = list(game.legal_actions(seat))
+    bot = GreedyBot()
+    by_view = bot.choose(seat, legal, lambda: game.view(seat, notifications=False))
+    assert bot.choose_in_state(seat, legal, game.state, game.world) == by_view
+
+
+def test_move_plans_use_the_distance_table_like_hex_distance():
+    """Every planned step gets closer to its goal by the engine's own distance."""
+    checked = 0
+    for seed in range(6):
+        game = random_position(seed, 3, 120 + 40 * seed)
+        if game.is_over:
+            continue
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        by_type: dict = {}
+        for a in legal:
+            by_type.setdefault(type(a), []).append(a)
+        if Move not in by_type:
+            continue
+        me = _View(game.view(seat, notifications=False), game.world)
+        for _, gid, move, _ in GreedyBot().move_plans(me, by_type, goals_per_general=2):
+            assert move in legal and move.general == gid
+            checked += 1
+    assert checked >= 1
+
+
+# --- the value model ------------------------------------------------------------------------------
+
+
+def test_the_packaged_value_model_loads_and_is_deterministic():
+    model = default_model()
+    assert len(model.weights) == len(FEATURES)
+    assert model.trained_on.startswith("judges train-value")
+    game = random_position(3, 3, 250)
+    first = model.win_chances(game.state, game.world)
+    assert model.win_chances(game.state, game.world) == first
+    assert load_model().win_chances(game.state, game.world) == first
+    assert sum(first) == pytest.approx(1.0) and all(0 < p < 1 for p in first)
+    again = ValueModel.from_json(model.to_json())
+    assert again == model
+
+
+def test_points_are_worth_more_than_anything_else_in_the_model():
+    """Sanity of the shipped weights: a victory point raises a seat's chance (and it is the
+    dominant weight per unit among the counts)."""
+    w = dict(zip(FEATURES, default_model().weights))
+    assert w["points"] > 0
+    assert w["points"] > max(abs(w[k]) for k in ("settlements", "income", "troops", "coins", "generals"))
+
+
+def test_an_eliminated_seat_has_no_chance_and_no_features():
+    game = random_position(4, 3, 200)
+    state = game.state.__copy__()
+    state.players = [p.__copy__() for p in state.players]
+    state.players[1].eliminated = True
+    chances = default_model().win_chances(state, game.world)
+    assert chances[1] == 0.0 and sum(chances) == pytest.approx(1.0)
+    assert features(state, game.world)[1] == [0.0] * len(FEATURES)
+
+
+def test_the_features_read_the_engine_s_score():
+    game = random_position(8, 2, 300)
+    rows = features(game.state, game.world)
+    for seat in range(2):
+        assert rows[seat][FEATURES.index("points")] == score(game.state, game.world, seat)["total"]
+
+
+def test_a_model_with_the_wrong_features_is_refused():
+    text = json.dumps({"features": ["points"], "weights": [1.0]})
+    with pytest.raises(ValueError):
+        ValueModel.from_json(text)
+    with pytest.raises(ValueError):
+        ValueModel(weights=(1.0,))
+
+
+def test_the_fit_finds_the_feature_that_decides_the_winner():
+    """Synthetic samples where the seat with more points always wins: the points weight comes
+    out positive and larger than every other."""
+    samples = []
+    for k in range(60):
+        a = [0.0] * len(FEATURES)
+        b = [0.0] * len(FEATURES)
+        a[0], b[0] = k % 3, (k + 1) % 3
+        a[7], b[7] = k % 5, (k * 7) % 5  # coins: noise
+        label = [1.0, 0.0] if a[0] > b[0] else [0.0, 1.0] if b[0] > a[0] else [0.5, 0.5]
+        samples.append(([a, b], [True, True], label))
+    w = fit(samples, l2=0.1)
+    assert w[0] > 0.5 and all(abs(x) < w[0] for x in w[1:])
+    assert fit(samples, l2=0.1) == w  # deterministic
+
+
+def test_training_samples_come_one_per_round_with_the_game_s_winners():
+    samples = samples_of_game(seed=21, players=2)
+    assert samples
+    labels = {tuple(label) for _, _, label in samples}
+    assert len(labels) == 1 and sum(next(iter(labels))) == pytest.approx(1.0)
+    rounds = len(samples)
+    assert 1 <= rounds <= 60
+
+
+def test_mcts_scores_a_cut_rollout_with_the_value_model():
+    game = random_position(5, 2, 150)
+    bot = MCTSBot(seed=1, value=default_model())
+    from judges.engine.search import SearchState
+
+    assert bot.evaluate(SearchState(game)) == default_model().win_chances(game.state, game.world)
+    assert MCTSBot(seed=1).evaluate(SearchState(game)) != bot.evaluate(SearchState(game))  # default: material
