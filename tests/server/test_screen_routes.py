@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
+import msgspec
 import pytest
 from fastapi.testclient import TestClient
 
@@ -63,21 +64,28 @@ def test_a_running_game_is_not_replayed(client):
     assert response.status_code == 409
 
 
-def test_a_socket_that_falls_behind_gets_the_latest_view_with_every_notification(tmp_path):
+def test_a_socket_that_falls_behind_is_dropped_and_its_next_one_gets_the_whole_view(tmp_path):
     async def scenario() -> None:
         store = GameStore(f"sqlite:///{tmp_path / 'games.db'}")
         store.migrate()
         service = GameService(store)
         seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
-        live, _ = await service.create(seats, seed=7)
-        sub = service.subscribe(live, 0, "en")
+        live, _, _ = await service.create(seats, seed=7)
+        closed: list[int] = []
+        sub, first = service.subscribe(live, 0, "en")
+        sub.close = lambda code, key: closed.append(code)
+        assert first is not None and msgspec.json.decode(first)["type"] == "full"
         for _ in range(sub.queue.maxsize + 1):
             service._push(live)
-        assert sub.queue.qsize() == 1  # what it had not read is replaced by one view
-        latest = sub.queue.get_nowait()
-        assert latest["seq"] == len(live.game.log)
+        # it never holds the others up: it is closed (the screen reconnects) ...
+        assert closed == [1013] and sub not in live.subscribers
+        # ... and the new socket's first message is the latest view with every notification
+        _, again = service.subscribe(live, 0, "en")
+        assert again is not None
+        latest = msgspec.json.decode(again)
+        assert latest["type"] == "full" and latest["view"]["seq"] == len(live.game.log)
         ids = [n["id"] for n in service.payload(live, 0, "en")["notifications"]]
-        assert ids and [n["id"] for n in latest["notifications"]] == ids
+        assert ids and [n["id"] for n in latest["view"]["notifications"]] == ids
         await service.stop()
 
     # its own thread: the browser tests' Playwright keeps an event loop running in this one
