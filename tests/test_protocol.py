@@ -311,8 +311,16 @@ def test_the_docs_tables_are_current():
     assert protocol.generated_part(text) == protocol.markdown()
 
 
+def test_every_icon_the_registries_name_is_drawn_in_the_sprite():
+    from judges.render.svg import icon_symbols
+
+    named = {k.icon for k in KINDS.values()} | {i.icon for i in ITEMS.values()} | {c.icon for c in CARDS.values()}
+    assert named - set(icon_symbols()) == set()
+
+
 def test_the_screen_reads_the_protocol_instead_of_its_own_tables():
-    script = (ROOT / "src" / "judges" / "web" / "static" / "app.js").read_text(encoding="utf-8")
-    assert "fetch(`/api/games/${JK.gameId}/protocol`)" in script  # the protocol priced by the game's rules
+    folder = ROOT / "src" / "judges" / "web" / "static" / "js"
+    script = "\n".join(p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.js")))
+    assert "json(`/api/games/${gameId}/protocol`)" in script  # the protocol priced by the game's rules
     assert "DECISION_ICONS" not in script and "world.costs" not in script
     assert not re.search(r"succession:\s*\"choose_successor\"", script)

@@ -108,12 +108,14 @@ def simulate(
 def board(
     svg: Path = typer.Option(..., "--svg", help="Where to write the SVG drawing of the board."),
     map_name: str = typer.Option("canaan", "--map", help="Map name."),
+    lang: str = typer.Option("en", "--lang", help="Language of the names and the legend: en, es, pt_BR."),
 ) -> None:
-    """Draw the board to an SVG file."""
+    """Draw the board to an SVG file (the same drawing as the game screen's)."""
+    from .i18n import normalize_language
     from .render.svg import render_board_svg
     from .world import load_world
 
-    svg.write_text(render_board_svg(load_world(map_name)), encoding="utf-8")
+    svg.write_text(render_board_svg(load_world(map_name), lang=normalize_language(lang)), encoding="utf-8")
     err.print(f"board written to {svg}")
 
 

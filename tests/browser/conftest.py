@@ -13,6 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from browser.play import TIMEOUT
+
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,17 +28,24 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     port = _free_port()
-    db = tmp_path_factory.mktemp("db") / "browser.db"
-    env = {**os.environ, "JUDGES_BOT_DELAY": "0.02", "JUDGES_DATABASE_URL": f"sqlite:///{db}"}
+    folder = tmp_path_factory.mktemp("db")
+    db = folder / "browser.db"
+    output = open(folder / "server.log", "wb")  # a file: a pipe nobody reads would fill and stall the server
+    env = {
+        **os.environ,
+        "JUDGES_BOT_DELAY": "0.02",
+        "JUDGES_CREATE_BURST": "1000",
+        "JUDGES_DATABASE_URL": f"sqlite:///{db}",
+    }
     process = subprocess.Popen(
         [sys.executable, "-m", "judges.cli", "serve", "--port", str(port), "--allow-scenarios", "--allow-seeds"],
         env=env,
         cwd=ROOT,
-        stdout=subprocess.PIPE,
+        stdout=output,
         stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 30
+    deadline = time.time() + 120
     while time.time() < deadline:
         try:
             if httpx.get(base + "/api/world", timeout=1).status_code == 200:
@@ -45,10 +54,11 @@ def server(tmp_path_factory):
             time.sleep(0.2)
     else:
         process.kill()
-        raise RuntimeError("the server did not start: " + process.stdout.read().decode()[-2000:])
+        raise RuntimeError("the server did not start: " + (folder / "server.log").read_text()[-2000:])
     yield base
     process.terminate()
     process.wait(timeout=10)
+    output.close()
 
 
 @pytest.fixture(scope="session")
@@ -77,6 +87,7 @@ def browser():
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context.set_default_timeout(TIMEOUT)  # a heavily loaded machine is slow, never stuck
     pg = context.new_page()
     yield pg
     context.close()

@@ -1,11 +1,29 @@
-"""Playing in the browser: create a game, play rounds by clicking, decisions, bell, languages."""
+"""The game screen in the browser: lobby, a whole game played by clicking the board (moves by
+clicking the destination settlement, purchases by clicking their target), windows, the bell,
+elimination, spectators, replays, languages. Screenshots: tests/browser/support.py."""
 
 from __future__ import annotations
 
-import httpx
+import re
+import time
 
+import httpx
+import pytest
+
+from browser.play import (
+    HTTP_TIMEOUT,
+    TIMEOUT,
+    claim_invitation,
+    new_game,
+    open_host_seat,
+    open_page,
+    play_to_the_end,
+    seq,
+    wait_change,
+    watch_console,
+)
 from browser.support import shot
-from judges.server.seats import cookie_name
+from judges.i18n import catalog
 
 ELECTION = {  # two judges stand: an election opens at once (players 0 and 1 vote)
     "clear_board": True,
@@ -22,87 +40,104 @@ ELECTION = {  # two judges stand: an election opens at once (players 0 and 1 vot
     ],
     "titles": {"Naphtali": {"holder": 10}, "Judah": {"holder": 11}},
 }
+# Seat 0 holds nothing at the Victory Check: eliminated at once; the two others play on.
+ELIMINATION = {
+    "phase": "victory",
+    "clear_board": True,
+    "settlements": {"Hebron": {"owner": 1, "troops": 2}, "Shechem": {"owner": 2, "troops": 2}},
+    "generals": [{"id": 11, "owner": 1, "at": "Hebron"}, {"id": 12, "owner": 2, "at": "Shechem"}],
+}
 
 
-def play_until_round(page, target_round: int, max_clicks: int = 200) -> None:
-    """Plays the human seat by clicking: ends turns and answers decision windows."""
-    for _ in range(max_clicks):
-        page.wait_for_function("() => document.body.dataset.seq !== undefined")
-        if int(page.evaluate("document.querySelector('#round').textContent.match(/\\d+/)[0]")) >= target_round:
-            return
-        modal = page.locator("#modal:not([hidden]) .options button")
-        end = page.locator("#actions .end-turn")
-        seq = page.evaluate("document.body.dataset.seq")
-        if modal.count():
-            modal.first.click()
-        elif end.count():
-            end.click()
-        else:
-            page.wait_for_timeout(150)
-            continue
-        page.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'", timeout=15000)
-    raise AssertionError(f"round {target_round} not reached")
+def no_horizontal_scroll(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
 
-def open_as_host(page, server: str, data: dict) -> None:
-    """The host created the game through the API: its browser gets the seat's cookie."""
-    page.context.add_cookies([{"name": cookie_name(data["id"]), "value": data["token"], "url": server}])
-    page.goto(data["link"])
+def check_final_table(page, players: int = 3) -> None:
+    final = page.locator("[data-panel='final']")
+    final.wait_for()
+    rows = final.locator("tbody tr[data-seat]")
+    assert rows.count() == players
+    for i in range(players):
+        for source in ("judges", "king", "tabernacle", "total"):
+            assert re.fullmatch(r"\d+", rows.nth(i).locator(f"td[data-source='{source}']").inner_text())
+    assert final.locator(".ending").get_attribute("data-ending")
+    # the seat's controls are gone once the game is over
+    assert page.locator("#seat-control").is_hidden()
+    assert page.locator("#actions").is_hidden()
 
 
-def test_create_a_game_against_bots_and_play_two_rounds_by_clicking(server, page):
-    page.goto(server + "/")
-    page.locator(".seat-row").nth(3).wait_for()
-    page.click("#remove-seat")  # three seats: me and two greedy bots
-    page.fill(".seat-row:nth-child(1) .seat-name", "Deborah")
-    page.select_option("#turn-timer", "600")
-    page.select_option("#takeover-bot", "greedy")
-    page.click("#create-game")
-    link = page.locator(".own-seat").first
-    link.wait_for()
-    shot(page, "home")
-    href = link.get_attribute("href")
-    assert "?" not in href  # the creator's seat is in an HttpOnly cookie, not in the address
-    game_id = href.split("/games/")[1]
-    assert page.evaluate("document.cookie") == ""  # HttpOnly: the page's scripts cannot read it
-    table = page.evaluate(f"fetch('/api/games/{game_id}/view').then((r) => r.json())")["table"]
-    assert table == {"turn_timer": 600, "takeover_bot": "greedy"}
-    link.click()
-    page.wait_for_selector("#board polygon")
+@pytest.mark.parametrize(
+    "viewport, limit",
+    [({"width": 1400, "height": 900}, None), ({"width": 390, "height": 844}, 2)],
+    ids=["desktop-whole-game", "phone-two-rounds"],
+)
+def test_a_game_against_two_bots_played_to_its_end_by_clicking_the_board(server, browser, viewport, limit):
+    page = open_page(browser, viewport=viewport)
+    errors = watch_console(page)
+    data = new_game(server, seed=11, **({"round_limit": limit} if limit else {}))
+    open_host_seat(page, server, data)
     page.wait_for_function("() => document.body.dataset.seq !== undefined")
-    shot(page, "game-round-1")
-    play_until_round(page, 3)
-    assert page.locator("#players .player-board").count() >= 2
-    shot(page, "game-round-3")
+    page.locator("#board svg [data-settlement='Hazor']").wait_for()
+    name = "desktop" if limit is None else "phone"
+    # the active seat is marked in the Players panel
+    assert page.locator("[data-panel='players'] [data-seat='0'][data-active='true']").count() == 1
+    log_before = page.locator("[data-panel='log'] [data-log-entry]").count()
+    no_horizontal_scroll(page)
+    shot(page, f"{name}-game")
+    done = play_to_the_end(page)
+    assert done["moved"] > 0 and done["bought"] > 0, done
+    assert page.locator("[data-panel='log'] [data-log-entry]").count() > log_before + 10
+    check_final_table(page)
+    no_horizontal_scroll(page)
+    page.locator("[data-panel='final']").scroll_into_view_if_needed()
+    shot(page, f"{name}-final")
+    assert errors == []
+    page.context.close()
 
 
-def test_vote_close_and_reopen_the_window_read_the_bell_switch_language(server, page):
+def test_the_lobby_lists_an_open_table_and_joining_takes_its_free_seat(server, page):
     data = httpx.post(
         server + "/api/games",
         json={
-            "seats": [
-                {"kind": "human", "name": "Deborah"},
-                {"kind": "bot", "bot": "greedy"},
-                {"kind": "bot", "bot": "greedy"},
-            ],
-            "position": ELECTION,
-            "seed": 3,
+            "seats": [{"kind": "human", "name": "Ehud"}, {"kind": "human", "open": True}, {"kind": "bot"}],
+            "seed": 4,
         },
+        timeout=HTTP_TIMEOUT,
     ).json()
-    open_as_host(page, server, data)
-    # The vote window opens by itself.
+    # the creator's own credential only; the open seat has neither credential nor invitation
+    assert data["seat"] == 0 and data["token"]
+    assert [bool(s.get("open")) for s in data["seats"]] == [False, True, False]
+    assert not any("invitation" in s for s in data["seats"])
+    page.goto(server + "/")
+    row = page.locator(f"[data-open-game='{data['id']}']")
+    row.wait_for()
+    shot(page, "home-lobby")
+    row.locator("button.join").click()
+    # the seat's credential came back as the game's HttpOnly cookie: no secret in the address
+    page.wait_for_url(f"{server}/games/{data['id']}")
+    page.wait_for_function("() => document.body.dataset.seq !== undefined")
+    assert page.evaluate("document.cookie") == ""
+    assert page.evaluate("document.body.dataset.seq") is not None
+    assert page.locator("[data-panel='players'] [data-seat='1']").inner_text()
+    assert (
+        httpx.post(f"{server}/api/games/{data['id']}/join", timeout=HTTP_TIMEOUT).status_code == 409
+    )  # no free seat left
+
+
+def test_vote_close_and_reopen_the_window_read_the_bell(server, page):
+    data = new_game(server, position=ELECTION, seed=3)
+    open_host_seat(page, server, data)
     window = page.locator("#modal:not([hidden])")
     window.wait_for()
     assert page.locator("#modal-body h3[data-kind='vote']").count() == 1
     shot(page, "vote-window")
     page.click("#modal-close")
     assert page.locator("#modal").is_hidden()
-    reopen = page.locator("#bottombar .reopen[data-kind='vote']")
-    reopen.click()
+    page.locator("#bottombar .reopen[data-kind='vote']").click()
     window.wait_for()
-    page.locator("#modal .options button").first.click()  # vote for my own judge (listed first)
+    page.locator("#modal .options button").first.click()
     page.wait_for_selector("#bottombar .reopen[data-kind='vote']", state="detached")
-    # The election tally arrives in the bell.
     page.wait_for_function("() => document.querySelector('#unread').textContent !== ''")
     page.click("#bell")
     note = page.locator("#bell-panel details.note").first
@@ -110,75 +145,153 @@ def test_vote_close_and_reopen_the_window_read_the_bell_switch_language(server, 
     note.locator("summary").click()
     assert note.locator("li").count() >= 1
     shot(page, "bell")
-    page.click("#bell")
-    # The manual opens at the chapter of the current phase, in the player's language.
-    href = page.locator("#manual-link").get_attribute("href")
-    assert href.startswith("/manual/en/")
-    # Switch to Spanish, then Portuguese: the board and the bell are in that language.
-    for lang, word in (("es", "Anuncios"), ("pt_BR", "Anúncios")):
-        page.click(f"#langs button[data-lang='{lang}']")
-        page.wait_for_selector("#phases li")
-        assert word in page.locator("#phases").inner_text()
-        page.click("#bell")
-        page.locator("#bell-panel details.note").first.wait_for()
-        shot(page, f"game-{lang}")
-        page.click("#bell")
+    assert page.locator("#manual-link").get_attribute("href").startswith("/manual/en/")
+
+
+def test_an_eliminated_player_sees_the_message_then_watches(server, page):
+    data = new_game(server, position=ELIMINATION, seed=8)
+    open_host_seat(page, server, data)
+    message = page.locator("[data-eliminated='true']")
+    message.wait_for()
+    assert page.locator("#seat-control").is_hidden() and page.locator("#actions").is_hidden()
+    assert page.locator("[data-panel='players'] [data-seat='0'].out").count() == 1
+    shot(page, "eliminated")
+
+
+def test_a_spectator_sees_the_public_view_live_and_no_hand(server, browser):
+    data = new_game(server, seed=5)
+    watcher = open_page(browser, viewport={"width": 1400, "height": 900})
+    errors = watch_console(watcher)
+    watcher.goto(f"{server}/games/{data['id']}/watch")
+    watcher.wait_for_function("() => document.body.dataset.seq !== undefined")
+    assert watcher.locator("#me").is_hidden() and watcher.locator(".card-chip").count() == 0
+    assert watcher.locator(".spectating").count() == 1
+    view = httpx.get(f"{server}/api/games/{data['id']}/spectate", timeout=HTTP_TIMEOUT).json()
+    assert all(p["hand"] == [] for p in view["state"]["players"]) and view["ballot"] is None
+    # the player acts: the spectator sees it live
+    player = open_page(browser)
+    open_host_seat(player, server, data)
+    player.locator("#actions .end-turn").wait_for()
+    before = seq(watcher)
+    player.locator("#actions .end-turn").click()
+    wait_change(watcher, before)
+    shot(watcher, "spectator")
+    assert errors == []
+    player.context.close()
+    watcher.context.close()
+
+
+def test_a_replay_steps_through_a_finished_game_to_its_final_state(server, page):
+    data = new_game(server, seed=9, round_limit=1)
+    game_id, token = data["id"], data["token"]
+    # bots play it all
+    httpx.post(f"{server}/api/games/{game_id}/seat/away", headers={"X-Seat-Token": token}, timeout=HTTP_TIMEOUT)
+    deadline = time.monotonic() + TIMEOUT / 1000 * 2
+    while time.monotonic() < deadline:
+        view = httpx.get(
+            f"{server}/api/games/{game_id}/view", headers={"X-Seat-Token": token}, timeout=HTTP_TIMEOUT
+        ).json()
+        if view["ending"]:
+            break
+        page.wait_for_timeout(200)  # the bots play the whole game meanwhile
+    assert view["ending"] == "round_limit"
+    errors = watch_console(page)
+    page.goto(f"{server}/games/{game_id}/replay")
+    where = page.locator(".replay-where")
+    where.wait_for()
+    steps = int(where.get_attribute("data-steps"))
+    assert steps == view["seq"] and int(where.get_attribute("data-step")) == steps
+    check_final_table(page)
+    page.click("#replay-first")
+    page.wait_for_selector(".replay-where[data-step='0']")
+    assert page.locator("[data-panel='final']").count() == 0
+    assert page.locator(".replay-hand").count() == 3  # every hand shown
+    page.click("#replay-next")
+    page.wait_for_selector(".replay-where[data-step='1']")
+    page.click("#replay-last")
+    page.wait_for_selector(f".replay-where[data-step='{steps}']")
+    final = httpx.get(f"{server}/api/games/{game_id}/replay", timeout=HTTP_TIMEOUT).json()
+    assert final["final"] == view["final"] and final["state"]["round"] == view["round"]
+    shot(page, "replay")
+    assert errors == []
+
+
+def english_only_words(lang: str) -> set[str]:
+    """Words of the English screen strings that the other language translates differently."""
+    en, other = catalog("en"), catalog(lang)
+    theirs = set(re.findall(r"[A-Za-zÀ-ÿ]{4,}", " ".join(other.values()).lower()))
+    words = set()
+    screen = ("ui.", "phase.", "terrain.", "card.", "decision.", "ending.", "log.")
+    for key, text in en.items():
+        if key.startswith(screen) and other.get(key) != text:
+            words |= {w for w in re.findall(r"[A-Za-z]{4,}", text.lower()) if w not in theirs}
+    return words - {w.lower() for w in ("Deborah", "Levi", "Simeon", "Reuben")}
+
+
+@pytest.mark.parametrize("lang", ["es", "pt_BR"])
+def test_the_spanish_and_portuguese_screens_show_no_english_word(server, page, lang):
+    data = new_game(server, seed=3, position=ELECTION)
+    open_host_seat(page, server, data, f"?lang={lang}")
+    page.locator("#modal:not([hidden])").wait_for()
+    page.locator("#modal .options button").first.click()
+    page.wait_for_function("() => document.querySelector('[data-panel=log]').innerText.length > 40")
+    shot(page, f"game-{lang}")
+    visible = (
+        page.evaluate("document.body.innerText")
+        + " "
+        + page.evaluate("[...document.querySelectorAll('#board svg text')].map((t) => t.textContent).join(' ')")
+    )
+    leaked = set(re.findall(r"[A-Za-z]{4,}", visible.lower())) & english_only_words(lang)
+    assert not leaked, leaked
 
 
 def test_two_browser_windows_see_each_others_moves_live(server, browser):
     data = httpx.post(
         server + "/api/games",
         json={
-            "seats": [
-                {"kind": "human", "name": "Ehud"},
-                {"kind": "human", "name": "Gideon"},
-                {"kind": "bot", "bot": "greedy"},
-            ],
+            "seats": [{"kind": "human", "name": "Ehud"}, {"kind": "human", "name": "Gideon"}, {"kind": "bot"}],
             "seed": 5,
         },
+        timeout=HTTP_TIMEOUT,
     ).json()
-    first, second = browser.new_page(), browser.new_page()  # two browsers: a cookie jar each
-    open_as_host(first, server, data)
-    # Gideon opens his invitation and takes the seat: the page he lands on has no secret in
-    # its address, and the credential is his alone.
-    second.goto(data["seats"][1]["invitation"])
-    second.click("#take-seat")
-    second.wait_for_url(f"{server}/games/{data['id']}")
-    assert second.url == f"{server}/games/{data['id']}"
+    first, second = open_page(browser), open_page(browser)
+    open_host_seat(first, server, data)
+    # Gideon opens his invitation and takes the seat: the page he lands on has no secret in its
+    # address, and the credential is his alone (a cookie jar per browser context).
+    claim_invitation(second, server, data, 1)
     for p in (first, second):
         p.wait_for_function("() => document.body.dataset.seq !== undefined")
-    seq = second.evaluate("document.body.dataset.seq")
+    before = seq(second)
     first.locator("#actions .end-turn").click()  # seat 0 ends the first Intrigue turn
-    second.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'", timeout=10000)
-    first.wait_for_function("() => document.querySelector('#waiting').textContent.includes('Gideon')", timeout=10000)
-    second.locator("#actions .end-turn").wait_for(timeout=10000)  # now it is seat 1's turn, live
-    first.close()
-    second.close()
+    wait_change(second, before)
+    first.wait_for_function("() => document.querySelector('#waiting').textContent.includes('Gideon')")
+    second.locator("#actions .end-turn").wait_for()  # now it is seat 1's turn, live
+    assert second.locator("[data-panel='players'] [data-seat='1'][data-active='true']").count() == 1
+    first.context.close()
+    second.context.close()
 
 
-def test_the_end_of_a_game_is_shown_with_its_winner(server, page):
-    # Three Judge titles held at the Victory Check: Deborah wins at once.
-    position = {
-        "phase": "victory",
-        "clear_board": True,
-        "settlements": {
-            "Hazor": {"owner": 0, "troops": 1},
-            "Hebron": {"owner": 1, "troops": 1},
-            "Shechem": {"owner": 2, "troops": 1},
-        },
-        "generals": [
-            {"id": 10, "owner": 0, "at": "Hazor"},
-            {"id": 11, "owner": 0, "at": "Hazor"},
-            {"id": 12, "owner": 0, "at": "Hazor"},
-        ],
-        "titles": {"Naphtali": {"holder": 10}, "Asher": {"holder": 11}, "Jezreel": {"holder": 12}},
-    }
-    data = httpx.post(
-        server + "/api/games",
-        json={"seats": [{"kind": "human", "name": "Deborah"}, {"kind": "bot"}, {"kind": "bot"}], "position": position},
-    ).json()
-    open_as_host(page, server, data)
-    page.wait_for_selector("#actions .ending")
-    assert page.locator("#actions .ending").get_attribute("data-ending") == "three_points"
-    assert "Deborah" in page.locator("#actions .winners").inner_text()
-    shot(page, "game-over")
+def test_the_home_page_creates_a_game_with_the_creators_link_and_the_invitations(server, page):
+    page.goto(server + "/")
+    page.locator(".seat-row").nth(3).wait_for()
+    page.click("#remove-seat")  # three seats: me, a second human and a greedy bot
+    page.fill(".seat-row:nth-child(1) .seat-name", "Deborah")
+    page.select_option(".seat-row:nth-child(2) .seat-kind", "human")
+    page.select_option("#turn-timer", "600")
+    page.select_option("#takeover-bot", "greedy")
+    page.click("#create-game")
+    own = page.locator(".own-seat")
+    own.wait_for()
+    href = own.get_attribute("href")
+    assert "?" not in href  # the creator's seat is in an HttpOnly cookie, not in the address
+    assert page.evaluate("document.cookie") == ""  # HttpOnly: the page's scripts cannot read it
+    invitations = page.locator(".seat-link")
+    assert invitations.count() == 1
+    assert "/join/" in invitations.first.get_attribute("href")
+    game_id = href.split("/games/")[1]
+    table = page.evaluate(f"fetch('/api/games/{game_id}/view').then((r) => r.json())")["table"]
+    assert table == {"turn_timer": 600, "takeover_bot": "greedy"}
+    own.click()
+    page.wait_for_function("() => document.body.dataset.seq !== undefined")
+    page.locator("#board svg [data-settlement='Hazor']").wait_for()
+    assert page.locator("[data-panel='players'] [data-seat='0']").count() == 1

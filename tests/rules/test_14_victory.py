@@ -839,3 +839,88 @@ def test_dominating_three_whole_regions_makes_three_judges_and_wins():
     assert game.is_over
     assert game.state.ending == "three_points"
     assert game.state.winners == [0]
+
+
+# --- The final table (the game screen's end of game) ----------------------------------------
+
+
+def test_final_table_gives_each_players_points_by_source_settlements_and_the_winner():
+    from judges.engine.victory import final_table
+
+    game = make_game(
+        victory_position(
+            generals=[{"id": 20, "owner": 1, "at": "Lachish"}, {"id": 21, "owner": 1, "at": "Shiloh", "ark": True}],
+            king=20,
+            titles={"Judah": {"holder": 20}},
+        )
+    )
+    table = final_table(game.state, WORLD)
+    assert table["ending"] == "three_points" and table["round"] == 2 and table["winners"] == [1]
+    assert table["tie_break"] is None
+    by_seat = {row["seat"]: row for row in table["players"]}
+    # Lachish, and Shiloh where the Ark's carrier stands
+    assert by_seat[1] == {
+        "seat": 1,
+        "judges": 1,
+        "king": 1,
+        "tabernacle": 1,
+        "total": 3,
+        "settlements": 2,
+        "eliminated_round": None,
+        "winner": True,
+    }
+    assert by_seat[0]["total"] == 0 and not by_seat[0]["winner"]
+
+
+def test_final_table_names_the_settlements_tie_break():
+    from judges.engine.victory import final_table
+
+    game = make_game(_two_players_at_three_points({}))
+    assert final_table(game.state, WORLD)["tie_break"] == "settlements"
+
+
+def test_final_table_names_a_shared_victory():
+    from judges.engine.victory import final_table
+
+    game = make_game(_two_players_at_three_points({"Debir": {"owner": 1, "troops": 1}}))
+    assert final_table(game.state, WORLD)["tie_break"] == "shared"
+
+
+def test_final_table_names_the_score_tie_break():
+    from judges.engine.victory import final_table
+
+    game = make_game(
+        victory_position(
+            generals=[
+                {"id": 10, "owner": 0, "at": "Hazor"},
+                {"id": 11, "owner": 0, "at": "Shiloh", "ark": True},
+                {"id": 20, "owner": 1, "at": "Hebron"},
+                {"id": 21, "owner": 1, "at": "Keilah"},
+                {"id": 22, "owner": 1, "at": "Keilah"},
+            ],
+            king=10,
+            titles={
+                "Naphtali": {"holder": 10},
+                "Manasseh": {"holder": 10},
+                "Judah": {"holder": 20},
+                "Benjamin": {"holder": 21},
+                "Negev": {"holder": 22},
+            },
+        )
+    )
+    table = final_table(game.state, WORLD)
+    assert table["winners"] == [0] and table["tie_break"] == "score"
+    assert {r["seat"]: r["total"] for r in table["players"]} == {0: 4, 1: 3, 2: 0}
+
+
+def test_final_table_marks_the_round_a_player_was_eliminated():
+    from judges.engine.victory import final_table
+
+    game = make_game(
+        victory_position(
+            {"Chinnereth": {"owner": 0, "troops": 1}, "Lachish": {"owner": 1, "troops": 1}},
+            holdings=False,
+        )
+    )
+    rows = {r["seat"]: r for r in final_table(game.state, WORLD)["players"]}
+    assert rows[2]["eliminated_round"] == 2 and rows[0]["eliminated_round"] is None

@@ -99,7 +99,7 @@ def test_the_creators_browser_gets_an_httponly_cookie(client):
     assert cookie.startswith(cookie_name(game_id) + "=")
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie and "Path=/" in cookie
     page = client.get(f"/games/{game_id}")  # the cookie alone opens the page
-    assert page.status_code == 200 and '"seat": 0' in page.text and response.json()["token"] not in page.text
+    assert page.status_code == 200 and 'data-seat="0"' in page.text and response.json()["token"] not in page.text
 
 
 def test_claiming_an_invitation_sets_the_cookie_and_leaves_no_token_in_the_url(client):
@@ -116,7 +116,7 @@ def test_claiming_an_invitation_sets_the_cookie_and_leaves_no_token_in_the_url(c
     cookie = taken.headers["set-cookie"]
     assert cookie.startswith(cookie_name(data["id"]) + "=") and "HttpOnly" in cookie
     game = client.get(taken.headers["location"])
-    assert game.status_code == 200 and '"seat": 1' in game.text
+    assert game.status_code == 200 and 'data-seat="1"' in game.text
     # The seat's view by cookie; the invitation is spent.
     assert client.get(f"/api/games/{data['id']}/view").json()["seat"] == 1
     client.cookies.clear()

@@ -27,21 +27,21 @@ class Card:
     event: bool  # goes to the Events Area and lands on a terrain (§ 5.5)
     target: str  # one of TARGETS
     action: type[Action]  # the action that plays it
-    icon: str
+    icon: str  # a symbol of web/static/icons.svg
 
 
 CARDS: dict[str, Card] = {
     card.name: card
     for card in (
-        Card("tax", event=False, target="region", action=PlayTax, icon="💰"),
-        Card("plague", event=True, target="none", action=PlayEvent, icon="☠"),
-        Card("abundance", event=True, target="none", action=PlayEvent, icon="🌾"),
-        Card("famine", event=True, target="none", action=PlayEvent, icon="🥀"),
-        Card("sandstorm", event=True, target="none", action=PlayEvent, icon="🌪"),
-        Card("assassin", event=False, target="general", action=PlayAssassin, icon="🗡"),
-        Card("revolt", event=False, target="settlement", action=PlayRevolt, icon="✊"),
-        Card("prophet", event=False, target="general", action=PlayProphet, icon="👁"),
-        Card("anointing", event=False, target="general", action=PlayAnointing, icon="🫗"),
+        Card("tax", event=False, target="region", action=PlayTax, icon="tax"),
+        Card("plague", event=True, target="none", action=PlayEvent, icon="plague"),
+        Card("abundance", event=True, target="none", action=PlayEvent, icon="abundance"),
+        Card("famine", event=True, target="none", action=PlayEvent, icon="famine"),
+        Card("sandstorm", event=True, target="none", action=PlayEvent, icon="sandstorm"),
+        Card("assassin", event=False, target="general", action=PlayAssassin, icon="assassin"),
+        Card("revolt", event=False, target="settlement", action=PlayRevolt, icon="revolt"),
+        Card("prophet", event=False, target="general", action=PlayProphet, icon="prophet"),
+        Card("anointing", event=False, target="general", action=PlayAnointing, icon="anointed"),
     )
 }
 #: The event cards, in the table's order (the order a turn's legal plays list them).

@@ -59,7 +59,7 @@ class DecisionKind(Generic[_A]):
     handler: Callable[[Ctx, Decision, _A], None]  # validates before it changes anything
     rule: str  # the rules section its refusals name
     chapter: str  # the manual chapter that explains it ("turn": its phase's chapter when known)
-    icon: str
+    icon: str  # a symbol of web/static/icons.svg
     opens_window: bool = True  # the screen opens a window for it (a turn is played on the board)
     subject: str = "none"  # one of SUBJECTS
     subject_field: str | None = None  # the action field that names the subject (by its map name)
@@ -84,7 +84,7 @@ KINDS: dict[str, DecisionKind[Any]] = {
             titles.apply_vote,
             rule="§10 Election",
             chapter="judges-and-kings",
-            icon="🗳",
+            icon="vote",
         ),
         DecisionKind(
             "appoint_judge",
@@ -93,7 +93,7 @@ KINDS: dict[str, DecisionKind[Any]] = {
             titles.apply_appoint,
             rule="§10 Vacant titles",
             chapter="judges-and-kings",
-            icon="⚖",
+            icon="seal",
             subject="region",
             subject_field="region",
         ),
@@ -104,7 +104,7 @@ KINDS: dict[str, DecisionKind[Any]] = {
             titles.apply_succession,
             rule="§10 Succession",
             chapter="judges-and-kings",
-            icon="👑",
+            icon="crown",
         ),
         DecisionKind(
             "foresee_invasion",
@@ -113,7 +113,7 @@ KINDS: dict[str, DecisionKind[Any]] = {
             invaders.apply_foresee_invasion,
             rule="§13 New wave",
             chapter="wrath-and-invaders",
-            icon="👁",
+            icon="prophet",
             subject="invader_pair",
         ),
         DecisionKind(
@@ -123,7 +123,7 @@ KINDS: dict[str, DecisionKind[Any]] = {
             events.apply_foresee_events,
             rule="§5.5 New events land",
             chapter="events",
-            icon="👁",
+            icon="prophet",
         ),
         DecisionKind(
             "discard",
@@ -132,7 +132,7 @@ KINDS: dict[str, DecisionKind[Any]] = {
             intrigue.apply_discard,
             rule="§6 Intrigue: drawing",
             chapter="intrigue",
-            icon="🂠",
+            icon="card",
         ),
         DecisionKind(
             "plunder",
@@ -141,7 +141,7 @@ KINDS: dict[str, DecisionKind[Any]] = {
             combat.apply_plunder,
             rule="§9 Combat",
             chapter="movement-and-combat",
-            icon="⚔",
+            icon="battle",
             subject="settlement",
             subject_field="settlement",
         ),
@@ -152,7 +152,7 @@ KINDS: dict[str, DecisionKind[Any]] = {
             combat.apply_claim,
             rule="§9 Claiming a Judge title",
             chapter="judges-and-kings",
-            icon="⚖",
+            icon="seal",
             subject="region",
             subject_field="region",
         ),
@@ -163,7 +163,7 @@ KINDS: dict[str, DecisionKind[Any]] = {
             turns.apply_turn_action,
             rule="§4 Turn order",
             chapter="round",
-            icon="⏳",
+            icon="turn",
             opens_window=False,
         ),
     )

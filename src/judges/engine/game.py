@@ -218,6 +218,9 @@ class Game:
             state.step += 1
             step(ctx)
         if ctx.outbox:
+            after = len(self.log)
+            for note in ctx.outbox:
+                note.after = after
             self.notifications.extend(ctx.outbox)
             ctx.outbox.clear()
 

@@ -24,7 +24,7 @@ TARGETS = ("settlement", "general", "either", "none")
 class Item:
     name: str
     target: str  # one of TARGETS
-    icon: str
+    icon: str  # a symbol of web/static/icons.svg
     wrath: str | None = None  # the rule (a `Rules` field) giving the Wrath each one registers
     besieged_forbids: bool = False  # a besieged settlement cannot receive it
 
@@ -32,12 +32,12 @@ class Item:
 ITEMS: dict[str, Item] = {
     item.name: item
     for item in (
-        Item("troop", target="either", icon="🛡"),
-        Item("mercenary", target="general", icon="🪖", wrath="wrath_mercenary"),
-        Item("development", target="settlement", icon="🏛", besieged_forbids=True),
-        Item("wall", target="settlement", icon="🧱", besieged_forbids=True),
-        Item("general", target="settlement", icon="♞"),
-        Item("card", target="none", icon="🂠"),
+        Item("troop", target="either", icon="troop"),
+        Item("mercenary", target="general", icon="mercenary", wrath="wrath_mercenary"),
+        Item("development", target="settlement", icon="development", besieged_forbids=True),
+        Item("wall", target="settlement", icon="wall", besieged_forbids=True),
+        Item("general", target="settlement", icon="general"),
+        Item("card", target="none", icon="card"),
     )
 }
 ITEM_NAMES: tuple[str, ...] = tuple(ITEMS)

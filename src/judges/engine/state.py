@@ -131,6 +131,7 @@ class Notification(Struct, kw_only=True):
     to: list[int]  # seats addressed
     params: dict[str, Any] = field(default_factory=dict)
     entries: list[Entry] = field(default_factory=list)
+    after: int = 0  # actions applied before it (where it stands in the game's log: the screen's log panel)
 
 
 class Decision(Struct, kw_only=True, frozen=True):

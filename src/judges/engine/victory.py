@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..world import World
 from .board import control_map, controlled_settlements, free_generals, hex_controller, living_seats, sustaining_regions
 from .context import Ctx
@@ -102,6 +104,49 @@ def victory_check(ctx: Ctx) -> None:
             to=[p.seat for p in state.players],
             params={"ending": ending, "winners": winners, "round": state.round},
         )
+
+
+def tie_break(state: GameState, world: World, seats: list[int]) -> str | None:
+    """Which rule decided among `seats` (those that reached the points to win), as
+    `_break_tie` applies it: None (one alone), "score" (the highest score), "settlements"
+    (most settlements among the tied), "shared" (still tied: a shared victory)."""
+    if len(seats) <= 1:
+        return None
+    totals = {seat: score(state, world, seat)["total"] for seat in seats}
+    top = [seat for seat in seats if totals[seat] == max(totals.values())]
+    if len(top) == 1:
+        return "score"
+    return "settlements" if len(_break_tie(state, world, seats)) == 1 else "shared"
+
+
+def final_table(state: GameState, world: World) -> dict[str, Any]:
+    """The end of the game as a table: each player's points by source (§ 14: Judge titles,
+    the King, the Tabernacle), settlements held, when they were eliminated, and whether they
+    won; the ending, its round, and the tie-break that decided (None when none was needed)."""
+    rules = state.options.rules
+    rows: list[dict[str, Any]] = []
+    for p in state.players:
+        rows.append(
+            {
+                "seat": p.seat,
+                **score(state, world, p.seat),
+                "settlements": len(controlled_settlements(state, world, p.seat)),
+                "eliminated_round": p.eliminated_round if p.eliminated else None,
+                "winner": p.seat in state.winners,
+            }
+        )
+    reached = [
+        p.seat
+        for p in state.players
+        if not p.eliminated and score(state, world, p.seat)["total"] >= rules.points_to_win
+    ]
+    return {
+        "ending": state.ending,
+        "round": state.round,
+        "winners": list(state.winners),
+        "tie_break": tie_break(state, world, reached) if state.ending == "three_points" else None,
+        "players": rows,
+    }
 
 
 def _break_tie(state: GameState, world: World, seats: list[int]) -> list[int]:

@@ -316,6 +316,7 @@ SCREEN_PREFIXES = (
     "terrain.",
     "kingdom.",
     "card.",
+    "card_help.",
     "item.",
     "ending.",
     "ending_text.",
@@ -325,6 +326,7 @@ SCREEN_PREFIXES = (
     "party.",
     "outcome.",
     "fmt.",
+    "log.",
     "place.",
 )
 

@@ -1,86 +1,47 @@
-"""Render the board as a standalone SVG document (standard library only).
+"""The board as SVG, drawn from its description (`render/board.py`): the one drawing of the board.
 
-``render_board_svg(world)`` draws the static board: pointy-top hexes coloured by terrain, region
-territories (each hex is shaded towards the region of its nearest settlement, with borders
-between territories), settlements (cities bigger than villages) with their names, the starting
-Canaanite-held settlements, the Tabernacle, where the Ark starts, and a legend.
+`board_svg(description, lang, names)` draws hexes tinted by region with terrain marks, region
+borders and names, settlements (cities bigger, walls, developments, garrison, siege, razed),
+the Tabernacle and the Ark, invader pairs with the direction they march, landed events on
+their terrain, and generals as tokens in their tribe's colour with their id, relics and titles.
+The icons are the symbols of `web/static/icons.svg`, embedded so that the file stands alone.
+
+The game screen inserts this SVG as it is and wires its groups to clicks: `data-hex`,
+`data-region`, `data-settlement`, `data-general`, `data-invaders`. `render_board_svg(world)`
+is the CLI's standalone picture of the board at the start, with a legend.
 """
 
 from __future__ import annotations
 
-import math
-from collections import deque
+import re
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from judges.world import World
+from ..engine.state import GameState
+from ..i18n import DEFAULT_LANGUAGE, gettext
+from ..world import World
+from .board import CANAANITE_COLOUR, HEX_SIZE, SEAT_COLOURS, corners, describe_board
 
-__all__ = ["render_board_svg", "TERRAIN_COLOURS", "REGION_COLOURS"]
+__all__ = ["board_svg", "render_board_svg", "TERRAIN_COLOURS", "ICONS"]
 
-HEX_SIZE = 30.0  # centre to corner, px
-MARGIN = 30.0
-LEGEND_WIDTH = 250.0
-TITLE_HEIGHT = 40.0
-
-TERRAIN_COLOURS = {
-    "plain": "#c9e4a4",
-    "mountains": "#a89c8e",
-    "desert": "#ecd6a0",
-}
-TERRAIN_LABELS = {"plain": "Plain", "mountains": "Mountains", "desert": "Desert"}
+ICONS = Path(__file__).resolve().parent.parent / "web" / "static" / "icons.svg"
+TERRAIN_COLOURS = {"plain": "#c9e4a4", "mountains": "#a89c8e", "desert": "#ecd6a0"}
 UNKNOWN_TERRAIN_COLOUR = "#dddddd"
-
-REGION_COLOURS = (
-    "#1f77b4",  # blue
-    "#17becf",  # cyan
-    "#2ca02c",  # green
-    "#9467bd",  # purple
-    "#ff7f0e",  # orange
-    "#8c564b",  # brown
-    "#e377c2",  # pink
-    "#d62728",  # red
-    "#bcbd22",  # olive
-    "#7f7f7f",  # grey
-    "#393b79",
-    "#637939",
-)
-KINGDOM_LABELS = {"israel": "Israel", "judah": "Judah", "foreign": "foreign"}
-
-CANAANITE_COLOUR = "#7a0019"
-SACRED_COLOUR = "#c8a000"
-BORDER_COLOUR = "#3a3a3a"
-BACKGROUND = "#eef3f7"
+BORDER_COLOUR = "#2d2d2d"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
-
-_SQRT3 = math.sqrt(3.0)
-
-
-def _centre(q: int, r: int) -> tuple[float, float]:
-    return HEX_SIZE * _SQRT3 * (q + r / 2.0), HEX_SIZE * 1.5 * r
+LEGEND_WIDTH = 260.0
+DASHED_WALL = ' stroke-dasharray="4 1.5"'
+DASHED_CAPTIVE = ' stroke-dasharray="2 1.5"'
 
 
-def _corners(cx: float, cy: float, size: float = HEX_SIZE) -> list[tuple[float, float]]:
-    # pointy-top: corners at 30°, 90°, ... (SVG y axis points down)
-    return [
-        (cx + size * math.cos(math.radians(60 * i - 30)), cy + size * math.sin(math.radians(60 * i - 30)))
-        for i in range(6)
-    ]
-
-
-def _points(corners: list[tuple[float, float]]) -> str:
-    return " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
-
-
-# Edge i of a pointy-top hex (between corners i and i+1) faces this axial direction.
-# Corner i sits at angle 60*i-30 degrees with the SVG y axis pointing down: corner 0 is
-# upper right, corner 1 lower right, corner 2 bottom, ..., corner 5 top.
-_EDGE_DIRECTION = {
-    0: (1, 0),  # corners 0-1: east
-    1: (0, 1),  # corners 1-2: south-east
-    2: (-1, 1),  # corners 2-3: south-west
-    3: (-1, 0),  # corners 3-4: west
-    4: (0, -1),  # corners 4-5: north-west
-    5: (1, -1),  # corners 5-0: north-east
-}
+@cache
+def icon_symbols() -> dict[str, str]:
+    """Each symbol of the icon sprite, by id, as its SVG text."""
+    text = ICONS.read_text(encoding="utf-8")
+    return {m.group(1): m.group(0) for m in re.finditer(r'<symbol id="([a-z_]+)".*?</symbol>', text, re.S)}
 
 
 def _mix(colour: str, other: str, t: float) -> str:
@@ -89,224 +50,348 @@ def _mix(colour: str, other: str, t: float) -> str:
     return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(a, b))
 
 
-def _territories(world: World) -> list[int | None]:
-    """Region of the nearest settlement for every hex (multi-source BFS over the land)."""
-    owner: list[int | None] = [None] * len(world.hexes)
-    queue: deque[int] = deque()
-    for s in world.settlements:
-        owner[s.hex] = s.region
-        queue.append(s.hex)
-    while queue:
-        h = queue.popleft()
-        for nb in world.neighbours[h]:
-            if owner[nb] is None:
-                owner[nb] = owner[h]
-                queue.append(nb)
-    return owner
+def _points(pts: list[tuple[float, float]] | list[list[float]]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
 
 
-def render_board_svg(world: World) -> str:
-    """Return the board as an SVG document (a string)."""
-    centres = [_centre(h.q, h.r) for h in world.hexes]
-    xs = [c[0] for c in centres]
-    ys = [c[1] for c in centres]
-    half_w = HEX_SIZE * _SQRT3 / 2
-    min_x, max_x = min(xs) - half_w, max(xs) + half_w
-    min_y, max_y = min(ys) - HEX_SIZE, max(ys) + HEX_SIZE
-    ox = MARGIN - min_x
-    oy = MARGIN + TITLE_HEIGHT - min_y
-    map_w = max_x - min_x
-    map_h = max_y - min_y
-    legend_rows = 9 + len(world.regions)
-    legend_h = 40 + legend_rows * 24
-    width = map_w + 2 * MARGIN + LEGEND_WIDTH
-    height = max(map_h, legend_h) + 2 * MARGIN + TITLE_HEIGHT
+def _use(icon: str, x: float, y: float, size: float, cls: str = "icon") -> str:
+    return (
+        f'<use href="#{icon}" class="{cls}" x="{x - size / 2:.1f}" y="{y - size / 2:.1f}" '
+        f'width="{size:.1f}" height="{size:.1f}"/>'
+    )
 
-    region_colour = [REGION_COLOURS[i % len(REGION_COLOURS)] for i in range(len(world.regions))]
-    owner = _territories(world)
 
+def _seat_colour(owner: int | None) -> str:
+    if owner is None:
+        return "#ffffff"
+    if owner < 0:
+        return CANAANITE_COLOUR
+    return SEAT_COLOURS[owner % len(SEAT_COLOURS)]
+
+
+class _Words:
+    """The drawing's words in one language: tooltips name seats by their players' names."""
+
+    def __init__(self, lang: str, names: Mapping[int, str] | None) -> None:
+        self.lang = lang
+        self.names = names or {}
+
+    def __call__(self, key: str, **params: Any) -> str:
+        return gettext(self.lang, key, **params)
+
+    def seat(self, seat: int | None) -> str:
+        if seat is None:
+            return self("ui.free")
+        if seat < 0:
+            return self("ui.canaanites")
+        return self.names.get(seat) or self("ui.player_n", n=seat + 1)
+
+
+def board_svg(
+    board: dict[str, Any], lang: str = DEFAULT_LANGUAGE, names: Mapping[int, str] | None = None, legend: bool = False
+) -> str:
+    """The SVG of a board description (`describe_board`), its tooltips in `lang`."""
+    w = _Words(lang, names)
+    vx, vy, vw, vh = board["viewbox"]
+    width = vw + (LEGEND_WIDTH if legend else 0)
     out: list[str] = []
     add = out.append
     add(
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family={quoteattr(FONT)}>'
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="jk-board" viewBox="{vx} {vy} {width:.1f} {vh}" '
+        f'width="{width:.0f}" height="{vh:.0f}" font-family={quoteattr(FONT)} data-map={quoteattr(board["map"])}>'
     )
-    add(f"<title>{escape(world.name)}</title>")
-    add(f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="{BACKGROUND}"/>')
-    add(
-        f'<text x="{MARGIN:.0f}" y="{MARGIN + 12:.0f}" font-size="24" font-weight="bold" '
-        f'fill="#333">{escape(world.name)}</text>'
-    )
+    used = {"tabernacle", "ark", "invader", "arrow", "crown", "seal", "prophet", "anointed", "wall", "development"}
+    used |= {"razed", "captive"} | {card for h in board["hexes"] for card in h["events"]}
+    symbols = icon_symbols()
+    add("<defs>" + "".join(symbols[i] for i in sorted(used) if i in symbols) + "</defs>")
+    add(f'<rect class="sea" x="{vx}" y="{vy}" width="{width:.1f}" height="{vh}" fill="#e6eef3"/>')
 
-    # ---- terrain, tinted towards the territory's region colour -----------------------------
-    add('<g id="hexes" stroke="#ffffff" stroke-width="0.8" stroke-opacity="0.7">')
-    for h, (cx, cy) in zip(world.hexes, centres):
-        base = TERRAIN_COLOURS.get(h.terrain, UNKNOWN_TERRAIN_COLOUR)
-        owning = owner[h.index]
-        fill = base if owning is None else _mix(base, region_colour[owning], 0.12)
-        add(
-            f'<polygon points="{_points(_corners(cx + ox, cy + oy))}" fill="{fill}">'
-            f"<title>({h.q}, {h.r}) {escape(h.terrain)}</title></polygon>"
-        )
+    regions = {r["index"]: r for r in board["regions"]}
+    # ---- territories: each region's hexes in one group, tinted towards its colour ------------
+    add('<g class="hexes" stroke="#ffffff" stroke-width="0.8" stroke-opacity="0.7">')
+    by_region: dict[int | None, list[dict[str, Any]]] = {}
+    for h in board["hexes"]:
+        by_region.setdefault(h["region"], []).append(h)
+    for index, hexes in by_region.items():
+        region = regions.get(index) if index is not None else None
+        if region is not None:
+            add(f'<g class="region" data-region={quoteattr(region["name"])}>')
+            add(f"<title>{escape(region['label'])} ({escape(w('kingdom.' + region['kingdom']))})</title>")
+        else:
+            add("<g>")
+        for h in hexes:
+            base = TERRAIN_COLOURS.get(h["terrain"], UNKNOWN_TERRAIN_COLOUR)
+            fill = base if region is None else _mix(base, region["colour"], 0.14)
+            classes = f"hex terrain-{h['terrain']}" + (" sealed" if h["sealed"] else "")
+            add(
+                f'<polygon class="{classes}" data-hex="{h["index"]}" data-q="{h["q"]}" data-r="{h["r"]}" '
+                f'points="{_points(h["points"])}" fill="{fill}"/>'
+            )
+        add("</g>")
     add("</g>")
 
-    # ---- terrain texture marks (mountains: peaks, desert: dots) ----------------------------
-    add('<g id="terrain-marks" fill="none" stroke-linecap="round">')
-    for h, (cx, cy) in zip(world.hexes, centres):
-        if h.settlement is not None:
+    # ---- terrain marks and the events landed on a terrain ------------------------------------
+    add('<g class="terrain-marks" fill="none" stroke-linecap="round" pointer-events="none">')
+    for h in board["hexes"]:
+        if h["settlement"] is not None or h["index"] == board["tabernacle"]["hex"]:
             continue
-        x, y = cx + ox, cy + oy
-        if h.terrain == "mountains":
+        x, y = h["x"], h["y"]
+        if h["events"]:
+            for k, card in enumerate(h["events"][:2]):
+                add(_use(card, x - 7 + 14 * k - 7 * (len(h["events"][:2]) - 1) + 7, y, 18, "icon event-mark"))
+            continue
+        if h["terrain"] == "mountains":
             add(
                 f'<path d="M{x - 11:.1f},{y + 6:.1f} L{x - 4:.1f},{y - 5:.1f} L{x + 1:.1f},{y + 2:.1f} '
                 f'L{x + 5:.1f},{y - 3:.1f} L{x + 11:.1f},{y + 6:.1f}" stroke="#6d6357" stroke-width="1.6"/>'
             )
-        elif h.terrain == "desert":
+        elif h["terrain"] == "desert":
             for dx, dy in ((-7, -3), (3, -6), (7, 4), (-3, 6), (0, 0)):
                 add(f'<circle cx="{x + dx:.1f}" cy="{y + dy:.1f}" r="1.2" fill="#b89a5a"/>')
-        elif h.terrain == "plain":
+        elif h["terrain"] == "plain":
             add(
                 f'<path d="M{x - 8:.1f},{y + 3:.1f} q3,-4 6,0 M{x + 2:.1f},{y - 2:.1f} q3,-4 6,0" '
                 f'stroke="#89b463" stroke-width="1.3"/>'
             )
     add("</g>")
 
-    # ---- territory borders and the edge of the land ----------------------------------------
-    add(f'<g id="borders" stroke="{BORDER_COLOUR}" stroke-linecap="round">')
-    for h, (cx, cy) in zip(world.hexes, centres):
-        corners = _corners(cx + ox, cy + oy)
-        for edge, (dq, dr) in _EDGE_DIRECTION.items():
-            nb = world.hex_at.get((h.q + dq, h.r + dr))
-            (x1, y1), (x2, y2) = corners[edge], corners[(edge + 1) % 6]
-            if nb is None:
-                add(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke-width="2.2"/>')
-            elif nb > h.index and owner[nb] != owner[h.index]:
-                add(
-                    f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                    f'stroke-width="1.4" stroke-dasharray="5 3" stroke-opacity="0.75"/>'
-                )
+    # ---- region borders and names -------------------------------------------------------------
+    add('<g class="region-borders" fill="none" stroke-linecap="round" pointer-events="none">')
+    for r in board["regions"]:
+        d = " ".join(f"M{x1},{y1} L{x2},{y2}" for x1, y1, x2, y2 in r["outline"])
+        add(
+            f'<path class="region-outline" data-region-outline={quoteattr(r["name"])} d="{d}" '
+            f'stroke="{BORDER_COLOUR}" stroke-width="2.2" stroke-opacity="0.85"/>'
+        )
+    add("</g>")
+    add('<g class="region-labels" pointer-events="none">')
+    for r in board["regions"]:
+        judge = r["judge_seat"]
+        colour = _seat_colour(judge) if judge is not None else "#333"
+        add(
+            f'<text class="region-label" x="{r["label_x"]}" y="{r["label_y"] + 4}" text-anchor="middle" '
+            f'font-size="11" font-weight="bold" letter-spacing="0.5" fill="{colour}" fill-opacity="0.85" '
+            f'stroke="#fff" stroke-width="2.5" stroke-opacity="0.7" paint-order="stroke">'
+            f"{escape(r['label'].upper())}</text>"
+        )
+    add("</g>")
+
+    # ---- the Tabernacle ---------------------------------------------------------------------
+    tab = board["tabernacle"]
+    add(f'<g class="tabernacle" pointer-events="none"><title>{escape(w("ui.tabernacle"))}</title>')
+    add(_use("tabernacle", tab["x"] - 19, tab["y"] - 2, 15))
     add("</g>")
 
     # ---- settlements ------------------------------------------------------------------------
-    add('<g id="settlements">')
-    for s in world.settlements:
-        cx, cy = centres[s.hex]
-        x, y = cx + ox, cy + oy
-        colour = region_colour[s.region]
-        add(f'<g class="settlement" id={quoteattr("settlement-" + str(s.index))}>')
-        add(
-            f'<polygon points="{_points(_corners(x, y, HEX_SIZE - 2.5))}" fill="none" '
-            f'stroke="{colour}" stroke-width="3"/>'
-        )
-        if s.is_city:
-            add(f'<circle cx="{x:.1f}" cy="{y - 4:.1f}" r="10" fill="{colour}" stroke="#111" stroke-width="2"/>')
-            add(f'<circle cx="{x:.1f}" cy="{y - 4:.1f}" r="4" fill="#fff" stroke="#111" stroke-width="1"/>')
-        else:
-            add(f'<circle cx="{x:.1f}" cy="{y - 4:.1f}" r="6" fill="{colour}" stroke="#111" stroke-width="1.5"/>')
-        if s.canaanite_start:
-            add(
-                f'<circle cx="{x + 13:.1f}" cy="{y - 13:.1f}" r="6.5" fill="{CANAANITE_COLOUR}" '
-                f'stroke="#fff" stroke-width="1"/>'
-                f'<text x="{x + 13:.1f}" y="{y - 9.8:.1f}" font-size="9" font-weight="bold" '
-                f'fill="#fff" text-anchor="middle">C</text>'
-            )
-        add(
-            f'<text x="{x:.1f}" y="{y + 17:.1f}" font-size="{10 if s.is_city else 9}" '
-            f'font-weight="{"bold" if s.is_city else "normal"}" text-anchor="middle" fill="#111" '
-            f'stroke="#fff" stroke-width="2.6" stroke-opacity="0.85" paint-order="stroke">'
-            f"{escape(s.name)}</text>"
-        )
+    add('<g class="settlements">')
+    for s in board["settlements"]:
+        add(_settlement(s, w))
+    add("</g>")
+
+    # ---- the Ark, unattended ------------------------------------------------------------------
+    if board["ark"] is not None:
+        ark = board["ark"]
+        add(f'<g class="ark" data-ark="{ark["hex"]}" pointer-events="none"><title>{escape(w("ui.ark"))}</title>')
+        add(_use("ark", ark["x"] + 19, ark["y"] - 2, 16))
+        add("</g>")
+
+    # ---- invaders -----------------------------------------------------------------------------
+    add('<g class="invaders-layer">')
+    names_by_index = {s["index"]: s["label"] for s in board["settlements"]}
+    for p in board["invaders"]:
+        x, y = p["x"] + 17, p["y"] - 17
+        tip = f"{w('ui.invader_pair')} {p['id']} → {names_by_index[p['toward']]}"
+        add(f'<g class="invaders" data-invaders="{p["id"]}" data-at="{p["settlement"]}">')
+        add(f"<title>{escape(tip)}</title>")
+        add(_use("invader", x, y, 15))
+        add(f'<g transform="rotate({p["angle"]} {x:.1f} {y:.1f})">{_use("arrow", x + 13, y, 12, "icon direction")}</g>')
         add("</g>")
     add("</g>")
 
-    # ---- Tabernacle and Ark -----------------------------------------------------------------
-    tx, ty = centres[world.tabernacle_hex]
-    add(_tabernacle_icon(tx + ox - 14, ty + oy - 12, "tabernacle"))
-    ax, ay = centres[world.ark_start_hex]
-    add(_ark_icon(ax + ox - 14, ay + oy - 12, "ark-start"))
-
-    # ---- legend -----------------------------------------------------------------------------
-    lx = map_w + 2 * MARGIN + 10
-    ly = MARGIN + TITLE_HEIGHT
-    add('<g id="legend" font-size="12" fill="#222">')
-    add(
-        f'<rect x="{lx - 10:.0f}" y="{ly - 24:.0f}" width="{LEGEND_WIDTH - 20:.0f}" '
-        f'height="{legend_h:.0f}" rx="6" fill="#ffffff" fill-opacity="0.85" stroke="#999"/>'
-    )
-    add(f'<text x="{lx:.0f}" y="{ly:.0f}" font-size="14" font-weight="bold">Legend</text>')
-    row = ly + 24
-    for terrain in ("plain", "mountains", "desert"):
-        add(
-            f'<polygon points="{_points(_corners(lx + 9, row - 4, 9))}" '
-            f'fill="{TERRAIN_COLOURS[terrain]}" stroke="#666"/>'
-            f'<text x="{lx + 26:.0f}" y="{row:.0f}">{TERRAIN_LABELS[terrain]}</text>'
-        )
-        row += 24
-    add(
-        f'<circle cx="{lx + 9:.0f}" cy="{row - 4:.0f}" r="9" fill="#bbb" stroke="#111" stroke-width="2"/>'
-        f'<circle cx="{lx + 9:.0f}" cy="{row - 4:.0f}" r="3.5" fill="#fff" stroke="#111"/>'
-        f'<text x="{lx + 26:.0f}" y="{row:.0f}">City (seat of the judge)</text>'
-    )
-    row += 24
-    add(
-        f'<circle cx="{lx + 9:.0f}" cy="{row - 4:.0f}" r="6" fill="#bbb" stroke="#111" stroke-width="1.5"/>'
-        f'<text x="{lx + 26:.0f}" y="{row:.0f}">Village</text>'
-    )
-    row += 24
-    add(
-        f'<circle cx="{lx + 9:.0f}" cy="{row - 4:.0f}" r="6.5" fill="{CANAANITE_COLOUR}"/>'
-        f'<text x="{lx + 9:.0f}" y="{row - 0.8:.1f}" font-size="9" font-weight="bold" fill="#fff" '
-        f'text-anchor="middle">C</text>'
-        f'<text x="{lx + 26:.0f}" y="{row:.0f}">Canaanite-held at start</text>'
-    )
-    row += 24
-    add(_tabernacle_icon(lx + 9, row - 4, None))
-    add(f'<text x="{lx + 26:.0f}" y="{row:.0f}">Tabernacle</text>')
-    row += 24
-    add(_ark_icon(lx + 9, row - 4, None))
-    add(f'<text x="{lx + 26:.0f}" y="{row:.0f}">Ark (start)</text>')
-    row += 24
-    add(
-        f'<line x1="{lx:.0f}" y1="{row - 4:.0f}" x2="{lx + 18:.0f}" y2="{row - 4:.0f}" '
-        f'stroke="{BORDER_COLOUR}" stroke-width="1.4" stroke-dasharray="5 3"/>'
-        f'<text x="{lx + 26:.0f}" y="{row:.0f}">Region border (nearest town)</text>'
-    )
-    row += 30
-    add(f'<text x="{lx:.0f}" y="{row:.0f}" font-size="13" font-weight="bold">Regions</text>')
-    row += 22
-    for region in world.regions:
-        kingdom = KINGDOM_LABELS.get(region.kingdom, region.kingdom)
-        add(
-            f'<rect x="{lx:.0f}" y="{row - 12:.0f}" width="18" height="14" rx="2" '
-            f'fill="{region_colour[region.index]}" stroke="#333"/>'
-            f'<text x="{lx + 26:.0f}" y="{row:.0f}">{escape(region.name)} '
-            f'<tspan fill="#666">({escape(kingdom)})</tspan></text>'
-        )
-        row += 22
+    # ---- generals -----------------------------------------------------------------------------
+    add('<g class="generals">')
+    for g in board["generals"]:
+        add(_general(g, w, regions))
     add("</g>")
+
+    if legend:
+        add(_legend(board, w, vx + vw + 10, vy + 20))
     add("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _tabernacle_icon(x: float, y: float, element_id: str | None) -> str:
-    ident = f' id="{element_id}"' if element_id else ""
-    return (
-        f"<g{ident}><title>Tabernacle</title>"
-        f'<path d="M{x - 10:.1f},{y + 7:.1f} L{x:.1f},{y - 9:.1f} L{x + 10:.1f},{y + 7:.1f} Z" '
-        f'fill="#f4e3a1" stroke="{SACRED_COLOUR}" stroke-width="2.2" stroke-linejoin="round"/>'
-        f'<path d="M{x - 3:.1f},{y + 7:.1f} L{x:.1f},{y + 1:.1f} L{x + 3:.1f},{y + 7:.1f} Z" '
-        f'fill="{SACRED_COLOUR}"/></g>'
+def _settlement(s: dict[str, Any], w: _Words) -> str:
+    x, y = s["x"], s["y"] - 3
+    r = 11.0 if s["city"] else 8.0
+    parts = [
+        f'<g class="settlement{" city" if s["city"] else ""}{" razed" if s["razed"] else ""}'
+        f'{" besieged" if s["besieged"] else ""}" data-settlement={quoteattr(s["name"])} data-hex="{s["hex"]}" '
+        f'data-owner="{"" if s["owner"] is None else s["owner"]}">'
+    ]
+    tip = [s["label"], w("ui.city") if s["city"] else w("ui.village")]
+    if s["razed"]:
+        tip.append(w("ui.razed"))
+    else:
+        tip.append(w.seat(s["owner"]))
+        if s["troops"]:
+            tip.append(f"{w('ui.garrison')} {s['troops']}")
+        if s["walls"]:
+            tip.append(w("ui.walls"))
+        if s["developments"]:
+            tip.append(f"{w('ui.developments')} {s['developments']}")
+        if s["besieged"]:
+            tip.append(w("ui.besieged"))
+    parts.append(f"<title>{escape(' · '.join(tip))}</title>")
+    # the whole hex under the settlement takes the click too (the group spans it)
+    parts.append(
+        f'<polygon class="settlement-hex" points="{_points(corners(s["x"], s["y"], HEX_SIZE - 1))}" '
+        f'fill="transparent" stroke="none"/>'
     )
+    if s["razed"]:
+        parts.append(_use("razed", x, y, 20))
+    else:
+        if s["besieged"]:
+            parts.append(
+                f'<circle class="siege-ring" cx="{x}" cy="{y}" r="{r + 5:.1f}" fill="none" stroke="#b91c1c" '
+                f'stroke-width="2" stroke-dasharray="3 2.5"/>'
+            )
+        if s["city"]:
+            parts.append(f'<circle cx="{x}" cy="{y}" r="{r + 2.5:.1f}" fill="none" stroke="#222" stroke-width="1.2"/>')
+        walls = s["walls"]
+        parts.append(
+            f'<circle class="holder" cx="{x}" cy="{y}" r="{r}" fill="{_seat_colour(s["owner"])}" '
+            f'stroke="{"#1a1a1a" if walls else "#444"}" stroke-width="{3.5 if walls else 1.2}"'
+            f"{DASHED_WALL if walls else ''}/>"
+        )
+        if s["troops"]:
+            fill = "#111" if s["owner"] is None else "#fff"
+            parts.append(
+                f'<text class="troops" x="{x}" y="{y + 4:.1f}" text-anchor="middle" '
+                f'font-size="{11 if s["city"] else 10}" '
+                f'font-weight="bold" fill="{fill}">{s["troops"]}</text>'
+            )
+        if walls:
+            parts.append(_use("wall", x - r - 4, y - r + 1, 10))
+        if s["developments"]:
+            parts.append(_use("development", x + r + 4, y - r + 1, 10))
+            if s["developments"] > 1:
+                parts.append(
+                    f'<text x="{x + r + 9:.1f}" y="{y - r - 3:.1f}" font-size="8" font-weight="bold" fill="#333">'
+                    f"{s['developments']}</text>"
+                )
+    parts.append(
+        f'<text class="label" x="{x}" y="{s["y"] - 17:.1f}" text-anchor="middle" '
+        f'font-size="{9.5 if s["city"] else 8.5}" '
+        f'font-weight="{"bold" if s["city"] else "normal"}" fill="#111" stroke="#fff" stroke-width="2.4" '
+        f'stroke-opacity="0.9" paint-order="stroke">{escape(s["label"])}</text>'
+    )
+    parts.append("</g>")
+    return "".join(parts)
 
 
-def _ark_icon(x: float, y: float, element_id: str | None) -> str:
-    ident = f' id="{element_id}"' if element_id else ""
-    return (
-        f"<g{ident}><title>Ark (start)</title>"
-        f'<rect x="{x - 9:.1f}" y="{y - 6:.1f}" width="18" height="12" rx="1.5" fill="{SACRED_COLOUR}" '
-        f'stroke="#6b5200" stroke-width="1.2"/>'
-        f'<line x1="{x - 13:.1f}" y1="{y + 2:.1f}" x2="{x + 13:.1f}" y2="{y + 2:.1f}" stroke="#6b5200" '
-        f'stroke-width="1.8" stroke-linecap="round"/>'
-        f'<path d="M{x - 7:.1f},{y - 6:.1f} l3,-4 M{x + 7:.1f},{y - 6:.1f} l-3,-4" stroke="#6b5200" '
-        f'stroke-width="1.4" fill="none"/></g>'
+_MARK_WORDS = {
+    "crown": "ui.king",
+    "seal": "ui.judge",
+    "prophet": "ui.prophet",
+    "anointed": "ui.anointed",
+    "ark": "ui.ark",
+}
+
+
+def _general(g: dict[str, Any], w: _Words, regions: dict[int, dict[str, Any]]) -> str:
+    x, y = g["x"], g["y"]
+    tip = [f"{w('ui.general')} {g['id']}", w.seat(g["owner"])]
+    for mark in g["marks"]:
+        word = w(_MARK_WORDS[mark])
+        if mark == "seal" and g["judge_of"] is not None:
+            word += f" ({regions[g['judge_of']]['label']})"
+        tip.append(word)
+    if g["army"]:
+        tip.append(f"{w('ui.army')} {g['army']}")
+    if g["captor"] is not None:
+        tip.append(f"{w('ui.captive')} ({w.seat(g['captor'])})")
+    captive = g["captor"] is not None
+    parts = [
+        f'<g class="general{" captive" if captive else ""}" data-general="{g["id"]}" data-seat="{g["owner"]}" '
+        f'data-hex="{g["hex"]}" transform="translate({x} {y})">',
+        f"<title>{escape(' · '.join(tip))}</title>",
+        f'<rect class="token" x="-8.5" y="-8.5" width="17" height="17" rx="4" fill="{g["colour"]}" '
+        f'stroke="{"#fff" if not captive else "#111"}" '
+        f'stroke-width="1.8"{DASHED_CAPTIVE if captive else ""}/>',
+        f'<text class="general-id" y="3.6" text-anchor="middle" font-size="10" font-weight="bold" fill="#fff">'
+        f"{g['id']}</text>",
+    ]
+    # relics and titles in a row above the token, each a legible badge
+    marks = g["marks"]
+    for k, mark in enumerate(marks):
+        parts.append(_use(mark, (k - (len(marks) - 1) / 2) * 9, -12.5, 10, f"icon mark mark-{mark}"))
+    if g["army"]:
+        parts.append(
+            f'<g class="army"><circle cx="8" cy="6" r="5" fill="#fff" stroke="#333" stroke-width="0.8"/>'
+            f'<text x="8" y="8.6" text-anchor="middle" font-size="7" font-weight="bold" fill="#111">'
+            f"{g['army']}</text></g>"
+        )
+    if captive:
+        parts.append(_use("captive", -8, 6, 9))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _capital(word: str) -> str:
+    return word[:1].upper() + word[1:]
+
+
+def _legend(board: dict[str, Any], w: _Words, lx: float, ly: float) -> str:
+    out = ['<g class="legend" font-size="12" fill="#222">']
+    height = 22 * (10 + len(board["regions"])) + 30
+    out.append(
+        f'<rect x="{lx - 8:.0f}" y="{ly - 18:.0f}" width="{LEGEND_WIDTH - 24:.0f}" height="{height}" '
+        f'rx="6" fill="#ffffff" fill-opacity="0.9" stroke="#999"/>'
     )
+    out.append(f'<text x="{lx:.0f}" y="{ly:.0f}" font-size="14" font-weight="bold">{escape(w("ui.board"))}</text>')
+    row = ly + 24
+    for terrain, colour in TERRAIN_COLOURS.items():
+        out.append(
+            f'<polygon points="{_points(corners(lx + 9, row - 4, 9))}" fill="{colour}" stroke="#666"/>'
+            f'<text x="{lx + 26:.0f}" y="{row:.0f}">{escape(_capital(w("terrain." + terrain)))}</text>'
+        )
+        row += 22
+    out.append(
+        f'<circle cx="{lx + 9:.0f}" cy="{row - 4:.0f}" r="8" fill="#fff" stroke="#222"/>'
+        f'<circle cx="{lx + 9:.0f}" cy="{row - 4:.0f}" r="6" fill="#fff" stroke="#444"/>'
+        f'<text x="{lx + 26:.0f}" y="{row:.0f}">{escape(w("ui.city"))}</text>'
+    )
+    row += 22
+    out.append(
+        f'<circle cx="{lx + 9:.0f}" cy="{row - 4:.0f}" r="5" fill="#fff" stroke="#444"/>'
+        f'<text x="{lx + 26:.0f}" y="{row:.0f}">{escape(w("ui.village"))}</text>'
+    )
+    row += 22
+    out.append(
+        f'<circle cx="{lx + 9:.0f}" cy="{row - 4:.0f}" r="6" fill="{CANAANITE_COLOUR}"/>'
+        f'<text x="{lx + 26:.0f}" y="{row:.0f}">{escape(w("ui.canaanite_held"))}</text>'
+    )
+    row += 22
+    for icon, key in (("tabernacle", "ui.tabernacle"), ("ark", "ui.ark"), ("invader", "ui.invaders")):
+        out.append(_use(icon, lx + 9, row - 4, 16) + f'<text x="{lx + 26:.0f}" y="{row:.0f}">{escape(w(key))}</text>')
+        row += 22
+    row += 8
+    out.append(f'<text x="{lx:.0f}" y="{row:.0f}" font-size="13" font-weight="bold">{escape(w("ui.region"))}</text>')
+    row += 22
+    for r in board["regions"]:
+        out.append(
+            f'<rect x="{lx:.0f}" y="{row - 12:.0f}" width="18" height="14" rx="2" fill="{r["colour"]}" stroke="#333"/>'
+            f'<text x="{lx + 26:.0f}" y="{row:.0f}">{escape(r["label"])} '
+            f'<tspan fill="#666">({escape(w("kingdom." + r["kingdom"]))})</tspan></text>'
+        )
+        row += 22
+    out.append("</g>")
+    return "".join(out)
+
+
+def render_board_svg(
+    world: World, state: GameState | None = None, lang: str = DEFAULT_LANGUAGE, names: Mapping[int, str] | None = None
+) -> str:
+    """The board of `world` (at the start, or as `state` has it) as a standalone SVG document
+    with a legend: `judges board --svg`, the manual's figures."""
+    return board_svg(describe_board(world, state, lang), lang, names, legend=True)

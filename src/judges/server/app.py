@@ -26,10 +26,12 @@ from ..engine.state import PHASES
 from ..i18n import LANGUAGES, gettext, normalize_language, render_error, request_language, ui_strings
 from ..manual import manual_router
 from ..protocol import protocol as published_protocol
+from ..render.board import SEAT_COLOURS
 from ..world import MapDataError, load_world, map_exists
 from . import seats as seat_keys
 from . import updates
 from .limits import BodySizeLimit, Limits, RateLimiter, SecurityHeaders
+from .screen import screen_router
 from .service import TAKEOVER_BOT, GameService, LiveGame, ServiceError
 from .store import GameStore
 
@@ -59,6 +61,7 @@ class SeatSpec(BaseModel):
         default=None, max_length=200, description="cleaned of control characters, at most 40 characters"
     )
     language: str | None = Field(default=None, description="the seat's language (default: the reader's browser)")
+    open: bool = Field(default=False, description="a human seat left free for whoever takes it from the lobby")
 
 
 class CreateGame(BaseModel):
@@ -166,6 +169,8 @@ def create_app(
             response.set_cookie("lang", language, max_age=365 * 86400, samesite="lax")
         return response
 
+    app.include_router(screen_router(service, page))
+
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError):
         body = exc.to_dict()
@@ -245,7 +250,7 @@ def create_app(
             response.status_code = exc.status
             return response
         language = request_language(request, lang, live.seats[seat]["language"])
-        return page("game.html", request, language, config={"gameId": game_id, "seat": seat, "lang": language})
+        return page("game.html", request, language, game_id=game_id, seat=seat, mode="play")
 
     @app.get("/join/{game_id}/{code}", response_class=HTMLResponse, include_in_schema=False)
     async def invitation_page(request: Request, game_id: str, code: str, lang: str | None = None):
@@ -319,6 +324,8 @@ def create_app(
             entry = {"seat": i, "name": seat["name"], "kind": seat["kind"], "bot": seat["bot"]}
             if i in invitations:
                 entry["invitation"] = seat_keys.invitation_link(base, live.id, invitations[i])
+            if seat.get("open"):
+                entry["open"] = True  # taken from the lobby (POST /api/games/{id}/join)
             seats.append(entry)
         seat_keys.set_seat_cookie(response, request, live.id, token)
         service.wake_bots(live)
@@ -358,6 +365,7 @@ def create_app(
             "tabernacle_hex": w.tabernacle_hex,
             "phases": list(PHASES),
             "wrath_threshold": rules.wrath_threshold,
+            "seat_colours": list(SEAT_COLOURS),  # the board's tribe colours (render/board.py)
         }
 
     @app.get("/api/world")

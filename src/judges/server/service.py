@@ -47,14 +47,15 @@ from ..bots import bot_seed as game_bot_seed
 from ..bots import make_bot
 from ..engine import Action, Game, Options, action_from_dict, action_to_dict
 from ..engine.board import turn_order
+from ..engine.combat import plunder_value
 from ..engine.constants import RULES_VERSION
 from ..engine.dice import KEY_BYTES, key_bytes
 from ..engine.errors import RuleError, SetupError
 from ..engine.rules import DEFAULT_RULES, Rules
 from ..engine.state import PHASES, GameState, Notification, upgrade_options
-from ..engine.victory import score
+from ..engine.victory import final_table, score
 from ..engine.view import dice_info, public_state
-from ..i18n import normalize_language, render_action, render_notification
+from ..i18n import gettext, normalize_language, render_action, render_notification
 from ..manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
 from ..verify import build_export, new_game
 from . import seats as seat_keys
@@ -245,6 +246,14 @@ def _check_bot(spec: str, label: str) -> None:
         )
 
 
+def _plunder_gain(action: dict[str, Any], game: Game, language: str) -> str:
+    """What a plunder would give, for its button ("· +6 coins"): the engine's own value."""
+    if action["type"] != "plunder" or not action["plunder"]:
+        return ""
+    coins = plunder_value(game._ctx, game.world.settlement_by_name[action["settlement"]])
+    return " · " + gettext(language, "ui.plunder_gives", coins=coins)
+
+
 def _client_key(player: int, stored_id: str) -> tuple[int, str]:
     """(seat, the client's own id) of a stored client action id ("seat:id"; older games
     stored the bare id)."""
@@ -263,6 +272,8 @@ class GameService:
         self.bot_pool = FairPool(limits.bot_workers)
         self.games: dict[str, LiveGame] = {}
         self.turn_timers: dict[str, float] = {}  # game id -> seconds
+        # game id -> spectators' wake-up queues (server/screen.py sends them the public view)
+        self.watchers: dict[str, list[Subscriber]] = {}
         self.fanout: Fanout = fanout or LocalFanout()
         # names this process in the bots' lease and on the fan-out
         self.node = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
@@ -352,7 +363,8 @@ class GameService:
         except SetupError as exc:
             raise ServiceError(422, "error.options", str(exc)) from None
         if host is None:
-            host = next((i for i, s in enumerate(seats) if s.get("kind", "human") == "human"), 0)
+            humans = [i for i, s in enumerate(seats) if s.get("kind", "human") == "human"]
+            host = next((i for i in humans if not seats[i].get("open")), humans[0] if humans else 0)
         if not (0 <= host < len(seats) and seats[host].get("kind", "human") == "human"):
             raise ServiceError(422, "error.host_seat", "the host's seat must be a human seat of the table")
         stored_seats: list[dict[str, Any]] = []
@@ -375,6 +387,10 @@ class GameService:
             if i == host:
                 seat["host"] = True
                 host_token = seat_keys.new_credential(seat)
+            elif kind == "human" and s.get("open"):
+                # An open seat waits for whoever takes it from the lobby (server/screen.py):
+                # neither credential nor invitation until then.
+                seat["open"] = True
             elif kind == "human":
                 invitations[i] = seat_keys.new_invitation(seat)
             stored_seats.append(seat)
@@ -807,6 +823,7 @@ class GameService:
                         "params": {"player": seat, "reason": event["reason"]},
                         "to": list(range(len(live.seats))),
                         "entries": [],
+                        "after": event["after"],
                     }
                 )
         return out
@@ -941,6 +958,8 @@ class GameService:
             "scores": {str(p.seat): score(public, game.world, p.seat) for p in state.players},
             "ending": state.ending,
             "winners": state.winners,
+            # the end of the game as a table (points by source, settlements, tie-break)
+            "final": final_table(state, game.world) if state.ending is not None else None,
             "max_notifications": self.limits.max_view_notifications,
         }
         parts = {k: updates.encode(v) for k, v in values.items()}
@@ -980,6 +999,7 @@ class GameService:
                     costs=state.options.rules.costs,
                     events=state.events_area,
                 )
+                + _plunder_gain(a, game, language)
                 for a in legal
             ],
             "seat_events": [self.render_note(live, n, language) for n in self.seat_events(live)],
@@ -1001,6 +1021,7 @@ class GameService:
             "lines": text["lines"],
             "params": data["params"],
             "chapter": chapter_for_notification(data["key"]),
+            "after": data.get("after", 0),
         }
 
     def notes(self, live: LiveGame, seat: int, language: str, after: int) -> tuple[bytes, int]:
@@ -1054,6 +1075,11 @@ class GameService:
         everyone once it was replaced by the store's."""
         if live.stale:
             return  # the copy may hold an uncommitted action; the recovery pushes a full view
+        for watcher in self.watchers.get(live.id, []):
+            try:
+                watcher.queue.put_nowait(None)
+            except asyncio.QueueFull:  # pragma: no cover - it will send the latest view anyway
+                pass
         full = full or live.full_next
         live.full_next = False
         live.version += 1

@@ -13,7 +13,7 @@ A delta holds only the parts whose bytes changed since version `base`; the notif
 appended (the view keeps the latest `max_notifications`). A client whose view is not at
 `base` (it missed a message) sends `{"type": "resync"}` and receives a full view.
 `apply_update` is the reference of how a client applies a message; the screen's
-`applyUpdate` in web/static/app.js does the same.
+`applyUpdate` in web/static/js/store.js does the same.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ PUBLIC_PARTS = (
     "scores",
     "ending",
     "winners",
+    "final",
     "max_notifications",
 )
 SEAT_PARTS = ("seat", "my_decisions", "legal_actions", "ballot", "manual")  # one seat's own

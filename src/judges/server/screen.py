@@ -1,0 +1,355 @@
+"""What the game screen adds to the seat's view: the board drawing, the log, the lobby,
+spectators and replays. Routes only; the live games are `service.GameService`'s.
+
+- `GET /api/games/{id}/board.svg`: the board as the public state has it (render/svg.py, the
+  one drawing), in the reader's language; nothing on the board is secret.
+- `GET /api/games/{id}/log?since=`: the public actions after `since` (moves, purchases, cards
+  played...), each in the reader's language; the engine's notifications (reports, battles with
+  their dice, tallies) come with the view and carry `after` (the actions before them), so the
+  screen merges both into one log. Votes, discards and foresights stay secret.
+- `GET /api/lobby`: open tables (a free seat anyone may take) and games running or finished;
+  `POST /api/games/{id}/join`: takes the first free seat (its token is made now).
+- `GET /api/games/{id}/spectate` and `WS /ws/games/{id}/spectate`: the public view (no hand, no
+  ballot), live.
+- `GET /api/games/{id}/replay?step=`: a finished game rebuilt from its options (the seed is
+  revealed at the end) and its log up to `step`, every hand shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+from fastapi import APIRouter, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse
+
+from ..engine import Game, action_to_dict
+from ..engine.state import PHASES
+from ..engine.victory import final_table, score
+from ..i18n import gettext, normalize_language, render_action, render_notification, request_language
+from ..manual import chapter_for_notification, chapter_for_phase
+from ..render.board import SEAT_COLOURS, describe_board
+from ..render.svg import board_svg
+from ..verify import new_game
+from . import seats as seat_keys
+from .service import SERVER_OPTIONS, GameService, LiveGame, ServiceError, Subscriber, encode_payload
+from .store import hash_token, new_token, verify_token
+
+# Actions whose content another player may not see (a vote before the tally, a discarded card,
+# a prophet's private choice): the log says nothing of them.
+SECRET_ACTIONS = frozenset({"vote", "discard", "foresee_events", "foresee_invasion"})
+SPECTATOR = -1  # a subscriber that is nobody's seat
+REPLAY_CHECKPOINT = 40  # actions between the replay's kept positions
+REPLAY_GAMES = 8  # finished games whose replay positions are kept in memory
+
+
+def log_entries(live: LiveGame, language: str, since: int = -1) -> list[dict[str, Any]]:
+    """The public actions of the game after index `since`, each as a sentence."""
+    game, names = live.game, live.names()
+    out = []
+    for seq, action in enumerate(game.log):
+        if seq <= since:
+            continue
+        data = action_to_dict(action)
+        if data["type"] in SECRET_ACTIONS:
+            text = gettext(language, "log.secret_action", player=names.get(action.player, "?"))
+        else:
+            label = render_action(data, language, game.world, names, costs=game.state.options.rules.costs)
+            text = gettext(language, "log.action", player=names.get(action.player, "?"), action=label)
+        out.append({"seq": seq, "player": action.player, "type": data["type"], "text": text})
+    return out
+
+
+def public_notifications(game: Game, language: str, names: dict[int, str], since: int = -1) -> list[dict[str, Any]]:
+    """The notifications addressed to every player (what a spectator may read), rendered."""
+    everyone = set(range(len(game.state.players)))
+    out = []
+    for n in game.notifications:
+        if n.id <= since or not everyone <= set(n.to):
+            continue
+        data = msgspec.to_builtins(n)
+        text = render_notification(data, language, game.world, names)
+        out.append(
+            {
+                "id": n.id,
+                "round": n.round,
+                "phase": n.phase,
+                "key": n.key,
+                "title": text["title"],
+                "lines": text["lines"],
+                "params": data["params"],
+                "chapter": chapter_for_notification(n.key),
+                "after": n.after,
+            }
+        )
+    return out
+
+
+def public_payload(live: LiveGame, language: str, game: Game | None = None, reveal: bool = False) -> dict[str, Any]:
+    """The view of someone who holds no seat: the public state (every hand hidden, no ballot),
+    who we wait for, the scores; with `reveal` (a replay of a finished game) the whole state."""
+    game = game or live.game
+    state = game.state
+    view = game.view(SPECTATOR, notifications=False)
+    shown = state if reveal else view.state
+    return {
+        "game_id": live.id,
+        "seat": None,
+        "spectator": True,
+        "language": language,
+        "seq": len(game.log),
+        "round": view.round,
+        "phase": view.phase,
+        "phase_name": view.phase_name,
+        "turn_order": view.turn_order,
+        "waiting_for": view.waiting_for,
+        "pending": view.pending,
+        "my_decisions": [],
+        "legal_actions": [],
+        "action_labels": [],
+        "state": shown,
+        "hand_sizes": view.hand_sizes,
+        "deck_size": view.deck_size,
+        "ballot": None,
+        "dice": view.dice,
+        "seats": [
+            {"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
+            for i, s in enumerate(live.seats)
+        ],
+        "scores": {str(p.seat): score(state, game.world, p.seat) for p in state.players},
+        "ending": state.ending,
+        "winners": state.winners,
+        "final": final_table(state, game.world) if state.ending is not None else None,
+        "manual": {"phase": chapter_for_phase(view.phase_name), "decisions": {}},
+        "notifications": public_notifications(game, language, live.names()),
+    }
+
+
+class Replays:
+    """Finished games rebuilt step by step: a position kept every REPLAY_CHECKPOINT actions,
+    so that any step is at most that many actions away."""
+
+    def __init__(self) -> None:
+        # game id -> (kept positions, the step at which each round begins)
+        self.kept: OrderedDict[str, tuple[list[Game], dict[str, int]]] = OrderedDict()
+
+    def game_at(self, live: LiveGame, options: dict[str, Any], step: int) -> tuple[Game, dict[str, int]]:
+        """The game after `step` actions, and the step at which each round begins."""
+        if live.id not in self.kept:
+            position = options.get("position")
+            game = new_game({k: v for k, v in options.items() if k not in SERVER_OPTIONS}, position)
+            checkpoints, rounds = [game.clone()], {str(game.state.round): 0}
+            for seq, action in enumerate(live.game.log, start=1):
+                game.apply(action)
+                rounds.setdefault(str(game.state.round), seq)
+                if seq % REPLAY_CHECKPOINT == 0:
+                    checkpoints.append(game.clone())
+            self.kept[live.id] = (checkpoints, rounds)
+            while len(self.kept) > REPLAY_GAMES:
+                self.kept.popitem(last=False)
+        self.kept.move_to_end(live.id)
+        checkpoints, rounds = self.kept[live.id]
+        game = checkpoints[step // REPLAY_CHECKPOINT].clone()
+        for action in live.game.log[len(game.log) : step]:
+            game.apply(action)
+        return game, rounds
+
+
+def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> APIRouter:
+    router = APIRouter()
+    replays = Replays()
+    svg_cache: OrderedDict[tuple[str, int, str], str] = OrderedDict()
+
+    def names_of(live: LiveGame) -> dict[int, str]:
+        return live.names()
+
+    def svg_of(live: LiveGame, game: Game, language: str) -> str:
+        key = (live.id, len(game.log), language)
+        text = svg_cache.get(key)
+        if text is None or game is not live.game:
+            text = board_svg(describe_board(game.world, game.state, language), language, names_of(live))
+            if game is live.game:
+                svg_cache[key] = text
+                while len(svg_cache) > 64:
+                    svg_cache.popitem(last=False)
+        return text
+
+    # --- pages -----------------------------------------------------------------------------
+
+    @router.get("/games/{game_id}/watch", response_class=HTMLResponse, include_in_schema=False)
+    async def watch_page(request: Request, game_id: str, lang: str | None = None) -> HTMLResponse:
+        await service.get(game_id)
+        return page(
+            "game.html", request, request_language(request, lang), game_id=game_id, token="", seat=-1, mode="watch"
+        )
+
+    @router.get("/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
+    async def replay_page(request: Request, game_id: str, lang: str | None = None) -> HTMLResponse:
+        await service.get(game_id)
+        return page(
+            "game.html", request, request_language(request, lang), game_id=game_id, token="", seat=-1, mode="replay"
+        )
+
+    # --- the board and the log ---------------------------------------------------------------
+
+    @router.get("/api/games/{game_id}/board.svg")
+    async def board(game_id: str, request: Request, lang: str | None = None) -> Response:
+        """The board as the public state has it, in the reader's language (the one drawing:
+        render/svg.py). Its groups carry data-hex, data-region, data-settlement, data-general."""
+        live = await service.get(game_id)
+        language = request_language(request, lang)
+        async with live.lock:
+            text = svg_of(live, live.game, language)
+        return Response(text, media_type="image/svg+xml")
+
+    @router.get("/api/games/{game_id}/log")
+    async def game_log(game_id: str, request: Request, lang: str | None = None, since: int = -1) -> dict[str, Any]:
+        """The public actions after index `since`, in the reader's language."""
+        live = await service.get(game_id)
+        language = request_language(request, lang)
+        async with live.lock:
+            return {"seq": len(live.game.log), "entries": log_entries(live, language, since)}
+
+    # --- lobby -------------------------------------------------------------------------------
+
+    @router.get("/api/lobby")
+    async def lobby(limit: int = 40) -> dict[str, Any]:
+        """Open tables (a free seat), games running (to watch) and finished (to replay)."""
+        games = await service.db(service.store.list_games)
+        open_, running, finished = [], [], []
+        for g in games[: max(1, min(limit, 200)) * 3]:
+            entry = {
+                "id": g.id,
+                "seats": [{"name": s["name"], "kind": s["kind"], "open": bool(s.get("open"))} for s in g.seats],
+                "actions": g.action_count,
+                "ending": g.ending,
+                "winners": g.winners,
+            }
+            if g.ending is not None:
+                finished.append(entry)
+            elif any(s.get("open") for s in g.seats):
+                open_.append(entry)
+            else:
+                running.append(entry)
+        return {"open": open_[:limit], "running": running[:limit], "finished": finished[:limit]}
+
+    @router.post("/api/games/{game_id}/join")
+    async def join(game_id: str, request: Request, response: Response) -> dict[str, Any]:
+        """Takes the first free seat of an open table: its credential is made now, set as the
+        game's cookie (server/seats.py) and answered once (API clients send it as X-Seat-Token)."""
+        if not seat_keys.same_origin(request):
+            raise ServiceError(403, "error.cross_origin", "a seat is taken from this site's pages only")
+        live = await service.get(game_id)
+        token = new_token()
+
+        def take(info: dict[str, Any]) -> bool:
+            # decided on the stored seat, under its row lock: a seat another process gave away stays taken
+            if not info.get("open"):
+                return False
+            info.pop("open")
+            info["token_hash"] = hash_token(token)
+            return True
+
+        async with live.lock:
+            if live.game.is_over:
+                raise ServiceError(409, "error.no_free_seat", "this table has no free seat")
+            seat = None
+            for free in [i for i, s in enumerate(live.seats) if s.get("open")]:
+                seats, version = await service.db(service.store.update_seat, live.id, free, take)
+                taken = verify_token(token, seats[free].get("token_hash"))
+                service._take_seats(live, seats, version)
+                if taken:
+                    seat = free
+                    break
+            if seat is None:
+                raise ServiceError(409, "error.no_free_seat", "this table has no free seat")
+        service._publish(live)
+        await service.broadcast(live)
+        seat_keys.set_seat_cookie(response, request, live.id, token)
+        base = str(request.base_url).rstrip("/")
+        return {"seat": seat, "token": token, "link": f"{base}/games/{live.id}"}
+
+    # --- spectators ----------------------------------------------------------------------------
+
+    def full_message(payload: dict[str, Any]) -> str:
+        """A spectator's update: always the whole public view (as the seats' first message)."""
+        return encode_payload({"type": "full", "version": payload["seq"], "view": payload}).decode()
+
+    @router.get("/api/games/{game_id}/spectate")
+    async def spectate(game_id: str, request: Request, lang: str | None = None) -> Response:
+        """The public view: what a spectator sees (no hand, no ballot)."""
+        live = await service.get(game_id)
+        language = request_language(request, lang)
+        async with live.lock:
+            payload = public_payload(live, language)
+        return Response(encode_payload(payload), media_type="application/json")
+
+    @router.websocket("/ws/games/{game_id}/spectate")
+    async def spectate_live(websocket: WebSocket, game_id: str, lang: str | None = None) -> None:
+        try:
+            live = await service.get(game_id)
+        except ServiceError as exc:
+            await websocket.close(code=4404, reason=exc.message[:120])
+            return
+        await websocket.accept()
+        language = request_language(websocket, lang)
+        # A spectator's queue is filled by the service's broadcasts: each wakes this loop,
+        # which sends the public view anew.
+        sub = Subscriber(seat=SPECTATOR, language=language, queue=asyncio.Queue(maxsize=64))
+        async with live.lock:
+            first = public_payload(live, language)
+        await websocket.send_text(full_message(first))
+        service.watchers.setdefault(live.id, []).append(sub)
+
+        async def pump() -> None:
+            while True:
+                await sub.queue.get()
+                async with live.lock:
+                    if live.stale:  # the copy may hold an uncommitted action: the recovery wakes us again
+                        continue
+                    payload = public_payload(live, language)
+                await websocket.send_text(full_message(payload))
+
+        sender = asyncio.create_task(pump())
+        try:
+            while True:  # until the spectator leaves (nothing is read from them)
+                await websocket.receive_text()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            sender.cancel()
+            service.watchers[live.id].remove(sub)
+
+    # --- replays -----------------------------------------------------------------------------
+
+    @router.get("/api/games/{game_id}/replay")
+    async def replay(game_id: str, request: Request, step: int | None = None, lang: str | None = None) -> Response:
+        """A finished game at `step` (default: the end), every hand shown; the steps where each
+        round begins; the board and the log up to that step."""
+        live = await service.get(game_id)
+        language = normalize_language(lang) if lang else request_language(request)
+        async with live.lock:
+            if not live.game.is_over:
+                raise ServiceError(409, "error.not_over", "a game is replayed once it is over")
+            stored = await service.db(service.store.load, live.id)
+            total = len(live.game.log)
+            at = total if step is None else max(0, min(step, total))
+            options = {**stored.options, **msgspec.to_builtins(live.game.state.options)}
+            game, rounds = await asyncio.to_thread(replays.game_at, live, options, at)
+            entries = [e for e in log_entries(live, language) if e["seq"] < at]
+            names = live.names()
+        payload = public_payload(live, language, game, reveal=True)
+        payload.update(
+            replay={"step": at, "steps": total, "rounds": rounds},
+            board_svg=board_svg(describe_board(game.world, game.state, language), language, names),
+            log=entries,
+        )
+        return Response(encode_payload(payload), media_type="application/json")
+
+    return router
+
+
+__all__ = ["screen_router", "public_payload", "log_entries", "SEAT_COLOURS", "PHASES"]

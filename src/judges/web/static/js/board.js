@@ -1,0 +1,210 @@
+// The board: the server's drawing (render/svg.py, the same as the CLI's and the replays'),
+// inserted as it is, its data-* groups wired to clicks, keys and hints; moves animated.
+import {store, update} from "./store.js";
+import {$, el, icon} from "./dom.js";
+import {t, placeName} from "./i18n.js";
+import {act} from "./connection.js";
+import {movesOf, selectable, generalActions, hexActions, label, extrasOf} from "./targets.js";
+
+let shownSvg = null, zoom = 1;
+const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+function parseBoard(text) {
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  return document.importNode(doc.documentElement, true);
+}
+
+// Where a piece stands: a general's group is translated to his spot; others by their box.
+function centre(node) {
+  const m = (node.getAttribute("transform") || "").match(/translate\(([-\d.]+)[ ,]+([-\d.]+)\)/);
+  if (m) return [Number(m[1]), Number(m[2]), true];
+  const b = node.getBBox();
+  return [b.x + b.width / 2, b.y + b.height / 2, false];
+}
+
+function positions(root, attr) {
+  const out = {};
+  root.querySelectorAll(`[${attr}]`).forEach((node) => { out[node.getAttribute(attr)] = centre(node); });
+  return out;
+}
+
+const PIECES = ["data-general", "data-invaders"];
+
+// Generals and invaders slide from where they stood to where they stand (short; a click skips).
+function animateMoves(before, root) {
+  if (reduced) return;
+  for (const attr of PIECES) {
+    root.querySelectorAll(`[${attr}]`).forEach((node) => {
+      const old = before[attr][node.getAttribute(attr)];
+      if (!old) return;
+      const [x, y, translated] = centre(node);
+      if (Math.abs(old[0] - x) + Math.abs(old[1] - y) < 1) return;
+      const frames = translated
+        ? [{transform: `translate(${old[0]}px, ${old[1]}px)`}, {transform: `translate(${x}px, ${y}px)`}]
+        : [{transform: `translate(${old[0] - x}px, ${old[1] - y}px)`}, {transform: "translate(0px, 0px)"}];
+      node.animate(frames, {duration: 600, easing: "ease-in-out"});
+    });
+  }
+}
+
+export function renderBoard() {
+  const holder = $("board");
+  if (store.boardSvg && store.boardSvg !== shownSvg) {
+    const old = holder.querySelector("svg");
+    const before = old ? Object.fromEntries(PIECES.map((attr) => [attr, positions(old, attr)])) : null;
+    const fresh = parseBoard(store.boardSvg);
+    holder.replaceChildren(fresh);
+    shownSvg = store.boardSvg;
+    applyZoom();
+    if (before) animateMoves(before, fresh);
+  }
+  const svg = holder.querySelector("svg");
+  if (svg) decorate(svg);
+}
+
+// Classes and handlers from the view: what can be clicked, what is selected, who acts.
+function decorate(svg) {
+  const view = store.view;
+  svg.querySelectorAll(".target, .reachable, .selected, .waiting").forEach((n) => n.classList.remove("target", "reachable", "selected", "waiting"));
+  svg.querySelectorAll("[tabindex]").forEach((n) => { n.removeAttribute("tabindex"); n.removeAttribute("role"); n.removeAttribute("aria-label"); });
+  const playing = store.app.mode === "play" && !view.ending;
+  const waiting = new Set(view.waiting_for);
+  svg.querySelectorAll("[data-general]").forEach((node) => {
+    if (waiting.has(Number(node.dataset.seat))) node.classList.add("waiting");
+  });
+  if (!playing) return;
+  const moves = movesOf(store.selected);
+  svg.querySelectorAll("[data-general]").forEach((node) => {
+    const gid = Number(node.dataset.general);
+    const hint = generalHint(gid);
+    if (gid === store.selected) node.classList.add("selected");
+    if (hint) target(node, hint);
+  });
+  svg.querySelectorAll("polygon.hex[data-hex]").forEach((node) => {
+    const h = Number(node.dataset.hex);
+    if (moves[h]) { node.classList.add("reachable"); }
+  });
+  svg.querySelectorAll("[data-settlement]").forEach((node) => {
+    const h = Number(node.dataset.hex);
+    const hint = hexHint(h, moves);
+    if (moves[h]) node.classList.add("reachable");
+    if (hint) target(node, hint);
+  });
+  svg.querySelectorAll("polygon.hex[data-hex]").forEach((node) => {
+    const h = Number(node.dataset.hex);
+    if (store.world.hexes[h].settlement !== null) return;
+    const hint = hexHint(h, moves);
+    if (hint) target(node, hint, !moves[h]);
+  });
+}
+
+function target(node, hint, quiet) {
+  if (!quiet) node.classList.add("target");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", hint);
+  node.dataset.hint = hint;
+}
+
+function generalHint(gid) {
+  const list = generalActions(gid);
+  if (selectable(gid)) return gid === store.selected ? t("ui.deselect_general", {general: gid}) : t("ui.select_to_move", {general: gid});
+  if (list.length) return list.map(label).join(" · ");
+  return null;
+}
+
+function hexHint(h, moves) {
+  if (moves[h]) return t("ui.move_here", {general: store.selected, place: hexPlace(h)});
+  const list = hexActions(h);
+  return list.length ? list.map(label).join(" · ") : null;
+}
+
+function hexPlace(h) {
+  const hex = store.world.hexes[h];
+  return hex.settlement !== null ? placeName(store.world.settlements[hex.settlement].name) : t("terrain." + hex.terrain);
+}
+
+// --- clicks and keys -----------------------------------------------------------------------
+
+function onActivate(event) {
+  if (store.app.mode !== "play" || !store.view || store.view.ending) return;
+  const node = event.target.closest("[data-general], [data-settlement], polygon.hex[data-hex]");
+  if (!node) { if (store.selected !== null) update({selected: null}); closeChooser(); return; }
+  const h = Number(node.dataset.hex);
+  const moves = movesOf(store.selected);
+  if (store.selected !== null && moves[h] && !(node.dataset.general && Number(node.dataset.general) === store.selected)) {
+    act(moves[h]);
+    update({selected: null});
+    closeChooser();
+    return;
+  }
+  if (node.dataset.general !== undefined) {
+    const gid = Number(node.dataset.general);
+    const list = generalActions(gid);
+    if (selectable(gid) && !list.length) { update({selected: store.selected === gid ? null : gid}); closeChooser(); return; }
+    if (list.length) { openChooser(event, list, selectable(gid) ? gid : null); return; }
+  }
+  const list = hexActions(h);
+  if (list.length) { openChooser(event, list, null); return; }
+  if (store.selected !== null) update({selected: null});
+  closeChooser();
+}
+
+// The small menu of what may be done at one target: each action with its words (and cost).
+function openChooser(event, list, selectGeneral) {
+  const box = $("chooser");
+  const items = list.map((a) => el("button", {type: "button", role: "menuitem", class: "choice", dataset: {type: a.type},
+    onclick: () => { closeChooser(); act(a); }}, a.item ? icon(store.protocol.items.find((i) => i.name === a.item)?.icon || "card") : null, label(a)));
+  if (selectGeneral !== null) {
+    items.unshift(el("button", {type: "button", role: "menuitem", class: "choice", dataset: {type: "select"},
+      onclick: () => { closeChooser(); update({selected: selectGeneral}); }}, t("ui.select_to_move", {general: selectGeneral})));
+  }
+  box.replaceChildren(...items, el("button", {type: "button", class: "choice cancel", onclick: closeChooser}, t("ui.cancel")));
+  const wrap = $("board-wrap").getBoundingClientRect();
+  const x = (event.clientX || wrap.left + wrap.width / 2) - wrap.left, y = (event.clientY || wrap.top + wrap.height / 2) - wrap.top;
+  box.hidden = false;
+  box.style.left = Math.max(4, Math.min(x, wrap.width - box.offsetWidth - 4)) + "px";
+  box.style.top = Math.max(4, Math.min(y, wrap.height - box.offsetHeight - 4)) + "px";
+  box.querySelector("button").focus();
+}
+
+export function closeChooser() { $("chooser").hidden = true; }
+
+function showHint(event) {
+  const node = event.target.closest && event.target.closest("[data-hint]");
+  const hint = $("hint");
+  if (node) { hint.textContent = node.dataset.hint; hint.hidden = false; } else hint.hidden = true;
+}
+
+// --- zoom: buttons, ctrl+wheel; the page itself never scrolls sideways ----------------------
+
+function applyZoom() {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  svg.classList.toggle("zoomed", zoom > 1);
+  svg.style.width = zoom > 1 ? `${zoom * 100}%` : "";
+  svg.style.height = zoom > 1 ? `${zoom * 100}%` : "";
+}
+
+function setZoom(z) { zoom = Math.max(1, Math.min(4, z)); applyZoom(); }
+
+export function initBoard() {
+  const board = $("board");
+  board.addEventListener("click", onActivate);
+  board.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onActivate(e); } });
+  board.addEventListener("mouseover", showHint);
+  board.addEventListener("focusin", showHint);
+  board.addEventListener("mouseleave", () => { $("hint").hidden = true; });
+  board.addEventListener("wheel", (e) => { if (e.ctrlKey) { e.preventDefault(); setZoom(zoom * (e.deltaY < 0 ? 1.2 : 1 / 1.2)); } }, {passive: false});
+  // a long press shows the hint, as a hover does
+  let press = null;
+  board.addEventListener("touchstart", (e) => { press = setTimeout(() => showHint(e), 450); }, {passive: true});
+  board.addEventListener("touchend", () => clearTimeout(press), {passive: true});
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") { closeChooser(); if (store.selected !== null) update({selected: null}); } });
+  $("zoom").replaceChildren(
+    el("button", {type: "button", "aria-label": t("ui.zoom_in"), title: t("ui.zoom_in"), onclick: () => setZoom(zoom * 1.4)}, "+"),
+    el("button", {type: "button", "aria-label": t("ui.zoom_out"), title: t("ui.zoom_out"), onclick: () => setZoom(zoom / 1.4)}, "−"),
+    el("button", {type: "button", "aria-label": t("ui.zoom_fit"), title: t("ui.zoom_fit"), onclick: () => setZoom(1)}, "⤢"));
+}
+
+export {extrasOf};

@@ -1,0 +1,144 @@
+// Talking to the server: the static data once, then the view live (a seat's websocket, or the
+// public one for a spectator), the board drawing and the public log whenever the game moves.
+import {store, update} from "./store.js";
+import {toast} from "./dom.js";
+
+// The seat's credential is an HttpOnly cookie the browser sends by itself: the screen holds no
+// token and sends none.
+const get = (url) => fetch(url, {credentials: "same-origin"}).then((r) => { if (!r.ok) throw new Error(url + " " + r.status); return r; });
+const json = (url) => get(url).then((r) => r.json());
+
+export async function loadStatic() {
+  const {gameId, lang} = store.app;
+  const [world, strings, protocol] = await Promise.all([
+    json(`/api/games/${gameId}/world`), json(`/api/i18n/${lang}`), json(`/api/games/${gameId}/protocol`)]);
+  update({world, strings, protocol});
+}
+
+let boardSeq = -1, logSeq = -1;
+
+// The board and the log follow the view's seq; replies of an older seq are dropped.
+async function follow(view) {
+  const {gameId, lang} = store.app;
+  const seq = view.seq;
+  const jobs = [];
+  if (seq !== boardSeq) {
+    jobs.push(get(`/api/games/${gameId}/board.svg?lang=${lang}`).then((r) => r.text()).then((svg) => {
+      if (seq >= boardSeq) { boardSeq = seq; return {boardSvg: svg}; }
+      return {};
+    }));
+  }
+  if (seq - 1 > logSeq) {
+    const since = logSeq;
+    jobs.push(json(`/api/games/${gameId}/log?lang=${lang}&since=${since}`).then((data) => {
+      const known = new Set(store.actions.map((a) => a.seq));
+      const fresh = data.entries.filter((e) => !known.has(e.seq));
+      logSeq = Math.max(logSeq, data.seq - 1);
+      return {actions: [...store.actions, ...fresh]};
+    }));
+  }
+  // what came is kept even if the other request failed (the board of this seq is not asked twice)
+  const results = await Promise.allSettled(jobs);
+  const failed = results.find((r) => r.status === "rejected");
+  return {patch: Object.assign({}, ...results.filter((r) => r.status === "fulfilled").map((r) => r.value)),
+          failed: failed ? failed.reason : null};
+}
+
+// Views are handled one at a time, in order; when several arrived meanwhile only the latest
+// is drawn (its notifications were merged on arrival, so none is lost).
+let latest = null, busy = false, notes = [];
+
+// The bell: the engine's notifications and the seat takeovers (`seat_events`), by id.
+function receive(payload, first) {
+  if (first) notes = [];
+  const known = new Set(notes.map((n) => n.id));
+  const fresh = [...payload.notifications, ...(payload.seat_events || [])].filter((n) => !known.has(n.id));
+  notes = [...notes, ...fresh].sort((a, b) => a.id - b.id);
+  latest = payload;
+  if (!busy) pump();
+}
+
+// A view is drawn even when its board or log could not be fetched (a busy server): what the
+// seat owes must show. The fetch is tried again shortly unless a newer view came meanwhile.
+async function pump() {
+  busy = true;
+  while (latest) {
+    const payload = latest;
+    latest = null;
+    const {patch, failed} = await follow(payload);
+    try {
+      let selected = store.selected;
+      if (selected !== null && !payload.state.generals[selected]) selected = null;
+      update({view: payload, notes, selected, ...patch});
+    } catch (err) {
+      console.error(err);  // a panel that cannot draw this view
+      toast(String(err));
+    }
+    if (failed) {
+      toast(String(failed));
+      setTimeout(() => { if (!latest && store.view === payload) receive(payload, false); }, 1000);
+    }
+  }
+  busy = false;
+}
+
+// One live-update message applied to the view (docs/web.md, "Live updates"; the reference is
+// `updates.apply_update`): a full view replaces it; a delta sets the parts and state fields it
+// names and appends its notifications. null: the delta does not follow this view (a message
+// was missed): ask for a full view.
+export function applyUpdate(view, message) {
+  if (message.type === "full") return message.view;
+  if (message.type !== "delta" || !view || view.version !== message.base) return null;
+  const next = {...view, ...(message.set || {}), version: message.version};
+  if (message.state) next.state = {...view.state, ...message.state};
+  if (message.notifications) {
+    next.notifications = view.notifications.concat(message.notifications).slice(-next.max_notifications);
+  }
+  return next;
+}
+
+// The view as the socket built it (the drawn one may lag behind while the board is fetched).
+let live = null;
+
+export function connect() {
+  const {gameId, lang, mode} = store.app;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const path = mode === "watch" ? `/ws/games/${gameId}/spectate?lang=${lang}` : `/ws/games/${gameId}?lang=${lang}`;
+  const socket = new WebSocket(`${scheme}://${location.host}${path}`);
+  live = null;
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "error") { toast(message.text); return; }
+    const next = applyUpdate(live, message);
+    if (next === null) { socket.send(JSON.stringify({type: "resync"})); return; }
+    receive(next, message.type === "full" && live === null);
+    live = next;
+  });
+  // Reconnect (the first message is a full view), unless the server closed for good reasons.
+  socket.addEventListener("close", (event) => { if (event.code !== 1008) setTimeout(connect, 1000); });
+}
+
+export async function act(action) {
+  const {gameId, seat, lang} = store.app;
+  const body = {action: {...action, player: seat}, client_action_id: crypto.randomUUID()};
+  const response = await fetch(`/api/games/${gameId}/actions?lang=${lang}`, {
+    method: "POST", headers: {"Content-Type": "application/json"}, credentials: "same-origin",
+    body: JSON.stringify(body)});
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({}));
+    toast(data.text || data.message || response.statusText);
+  }
+}
+
+export function seatControl(away) {
+  const {gameId} = store.app;
+  return fetch(`/api/games/${gameId}/seat/${away ? "back" : "away"}`, {method: "POST", credentials: "same-origin"});
+}
+
+// A replay: the finished game at one step, every hand shown (GET /api/games/{id}/replay).
+export async function loadReplay(step) {
+  const {gameId, lang} = store.app;
+  const data = await json(`/api/games/${gameId}/replay?lang=${lang}` + (step === undefined ? "" : `&step=${step}`));
+  update({view: data, notes: data.notifications.filter((n) => n.after <= data.replay.step),
+          actions: data.log, boardSvg: data.board_svg, selected: null});
+}

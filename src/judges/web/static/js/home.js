@@ -1,0 +1,74 @@
+// The home page: the lobby (open tables to join, games to watch or replay) and the form that
+// creates a game and shows one invitation link per human seat.
+import {$, el} from "./dom.js";
+
+const home = $("home").dataset;
+const seats = $("seats");
+const row = $("seat-row");
+let strings = {};
+const t = (key, params) => {
+  let text = strings[key] ?? key;
+  for (const [k, v] of Object.entries(params || {})) text = text.split("{" + k + "}").join(String(v));
+  return text;
+};
+
+function addSeat(kind) {
+  if (seats.children.length >= Number(home.maxPlayers)) return;
+  const node = row.content.firstElementChild.cloneNode(true);
+  node.querySelector(".seat-label").textContent = home.seatWord + " " + (seats.children.length + 1);
+  node.querySelector(".seat-kind").value = kind;
+  seats.append(node);
+}
+["human", "bot:greedy", "bot:greedy", "bot:greedy"].forEach(addSeat);
+$("add-seat").addEventListener("click", () => addSeat("bot:greedy"));
+$("remove-seat").addEventListener("click", () => { if (seats.children.length > Number(home.minPlayers)) seats.lastElementChild.remove(); });
+
+$("new-game").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const spec = {
+    wave_pairs: Number($("wave-pairs").value),
+    turn_timer: Number($("turn-timer").value) || null,
+    takeover_bot: $("takeover-bot").value,
+    seats: [...seats.children].map((node) => {
+      const [kind, bot] = node.querySelector(".seat-kind").value.split(":");
+      return {kind: kind === "open" ? "human" : kind, open: kind === "open", bot: bot || null,
+              name: node.querySelector(".seat-name").value || null, language: node.querySelector(".seat-lang").value};
+    }),
+  };
+  const response = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(spec)});
+  const data = await response.json();
+  if (!response.ok) { $("links").hidden = false; $("link-list").replaceChildren(el("li", {class: "error"}, data.text || data.message)); return; }
+  // The creator's own seat (its credential came back as this game's cookie) and one invitation
+  // per other human seat, to send to its player: opening one takes the seat.
+  $("link-list").replaceChildren(
+    el("li", {}, el("a", {href: data.link, class: "own-seat"}, data.seats[data.seat].name + " — " + home.yourSeat)),
+    ...data.seats.filter((s) => s.invitation).map((s) =>
+      el("li", {}, el("a", {href: s.invitation, class: "seat-link"}, s.name + " — " + home.open), el("code", {}, s.invitation))));
+  $("links").hidden = false;
+  loadLobby();
+});
+
+const names = (g) => g.seats.map((s) => s.open ? t("ui.free_seat") : s.name).join(", ");
+
+async function join(id) {
+  // the seat's credential comes back as the game's cookie; the game's page reads it
+  const response = await fetch(`/api/games/${id}/join`, {method: "POST", credentials: "same-origin"});
+  const data = await response.json();
+  if (response.ok) location.href = data.link;
+  else loadLobby();
+}
+
+async function loadLobby() {
+  const lang = home.lang;
+  const data = await fetch("/api/lobby").then((r) => r.json());
+  $("open-games").replaceChildren(...data.open.map((g) => el("tr", {dataset: {openGame: g.id}},
+    el("td", {}, names(g)),
+    el("td", {}, el("button", {type: "button", class: "join primary", onclick: () => join(g.id)}, t("ui.join_game"))))));
+  $("no-open").hidden = data.open.length > 0;
+  $("running-games").replaceChildren(...data.running.map((g) => el("tr", {dataset: {runningGame: g.id}},
+    el("td", {}, names(g)), el("td", {}, el("a", {href: `/games/${g.id}/watch?lang=${lang}`, class: "watch"}, t("ui.watch"))))));
+  $("finished-games").replaceChildren(...data.finished.slice(0, 10).map((g) => el("tr", {dataset: {finishedGame: g.id}},
+    el("td", {}, names(g)), el("td", {}, el("a", {href: `/games/${g.id}/replay?lang=${lang}`, class: "replay"}, t("ui.watch_replay"))))));
+}
+
+fetch(`/api/i18n/${home.lang}`).then((r) => r.json()).then((s) => { strings = s; loadLobby(); setInterval(loadLobby, 5000); });

@@ -1,0 +1,169 @@
+// The panels around the board: the top bar, your hand and actions, the players, the events.
+import {store, update} from "./store.js";
+import {$, el, icon, swatch} from "./dom.js";
+import {t, seatName, seatColour} from "./i18n.js";
+import {act, seatControl} from "./connection.js";
+import {label, extrasOf, GENERAL_EXTRAS} from "./targets.js";
+
+const me = () => store.app.seat >= 0 ? store.view.state.players[store.app.seat] : null;
+export const eliminated = () => { const p = me(); return !!(p && p.eliminated); };
+// A seat's controls are gone once the game is over or the seat is out of it.
+export const playing = () => store.app.mode === "play" && !store.view.ending && !eliminated();
+
+export function renderTop() {
+  const view = store.view, world = store.world;
+  $("round").textContent = t("ui.round_n", {n: view.round});
+  $("phases").replaceChildren(...world.phases.map((p, i) =>
+    el("li", {class: i + 1 === view.phase ? "current" : "", "aria-current": i + 1 === view.phase ? "step" : null}, t("phase." + p))));
+  const waiting = view.waiting_for.map(seatName);
+  $("waiting").textContent = view.ending ? t("ui.game_over")
+    : playing() && view.waiting_for.includes(store.app.seat) ? t("ui.your_turn")
+    : waiting.length ? `${t("ui.waiting_for")}: ${waiting.join(", ")}` : "";
+  $("waiting").classList.toggle("mine", playing() && view.waiting_for.includes(store.app.seat));
+  renderWrath();
+  const manual = $("manual-link");
+  manual.href = `/manual/${store.app.lang}/${view.manual.phase}`;
+  if (!manual.firstChild) manual.append(icon("book"), el("span", {class: "label"}, t("ui.manual")));
+  const sound = $("sound");
+  sound.replaceChildren(icon(store.sound ? "sound" : "mute"));
+  sound.setAttribute("aria-pressed", String(store.sound));
+  const control = $("seat-control");
+  control.hidden = !playing();
+  if (playing()) {
+    const away = view.seats[store.app.seat].away;
+    control.textContent = away ? t("ui.take_back") : t("ui.leave_seat");
+    control.dataset.away = away ? "1" : "0";
+  }
+  const bell = $("bell");
+  if (!bell.querySelector("svg")) bell.prepend(icon("bell"));
+  const unread = store.notes.filter((n) => n.id > readMark()).length;
+  $("unread").textContent = unread ? String(unread) : "";
+}
+
+// The Wrath of God: a cup that fills toward the threshold (the level slides when it rises).
+function renderWrath() {
+  const box = $("wrath");
+  const level = Math.min(store.view.state.wrath, store.world.wrath_threshold);
+  let fill = box.querySelector(".cup-fill");
+  if (!fill) {
+    const cup = el("span", {class: "cup", "aria-hidden": "true"}, fill = el("span", {class: "cup-fill"}));
+    box.replaceChildren(cup, el("span", {class: "wrath-text"}));
+  }
+  fill.style.height = `${100 * level / store.world.wrath_threshold}%`;
+  box.querySelector(".wrath-text").textContent = `${t("ui.wrath")} ${store.view.state.wrath}/${store.world.wrath_threshold}`;
+  box.title = t("ui.wrath_meter");
+}
+
+export const readKey = () => `jk-read-${store.app.gameId}-${store.app.seat}`;
+export const readMark = () => Number(localStorage.getItem(readKey()) ?? -1);
+
+let lastCoins = null;
+export function renderMe() {
+  const box = $("me");
+  const p = me();
+  if (!p || store.app.mode !== "play") {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const score = store.view.scores[String(store.app.seat)];
+  const hand = Array.isArray(p.hand) ? p.hand : [];
+  const cards = Object.fromEntries(store.protocol.cards.map((c) => [c.name, c]));
+  const coins = el("span", {class: "coins", dataset: {coins: p.coins}}, icon("tax"), ` ${p.coins}`);
+  box.replaceChildren(
+    el("h3", {}, swatch(seatColour(store.app.seat)), `${seatName(store.app.seat)} (${t("ui.you")})`),
+    el("p", {class: "me-line"}, coins, ` · ${t("ui.score")}: ${score.total}`),
+    el("div", {class: "hand", "aria-label": t("ui.hand")}, el("span", {class: "muted"}, t("ui.hand") + ":"),
+      ...hand.map((c) => el("span", {class: "card-chip", title: t("card_help." + c), tabindex: "0"},
+        icon(cards[c] ? cards[c].icon : "card"), t("card." + c)))));
+  if (lastCoins !== null && p.coins > lastCoins) floatGain(coins, p.coins - lastCoins);
+  lastCoins = p.coins;
+}
+
+// "+3": income and plunder rise from the coins for a moment.
+function floatGain(anchor, gain) {
+  const node = el("span", {class: "gain", "aria-hidden": "true"}, `+${gain}`);
+  anchor.append(node);
+  node.addEventListener("animationend", () => node.remove());
+}
+
+export function renderActions() {
+  const box = $("actions");
+  const view = store.view;
+  if (!playing()) { box.hidden = true; return; }
+  box.hidden = false;
+  const legal = view.legal_actions;
+  const kinds = new Set(view.my_decisions.map((d) => d.kind));
+  const parts = [el("h3", {}, t("phase." + view.phase_name))];
+  if (!kinds.has("turn")) {
+    parts.push(el("p", {class: "muted"}, legal.length ? t("ui.decision_waiting") : t("ui.nothing_to_do")));
+    box.replaceChildren(...parts);
+    return;
+  }
+  const button = (a) => el("button", {type: "button", class: "action " + a.type, dataset: {type: a.type}, onclick: () => act(a)}, label(a));
+  if (store.selected !== null) {
+    parts.push(el("p", {class: "selected-general"}, t("ui.general_selected", {general: store.selected})));
+    parts.push(...extrasOf(store.selected).map(button));
+  } else if (legal.some((a) => a.type === "move")) {
+    parts.push(el("p", {class: "muted"}, t("ui.select_general")));
+  }
+  // What the board cannot name: events to play, cards to buy (no target).
+  const offBoard = legal.filter((a) => (a.type === "play_event") || (a.type === "buy" && !a.settlement && a.general === undefined));
+  parts.push(...offBoard.map(button));
+  if (legal.some((a) => ["buy", "play_tax", "play_revolt", "play_assassin", "play_prophet", "play_anointing", "execute", "release"].includes(a.type)))
+    parts.push(el("p", {class: "muted hint-line"}, t("ui.click_targets")));
+  const end = legal.find((a) => a.type === "end_turn");
+  if (end) parts.push(el("button", {type: "button", class: "action end-turn primary", dataset: {type: "end_turn"},
+    onclick: () => { update({selected: null}); act(end); }}, t("ui.end_turn")));
+  box.replaceChildren(...parts);
+}
+
+export function renderPlayers() {
+  const view = store.view, st = view.state;
+  const rows = st.players.map((p) => {
+    const settlements = st.settlements.filter((s) => !s.razed && s.owner === p.seat).length;
+    const generals = Object.values(st.generals).filter((g) => g.owner === p.seat);
+    const sc = view.scores[String(p.seat)];
+    const active = view.waiting_for.includes(p.seat);
+    const marks = [];
+    if (generals.some((g) => g.id === st.king)) marks.push(icon("crown"));
+    if (st.titles.some((tt) => tt.holder !== null && generals.some((g) => g.id === tt.holder))) marks.push(icon("seal"));
+    const row = el("div", {class: "player-board" + (p.eliminated ? " out" : ""), dataset: {seat: p.seat, active: String(active)},
+                           "aria-current": active ? "true" : null},
+      el("div", {class: "player-name"}, swatch(seatColour(p.seat)),
+        el("strong", {}, seatName(p.seat)), p.seat === store.app.seat ? ` (${t("ui.you")})` : "",
+        view.seats[p.seat].away ? ` · ${t("ui.bot_plays")}` : "", ...marks,
+        active ? el("span", {class: "turn-badge"}, icon("turn"), t("ui.acting")) : null),
+      p.eliminated ? el("div", {class: "muted"}, t("ui.eliminated_in_round", {round: p.eliminated_round}))
+        : el("div", {class: "stats"}, `${t("ui.score")} ${sc.total} · ${t("ui.coins")} ${p.coins} · ${t("ui.hand")} ${view.hand_sizes[p.seat]}`
+          + ` · ${t("ui.settlements")} ${settlements} · ${t("ui.generals")} ${generals.length}`));
+    row.style.borderLeftColor = seatColour(p.seat);
+    return row;
+  });
+  $("players").replaceChildren(el("h3", {}, t("ui.players")), ...rows);
+}
+
+export function renderEvents() {
+  const st = store.view.state;
+  const cards = Object.fromEntries(store.protocol.cards.map((c) => [c.name, c]));
+  const box = $("events");
+  const landed = st.events_landed.map((e) => el("div", {class: "event", title: t("card_help." + e.card)},
+    icon(cards[e.card]?.icon || "card"), `${t("card." + e.card)} → ${t("terrain." + e.terrain)}`));
+  const coming = st.events_area.map((c) => el("div", {class: "event pending", title: t("card_help." + c)},
+    icon(cards[c]?.icon || "card"), `${t("card." + c)} (${t("ui.next_round")})`));
+  box.hidden = !landed.length && !coming.length;
+  box.replaceChildren(el("h3", {}, t("ui.events_area")), ...landed, ...coming);
+}
+
+export function initPanels() {
+  $("seat-control").addEventListener("click", () => seatControl(store.view.seats[store.app.seat].away));
+  $("sound").addEventListener("click", () => {
+    localStorage.setItem("jk-sound", store.sound ? "off" : "on");
+    update({sound: !store.sound});
+  });
+  document.querySelectorAll("#langs .lang").forEach((b) => b.addEventListener("click", () => {
+    const url = new URL(location.href);
+    url.searchParams.set("lang", b.dataset.lang);
+    location.href = url.toString();
+  }));
+}

@@ -1,0 +1,127 @@
+// Decision windows (votes, appointments, foresights, plunder...), the bell, the banner that
+// says the game is over or the seat is out, and the final table.
+import {store, update} from "./store.js";
+import {$, el, icon, swatch} from "./dom.js";
+import {t, seatName, seatColour} from "./i18n.js";
+import {act} from "./connection.js";
+import {label} from "./targets.js";
+import {eliminated, playing, readKey} from "./panels.js";
+
+const windowKinds = () => store.protocol.decisions.filter((d) => d.opens_window).map((d) => d.name);
+const answeredBy = (kind) => store.protocol.decisions.find((d) => d.name === kind).actions.map((a) => a.type);
+const kindIcon = (kind) => store.protocol.decisions.find((d) => d.name === kind)?.icon || "turn";
+
+function owedKinds() {
+  if (!playing()) return [];
+  const kinds = windowKinds();
+  return [...new Set(store.view.my_decisions.map((d) => d.kind).filter((k) => kinds.includes(k)))];
+}
+
+export function renderBottomBar() {
+  $("bottombar").replaceChildren(...owedKinds().map((kind) =>
+    el("button", {type: "button", class: "reopen", dataset: {kind}, onclick: () => openWindow(kind)}, icon(kindIcon(kind)), t("decision." + kind))));
+  $("bottombar").hidden = !owedKinds().length;
+}
+
+function openWindow(kind) {
+  store.dismissed.delete(kind);
+  update({openKind: kind});
+}
+
+export function renderModal() {
+  const modal = $("modal");
+  const kinds = owedKinds();
+  let open = store.openKind;
+  if (open && !kinds.includes(open)) open = null;
+  [...store.dismissed].forEach((k) => { if (!kinds.includes(k)) store.dismissed.delete(k); });
+  if (!open) open = kinds.find((k) => !store.dismissed.has(k)) || null;  // a decision window opens by itself
+  store.openKind = open;
+  if (!open) { modal.hidden = true; return; }
+  const options = store.view.legal_actions.filter((a) => answeredBy(open).includes(a.type));
+  const chapter = store.view.manual.decisions[open];
+  $("modal-body").replaceChildren(
+    el("h3", {dataset: {kind: open}}, icon(kindIcon(open)), t("decision." + open)),
+    el("p", {}, t("decision_help." + open), " ",
+      chapter ? el("a", {href: `/manual/${store.app.lang}/${chapter}`, target: "_blank", class: "manual-ref"}, icon("book"), t("ui.manual")) : null),
+    open === "foresee_events" ? foreseeChooser(options) : el("div", {class: "options"}, ...options.map((a) =>
+      el("button", {type: "button", class: "action " + a.type, dataset: {type: a.type}, onclick: () => act(a)}, label(a)))));
+  modal.hidden = false;
+}
+
+// Foresee: one terrain per card, chosen card by card among the combinations still legal.
+function foreseeChooser(options) {
+  const cards = store.view.state.events_area;
+  const chosen = store.foresee.slice(0, cards.length);
+  const fits = (a) => chosen.every((terrain, i) => a.terrains[i] === terrain);
+  const rows = cards.map((card, i) => {
+    const terrains = [...new Set(options.filter((a) => chosen.slice(0, i).every((x, j) => a.terrains[j] === x)).map((a) => a.terrains[i]))];
+    return el("div", {class: "foresee-row", dataset: {card}}, el("span", {class: "foresee-card"}, t("card." + card)),
+      ...terrains.map((terrain) => el("button", {type: "button", class: "terrain-choice" + (chosen[i] === terrain ? " chosen" : ""),
+        dataset: {terrain}, "aria-pressed": String(chosen[i] === terrain), disabled: i > chosen.length ? true : null,
+        onclick: () => { store.foresee = [...chosen.slice(0, i), terrain]; update({}); }}, t("terrain." + terrain))));
+  });
+  const done = chosen.length === cards.length ? options.find(fits) : null;
+  return el("div", {class: "options foresee"}, ...rows,
+    el("button", {type: "button", class: "action primary", dataset: {type: "foresee_events"}, disabled: done ? null : true,
+      onclick: () => { store.foresee = []; act(done); }}, t("ui.confirm")));
+}
+
+export function renderBell() {
+  const panel = $("bell-panel");
+  if (panel.hidden) return;
+  panel.replaceChildren(el("h3", {}, t("ui.bell")), ...[...store.notes].reverse().map((n) =>
+    el("details", {class: "note", dataset: {key: n.key}},
+      el("summary", {}, `${t("ui.round")} ${n.round} · ${n.title}`),
+      el("ul", {}, ...n.lines.map((l) => el("li", {}, l))),
+      n.chapter ? el("a", {href: `/manual/${store.app.lang}/${n.chapter}`, target: "_blank", class: "manual-ref"}, icon("book"), t("ui.manual")) : null)));
+}
+
+export function toggleBell() {
+  const panel = $("bell-panel");
+  panel.hidden = !panel.hidden;
+  if (!panel.hidden && store.notes.length) localStorage.setItem(readKey(), String(Math.max(...store.notes.map((n) => n.id))));
+  update({});
+}
+
+// The banner: out of the game, watching, or the end with its table.
+export function renderBanner() {
+  const box = $("banner");
+  const view = store.view;
+  const parts = [];
+  if (view.ending && view.final) {
+    parts.push(finalTable(view.final));
+  } else if (store.app.mode === "play" && eliminated()) {
+    const p = view.state.players[store.app.seat];
+    parts.push(el("div", {class: "eliminated-message", dataset: {eliminated: "true"}},
+      el("h3", {}, t("ui.you_are_eliminated")), el("p", {}, t("ui.eliminated_help", {round: p.eliminated_round}))));
+  } else if (store.app.mode === "watch") {
+    parts.push(el("p", {class: "spectating"}, icon("eye"), t("ui.spectating")));
+  }
+  box.hidden = !parts.length;
+  box.replaceChildren(...parts);
+}
+
+function finalTable(final) {
+  const winners = final.winners.map(seatName).join(", ");
+  const rows = [...final.players].sort((a, b) => b.total - a.total || b.settlements - a.settlements).map((r) =>
+    el("tr", {class: r.winner ? "winner" : "", dataset: {seat: r.seat}},
+      el("th", {scope: "row"}, swatch(seatColour(r.seat)), seatName(r.seat), r.winner ? icon("crown") : null,
+        r.eliminated_round ? el("div", {class: "muted small"}, t("ui.eliminated_in_round", {round: r.eliminated_round})) : null),
+      el("td", {dataset: {source: "judges"}}, String(r.judges)), el("td", {dataset: {source: "king"}}, String(r.king)),
+      el("td", {dataset: {source: "tabernacle"}}, String(r.tabernacle)), el("td", {class: "total", dataset: {source: "total"}}, String(r.total)),
+      el("td", {dataset: {source: "settlements"}}, String(r.settlements))));
+  // the sources as icons, their words in the tooltip and for screen readers
+  const head = (name, key) => el("th", {title: t(key), "aria-label": t(key)}, icon(name));
+  return el("div", {class: "final", dataset: {panel: "final", ending: final.ending}},
+    el("h3", {}, t("ui.game_over")),
+    el("p", {class: "ending", dataset: {ending: final.ending}}, t("ending." + final.ending), " · ", t("ui.round_n", {n: final.round})),
+    el("p", {class: "winners"}, winners ? `${t(final.winners.length > 1 ? "ui.winners" : "ui.winner")}: ${winners}` : t("ui.no_winner")),
+    final.tie_break ? el("p", {class: "tie-break", dataset: {tieBreak: final.tie_break}}, t("ui.tie_break." + final.tie_break)) : null,
+    el("table", {class: "final-table"},
+      el("thead", {}, el("tr", {}, el("th", {}, t("ui.players")), head("seal", "ui.points_judges"), head("crown", "ui.king"),
+        head("tabernacle", "ui.tabernacle"), el("th", {}, t("ui.points")), head("development", "ui.settlements"))),
+      el("tbody", {}, ...rows)),
+    el("p", {class: "after-links"},
+      el("a", {href: `/games/${store.app.gameId}/replay?lang=${store.app.lang}`, class: "replay-link"}, t("ui.watch_replay")), " · ",
+      el("a", {href: "/"}, t("ui.back_to_lobby"))));
+}

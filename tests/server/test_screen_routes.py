@@ -1,0 +1,93 @@
+"""The routes the game screen adds (server/screen.py): the board drawing, the public log, the
+lobby and its open seats, spectators, replays; and a seat's socket that falls behind."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+
+import msgspec
+import pytest
+from fastapi.testclient import TestClient
+
+from judges.server.app import create_app
+from judges.server.service import GameService
+from judges.server.store import GameStore
+
+OPEN_TABLE = [{"kind": "human", "name": "Ada"}, {"kind": "human", "open": True}, {"kind": "bot", "bot": "greedy"}]
+
+
+@pytest.fixture
+def client(tmp_path, monkeypatch):
+    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True)) as c:
+        yield c
+
+
+def create(client, seats) -> dict:
+    response = client.post("/api/games", json={"seats": seats, "seed": 7})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_an_open_seat_is_taken_once_from_the_lobby_and_stored(client):
+    game = create(client, OPEN_TABLE)
+    assert [g["id"] for g in client.get("/api/lobby").json()["open"]] == [game["id"]]
+    joined = client.post(f"/api/games/{game['id']}/join")
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["seat"] == 1
+    token = joined.json()["token"]
+    view = client.get(f"/api/games/{game['id']}/view", headers={"X-Seat-Token": token})
+    assert view.status_code == 200 and view.json()["seat"] == 1
+    assert client.post(f"/api/games/{game['id']}/join").status_code == 409  # no free seat left
+    lobby = client.get("/api/lobby").json()
+    assert lobby["open"] == [] and [g["id"] for g in lobby["running"]] == [game["id"]]
+
+
+def test_the_board_the_log_and_the_spectators_view_show_only_public_things(client):
+    game = create(client, OPEN_TABLE)
+    gid = game["id"]
+    board = client.get(f"/api/games/{gid}/board.svg")
+    assert board.status_code == 200 and board.headers["content-type"].startswith("image/svg+xml")
+    assert "data-settlement" in board.text
+    log = client.get(f"/api/games/{gid}/log").json()
+    assert log["seq"] == len(log["entries"])
+    watched = client.get(f"/api/games/{gid}/spectate").json()
+    assert watched["spectator"] is True and watched["legal_actions"] == [] and watched["ballot"] is None
+    with client.websocket_connect(f"/ws/games/{gid}/spectate") as socket:
+        assert socket.receive_json()["view"]["seq"] == watched["seq"]
+
+
+def test_a_running_game_is_not_replayed(client):
+    game = create(client, OPEN_TABLE)
+    response = client.get(f"/api/games/{game['id']}/replay")
+    assert response.status_code == 409
+
+
+def test_a_socket_that_falls_behind_is_dropped_and_its_next_one_gets_the_whole_view(tmp_path):
+    async def scenario() -> None:
+        store = GameStore(f"sqlite:///{tmp_path / 'games.db'}")
+        store.migrate()
+        service = GameService(store)
+        seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
+        live, _, _ = await service.create(seats, seed=7)
+        closed: list[int] = []
+        sub, first = service.subscribe(live, 0, "en")
+        sub.close = lambda code, key: closed.append(code)
+        assert first is not None and msgspec.json.decode(first)["type"] == "full"
+        for _ in range(sub.queue.maxsize + 1):
+            service._push(live)
+        # it never holds the others up: it is closed (the screen reconnects) ...
+        assert closed == [1013] and sub not in live.subscribers
+        # ... and the new socket's first message is the latest view with every notification
+        _, again = service.subscribe(live, 0, "en")
+        assert again is not None
+        latest = msgspec.json.decode(again)
+        assert latest["type"] == "full" and latest["view"]["seq"] == len(live.game.log)
+        ids = [n["id"] for n in service.payload(live, 0, "en")["notifications"]]
+        assert ids and [n["id"] for n in latest["view"]["notifications"]] == ids
+        await service.stop()
+
+    # its own thread: the browser tests' Playwright keeps an event loop running in this one
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, scenario()).result()
