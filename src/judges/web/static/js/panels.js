@@ -14,7 +14,8 @@ export function renderTop() {
   const view = store.view, world = store.world;
   $("round").textContent = t("ui.round_n", {n: view.round});
   $("phases").replaceChildren(...world.phases.map((p, i) =>
-    el("li", {class: i + 1 === view.phase ? "current" : "", "aria-current": i + 1 === view.phase ? "step" : null}, t("phase." + p))));
+    el("li", {class: i + 1 === view.phase ? "current" : "", "aria-current": i + 1 === view.phase ? "step" : null,
+              title: t("phase." + p)}, t("phase." + p))));
   const waiting = view.waiting_for.map(seatName);
   $("waiting").textContent = view.ending ? t("ui.game_over")
     : playing() && view.waiting_for.includes(store.app.seat) ? t("ui.your_turn")
