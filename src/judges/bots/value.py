@@ -24,7 +24,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from ..engine.board import control_map, region_share, turn_order
+from ..engine.board import base_value, control_map, region_share, turn_order
 from ..engine.state import GameState
 from ..engine.victory import score
 from ..world import World
@@ -72,9 +72,7 @@ def features(state: GameState, world: World) -> list[list[float]]:
                 continue
             row = rows[owner]
             row[3] += 1
-            row[4] += (rules.city_income if world.settlements[i].is_city else rules.village_income) + (
-                rules.development_income * s.developments
-            )
+            row[4] += base_value(state, world, i)
             if s.owner == owner:
                 row[6] += s.troops
         title = state.titles[r]
