@@ -107,7 +107,7 @@ def test_migrate_twice_is_fine(open_store):
     assert store.schema_revision() is None
     store.migrate()
     store.migrate()
-    assert store.schema_revision() == "0002"
+    assert store.schema_revision() == "0003"
     open_store().migrate()  # another instance on the same database
     tables = set(inspect(store.engine).get_table_names())
     assert {"games", "actions", "snapshots", "alembic_version"} <= tables

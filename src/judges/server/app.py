@@ -30,6 +30,7 @@ from ..render.board import SEAT_COLOURS
 from ..world import MapDataError, load_world, map_exists
 from . import seats as seat_keys
 from . import updates
+from .chat import chat_router
 from .limits import BodySizeLimit, Limits, RateLimiter, SecurityHeaders
 from .screen import screen_router
 from .service import TAKEOVER_BOT, GameService, LiveGame, ServiceError
@@ -195,6 +196,8 @@ def create_app(
         if from_cookie and not seat_keys.same_origin(conn):
             raise ServiceError(403, "error.cross_origin", "a seat's cookie is accepted from this site's pages only")
         return live.seat_of(token)
+
+    app.include_router(chat_router(service, seat_of))
 
     @app.exception_handler(RuleError)
     async def rule_error(request: Request, exc: RuleError):
@@ -466,6 +469,7 @@ def create_app(
         try:
             live = await service.get(game_id)
             seat = seat_of(websocket, live)
+            await service.chat.room(live)  # loaded before the socket joins: its history follows at once
         except ServiceError as exc:
             await websocket.close(code=4403, reason=exc.key)
             return
@@ -481,6 +485,7 @@ def create_app(
 
         async with live.lock:
             sub, first = service.subscribe(live, seat, language)
+            service.chat.greet(live, sub)
         closing: list[asyncio.Task] = []
         sub.close = lambda code, key: closing.append(asyncio.create_task(close(code, key)))
 

@@ -9,7 +9,7 @@ the versions of the games it holds (`GameService`'s watchdog).
     fanout = make_fanout(store)          # Redis if JUDGES_REDIS_URL, PostgreSQL, or local
     await fanout.start(deliver)          # deliver(Change) for each change of another process,
                                          # deliver(None) after (re)connecting: anything may be missed
-    await fanout.publish(Change(node, game_id, action_count, seats_version))
+    await fanout.publish(Change(node, game_id, action_count, seats_version, chat_count))
     await fanout.close()
 
 Three kinds behind this one interface:
@@ -51,6 +51,7 @@ class Change(msgspec.Struct, array_like=True, frozen=True):
     game: str
     action_count: int
     seats_version: int
+    chat_count: int = 0  # the game's chat messages (server/chat.py)
 
 
 Deliver = Callable[[Change | None], Any]

@@ -10,6 +10,9 @@ message) or, on a websocket, a close code after an error message:
 - websockets per seat (the oldest is closed, `error.too_many_sockets`, code 1008);
 - binary websocket frames (`error.binary_frame`, code 1003);
 - player names: control and bidi characters removed, at most `max_name_chars`;
+- chat messages (server/chat.py): cleaned the same way (line breaks kept), at most
+  `max_chat_chars` characters and `max_chat_lines` lines (422), `chat_burst` then
+  `chat_per_minute` per seat and less for spectators (429 with Retry-After, `error.rate_chat`);
 - the notifications a view holds (`max_view_notifications`) and the takeovers kept per seat.
 
 `FairPool` is the bounded pool where bots think, shared fairly across games.
@@ -39,6 +42,7 @@ __all__ = [
     "RateLimiter",
     "SecurityHeaders",
     "clean_name",
+    "clean_text",
 ]
 
 
@@ -55,6 +59,14 @@ class Limits:
     max_name_chars: int = 40
     max_view_notifications: int = 200  # the latest notifications a view holds
     max_seat_history: int = 20  # takeovers (away/back) kept per seat
+    # table talk (server/chat.py)
+    max_chat_chars: int = 500  # a message's characters, after cleaning
+    max_chat_lines: int = 12  # its lines
+    chat_burst: int = 5  # messages a seat may send at once...
+    chat_per_minute: float = 20.0  # ...and then this many a minute
+    spectator_chat_burst: int = 3  # the same for a spectator (by address)
+    spectator_chat_per_minute: float = 6.0
+    max_chat_history: int = 300  # the latest messages a socket receives when it opens
     bot_workers: int = max(2, os.cpu_count() or 2)
 
     @classmethod
@@ -84,6 +96,19 @@ def clean_name(text: str | None, max_chars: int = DEFAULT_LIMITS.max_name_chars)
     text = unicodedata.normalize("NFC", text or "")
     kept = "".join(" " if ch.isspace() else ch for ch in text if ch.isspace() or unicodedata.category(ch)[0] != "C")
     return " ".join(kept.split())[:max_chars].strip()
+
+
+def clean_text(text: str | None) -> str:
+    """A chat message as others will read it: cleaned as a name (NFC, no control, format or
+    bidi characters, spaces collapsed) line by line; line breaks are kept, blank lines at
+    either end dropped. Not cut: the caller refuses a text that is too long. May be empty."""
+    lines = unicodedata.normalize("NFC", text or "").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    cleaned = [clean_name(line, max_chars=len(line)) for line in lines]
+    while cleaned and not cleaned[0]:
+        cleaned.pop(0)
+    while cleaned and not cleaned[-1]:
+        cleaned.pop()
+    return "\n".join(cleaned)
 
 
 # --- rates ---------------------------------------------------------------------------------

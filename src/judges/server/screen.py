@@ -291,6 +291,7 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
     async def spectate_live(websocket: WebSocket, game_id: str, lang: str | None = None) -> None:
         try:
             live = await service.get(game_id)
+            await service.chat.room(live)
         except ServiceError as exc:
             await websocket.close(code=4404, reason=exc.message[:120])
             return
@@ -303,10 +304,14 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
             first = public_payload(live, language)
         await websocket.send_text(full_message(first))
         service.watchers.setdefault(live.id, []).append(sub)
+        service.chat.greet(live, sub)  # the public chat (server/chat.py), then each new message
 
         async def pump() -> None:
             while True:
-                await sub.queue.get()
+                item = await sub.queue.get()
+                if isinstance(item, bytes):  # a chat message, as it is
+                    await websocket.send_text(item.decode())
+                    continue
                 async with live.lock:
                     if live.stale:  # the copy may hold an uncommitted action: the recovery wakes us again
                         continue

@@ -283,6 +283,9 @@ class GameService:
         self._loads: dict[str, asyncio.Task[LiveGame]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()  # fire-and-forget tasks, kept until done
         self._watchdog: asyncio.Task[None] | None = None
+        from .chat import Chat  # the table talk (server/chat.py) builds on this module
+
+        self.chat = Chat(self)
 
     # --- the database, off the event loop ---------------------------------------------------
 
@@ -639,7 +642,7 @@ class GameService:
 
     def _publish(self, live: LiveGame) -> None:
         if self.fanout.shared:
-            change = Change(self.node, live.id, len(live.game.log), live.seats_version)
+            change = Change(self.node, live.id, len(live.game.log), live.seats_version, self.chat.count(live.id))
             self._spawn(self.fanout.publish(change))
 
     def _on_change(self, change: Change | None) -> None:
@@ -650,6 +653,7 @@ class GameService:
             return
         if change.node == self.node:
             return
+        self.chat.on_change(change)
         live = self.games.get(change.game)
         if live is not None and (change.action_count > len(live.game.log) or change.seats_version > live.seats_version):
             self._sync(live)
@@ -697,6 +701,7 @@ class GameService:
             try:
                 if self.fanout.shared:
                     await self._poll_versions()
+                    await self.chat.poll()
                 for live in list(self.games.values()):
                     if live.stale:
                         if live.recovery is None or live.recovery.done():
@@ -950,7 +955,15 @@ class GameService:
             # The commitment to the dice's seed, and the seed itself once the game is over.
             "dice": dice_info(game),
             "seats": [
-                {"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
+                {
+                    "seat": i,
+                    "name": s["name"],
+                    "kind": s["kind"],
+                    "bot": s["bot"],
+                    "away": bool(s.get("away")),
+                    "host": bool(s.get("host")),
+                    "chat_closed": bool(s.get("chat_closed")),  # by the host (server/chat.py)
+                }
                 for i, s in enumerate(live.seats)
             ],
             # The table's options: after how long a bot plays an idle seat, and which bot.

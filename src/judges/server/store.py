@@ -12,10 +12,12 @@ actions from `seq` on).
 
 Tables (migrations/versions/):
   games     id, created_at, updated_at, options, seed, rules_version, seats, action_count,
-            ending, winners, seats_version, bot_holder, bot_lease_until
+            ending, winners, seats_version, bot_holder, bot_lease_until, chat_count
   actions   (game_id, seq) primary key, player, action, client_action_id, created_at;
             UNIQUE (game_id, client_action_id)
   snapshots (game_id, seq) primary key, data
+  chat      (game_id, id) primary key, channel, sender, name, text, client_message_id,
+            created_at; UNIQUE (game_id, client_message_id); games.chat_count is the last id
 
 JSON columns are plain JSON (not PostgreSQL JSONB) so that key order survives: dicts of the
 engine state (generals by id, ...) iterate in insertion order. JSON turns integer dict keys
@@ -60,6 +62,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     UniqueConstraint,
     create_engine,
     delete,
@@ -236,6 +239,7 @@ class GameRow(Base):
     seats_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     bot_holder: Mapped[str | None] = mapped_column(String, nullable=True)
     bot_lease_until: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+    chat_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class ActionRow(Base):
@@ -266,7 +270,24 @@ def _table(row_class: type[Base]) -> Table:
     return table
 
 
+class ChatRow(Base):
+    """A chat message (server/chat.py): ids are ordered per game (games.chat_count)."""
+
+    __tablename__ = "chat"
+    __table_args__ = (UniqueConstraint("game_id", "client_message_id"),)
+
+    game_id: Mapped[str] = mapped_column(String, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    channel: Mapped[str] = mapped_column(String)
+    sender: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String)
+    text: Mapped[str] = mapped_column(Text)
+    client_message_id: Mapped[str | None] = mapped_column(String, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 games_table = _table(GameRow)
+chat_table = _table(ChatRow)
 actions_table = _table(ActionRow)
 snapshots_table = _table(SnapshotRow)
 
@@ -377,6 +398,18 @@ def _action_record(row: ActionRow) -> dict[str, Any]:
         "action": row.action,
         "client_action_id": row.client_action_id,
         "created_at": _utc(row.created_at),
+    }
+
+
+def _chat_record(row: ChatRow) -> dict[str, Any]:
+    """A chat message as the server keeps and sends it ("at": milliseconds since the epoch)."""
+    return {
+        "id": row.id,
+        "channel": row.channel,
+        "sender": row.sender,
+        "name": row.name,
+        "text": row.text,
+        "at": int(_utc(row.created_at).timestamp() * 1000),
     }
 
 
@@ -578,6 +611,7 @@ class GameStore:
         """Deletes a game with its actions and snapshots; False if there was no such game."""
         with self._session(write=True) as session:
             session.execute(delete(snapshots_table).where(snapshots_table.c.game_id == game_id))
+            session.execute(delete(chat_table).where(chat_table.c.game_id == game_id))
             session.execute(delete(actions_table).where(actions_table.c.game_id == game_id))
             deleted = _rowcount(session.execute(delete(games_table).where(games_table.c.id == game_id)))
             session.commit()
@@ -707,6 +741,88 @@ class GameStore:
                 ).where(games_table.c.id.in_(game_ids))
             ).all()
         return {r.id: GameVersion(r.action_count, r.seats_version, r.ending) for r in rows}
+
+    # --- chat (server/chat.py) --------------------------------------------------------------
+
+    def append_chat(
+        self,
+        game_id: str,
+        channel: str,
+        sender: int,
+        name: str,
+        text: str,
+        client_message_id: str | None = None,
+    ) -> tuple[dict[str, Any], bool]:
+        """Stores a chat message under the next id of the game (its row lock orders the writers
+        of every process) and commits. Returns (the message's record, False); with a
+        client_message_id already stored, (that message's record, True) and stores nothing.
+        Raises GameNotFound."""
+        try:
+            with self._session(write=True) as session:
+                if client_message_id is not None:
+                    known = self._chat_by_client_id(session, game_id, client_message_id)
+                    if known is not None:
+                        return known, True
+                number: int | None = session.scalar(
+                    update(games_table)
+                    .where(games_table.c.id == game_id)
+                    .values(chat_count=games_table.c.chat_count + 1)
+                    .returning(games_table.c.chat_count)
+                )
+                if number is None:
+                    raise GameNotFound(game_id)
+                if client_message_id is not None:  # committed meanwhile (PostgreSQL, READ COMMITTED)
+                    known = self._chat_by_client_id(session, game_id, client_message_id)
+                    if known is not None:
+                        return known, True
+                row = ChatRow(
+                    game_id=game_id,
+                    id=number,
+                    channel=channel,
+                    sender=sender,
+                    name=name,
+                    text=text,
+                    client_message_id=client_message_id,
+                    created_at=_now(),
+                )
+                session.add(row)
+                session.commit()
+                return _chat_record(row), False
+        except IntegrityError as exc:
+            if client_message_id is not None:
+                with self._session() as session:
+                    known = self._chat_by_client_id(session, game_id, client_message_id)
+                if known is not None:
+                    return known, True
+            raise StoreError(f"game {game_id!r}: a chat message could not be stored: {exc.orig}") from exc
+
+    @staticmethod
+    def _chat_by_client_id(session: Session, game_id: str, client_message_id: str) -> dict[str, Any] | None:
+        row = session.scalars(
+            select(ChatRow).where(ChatRow.game_id == game_id, ChatRow.client_message_id == client_message_id)
+        ).first()
+        return _chat_record(row) if row is not None else None
+
+    def list_chat(self, game_id: str, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+        """The game's chat messages with id > `after`, in id order (the latest `limit` if given)."""
+        with self._session() as session:
+            query = select(ChatRow).where(ChatRow.game_id == game_id, ChatRow.id > after)
+            if limit is not None:
+                rows = list(session.scalars(query.order_by(ChatRow.id.desc()).limit(limit)))
+                rows.reverse()
+            else:
+                rows = list(session.scalars(query.order_by(ChatRow.id)))
+            return [_chat_record(r) for r in rows]
+
+    def chat_counts(self, game_ids: list[str]) -> dict[str, int]:
+        """How many chat messages each of these games has (games that do not exist are left out)."""
+        if not game_ids:
+            return {}
+        with self._session() as session:
+            rows = session.execute(
+                select(games_table.c.id, games_table.c.chat_count).where(games_table.c.id.in_(game_ids))
+            ).all()
+        return {r.id: r.chat_count for r in rows}
 
     # --- the bots' lease -------------------------------------------------------------------
 

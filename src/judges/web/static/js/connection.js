@@ -2,6 +2,7 @@
 // public one for a spectator), the board drawing and the public log whenever the game moves.
 import {store, update} from "./store.js";
 import {toast} from "./dom.js";
+import {receiveChat} from "./chat.js";
 
 // The seat's credential is an HttpOnly cookie the browser sends by itself: the screen holds no
 // token and sends none.
@@ -109,6 +110,7 @@ export function connect() {
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "error") { toast(message.text); return; }
+    if (message.type === "chat") { receiveChat(message); return; }  // table talk: not the view's
     const next = applyUpdate(live, message);
     if (next === null) { socket.send(JSON.stringify({type: "resync"})); return; }
     receive(next, message.type === "full" && live === null);

@@ -8,6 +8,7 @@ import {renderBottomBar, renderModal, renderBell, renderBanner, toggleBell} from
 import {renderLog} from "./log.js";
 import {renderReplay} from "./replay.js";
 import {effects, initEffects} from "./effects.js";
+import {initChat, renderChat} from "./chat.js";
 
 const app = $("app").dataset;
 store.app = {gameId: app.gameId, seat: Number(app.seat), lang: app.lang, mode: app.mode};
@@ -16,7 +17,7 @@ let previousNotes = null;
 function render() {
   if (!store.view || !store.world) return;
   renderTop(); renderBoard(); renderBanner(); renderReplay(); renderMe(); renderActions(); renderPlayers();
-  renderEvents(); renderLog(); renderBell(); renderBottomBar(); renderModal();
+  renderEvents(); renderLog(); renderChat(); renderBell(); renderBottomBar(); renderModal();
   effects(previousNotes);
   previousNotes = store.notes.length;
   document.body.dataset.phase = store.view.phase_name;
@@ -34,6 +35,6 @@ $("bell").addEventListener("click", toggleBell);
 document.addEventListener("click", (e) => { if (!e.target.closest("#chooser, #board")) closeChooser(); });
 
 loadStatic().then(() => {
-  initBoard(); initPanels(); initEffects();
+  initBoard(); initPanels(); initEffects(); initChat();
   if (store.app.mode === "replay") loadReplay(); else connect();
 });
