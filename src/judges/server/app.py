@@ -464,12 +464,13 @@ def create_app(
         return {"seat": seat, "away": bool(live.seats[seat].get("away"))}
 
     @app.websocket("/ws/games/{game_id}")
-    async def live_updates(websocket: WebSocket, game_id: str, lang: str | None = None):
+    async def live_updates(websocket: WebSocket, game_id: str, lang: str | None = None, chat: bool = False):
         """The seat's live view (docs/web.md, "Live updates"): a full view, then deltas."""
         try:
             live = await service.get(game_id)
             seat = seat_of(websocket, live)
-            await service.chat.room(live)  # loaded before the socket joins: its history follows at once
+            if chat:  # the table talk too (server/chat.py): loaded before the socket joins
+                await service.chat.room(live)
         except ServiceError as exc:
             await websocket.close(code=4403, reason=exc.key)
             return
@@ -485,7 +486,8 @@ def create_app(
 
         async with live.lock:
             sub, first = service.subscribe(live, seat, language)
-            service.chat.greet(live, sub)
+            if chat:
+                service.chat.greet(live, sub)  # its history at once, then each new message
         closing: list[asyncio.Task] = []
         sub.close = lambda code, key: closing.append(asyncio.create_task(close(code, key)))
 

@@ -16,7 +16,8 @@ the game under its row lock, so ids are ordered per game across processes; a ret
 sockets that may read it, and publishes the game's new chat count on the fan-out
 (server/fanout.py); every other process holding the game reads the messages after its own
 count from the store and pushes them to its sockets, in id order; the watchdog polls the
-counts in case a fan-out message was lost. A socket receives, when it opens, the latest
+counts in case a fan-out message was lost. A socket opened with `?chat=1` (the screen's)
+receives, when it opens, the latest
 `max_chat_history` messages it may read (`{"type": "chat", "history": true, ...}`), then each
 new one (`{"type": "chat", "messages": [...]}`): a reconnecting client (a reload, a restarted
 server) gets its history back. A socket too slow to keep up is dropped like for the views, and
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -104,6 +106,8 @@ class Chat:
         self.rooms: dict[str, Room] = {}
         self._loads: dict[str, asyncio.Task[Room]] = {}
         self._syncing: dict[str, asyncio.Task[None]] = {}
+        # the sockets that asked for the chat (`?chat=1`): an API client that did not gets views only
+        self.listeners: weakref.WeakSet[Subscriber] = weakref.WeakSet()
         self.seat_rate = RateLimiter(limits.chat_burst, limits.chat_per_minute)
         self.spectator_rate = RateLimiter(limits.spectator_chat_burst, limits.spectator_chat_per_minute)
 
@@ -237,10 +241,14 @@ class Chat:
             return cache[mine]
 
         for sub in list(live.subscribers):
+            if sub not in self.listeners:
+                continue
             message = message_for(sub.seat)
             if message is not None:
                 self.service._send(live, sub, message)
         for watcher in list(self.service.watchers.get(live.id, [])):
+            if watcher not in self.listeners:
+                continue
             message = message_for(SPECTATOR)
             if message is not None:
                 try:
@@ -257,12 +265,14 @@ class Chat:
         return out[-self.service.limits.max_chat_history :]
 
     def greet(self, live: LiveGame, sub: Subscriber) -> None:
-        """A new socket's history, queued right after it was subscribed (no await between: a
-        message stored meanwhile is in the history or pushed after it). Spectators' sockets
-        too (`sub.seat` is SPECTATOR)."""
+        """A new socket that asked for the chat: its history, queued right after it was
+        subscribed (no await between: a message stored meanwhile is in the history or pushed
+        after it), then every new message it may read. Spectators' sockets too (`sub.seat` is
+        SPECTATOR)."""
         room = self.rooms.get(live.id)
         if room is None:
             return
+        self.listeners.add(sub)
         sub.queue.put_nowait(chat_message(self.visible(room, sub.seat), history=True))
 
     def on_change(self, change: Change) -> None:

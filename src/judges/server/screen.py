@@ -288,10 +288,11 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
         return Response(encode_payload(payload), media_type="application/json")
 
     @router.websocket("/ws/games/{game_id}/spectate")
-    async def spectate_live(websocket: WebSocket, game_id: str, lang: str | None = None) -> None:
+    async def spectate_live(websocket: WebSocket, game_id: str, lang: str | None = None, chat: bool = False) -> None:
         try:
             live = await service.get(game_id)
-            await service.chat.room(live)
+            if chat:
+                await service.chat.room(live)
         except ServiceError as exc:
             await websocket.close(code=4404, reason=exc.message[:120])
             return
@@ -304,7 +305,8 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
             first = public_payload(live, language)
         await websocket.send_text(full_message(first))
         service.watchers.setdefault(live.id, []).append(sub)
-        service.chat.greet(live, sub)  # the public chat (server/chat.py), then each new message
+        if chat:
+            service.chat.greet(live, sub)  # the public chat (server/chat.py), then each new message
 
         async def pump() -> None:
             while True:

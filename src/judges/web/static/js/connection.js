@@ -104,7 +104,7 @@ let live = null;
 export function connect() {
   const {gameId, lang, mode} = store.app;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const path = mode === "watch" ? `/ws/games/${gameId}/spectate?lang=${lang}` : `/ws/games/${gameId}?lang=${lang}`;
+  const path = (mode === "watch" ? `/ws/games/${gameId}/spectate?lang=${lang}` : `/ws/games/${gameId}?lang=${lang}`) + "&chat=1";
   const socket = new WebSocket(`${scheme}://${location.host}${path}`);
   live = null;
   socket.addEventListener("message", (event) => {
