@@ -145,7 +145,7 @@ function settings() {
   const view = store.view;
   const others = view.seats.filter((s) => s.seat !== mySeat());
   const mute = muted();
-  const parts = [el("summary", {}, t("ui.chat_settings"))];
+  const parts = [el("summary", {}, t(playing() ? "ui.chat_settings" : "ui.chat_mute_players"))];
   if (playing()) {
     const humans = others.filter((s) => s.kind === "human");
     if (humans.length) {
@@ -205,6 +205,8 @@ function showError(text) {
   const box = $("chat-error");
   box.textContent = text || "";
   box.hidden = !text;
+  const list = $("chat-list");
+  list.scrollTop = list.scrollHeight;  // the list just lost (or gained) room: keep the newest in sight
 }
 
 async function send() {
@@ -290,7 +292,13 @@ export function renderChat() {
   details.replaceChildren(...settings());
   details.open = open;
   const box = $("chat-list");
-  const pinned = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+  // the list follows the newest message unless the reader scrolled up (a new tab, or one's own
+  // message, goes to the newest)
+  const last = messages[messages.length - 1];
+  const pinned = box.scrollHeight - box.scrollTop - box.clientHeight < 40 || box.dataset.tab !== tab
+    || (last && last.sender === mySeat() && String(last.id) !== box.dataset.last);
+  box.dataset.tab = tab;
+  box.dataset.last = last ? String(last.id) : "";
   const items = visible(tab).map(messageNode);
   const hidden = messages.filter((m) => m.channel === tab).length - items.length;
   box.replaceChildren(...(items.length ? items : [el("li", {class: "muted chat-empty"}, t("ui.chat_empty"))]));
