@@ -313,3 +313,11 @@ def test_bots_read_no_chat_and_write_none(client, db_url):
         assert all(m["sender"] != 2 for m in store.list_chat(gid))
     for source in Path(bots_package.__file__).parent.rglob("*.py"):
         assert "chat" not in source.read_text(), source
+
+
+def test_a_cookie_from_another_site_cannot_write(client):
+    response = client.post("/api/games", json={"seats": THREE_HUMANS, "seed": 7})
+    gid = response.json()["id"]  # the client holds the host's cookie
+    forged = client.post(f"/api/games/{gid}/chat", json={"text": "hi"}, headers={"Origin": "https://evil.example"})
+    assert forged.status_code == 403 and forged.json()["key"] == "error.cross_origin"
+    assert client.post(f"/api/games/{gid}/chat", json={"text": "hi"}).status_code == 200
