@@ -7,12 +7,15 @@ Screenshots at 1400×900 and 390×844 (tests/browser/support.py)."""
 
 from __future__ import annotations
 
+import time
+
 import httpx
 import pytest
 
 import server_process
 from browser.play import HTTP_TIMEOUT, claim_invitation, open_host_seat, open_page, watch_console
 from browser.support import shot
+from seats_support import seat_tokens
 from server_process import Server
 
 SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "bot", "bot": "greedy"}]
@@ -180,3 +183,36 @@ def test_table_talk_between_two_seats_and_a_spectator(own_server, browser):
     for name, found in errors.items():
         real = [e for e in found if "429" not in e and "WebSocket" not in e and "Failed to load resource" not in e]
         assert not real, (name, real)
+
+
+def test_a_replay_shows_the_public_talk_and_no_private_word(server, page):
+    """The session's server: two seats talk, hand their seats to bots, which end the game
+    (one round); the replay shows the table's talk, read-only, and none of the private one."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "bot", "bot": "greedy"}]
+    data = httpx.post(
+        server + "/api/games", json={"seats": seats, "seed": 9, "round_limit": 1}, timeout=HTTP_TIMEOUT
+    ).json()
+    gid = data["id"]
+    with httpx.Client(base_url=server, timeout=HTTP_TIMEOUT) as http:
+        tokens = seat_tokens(http, data)
+        for token, body in (
+            (tokens[0], {"text": "Good game, everyone"}),
+            (tokens[1], {"text": "Our secret pact", "channel": "private", "to": [0]}),
+        ):
+            assert http.post(f"/api/games/{gid}/chat", json=body, headers={"X-Seat-Token": token}).status_code == 200
+        for token in tokens[:2]:
+            http.post(f"/api/games/{gid}/seat/away", headers={"X-Seat-Token": token})
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            view = http.get(f"/api/games/{gid}/view", headers={"X-Seat-Token": tokens[0]}).json()
+            if view["ending"]:
+                break
+            time.sleep(0.2)
+        assert view["ending"] == "round_limit"
+    errors = watch_console(page)
+    page.goto(f"{server}/games/{gid}/replay")
+    wait_message(page, "Good game, everyone")
+    assert "secret pact" not in page.locator("#app").inner_text()
+    assert page.locator("#chat-form").is_hidden()
+    shot(page, "chat-replay")
+    assert errors == []
