@@ -64,3 +64,12 @@ DEFERRED = {
     "generals": [{"id": 10, "owner": 0, "at": "Hebron", "captor": 1}, *BOTS_GENERALS],
     "titles": {"Naphtali": {"owner": 0}},
 }
+
+# Seat 0's general 10 stands with an army of 4 on Hebron, seat 1's settlement: once the Movement
+# turns are over, the Combat phase fights for it.
+BATTLE = {
+    "phase": "movement",
+    "clear_board": True,
+    "settlements": {**HOLDINGS, "Hebron": {"owner": 1, "troops": 1}},
+    "generals": [{"id": 10, "owner": 0, "at": "Hebron", "army": 4}, *BOTS_GENERALS],
+}
