@@ -131,6 +131,7 @@ def test_an_eliminated_player_sees_the_message_then_watches(server, page):
     message = page.locator("[data-eliminated='true']")
     message.wait_for()
     assert page.locator("#seat-control").is_hidden() and page.locator("#actions").is_hidden()
+    assert page.locator("#me").is_hidden()  # no coins nor hand of a seat that is out
     # the eliminated player's board left the Players panel; the two living players' stay
     assert page.locator("[data-panel='players'] [data-seat='0']").count() == 0
     assert page.locator("[data-panel='players'] [data-out-seat='0']").count() == 1

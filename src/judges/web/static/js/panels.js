@@ -62,7 +62,7 @@ let lastCoins = null;
 export function renderMe() {
   const box = $("me");
   const p = me();
-  if (!p || store.app.mode !== "play") {
+  if (!p || store.app.mode !== "play" || p.eliminated) {  // out of the game: nothing of a seat to show
     box.hidden = true;
     return;
   }
