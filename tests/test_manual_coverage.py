@@ -37,3 +37,14 @@ def test_every_rule_row_names_a_test():
 
 def test_no_row_records_a_failing_test():
     assert "⚠ fails" not in DOC
+
+
+def test_every_screen_row_names_the_test_that_checks_it_on_the_screen():
+    rows = 0
+    for line in DOC.splitlines():
+        m = re.match(r"\| ([AB]\d+) \| .*? \| ((?:rule \+ )?screen) \| (.*) \|$", line)
+        if m:
+            rows += 1
+            cited = CITED.findall(m.group(3))
+            assert any(f.startswith(("tests/browser/", "tests/test_manual.py")) for f, _ in cited), m.group(1)
+    assert rows >= 5
