@@ -487,3 +487,35 @@ def test_the_manual_reads_the_rules_through_one_function(monkeypatch):
 @pytest.mark.parametrize("lang, shiloh", [("en", "Shiloh"), ("es", "Silo"), ("pt_BR", "Siló")])
 def test_the_manual_names_places_as_the_language_spells_them(lang, shiloh):
     assert shiloh in render_chapter_body(lang, "world")
+
+
+# --- (f) the designer's additions are marked the same way in every language ---------------------
+
+DESIGNER_TAG = re.compile(r"\{\{\s*D\s*\}\}")
+LEGEND = "T('manual.designer_legend', mark=D)"
+
+
+def test_designer_additions_are_marked_in_the_same_places_in_every_language():
+    """Every chapter marks the same number of sentences as the designer's (not the manual's) in
+    English, Spanish and Portuguese, and ends with the legend when it marks any."""
+    total = 0
+    for slug in CHAPTERS:
+        counts = {}
+        for lang in LANGS:
+            source = chapter_source(lang, slug)
+            counts[lang] = len(DESIGNER_TAG.findall(source.replace(LEGEND, "")))
+            assert (LEGEND in source) == (counts[lang] > 0), (lang, slug)
+        assert len(set(counts.values())) == 1, (slug, counts)
+        total += counts["en"]
+    # The issue's six recorded decisions at least (invaders skip Canaanite ground, collapse first,
+    # the round limit, captives freed on Canaanite ground, a captive King grants no title, a
+    # captive Prophet carrier gives no vote).
+    assert total >= 6
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_designer_mark_and_its_legend_show_in_the_rendered_chapter(lang):
+    html = render_chapter_body(lang, "judges-and-kings")
+    legend = i18n.gettext(lang, "manual.designer_legend", mark=manual.DESIGNER_MARK)
+    assert html.count(manual.DESIGNER_MARK) >= 3
+    assert legend.split(manual.DESIGNER_MARK, 1)[1].strip()[:20] in html

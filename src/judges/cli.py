@@ -148,8 +148,16 @@ def serve(
 @scenario_app.command("run")
 def scenario_run(
     file: Path = typer.Argument(..., exists=True, dir_okay=False, help="Scenario JSON file."),
+    seat: int | None = typer.Option(
+        None,
+        "--seat",
+        min=0,
+        help="Print what this seat sees (its player view: other hands, the deck and the dice "
+        "hidden) instead of the whole game.",
+    ),
 ) -> None:
-    """Set up the scenario's position, play its actions, print the result as JSON."""
+    """Set up the scenario's position, play its actions, print the result as JSON, with every
+    player's score by source."""
     from .engine.errors import JudgesError
     from .engine.scenario import run_scenario
 
@@ -159,7 +167,7 @@ def scenario_run(
         err.print(f"{file}: not valid JSON: {exc}")
         raise typer.Exit(2) from None
     try:
-        result = run_scenario(data)
+        result = run_scenario(data, seat=seat)
     except JudgesError as exc:
         err.print(f"{file}: {exc}")
         raise typer.Exit(2) from None

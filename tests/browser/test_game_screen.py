@@ -1,6 +1,6 @@
 """The game screen in the browser: lobby, a whole game played by clicking the board (moves by
 clicking the destination settlement, purchases by clicking their target), windows, the bell,
-elimination, spectators, replays, languages. Screenshots: tests/browser/support.py."""
+elimination, spectators, replays (languages: test_screen_languages.py). Screenshots: tests/browser/support.py."""
 
 from __future__ import annotations
 
@@ -22,31 +22,8 @@ from browser.play import (
     wait_change,
     watch_console,
 )
+from browser.positions import ELECTION, ELIMINATION
 from browser.support import shot
-from judges.i18n import catalog
-
-ELECTION = {  # two judges stand: an election opens at once (players 0 and 1 vote)
-    "clear_board": True,
-    "settlements": {
-        "Hazor": {"owner": 0, "troops": 2},
-        "Kedesh": {"owner": 0, "troops": 1},
-        "Hebron": {"owner": 1, "troops": 2},
-        "Shechem": {"owner": 2, "troops": 2},
-    },
-    "generals": [
-        {"id": 10, "owner": 0, "at": "Hazor"},
-        {"id": 11, "owner": 1, "at": "Hebron"},
-        {"id": 12, "owner": 2, "at": "Shechem"},
-    ],
-    "titles": {"Naphtali": {"holder": 10}, "Judah": {"holder": 11}},
-}
-# Seat 0 holds nothing at the Victory Check: eliminated at once; the two others play on.
-ELIMINATION = {
-    "phase": "victory",
-    "clear_board": True,
-    "settlements": {"Hebron": {"owner": 1, "troops": 2}, "Shechem": {"owner": 2, "troops": 2}},
-    "generals": [{"id": 11, "owner": 1, "at": "Hebron"}, {"id": 12, "owner": 2, "at": "Shechem"}],
-}
 
 
 def no_horizontal_scroll(page) -> None:
@@ -154,7 +131,10 @@ def test_an_eliminated_player_sees_the_message_then_watches(server, page):
     message = page.locator("[data-eliminated='true']")
     message.wait_for()
     assert page.locator("#seat-control").is_hidden() and page.locator("#actions").is_hidden()
-    assert page.locator("[data-panel='players'] [data-seat='0'].out").count() == 1
+    assert page.locator("#me").is_hidden()  # no coins nor hand of a seat that is out
+    # the eliminated player's board left the Players panel; the two living players' stay
+    assert page.locator("[data-panel='players'] [data-seat='0']").count() == 0
+    assert page.locator("[data-panel='players'] [data-out-seat='0']").count() == 1
     shot(page, "eliminated")
 
 
@@ -214,35 +194,6 @@ def test_a_replay_steps_through_a_finished_game_to_its_final_state(server, page)
     assert final["final"] == view["final"] and final["state"]["round"] == view["round"]
     shot(page, "replay")
     assert errors == []
-
-
-def english_only_words(lang: str) -> set[str]:
-    """Words of the English screen strings that the other language translates differently."""
-    en, other = catalog("en"), catalog(lang)
-    theirs = set(re.findall(r"[A-Za-zÀ-ÿ]{4,}", " ".join(other.values()).lower()))
-    words = set()
-    screen = ("ui.", "phase.", "terrain.", "card.", "decision.", "ending.", "log.")
-    for key, text in en.items():
-        if key.startswith(screen) and other.get(key) != text:
-            words |= {w for w in re.findall(r"[A-Za-z]{4,}", text.lower()) if w not in theirs}
-    return words - {w.lower() for w in ("Deborah", "Levi", "Simeon", "Reuben")}
-
-
-@pytest.mark.parametrize("lang", ["es", "pt_BR"])
-def test_the_spanish_and_portuguese_screens_show_no_english_word(server, page, lang):
-    data = new_game(server, seed=3, position=ELECTION)
-    open_host_seat(page, server, data, f"?lang={lang}")
-    page.locator("#modal:not([hidden])").wait_for()
-    page.locator("#modal .options button").first.click()
-    page.wait_for_function("() => document.querySelector('[data-panel=log]').innerText.length > 40")
-    shot(page, f"game-{lang}")
-    visible = (
-        page.evaluate("document.body.innerText")
-        + " "
-        + page.evaluate("[...document.querySelectorAll('#board svg text')].map((t) => t.textContent).join(' ')")
-    )
-    leaked = set(re.findall(r"[A-Za-z]{4,}", visible.lower())) & english_only_words(lang)
-    assert not leaked, leaked
 
 
 def test_two_browser_windows_see_each_others_moves_live(server, browser):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import WORLD, R, S, end_turns, entries, make_game, settlements_on, terrain
-from judges.engine import CANAANITES, ForeseeEvents, ForeseeInvasion, IllegalAction
+from judges.engine import CANAANITES, ForeseeEvents, ForeseeInvasion, IllegalAction, NotYourDecision
 
 # A position with no Canaanite left in Israel or Judah: only Philistia stays Canaanite.
 NO_CANAANITES_IN_ISRAEL = {name: {"owner": None} for name in ("Acco", "Megiddo", "Beth-shean", "Gezer", "Jebus")}
@@ -259,6 +259,44 @@ def test_with_a_prophet_in_play_its_owner_chooses_where_the_wave_enters():
     assert all(a.settlement != "Gaza" for a in legal)  # Canaanite-held: not a target
     game.apply(ForeseeInvasion(player=1, settlement="Hazor"))
     assert game.state.invaders[0].at == S("Hazor")
+
+
+@pytest.mark.parametrize(
+    "players,round_,prophets,decider",
+    [
+        (3, 1, (0, 2), 2),  # order 0 1 2
+        (3, 2, (0, 2), 0),  # order 1 2 0
+        (3, 3, (1, 2), 1),  # order 2 0 1
+        (4, 4, (3, 0), 0),  # order 3 0 1 2
+        (4, 2, (1, 2, 3), 3),  # order 1 2 3 0
+    ],
+)
+def test_with_several_prophets_the_owner_last_in_this_rounds_turn_order_chooses_the_entry(
+    players, round_, prophets, decider
+):
+    # Manual (§ 5.5): "Con varios profetas, decide el dueño que esté último en el orden de turnos
+    # de la ronda" — the prophet's decision covers "dónde golpean los eventos y los invasores".
+    generals = [{"owner": seat, "at": "Hebron", "prophet": True} for seat in prophets]
+    game = make_game({"wrath": 12, "round": round_, "generals": generals}, dice=[], players=players)
+    assert [(d.player, d.kind) for d in game.pending] == [(decider, "foresee_invasion")]
+    for seat in prophets:
+        if seat != decider:
+            assert list(game.legal_actions(seat)) == []
+            with pytest.raises(NotYourDecision):
+                game.apply(ForeseeInvasion(player=seat, settlement="Hazor"))
+    game.apply(ForeseeInvasion(player=decider, settlement="Hazor"))
+    assert game.state.invaders[0].at == S("Hazor")
+
+
+def test_with_several_prophets_the_last_in_turn_order_places_both_pairs_of_a_hard_wave():
+    # Round 2 with 3 players: order 1 2 0, so player 0 (last) places each pair.
+    generals = [{"owner": 0, "at": "Hebron", "prophet": True}, {"owner": 1, "at": "Hebron", "prophet": True}]
+    game = make_game({"wrath": 12, "round": 2, "generals": generals}, dice=[], wave_pairs=2)
+    assert [(d.player, d.kind) for d in game.pending] == [(0, "foresee_invasion")]
+    game.apply(ForeseeInvasion(player=0, settlement="Hazor"))
+    assert [(d.player, d.kind) for d in game.pending] == [(0, "foresee_invasion")]
+    game.apply(ForeseeInvasion(player=0, settlement="Kedesh"))
+    assert [p.at for p in game.state.invaders] == [S("Hazor"), S("Kedesh")]
 
 
 def test_the_prophet_cannot_send_invaders_to_a_besieged_settlement():

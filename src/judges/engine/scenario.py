@@ -18,10 +18,12 @@ from .dice import Dice, ScriptedDice, dice_for
 from .errors import RuleError, SetupError
 from .game import Game
 from .state import CANAANITES, PHASES, GameState, General, InvaderPair, LandedEvent, Title, options_from_builtins
+from .victory import score
 
 _DIRECTIONS = {"clockwise": 1, "cw": 1, 1: 1, "counter-clockwise": -1, "counterclockwise": -1, "ccw": -1, -1: -1}
-_TOP_KEYS = {"name", "description", "options", "position", "dice", "actions"}
-_POSITION_KEYS = {
+TOP_KEYS = {"name", "description", "options", "position", "dice", "actions"}
+#: Every key a scenario's `position` accepts (docs/scenarios.md documents each with an example).
+POSITION_KEYS = {
     "clear_board",
     "round",
     "phase",
@@ -43,6 +45,15 @@ _POSITION_KEYS = {
     "taxes",
     "deck",
     "discard",
+}
+#: The keys of each entry of the position keys that hold objects.
+ENTRY_KEYS: dict[str, set[str]] = {
+    "players": {"seat", "coins", "hand", "eliminated", "elimination_announced"},
+    "settlements": {"owner", "troops", "walls", "developments", "razed"},
+    "generals": {"id", "owner", "at", "captor", "army", "ark", "anointed", "prophet"},
+    "titles": {"owner", "holder", "in_play"},
+    "invaders": {"at", "direction", "wave"},
+    "events_landed": {"card", "terrain"},
 }
 
 
@@ -102,7 +113,7 @@ def make_dice(spec: Any) -> Callable[[GameState], Dice] | None:
 def apply_position(game: Game, position: dict[str, Any]) -> None:
     """Edits a setup position in place. Raises SetupError naming the offending entry."""
     state, world = game.state, game.world
-    _check_keys("position", position, _POSITION_KEYS)
+    _check_keys("position", position, POSITION_KEYS)
     if position.get("clear_board"):
         # An empty land: no player holdings, no generals (Canaanite holdings stay).
         for s in state.settlements:
@@ -123,7 +134,7 @@ def apply_position(game: Game, position: dict[str, Any]) -> None:
         state.phase, state.step = phase, 0
     for i, p in enumerate(position.get("players", [])):
         where = f"position.players[{i}]"
-        _check_keys(where, p, {"seat", "coins", "hand", "eliminated", "elimination_announced"})
+        _check_keys(where, p, ENTRY_KEYS["players"])
         seat = p.get("seat", i)
         if not 0 <= seat < len(state.players):
             raise SetupError(f"{where}: no seat {seat}")
@@ -139,7 +150,7 @@ def apply_position(game: Game, position: dict[str, Any]) -> None:
     for name, spec in position.get("settlements", {}).items():
         where = f"position.settlements.{name}"
         index = _settlement(world, name, where)
-        _check_keys(where, spec, {"owner", "troops", "walls", "developments", "razed"})
+        _check_keys(where, spec, ENTRY_KEYS["settlements"])
         s = state.settlements[index]
         if "owner" in spec:
             owner = spec["owner"]
@@ -165,7 +176,7 @@ def apply_position(game: Game, position: dict[str, Any]) -> None:
         del state.generals[gid]
     for i, spec in enumerate(position.get("generals", [])):
         where = f"position.generals[{i}]"
-        _check_keys(where, spec, {"id", "owner", "at", "captor", "army", "ark", "anointed", "prophet"})
+        _check_keys(where, spec, ENTRY_KEYS["generals"])
         gid = spec.get("id", state.next_general_id)
         owner = spec.get("owner")
         if not isinstance(owner, int) or not 0 <= owner < len(state.players):
@@ -187,7 +198,7 @@ def apply_position(game: Game, position: dict[str, Any]) -> None:
     for name, spec in position.get("titles", {}).items():
         where = f"position.titles.{name}"
         region = _region(world, name, where)
-        _check_keys(where, spec, {"owner", "holder", "in_play"})
+        _check_keys(where, spec, ENTRY_KEYS["titles"])
         title = Title(owner=spec.get("owner"), holder=spec.get("holder"), in_play=spec.get("in_play", True))
         if title.holder is not None:
             if title.holder not in state.generals:
@@ -210,6 +221,7 @@ def apply_position(game: Game, position: dict[str, Any]) -> None:
         state.invaders = []
         for i, spec in enumerate(position["invaders"]):
             where = f"position.invaders[{i}]"
+            _check_keys(where, spec, ENTRY_KEYS["invaders"])
             direction = _DIRECTIONS.get(spec.get("direction", "clockwise"))
             if direction is None:
                 raise SetupError(f"{where}: direction must be clockwise or counter-clockwise")
@@ -229,7 +241,8 @@ def apply_position(game: Game, position: dict[str, Any]) -> None:
                 raise SetupError(f"position.events_area: {c!r} is not an event card")
     if "events_landed" in position:
         state.events_landed = []
-        for spec in position["events_landed"]:
+        for i, spec in enumerate(position["events_landed"]):
+            _check_keys(f"position.events_landed[{i}]", spec, ENTRY_KEYS["events_landed"])
             if spec.get("terrain") not in TERRAINS:
                 raise SetupError(f"position.events_landed: unknown terrain {spec.get('terrain')!r}")
             state.events_landed.append(
@@ -247,7 +260,7 @@ def build_game(data: dict[str, Any]) -> Game:
     """The scenario's game, with its position applied and automatic steps run."""
     if not isinstance(data, dict):
         raise SetupError("a scenario is a JSON object")
-    _check_keys("scenario", data, _TOP_KEYS)
+    _check_keys("scenario", data, TOP_KEYS)
     try:
         options = options_from_builtins(data.get("options", {}))
     except msgspec.ValidationError as exc:
@@ -259,10 +272,17 @@ def build_game(data: dict[str, Any]) -> Game:
     return game
 
 
-def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
+def run_scenario(data: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
     """Builds the game, plays the scenario's actions, and reports the outcome as JSON-able
-    data. An action the rules refuse stops the run and is reported with its error."""
+    data. An action the rules refuse stops the run and is reported with its error.
+
+    Every player's score by source (§ 14, `victory.score`) is in `scores`. With `seat`, the
+    output shows what that seat sees instead of the whole game: its typed `PlayerView` (other
+    hands, the deck, the dice's state and open ballots hidden) as `view`, its own legal actions
+    and its own notifications; no `state`."""
     game = build_game(data)
+    if seat is not None and not 0 <= seat < len(game.state.players):
+        raise SetupError(f"seat {seat}: the game has seats 0..{len(game.state.players) - 1}")
     error = None
     applied = 0
     for i, spec in enumerate(data.get("actions", [])):
@@ -272,7 +292,7 @@ def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
         except RuleError as exc:
             error = {"action_index": i, "action": spec, **exc.to_dict()}
             break
-    return {
+    out: dict[str, Any] = {
         "applied_actions": applied,
         "error": error,
         "round": game.state.round,
@@ -280,7 +300,14 @@ def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
         "ending": game.state.ending,
         "winners": game.state.winners,
         "pending": [msgspec.to_builtins(d) for d in game.pending],
-        "legal_actions": [msgspec.to_builtins(a) for a in game.legal_actions()][:200],
-        "notifications": msgspec.to_builtins(game.notifications),
-        "state": msgspec.to_builtins(game.state),
+        "scores": [{"seat": p.seat, **score(game.state, game.world, p.seat)} for p in game.state.players],
     }
+    if seat is None:
+        out["legal_actions"] = [msgspec.to_builtins(a) for a in game.legal_actions()][:200]
+        out["notifications"] = msgspec.to_builtins(game.notifications)
+        out["state"] = msgspec.to_builtins(game.state)
+    else:
+        out["seat"] = seat
+        out["legal_actions"] = [msgspec.to_builtins(a) for a in game.legal_actions(seat)][:200]
+        out["view"] = msgspec.to_builtins(game.view(seat))
+    return out

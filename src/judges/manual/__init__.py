@@ -276,6 +276,11 @@ def span(lo: int, hi: int) -> str:
     return str(lo) if lo == hi else f"{lo}–{hi}"
 
 
+#: The visible marker of a designer's addition: a rule of this edition the owner's manual does
+#: not state (`{{ D }}` after the sentence; the chapter ends with `manual.designer_legend`).
+DESIGNER_MARK = "◆"
+
+
 def _context(lang: str) -> dict[str, Any]:
     game_rules = rules()
     names = SimpleNamespace(**game_rules.constant_names())  # the rules under their UPPERCASE names
@@ -297,6 +302,7 @@ def _context(lang: str) -> dict[str, Any]:
     return {
         "C": names,
         "P": {name: i + 1 for i, name in enumerate(PHASES)},
+        "D": DESIGNER_MARK,
         "PHASE_COUNT": len(PHASES),
         "W": world,
         "die": die,

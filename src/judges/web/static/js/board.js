@@ -47,16 +47,40 @@ function animateMoves(before, root) {
   }
 }
 
+// A settlement that changed hands (taken, revolted, razed...) flashes its new colour once.
+const ownerOf = (node) => node.dataset.owner + (node.classList.contains("razed") ? "/razed" : "");
+
+function owners(root) {
+  const out = {};
+  root.querySelectorAll("[data-settlement]").forEach((node) => { out[node.dataset.settlement] = ownerOf(node); });
+  return out;
+}
+
+function animateOwners(before, root) {
+  root.querySelectorAll("[data-settlement]").forEach((node) => {
+    const was = before[node.dataset.settlement];
+    if (was === undefined || was === ownerOf(node)) return;
+    node.dataset.ownerChanged = "true";  // also when motion is reduced: the screen's tests read it
+    if (reduced) return;
+    const mark = node.querySelector(".holder") || node.querySelector("use");
+    if (mark) mark.animate([{transform: "scale(2.2)", opacity: 0.3}, {transform: "scale(1)", opacity: 1}], {duration: 900, easing: "ease-out"});
+    const ring = node.querySelector(".settlement-hex");
+    if (ring) ring.animate([{fill: "#ffd23fcc"}, {fill: "#ffd23f00"}], {duration: 1400, easing: "ease-out"});
+  });
+}
+
 export function renderBoard() {
   const holder = $("board");
   if (store.boardSvg && store.boardSvg !== shownSvg) {
     const old = holder.querySelector("svg");
     const before = old ? Object.fromEntries(PIECES.map((attr) => [attr, positions(old, attr)])) : null;
+    const held = old ? owners(old) : null;
     const fresh = parseBoard(store.boardSvg);
     holder.replaceChildren(fresh);
     shownSvg = store.boardSvg;
     applyZoom();
     if (before) animateMoves(before, fresh);
+    if (held) animateOwners(held, fresh);
   }
   const svg = holder.querySelector("svg");
   if (svg) decorate(svg);
@@ -170,10 +194,18 @@ function openChooser(event, list, selectGeneral) {
 
 export function closeChooser() { $("chooser").hidden = true; }
 
+// What a piece is or what a click on it would do; a piece with nothing to do shows its
+// tooltip (a settlement's name, owner and garrison; a general's titles), so that a tap or a
+// long press on a phone names what the compact board leaves unlabelled.
 function showHint(event) {
-  const node = event.target.closest && event.target.closest("[data-hint]");
+  const target = event.target.closest && event.target;
+  const node = target && target.closest("[data-hint]");
+  const piece = target && target.closest("[data-settlement], [data-general], [data-invaders]");
+  const title = piece && piece.querySelector(":scope > title");
   const hint = $("hint");
-  if (node) { hint.textContent = node.dataset.hint; hint.hidden = false; } else hint.hidden = true;
+  const text = node ? node.dataset.hint : title ? title.textContent : "";
+  hint.textContent = text;
+  hint.hidden = !text;
 }
 
 // --- zoom: buttons, ctrl+wheel; the page itself never scrolls sideways ----------------------
@@ -184,15 +216,53 @@ function applyZoom() {
   svg.classList.toggle("zoomed", zoom > 1);
   svg.style.width = zoom > 1 ? `${zoom * 100}%` : "";
   svg.style.height = zoom > 1 ? `${zoom * 100}%` : "";
+  fitLabels(svg);
 }
 
-function setZoom(z) { zoom = Math.max(1, Math.min(4, z)); applyZoom(); }
+// Names stay legible at every size: when the board is drawn small (a phone, before zooming in),
+// the villages' names give way (each stays in its tooltip, a tap or a long press shows it) and
+// the cities' and regions' names grow to a readable size on the screen. Zooming in brings
+// every name back at its drawn size.
+const READABLE_PX = {city: 11, region: 9.5};
+const VILLAGE_NAME_UNITS = 8.5;
+const MIN_VILLAGE_PX = 6;
+
+function fitLabels(svg) {
+  const box = svg.viewBox.baseVal, rect = svg.getBoundingClientRect();
+  if (!box || !box.width || !rect.width) return;
+  const scale = Math.min(rect.width / box.width, rect.height / box.height);  // screen px per drawing unit
+  const compact = VILLAGE_NAME_UNITS * scale < MIN_VILLAGE_PX;
+  svg.classList.toggle("compact", compact);
+  svg.style.setProperty("--city-label", `${Math.max(9.5, READABLE_PX.city / scale)}px`);
+  svg.style.setProperty("--region-label", `${Math.max(11, READABLE_PX.region / scale)}px`);
+  // a grown name at the board's edge turns inwards rather than leave the drawing
+  svg.querySelectorAll(".settlement.city text.label").forEach((label) => {
+    label.dataset.anchor = label.dataset.anchor || label.getAttribute("text-anchor");
+    label.setAttribute("text-anchor", label.dataset.anchor);
+    if (!compact) return;
+    const b = label.getBBox();
+    if (b.x + b.width > box.x + box.width) label.setAttribute("text-anchor", "end");
+    else if (b.x < box.x) label.setAttribute("text-anchor", "start");
+  });
+}
+
+// Zooming keeps the middle of what is shown in the middle (the board pans inside its frame).
+function setZoom(z) {
+  const b = $("board");
+  const cx = (b.scrollLeft + b.clientWidth / 2) / (b.scrollWidth || 1), cy = (b.scrollTop + b.clientHeight / 2) / (b.scrollHeight || 1);
+  zoom = Math.max(1, Math.min(4, z));
+  applyZoom();
+  b.scrollLeft = cx * b.scrollWidth - b.clientWidth / 2;
+  b.scrollTop = cy * b.scrollHeight - b.clientHeight / 2;
+}
 
 export function initBoard() {
   const board = $("board");
   board.addEventListener("click", onActivate);
   board.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onActivate(e); } });
   board.addEventListener("mouseover", showHint);
+  board.addEventListener("click", showHint);
+  window.addEventListener("resize", applyZoom);
   board.addEventListener("focusin", showHint);
   board.addEventListener("mouseleave", () => { $("hint").hidden = true; });
   board.addEventListener("wheel", (e) => { if (e.ctrlKey) { e.preventDefault(); setZoom(zoom * (e.deltaY < 0 ? 1.2 : 1 / 1.2)); } }, {passive: false});

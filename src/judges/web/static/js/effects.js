@@ -2,13 +2,18 @@
 import {store} from "./store.js";
 import {$, el, icon} from "./dom.js";
 
-let seenBattle = -1, wasMyTurn = false, audio = null;
+let seenBattle = null, wasMyTurn = false, audio = null;
 
-export function effects(previousNotes) {
+// A battle fought since the last drawing shows its dice; those already fought when the page
+// opened do not (seenBattle starts at the newest of them).
+export function effects() {
   const view = store.view;
-  const battles = store.notes.filter((n) => n.key === "notification.battle" && n.id > seenBattle);
-  if (seenBattle >= 0 && battles.length && previousNotes) showBattle(battles[battles.length - 1]);
-  if (store.notes.length) seenBattle = Math.max(seenBattle, ...store.notes.filter((n) => n.key === "notification.battle").map((n) => n.id), 0);
+  const ids = store.notes.filter((n) => n.key === "notification.battle").map((n) => n.id);
+  if (seenBattle !== null) {
+    const fresh = store.notes.filter((n) => n.key === "notification.battle" && n.id > seenBattle);
+    if (fresh.length) showBattle(fresh[fresh.length - 1]);
+  }
+  seenBattle = Math.max(seenBattle ?? -1, ...ids);
   const mine = store.app.mode === "play" && view.waiting_for.includes(store.app.seat) && !view.ending;
   if (mine && !wasMyTurn && store.sound) chime();
   wasMyTurn = mine;

@@ -13,13 +13,11 @@ import {initChat, renderChat} from "./chat.js";
 const app = $("app").dataset;
 store.app = {gameId: app.gameId, seat: Number(app.seat), lang: app.lang, mode: app.mode};
 
-let previousNotes = null;
 function render() {
   if (!store.view || !store.world) return;
   renderTop(); renderBoard(); renderBanner(); renderReplay(); renderMe(); renderActions(); renderPlayers();
   renderEvents(); renderLog(); renderChat(); renderBell(); renderBottomBar(); renderModal();
-  effects(previousNotes);
-  previousNotes = store.notes.length;
+  effects();
   document.body.dataset.phase = store.view.phase_name;
   document.body.dataset.seq = store.view.seq;
   document.body.dataset.mode = store.app.mode;

@@ -62,7 +62,7 @@ let lastCoins = null;
 export function renderMe() {
   const box = $("me");
   const p = me();
-  if (!p || store.app.mode !== "play") {
+  if (!p || store.app.mode !== "play" || p.eliminated) {  // out of the game: nothing of a seat to show
     box.hidden = true;
     return;
   }
@@ -121,7 +121,9 @@ export function renderActions() {
 
 export function renderPlayers() {
   const view = store.view, st = view.state;
-  const rows = st.players.map((p) => {
+  // Each living player's board; an eliminated player's board leaves the panel (§ 14, § 15),
+  // one line below still says who is out and since when.
+  const rows = st.players.filter((p) => !p.eliminated).map((p) => {
     const settlements = st.settlements.filter((s) => !s.razed && s.owner === p.seat).length;
     const generals = Object.values(st.generals).filter((g) => g.owner === p.seat);
     const sc = view.scores[String(p.seat)];
@@ -129,19 +131,21 @@ export function renderPlayers() {
     const marks = [];
     if (generals.some((g) => g.id === st.king)) marks.push(icon("crown"));
     if (st.titles.some((tt) => tt.holder !== null && generals.some((g) => g.id === tt.holder))) marks.push(icon("seal"));
-    const row = el("div", {class: "player-board" + (p.eliminated ? " out" : ""), dataset: {seat: p.seat, active: String(active)},
+    const row = el("div", {class: "player-board", dataset: {seat: p.seat, active: String(active)},
                            "aria-current": active ? "true" : null},
       el("div", {class: "player-name"}, swatch(seatColour(p.seat)),
         el("strong", {}, seatName(p.seat)), p.seat === store.app.seat ? ` (${t("ui.you")})` : "",
         view.seats[p.seat].away ? ` · ${t("ui.bot_plays")}` : "", ...marks,
         active ? el("span", {class: "turn-badge"}, icon("turn"), t("ui.acting")) : null),
-      p.eliminated ? el("div", {class: "muted"}, t("ui.eliminated_in_round", {round: p.eliminated_round}))
-        : el("div", {class: "stats"}, `${t("ui.score")} ${sc.total} · ${t("ui.coins")} ${p.coins} · ${t("ui.hand")} ${view.hand_sizes[p.seat]}`
-          + ` · ${t("ui.settlements")} ${settlements} · ${t("ui.generals")} ${generals.length}`));
+      el("div", {class: "stats"}, `${t("ui.score")} ${sc.total} · ${t("ui.coins")} ${p.coins} · ${t("ui.hand")} ${view.hand_sizes[p.seat]}`
+        + ` · ${t("ui.settlements")} ${settlements} · ${t("ui.generals")} ${generals.length}`));
     row.style.borderLeftColor = seatColour(p.seat);
     return row;
   });
-  $("players").replaceChildren(el("h3", {}, t("ui.players")), ...rows);
+  const out = st.players.filter((p) => p.eliminated).map((p) => el("li", {dataset: {outSeat: p.seat}},
+    swatch(seatColour(p.seat)), seatName(p.seat), " — ", t("ui.eliminated_in_round", {round: p.eliminated_round})));
+  $("players").replaceChildren(el("h3", {}, t("ui.players")), ...rows,
+    ...(out.length ? [el("ul", {class: "eliminated-list muted"}, ...out)] : []));
 }
 
 export function renderEvents() {
