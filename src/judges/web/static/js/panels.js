@@ -20,6 +20,7 @@ export function renderTop() {
   $("waiting").textContent = view.ending ? t("ui.game_over")
     : playing() && view.waiting_for.includes(store.app.seat) ? t("ui.your_turn")
     : waiting.length ? `${t("ui.waiting_for")}: ${waiting.join(", ")}` : "";
+  $("waiting").title = $("waiting").textContent;
   $("waiting").classList.toggle("mine", playing() && view.waiting_for.includes(store.app.seat));
   renderWrath();
   const manual = $("manual-link");
