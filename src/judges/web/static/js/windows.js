@@ -18,7 +18,8 @@ const GLYPH = /^(\p{Extended_Pictographic}\uFE0F?)\s*/u;
 export function decisionName(kind) {
   const text = t("decision." + kind);
   const m = text.match(GLYPH);
-  return [icon(kindIcon(kind)), m ? el("span", {class: "glyph", "aria-hidden": "true"}, m[0]) : null, m ? text.slice(m[0].length) : text];
+  return [icon(kindIcon(kind)), el("span", {class: "decision-name"},
+    m ? el("span", {class: "glyph", "aria-hidden": "true"}, m[0]) : null, m ? text.slice(m[0].length) : text)];
 }
 
 // A choice of a window: its words, and for a card (a discard) the card's icon and what it does.
