@@ -19,7 +19,9 @@ import httpx
 from browser.play import HTTP_TIMEOUT, TIMEOUT, new_game, open_host_seat, open_page, watch_console
 from browser.positions import BATTLE, BOTS_GENERALS, ELECTION, HOLDINGS
 from browser.support import shot
+from judges import i18n
 from judges.i18n import catalog
+from judges.world import load_world
 
 # Seat 0 holds five cards at the Intrigue phase: its free draw brings a sixth, a discard is owed.
 DISCARD = {
@@ -128,10 +130,23 @@ def test_a_battles_dice_in_the_log_and_when_a_replay_steps_into_it(server, brows
     page.locator("#replay-slider").evaluate(f"(s) => {{ s.value = '{before}'; s.dispatchEvent(new Event('change')); }}")
     page.wait_for_selector(f".replay-where[data-step='{before}']")
     assert page.locator(".battle-overlay").count() == 0  # a jump shows no dice
+    # the step buttons are the sprite's drawings (no ⏮ ⏭ glyph a system may lack), named
+    for button, drawing in (
+        ("first", "step-first"),
+        ("prev", "step-back"),
+        ("next", "step-next"),
+        ("last", "step-last"),
+    ):
+        control = page.locator(f"#replay-{button}")
+        assert control.locator("svg use").get_attribute("href").endswith("#" + drawing)
+        assert control.inner_text().strip() == "" and control.get_attribute("title") == control.get_attribute(
+            "aria-label"
+        )
     page.click("#replay-next")
     overlay = page.locator(".battle-overlay")
     overlay.wait_for()
     assert overlay.locator(".die").count() >= faces
+    page.wait_for_timeout(700)  # the dice have rolled
     shot(page, "replay-battle")
     assert errors == []
     page.context.close()
@@ -204,3 +219,24 @@ def test_a_hex_an_event_landed_on_names_it_in_its_tooltip(server, browser):
     assert page.locator("#hint").inner_text() == expected
     assert errors == []
     page.context.close()
+
+
+def test_a_move_names_where_the_general_goes_as_the_board_shows_it():
+    # the log and the hints read "to mountains near Hebron", not the hex's coordinates
+    world = load_world()
+    hebron = world.hexes[world.settlements[world.settlement_by_name["Hebron"]].hex]
+    bare = next(
+        h
+        for h in world.hexes
+        if h.settlement is None
+        and world.hex_distance(h.index, hebron.index) == 1
+        and all(world.hex_distance(h.index, s.hex) > 1 for s in world.settlements if s.hex != hebron.index)
+    )
+    move = {"type": "move", "player": 1, "general": 11, "q": bare.q, "r": bare.r}
+    for lang in ("en", "es", "pt_BR"):
+        words = catalog(lang)
+        text = i18n.render_action(move, lang, world)
+        assert words[f"terrain.{bare.terrain}"] in text and i18n.place_name(lang, "Hebron") in text, text
+        assert f"({bare.q}, {bare.r})" not in text
+        on_hebron = i18n.render_action({**move, "q": hebron.q, "r": hebron.r}, lang, world)
+        assert on_hebron.endswith(i18n.place_name(lang, "Hebron")), on_hebron
