@@ -240,3 +240,24 @@ def test_a_move_names_where_the_general_goes_as_the_board_shows_it():
         assert f"({bare.q}, {bare.r})" not in text
         on_hebron = i18n.render_action({**move, "q": hebron.q, "r": hebron.r}, lang, world)
         assert on_hebron.endswith(i18n.place_name(lang, "Hebron")), on_hebron
+
+
+def test_the_settlements_a_click_acts_on_are_outlined(server, browser):
+    # Acquisitions: the seat's own settlements take a purchase; their hexes are outlined (a
+    # glow alone is lost on a phone), the others' are not.
+    page = open_page(browser, viewport={"width": 390, "height": 844})
+    errors = watch_console(page)
+    data = new_game(server, seed=11)
+    open_host_seat(page, server, data)
+    page.locator("#actions .end-turn").click()  # the Intrigue turn
+    page.wait_for_function(
+        "() => document.body.dataset.phase === 'acquisitions' && !!document.querySelector('#actions .end-turn')"
+    )
+    stroke = "(n) => getComputedStyle(n.querySelector('.settlement-hex')).stroke"
+    targets = page.locator("#board [data-settlement].target")
+    assert targets.count() > 0
+    assert all(s != "none" for s in targets.evaluate_all(f"(ns) => ns.map({stroke})"))
+    others = page.locator("#board [data-settlement]:not(.target)")
+    assert all(s == "none" for s in others.evaluate_all(f"(ns) => ns.map({stroke})"))
+    assert errors == []
+    page.context.close()
