@@ -65,6 +65,14 @@ def test_whom_the_game_waits_for_stays_whole_in_the_top_bar(server, browser):
     expected = f"{catalog('pt_BR')['ui.waiting_for']}: Bartolomeu"
     assert waiting.inner_text() == expected and waiting.get_attribute("title") == expected
     assert not waiting.evaluate(TRUNCATED), "the name of the player we wait for is cut off"
+    assert waiting.locator(".swatch").count() == 1  # in their colour, as in the Players panel
+    # each player's numbers: an icon each, the word in its tooltip and for screen readers
+    words = catalog("pt_BR")
+    row = page.locator("[data-panel='players'] [data-seat='0']")
+    for stat, key in (("coins", "ui.coins"), ("hand", "ui.hand"), ("settlements", "ui.settlements")):
+        chip = row.locator(f".stat[data-stat='{stat}']")
+        assert chip.locator("svg.ico").count() == 1 and chip.get_attribute("title") == words[key]
+        assert chip.get_attribute("aria-label") == f"{words[key]} {chip.inner_text().strip()}"
     # the seven phases are all still there, the current one whole
     assert page.locator("#phases li").count() == 7
     assert not page.locator("#phases li.current").evaluate(TRUNCATED)
