@@ -17,7 +17,7 @@ import time
 import httpx
 
 from browser.play import HTTP_TIMEOUT, TIMEOUT, new_game, open_host_seat, open_page, watch_console
-from browser.positions import BATTLE, BOTS_GENERALS, ELECTION, HOLDINGS
+from browser.positions import APPOINT, BATTLE, BOTS_GENERALS, ELECTION, FORESEE, HOLDINGS
 from browser.support import shot
 from judges import i18n
 from judges.i18n import catalog
@@ -267,5 +267,27 @@ def test_the_settlements_a_click_acts_on_are_outlined(server, browser):
     assert all(s != "none" for s in targets.evaluate_all(f"(ns) => ns.map({stroke})"))
     others = page.locator("#board [data-settlement]:not(.target)")
     assert all(s == "none" for s in others.evaluate_all(f"(ns) => ns.map({stroke})"))
+    assert errors == []
+    page.context.close()
+
+
+def test_a_choice_begins_with_a_capital_and_each_card_to_foresee_shows_what_it_is(server, browser):
+    page = open_page(browser, viewport={"width": 390, "height": 844})
+    errors = watch_console(page)
+    # "general #10 (Deborah), Juez de Neftalí": the Spanish label begins with a lower-case word
+    open_host_seat(page, server, new_game(server, position=APPOINT, seed=3), "?lang=es")
+    choice = page.locator("#modal:not([hidden]) .options button[data-type='appoint_judge']").first
+    choice.wait_for()
+    assert choice.text_content().strip()[0].islower()
+    assert choice.evaluate("(n) => getComputedStyle(n, '::first-letter').textTransform") == "uppercase"
+    open_host_seat(page, server, new_game(server, position=FORESEE, seed=3), "?lang=es")
+    rows = page.locator("#modal:not([hidden]) .foresee-row")
+    rows.first.wait_for()
+    words = catalog("es")
+    for i in range(rows.count()):
+        card = rows.nth(i).get_attribute("data-card")
+        name = rows.nth(i).locator(".foresee-card")
+        assert name.locator("svg.ico").count() == 1 and name.get_attribute("title") == words[f"card_help.{card}"]
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     assert errors == []
     page.context.close()

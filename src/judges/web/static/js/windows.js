@@ -75,7 +75,9 @@ function foreseeChooser(options) {
   const fits = (a) => chosen.every((terrain, i) => a.terrains[i] === terrain);
   const rows = cards.map((card, i) => {
     const terrains = [...new Set(options.filter((a) => chosen.slice(0, i).every((x, j) => a.terrains[j] === x)).map((a) => a.terrains[i]))];
-    return el("div", {class: "foresee-row", dataset: {card}}, el("span", {class: "foresee-card"}, t("card." + card)),
+    const info = store.protocol.cards.find((c) => c.name === card);
+    return el("div", {class: "foresee-row", dataset: {card}},
+      el("span", {class: "foresee-card", title: t("card_help." + card)}, info ? icon(info.icon) : null, t("card." + card)),
       ...terrains.map((terrain) => el("button", {type: "button", class: "terrain-choice" + (chosen[i] === terrain ? " chosen" : ""),
         dataset: {terrain}, "aria-pressed": String(chosen[i] === terrain), disabled: i > chosen.length ? true : null,
         onclick: () => { store.foresee = [...chosen.slice(0, i), terrain]; update({}); }}, t("terrain." + terrain))));
