@@ -59,7 +59,8 @@ def test_whom_the_game_waits_for_stays_whole_in_the_top_bar(server, browser):
     errors = watch_console(page)
     page.goto(data["seats"][1]["invitation"] + "?lang=pt_BR")
     page.click("#take-seat")
-    page.wait_for_function("() => document.body.dataset.seq !== undefined")
+    page.wait_for_url(f"**/games/{data['id']}*")  # the redirect to the game's page, with the seat's cookie
+    page.wait_for_function("() => !!document.body && document.body.dataset.seq !== undefined")
     waiting = page.locator("#waiting")
     page.wait_for_function("() => document.querySelector('#waiting').textContent.includes('Bartolomeu')")
     expected = f"{catalog('pt_BR')['ui.waiting_for']}: Bartolomeu"
