@@ -539,7 +539,9 @@ class _Renderer:
             hx = world.hexes[value]
             if hx.settlement is not None:
                 return place_name(self.lang, world.settlements[hx.settlement].name)
-            return self.text("fmt.hex", q=hx.q, r=hx.r)
+            # a hex with no settlement: its terrain and the nearest settlement, "mountains near Bethel"
+            near = min(world.settlements, key=lambda s: (world.hex_distance(value, s.hex), s.index))
+            return self.text("fmt.hex", terrain=self.word("terrain", hx.terrain), near=place_name(self.lang, near.name))
         return str(value)
 
     def phase(self, value: Any) -> str:
@@ -787,6 +789,10 @@ def render_action(
         params["events"] = [
             {"card": card, "terrain": terrain} for card, terrain in zip(events or (), params.get("terrains") or ())
         ]
+    if kind == "move":  # where to, as the reader finds it on the board (Renderer.hex)
+        q, r = params.get("q"), params.get("r")
+        at = world.hex_at.get((q, r)) if world is not None and isinstance(q, int) and isinstance(r, int) else None
+        params["hex"] = at if at is not None else f"({q}, {r})"
     key = f"label.{kind}"
     lang = normalize_language(lang)
     if not _strict(strict) and key not in catalog(lang) and key not in catalog(DEFAULT_LANGUAGE):

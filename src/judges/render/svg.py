@@ -123,9 +123,17 @@ def board_svg(
             base = TERRAIN_COLOURS.get(h["terrain"], UNKNOWN_TERRAIN_COLOUR)
             fill = base if region is None else _mix(base, region["colour"], 0.14)
             classes = f"hex terrain-{h['terrain']}" + (" sealed" if h["sealed"] else "")
+            # a hex an event landed on names it in its tooltip (its mark on the terrain is drawn below)
+            title = (
+                "<title>"
+                + escape(", ".join(w("card." + card) for card in h["events"]) + " → " + w("terrain." + h["terrain"]))
+                + "</title>"
+                if h["events"]
+                else ""
+            )
             add(
                 f'<polygon class="{classes}" data-hex="{h["index"]}" data-q="{h["q"]}" data-r="{h["r"]}" '
-                f'points="{_points(h["points"])}" fill="{fill}"/>'
+                f'points="{_points(h["points"])}" fill="{fill}"' + (f">{title}</polygon>" if title else "/>")
             )
         add("</g>")
     add("</g>")

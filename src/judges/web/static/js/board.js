@@ -200,7 +200,7 @@ export function closeChooser() { $("chooser").hidden = true; }
 function showHint(event) {
   const target = event.target.closest && event.target;
   const node = target && target.closest("[data-hint]");
-  const piece = target && target.closest("[data-settlement], [data-general], [data-invaders]");
+  const piece = target && target.closest("[data-settlement], [data-general], [data-invaders], polygon.hex");
   const title = piece && piece.querySelector(":scope > title");
   const hint = $("hint");
   const text = node ? node.dataset.hint : title ? title.textContent : "";
@@ -213,6 +213,8 @@ function showHint(event) {
 function applyZoom() {
   const svg = $("board").querySelector("svg");
   if (!svg) return;
+  const box = svg.viewBox.baseVal;  // a narrow screen sizes the board to the map's proportions
+  if (box && box.height) $("board-wrap").style.setProperty("--board-ratio", String(box.width / box.height));
   svg.classList.toggle("zoomed", zoom > 1);
   svg.style.width = zoom > 1 ? `${zoom * 100}%` : "";
   svg.style.height = zoom > 1 ? `${zoom * 100}%` : "";

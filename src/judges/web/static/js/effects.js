@@ -1,34 +1,55 @@
 // Short, skippable effects: a battle's dice, the "your turn" chime (sound off by default).
 import {store} from "./store.js";
 import {$, el, icon} from "./dom.js";
+import {t} from "./i18n.js";
 
-let seenBattle = null, wasMyTurn = false, audio = null;
+let seenBattle = null, replayStep = null, wasMyTurn = false, audio = null;
+const isBattle = (n) => n.key === "notification.battle";
 
 // A battle fought since the last drawing shows its dice; those already fought when the page
-// opened do not (seenBattle starts at the newest of them).
+// opened do not (seenBattle starts at the newest of them). In a replay, stepping forward by
+// one step shows the battles that step fought (a jump, or a step back, shows none).
 export function effects() {
   const view = store.view;
-  const ids = store.notes.filter((n) => n.key === "notification.battle").map((n) => n.id);
-  if (seenBattle !== null) {
-    const fresh = store.notes.filter((n) => n.key === "notification.battle" && n.id > seenBattle);
-    if (fresh.length) showBattle(fresh[fresh.length - 1]);
+  if (view.replay) {
+    const step = view.replay.step;
+    if (replayStep !== null && step === replayStep + 1) {
+      showBattles(store.notes.filter((n) => isBattle(n) && n.after > replayStep && n.after <= step));
+    }
+    replayStep = step;
+  } else {
+    const ids = store.notes.filter(isBattle).map((n) => n.id);
+    if (seenBattle !== null) showBattles(store.notes.filter((n) => isBattle(n) && n.id > seenBattle));
+    seenBattle = Math.max(seenBattle ?? -1, ...ids);
   }
-  seenBattle = Math.max(seenBattle ?? -1, ...ids);
   const mine = store.app.mode === "play" && view.waiting_for.includes(store.app.seat) && !view.ending;
   if (mine && !wasMyTurn && store.sound) chime();
   wasMyTurn = mine;
 }
 
-function showBattle(note) {
-  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-  const rounds = note.params.rounds || [];
-  const dice = (faces, side) => el("span", {class: "dice " + side}, ...faces.map((f) => el("span", {class: "die"}, String(f))));
-  const box = el("div", {class: "battle-overlay", role: "status"},
-    el("div", {class: "battle-title"}, icon("battle"), note.title),
-    ...rounds.map((r) => el("div", {class: "battle-round"}, dice(r.attacker || [], "attacker"), el("span", {class: "vs"}, "×"), dice(r.defender || [], "defender"))));
+// One die: its face, drawn as a small square (the log uses the same).
+export const die = (face) => el("span", {class: "die"}, String(face));
+
+// The dice of one battle's rounds: the attacker's against the defender's, each with its hits.
+export function battleRounds(note) {
+  const p = note.params || {};
+  const side = (faces, hits, cls) => el("span", {class: "dice " + cls}, ...(faces || []).map(die),
+    el("span", {class: "hits"}, t("ui.hits_n", {n: hits ?? 0})));
+  return (p.rounds || []).map((r) => el("div", {class: "battle-round"},
+    side(r.attacker, r.attacker_hits, "attacker"), el("span", {class: "vs"}, "×"), side(r.defender, r.defender_hits, "defender")));
+}
+
+// The battles of one moment, one box; it sits at the top of the board, above a window that
+// may have opened with it (plunder), and goes after a few seconds or at a click.
+function showBattles(notes) {
+  if (!notes.length || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  $("board-wrap").querySelectorAll(".battle-overlay").forEach((n) => n.remove());
+  const box = el("div", {class: "battle-overlay", role: "status", dataset: {battles: notes.length}},
+    ...notes.slice(-3).map((note) => el("div", {class: "battle", dataset: {hex: note.params?.hex}},
+      el("div", {class: "battle-title"}, icon("battle"), note.title), ...battleRounds(note))));
   box.addEventListener("click", () => box.remove());
   $("board-wrap").append(box);
-  setTimeout(() => box.remove(), 2200);
+  setTimeout(() => box.remove(), 2600 + 900 * Math.min(notes.length, 3));
 }
 
 function chime() {

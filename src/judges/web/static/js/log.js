@@ -1,8 +1,9 @@
 // The log beside the board: every public action and every report line (dice included), oldest
 // first, newest at the bottom, each report with its manual chapter.
 import {store} from "./store.js";
-import {$, el, icon} from "./dom.js";
-import {t} from "./i18n.js";
+import {$, el, icon, swatch} from "./dom.js";
+import {t, seatName, seatColour} from "./i18n.js";
+import {battleRounds} from "./effects.js";
 
 let shown = "";
 
@@ -11,10 +12,45 @@ export function logEntries() {
   for (const a of store.actions) items.push({at: a.seq + 0.5, order: 0, kind: "action", text: a.text, type: a.type, player: a.player});
   for (const n of store.notes) {
     if (n.id >= 1e9) continue;  // the server's seat notices are the bell's
-    items.push({at: n.after, order: 1 + n.id / 1e6, kind: "note", title: n.title, lines: n.lines, key: n.key, chapter: n.chapter, round: n.round});
+    items.push({at: n.after, order: 1 + n.id / 1e6, kind: "note", title: n.title, lines: n.lines, key: n.key, chapter: n.chapter, round: n.round,
+                note: n});
   }
   items.sort((a, b) => a.at - b.at || a.order - b.order);
   return items;
+}
+
+// A battle's report shows its dice as dice, each side named (and coloured) before its own;
+// the words of each roll (the report's first lines, one per roll) stay as the row's label.
+const party = (p) => typeof p === "number" ? el("span", {class: "party"}, swatch(seatColour(p)), seatName(p))
+  : el("span", {class: "party"}, t("party." + p));
+
+function battleDice(item) {
+  const p = item.note.params || {};
+  const rows = battleRounds(item.note);
+  rows.forEach((row, i) => {
+    row.setAttribute("aria-label", item.lines[i] || "");
+    row.title = item.lines[i] || "";
+    row.querySelector(".attacker").prepend(party(p.attacker));
+    row.querySelector(".defender").prepend(party(p.defender));
+  });
+  return el("div", {class: "log-dice", dataset: {rolls: rows.length}}, ...rows);
+}
+
+const lines = (item) => item.key === "notification.battle" ? item.lines.slice((item.note.params?.rounds || []).length) : item.lines;
+
+// The log follows the newest entry unless the reader scrolled up. Only the reader's own
+// scrolling (wheel, touch, keys, the scroll bar) decides it: the panels around it growing or
+// shrinking (a window's button in the bottom bar, a hand of cards) move the list without a
+// reader, and it stays at its newest entry.
+function follow(list) {
+  list.dataset.watched = "1";
+  let touched = 0;
+  for (const name of ["wheel", "touchmove", "keydown", "pointerdown"]) list.addEventListener(name, () => { touched = Date.now(); }, {passive: true});
+  list.addEventListener("scroll", () => {
+    if (Date.now() - touched > 1500) return;
+    list.dataset.pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 40 ? "1" : "0";
+  });
+  new ResizeObserver(() => { if (list.dataset.pinned !== "0") list.scrollTop = list.scrollHeight; }).observe(list);
 }
 
 export function renderLog() {
@@ -23,16 +59,14 @@ export function renderLog() {
   const signature = items.length + ":" + (items.length ? JSON.stringify(items[items.length - 1]) : "");
   if (signature === shown) return;
   shown = signature;
-  if (!list.dataset.watched) {  // the log follows the newest entry unless the reader scrolled up
-    list.dataset.watched = "1";
-    list.addEventListener("scroll", () => { list.dataset.pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 40 ? "1" : "0"; });
-  }
+  if (!list.dataset.watched) follow(list);
   list.replaceChildren(...items.map((item) => item.kind === "action"
     ? el("li", {class: "log-action", dataset: {logEntry: "action", type: item.type}}, item.text)
     : el("li", {class: "log-note", dataset: {logEntry: "note", key: item.key}},
         el("div", {class: "log-title"}, el("span", {class: "log-round"}, t("ui.round_n", {n: item.round})), " ", item.title,
           item.chapter ? el("a", {href: `/manual/${store.app.lang}/${item.chapter}`, target: "_blank", class: "manual-ref",
             title: t("ui.manual"), "aria-label": t("ui.manual")}, icon("book")) : null),
-        item.lines.length ? el("ul", {}, ...item.lines.map((l) => el("li", {}, l))) : null)));
+        item.key === "notification.battle" ? battleDice(item) : null,
+        lines(item).length ? el("ul", {}, ...lines(item).map((l) => el("li", {}, l))) : null)));
   if (list.dataset.pinned !== "0") list.scrollTop = list.scrollHeight;
 }

@@ -16,10 +16,11 @@ export function renderTop() {
   $("phases").replaceChildren(...world.phases.map((p, i) =>
     el("li", {class: i + 1 === view.phase ? "current" : "", "aria-current": i + 1 === view.phase ? "step" : null,
               title: t("phase." + p)}, t("phase." + p))));
-  const waiting = view.waiting_for.map(seatName);
-  $("waiting").textContent = view.ending ? t("ui.game_over")
-    : playing() && view.waiting_for.includes(store.app.seat) ? t("ui.your_turn")
-    : waiting.length ? `${t("ui.waiting_for")}: ${waiting.join(", ")}` : "";
+  const waiting = view.waiting_for.map((seat, i) => [i ? ", " : "", swatch(seatColour(seat)), seatName(seat)]);
+  $("waiting").replaceChildren(...(view.ending ? [t("ui.game_over")]
+    : playing() && view.waiting_for.includes(store.app.seat) ? [t("ui.your_turn")]
+    : waiting.length ? [`${t("ui.waiting_for")}: `, ...waiting.flat()] : []));
+  $("waiting").title = $("waiting").textContent;
   $("waiting").classList.toggle("mine", playing() && view.waiting_for.includes(store.app.seat));
   renderWrath();
   const manual = $("manual-link");
@@ -119,6 +120,11 @@ export function renderActions() {
   box.replaceChildren(...parts);
 }
 
+// One number of a player's board with its icon (the same as the final table's), its word in
+// the tooltip and for screen readers.
+const stat = (name, iconName, key, value) => el("span", {class: "stat", dataset: {stat: name}, title: t(key),
+  "aria-label": `${t(key)} ${value}`}, icon(iconName), String(value));
+
 export function renderPlayers() {
   const view = store.view, st = view.state;
   // Each living player's board; an eliminated player's board leaves the panel (§ 14, § 15),
@@ -137,8 +143,9 @@ export function renderPlayers() {
         el("strong", {}, seatName(p.seat)), p.seat === store.app.seat ? ` (${t("ui.you")})` : "",
         view.seats[p.seat].away ? ` · ${t("ui.bot_plays")}` : "", ...marks,
         active ? el("span", {class: "turn-badge"}, icon("turn"), t("ui.acting")) : null),
-      el("div", {class: "stats"}, `${t("ui.score")} ${sc.total} · ${t("ui.coins")} ${p.coins} · ${t("ui.hand")} ${view.hand_sizes[p.seat]}`
-        + ` · ${t("ui.settlements")} ${settlements} · ${t("ui.generals")} ${generals.length}`));
+      el("div", {class: "stats"}, el("span", {class: "score", dataset: {stat: "score"}}, `${t("ui.score")} ${sc.total}`),
+        stat("coins", "tax", "ui.coins", p.coins), stat("hand", "card", "ui.hand", view.hand_sizes[p.seat]),
+        stat("settlements", "development", "ui.settlements", settlements), stat("generals", "general", "ui.generals", generals.length)));
     row.style.borderLeftColor = seatColour(p.seat);
     return row;
   });

@@ -1,6 +1,6 @@
 // A finished game step by step: slider, previous/next, jump to a round; every hand shown.
 import {store} from "./store.js";
-import {$, el} from "./dom.js";
+import {$, el, icon} from "./dom.js";
 import {t} from "./i18n.js";
 import {loadReplay} from "./connection.js";
 
@@ -20,11 +20,11 @@ export function renderReplay() {
   box.replaceChildren(
     el("h3", {}, t("ui.replay")),
     el("div", {class: "replay-controls"},
-      el("button", {type: "button", id: "replay-first", onclick: () => go(0), "aria-label": t("ui.replay_first")}, "⏮"),
-      el("button", {type: "button", id: "replay-prev", onclick: () => go(r.step - 1), "aria-label": t("ui.replay_previous")}, "◀"),
+      el("button", {type: "button", id: "replay-first", onclick: () => go(0), "aria-label": t("ui.replay_first"), title: t("ui.replay_first")}, icon("step-first", "ico step")),
+      el("button", {type: "button", id: "replay-prev", onclick: () => go(r.step - 1), "aria-label": t("ui.replay_previous"), title: t("ui.replay_previous")}, icon("step-back", "ico step")),
       slider,
-      el("button", {type: "button", id: "replay-next", onclick: () => go(r.step + 1), "aria-label": t("ui.replay_next")}, "▶"),
-      el("button", {type: "button", id: "replay-last", onclick: () => go(r.steps), "aria-label": t("ui.replay_last")}, "⏭")),
+      el("button", {type: "button", id: "replay-next", onclick: () => go(r.step + 1), "aria-label": t("ui.replay_next"), title: t("ui.replay_next")}, icon("step-next", "ico step")),
+      el("button", {type: "button", id: "replay-last", onclick: () => go(r.steps), "aria-label": t("ui.replay_last"), title: t("ui.replay_last")}, icon("step-last", "ico step"))),
     el("p", {class: "replay-where", dataset: {step: r.step, steps: r.steps}}, t("ui.replay_at", {step: r.step, steps: r.steps}), " · ", rounds),
     el("div", {class: "replay-hands"}, el("div", {class: "muted"}, t("ui.hands_revealed")), ...hands));
 }

@@ -11,6 +11,27 @@ const windowKinds = () => store.protocol.decisions.filter((d) => d.opens_window)
 const answeredBy = (kind) => store.protocol.decisions.find((d) => d.name === kind).actions.map((a) => a.type);
 const kindIcon = (kind) => store.protocol.decisions.find((d) => d.name === kind)?.icon || "turn";
 
+// A window's name as the catalogs (and the manual) write it, "🗳 Vote", drawn with the icon of
+// the sprite instead of the emoji, which not every system draws (a blank box on some): the
+// emoji stays in the text (copied, and what the manual names) but takes no room on screen.
+const GLYPH = /^(\p{Extended_Pictographic}\uFE0F?)\s*/u;
+export function decisionName(kind) {
+  const text = t("decision." + kind);
+  const m = text.match(GLYPH);
+  return [icon(kindIcon(kind)), el("span", {class: "decision-name"},
+    m ? el("span", {class: "glyph", "aria-hidden": "true"}, m[0]) : null, m ? text.slice(m[0].length) : text)];
+}
+
+// A choice of a window: its words, and for a card (a discard) the card's icon and what it does.
+function choice(a) {
+  const card = a.card && store.protocol.cards.find((c) => c.name === a.card);
+  const button = el("button", {type: "button", class: "action " + a.type + (card ? " with-help" : ""), dataset: {type: a.type},
+    onclick: () => act(a)}, card ? icon(card.icon) : null, el("span", {class: "choice-label"}, label(a)),
+    card ? el("span", {class: "choice-help"}, t("card_help." + a.card)) : null);
+  if (card) button.title = t("card_help." + a.card);
+  return button;
+}
+
 function owedKinds() {
   if (!playing()) return [];
   const kinds = windowKinds();
@@ -19,7 +40,7 @@ function owedKinds() {
 
 export function renderBottomBar() {
   $("bottombar").replaceChildren(...owedKinds().map((kind) =>
-    el("button", {type: "button", class: "reopen", dataset: {kind}, onclick: () => openWindow(kind)}, icon(kindIcon(kind)), t("decision." + kind))));
+    el("button", {type: "button", class: "reopen", dataset: {kind}, onclick: () => openWindow(kind)}, ...decisionName(kind))));
   $("bottombar").hidden = !owedKinds().length;
 }
 
@@ -40,11 +61,10 @@ export function renderModal() {
   const options = store.view.legal_actions.filter((a) => answeredBy(open).includes(a.type));
   const chapter = store.view.manual.decisions[open];
   $("modal-body").replaceChildren(
-    el("h3", {dataset: {kind: open}}, icon(kindIcon(open)), t("decision." + open)),
+    el("h3", {dataset: {kind: open}}, ...decisionName(open)),
     el("p", {}, t("decision_help." + open), " ",
       chapter ? el("a", {href: `/manual/${store.app.lang}/${chapter}`, target: "_blank", class: "manual-ref"}, icon("book"), t("ui.manual")) : null),
-    open === "foresee_events" ? foreseeChooser(options) : el("div", {class: "options"}, ...options.map((a) =>
-      el("button", {type: "button", class: "action " + a.type, dataset: {type: a.type}, onclick: () => act(a)}, label(a)))));
+    open === "foresee_events" ? foreseeChooser(options) : el("div", {class: "options"}, ...options.map(choice)));
   modal.hidden = false;
 }
 
@@ -55,7 +75,9 @@ function foreseeChooser(options) {
   const fits = (a) => chosen.every((terrain, i) => a.terrains[i] === terrain);
   const rows = cards.map((card, i) => {
     const terrains = [...new Set(options.filter((a) => chosen.slice(0, i).every((x, j) => a.terrains[j] === x)).map((a) => a.terrains[i]))];
-    return el("div", {class: "foresee-row", dataset: {card}}, el("span", {class: "foresee-card"}, t("card." + card)),
+    const info = store.protocol.cards.find((c) => c.name === card);
+    return el("div", {class: "foresee-row", dataset: {card}},
+      el("span", {class: "foresee-card", title: t("card_help." + card)}, info ? icon(info.icon) : null, t("card." + card)),
       ...terrains.map((terrain) => el("button", {type: "button", class: "terrain-choice" + (chosen[i] === terrain ? " chosen" : ""),
         dataset: {terrain}, "aria-pressed": String(chosen[i] === terrain), disabled: i > chosen.length ? true : null,
         onclick: () => { store.foresee = [...chosen.slice(0, i), terrain]; update({}); }}, t("terrain." + terrain))));
