@@ -2,9 +2,11 @@
 
 A process that commits an action (or a seat change) publishes a small message, the game's id
 and how far it now is; every other process that holds the game in memory catches up from the
-store and pushes the new view to its own websockets. The message carries no game data: the
-store stays the one source, and a lost message costs only latency, since the service also polls
-the versions of the games it holds (`GameService`'s watchdog).
+store and pushes the new view to its own websockets. An action's message also carries the
+committed action, so that a process one action behind applies it to its copy without asking
+the store; anything else (a seat change, a gap, a copy that is not where the message starts)
+is read from the store, which stays the one source. A lost message costs only latency, since
+the service also polls the versions of the games it holds (`GameService`'s watchdog).
 
     fanout = make_fanout(store)          # Redis if JUDGES_REDIS_URL, PostgreSQL, or local
     await fanout.start(deliver)          # deliver(Change) for each change of another process,
@@ -44,22 +46,34 @@ REDIS_PREFIX = os.environ.get("JUDGES_REDIS_PREFIX", "judges")
 RECONNECT_MAX = 2.0  # seconds between reconnection attempts, at most
 
 
-class Change(msgspec.Struct, array_like=True, frozen=True):
-    """A committed change of a game, as published by the process `node` that made it."""
+class Change(msgspec.Struct, array_like=True, frozen=True, omit_defaults=True):
+    """A committed change of a game, as published by the process `node` that made it. An
+    action's change also carries the action itself (number action_count - 1, as stored: its
+    player, its dict and its stored client id), so that a process whose copy is just one
+    action behind applies it without reading the store."""
 
     node: str
     game: str
     action_count: int
     seats_version: int
+    player: int = -1
+    action: dict[str, Any] | None = None
+    client_action_id: str | None = None
 
 
 Deliver = Callable[[Change | None], Any]
 
 _decoder = msgspec.json.Decoder(Change)
+# PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: a change whose action would not
+# fit goes without it (the other processes then read the action from the store).
+MAX_PAYLOAD = 7900
 
 
 def encode(change: Change) -> str:
-    return msgspec.json.encode(change).decode()
+    data = msgspec.json.encode(change)
+    if len(data) > MAX_PAYLOAD and change.action is not None:
+        data = msgspec.json.encode(msgspec.structs.replace(change, player=-1, action=None, client_action_id=None))
+    return data.decode()
 
 
 def decode(data: str | bytes) -> Change | None:
