@@ -46,7 +46,7 @@ REDIS_PREFIX = os.environ.get("JUDGES_REDIS_PREFIX", "judges")
 RECONNECT_MAX = 2.0  # seconds between reconnection attempts, at most
 
 
-class Change(msgspec.Struct, array_like=True, frozen=True, omit_defaults=True):
+class Change(msgspec.Struct, array_like=True, frozen=True):
     """A committed change of a game, as published by the process `node` that made it. An
     action's change also carries the action itself (number action_count - 1, as stored: its
     player, its dict and its stored client id), so that a process whose copy is just one
@@ -70,9 +70,12 @@ MAX_PAYLOAD = 7900
 
 
 def encode(change: Change) -> str:
-    data = msgspec.json.encode(change)
-    if len(data) > MAX_PAYLOAD and change.action is not None:
-        data = msgspec.json.encode(msgspec.structs.replace(change, player=-1, action=None, client_action_id=None))
+    """The message: a JSON array, without the action's three fields when there is none (the
+    message of a process from before the action was carried, which decodes the same)."""
+    fields = msgspec.structs.astuple(change)
+    data = msgspec.json.encode(fields if change.action is not None else fields[:4])
+    if len(data) > MAX_PAYLOAD:
+        data = msgspec.json.encode(fields[:4])
     return data.decode()
 
 

@@ -189,6 +189,7 @@ class LiveGame:
     known_count: int = 0
     known_seats_version: int = 0
     heard: dict[int, tuple[int, dict[str, Any], str | None]] = field(default_factory=dict)
+    polled: tuple[int, int] = (0, 0)  # the stored (action count, seats version) the watchdog last read
 
     @property
     def subscribers(self) -> list[Subscriber]:
@@ -671,6 +672,7 @@ class GameService:
             return False
         if len(live.game.log) < live.known_count or live.seats_version < live.known_seats_version:
             changed = await self._catch_up(live) or changed
+            changed = self._apply_heard(live) or changed  # those after what the store had then
         return changed
 
     async def _caught_up_quietly(self, live: LiveGame) -> bool:
@@ -735,16 +737,23 @@ class GameService:
             if not live.sync_again:
                 return
 
-    async def _poll_versions(self) -> None:
-        """Catches up every unfinished game in memory whose stored version moved on."""
+    async def _poll_versions(self, at_once: bool = True) -> None:
+        """Catches up every unfinished game in memory whose stored version moved on. Not
+        `at_once` (the watchdog's round): only a game that was already behind that version at
+        the previous round; a commit made meanwhile is normally on its way through the fan-out,
+        and reading it from the store as well would double the work of every action under load."""
         lives = [live for live in self.games.values() if not live.game.is_over and not live.stale]
         for start in range(0, len(lives), VERSION_BATCH):
             batch = lives[start : start + VERSION_BATCH]
             versions = await self.db(self.store.versions, [live.id for live in batch])
             for live in batch:
                 version = versions.get(live.id)
-                if version is not None:
-                    self._heard_of(live, version.action_count, version.seats_version)
+                if version is None:
+                    continue
+                seen, live.polled = live.polled, (version.action_count, version.seats_version)
+                if not at_once and not (len(live.game.log) < seen[0] or live.seats_version < seen[1]):
+                    continue  # behind only what was committed since the last round, if at all
+                self._heard_of(live, version.action_count, version.seats_version)
 
     async def _watch_loop(self) -> None:
         """Every WATCH_SECONDS: games changed by other processes (a lost message), copies to
@@ -753,7 +762,7 @@ class GameService:
             await asyncio.sleep(WATCH_SECONDS)
             try:
                 if self.fanout.shared:
-                    await self._poll_versions()
+                    await self._poll_versions(at_once=False)
                 for live in list(self.games.values()):
                     if live.stale:
                         if live.recovery is None or live.recovery.done():
