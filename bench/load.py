@@ -100,13 +100,15 @@ def rss_mib(pid: int | None) -> float | None:
     return None
 
 
-def cpu_seconds(pid: int | None) -> float | None:
-    """User + system CPU time of a process so far (/proc/<pid>/stat)."""
+def cpu_seconds(pid: int | None, system_only: bool = False) -> float | None:
+    """User + system CPU time of a process so far (/proc/<pid>/stat); the system (kernel)
+    part only if `system_only`."""
     if pid is None:
         return None
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        ticks = int(fields[12]) if system_only else int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
     except OSError:
         return None
 
@@ -468,6 +470,7 @@ async def run(args, servers: int) -> dict:
             await asyncio.sleep(args.warmup)
             measuring[0] = True
             cpus_before, own_before = [cpu_seconds(p) for p in pids], time.process_time()
+            sys_before = [cpu_seconds(p, system_only=True) for p in pids]
             measured_from = time.perf_counter()
             profilers = []
             if args.py_spy:
@@ -484,6 +487,7 @@ async def run(args, servers: int) -> dict:
             elapsed = time.perf_counter() - measured_from
             measuring[0] = False
             cpus_after, own_after = [cpu_seconds(p) for p in pids], time.process_time()
+            sys_after = [cpu_seconds(p, system_only=True) for p in pids]
             rss_end = rss_mib(pid)
             for profiler in profilers:
                 profiler.wait(60)
@@ -493,6 +497,8 @@ async def run(args, servers: int) -> dict:
                 task.cancel()
         cpus = [None if a is None or b is None else a - b for a, b in zip(cpus_after, cpus_before, strict=True)]
         server_cpu = None if any(c is None for c in cpus) else sum(c for c in cpus if c is not None)
+        kernel = [None if a is None or b is None else a - b for a, b in zip(sys_after, sys_before, strict=True)]
+        server_sys = None if any(c is None for c in kernel) else sum(c for c in kernel if c is not None)
         result.update(
             {
                 "actions": stats.actions,
@@ -512,6 +518,10 @@ async def run(args, servers: int) -> dict:
                 "server_cpu_ms_per_action": None
                 if server_cpu is None or not stats.actions
                 else 1000 * server_cpu / stats.actions,
+                # of which in the kernel (sockets: HTTP, websockets, database, fan-out)
+                "server_system_cpu_ms_per_action": None
+                if server_sys is None or not stats.actions
+                else 1000 * server_sys / stats.actions,
                 "load_generator_cpu_percent": 100 * (own_after - own_before) / elapsed,
                 "rss_mib": {
                     "start": rss_start,
@@ -610,8 +620,10 @@ def print_table(r: dict) -> None:
             + f") / {r['load_generator_cpu_percent']:.0f} %",
         ),
         (
-            "server CPU per action (all processes)",
-            "-" if r["server_cpu_ms_per_action"] is None else f"{r['server_cpu_ms_per_action']:.2f} ms",
+            "server CPU per action (all processes; of which kernel)",
+            "-"
+            if r["server_cpu_ms_per_action"] is None
+            else f"{r['server_cpu_ms_per_action']:.2f} ms ({r['server_system_cpu_ms_per_action']:.2f} ms)",
         ),
         (
             "server RSS start / games / connected / end",
