@@ -113,6 +113,22 @@ def cpu_seconds(pid: int | None, system_only: bool = False) -> float | None:
         return None
 
 
+def database_cpu() -> float:
+    """CPU seconds of this machine's PostgreSQL processes so far (their command is `postgres`:
+    the server and its backends, whoever they serve). Backends that exit between two readings
+    are not counted; the servers' pooled connections live for the whole run."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            head, _, rest = stat.read_text().rpartition(")")
+        except OSError:
+            continue
+        if head.split("(", 1)[-1] == "postgres":
+            fields = rest.split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def total_cpu(pids: list[int | None]) -> float | None:
     """CPU seconds of all the server processes together."""
     values = [cpu_seconds(p) for p in pids]
@@ -471,6 +487,7 @@ async def run(args, servers: int) -> dict:
             measuring[0] = True
             cpus_before, own_before = [cpu_seconds(p) for p in pids], time.process_time()
             sys_before = [cpu_seconds(p, system_only=True) for p in pids]
+            database_before = database_cpu()
             measured_from = time.perf_counter()
             profilers = []
             if args.py_spy:
@@ -488,6 +505,7 @@ async def run(args, servers: int) -> dict:
             measuring[0] = False
             cpus_after, own_after = [cpu_seconds(p) for p in pids], time.process_time()
             sys_after = [cpu_seconds(p, system_only=True) for p in pids]
+            database_used = database_cpu() - database_before
             rss_end = rss_mib(pid)
             for profiler in profilers:
                 profiler.wait(60)
@@ -523,6 +541,9 @@ async def run(args, servers: int) -> dict:
                 if server_sys is None or not stats.actions
                 else 1000 * server_sys / stats.actions,
                 "load_generator_cpu_percent": 100 * (own_after - own_before) / elapsed,
+                # every local postgres process: only meaningful when nothing else uses the database server
+                "database_cpu_percent": 100 * database_used / elapsed,
+                "database_cpu_ms_per_action": 1000 * database_used / stats.actions if stats.actions else None,
                 "rss_mib": {
                     "start": rss_start,
                     "games_created": rss_games,
@@ -626,6 +647,12 @@ def print_table(r: dict) -> None:
             else f"{r['server_cpu_ms_per_action']:.2f} ms ({r['server_system_cpu_ms_per_action']:.2f} ms)",
         ),
         (
+            "local PostgreSQL CPU (per action)",
+            f"{r['database_cpu_percent']:.0f} % ("
+            + ("-" if r["database_cpu_ms_per_action"] is None else f"{r['database_cpu_ms_per_action']:.2f} ms")
+            + ")",
+        ),
+        (
             "server RSS start / games / connected / end",
             " / ".join(
                 "-" if rss[k] is None else f"{rss[k]:.0f}"
@@ -721,21 +748,22 @@ def print_comparison(results: list[dict]) -> None:
     """The runs side by side, one line each (the table of docs/performance.md)."""
     print(
         "| processes | achieved | delivery p50 / p95 / p99 | to all 4 clients p99 | HTTP p50 / p99 | errors "
-        "| servers' CPU | CPU per action |"
+        "| servers' CPU | CPU per action | PostgreSQL CPU per action |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         d, a, h = r["delivery_ms"], r["all_clients_ms"], r["http_ms"]
 
         def f(x: float | None) -> str:
             return "-" if x is None else f"{x:.0f}"
 
-        cpu = r["server_cpu_ms_per_action"]
+        cpu, db = r["server_cpu_ms_per_action"], r["database_cpu_ms_per_action"]
         print(
             f"| {r['servers']} | {r['actions_per_second']:.1f} actions/s "
             f"| {f(d['p50'])} / {f(d['p95'])} / {f(d['p99'])} ms "
             f"| {f(a['p99'])} ms | {f(h['p50'])} / {f(h['p99'])} ms | {sum(r['errors'].values())} "
-            f"| {r['server_cpu_percent'] or 0:.0f} % | {'-' if cpu is None else f'{cpu:.2f} ms'} |"
+            f"| {r['server_cpu_percent'] or 0:.0f} % | {'-' if cpu is None else f'{cpu:.2f} ms'} "
+            f"| {'-' if db is None else f'{db:.2f} ms'} |"
         )
 
 
