@@ -552,14 +552,21 @@ class GameService:
             live.acted[action.player] = live.acted.get(action.player, 0) + 1
             if client_action_id:
                 live.client_ids[action.player, client_action_id] = seq + 1
-            if (seq + 1) % SNAPSHOT_EVERY == 0:
-                try:  # only a shortcut for loading: a failure costs nothing but time
-                    await self.db(self.store.save_snapshot, live.id, seq + 1, _snapshot_data(game))
-                except (StoreUnavailable, StoreError) as exc:
-                    log.warning("snapshot of game %s after %s actions not saved: %s", live.id, seq + 1, exc)
             self._publish(live, (action.player, action_dict, stored_id))
+            if (seq + 1) % SNAPSHOT_EVERY == 0:
+                # written in the background: the action's acknowledgement and broadcast (every
+                # hundredth action's, so exactly the p99 of delivery) never wait for it
+                self._spawn(self._save_snapshot(live.id, seq + 1, _snapshot_data(game)))
             return seq + 1, False
         raise StoreUnavailable()  # other processes kept committing first: the client retries
+
+    async def _save_snapshot(self, game_id: str, count: int, data: dict) -> None:
+        """Stores the state after `count` actions: only a shortcut for loading, so a failure
+        costs nothing but time."""
+        try:
+            await self.db(self.store.save_snapshot, game_id, count, data)
+        except (StoreUnavailable, StoreError) as exc:
+            log.warning("snapshot of game %s after %s actions not saved: %s", game_id, count, exc)
 
     # --- keeping the copy in step with the store ----------------------------------------------
 
