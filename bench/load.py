@@ -12,9 +12,16 @@ processes (docs/deploy.md). Each game is created on the first server; its other 
 taken by claiming their invitations (server/seats.py), as players would. The clients apply
 the live updates (a full view, then deltas: docs/web.md) as the game screen does.
 
+On PostgreSQL every run works in a fresh schema of --database (created, then dropped), so that
+its servers resume no game of an earlier run. `--compare-servers 1,2` runs one process, then
+two, and prints them side by side. Besides latencies it prints the servers' CPU seconds per
+action delivered (the measure that holds on a shared machine), the kernel's part of it, and
+the local PostgreSQL's CPU.
+
 Run: .venv/bin/python bench/load.py --games 20 --seconds 30 --rate 200 [--json out.json]
-     [--url http://127.0.0.1:8000 [--url http://127.0.0.1:8001]] [--server-pid PID] [--py-spy profile.txt]
-     [--servers 2 --database postgresql://postgres@127.0.0.1:5432/bench]
+     [--url http://127.0.0.1:8000 [--url http://127.0.0.1:8001]] [--server-pid PID]
+     [--py-spy profile.txt [--py-spy-threads]]
+     [--servers 2 | --compare-servers 1,2] [--database postgresql://postgres@127.0.0.1:5432/bench]
 """
 
 from __future__ import annotations
