@@ -9,7 +9,9 @@ services on one PostgreSQL schema, linked by real LISTEN/NOTIFY, in one process.
 - the watchdog reads from the store only a game already behind at its previous round (a
   commit made since is on its way through the fan-out); after a reconnection, every game
   behind at once;
-- an action too large for a NOTIFY payload travels without it (read from the store).
+- an action too large for a NOTIFY payload travels without it (read from the store);
+- messages published faster than the database answers go out together, in order, one round
+  trip for all that waited (and again after the publisher's connection broke).
 
 Real PostgreSQL (JUDGES_TEST_POSTGRES_URL): skipped when missing, failed when CI is set.
 """
@@ -166,3 +168,42 @@ def test_an_action_too_large_for_a_notification_travels_without_it(monkeypatch):
     assert msgspec.json.decode(fanout_module.encode(change), type=Change) == Change("node", "g1", 8, 3)
     # a change without an action stays as short as before the action was carried
     assert fanout_module.encode(Change("node", "g1", 8, 3)) == '["node","g1",8,3]'
+
+
+def test_messages_published_together_go_in_one_round_trip_in_order(pg_url):
+    async def scenario():
+        heard: list[Change] = []
+        listener, publisher = PostgresFanout(pg_url, "batch-scope"), PostgresFanout(pg_url, "batch-scope")
+        await listener.start(lambda change: change is not None and heard.append(change))
+        await asyncio.sleep(0.3)
+        trips: list[list] = []  # per publisher connection, its statements
+        connect = publisher._connect
+
+        async def counted_connect():
+            connection = await connect()
+            statements: list = []
+            execute = connection.execute
+
+            async def counted(*args, **kwargs):
+                statements.append(args)
+                return await execute(*args, **kwargs)
+
+            connection.execute = counted
+            trips.append(statements)
+            return connection
+
+        publisher._connect = counted_connect
+        try:
+            for round_ in range(2):
+                for n in range(50):  # published faster than any round trip: they wait together
+                    await publisher.publish(Change("p", f"g{n % 7}", 50 * round_ + n, 0, 0, {"type": "end_turn"}))
+                await wait_until(lambda: len(heard) == 50 * (round_ + 1))
+                await publisher._publisher.close()  # broken: the next batch opens a new connection
+            assert [c.action_count for c in heard] == list(range(100))
+            assert all(c.action == {"type": "end_turn"} for c in heard)
+            assert [len(statements) for statements in trips] == [1, 1], "not one round trip per batch"
+        finally:
+            await listener.close()
+            await publisher.close()
+
+    run_apart(scenario())
