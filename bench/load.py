@@ -12,9 +12,16 @@ processes (docs/deploy.md). Each game is created on the first server; its other 
 taken by claiming their invitations (server/seats.py), as players would. The clients apply
 the live updates (a full view, then deltas: docs/web.md) as the game screen does.
 
+On PostgreSQL every run works in a fresh schema of --database (created, then dropped), so that
+its servers resume no game of an earlier run. `--compare-servers 1,2` runs one process, then
+two, and prints them side by side. Besides latencies it prints the servers' CPU seconds per
+action delivered (the measure that holds on a shared machine), the kernel's part of it, and
+the local PostgreSQL's CPU.
+
 Run: .venv/bin/python bench/load.py --games 20 --seconds 30 --rate 200 [--json out.json]
-     [--url http://127.0.0.1:8000 [--url http://127.0.0.1:8001]] [--server-pid PID] [--py-spy profile.txt]
-     [--servers 2 --database postgresql://postgres@127.0.0.1:5432/bench]
+     [--url http://127.0.0.1:8000 [--url http://127.0.0.1:8001]] [--server-pid PID]
+     [--py-spy profile.txt [--py-spy-threads]]
+     [--servers 2 | --compare-servers 1,2] [--database postgresql://postgres@127.0.0.1:5432/bench]
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import asyncio
 import json
 import os
 import resource
+import secrets
 import shutil
 import signal
 import socket
@@ -99,21 +107,71 @@ def rss_mib(pid: int | None) -> float | None:
     return None
 
 
-def cpu_seconds(pid: int | None) -> float | None:
-    """User + system CPU time of a process so far (/proc/<pid>/stat)."""
+def cpu_seconds(pid: int | None, system_only: bool = False) -> float | None:
+    """User + system CPU time of a process so far (/proc/<pid>/stat); the system (kernel)
+    part only if `system_only`."""
     if pid is None:
         return None
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        ticks = int(fields[12]) if system_only else int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
     except OSError:
         return None
+
+
+def database_cpu() -> float:
+    """CPU seconds of this machine's PostgreSQL processes so far (their command is `postgres`:
+    the server and its backends, whoever they serve). Backends that exit between two readings
+    are not counted; the servers' pooled connections live for the whole run."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            head, _, rest = stat.read_text().rpartition(")")
+        except OSError:
+            continue
+        if head.split("(", 1)[-1] == "postgres":
+            fields = rest.split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def total_cpu(pids: list[int | None]) -> float | None:
     """CPU seconds of all the server processes together."""
     values = [cpu_seconds(p) for p in pids]
-    return None if any(v is None for v in values) else sum(values)
+    return None if any(v is None for v in values) else sum(v for v in values if v is not None)
+
+
+def fresh_schema(database: str) -> tuple[str, str]:
+    """(schema, URL whose connections use it): a new, empty schema in the PostgreSQL database,
+    so that a run's servers resume no game of an earlier run."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+
+    from judges.server.store import normalize_url
+
+    url = normalize_url(database)
+    schema = f"load_{os.getpid()}_{secrets.token_hex(4)}"
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    finally:
+        engine.dispose()
+    return schema, make_url(url).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(False)
+
+
+def drop_schema(database: str, schema: str) -> None:
+    from sqlalchemy import create_engine
+
+    from judges.server.store import normalize_url
+
+    engine = create_engine(normalize_url(database))
+    try:
+        with engine.begin() as conn:
+            conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    finally:
+        engine.dispose()
 
 
 def raise_file_limit() -> int:
@@ -338,16 +396,21 @@ def percentiles(values: list[float]) -> dict:
     return {"p50": pick(0.50), "p95": pick(0.95), "p99": pick(0.99), "max": ordered[-1] * 1000}
 
 
-async def run(args) -> dict:
+async def run(args, servers: int) -> dict:
+    """One run against `servers` started processes (or the --url ones)."""
     started: list[tuple[subprocess.Popen, str]] = []  # (process, folder)
     pid = args.server_pid
+    schema = None
     if args.url:
         bases = [u.rstrip("/") for u in args.url]
         pids = [pid]
     else:
         bases, pids = [], []
-        for _ in range(args.servers):
-            server, base, folder = start_server(args.database)
+        database = args.database
+        if database and database.startswith("postgres"):
+            schema, database = fresh_schema(database)
+        for _ in range(servers):
+            server, base, folder = start_server(database)
             started.append((server, folder))
             bases.append(base)
             pids.append(server.pid)
@@ -429,42 +492,38 @@ async def run(args) -> dict:
             watcher = asyncio.create_task(watch_loop(stats, measuring))
             await asyncio.sleep(args.warmup)
             measuring[0] = True
-            cpu_before, own_before = total_cpu(pids), time.process_time()
+            cpus_before, own_before = [cpu_seconds(p) for p in pids], time.process_time()
+            sys_before = [cpu_seconds(p, system_only=True) for p in pids]
+            database_before = database_cpu()
             measured_from = time.perf_counter()
-            if args.py_spy and pid:
+            profilers = []
+            if args.py_spy:
                 spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
-                profiler = subprocess.Popen(
-                    [
-                        spy,
-                        "record",
-                        "--pid",
-                        str(pid),
-                        "--duration",
-                        str(int(args.seconds)),
-                        "--rate",
-                        "50",
-                        "--format",
-                        "raw",
-                        "--output",
-                        args.py_spy,
-                        "--nonblocking",
-                        "--gil",
-                    ],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
+                for i, server_pid in enumerate(pids):
+                    if server_pid is None:
+                        continue
+                    command = [spy, "record", "--pid", str(server_pid), "--duration", str(int(args.seconds))]
+                    command += ["--rate", "50", "--format", "raw", "--output", profile_file(args.py_spy, servers, i)]
+                    command += ["--nonblocking"] + ([] if args.py_spy_threads else ["--gil"])
+                    profilers.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
             await asyncio.gather(*players)
             watcher.cancel()
             elapsed = time.perf_counter() - measured_from
             measuring[0] = False
-            cpu_after, own_after = total_cpu(pids), time.process_time()
+            cpus_after, own_after = [cpu_seconds(p) for p in pids], time.process_time()
+            sys_after = [cpu_seconds(p, system_only=True) for p in pids]
+            database_used = database_cpu() - database_before
             rss_end = rss_mib(pid)
-            if profiler is not None:
+            for profiler in profilers:
                 profiler.wait(60)
             for ws in sockets:
                 await ws.close()
             for task in listeners:
                 task.cancel()
+        cpus = [None if a is None or b is None else a - b for a, b in zip(cpus_after, cpus_before, strict=True)]
+        server_cpu = None if any(c is None for c in cpus) else sum(c for c in cpus if c is not None)
+        kernel = [None if a is None or b is None else a - b for a, b in zip(sys_after, sys_before, strict=True)]
+        server_sys = None if any(c is None for c in kernel) else sum(c for c in kernel if c is not None)
         result.update(
             {
                 "actions": stats.actions,
@@ -478,8 +537,20 @@ async def run(args) -> dict:
                 "websocket_messages": stats.messages,
                 "mean_message_kib": stats.message_bytes / max(1, stats.messages) / 1024,
                 "finished_games": stats.finished_games,
-                "server_cpu_percent": None if cpu_before is None else 100 * (cpu_after - cpu_before) / elapsed,
+                "server_cpu_percent": None if server_cpu is None else 100 * server_cpu / elapsed,
+                "server_cpu_percent_each": [None if c is None else 100 * c / elapsed for c in cpus],
+                # CPU seconds of the servers per action delivered: robust on a shared machine
+                "server_cpu_ms_per_action": None
+                if server_cpu is None or not stats.actions
+                else 1000 * server_cpu / stats.actions,
+                # of which in the kernel (sockets: HTTP, websockets, database, fan-out)
+                "server_system_cpu_ms_per_action": None
+                if server_sys is None or not stats.actions
+                else 1000 * server_sys / stats.actions,
                 "load_generator_cpu_percent": 100 * (own_after - own_before) / elapsed,
+                # every local postgres process: only meaningful when nothing else uses the database server
+                "database_cpu_percent": 100 * database_used / elapsed,
+                "database_cpu_ms_per_action": 1000 * database_used / stats.actions if stats.actions else None,
                 "rss_mib": {
                     "start": rss_start,
                     "games_created": rss_games,
@@ -497,7 +568,14 @@ async def run(args) -> dict:
             except subprocess.TimeoutExpired:
                 server.kill()
             shutil.rmtree(folder, ignore_errors=True)
+        if schema is not None:
+            drop_schema(args.database, schema)
     return result
+
+
+def profile_file(prefix: str, servers: int, index: int) -> str:
+    """Where py-spy writes server `index`'s stacks: `prefix` itself for a lone server."""
+    return prefix if servers == 1 and index == 0 else f"{prefix}.{servers}p.{index}"
 
 
 GENERIC = (
@@ -516,14 +594,15 @@ GENERIC = (
 )
 
 
-def top_frames(raw: str, count: int = 20) -> dict:
-    """From py-spy's raw (collapsed) stacks: the share of samples in which each function is on
-    the stack (the event loop's and the threads' own frames left out), and the share in which
-    it is the innermost frame (its own time)."""
+def top_frames(raws: list[str], count: int = 25) -> dict:
+    """From py-spy's raw (collapsed) stacks (of every server, added up): the share of samples in
+    which each function is on the stack (the event loop's and the threads' own frames left out),
+    and the share in which it is the innermost frame (its own time)."""
     inclusive: Counter = Counter()
     own: Counter = Counter()
     samples = 0
-    for line in Path(raw).read_text().splitlines():
+    lines = [line for raw in raws if Path(raw).exists() for line in Path(raw).read_text().splitlines()]
+    for line in lines:
         stack, _, n = line.rpartition(" ")
         if not n.isdigit():
             continue
@@ -550,6 +629,7 @@ def print_table(r: dict) -> None:
 
     rss = r["rss_mib"]
     rows = [
+        ("server processes", str(r["servers"])),
         ("games / websocket clients", f"{r['games']} / {r['clients']}"),
         ("create games / connect clients", f"{r['create_seconds']:.1f} s / {r['connect_seconds']:.1f} s"),
         ("target rate", f"{r['target_rate']:.0f} actions/s"),
@@ -562,8 +642,22 @@ def print_table(r: dict) -> None:
         ("errors", ", ".join(f"{k}: {v}" for k, v in r["errors"].items()) or "none"),
         ("games that ended during the run", str(r["finished_games"])),
         (
-            "server CPU / load generator CPU",
-            f"{r['server_cpu_percent'] or 0:.0f} % / {r['load_generator_cpu_percent']:.0f} %",
+            "server CPU (each process) / load generator CPU",
+            f"{r['server_cpu_percent'] or 0:.0f} % ("
+            + " + ".join("-" if c is None else f"{c:.0f} %" for c in r["server_cpu_percent_each"])
+            + f") / {r['load_generator_cpu_percent']:.0f} %",
+        ),
+        (
+            "server CPU per action (all processes; of which kernel)",
+            "-"
+            if r["server_cpu_ms_per_action"] is None
+            else f"{r['server_cpu_ms_per_action']:.2f} ms ({r['server_system_cpu_ms_per_action']:.2f} ms)",
+        ),
+        (
+            "local PostgreSQL CPU (per action)",
+            f"{r['database_cpu_percent']:.0f} % ("
+            + ("-" if r["database_cpu_ms_per_action"] is None else f"{r['database_cpu_ms_per_action']:.2f} ms")
+            + ")",
         ),
         (
             "server RSS start / games / connected / end",
@@ -601,34 +695,83 @@ def main() -> None:
     )
     parser.add_argument("--http-connections", type=int, default=16, help="HTTP connections used to create the games")
     parser.add_argument("--connect-concurrency", type=int, default=50)
+    parser.add_argument(
+        "--compare-servers",
+        help="runs one after the other with these numbers of started processes (e.g. 1,2), "
+        "each on a fresh schema of the PostgreSQL --database; prints each run and a comparison",
+    )
+    parser.add_argument("--pause", type=float, default=5, help="with --compare-servers: seconds between two runs")
     parser.add_argument("--json", help="also write the figures to this JSON file")
-    parser.add_argument("--py-spy", help="profile the server with py-spy during the measured run (raw stacks file)")
+    parser.add_argument(
+        "--py-spy",
+        help="profile the servers with py-spy during the measured run (raw stacks; server i of an "
+        "N-process run writes FILE.Np.i)",
+    )
+    parser.add_argument(
+        "--py-spy-threads",
+        action="store_true",
+        help="sample every active thread (CPU spent outside the GIL too) instead of the GIL holder",
+    )
     args = parser.parse_args()
-    if args.url and urlsplit(args.url).hostname not in ("127.0.0.1", "localhost", "::1"):
+    if any(urlsplit(u).hostname not in ("127.0.0.1", "localhost", "::1") for u in args.url or []):
         raise SystemExit("--url must be a loopback address")
-    if args.servers < 1 or (args.servers > 1 and (args.url or not (args.database or "").startswith("postgres"))):
-        raise SystemExit("--servers N > 1 needs a PostgreSQL --database (and no --url)")
+    counts = [int(n) for n in args.compare_servers.split(",")] if args.compare_servers else [args.servers]
+    postgres = (args.database or "").startswith("postgres")
+    if min(counts) < 1 or (max(counts) > 1 and (args.url or not postgres)):
+        raise SystemExit("more than one server process needs a PostgreSQL --database (and no --url)")
+    if args.compare_servers and args.url:
+        raise SystemExit("--compare-servers starts its own servers: no --url")
     if args.games < 1 or args.seconds <= 0 or args.rate <= 0:
         raise SystemExit("--games, --seconds and --rate must be positive")
     limit = raise_file_limit()
     if limit < 8 * args.games + 100:
         print(f"warning: {limit} open files allowed; {args.games} games need about {8 * args.games}", file=sys.stderr)
-    result = asyncio.run(run(args))
-    print_table(result)
-    if args.py_spy and Path(args.py_spy).exists():
-        result["profile"] = top_frames(args.py_spy)
-        print(
-            f"\nserver profile, {result['profile'].get('samples', 0)} samples "
-            f"(py-spy --gil: the thread holding the GIL, whichever it is)"
-        )
-        print("on the stack:")
-        for name, share in result["profile"].get("inclusive", []):
-            print(f"  {share:5.1f} %  {name}")
-        print("own time:")
-        for name, share in result["profile"].get("own", []):
-            print(f"  {share:5.1f} %  {name}")
+    results = []
+    for n, servers in enumerate(counts):
+        if n:
+            time.sleep(args.pause)  # the previous run's processes and sockets wind down
+        result = asyncio.run(run(args, servers))
+        print_table(result)
+        if args.py_spy:
+            files = [profile_file(args.py_spy, servers, i) for i in range(servers if not args.url else 1)]
+            result["profile"] = top_frames(files)
+            what = "every active thread" if args.py_spy_threads else "--gil: the thread holding the GIL"
+            print(f"\nserver profile, {result['profile'].get('samples', 0)} samples of {servers} process(es) ({what})")
+            print("on the stack:")
+            for name, share in result["profile"].get("inclusive", []):
+                print(f"  {share:5.1f} %  {name}")
+            print("own time:")
+            for name, share in result["profile"].get("own", []):
+                print(f"  {share:5.1f} %  {name}")
+        print()
+        results.append(result)
+    if len(results) > 1:
+        print_comparison(results)
     if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2))
+        Path(args.json).write_text(json.dumps(results[0] if len(results) == 1 else results, indent=2))
+
+
+def print_comparison(results: list[dict]) -> None:
+    """The runs side by side, one line each (the table of docs/performance.md)."""
+    print(
+        "| processes | achieved | delivery p50 / p95 / p99 | to all 4 clients p99 | HTTP p50 / p99 | errors "
+        "| servers' CPU | CPU per action | PostgreSQL CPU per action |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        d, a, h = r["delivery_ms"], r["all_clients_ms"], r["http_ms"]
+
+        def f(x: float | None) -> str:
+            return "-" if x is None else f"{x:.0f}"
+
+        cpu, db = r["server_cpu_ms_per_action"], r["database_cpu_ms_per_action"]
+        print(
+            f"| {r['servers']} | {r['actions_per_second']:.1f} actions/s "
+            f"| {f(d['p50'])} / {f(d['p95'])} / {f(d['p99'])} ms "
+            f"| {f(a['p99'])} ms | {f(h['p50'])} / {f(h['p99'])} ms | {sum(r['errors'].values())} "
+            f"| {r['server_cpu_percent'] or 0:.0f} % | {'-' if cpu is None else f'{cpu:.2f} ms'} "
+            f"| {'-' if db is None else f'{db:.2f} ms'} |"
+        )
 
 
 if __name__ == "__main__":

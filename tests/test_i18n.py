@@ -644,6 +644,14 @@ def test_normalize_language(code, lang):
     assert i18n.DEFAULT_LANGUAGE == "en" and i18n.LANGUAGES == ("en", "es", "pt_BR")
 
 
+def test_a_supported_language_normalizes_to_itself_by_negotiation_too():
+    # normalize_language returns a supported code as it is, without negotiating (every rendered
+    # word asks): the negotiation must agree
+    for lang in i18n.LANGUAGES:
+        assert i18n.negotiate_language(accept_language=lang) == lang
+        assert i18n.normalize_language(lang) == lang
+
+
 def test_gettext_strict_and_fallbacks(monkeypatch):
     assert i18n.gettext("es", "ui.player_n", n=3) == "Jugador 3"
     assert i18n.gettext("pt-BR", "phase.victory") == "Checagem de Vitória"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import sys
 from collections import Counter
@@ -142,7 +143,12 @@ def serve(
     url = database or database_url()
     application = create_app(url, allow_scenarios=allow_scenarios, allow_seeds=allow_seeds)
     Console().print(f"Judges & Kings is served at [bold]http://{host}:{port}/[/bold]  (database: {url})")
-    uvicorn.run(application, host=host, port=port, log_level="warning")
+    # Websocket compression (permessage-deflate) is off unless JUDGES_WS_DEFLATE=1: the live
+    # updates are small deltas (under 1 KiB), and compressing each one for each socket cost
+    # about a tenth of the server's CPU per action and ~100 KiB of zlib state per socket
+    # (docs/performance.md).
+    deflate = os.environ.get("JUDGES_WS_DEFLATE", "") not in ("", "0")
+    uvicorn.run(application, host=host, port=port, log_level="warning", ws_per_message_deflate=deflate)
 
 
 @scenario_app.command("run")

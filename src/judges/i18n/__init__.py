@@ -175,6 +175,7 @@ def parse_accept_language(header: str | None) -> list[str]:
 _BY_BASE = {lang.split("_")[0].lower(): lang for lang in reversed(LANGUAGES)}
 
 
+@lru_cache(maxsize=1024)
 def _supported(tag: str) -> str | None:
     """The supported language of one tag by Babel's negotiation, a regional variant falling
     back to its language ("pt_PT" -> "pt" -> "pt_BR"); None for an unsupported language."""
@@ -225,7 +226,12 @@ def normalize_language(code: str | None) -> str:
     q-value, see `negotiate_language`). Anything else: the default language, English."""
     if not code:
         return DEFAULT_LANGUAGE
+    if code in _LANGUAGE_SET:  # already one (every rendered word asks: the fast path)
+        return code
     return negotiate_language(accept_language=str(code))
+
+
+_LANGUAGE_SET = frozenset(LANGUAGES)
 
 
 def _po_path(lang: str) -> Path:

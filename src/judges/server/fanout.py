@@ -2,9 +2,11 @@
 
 A process that commits an action (or a seat change) publishes a small message, the game's id
 and how far it now is; every other process that holds the game in memory catches up from the
-store and pushes the new view to its own websockets. The message carries no game data: the
-store stays the one source, and a lost message costs only latency, since the service also polls
-the versions of the games it holds (`GameService`'s watchdog).
+store and pushes the new view to its own websockets. An action's message also carries the
+committed action, so that a process one action behind applies it to its copy without asking
+the store; anything else (a seat change, a gap, a copy that is not where the message starts)
+is read from the store, which stays the one source. A lost message costs only latency, since
+the service also polls the versions of the games it holds (`GameService`'s watchdog).
 
     fanout = make_fanout(store)          # Redis if JUDGES_REDIS_URL, PostgreSQL, or local
     await fanout.start(deliver)          # deliver(Change) for each change of another process,
@@ -45,22 +47,41 @@ RECONNECT_MAX = 2.0  # seconds between reconnection attempts, at most
 
 
 class Change(msgspec.Struct, array_like=True, frozen=True):
-    """A committed change of a game, as published by the process `node` that made it."""
+    """A committed change of a game, as published by the process `node` that made it. An
+    action's change also carries the action itself (number action_count - 1, as stored: its
+    player, its dict and its stored client id), so that a process whose copy is just one
+    action behind applies it without reading the store."""
 
     node: str
     game: str
     action_count: int
     seats_version: int
     chat_count: int = 0  # the game's chat messages (server/chat.py)
+    player: int = -1
+    action: dict[str, Any] | None = None
+    client_action_id: str | None = None
 
 
 Deliver = Callable[[Change | None], Any]
 
 _decoder = msgspec.json.Decoder(Change)
+# PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: a change whose action would not
+# fit goes without it (the other processes then read the action from the store).
+MAX_PAYLOAD = 7900
+# The fields before the carried action's (node, game, action_count, seats_version, chat_count).
+ACTION_FIELDS_START = 5
 
 
 def encode(change: Change) -> str:
-    return msgspec.json.encode(change).decode()
+    """The message: a JSON array, without the action's three fields when there is none (the
+    message of a process from before the action was carried, which decodes the same); the
+    chat count always goes."""
+    fields = msgspec.structs.astuple(change)
+    head = fields[:ACTION_FIELDS_START]
+    data = msgspec.json.encode(fields if change.action is not None else head)
+    if len(data) > MAX_PAYLOAD:
+        data = msgspec.json.encode(head)
+    return data.decode()
 
 
 def decode(data: str | bytes) -> Change | None:
@@ -149,7 +170,8 @@ class PostgresFanout(_Listening):
         self.conninfo = make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(hide_password=False)
         self.channel = channel_name(scope)
         self._publisher: Any = None
-        self._publish_lock = asyncio.Lock()
+        self._pending: list[str] = []  # messages waiting for the publisher's next round trip
+        self._flusher: asyncio.Task[None] | None = None
 
     async def _connect(self) -> Any:
         import psycopg
@@ -168,23 +190,41 @@ class PostgresFanout(_Listening):
                 await connection.close()
 
     async def publish(self, change: Change) -> None:
-        async with self._publish_lock:
+        """Queues the message for the publisher connection, which sends everything queued in
+        one statement per round trip, in order: under load the messages do not wait in line
+        for one round trip each (a slow database would make that line the delivery's tail)."""
+        self._pending.append(encode(change))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush(), name="fanout-publish")
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
             for attempt in range(2):  # a broken publisher connection is replaced once
                 try:
                     if self._publisher is None or self._publisher.closed:
                         self._publisher = await self._connect()
-                    await self._publisher.execute("SELECT pg_notify(%s, %s)", (self.channel, encode(change)))
-                    return
+                    await self._publisher.execute(
+                        "SELECT pg_notify(%s, message) FROM unnest(%s::text[]) WITH ORDINALITY AS m(message, n) "
+                        "ORDER BY n",
+                        (self.channel, batch),
+                    )
+                    break
                 except Exception as exc:
                     with contextlib.suppress(Exception):
                         await self._publisher.close()
                     self._publisher = None
                     if attempt:
-                        # the other processes' watchdogs will see the change by polling
-                        log.warning("fan-out (postgresql) could not publish: %s", exc)
+                        # the other processes' watchdogs will see the changes by polling
+                        log.warning("fan-out (postgresql) could not publish %s changes: %s", len(batch), exc)
 
     async def close(self) -> None:
+        if self._flusher is not None and not self._flusher.done():
+            with contextlib.suppress(Exception):  # what was committed is told, if it can be soon
+                await asyncio.wait_for(asyncio.shield(self._flusher), 2)
         await super().close()
+        if self._flusher is not None:
+            self._flusher.cancel()
         if self._publisher is not None:
             with contextlib.suppress(Exception):
                 await self._publisher.close()

@@ -104,6 +104,7 @@ BOT_LEASE_SECONDS = _env_seconds("JUDGES_BOT_LEASE_SECONDS", 5.0)
 # to take over, a game to recover).
 WATCH_SECONDS = _env_seconds("JUDGES_WATCH_SECONDS", 1.0)
 COMMIT_ATTEMPTS = 5  # a client's action against other processes' commits, at most
+MAX_HEARD = 1000  # actions the fan-out carried that a game's copy may keep waiting for its turn
 VERSION_BATCH = 500  # game ids per version poll query
 
 
@@ -182,6 +183,13 @@ class LiveGame:
     # The copy was replaced by the store's: the next push sends every socket a full view (the
     # notifications they hold may not be the new copy's).
     full_next: bool = False
+    # Other processes' commits this process heard of: the furthest action count and seats
+    # version, and the actions the fan-out carried (seq -> (player, action, stored client id)),
+    # applied without reading the store when the copy reaches them in order.
+    known_count: int = 0
+    known_seats_version: int = 0
+    heard: dict[int, tuple[int, dict[str, Any], str | None]] = field(default_factory=dict)
+    polled: tuple[int, int] = (0, 0)  # the stored (action count, seats version) the watchdog last read
 
     @property
     def subscribers(self) -> list[Subscriber]:
@@ -513,14 +521,16 @@ class GameService:
                     continue
                 raise
             ending = game.state.ending if game.is_over else None
+            action_dict = action_to_dict(action)
+            stored_id = _stored_client_id(action.player, client_action_id)
             try:
                 stored = await self.db(
                     self.store.append_action,
                     live.id,
                     seq,
                     action.player,
-                    action_to_dict(action),
-                    _stored_client_id(action.player, client_action_id),
+                    action_dict,
+                    stored_id,
                     ending=ending,
                     winners=game.state.winners if ending else None,
                 )
@@ -545,14 +555,21 @@ class GameService:
             live.acted[action.player] = live.acted.get(action.player, 0) + 1
             if client_action_id:
                 live.client_ids[action.player, client_action_id] = seq + 1
+            self._publish(live, (action.player, action_dict, stored_id))
             if (seq + 1) % SNAPSHOT_EVERY == 0:
-                try:  # only a shortcut for loading: a failure costs nothing but time
-                    await self.db(self.store.save_snapshot, live.id, seq + 1, _snapshot_data(game))
-                except (StoreUnavailable, StoreError) as exc:
-                    log.warning("snapshot of game %s after %s actions not saved: %s", live.id, seq + 1, exc)
-            self._publish(live)
+                # written in the background: the action's acknowledgement and broadcast (every
+                # hundredth action's, so exactly the p99 of delivery) never wait for it
+                self._spawn(self._save_snapshot(live.id, seq + 1, _snapshot_data(game)))
             return seq + 1, False
         raise StoreUnavailable()  # other processes kept committing first: the client retries
+
+    async def _save_snapshot(self, game_id: str, count: int, data: dict) -> None:
+        """Stores the state after `count` actions: only a shortcut for loading, so a failure
+        costs nothing but time."""
+        try:
+            await self.db(self.store.save_snapshot, game_id, count, data)
+        except (StoreUnavailable, StoreError) as exc:
+            log.warning("snapshot of game %s after %s actions not saved: %s", game_id, count, exc)
 
     # --- keeping the copy in step with the store ----------------------------------------------
 
@@ -564,6 +581,7 @@ class GameService:
         self._take_seats(live, fresh.seats, fresh.seats_version)
         live.client_ids = fresh.client_ids
         live.bots = {}  # rebuilt from their seeds on their next move
+        live.heard.clear()
         live.stale = False
         live.full_next = True
 
@@ -617,20 +635,54 @@ class GameService:
             await self._refresh(live)
             return True
         for record in caught.actions:
-            action = action_from_dict(record["action"])
-            try:
-                live.game.apply(action)
-            except RuleError:  # pragma: no cover - a stored action always replays
-                log.exception("game %s: stored action %s does not replay on the copy", live.id, record["seq"])
+            if not self._apply_committed(live, record["player"], record["action"], record["client_action_id"]):
                 await self._refresh(live)
                 return True
-            live.acted[action.player] = live.acted.get(action.player, 0) + 1
-            if record["client_action_id"]:
-                live.client_ids[_client_key(record["player"], record["client_action_id"])] = record["seq"] + 1
         changed = bool(caught.actions)
         if caught.seats_version != live.seats_version:
             self._take_seats(live, caught.seats, caught.seats_version)
             changed = True
+        return changed
+
+    def _apply_committed(self, live: LiveGame, player: int, data: dict[str, Any], client_id: str | None) -> bool:
+        """Applies to the copy (under the game's lock) the action the store holds at the copy's
+        length; False if it does not replay (never expected: the caller reloads the copy)."""
+        seq = len(live.game.log)
+        action = action_from_dict(data)
+        try:
+            live.game.apply(action)
+        except RuleError:  # pragma: no cover - a stored action always replays
+            log.exception("game %s: stored action %s does not replay on the copy", live.id, seq)
+            return False
+        live.acted[action.player] = live.acted.get(action.player, 0) + 1
+        if client_id:
+            live.client_ids[_client_key(player, client_id)] = seq + 1
+        return True
+
+    def _apply_heard(self, live: LiveGame) -> bool:
+        """Applies the actions the fan-out carried that follow the copy, in order, without
+        reading the store (under the game's lock). Whether any was applied."""
+        applied = False
+        while (record := live.heard.pop(len(live.game.log), None)) is not None:
+            if not self._apply_committed(live, *record):
+                live.heard.clear()
+                self._lose_copy(live)  # reloaded from the store by the recovery task
+                return False
+            applied = True
+        for seq in [seq for seq in live.heard if seq < len(live.game.log)]:
+            del live.heard[seq]  # came in through the store meanwhile
+        return applied
+
+    async def _follow(self, live: LiveGame) -> bool:
+        """Brings the copy to the furthest version heard of (under the game's lock): the
+        actions the fan-out carried, then the store for anything else (a gap, a seat change).
+        Whether anything changed."""
+        changed = self._apply_heard(live)
+        if live.stale:
+            return False
+        if len(live.game.log) < live.known_count or live.seats_version < live.known_seats_version:
+            changed = await self._catch_up(live) or changed
+            changed = self._apply_heard(live) or changed  # those after what the store had then
         return changed
 
     async def _caught_up_quietly(self, live: LiveGame) -> bool:
@@ -640,9 +692,16 @@ class GameService:
             return False
         return changed
 
-    def _publish(self, live: LiveGame) -> None:
+    def _publish(self, live: LiveGame, action: tuple[int, dict[str, Any], str | None] | None = None) -> None:
+        """Tells the other processes of a commit; `action`: the one just committed (player,
+        dict, stored client id), carried so that they need not read it from the store."""
         if self.fanout.shared:
-            change = Change(self.node, live.id, len(live.game.log), live.seats_version, self.chat.count(live.id))
+            count = len(live.game.log)
+            chat_count = self.chat.count(live.id)
+            if action is None:
+                change = Change(self.node, live.id, count, live.seats_version, chat_count)
+            else:
+                change = Change(self.node, live.id, count, live.seats_version, chat_count, *action)
             self._spawn(self.fanout.publish(change))
 
     def _on_change(self, change: Change | None) -> None:
@@ -655,7 +714,17 @@ class GameService:
             return
         self.chat.on_change(change)
         live = self.games.get(change.game)
-        if live is not None and (change.action_count > len(live.game.log) or change.seats_version > live.seats_version):
+        if live is None:
+            return
+        if change.action is not None and change.action_count > len(live.game.log) and len(live.heard) < MAX_HEARD:
+            live.heard[change.action_count - 1] = (change.player, change.action, change.client_action_id)
+        self._heard_of(live, change.action_count, change.seats_version)
+
+    def _heard_of(self, live: LiveGame, action_count: int, seats_version: int) -> None:
+        """Another process is at this version of the game: follow it if the copy is behind."""
+        live.known_count = max(live.known_count, action_count)
+        live.known_seats_version = max(live.known_seats_version, seats_version)
+        if action_count > len(live.game.log) or seats_version > live.seats_version:
             self._sync(live)
 
     def _sync(self, live: LiveGame) -> None:
@@ -671,7 +740,7 @@ class GameService:
             live.sync_again = False
             try:
                 async with live.lock:
-                    changed = not live.stale and await self._catch_up(live)
+                    changed = not live.stale and await self._follow(live)
             except ServiceError:
                 return  # the watchdog looks again
             if changed:
@@ -680,18 +749,23 @@ class GameService:
             if not live.sync_again:
                 return
 
-    async def _poll_versions(self) -> None:
-        """Catches up every unfinished game in memory whose stored version moved on."""
+    async def _poll_versions(self, at_once: bool = True) -> None:
+        """Catches up every unfinished game in memory whose stored version moved on. Not
+        `at_once` (the watchdog's round): only a game that was already behind that version at
+        the previous round; a commit made meanwhile is normally on its way through the fan-out,
+        and reading it from the store as well would double the work of every action under load."""
         lives = [live for live in self.games.values() if not live.game.is_over and not live.stale]
         for start in range(0, len(lives), VERSION_BATCH):
             batch = lives[start : start + VERSION_BATCH]
             versions = await self.db(self.store.versions, [live.id for live in batch])
             for live in batch:
                 version = versions.get(live.id)
-                if version is not None and (
-                    version.action_count > len(live.game.log) or version.seats_version > live.seats_version
-                ):
-                    self._sync(live)
+                if version is None:
+                    continue
+                seen, live.polled = live.polled, (version.action_count, version.seats_version)
+                if not at_once and not (len(live.game.log) < seen[0] or live.seats_version < seen[1]):
+                    continue  # behind only what was committed since the last round, if at all
+                self._heard_of(live, version.action_count, version.seats_version)
 
     async def _watch_loop(self) -> None:
         """Every WATCH_SECONDS: games changed by other processes (a lost message), copies to
@@ -700,7 +774,7 @@ class GameService:
             await asyncio.sleep(WATCH_SECONDS)
             try:
                 if self.fanout.shared:
-                    await self._poll_versions()
+                    await self._poll_versions(at_once=False)
                     await self.chat.poll()
                 for live in list(self.games.values()):
                     if live.stale:
