@@ -621,7 +621,11 @@ class GameService:
                 if exc.status == 404:  # the game was deleted meanwhile
                     self.games.pop(live.id, None)
                     return
-                await asyncio.sleep(pause)
+                # the pause ends early when another path (a submission, the fan-out) reloaded
+                # the copy: its sockets and bots must not wait out the whole pause
+                deadline = asyncio.get_running_loop().time() + pause
+                while live.stale and asyncio.get_running_loop().time() < deadline:
+                    await asyncio.sleep(0.1)
                 pause = min(5.0, pause * 2)
         log.warning("game %s reloaded from the store after a failed commit", live.id)
         await self.broadcast(live, full=True)
