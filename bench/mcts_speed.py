@@ -45,7 +45,7 @@ def measure_games(spec: str, games: int, seed: int) -> dict:
     from judges.bots import bot_seed, make_bot
     from judges.engine import Game, Options
 
-    calls = searched = wins = 0
+    calls = searched = wins = stopped = 0
     cpu = 0.0
     for i in range(games):
         game_seed = seed + i
@@ -64,8 +64,9 @@ def measure_games(spec: str, games: int, seed: int) -> dict:
                 action = bots[seat].choose(seat, legal, lambda: game.view(seat, notifications=False))
             game.apply(action)
         searched += bots[mine].searched
+        stopped += getattr(bots[mine], "stopped", 0)  # searches stopped early (trees that have it)
         wins += mine in game.state.winners
-    return {"calls": calls, "searched": searched, "cpu": cpu, "wins": wins, "games": games}
+    return {"calls": calls, "searched": searched, "stopped": stopped, "cpu": cpu, "wins": wins, "games": games}
 
 
 def measure(spec: str, games: int, every: int) -> dict:
@@ -170,6 +171,8 @@ def main() -> None:
         (f"this tree {args.spec}", n, new),
     ):
         won = f", won {runs[0]['wins']}/{runs[0]['games']}" if "wins" in runs[0] else ""
+        if runs[0].get("stopped"):
+            won += f", {runs[0]['stopped']} of the searches stopped early"
         print(
             f"  {label}: {m[1]:.1f} ms per decision ({m[3]} decisions with a choice), "
             f"{m[0]:.1f} ms per searched decision ({m[2]} searched){won}"

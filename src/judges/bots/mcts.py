@@ -1,8 +1,11 @@
 """The MCTS bot: information-set Monte Carlo search from its view only, greedy rollouts,
-Sequential Halving over a few strong candidates at the root.
+Sequential Halving over a few strong candidates at the root, stopped early when nothing comes
+near the greedy choice.
 
 A decision with one legal action is answered at once, and so is one where the greedy bot
-proposes a free, undoable step (take/leave troops, pick up/drop the Ark). Otherwise:
+proposes a free, undoable step (take/leave troops, pick up/drop the Ark), and a purchase past
+the first `buys` (3) of an Acquisitions phase — the troops greedy buys one by one with what is
+left, which the search seldom overruled (docs/bots.md). Otherwise:
 
 1. **Candidates.** The greedy bot ranks the options (`GreedyBot.ranked_buys`,
    `GreedyBot.move_plans`); the bot keeps the greedy choice, ending the turn when it may, and
@@ -16,22 +19,25 @@ proposes a free, undoable step (take/leave troops, pick up/drop the Ark). Otherw
 3. **Rollouts.** Each candidate is played on a copy of the sample, then every seat plays as
    the greedy bot (reading the sample whole: `GreedyBot.choose_in_state`, no view to build)
    until the announcements of the round `horizon` rounds later are over (the next election
-   and Victory Check included), or the game ends. The end is scored by `returns()` if the game
+   and Victory Check included), or the game ends. The rollout's actions come unchanged from
+   the list the engine just enumerated, so they go through its trusted path
+   (`Game.apply_legal`, no second validation). The end is scored by `returns()` if the game
    ended, else by a softmax of each seat's material (`engine.search.material`). With a value
    model (`MCTSBot(..., value=bots.value.default_model())`) rollouts stop earlier, where that
    round begins, and the model's win chances score them: cheaper, but weaker as measured so
-   far (docs/bots.md). **Common random numbers**: within one halving round, all
-   candidates are played on the same samples (same hidden cards, same dice state), so their
-   comparison measures the decision rather than the luck of the draw.
+   far (docs/bots.md). **Common random numbers**: within one stage, all candidates are played
+   on the same samples (same hidden cards, same dice state), so their comparison measures the
+   decision rather than the luck of the draw.
 4. **Sequential Halving** (Karnin, Koren & Somekh 2013; the root rule of Gumbel MuZero): the
-   budget of `iterations` rollouts is split over ⌈log2 m⌉ rounds; after each, the worse half
-   of the candidates is dropped. The survivor is played — unless its paired advantage over the
-   greedy choice, on the samples both were played on, is below `margin`: then greedy's choice
-   stands (the search departs from a sound heuristic only for a measured reason).
-
-Rollouts go through the engine's validating `Game.apply`: the actions come from the list the
-engine just enumerated, so a trusted apply path (no re-validation), once the engine has one,
-belongs in `_playout` (marked there).
+   budget of `iterations` rollouts is split over ⌈log2 m⌉ stages (two at least); after each,
+   the worse half of the candidates is dropped. The survivor is played — unless its paired
+   advantage over the greedy choice, on the samples both were played on, is below `margin`:
+   then greedy's choice stands (the search departs from a sound heuristic only for a
+   measured reason).
+5. **Early stop** (`early`): after a stage that is not the last, if no surviving candidate's
+   paired advantage over the greedy choice reaches half the margin, the search stops there and
+   greedy's choice stands — the rest of the budget could only confirm it. Most searches stop
+   after their first stage; the budget goes to decisions where an alternative looks better.
 
 Why a flat root rather than a deep tree: a decision is one buy or one move (~150 a game) and
 the budget is tens of rollouts, so a tree below the root would hold one or two visits a node;
