@@ -199,6 +199,8 @@ class GreedyBot:
 
     def __init__(self, seed: int = 0) -> None:
         """The seed is taken like every bot's; the greedy bot throws no dice."""
+        # The last movement targets listed and everything they were listed from (`_targets`).
+        self._kept: tuple[tuple[Any, ...], dict[int, tuple[float, float]]] | None = None
 
     def choose(self, seat: int, legal: list[Action], view: Callable[[], PlayerView]) -> Action:
         if len(legal) == 1:
@@ -420,12 +422,36 @@ class GreedyBot:
             return me._targets
         world = me.world
         seat = me.seat
-        leader = me.leader()
         me.controller(0)
         control = me._controllers
         assert control is not None
         besieged = me.besieged
         rules = me.rules
+        # Everything the targets are listed from: the settlements not mine, the generals not mine,
+        # control, sieges, titles, the Ark. A general's step, the troops he takes from a garrison
+        # of mine, change none of it, so the next decision of a movement turn reuses the list.
+        state = me.s
+        key = (
+            world,
+            rules,
+            seat,
+            state.ark_hex,
+            state.king,
+            tuple(control),
+            tuple(
+                None if c == seat else (s.owner, s.troops, s.walls, s.developments, s.razed)
+                for s, c in zip(me.settlements, control)
+            ),
+            tuple((g.id, g.owner, g.hex, g.army, g.captor, g.ark) for g in me.generals.values() if g.owner != seat),
+            tuple((t.owner, t.holder, t.in_play) for t in state.titles),
+            tuple(p.eliminated for p in state.players),
+            tuple(sorted(besieged)),
+        )
+        kept = self._kept
+        if kept is not None and kept[0] == key:
+            me._targets = kept[1]
+            return kept[1]
+        leader = me.leader()
         enemies: dict[int, int] = {}  # hex -> strength of the free generals not mine on it
         for g in me.generals.values():
             if g.captor is None and g.owner != seat:
@@ -465,6 +491,7 @@ class GreedyBot:
             worth, need = out.get(me.s.ark_hex, (0.0, 0.0))
             out[me.s.ark_hex] = (worth + 10, need)
         me._targets = out
+        self._kept = (key, out)
         return out
 
     def _movement(self, me: _View, by_type) -> Action | None:
