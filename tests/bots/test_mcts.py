@@ -145,6 +145,7 @@ def test_returns_split_a_shared_victory_and_give_nothing_without_winner():
 
 def test_bot_specs():
     assert make_bot("mcts", 1).iterations == 32 and make_bot("mcts", 1).horizon == 2
+    assert make_bot("mcts", 1).buys is None and make_bot("mcts", 1).early  # every purchase searched, early stop
     assert make_bot("mcts:400", 1).iterations == 400
     bot = make_bot("mcts:12:3", 1)
     assert (bot.iterations, bot.horizon) == (12, 3)

@@ -3,9 +3,8 @@ Sequential Halving over a few strong candidates at the root, stopped early when 
 near the greedy choice.
 
 A decision with one legal action is answered at once, and so is one where the greedy bot
-proposes a free, undoable step (take/leave troops, pick up/drop the Ark), and a purchase past
-the first `buys` (3) of an Acquisitions phase — the troops greedy buys one by one with what is
-left, which the search seldom overruled (docs/bots.md). Otherwise:
+proposes a free, undoable step (take/leave troops, pick up/drop the Ark) — and, with `buys=N`
+(not the default), a purchase past the first N of an Acquisitions phase. Otherwise:
 
 1. **Candidates.** The greedy bot ranks the options (`GreedyBot.ranked_buys`,
    `GreedyBot.move_plans`); the bot keeps the greedy choice, ending the turn when it may, and
@@ -77,7 +76,7 @@ class MCTSBot:
         margin: float = 0.01,
         temperature: float = 2.0,
         value: ValueModel | None = None,
-        buys: int = 3,
+        buys: int | None = None,
         early: bool = True,
     ) -> None:
         if iterations < 1:
@@ -96,8 +95,9 @@ class MCTSBot:
         # (the measured default). A model: they stop where that round begins and it scores them
         # (cheaper; weaker so far, docs/bots.md).
         self.value = value
-        # Purchases searched a phase: the first few decide where the money goes; the rest are
-        # the troops greedy buys one by one with what is left, which the search seldom overrules.
+        # Purchases searched an Acquisitions phase (None: all). The first few decide where the
+        # money goes, the rest are the troops greedy buys one by one with what is left, which the
+        # search seldom overrules — but capping them cost strength as measured (docs/bots.md).
         self.buys = buys
         # Stop a search after a stage where no candidate is ahead of greedy's by half the margin.
         self.early = early
@@ -120,9 +120,9 @@ class MCTSBot:
         greedy = self._greedy.choose(seat, legal, lambda: v)
         if isinstance(greedy, _REVERSIBLE):
             return greedy
-        buying = v.phase_name == "acquisitions"
+        buying = self.buys is not None and v.phase_name == "acquisitions"
         done = self._buying[1] if buying and self._buying[0] == v.round else 0
-        if buying and done >= self.buys:
+        if buying and done >= (self.buys or 0):
             return greedy
         cands = self.candidates(seat, legal, v, greedy)
         if len(cands) == 1:
