@@ -124,15 +124,8 @@ def plot(points: list[dict[str, Any]], extra: list[dict[str, Any]], path: Path) 
         err = [[100 * (p["rate"] - p["low"]) for p in group], [100 * (p["high"] - p["rate"]) for p in group]]
         ax.errorbar(xs, ys, yerr=err, fmt="o-" if group is points else "s", color=colour, capsize=3)
         for k, (x, y, p) in enumerate(zip(xs, ys, group)):
-            below = k % 2 == 0  # neighbours' labels alternate above and below the line
-            ax.annotate(
-                p["label"],
-                (x, y),
-                textcoords="offset points",
-                xytext=(5, -14 if below else 8),
-                fontsize=8,
-                color=colour,
-            )
+            dy = (-14, 8, -26)[k % 3]  # neighbours' labels on different lines
+            ax.annotate(p["label"], (x, y), textcoords="offset points", xytext=(5, dy), fontsize=7, color=colour)
     every = [p["ms_per_decision"] for p in points + extra]
     ax.set_xscale("log")
     ax.set_xlim(min(every) / 1.5, max(every) * 3)
