@@ -7,7 +7,11 @@
 # extra is installed (`pip install -e .[bench]`). The old version is exported from git into
 # a temporary folder, removed afterwards.
 #
-#   bash bench/run.sh                      # ROUNDS=5 GAMES=30 OLD_REF=1fa966f
+# Then MCTS at its default budget against the default before issue 14 (bench/mcts_speed.py:
+# whole 2-player games against greedy, every decision timed on CPU, alternating child
+# processes; MCTS_REF, MCTS_PAIRS, MCTS_GAMES; MCTS_PAIRS=0 skips it — it takes minutes).
+#
+#   bash bench/run.sh                      # ROUNDS=5 GAMES=30 OLD_REF=1fa966f MCTS_REF=523f900
 #   OLD_REF=main ROUNDS=9 bash bench/run.sh
 #   PYTHON=/path/to/python bash bench/run.sh
 set -euo pipefail
@@ -34,3 +38,8 @@ PYTHONPATH=src "$PYTHON" bench/engine_speed.py --games "${SPEED_GAMES:-100}"
 echo
 echo "== state types"
 PYTHONPATH=src "$PYTHON" bench/state_types.py
+if [ "${MCTS_PAIRS:-2}" != 0 ]; then
+    echo
+    echo "== MCTS per decision, default budget: this checkout against ${MCTS_REF:-523f900}"
+    "$PYTHON" bench/mcts_speed.py --baseline "${MCTS_REF:-523f900}" --pairs "${MCTS_PAIRS:-2}" --games "${MCTS_GAMES:-2}"
+fi

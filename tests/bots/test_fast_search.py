@@ -118,6 +118,28 @@ def test_the_greedy_caches_answer_like_the_plain_code(game):
         assert bot._targets(me) is first  # asked again of the same view: the cached answer
 
 
+@pytest.mark.parametrize("players, seed", [(2, 31), (3, 32), (4, 33)])
+def test_targets_kept_across_a_movement_turn_equal_the_plain_code(players, seed):
+    """One bot answers every seat's decisions of whole games (as a search's rollouts do): the
+    targets it reuses from its last listing are, at every movement decision, those the plain
+    code lists afresh — and the reuse does happen."""
+    game = Game.new(Options(players=players, seed=seed, round_limit=40))
+    bot = GreedyBot()
+    checked = reused = 0
+    while not game.is_over:
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        if game.state.phase == 5 and any(isinstance(a, Move) for a in legal):
+            kept = bot._kept
+            me = _View.of_state(game.state, game.world, seat)
+            targets = bot._targets(me)
+            assert targets == plain_targets(_View(game.view(seat, notifications=False), game.world))
+            reused += kept is not None and targets is kept[1]
+            checked += 1
+        game.apply(bot.choose_in_state(seat, legal, game.state, game.world))
+    assert checked > 20 and reused > 5
+
+
 @SETTINGS
 @given(game=positions)
 def test_greedy_decides_the_same_from_the_state_as_from_the_view(game):

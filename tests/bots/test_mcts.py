@@ -145,6 +145,7 @@ def test_returns_split_a_shared_victory_and_give_nothing_without_winner():
 
 def test_bot_specs():
     assert make_bot("mcts", 1).iterations == 32 and make_bot("mcts", 1).horizon == 2
+    assert make_bot("mcts", 1).buys is None and make_bot("mcts", 1).early  # every purchase searched, early stop
     assert make_bot("mcts:400", 1).iterations == 400
     bot = make_bot("mcts:12:3", 1)
     assert (bot.iterations, bot.horizon) == (12, 3)
@@ -266,3 +267,78 @@ def test_the_choice_depends_only_on_the_view():
         assert picks[0] == picks[1]
         checked += 1
     assert checked >= 3
+
+
+def test_a_search_stops_after_its_first_stage_when_nothing_comes_near_greedy(monkeypatch):
+    """Greedy's candidate ahead of every other on the first stage's samples: the rest of the
+    budget is not spent and greedy's choice stands; without the early stop, the whole budget."""
+    game, seat, legal = _live_decision()
+    cands = legal[:4]
+    played = []
+
+    def playout(self, s, seat_, action, start_round):
+        played.append(repr(action))
+        return 0.6 if action == cands[0] else 0.5
+
+    monkeypatch.setattr(MCTSBot, "_playout", playout)
+    bot = MCTSBot(seed=2, iterations=40)
+    assert bot._halve(SearchState(game.clone()), seat, cands, game.state.round) == cands[0]
+    assert len(played) == 4 * 5 and bot.stopped == 1  # stage 1 only: 4 candidates x 5 samples
+    played.clear()
+    full = MCTSBot(seed=2, iterations=40, early=False)
+    assert full._halve(SearchState(game.clone()), seat, cands, game.state.round) == cands[0]
+    assert len(played) == 4 * 5 + 2 * 10 and full.stopped == 0
+
+
+def test_a_search_goes_on_when_an_alternative_is_ahead_by_half_the_margin(monkeypatch):
+    game, seat, legal = _live_decision()
+    cands = legal[:2]  # two candidates: still two stages, so that the search may stop after one
+    played = []
+
+    def playout(self, s, seat_, action, start_round):
+        played.append(repr(action))
+        return 0.5 + 0.006 * (action == cands[1])  # ahead by more than half the margin (0.005)
+
+    monkeypatch.setattr(MCTSBot, "_playout", playout)
+    bot = MCTSBot(seed=2, iterations=32, margin=0.01)
+    # 0.006 is under the margin itself: the search goes to the end, and greedy still stands
+    assert bot._halve(SearchState(game.clone()), seat, cands, game.state.round) == cands[0]
+    assert Counter(played) == {repr(cands[0]): 16, repr(cands[1]): 16} and bot.stopped == 0
+
+
+def _acquisitions_turn(players: int = 2, seed: int = 11) -> Game:
+    """A game of greedy bots played to its first Acquisitions turn with several purchases."""
+    game = Game.new(Options(players=players, seed=seed, round_limit=30))
+    bots = [make_bot("greedy", s) for s in range(players)]
+    while not game.is_over:
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        if game.state.phase == 4 and sum(type(a).__name__ == "Buy" for a in legal) >= 3:
+            return game
+        game.apply(bots[seat].choose(seat, legal, lambda: game.view(seat, notifications=False)))
+    raise AssertionError("no Acquisitions turn")
+
+
+def test_only_the_first_purchases_of_a_phase_are_searched(monkeypatch):
+    """After `buys` searched purchases in an Acquisitions phase the bot buys as greedy does,
+    without searching; the count starts again in the next round's Acquisitions."""
+    monkeypatch.setattr(MCTSBot, "_halve", lambda self, base, seat, cands, r: cands[0])
+    game = _acquisitions_turn()
+    mine = game.waiting_for()[0]
+    bot = MCTSBot(seed=1, iterations=4, buys=2)
+    greedy = make_bot("greedy", 0)
+    searched: dict[int, list[int]] = {}  # round -> searched or not, for each purchase decision
+    while not game.is_over and len(searched) < 3:
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        if seat != mine:
+            game.apply(greedy.choose(seat, legal, lambda: game.view(seat, notifications=False)))
+            continue
+        before, phase, round_ = bot.searched, game.state.phase, game.state.round
+        game.apply(bot.choose(seat, legal, lambda: game.view(seat, notifications=False)))
+        if phase == 4 and len(legal) > 1:
+            searched.setdefault(round_, []).append(bot.searched - before)
+    rounds = [r for r, marks in searched.items() if len(marks) > 2]
+    assert rounds, "no phase with more than two purchases"
+    for r in rounds:
+        assert sum(searched[r]) == 2 and searched[r][:2] == [1, 1]  # the first two searched, no more

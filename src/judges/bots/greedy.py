@@ -85,6 +85,17 @@ CARD_VALUE = {
 }
 
 
+_FACTS: dict[int, tuple[World, tuple[tuple[int, int, bool], ...]]] = {}
+
+
+def _settlement_facts(world: World) -> tuple[tuple[int, int, bool], ...]:
+    """(region, hex, is a city) of every settlement of `world`, built once per map."""
+    known = _FACTS.get(id(world))
+    if known is None or known[0] is not world:
+        known = _FACTS[id(world)] = (world, tuple((s.region, s.hex, s.is_city) for s in world.settlements))
+    return known[1]
+
+
 class _View:
     """Convenient questions over a player's view, answered by the engine's own functions."""
 
@@ -188,6 +199,8 @@ class GreedyBot:
 
     def __init__(self, seed: int = 0) -> None:
         """The seed is taken like every bot's; the greedy bot throws no dice."""
+        # The last movement targets listed and everything they were listed from (`_targets`).
+        self._kept: tuple[tuple[Any, ...], dict[int, tuple[float, float]]] | None = None
 
     def choose(self, seat: int, legal: list[Action], view: Callable[[], PlayerView]) -> Action:
         if len(legal) == 1:
@@ -374,10 +387,15 @@ class GreedyBot:
         my_generals = [g for g in me.generals.values() if g.owner == me.seat]
         enemy_hexes = [g.hex for g in me.generals.values() if g.owner != me.seat and g.captor is None]
 
+        threats: dict[int, int] = {}  # a settlement's troops and walls ask the same question
+
         def threat(i: int) -> int:
-            far = world.distances[world.settlements[i].hex]
-            near = sum(1 for h in enemy_hexes if far[h] <= 3)
-            return near + (3 if i in me.besieged else 0)
+            known = threats.get(i)
+            if known is None:
+                far = world.distances[world.settlements[i].hex]
+                near = sum(1 for h in enemy_hexes if far[h] <= 3)
+                known = threats[i] = near + (3 if i in me.besieged else 0)
+            return known
 
         def score(a: Buy) -> float:
             i = world.settlement_by_name[a.settlement] if a.settlement else None
@@ -412,52 +430,76 @@ class GreedyBot:
             return me._targets
         world = me.world
         seat = me.seat
-        leader = me.leader()
         me.controller(0)
         control = me._controllers
         assert control is not None
         besieged = me.besieged
         rules = me.rules
+        # Everything the targets are listed from: the settlements not mine, the generals not mine,
+        # control, sieges, titles, the Ark. A general's step, the troops he takes from a garrison
+        # of mine, change none of it, so the next decision of a movement turn reuses the list.
+        state = me.s
+        key = (
+            world,
+            rules,
+            seat,
+            state.ark_hex,
+            state.king,
+            tuple(control),
+            tuple(
+                None if c == seat else (s.owner, s.troops, s.walls, s.developments, s.razed)
+                for s, c in zip(me.settlements, control)
+            ),
+            tuple((g.id, g.owner, g.hex, g.army, g.captor, g.ark) for g in me.generals.values() if g.owner != seat),
+            tuple((t.owner, t.holder, t.in_play) for t in state.titles),
+            tuple(p.eliminated for p in state.players),
+            tuple(sorted(besieged)),
+        )
+        kept = self._kept
+        if kept is not None and kept[0] == key:
+            me._targets = kept[1]
+            return kept[1]
+        leader = me.leader()
         enemies: dict[int, int] = {}  # hex -> strength of the free generals not mine on it
         for g in me.generals.values():
             if g.captor is None and g.owner != seat:
                 enemies[g.hex] = enemies.get(g.hex, 0) + 1 + g.army
-        # every region's share at once (`_View.region_share`, in one pass)
-        regions = world.regions
-        held, standing = [0] * len(regions), [0] * len(regions)
-        for i, s in enumerate(me.settlements):
-            if not s.razed:
-                r = world.settlements[i].region
-                standing[r] += 1
-                held[r] += control[i] == seat
-        shares = [h / n if n else 0.0 for h, n in zip(held, standing)]
-        out: dict[int, tuple[float, float]] = {}
+        # One pass over the settlements: every region's share (`_View.region_share`) is counted
+        # while the targets are listed, and added to their worth once it is known.
+        facts = _settlement_facts(world)
+        held, standing = [0] * len(world.regions), [0] * len(world.regions)
+        city, village, development = rules.city_income, rules.village_income, rules.development_income
+        listed: list[tuple[int, int, int, bool, bool, float]] = []  # (hex, region, value, leader's, besieged, need)
         for i, s in enumerate(me.settlements):
             if s.razed:
                 continue
+            region, hex_index, is_city = facts[i]
+            standing[region] += 1
             owner = control[i]
             if owner == seat:
+                held[region] += 1
                 continue
-            info = world.settlements[i]
-            hex_index = info.hex
             # who would fight here, and whether walls protect them (`_View.defenders_at`)
             defenders = enemies.get(hex_index, 0)
             walls = False
             if s.owner is not None and s.owner != seat:
                 defenders += s.troops
                 walls = s.walls
-            value = (rules.city_income if info.is_city else rules.village_income) + (
-                rules.development_income * s.developments
-            )
-            worth = 8 + value + 6 * shares[info.region] + (2 if owner == leader else 0)
-            if i in besieged:
-                worth -= 6
+            value = (city if is_city else village) + development * s.developments
             need = 0.0 if defenders == 0 else 1.6 * defenders * (1.5 if walls else 1.0)
+            listed.append((hex_index, region, value, owner == leader, i in besieged, need))
+        out: dict[int, tuple[float, float]] = {}
+        for hex_index, region, value, leads, sieged, need in listed:
+            n = standing[region]
+            worth = 8 + value + 6 * (held[region] / n if n else 0.0) + (2 if leads else 0)
+            if sieged:
+                worth -= 6
             out[hex_index] = (worth, need)
         if me.s.ark_hex is not None:
             worth, need = out.get(me.s.ark_hex, (0.0, 0.0))
             out[me.s.ark_hex] = (worth + 10, need)
         me._targets = out
+        self._kept = (key, out)
         return out
 
     def _movement(self, me: _View, by_type) -> Action | None:

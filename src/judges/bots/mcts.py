@@ -1,8 +1,10 @@
 """The MCTS bot: information-set Monte Carlo search from its view only, greedy rollouts,
-Sequential Halving over a few strong candidates at the root.
+Sequential Halving over a few strong candidates at the root, stopped early when nothing comes
+near the greedy choice.
 
 A decision with one legal action is answered at once, and so is one where the greedy bot
-proposes a free, undoable step (take/leave troops, pick up/drop the Ark). Otherwise:
+proposes a free, undoable step (take/leave troops, pick up/drop the Ark) — and, with `buys=N`
+(not the default), a purchase past the first N of an Acquisitions phase. Otherwise:
 
 1. **Candidates.** The greedy bot ranks the options (`GreedyBot.ranked_buys`,
    `GreedyBot.move_plans`); the bot keeps the greedy choice, ending the turn when it may, and
@@ -16,22 +18,25 @@ proposes a free, undoable step (take/leave troops, pick up/drop the Ark). Otherw
 3. **Rollouts.** Each candidate is played on a copy of the sample, then every seat plays as
    the greedy bot (reading the sample whole: `GreedyBot.choose_in_state`, no view to build)
    until the announcements of the round `horizon` rounds later are over (the next election
-   and Victory Check included), or the game ends. The end is scored by `returns()` if the game
+   and Victory Check included), or the game ends. The rollout's actions come unchanged from
+   the list the engine just enumerated, so they go through its trusted path
+   (`Game.apply_legal`, no second validation). The end is scored by `returns()` if the game
    ended, else by a softmax of each seat's material (`engine.search.material`). With a value
    model (`MCTSBot(..., value=bots.value.default_model())`) rollouts stop earlier, where that
    round begins, and the model's win chances score them: cheaper, but weaker as measured so
-   far (docs/bots.md). **Common random numbers**: within one halving round, all
-   candidates are played on the same samples (same hidden cards, same dice state), so their
-   comparison measures the decision rather than the luck of the draw.
+   far (docs/bots.md). **Common random numbers**: within one stage, all candidates are played
+   on the same samples (same hidden cards, same dice state), so their comparison measures the
+   decision rather than the luck of the draw.
 4. **Sequential Halving** (Karnin, Koren & Somekh 2013; the root rule of Gumbel MuZero): the
-   budget of `iterations` rollouts is split over ⌈log2 m⌉ rounds; after each, the worse half
-   of the candidates is dropped. The survivor is played — unless its paired advantage over the
-   greedy choice, on the samples both were played on, is below `margin`: then greedy's choice
-   stands (the search departs from a sound heuristic only for a measured reason).
-
-Rollouts go through the engine's validating `Game.apply`: the actions come from the list the
-engine just enumerated, so a trusted apply path (no re-validation), once the engine has one,
-belongs in `_playout` (marked there).
+   budget of `iterations` rollouts is split over ⌈log2 m⌉ stages (two at least); after each,
+   the worse half of the candidates is dropped. The survivor is played — unless its paired
+   advantage over the greedy choice, on the samples both were played on, is below `margin`:
+   then greedy's choice stands (the search departs from a sound heuristic only for a
+   measured reason).
+5. **Early stop** (`early`): after a stage that is not the last, if no surviving candidate's
+   paired advantage over the greedy choice reaches half the margin, the search stops there and
+   greedy's choice stands — the rest of the budget could only confirm it. Most searches stop
+   after their first stage; the budget goes to decisions where an alternative looks better.
 
 Why a flat root rather than a deep tree: a decision is one buy or one move (~150 a game) and
 the budget is tens of rollouts, so a tree below the root would hold one or two visits a node;
@@ -71,6 +76,8 @@ class MCTSBot:
         margin: float = 0.01,
         temperature: float = 2.0,
         value: ValueModel | None = None,
+        buys: int | None = None,
+        early: bool = True,
     ) -> None:
         if iterations < 1:
             raise ValueError("MCTS needs at least one iteration")
@@ -88,6 +95,15 @@ class MCTSBot:
         # (the measured default). A model: they stop where that round begins and it scores them
         # (cheaper; weaker so far, docs/bots.md).
         self.value = value
+        # Purchases searched an Acquisitions phase (None: all). The first few decide where the
+        # money goes, the rest are the troops greedy buys one by one with what is left, which the
+        # search seldom overrules — but capping them cost strength as measured (docs/bots.md).
+        self.buys = buys
+        # Stop a search after a stage where no candidate is ahead of greedy's by half the margin.
+        self.early = early
+        self.stopped = 0  # searches stopped early (for measurements)
+        self._buying: tuple[int, int] = (0, 0)  # (round, purchases searched in its acquisitions)
+        self.calls = 0  # decisions with a choice so far (for measurements)
         self.searched = 0  # decisions searched so far (for measurements)
         self.departed = 0  # of them, those where the search overruled the greedy choice
 
@@ -99,29 +115,37 @@ class MCTSBot:
     def choose(self, seat: int, legal: list[Action], view: Callable[[], PlayerView]) -> Action:
         if len(legal) == 1:
             return legal[0]
+        self.calls += 1
         v = view()
         greedy = self._greedy.choose(seat, legal, lambda: v)
         if isinstance(greedy, _REVERSIBLE):
             return greedy
+        buying = self.buys is not None and v.phase_name == "acquisitions"
+        done = self._buying[1] if buying and self._buying[0] == v.round else 0
+        if buying and done >= (self.buys or 0):
+            return greedy
         cands = self.candidates(seat, legal, v, greedy)
         if len(cands) == 1:
             return greedy
+        if buying:
+            self._buying = (v.round, done + 1)
         self.searched += 1
         choice = self._halve(SearchState(game_from_view(v, self._seed())), seat, cands, v.round)
         self.departed += choice is not greedy
         return choice
 
     def _halve(self, base: SearchState, seat: int, cands: list[Action], start_round: int) -> Action:
-        """Sequential Halving with common random numbers; see the module docstring."""
+        """Sequential Halving with common random numbers and an early stop; see the module
+        docstring."""
         m = len(cands)
-        rounds = max(1, math.ceil(math.log2(m)))
+        stages = max(2, math.ceil(math.log2(m)))  # two at least, so that every search can stop early
         total = [0.0] * m
         count = [0] * m
         paired = [0.0] * m  # sum of (candidate - greedy) on the samples both were played on
         pairs = [0] * m
         alive = list(range(m))
-        for _ in range(rounds):
-            per = max(1, self.iterations // (rounds * len(alive)))
+        for stage in range(stages):
+            per = max(1, self.iterations // (stages * len(alive)))
             for _ in range(per):
                 sample = base.determinize(seat, self._seed())
                 rewards = {}
@@ -135,8 +159,15 @@ class MCTSBot:
                         pairs[c] += 1
             if len(alive) == 1:
                 break
+            if self.early and 0 in alive and stage < stages - 1:
+                # Nothing comes near beating greedy on the samples so far: the rest of the budget
+                # would only confirm it (measured: docs/bots.md), so greedy's choice stands.
+                if all(paired[c] / pairs[c] < self.margin / 2 for c in alive if c != 0):
+                    self.stopped += 1
+                    return cands[0]
             alive.sort(key=lambda c: (-total[c] / count[c], c))  # ties go to the earlier candidate
-            alive = alive[: max(1, math.ceil(len(alive) / 2))]
+            last = stage == stages - 1
+            alive = alive[: 1 if last else max(2, math.ceil(len(alive) / 2))]
         best = alive[0]
         if best != 0 and pairs[best] and paired[best] / pairs[best] < self.margin:
             return cands[0]
@@ -155,9 +186,9 @@ class MCTSBot:
         while not game.is_over and (state.round < stop_round or (through_announcements and state.phase == 1)):
             p = game.waiting_for()[0]
             legal = list(game.legal_actions(p))
-            # The sample is the search's own draw: greedy reads it whole, without a view.
-            # The action is one the engine just listed: the place for a trusted (unvalidated) apply.
-            game.apply(legal[0] if len(legal) == 1 else greedy.choose_in_state(p, legal, state, world))
+            # The sample is the search's own draw: greedy reads it whole, without a view; the
+            # action comes unchanged from the list the engine just made, so it is not validated again.
+            game.apply_legal(legal[0] if len(legal) == 1 else greedy.choose_in_state(p, legal, state, world))
         if game.is_over:
             return s.returns()[seat]
         return self.evaluate(s)[seat]
