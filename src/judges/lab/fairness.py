@@ -95,9 +95,7 @@ def seat_table(records: list[dict[str, Any]], guest: str | None = None) -> dict[
             )
             for seat in range(players)
         ]
-        row["guest_overall"] = _rate(
-            sum(1 for r in records for seat in r["winners"] if r["bots"][seat] == guest), n
-        )
+        row["guest_overall"] = _rate(sum(1 for r in records for seat in r["winners"] if r["bots"][seat] == guest), n)
     return row
 
 
