@@ -411,7 +411,11 @@ def lab_fairness(
         out=out,
     )
     try:
-        table = run_fairness(config)
+        with Progress(
+            TextColumn("lab-fairness"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
+        ) as progress:
+            task = progress.add_task("games", total=games * len(counts))
+            table = run_fairness(config, on_record=lambda record: progress.advance(task))
     except OverrideError as exc:
         err.print(f"judges lab-fairness: {exc}", soft_wrap=True)
         raise typer.Exit(2) from None

@@ -24,6 +24,7 @@ draws the lab's report from them (its plots included: `judges lab-report` on the
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,8 +100,9 @@ def seat_table(records: list[dict[str, Any]], guest: str | None = None) -> dict[
     return row
 
 
-def run_fairness(config: FairnessConfig) -> dict[str, Any]:
-    """Plays every player count's games on one pool and returns the table (JSON-ready)."""
+def run_fairness(config: FairnessConfig, on_record: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Plays every player count's games on one pool and returns the table (JSON-ready).
+    `on_record` sees each record as its game ends (a progress bar)."""
     if not config.players:
         raise OverrideError("--players: name at least one player count")
     if not 1 <= config.workers <= MAX_WORKERS:
@@ -110,6 +112,8 @@ def run_fairness(config: FairnessConfig) -> dict[str, Any]:
     by_players: dict[int, list[dict[str, Any]]] = {p: [] for p in config.players}
     for record in play(tasks, workers=config.workers):
         by_players[len(record["bots"])].append(record)
+        if on_record:
+            on_record(record)
     rows = [seat_table(by_players[p], config.guest) for p in config.players]
     if config.out is not None:
         from .report import write_report
