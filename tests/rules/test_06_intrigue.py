@@ -683,6 +683,19 @@ def test_executing_a_judge_leaves_his_title_vacant():
     assert (title.owner, title.holder) == (2, None)
 
 
+def test_executing_a_judge_of_two_regions_leaves_both_titles_vacant():
+    # § 10: a general may hold several titles; at his death each is vacant and keeps its owner.
+    game = game_at(
+        settlements={"Hazor": garrison(0, 2)},
+        generals=[gen(20, 2, "Hazor", captor=0)],
+        titles={"Gilead": {"holder": 20}, "Negev": {"holder": 20}},
+    )
+    game.apply(Execute(player=0, general=20))
+    for region in ("Gilead", "Negev"):
+        title = game.state.titles[R(region)]
+        assert (title.owner, title.holder) == (2, None)
+
+
 def test_executing_a_prophet_registers_three_wrath():
     game = captive_game(prophet=True)
     game.apply(Execute(player=0, general=20))

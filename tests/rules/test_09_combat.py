@@ -633,6 +633,19 @@ def test_with_several_generals_in_the_region_the_player_names_the_judge():
     assert (title.owner, title.holder) == (0, 10)
 
 
+def test_a_judge_of_another_region_standing_there_becomes_judge_of_this_one_too():
+    # § 10: the manual sets no limit of titles per general; Judah's judge 10 stands in Merom.
+    game = combat_game([gen(10, 0, "Merom")], naphtali(), titles={"Judah": {"holder": 10}})
+    assert [r for r, t in enumerate(game.state.titles) if t.holder == 10] == sorted([R("Naphtali"), R("Judah")])
+
+
+def test_a_judge_of_another_region_is_one_of_the_choices_when_several_stand_there():
+    game = combat_game([gen(10, 0, "Merom"), gen(11, 0, "Hazor")], naphtali(), titles={"Judah": {"holder": 11}})
+    assert [a.general for a in game.legal_actions(0)] == [11, 10]
+    game.apply(ClaimJudge(player=0, region="Naphtali", general=11))
+    assert (game.state.titles[R("Naphtali")].holder, game.state.titles[R("Judah")].holder) == (11, 11)
+
+
 def test_with_no_general_in_the_region_the_title_is_theirs_but_vacant():
     game = combat_game([gen(10, 0, "Keilah")], naphtali())
     title = game.state.titles[R("Naphtali")]
@@ -763,5 +776,6 @@ def test_each_battle_is_notified_to_every_living_player_and_written_in_the_round
     assert shunem.params["killed"] == [10] and shunem.params["captured"] == []
     lines = report_keys(game, "combat.battle")
     assert lines == [n.params for n in notes]
-    assert round_report(game).to == [0, 1]
+    # The Round report goes to every player, the eliminated spectator too (§ 14 [M]).
+    assert round_report(game).to == [0, 1, 2]
     assert all_dice_used(game)

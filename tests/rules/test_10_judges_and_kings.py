@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import R, finish_round, make_game, refused
+from conftest import R, entries, finish_round, make_game, refused
 from judges.engine import AppointJudge, ChooseSuccessor, Decision, IllegalAction, NotYourDecision, Vote
 
 # --- helpers -------------------------------------------------------------------------------
@@ -124,7 +124,8 @@ def test_captive_anointed_does_not_replace_a_pending_succession():
         [gen(1, 0, "Hebron", anointed=True, captor=1), gen(2, 1, "Hazor"), gen(3, 0, "Kedesh")], succession_owner=0
     )
     assert game.pending == [Decision(player=0, kind="succession")]
-    assert legal_generals(game, 0) == [3]
+    # The captive Anointed is not crowned by step 3, but he is one of the player's own generals.
+    assert legal_generals(game, 0) == [1, 3]
 
 
 @pytest.mark.parametrize("king_captive", [False, True], ids=["free_king", "captive_king"])
@@ -140,7 +141,8 @@ def test_anointed_waits_while_a_king_reigns(king_captive):
 
 
 def succession_game():
-    # Player 1's King died last round. Player 1: free generals 2 and 3, captive 4.
+    # Player 1's King died last round. Player 1: free generals 2 and 3, captive 4 (held by
+    # player 0); general 3 is the judge of Naphtali.
     return game_with(
         [
             gen(2, 1, "Hazor"),
@@ -149,16 +151,18 @@ def succession_game():
             gen(5, 0, "Hebron"),
             gen(6, 2, "Acco"),
         ],
+        titles={"Naphtali": judge(3)},
         succession_owner=1,
     )
 
 
 def test_dead_kings_player_owes_the_succession_decision():
+    # Manual: "su jugador elige al sucesor entre sus propios generales" — all of his own.
     game = succession_game()
     assert game.pending == [Decision(player=1, kind="succession")]
     assert game.waiting_for() == [1]
     assert game.phase_name == "announcements"
-    assert legal_generals(game, 1) == [2, 3]
+    assert legal_generals(game, 1) == [2, 3, 4]
     assert list(game.legal_actions(0)) == []
 
 
@@ -170,8 +174,19 @@ def test_successor_chosen_is_crowned():
     assert announcements_done(game)
 
 
-@pytest.mark.parametrize("general", [4, 5, 99], ids=["own_captive", "other_players", "no_such_general"])
-def test_successor_must_be_one_of_the_players_own_free_generals(general):
+@pytest.mark.parametrize("general", [3, 4], ids=["own_judge", "own_captive"])
+def test_any_of_the_players_own_generals_may_succeed(general):
+    # Neither a title nor captivity bars one's own general: the manual names no condition
+    # (a captive King still reigns [D]; a judge crowned King keeps his title).
+    game = succession_game()
+    game.apply(ChooseSuccessor(player=1, general=general))
+    assert game.state.king == general
+    assert game.state.succession_owner is None
+    assert announcements_done(game)
+
+
+@pytest.mark.parametrize("general", [5, 99], ids=["other_players", "no_such_general"])
+def test_successor_must_be_one_of_the_players_own_generals(general):
     game = succession_game()
     assert_refused(game, ChooseSuccessor(player=1, general=general), IllegalAction, "succession")
     assert game.state.king is None
@@ -182,21 +197,35 @@ def test_succession_owed_by_another_player_is_not_your_decision():
     assert_refused(game, ChooseSuccessor(player=0, general=5), NotYourDecision, "succession")
 
 
-def test_no_possible_successor_loses_the_kings_token_without_a_decision():
-    # Player 1's only general is captive (held on Hebron, a hex nobody controls).
+def test_a_captive_general_alone_still_succeeds():
+    # Player 1's only general is captive (held on Hebron, a hex nobody controls): he is one of
+    # the player's own generals, so the succession is owed, not lost.
     game = game_with(
         [gen(4, 1, "Hebron", captor=0), gen(5, 0, "Hazor"), gen(6, 2, "Achzib")],
         succession_owner=1,
         settlements={"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 2, "troops": 2}},
     )
+    assert game.pending == [Decision(player=1, kind="succession")]
+    assert legal_generals(game, 1) == [4]
+    game.apply(ChooseSuccessor(player=1, general=4))
+    assert game.state.king == 4
+    assert game.state.generals[4].captor == 0
+
+
+def test_no_general_left_loses_the_kings_token_without_a_decision():
+    # Player 1's King died last round and player 1 has no general left (a garrison only).
+    game = game_with(
+        [gen(5, 0, "Hazor"), gen(6, 2, "Achzib")],
+        succession_owner=1,
+        settlements={"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 1, "troops": 2}},
+    )
     assert [d for d in game.pending if d.kind == "succession"] == []
     assert game.state.king is None
     assert game.state.succession_owner is None
+    assert [e.params["owner"] for e in entries(game, "king.token_lost")] == [1]
     assert announcements_done(game)
-    # The token is lost: once general 4 goes free (custody, Victory Check), next round's
-    # Announcements owes no succession either.
+    # The token is lost, not deferred: next round's Announcements owes no succession either.
     finish_round(game)
-    assert game.state.generals[4].captor is None
     assert [d for d in game.pending if d.kind == "succession"] == []
     assert game.state.king is None
 
@@ -247,6 +276,18 @@ def test_title_granted_by_the_king_passes_to_the_appointed_generals_player():
     assert announcements_done(game)
 
 
+def test_king_may_grant_a_vacant_title_to_a_general_who_already_holds_one():
+    # Manual: the King grants it "a un general no cautivo"; nothing limits a general to one title.
+    game = game_with(
+        [gen(1, 0, "Hebron"), gen(2, 1, "Hazor"), gen(3, 2, "Acco")],
+        titles={"Naphtali": vacant(1), "Asher": judge(3)},
+        king=1,
+    )
+    assert legal_generals(game, 0) == [1, 2, 3]
+    game.apply(AppointJudge(player=0, region="Naphtali", general=3))
+    assert [(t.holder, t.owner) for t in game.state.titles if t.holder == 3] == [(3, 2), (3, 2)]
+
+
 def test_king_cannot_grant_a_title_to_a_captive_general():
     game = king_grants_game()
     assert_refused(game, AppointJudge(player=0, region="Naphtali", general=4), IllegalAction, "vacant")
@@ -273,6 +314,19 @@ def test_without_a_king_the_titles_owner_fills_it_with_an_own_general():
     title = game.state.titles[R("Naphtali")]
     assert (title.holder, title.owner) == (2, 1)
     assert announcements_done(game)
+
+
+def test_without_a_king_the_owner_may_fill_a_title_with_a_general_who_holds_another():
+    # Manual: the owner fills it "eligiendo a uno de sus propios generales" — no limit of one.
+    game = game_with(
+        [gen(2, 1, "Hazor"), gen(4, 2, "Acco"), gen(5, 0, "Kedesh")],
+        titles={"Naphtali": vacant(1), "Judah": judge(2)},
+    )
+    assert game.pending == [Decision(player=1, kind="appoint_judge", subject=R("Naphtali"))]
+    assert legal_generals(game, 1) == [2]
+    game.apply(AppointJudge(player=1, region="Naphtali", general=2))
+    assert game.state.titles[R("Naphtali")].holder == 2
+    assert game.state.titles[R("Judah")].holder == 2
 
 
 @pytest.mark.parametrize("general", [4, 3], ids=["other_players_general", "own_captive_general"])
@@ -516,7 +570,9 @@ def test_every_living_player_is_notified_of_the_count_per_candidate():
     assert game.state.king == 2
 
 
-def test_an_eliminated_player_is_not_notified_of_the_election():
+def test_an_eliminated_player_is_notified_of_the_election_too():
+    # Manual: "Todos reciben una notificación con el recuento" — eliminated players stay at the
+    # table as spectators.
     game = make_game(
         {
             "clear_board": True,
@@ -530,7 +586,7 @@ def test_an_eliminated_player_is_not_notified_of_the_election():
     game.apply(Vote(player=0, candidate=2))
     game.apply(Vote(player=1, candidate=2))
     [note] = elections(game)
-    assert sorted(note.to) == [0, 1, 2]
+    assert sorted(note.to) == [0, 1, 2, 3]
     assert counts(note) == {1: 0, 2: 2}
 
 
@@ -553,12 +609,32 @@ def test_judge_appointed_this_phase_can_stand_in_this_phases_election():
 
 
 def test_deferred_title_does_not_block_the_election():
-    # Gilead's vacant title cannot be filled (its owner, player 2, has no free general).
+    # Gilead's vacant title cannot be filled (its owner, player 2, has no free general); it
+    # still gives player 2 a vote (§ 10: "each Judge title gives its owner one vote").
     game = game_with(
         [gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron", captor=0)],
         titles={"Naphtali": judge(1), "Asher": judge(2), "Gilead": vacant(2)},
     )
-    assert owed(game) == [(0, "vote"), (1, "vote")]
+    assert owed(game) == [(0, "vote"), (1, "vote"), (2, "vote")]
+
+
+def test_a_vacant_title_gives_its_owner_one_vote():
+    # Manual: "Cada título de juez otorga un voto a su dueño"; a vacant title keeps its owner
+    # [D]. Player 2 owns the vacant titles of Gilead and Jezreel (no free general to fill them):
+    # 2 votes for general 2 tie the 1 + 1 of players 0 and 1 for general 1.
+    game = game_with(
+        [gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron", captor=0)],
+        titles={"Naphtali": judge(1), "Asher": judge(2), "Gilead": vacant(2), "Jezreel": vacant(2)},
+    )
+    assert owed(game) == [(0, "vote"), (1, "vote"), (2, "vote")]
+    game.apply(Vote(player=0, candidate=1))
+    game.apply(Vote(player=1, candidate=1))
+    game.apply(Vote(player=2, candidate=2))
+    [note] = elections(game)
+    assert counts(note) == {1: 2, 2: 2}
+    assert game.state.king is None
+    ballots = {b["player"]: b["votes"] for b in note.params["ballots"]}
+    assert ballots == {0: 1, 1: 1, 2: 2}
 
 
 # --- Manual coverage (docs/manual-coverage.md) -------------------------------------------
@@ -640,3 +716,15 @@ def test_after_a_tie_the_election_runs_again_at_the_next_announcements():
     assert game.state.king == 2
     assert counts(elections(game)[-1]) == {1: 0, 2: 2, 3: 1}
     assert len(elections(game)) == 2
+
+
+def test_the_boards_label_names_every_region_a_general_judges():
+    # A general with two titles: the board's tooltip names both regions, not only one.
+    from conftest import WORLD
+    from judges.render.board import describe_board
+    from judges.render.svg import board_svg
+
+    game = game_with([gen(10, 0, "Hazor")], titles={"Naphtali": judge(10), "Judah": judge(10)})
+    [general] = [g for g in describe_board(WORLD, game.state)["generals"] if g["id"] == 10]
+    assert general["judge_of"] == [R("Naphtali"), R("Judah")]
+    assert "Judge (Naphtali, Judah)" in board_svg(describe_board(WORLD, game.state))

@@ -604,6 +604,22 @@ def test_round_report_goes_to_each_player_with_the_scores():
     assert (detail[1]["judges"], detail[1]["king"], detail[1]["tabernacle"]) == (0, 1, 0)
 
 
+def test_round_report_goes_to_eliminated_players_too():
+    # Manual: "una notificación de Informe de la Ronda para cada jugador" — an eliminated player
+    # stays at the table as a spectator. Player 2 fell in an earlier round.
+    holdings = {k: v for k, v in HOLDINGS.items() if v["owner"] != 2}
+    game = make_game(victory_position(holdings, holdings=False, players=[{"seat": 2, "eliminated": True}]))
+    note = round_report(game)
+    assert sorted(note.to) == [0, 1, 2]
+    assert any(n.key == "notification.round_report" for n in game.notifications_for(2))
+
+
+def test_round_report_goes_to_a_player_eliminated_in_this_check():
+    game = make_game(_player_2_falls())
+    assert game.state.players[2].eliminated is True
+    assert sorted(round_report(game).to) == [0, 1, 2]
+
+
 def test_round_report_is_written_in_the_winning_round_too():
     game = make_game(
         victory_position(

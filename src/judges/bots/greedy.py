@@ -241,12 +241,20 @@ class GreedyBot:
         options = by_type.get(AppointJudge)
         if not options:
             return None
+        # A general may hold several titles, but his death would vacate them all: an own
+        # general without a title first, then any own general, then another tribe's.
         own = [a for a in options if me.generals[a.general].owner == me.seat]
-        return own[0] if own else options[0]
+        untitled = [a for a in own if not judge_titles_of(me.s, a.general)]
+        return untitled[0] if untitled else own[0] if own else options[0]
 
     def _successor(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(ChooseSuccessor)
-        return options[0] if options else None
+        if not options:
+            return None
+        # Any own general may succeed; a free one first (a captive King reigns but may die
+        # by his captor's hand).
+        free = [a for a in options if me.generals[a.general].captor is None]
+        return free[0] if free else options[0]
 
     def _foresee_invasion(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(ForeseeInvasion)

@@ -320,15 +320,15 @@ def apply_plunder(ctx: Ctx, decision: Decision, action: Plunder) -> None:
 
 
 def judge_candidates(ctx: Ctx, seat: int, region: int) -> list[int]:
-    """The player's free generals standing on the region's settlements and holding no other
-    title; the one in the city first (the default choice)."""
+    """The player's free generals standing on the region's settlements (a judge of another
+    region too: the manual sets no limit of titles per general); the one in the city first
+    (the default choice)."""
     state, world = ctx.state, ctx.world
-    holders = {t.holder for t in state.titles if t.holder is not None}
     out = []
     for s in world.regions[region].settlements:  # the city is listed first
         hex_index = world.settlements[s].hex
         for g in sorted(generals_at(state, hex_index), key=lambda g: g.id):
-            if g.owner == seat and g.captor is None and g.id not in holders:
+            if g.owner == seat and g.captor is None:
                 out.append(g.id)
     return out
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .actions import AppointJudge, ChooseSuccessor, Vote
-from .board import free_generals, judge_titles_of, living_seats, turn_order
+from .board import turn_order
 from .context import Ctx
 from .effects import crown
 from .errors import IllegalAction
@@ -36,7 +36,9 @@ def crown_anointed(ctx: Ctx) -> None:
 
 
 def succession_candidates(ctx: Ctx, seat: int) -> list[int]:
-    return [g.id for g in free_generals(ctx.state, seat)]
+    """§ 10 [M]: the dead King's player "chooses the successor among his own generals": every
+    living general of his, captive or free, with or without a Judge title."""
+    return sorted(g.id for g in ctx.state.generals.values() if g.owner == seat)
 
 
 def open_succession(ctx: Ctx) -> None:
@@ -63,7 +65,7 @@ def apply_succession(ctx: Ctx, decision: Decision, action: ChooseSuccessor) -> N
         raise IllegalAction(
             RULE_SUCCESSION,
             "error.successor",
-            f"general {action.general} is not one of your free generals",
+            f"general {action.general} is not one of your generals",
             general=action.general,
         )
     ctx.state.pending.remove(decision)
@@ -86,8 +88,8 @@ def title_appointer(ctx: Ctx, region: int) -> int | None:
 
 
 def appointable_generals(ctx: Ctx, region: int) -> list[int]:
-    """Free generals without a Judge title: any living player's when the King grants,
-    the owner's own otherwise. A general holds at most one Judge title (rules reference)."""
+    """Free generals: any living player's when the King grants, the owner's own otherwise.
+    A general may hold several titles: the manual sets no limit (§ 10)."""
     state = ctx.state
     appointer = title_appointer(ctx, region)
     if appointer is None:
@@ -97,14 +99,10 @@ def appointable_generals(ctx: Ctx, region: int) -> list[int]:
         and state.generals[state.king].owner == appointer
         and state.generals[state.king].captor is None
     )
-    holders = {t.holder for t in state.titles if t.holder is not None}
     return [
         g.id
         for g in state.generals.values()
-        if g.captor is None
-        and g.id not in holders
-        and not state.players[g.owner].eliminated
-        and (by_king or g.owner == appointer)
+        if g.captor is None and not state.players[g.owner].eliminated and (by_king or g.owner == appointer)
     ]
 
 
@@ -136,8 +134,6 @@ def apply_appoint(ctx: Ctx, decision: Decision, action: AppointJudge) -> None:
             why = f"there is no general {action.general}"
         elif state.generals[action.general].captor is not None:
             why = f"general {action.general} is captive"
-        elif judge_titles_of(state, action.general):
-            why = f"general {action.general} already holds a Judge title"
         else:
             why = f"general {action.general} is not yours and only a reigning King may appoint another tribe's general"
         raise IllegalAction(RULE_VACANT, "error.appoint", why, general=action.general, region=action.region)
@@ -170,14 +166,14 @@ def candidates(ctx: Ctx) -> list[int]:
 
 
 def votes_of(ctx: Ctx, seat: int) -> int:
-    """One per Judge title held by a free judge, one per free general carrying a Prophet."""
+    """§ 10 [M] "each Judge title gives its owner one vote": one per title the player owns,
+    vacant ones included, except a title whose judge is captive [M]; plus one per free general
+    carrying a Prophet [D]."""
     state = ctx.state
     votes = 0
     for t in state.titles:
-        if t.in_play and t.holder is not None:
-            g = state.generals[t.holder]
-            if g.owner == seat and g.captor is None:
-                votes += 1
+        if t.in_play and t.owner == seat and (t.holder is None or state.generals[t.holder].captor is None):
+            votes += 1
     votes += sum(1 for g in state.generals.values() if g.owner == seat and g.prophet and g.captor is None)
     return votes
 
@@ -231,7 +227,10 @@ def tally_election(ctx: Ctx) -> None:
     else:
         winner = None
         ctx.report("election.tie", tally=counts, tied=leaders)
+    # [M] "Todos reciben una notificación": every player, the eliminated (spectators) too.
     ctx.notify(
-        "notification.election", to=living_seats(state), params={"tally": counts, "ballots": ballots, "winner": winner}
+        "notification.election",
+        to=[p.seat for p in state.players],
+        params={"tally": counts, "ballots": ballots, "winner": winner},
     )
     state.votes = {}

@@ -90,9 +90,10 @@ def victory_check(ctx: Ctx) -> None:
         elif state.options.round_limit is not None and state.round >= state.options.round_limit:
             ending = "round_limit"
     entries = list(state.round_log)
+    # [M] "para cada jugador": every player, the eliminated (spectators) too.
     ctx.notify(
         "notification.round_report",
-        to=living_before,
+        to=[p.seat for p in state.players],
         params={"scores": {str(seat): s for seat, s in scores.items()}, "eliminated": eliminated_now},
         entries=entries,
     )

@@ -201,7 +201,10 @@ def describe_board(world: World, state: GameState | None = None, lang: str = DEF
         by_hex: dict[int, list[int]] = {}
         for g in sorted(state.generals.values(), key=lambda g: g.id):
             by_hex.setdefault(g.hex, []).append(g.id)
-        judges = {t.holder: i for i, t in enumerate(state.titles) if t.holder is not None}
+        judges: dict[int, list[int]] = {}  # a general may hold several Judge titles (§ 10)
+        for i, t in enumerate(state.titles):
+            if t.holder is not None:
+                judges.setdefault(t.holder, []).append(i)
         for at, ids in by_hex.items():
             x, y = centres[at]
             for k, gid in enumerate(ids):
@@ -233,7 +236,7 @@ def describe_board(world: World, state: GameState | None = None, lang: str = DEF
                         "army": g.army,
                         "captor": g.captor,
                         "marks": titles,
-                        "judge_of": judges.get(gid),
+                        "judge_of": judges.get(gid, []),
                     }
                 )
 

@@ -303,8 +303,8 @@ def _general(g: dict[str, Any], w: _Words, regions: dict[int, dict[str, Any]]) -
     tip = [f"{w('ui.general')} {g['id']}", w.seat(g["owner"])]
     for mark in g["marks"]:
         word = w(_MARK_WORDS[mark])
-        if mark == "seal" and g["judge_of"] is not None:
-            word += f" ({regions[g['judge_of']]['label']})"
+        if mark == "seal" and g["judge_of"]:
+            word += f" ({', '.join(regions[r]['label'] for r in g['judge_of'])})"
         tip.append(word)
     if g["army"]:
         tip.append(f"{w('ui.army')} {g['army']}")
