@@ -36,7 +36,7 @@ HOMES = {
     2: ["Manasseh", "Judah"],
     3: ["Naphtali", "Benjamin", "Judah"],
     4: ["Naphtali", "Manasseh", "Benjamin", "Negev"],
-    5: ["Naphtali", "Manasseh", "Gilead", "Benjamin", "Negev"],
+    5: ["Naphtali", "Asher", "Manasseh", "Benjamin", "Negev"],
     6: ["Naphtali", "Asher", "Manasseh", "Gilead", "Benjamin", "Negev"],
 }
 
