@@ -425,6 +425,25 @@ def lab_fairness(
     sys.stdout.write(format_table(table) + "\n")
 
 
+@app.command("lab-fairness-plot")
+def lab_fairness_plot(
+    tables: list[str] = typer.Argument(..., help="LABEL=FILE[,FILE...]: tables written by lab-fairness --json."),
+    out: Path = typer.Option(..., help="The PNG to write."),
+) -> None:
+    """Draw wins by seat of lab-fairness tables side by side (e.g. before=old.json after=new.json)."""
+    from .lab.fairness import write_plot
+
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for text in tables:
+        label, sep, files = text.partition("=")
+        if not sep or not label or not files:
+            raise typer.BadParameter(f"{text!r}: expected LABEL=FILE[,FILE...]", param_hint="TABLES")
+        rows[label] = [row for f in files.split(",") for row in json.loads(Path(f).read_text(encoding="utf-8"))["rows"]]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_plot(out, rows)
+    Console().print(f"plot written to {out}")
+
+
 @app.command("train-value")
 def train_value(
     games: int = typer.Option(300, min=1, help="Greedy games per player count; game i uses seed + i."),

@@ -101,3 +101,19 @@ def test_more_than_two_processes_and_unknown_rules_are_refused():
         run_fairness(FairnessConfig(players=[3], games=1, workers=1, sets=["no_such_rule=1"]))
     result = runner.invoke(app, ["lab-fairness", "--players", "9", "--games", "1"])
     assert result.exit_code != 0
+
+
+def test_the_plot_command_draws_the_tables_side_by_side(tmp_path):
+    bots = ["greedy"] * 3
+    rows = [seat_table([_record([0], 9, 1, bots), _record([1], 9, 2, bots)])]
+    for label in ("before", "after"):
+        (tmp_path / f"{label}.json").write_text(json.dumps({"rows": rows}), encoding="utf-8")
+    out = tmp_path / "plot.png"
+    result = runner.invoke(
+        app,
+        ["lab-fairness-plot", f"before={tmp_path / 'before.json'}", f"after={tmp_path / 'after.json'}"]
+        + ["--out", str(out)],
+    )
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes().startswith(b"\x89PNG")
+    assert runner.invoke(app, ["lab-fairness-plot", "no-label", "--out", str(out)]).exit_code != 0

@@ -174,3 +174,32 @@ def format_table(table: dict[str, Any]) -> str:
             cells.append(f"{100 * g['rate']:.1f} % [{100 * g['low']:.1f}–{100 * g['high']:.1f}]")
             lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def write_plot(path: Path, tables: dict[str, list[dict[str, Any]]]) -> None:
+    """One panel per player count: each labelled table's win rate by seat with its Wilson
+    interval (the lab report's bar drawing), the mean seat rate as a line. `tables` maps a
+    label ("before", "after") to the rows of one or more tables (`run_fairness(...)["rows"]`)."""
+    from .report import _grouped, _plt
+
+    plt = _plt()
+    counts = sorted({row["players"] for rows in tables.values() for row in rows})
+    fig, axes = plt.subplots(1, len(counts), figsize=(3.6 * len(counts), 3.6), squeeze=False)
+    for ax, players in zip(axes[0], counts, strict=True):
+        series, errors = {}, {}
+        for label, rows in tables.items():
+            row = next((r for r in rows if r["players"] == players), None)
+            if row is None:
+                continue
+            name = f"{label} ({row['spread_pp']:.1f} pp)"
+            series[name] = [s["rate"] for s in row["seats"]]
+            errors[name] = ([s["rate"] - s["low"] for s in row["seats"]], [s["high"] - s["rate"] for s in row["seats"]])
+        _grouped(ax, [str(s) for s in range(players)], series, errors, "win rate" if players == counts[0] else "")
+        ax.axhline(1 / players, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_ylim(0, 0.6)
+        ax.set_xlabel("seat")
+        ax.set_title(f"{players} players")
+    fig.suptitle("Wins by seat, every seat the same bot (95% Wilson intervals; dashed: 1/N)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
