@@ -32,7 +32,7 @@ from typing import Any
 from .backends import play
 from .overrides import OverrideError
 from .records import RecordsWriter, sort_records
-from .report import wilson
+from .report import _rate  # a win rate with its Wilson interval, as the lab's report gives it
 from .runner import LabConfig, make_tasks
 
 MAX_WORKERS = 2  # the machine the lab is tuned on is shared: never more than two processes
@@ -60,11 +60,6 @@ class FairnessConfig:
         else:
             config.round_limit = config.all_variants()[0].rules.simulation_round_limit
         return config
-
-
-def _rate(wins: int, games: int) -> dict[str, Any]:
-    rate, low, high = wilson(wins, games)
-    return {"wins": wins, "games": games, "rate": round(rate, 4), "low": round(low, 4), "high": round(high, 4)}
 
 
 def seat_table(records: list[dict[str, Any]], guest: str | None = None) -> dict[str, Any]:
