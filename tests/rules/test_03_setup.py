@@ -35,7 +35,7 @@ def test_each_player_starts_with_two_home_villages_of_two_troops_and_two_general
 HOMES = {
     2: ["Manasseh", "Judah"],
     3: ["Naphtali", "Benjamin", "Judah"],
-    4: ["Naphtali", "Manasseh", "Benjamin", "Negev"],
+    4: ["Manasseh", "Benjamin", "Negev", "Naphtali"],
     5: ["Naphtali", "Asher", "Manasseh", "Benjamin", "Negev"],
     6: ["Naphtali", "Asher", "Manasseh", "Gilead", "Benjamin", "Negev"],
 }
