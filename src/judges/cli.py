@@ -371,6 +371,93 @@ def _print_lab_summary(out_console: Console, summary: dict[str, Any]) -> None:
         )
 
 
+@app.command("lab-fairness")
+def lab_fairness(
+    players: str = typer.Option("3,4,5,6", help="Player counts, comma-separated."),
+    games: int = typer.Option(1000, min=1, help="Games per player count; game i uses seed + i."),
+    seed: int = typer.Option(777, help="Seed of the first game."),
+    bot: str = typer.Option("greedy", help="The bot of every seat."),
+    guest: str | None = typer.Option(
+        None, help="One seat's bot instead (e.g. mcts:8), rotating over the seats from game to game."
+    ),
+    sets: list[str] | None = typer.Option(
+        None, "--set", help="NAME=VALUE (JSON) or NAME.key=VALUE: override a rule in every game. Repeatable."
+    ),
+    workers: int = typer.Option(2, min=1, max=2, help="Worker processes (at most 2)."),
+    round_limit: int | None = typer.Option(
+        None, min=1, help="Round cap (default: the rules' simulation_round_limit, as simulate)."
+    ),
+    json_out: Path | None = typer.Option(None, "--json", help="Write the table as JSON to this file."),
+    out: Path | None = typer.Option(
+        None, help="Keep each player count's records in OUT/players-N/ with the lab's report and plots."
+    ),
+) -> None:
+    """Wins by seat with the same bot in every seat, for several player counts: Wilson 95 %
+    intervals, the spread between the best and the worst seat, the median game length."""
+    from .bots import parse_bot_spec
+    from .lab import OverrideError
+    from .lab.fairness import FairnessConfig, format_table, run_fairness
+
+    try:
+        counts = [int(p) for p in players.split(",") if p.strip()]
+    except ValueError:
+        raise typer.BadParameter(f"{players!r}: player counts like 3,4,5,6", param_hint="--players") from None
+    for count in counts:
+        if not DEFAULT_RULES.min_players <= count <= DEFAULT_RULES.max_players:
+            raise typer.BadParameter(
+                f"{count}: {DEFAULT_RULES.min_players} to {DEFAULT_RULES.max_players} players", param_hint="--players"
+            )
+    for spec, hint in ((bot, "--bot"), (guest, "--guest")):
+        if spec is not None:
+            try:
+                parse_bot_spec(spec)
+            except ValueError as exc:
+                raise typer.BadParameter(str(exc), param_hint=hint) from None
+    config = FairnessConfig(
+        players=counts,
+        games=games,
+        seed=seed,
+        bot=bot,
+        guest=guest,
+        sets=list(sets or []),
+        workers=workers,
+        round_limit=round_limit,
+        out=out,
+    )
+    try:
+        with Progress(
+            TextColumn("lab-fairness"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
+        ) as progress:
+            task = progress.add_task("games", total=games * len(counts))
+            table = run_fairness(config, on_record=lambda record: progress.advance(task))
+    except OverrideError as exc:
+        err.print(f"judges lab-fairness: {exc}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    if json_out is not None:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    sys.stdout.write(format_table(table) + "\n")
+
+
+@app.command("lab-fairness-plot")
+def lab_fairness_plot(
+    tables: list[str] = typer.Argument(..., help="LABEL=FILE[,FILE...]: tables written by lab-fairness --json."),
+    out: Path = typer.Option(..., help="The PNG to write."),
+) -> None:
+    """Draw wins by seat of lab-fairness tables side by side (e.g. before=old.json after=new.json)."""
+    from .lab.fairness import write_plot
+
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for text in tables:
+        label, sep, files = text.partition("=")
+        if not sep or not label or not files:
+            raise typer.BadParameter(f"{text!r}: expected LABEL=FILE[,FILE...]", param_hint="TABLES")
+        rows[label] = [row for f in files.split(",") for row in json.loads(Path(f).read_text(encoding="utf-8"))["rows"]]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_plot(out, rows)
+    Console().print(f"plot written to {out}")
+
+
 @app.command("train-value")
 def train_value(
     games: int = typer.Option(300, min=1, help="Greedy games per player count; game i uses seed + i."),

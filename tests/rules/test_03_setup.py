@@ -30,6 +30,28 @@ def test_each_player_starts_with_two_home_villages_of_two_troops_and_two_general
         assert len(state.players[seat].hand) == 1
 
 
+# § 3 [D] home regions by player count, seat by seat (docs/rules-reference.md § 1–3: chosen with
+# `judges lab-fairness` so that equal players win equally often from every seat, docs/balance.md)
+HOMES = {
+    2: ["Manasseh", "Judah"],
+    3: ["Naphtali", "Benjamin", "Judah"],
+    4: ["Manasseh", "Benjamin", "Negev", "Naphtali"],
+    5: ["Naphtali", "Asher", "Manasseh", "Benjamin", "Negev"],
+    6: ["Naphtali", "Asher", "Manasseh", "Gilead", "Benjamin", "Negev"],
+}
+
+
+@pytest.mark.parametrize("players", sorted(HOMES))
+def test_each_seat_starts_in_the_home_region_the_design_gives_it_for_the_player_count(players):
+    state = Game.new(Options(players=players, seed=11), start=False).state
+    for seat, name in enumerate(HOMES[players]):
+        region = WORLD.regions[WORLD.region_by_name[name]]
+        villages = {i for i, s in enumerate(state.settlements) if s.owner == seat}
+        assert villages == set(region.start_villages), (players, seat, name)
+        camp = WORLD.settlements[region.start_villages[0]].hex
+        assert {g.hex for g in state.generals.values() if g.owner == seat} == {camp}
+
+
 def test_other_settlements_start_free_or_canaanite_with_their_garrisons():
     state = Game.new(Options(players=4, seed=1), start=False).state
     for info in WORLD.settlements:
