@@ -146,6 +146,7 @@ def test_returns_split_a_shared_victory_and_give_nothing_without_winner():
 def test_bot_specs():
     assert make_bot("mcts", 1).iterations == 32 and make_bot("mcts", 1).horizon == 2
     assert make_bot("mcts", 1).buys is None and make_bot("mcts", 1).early  # every purchase searched, early stop
+    assert make_bot("mcts", 1).early_samples == 2  # two samples a candidate before an early stop
     assert make_bot("mcts:400", 1).iterations == 400
     bot = make_bot("mcts:12:3", 1)
     assert (bot.iterations, bot.horizon) == (12, 3)
@@ -288,6 +289,27 @@ def test_a_search_stops_after_its_first_stage_when_nothing_comes_near_greedy(mon
     full = MCTSBot(seed=2, iterations=40, early=False)
     assert full._halve(SearchState(game.clone()), seat, cands, game.state.round) == cands[0]
     assert len(played) == 4 * 5 + 2 * 10 and full.stopped == 0
+
+
+def test_no_early_stop_before_every_candidate_has_its_samples(monkeypatch):
+    """Six candidates at 32 rollouts: one sample each on the first stage of three; with
+    `early_samples=2` each gets two before the search may stop early."""
+    game, seat, legal = _live_decision(min_legal=6)
+    cands = legal[:6]
+    played = []
+
+    def playout(self, s, seat_, action, start_round):
+        played.append(repr(action))
+        return 0.6 if action == cands[0] else 0.5
+
+    monkeypatch.setattr(MCTSBot, "_playout", playout)
+    one = MCTSBot(seed=2, iterations=32, early_samples=1)
+    assert one._halve(SearchState(game.clone()), seat, cands, game.state.round) == cands[0]
+    assert len(played) == 6 and one.stopped == 1
+    played.clear()
+    two = MCTSBot(seed=2, iterations=32, early_samples=2)
+    assert two._halve(SearchState(game.clone()), seat, cands, game.state.round) == cands[0]
+    assert Counter(played) == {repr(c): 2 for c in cands} and two.stopped == 1
 
 
 def test_a_search_goes_on_when_an_alternative_is_ahead_by_half_the_margin(monkeypatch):

@@ -37,6 +37,9 @@ proposes a free, undoable step (take/leave troops, pick up/drop the Ark) — and
    paired advantage over the greedy choice reaches half the margin, the search stops there and
    greedy's choice stands — the rest of the budget could only confirm it. Most searches stop
    after their first stage; the budget goes to decisions where an alternative looks better.
+   The first stage gives every candidate `early_samples` samples at least (two by default;
+   with six candidates a 32-rollout budget would give one each), so no search stops on a
+   single draw.
 
 Why a flat root rather than a deep tree: a decision is one buy or one move (~150 a game) and
 the budget is tens of rollouts, so a tree below the root would hold one or two visits a node;
@@ -78,6 +81,7 @@ class MCTSBot:
         value: ValueModel | None = None,
         buys: int | None = None,
         early: bool = True,
+        early_samples: int = 2,
     ) -> None:
         if iterations < 1:
             raise ValueError("MCTS needs at least one iteration")
@@ -101,6 +105,8 @@ class MCTSBot:
         self.buys = buys
         # Stop a search after a stage where no candidate is ahead of greedy's by half the margin.
         self.early = early
+        # Samples each candidate gets on the first stage at least, before the search may stop early.
+        self.early_samples = early_samples
         self.stopped = 0  # searches stopped early (for measurements)
         self._buying: tuple[int, int] = (0, 0)  # (round, purchases searched in its acquisitions)
         self.calls = 0  # decisions with a choice so far (for measurements)
@@ -146,6 +152,8 @@ class MCTSBot:
         alive = list(range(m))
         for stage in range(stages):
             per = max(1, self.iterations // (stages * len(alive)))
+            if stage == 0 and self.early:
+                per = max(per, self.early_samples)  # no early stop on a single sample
             for _ in range(per):
                 sample = base.determinize(seat, self._seed())
                 rewards = {}
