@@ -52,6 +52,7 @@ START_VILLAGES_PER_HOME = 2
 MIN_SETTLEMENTS_PER_REGION = 2
 
 _TOP_KEYS_REQUIRED = ("name", "tabernacle", "ark_start", "ring", "home_regions", "regions", "hexes")
+_TOP_KEYS_OPTIONAL = ("home_coins",)
 _REGION_KEYS_REQUIRED = ("name", "kingdom", "settlements")
 _REGION_KEYS_OPTIONAL = ("canaanite", "start_villages")
 _HEX_KEYS_REQUIRED = ("q", "r", "terrain")
@@ -102,6 +103,9 @@ class World:
     tabernacle_hex: int
     ark_start_hex: int
     home_regions: dict[int, tuple[int, ...]]  # player count -> region indices in seat order
+    # player count -> coins each seat adds to the treasury at setup (`[home_coins]`; zeros when
+    # the map gives none for that count): the compensation of a weaker home
+    home_coins: dict[int, tuple[int, ...]]
     neighbours: tuple[tuple[int, ...], ...]  # hex index -> adjacent hex indices
     hex_at: dict[tuple[int, int], int]  # (q, r) -> hex index
     settlement_by_name: dict[str, int]
@@ -271,7 +275,7 @@ def parse_world(data: dict[str, Any], source: str = "<data>") -> World:
     """Validate parsed map data (e.g. from ``tomllib``) and build the :class:`World`."""
     ck = _Checker(source)
     ck.table(data, "the map")
-    ck.keys(data, "the map", _TOP_KEYS_REQUIRED)
+    ck.keys(data, "the map", _TOP_KEYS_REQUIRED, _TOP_KEYS_OPTIONAL)
     name = ck.string(data["name"], "name")
 
     # ---- regions and settlements ------------------------------------------------------------
@@ -441,6 +445,7 @@ def parse_world(data: dict[str, Any], source: str = "<data>") -> World:
                 )
         home_regions[count] = tuple(region_by_name[rname] for rname in names)
     home_regions = dict(sorted(home_regions.items()))
+    home_coins = _parse_home_coins(ck, data.get("home_coins", {}), home_regions)
 
     # ---- build ------------------------------------------------------------------------------
     hexes = tuple(
@@ -478,12 +483,42 @@ def parse_world(data: dict[str, Any], source: str = "<data>") -> World:
         tabernacle_hex=settlement_hex[settlement_by_name[tabernacle]],
         ark_start_hex=settlement_hex[settlement_by_name[ark_start]],
         home_regions=home_regions,
+        home_coins=home_coins,
         neighbours=neighbours,
         hex_at=hex_at,
         settlement_by_name=settlement_by_name,
         region_by_name=region_by_name,
         distances=_distance_table(hexes),
     )
+
+
+def _parse_home_coins(ck: _Checker, raw: Any, home_regions: dict[int, tuple[int, ...]]) -> dict[int, tuple[int, ...]]:
+    """`[home_coins]`: player count -> one number of coins per seat, in seat order, for a count
+    that has home regions; a count not listed gets 0 for every seat."""
+    table = ck.table(raw, "home_coins")
+    home_coins = {count: (0,) * count for count in home_regions}
+    seen: set[int] = set()
+    for key, value in table.items():
+        try:
+            count = int(key)
+        except ValueError:
+            raise ck.fail(f'home_coins key "{key}" is not a player count') from None
+        if count in seen:
+            raise ck.fail(f"home_coins has player count {count} twice")
+        seen.add(count)
+        if count not in home_regions:
+            raise ck.fail(f"home_coins has player count {count}, which has no home_regions")
+        what = f"home_coins for {count} players"
+        if not isinstance(value, list):
+            raise ck.fail(f"{what} must be a list of numbers of coins, not {_type_name(value)}")
+        coins = [ck.integer(item, f"an entry of {what}") for item in value]
+        if len(coins) != count:
+            raise ck.fail(f"{what} lists {len(coins)} numbers, needs exactly {count} (one per seat)")
+        for seat, amount in enumerate(coins):
+            if amount < 0:
+                raise ck.fail(f"{what} gives seat {seat} {amount} coins: must not be negative")
+        home_coins[count] = tuple(coins)
+    return dict(sorted(home_coins.items()))
 
 
 def _distance_table(hexes: tuple[Hex, ...]) -> tuple[tuple[int, ...], ...]:

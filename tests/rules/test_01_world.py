@@ -527,3 +527,62 @@ def test_render_board_svg_is_parseable_and_names_every_settlement(world):
         assert word in text
     polygons = list(root.iter("{http://www.w3.org/2000/svg}polygon"))
     assert len(polygons) >= len(world.hexes)
+
+
+# § 3 [D] `[home_coins]`: the compensation of a weaker home, coins per seat per player count
+
+
+def test_home_coins_are_optional_and_default_to_nothing(raw):
+    del raw["home_coins"]
+    world = parse(raw)
+    assert world.home_coins == {count: (0,) * count for count in world.home_regions}
+
+
+def test_home_coins_of_a_count_not_listed_are_zero(raw):
+    raw["home_coins"].pop("4", None)
+    assert parse(raw).home_coins[4] == (0, 0, 0, 0)
+
+
+def test_home_coins_key_not_a_number(raw):
+    raw["home_coins"]["four"] = [0, 0, 0, 0]
+    fails(raw, "home_coins", '"four"', "not a player count")
+
+
+def test_home_coins_for_a_count_without_home_regions(raw):
+    del raw["home_regions"]["6"]
+    raw["home_coins"]["6"] = [0] * 6
+    fails(raw, "home_coins", "player count 6", "no home_regions")
+
+
+@pytest.mark.parametrize("coins", [[1, 2, 0], [1, 2, 0, 0, 0]])
+def test_home_coins_need_one_number_per_seat(raw, coins):
+    raw["home_coins"]["4"] = coins
+    fails(raw, "home_coins for 4 players", f"lists {len(coins)} numbers", "exactly 4")
+
+
+def test_home_coins_must_not_be_negative(raw):
+    raw["home_coins"]["4"] = [0, -1, 0, 0]
+    fails(raw, "home_coins for 4 players", "seat 1", "-1", "negative")
+
+
+@pytest.mark.parametrize("bad", [[0, 1.5, 0, 0], [0, "2", 0, 0], [0, True, 0, 0]])
+def test_home_coins_must_be_whole_numbers(raw, bad):
+    raw["home_coins"]["4"] = bad
+    fails(raw, "an entry of home_coins for 4 players", "must be an integer")
+
+
+@pytest.mark.parametrize("bad", [3, "0,0,0,0", {"0": 1}])
+def test_home_coins_entry_must_be_a_list(raw, bad):
+    raw["home_coins"]["4"] = bad
+    fails(raw, "home_coins for 4 players", "must be a list")
+
+
+def test_home_coins_must_be_a_table(raw):
+    raw["home_coins"] = [1, 2]
+    fails(raw, "home_coins must be a table")
+
+
+def test_home_coins_list_a_player_count_once(raw):
+    raw["home_coins"]["4"] = [0, 0, 0, 0]
+    raw["home_coins"]["04"] = [1, 0, 0, 0]
+    fails(raw, "home_coins has player count 4 twice")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import msgspec
 import pytest
 
 from conftest import WORLD
@@ -26,7 +27,7 @@ def test_each_player_starts_with_two_home_villages_of_two_troops_and_two_general
         assert len(generals) == 2
         first_village = WORLD.regions[region].start_villages[0]
         assert {g.hex for g in generals} == {WORLD.settlements[first_village].hex}
-        assert state.players[seat].coins == 0
+        assert state.players[seat].coins == DEFAULT_RULES.start_coins + WORLD.home_coins[players][seat]
         assert len(state.players[seat].hand) == 1
 
 
@@ -50,6 +51,29 @@ def test_each_seat_starts_in_the_home_region_the_design_gives_it_for_the_player_
         assert villages == set(region.start_villages), (players, seat, name)
         camp = WORLD.settlements[region.start_villages[0]].hex
         assert {g.hex for g in state.generals.values() if g.owner == seat} == {camp}
+
+
+# § 3 [D] the treasury at setup, seat by seat: START_COINS (0) plus the compensation of a weaker
+# home (the map's `[home_coins]`; docs/rules-reference.md § 1–3, tuned in docs/balance.md)
+TREASURY = {
+    2: [0, 0],
+    3: [0, 0, 0],
+    4: [0, 0, 0, 0],
+    5: [0, 31, 25, 0, 0],
+    6: [0, 20, 18, 0, 0, 4],
+}
+
+
+@pytest.mark.parametrize("players", sorted(TREASURY))
+def test_each_seat_starts_with_the_treasury_the_design_gives_its_home(players):
+    state = Game.new(Options(players=players, seed=5), start=False).state
+    assert [p.coins for p in state.players] == TREASURY[players]
+
+
+def test_the_compensation_adds_to_start_coins():
+    rules = msgspec.structs.replace(DEFAULT_RULES, start_coins=3)
+    state = Game.new(Options(players=5, seed=5, rules=rules), start=False).state
+    assert [p.coins for p in state.players] == [3 + c for c in TREASURY[5]]
 
 
 def test_other_settlements_start_free_or_canaanite_with_their_garrisons():

@@ -46,7 +46,9 @@ def initial_state(options: Options, world: World, dice_factory: Callable[[GameSt
             s.troops = rules.canaanite_city_garrison if info.is_city else rules.canaanite_garrison
             s.walls = info.is_city and rules.canaanite_city_walls
     state.titles = [Title() for _ in world.regions]
-    state.players = [Player(seat=seat, coins=rules.start_coins) for seat in range(options.players)]
+    # the treasury: START_COINS for everyone, plus the map's compensation of the seat's home
+    seat_coins = world.home_coins[options.players]
+    state.players = [Player(seat=seat, coins=rules.start_coins + seat_coins[seat]) for seat in range(options.players)]
     for seat, region_index in enumerate(world.home_regions[options.players]):
         villages = world.regions[region_index].start_villages[: rules.start_villages]
         for v in villages:
