@@ -3,6 +3,8 @@ settlement, purchases by clicking their target, windows answered by their first 
 
 from __future__ import annotations
 
+import time
+
 import httpx
 
 from judges.server.seats import cookie_name
@@ -17,6 +19,23 @@ def new_game(server: str, **extra) -> dict:
     response = httpx.post(server + "/api/games", json={"seats": seats, **extra}, timeout=HTTP_TIMEOUT)
     assert response.status_code == 201, response.text
     return response.json()
+
+
+def bots_finish_game(server: str, seed: int = 9) -> tuple[dict, dict]:
+    """A one-round game the bots play to its end (the creator's seat handed to a bot): the
+    creation's answer and the final view."""
+    data = new_game(server, seed=seed, round_limit=1)
+    game_id, token = data["id"], data["token"]
+    httpx.post(f"{server}/api/games/{game_id}/seat/away", headers={"X-Seat-Token": token}, timeout=HTTP_TIMEOUT)
+    deadline = time.monotonic() + TIMEOUT / 1000 * 2
+    while time.monotonic() < deadline:
+        view = httpx.get(
+            f"{server}/api/games/{game_id}/view", headers={"X-Seat-Token": token}, timeout=HTTP_TIMEOUT
+        ).json()
+        if view["ending"]:
+            return data, view
+        time.sleep(0.2)
+    raise AssertionError("the bots did not finish the game")
 
 
 def open_host_seat(page, server: str, data: dict, query: str = "") -> None:

@@ -5,14 +5,13 @@ elimination, spectators, replays (languages: test_screen_languages.py). Screensh
 from __future__ import annotations
 
 import re
-import time
 
 import httpx
 import pytest
 
 from browser.play import (
     HTTP_TIMEOUT,
-    TIMEOUT,
+    bots_finish_game,
     claim_invitation,
     new_game,
     open_host_seat,
@@ -162,18 +161,8 @@ def test_a_spectator_sees_the_public_view_live_and_no_hand(server, browser):
 
 
 def test_a_replay_steps_through_a_finished_game_to_its_final_state(server, page):
-    data = new_game(server, seed=9, round_limit=1)
-    game_id, token = data["id"], data["token"]
-    # bots play it all
-    httpx.post(f"{server}/api/games/{game_id}/seat/away", headers={"X-Seat-Token": token}, timeout=HTTP_TIMEOUT)
-    deadline = time.monotonic() + TIMEOUT / 1000 * 2
-    while time.monotonic() < deadline:
-        view = httpx.get(
-            f"{server}/api/games/{game_id}/view", headers={"X-Seat-Token": token}, timeout=HTTP_TIMEOUT
-        ).json()
-        if view["ending"]:
-            break
-        page.wait_for_timeout(200)  # the bots play the whole game meanwhile
+    data, view = bots_finish_game(server)  # the bots play it all
+    game_id = data["id"]
     assert view["ending"] == "round_limit"
     errors = watch_console(page)
     page.goto(f"{server}/games/{game_id}/replay")

@@ -11,12 +11,11 @@ shown raw (a missing translation) fails too. Screenshots: `<moment>-<lang>.png`.
 from __future__ import annotations
 
 import re
-import time
 
 import httpx
 import pytest
 
-from browser.play import HTTP_TIMEOUT, TIMEOUT, new_game, open_host_seat, open_page, watch_console
+from browser.play import HTTP_TIMEOUT, bots_finish_game, new_game, open_host_seat, open_page, watch_console
 from browser.positions import ELECTION, ELIMINATION, PLAYER_NAMES
 from browser.support import shot
 from judges.i18n import catalog
@@ -75,18 +74,7 @@ def check_no_english(page, lang: str, moment: str) -> None:
 @pytest.fixture(scope="module")
 def finished_game(server):
     """A short game the bots played to its end (the creator's seat handed to a bot)."""
-    data = new_game(server, seed=9, round_limit=1)
-    game_id, token = data["id"], data["token"]
-    httpx.post(f"{server}/api/games/{game_id}/seat/away", headers={"X-Seat-Token": token}, timeout=HTTP_TIMEOUT)
-    deadline = time.monotonic() + TIMEOUT / 1000 * 2
-    while time.monotonic() < deadline:
-        view = httpx.get(
-            f"{server}/api/games/{game_id}/view", headers={"X-Seat-Token": token}, timeout=HTTP_TIMEOUT
-        ).json()
-        if view["ending"]:
-            return data
-        time.sleep(0.2)
-    raise AssertionError("the bots did not finish the game")
+    return bots_finish_game(server)[0]
 
 
 def test_the_english_word_list_catches_an_english_sentence():
