@@ -320,7 +320,16 @@ def test_a_failing_database_leaves_no_socket_silent_and_no_game_stuck(pg, tmp_pa
 
         # 3. the game goes on, and every socket catches up
         acks_then = len(traffic.acks)
-        wait_for(lambda: len(traffic.acks) >= acks_then + 10, 60, "10 actions after the database came back")
+
+        def game_over() -> bool:  # the bots may win it meanwhile: an ended game is not a stuck one
+            response = httpx.get(f"{a.base}/api/games/{gid}/view", headers={"X-Seat-Token": tokens[0]}, timeout=10)
+            return response.status_code == 200 and bool(response.json()["ending"])
+
+        wait_for(
+            lambda: len(traffic.acks) >= acks_then + 10 or game_over(),
+            60,
+            "10 actions (or the game's end) after the database came back",
+        )
         for player in players:
             player.stop()
         final = wait_until_still(a.base, game)
@@ -332,7 +341,8 @@ def test_a_failing_database_leaves_no_socket_silent_and_no_game_stuck(pg, tmp_pa
         check_log(url, gid, traffic.acks)
         print(
             f"terminated {terminated} connections, held the lock {LOCK_SECONDS} s; back in "
-            f"{time.monotonic() - recovered_at:.1f} s; statuses {traffic.statuses}"
+            f"{time.monotonic() - recovered_at:.1f} s; statuses {traffic.statuses}; "
+            f"{len(traffic.acks) - acks_then} actions after it, ending {final['ending']!r}"
         )
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n{logs(servers)}") from None
