@@ -123,15 +123,30 @@ class Player(threading.Thread):
         self.traffic = traffic
         self.rng = random.Random(seed)
         self.stop_event = threading.Event()
+        self._pause = threading.Event()
+        self._idle = threading.Event()  # set while paused between two turns
         self.start()
 
     def stop(self) -> None:
         self.stop_event.set()
         self.join(30)
 
+    def pause(self) -> None:
+        """Stop acting after the current turn (a 503 retried to its end) and return once idle."""
+        self._pause.set()
+        assert self._idle.wait(60), f"player {self.seat} did not pause"
+
+    def resume(self) -> None:
+        self._idle.clear()
+        self._pause.clear()
+
     def run(self) -> None:
         with httpx.Client(base_url=self.base, timeout=30, headers={"X-Seat-Token": self.token}) as http:
             while not self.stop_event.is_set():
+                if self._pause.is_set():
+                    self._idle.set()
+                    time.sleep(0.02)
+                    continue
                 try:
                     self._turn(http)
                 except httpx.TransportError:

@@ -10,7 +10,8 @@ PostgreSQL schema serve one game whose seats are split across them.
 - a seat the host revokes through one process loses its websockets and its credential on
   the other, and its new invitation can be claimed through either;
 - the database failing under the servers (`pg_terminate_backend` in a loop, then a long
-  `LOCK TABLE games`) leaves no socket silent and no game stuck once it answers again.
+  `LOCK TABLE games` taken while a human seat owes a decision, so that its action meets it)
+  leaves no socket silent and no game stuck once it answers again.
 
 Real PostgreSQL and Redis (JUDGES_TEST_POSTGRES_URL, JUDGES_TEST_REDIS_URL): skipped when
 missing, failed instead when CI is set. Every loop is bounded; the only timing figures are
@@ -260,6 +261,9 @@ def test_a_seat_revoked_through_one_process_loses_its_sockets_and_credential_on_
 def test_a_failing_database_leaves_no_socket_silent_and_no_game_stuck(pg, tmp_path):
     admin, schema, url, app_name = pg
     env = {"JUDGES_DB_LOCK_TIMEOUT_MS": "1000", "JUDGES_DB_STATEMENT_TIMEOUT_MS": "3000", "JUDGES_DB_POOL_TIMEOUT": "2"}
+    # Bots at a human's pace: at the cluster tests' 0.02 s the greedy bot could win the game
+    # (seed 23: ~400-1,300 actions) during the failure, before any player's action met it.
+    env["JUDGES_BOT_DELAY"] = "0.25"
     servers = start_pair(url, tmp_path, env)
     sockets: list[Socket] = []
     players: list[Player] = []
@@ -285,7 +289,25 @@ def test_a_failing_database_leaves_no_socket_silent_and_no_game_stuck(pg, tmp_pa
                 time.sleep(0.2)
         assert terminated > 0, "the loop terminated no connection of the servers"
 
-        # 2. the games table locked for LOCK_SECONDS: the servers answer, and refuse in time
+        # 2. the games table locked for LOCK_SECONDS while a human seat owes a decision, so that
+        # its player's action meets the lock whatever the bots were doing: the players pause, the
+        # bots play on until the game waits for a human, and the players resume under the lock.
+        for player in players:
+            player.pause()
+
+        def human_owes() -> bool:
+            for server, seat in ((a, 0), (b, 2)):
+                response = httpx.get(
+                    f"{server.base}/api/games/{gid}/view", headers={"X-Seat-Token": tokens[seat]}, timeout=10
+                )
+                if response.status_code == 200:
+                    view = response.json()
+                    assert not view["ending"], f"the game ended ({view['ending']}) before the lock: it proves nothing"
+                    if seat in view["waiting_for"] and view["legal_actions"]:
+                        return True
+            return False
+
+        wait_for(human_owes, 60, "a human seat owing a decision before the lock")
         locked = threading.Event()
         release = threading.Event()
 
@@ -299,6 +321,8 @@ def test_a_failing_database_leaves_no_socket_silent_and_no_game_stuck(pg, tmp_pa
         holder.start()
         assert locked.wait(30)
         lock_until = time.monotonic() + LOCK_SECONDS
+        for player in players:
+            player.resume()
         during = {"created": None}
         while time.monotonic() < lock_until - 1:
             for server, seat in ((a, 0), (b, 2)):  # pages and views come from memory

@@ -387,9 +387,7 @@ def chat_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGam
                 info["chat_closed"] = closed
                 return True
 
-            seats, version = await service.db(service.store.update_seat, live.id, target, change)
-            changed = version != live.seats_version
-            service._take_seats(live, seats, version)
+            _, changed = await service.update_seat(live, target, change)
         if changed:
             service._publish(live)
             await service.broadcast(live)

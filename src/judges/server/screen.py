@@ -258,9 +258,8 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
                 raise ServiceError(409, "error.no_free_seat", "this table has no free seat")
             seat = None
             for free in [i for i, s in enumerate(live.seats) if s.get("open")]:
-                seats, version = await service.db(service.store.update_seat, live.id, free, take)
+                seats, _ = await service.update_seat(live, free, take)
                 taken = verify_token(token, seats[free].get("token_hash"))
-                service._take_seats(live, seats, version)
                 if taken:
                     seat = free
                     break

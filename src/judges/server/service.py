@@ -585,6 +585,17 @@ class GameService:
         live.stale = False
         live.full_next = True
 
+    async def update_seat(
+        self, live: LiveGame, seat: int, change: Callable[[dict[str, Any]], bool]
+    ) -> tuple[list[dict[str, Any]], bool]:
+        """Changes one stored seat under its row lock (`GameStore.update_seat`) and takes the
+        stored seats into the copy; answers the seats and whether their version moved. The
+        caller holds the game's lock."""
+        seats, version = await self.db(self.store.update_seat, live.id, seat, change)
+        changed = version != live.seats_version
+        self._take_seats(live, seats, version)
+        return seats, changed
+
     def _take_seats(self, live: LiveGame, seats: list[dict[str, Any]], version: int) -> None:
         """The stored seats replace the copy's (under the game's lock). The sockets of a seat
         whose credential changed (revoked or reissued, here or by another process) are closed."""
@@ -817,9 +828,7 @@ class GameService:
                 del history[: -self.limits.max_seat_history]  # a view lists them: keep the latest only
                 return True
 
-            seats, version = await self.db(self.store.update_seat, live.id, seat, change)
-            changed = version != live.seats_version
-            self._take_seats(live, seats, version)
+            _, changed = await self.update_seat(live, seat, change)
         if changed:
             self._publish(live)
             await self.broadcast(live)
@@ -850,10 +859,8 @@ class GameService:
                 info["invite_hash"] = None
                 return True
 
-            seats, version = await self.db(self.store.update_seat, live.id, seat, change)
+            seats, changed = await self.update_seat(live, seat, change)
             taken = verify_token(token, seats[seat].get("token_hash"))
-            changed = version != live.seats_version
-            self._take_seats(live, seats, version)
             was_away = bool(seats[seat].get("away"))
         if changed:
             self._publish(live)
@@ -886,8 +893,7 @@ class GameService:
                 info["invite_hash"] = hash_token(code) if code else None
                 return True
 
-            seats, version = await self.db(self.store.update_seat, live.id, target, change)
-            self._take_seats(live, seats, version)  # closes the seat's sockets in this process
+            await self.update_seat(live, target, change)  # closes the seat's sockets in this process
         self._publish(live)  # ...and in the others
         await self.set_away(live, target, True, "revoked")
         return code
