@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judges.bots import GreedyBot, MCTSBot, RandomBot
-from judges.bots.greedy import _View
+from judges.bots.greedy import _by_type, _View
 from judges.bots.value import FEATURES, ValueModel, default_model, features, fit, load_model, samples_of_game
 from judges.engine import Game, Move, Options
 from judges.engine.board import base_value, region_share
@@ -118,25 +118,48 @@ def test_the_greedy_caches_answer_like_the_plain_code(game):
         assert bot._targets(me) is first  # asked again of the same view: the cached answer
 
 
-@pytest.mark.parametrize("players, seed", [(2, 31), (3, 32), (4, 33)])
-def test_targets_kept_across_a_movement_turn_equal_the_plain_code(players, seed):
-    """One bot answers every seat's decisions of whole games (as a search's rollouts do): the
-    targets it reuses from its last listing are, at every movement decision, those the plain
-    code lists afresh — and the reuse does happen."""
+def movement_decisions(players: int, seed: int, bot: GreedyBot):
+    """(game, seat, legal) at every movement decision of a whole game in which `bot` answers
+    every seat's decisions, as a search's rollouts do (one bot, its caches carried along)."""
     game = Game.new(Options(players=players, seed=seed, round_limit=40))
-    bot = GreedyBot()
-    checked = reused = 0
     while not game.is_over:
         seat = game.waiting_for()[0]
         legal = list(game.legal_actions(seat))
         if game.state.phase == 5 and any(isinstance(a, Move) for a in legal):
-            kept = bot._kept
-            me = _View.of_state(game.state, game.world, seat)
-            targets = bot._targets(me)
-            assert targets == plain_targets(_View(game.view(seat, notifications=False), game.world))
-            reused += kept is not None and targets is kept[1]
-            checked += 1
+            yield game, seat, legal
         game.apply(bot.choose_in_state(seat, legal, game.state, game.world))
+
+
+@pytest.mark.parametrize("players, seed", [(2, 31), (3, 32), (4, 33)])
+def test_targets_kept_across_a_movement_turn_equal_the_plain_code(players, seed):
+    """The targets the bot reuses from its last listing are, at every movement decision, those
+    the plain code lists afresh — and the reuse does happen."""
+    bot = GreedyBot()
+    checked = reused = 0
+    for game, seat, _ in movement_decisions(players, seed, bot):
+        kept = bot._kept
+        targets = bot._targets(_View.of_state(game.state, game.world, seat))
+        assert targets == plain_targets(_View(game.view(seat, notifications=False), game.world))
+        reused += kept is not None and targets is kept[1]
+        checked += 1
+    assert checked > 20 and reused > 5
+
+
+@pytest.mark.parametrize("players, seed", [(2, 41), (4, 42), (6, 43)])
+def test_plans_kept_across_a_movement_turn_equal_a_fresh_bots(players, seed):
+    """The plans the bot reuses for generals nothing touched are, at every movement decision,
+    those a fresh bot (no kept targets, no kept plans) works out — and the reuse does happen."""
+    bot = GreedyBot()
+    checked = reused = 0
+    for game, seat, legal in movement_decisions(players, seed, bot):
+        by_type = _by_type(legal)
+        before = {gid: known[3] for gid, known in bot._plans.items()}
+        plans = bot.move_plans(_View.of_state(game.state, game.world, seat), by_type)
+        assert plans == GreedyBot().move_plans(_View.of_state(game.state, game.world, seat), by_type)
+        full = game.state.options.rules.movement_points  # the generals planned for: not moved yet
+        planned = {a.general for a in by_type[Move] if game.state.move_points.get(a.general, 0) >= full}
+        reused += sum(1 for gid in planned if gid in before and before[gid] is bot._plans[gid][3])
+        checked += 1
     assert checked > 20 and reused > 5
 
 

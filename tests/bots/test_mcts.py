@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import msgspec
@@ -9,7 +10,7 @@ import pytest
 
 from judges.bots import MCTSBot, make_bot, parse_bot_spec
 from judges.engine import DEFAULT_RULES, Game, Options
-from judges.engine.search import SearchState, chance_outcomes_d6, game_from_view, unseen_cards
+from judges.engine.search import SearchState, chance_outcomes_d6, game_from_view, material, unseen_cards
 
 
 def positions(players: int = 3, seed: int = 5, every: int = 23, bot: str = "greedy") -> list[Game]:
@@ -147,6 +148,8 @@ def test_bot_specs():
     assert make_bot("mcts", 1).iterations == 32 and make_bot("mcts", 1).horizon == 2
     assert make_bot("mcts", 1).buys is None and make_bot("mcts", 1).early  # every purchase searched, early stop
     assert make_bot("mcts", 1).early_samples == 2  # two samples a candidate before an early stop
+    assert make_bot("mcts", 1).temperature == 2.0 and make_bot("mcts", 1).margin == 0.01
+    assert make_bot("mcts", 1).horizon_seats is None  # the horizon is counted in rounds
     assert make_bot("mcts:400", 1).iterations == 400
     bot = make_bot("mcts:12:3", 1)
     assert (bot.iterations, bot.horizon) == (12, 3)
@@ -154,6 +157,84 @@ def test_bot_specs():
     for bad in ("mcts:x", "mcts:0", "greedy:3", "nobot", "mcts:1:2:3"):
         with pytest.raises(ValueError):
             make_bot(bad, 1)
+
+
+def test_the_leaf_evaluation_is_calibrated_where_rollouts_stop():
+    """Scored where a rollout stops (as a round's announcements end), greedy games' winners are
+    predicted better by the softmax of material at temperature 10 than at the bot's default 2
+    (overconfident) or by equal chances (bench/material_temperature.py measures it in full)."""
+    from judges.bots.value import horizon_samples, softmax_log_loss
+
+    samples = [s for seed in range(20000, 20030) for s in horizon_samples(seed, 2)]
+    assert len(samples) > 60
+    loss = softmax_log_loss(samples, 10.0)
+    assert loss < math.log(2) and loss < softmax_log_loss(samples, MCTSBot(seed=1).temperature) - 0.2
+
+
+def test_horizon_samples_are_taken_as_the_announcements_end():
+    from judges.bots.value import horizon_samples
+
+    samples = horizon_samples(21, 2)
+    assert samples and all(len(worth) == 2 and all(alive) for worth, alive, _ in samples)
+    assert {tuple(label) for _, _, label in samples} in ({(1.0, 0.0)}, {(0.0, 1.0)}, {(0.5, 0.5)})
+    assert len(samples) <= 60  # one a round at most
+
+
+def test_the_margin_scales_with_the_temperature():
+    """The margin is the same advantage in material between level seats at any temperature:
+    0.01 at the default 2, 0.002 at 10; an explicit margin is kept."""
+    assert MCTSBot(seed=1).margin == pytest.approx(0.01)
+    assert MCTSBot(seed=1, temperature=10.0).margin == pytest.approx(0.002)
+    assert MCTSBot(seed=1, temperature=2.0, margin=0.05).margin == 0.05
+
+
+def test_the_evaluation_is_a_softmax_of_material_at_the_temperature():
+    game = POSITIONS[len(POSITIONS) // 2]
+    worth = material(game)
+    for t in (2.0, 10.0):
+        got = MCTSBot(seed=1, temperature=t).evaluate(SearchState(game))
+        weights = [math.exp(w / t) for w in worth]
+        assert got == pytest.approx([w / sum(weights) for w in weights])
+    # the calibrated one is flatter: the leader's share is smaller at 10 than at 2
+    leader = max(range(len(worth)), key=worth.__getitem__)
+    flat, sharp = (MCTSBot(seed=1, temperature=t).evaluate(SearchState(game))[leader] for t in (10.0, 2.0))
+    assert flat < sharp
+
+
+def test_the_horizon_is_counted_in_turns():
+    """With `horizon_seats=2`, `horizon` rounds of a 2-player game: two rounds with two
+    players, one with three to six (the nearest whole number of rounds with as many turns, one
+    at least); by default, rounds at every player count."""
+    bot = MCTSBot(seed=1, horizon_seats=2)
+    assert [bot.rounds_ahead(n) for n in range(2, 7)] == [2, 1, 1, 1, 1]
+    assert [MCTSBot(seed=1, horizon=4, horizon_seats=2).rounds_ahead(n) for n in range(2, 7)] == [4, 3, 2, 2, 1]
+    assert [MCTSBot(seed=1, horizon=1, horizon_seats=2).rounds_ahead(n) for n in range(2, 7)] == [1] * 5
+    assert [MCTSBot(seed=1).rounds_ahead(n) for n in range(2, 7)] == [2] * 5
+
+
+@pytest.mark.parametrize("players, horizon_seats, rounds", [(2, None, 2), (4, None, 2), (2, 2, 2), (4, 2, 1)])
+def test_a_rollout_ends_after_the_announcements_of_the_round_its_horizon_reaches(
+    monkeypatch, players, horizon_seats, rounds
+):
+    game = Game.new(Options(players=players, seed=11, round_limit=30))
+    bots = [make_bot("greedy", s) for s in range(players)]
+    while game.state.round < 3 or game.state.phase != 4:  # an Acquisitions phase of round 3
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        game.apply(bots[seat].choose(seat, legal, lambda: game.view(seat, notifications=False)))
+    seat = game.waiting_for()[0]
+    start = game.state.round
+    ends = []
+    bot = MCTSBot(seed=1, horizon_seats=horizon_seats)
+
+    def evaluate(s):
+        ends.append((s.game.state.round, s.game.state.phase))
+        return [0.0] * players
+
+    monkeypatch.setattr(bot, "evaluate", evaluate)
+    end_turn = next(a for a in game.legal_actions(seat) if type(a).__name__ == "EndTurn")
+    bot._playout(SearchState(game.clone()), seat, end_turn, start)
+    assert ends == [(start + rounds, 2)]  # the Intrigue phase of that round: its announcements are over
 
 
 def test_mcts_returns_a_legal_action_and_is_reproducible():

@@ -8,23 +8,56 @@ turn, and the trusted path that skips the checks an enumeration already made.
   `settlement_controller`. The control map equals each settlement's controller asked alone.
 - A game moved through `apply_legal` and one moved through the validating `apply` by the
   same choices reach the same state, the same notifications and the same log, step by step.
+- The legal actions of every Intrigue turn equal those listed the slow way (each card's
+  targets from the plain functions, Revolt's through the control map); the control map kept
+  for a round's Income and Acquisitions equals a fresh one; the Victory Check's scores, the
+  regions sustaining a judge, the contested hexes and the income lines equal the plain
+  computations; Movement's reach (shared per map, or searched with contact in the way)
+  equals the cheapest paths worked out from the map alone.
 """
 
 from __future__ import annotations
 
+import heapq
 import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_invariants import positions
 
-from judges.engine import DEFAULT_RULES, Game, Options
+from judges.engine import DEFAULT_RULES, Game, Options, combat, income, intrigue
 from judges.engine.acquisitions import refusal
-from judges.engine.actions import Buy, DropArk, EndTurn, LeaveTroops, Move, PickUpArk, TakeTroops
-from judges.engine.board import control_map, settlement_controller
-from judges.engine.movement import _garrison_here, contact_hexes, reachable
+from judges.engine.actions import (
+    Buy,
+    DropArk,
+    EndTurn,
+    Execute,
+    LeaveTroops,
+    Move,
+    PickUpArk,
+    PlayAnointing,
+    PlayAssassin,
+    PlayEvent,
+    PlayProphet,
+    PlayRevolt,
+    PlayTax,
+    Release,
+    TakeTroops,
+)
+from judges.engine.board import (
+    CANAANITES,
+    control_map,
+    controlled_settlements,
+    settlement_controller,
+    standing_in_region,
+    sustaining_regions,
+)
+from judges.engine.cards import EVENT_CARDS
+from judges.engine.movement import _garrison_here, _walk, contact_hexes, map_moves, reachable
 from judges.engine.scenario import build_game
 from judges.engine.state import LandedEvent, state_to_json
+from judges.engine.victory import score, scores_of
+from judges.world import load_world
 
 ITEMS_AT_SETTLEMENTS = ("troop", "development", "wall", "general")
 
@@ -70,13 +103,80 @@ def movement_afresh(game: Game, seat: int) -> list:
     return out
 
 
+def revolt_afresh(game: Game, seat: int) -> list[int]:
+    """§ 6 Revolt's targets through the control map: another player's garrison with none of
+    his free generals there, in a region where `seat` controls a settlement."""
+    state, world = game.state, game.world
+    regions = {world.settlements[s].region for s in controlled_settlements(state, world, seat)}
+    out = []
+    for s, held in enumerate(state.settlements):
+        if held.razed or held.owner is None or held.owner in (CANAANITES, seat):
+            continue
+        if world.settlements[s].region not in regions:
+            continue
+        here = world.settlements[s].hex
+        if any(g.hex == here and g.owner == held.owner and g.captor is None for g in state.generals.values()):
+            continue
+        out.append(s)
+    return out
+
+
+def intrigue_afresh(game: Game, seat: int) -> list:
+    """Each card in hand (while the turn may still play one) with its targets, then captives."""
+    ctx, state, world = game._ctx, game.state, game.world
+    hand = state.players[seat].hand
+    out: list = []
+    if state.cards_played < state.options.rules.cards_per_turn:
+        if "tax" in hand:
+            out += [PlayTax(player=seat, region=world.regions[r].name) for r in intrigue.taxable_regions(ctx)]
+        out += [PlayEvent(player=seat, card=card) for card in EVENT_CARDS if card in hand]
+        if "assassin" in hand:
+            out += [PlayAssassin(player=seat, target=g.id) for g in state.generals.values() if g.owner != seat]
+        if "revolt" in hand:
+            out += [PlayRevolt(player=seat, settlement=world.settlements[s].name) for s in revolt_afresh(game, seat)]
+        if "prophet" in hand:
+            out += [PlayProphet(player=seat, general=gid) for gid in intrigue.prophet_targets(ctx, seat)]
+        if "anointing" in hand:
+            out += [PlayAnointing(player=seat, general=gid) for gid in intrigue.anointing_targets(ctx, seat)]
+    for g in state.generals.values():
+        if g.captor == seat:
+            out += [Execute(player=seat, general=g.id), Release(player=seat, general=g.id)]
+    return out
+
+
+def check_position(game: Game) -> None:
+    """The answers worked out in one pass or kept for a phase equal the plain computations."""
+    state, world, ctx = game.state, game.world, game._ctx
+    fresh = control_map(state, world)
+    if state.phase in (3, 4):
+        assert ctx.economy_control_map() == fresh
+        assert income.compute_income(state, world, ctx.economy_control_map()) == income.compute_income(state, world)
+    living = [p.seat for p in state.players if not p.eliminated]
+    assert scores_of(state, world, living) == {seat: score(state, world, seat) for seat in living}
+    need = state.options.rules.settlements_to_sustain_judge
+    assert sustaining_regions(state, world, need) == sum(
+        1 for r in range(len(world.regions)) if standing_in_region(state, world, r) >= need
+    )
+    contested = []
+    for h in sorted({g.hex for g in state.generals.values() if g.captor is None}):
+        garrison_owner, generals = combat._parties_at(ctx, h)
+        if len(set(generals) | ({garrison_owner} if garrison_owner is not None else set())) >= 2:
+            contested.append(h)
+    assert combat.contested_hexes(ctx) == contested
+    for seat in living:
+        assert intrigue.revolt_targets(ctx, seat) == revolt_afresh(game, seat)
+
+
 def check_against_fresh_answers(game: Game, seat: int, legal: list) -> int:
     """Compares the cached answers with fresh ones; returns 1 when a turn was checked."""
     state, world = game.state, game.world
     assert control_map(state, world) == [settlement_controller(state, world, s) for s in range(len(world.settlements))]
+    check_position(game)
     if not any(d.player == seat and d.kind == "turn" for d in state.pending):
         return 0
-    if state.phase == 4:
+    if state.phase == 2:
+        expected = intrigue_afresh(game, seat)
+    elif state.phase == 4:
         expected = buys_afresh(game, seat)
     elif state.phase == 5:
         expected = movement_afresh(game, seat)
@@ -143,3 +243,46 @@ def test_a_position_edited_by_hand_is_seen_after_forget():
             return
         game.apply_legal(rng.choice(legal))
     raise AssertionError("no Movement turn could enter the desert")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    start=st.integers(0, 159),
+    points=st.integers(1, 4),
+    sealed=st.booleans(),
+    contact=st.sets(st.integers(0, 159), max_size=12),
+)
+def test_movement_reach_equals_the_cheapest_paths_on_the_map(start, points, sealed, contact):
+    """`MapMoves.reach` answers from its contact-free search shared per map when no contact
+    hex is in its way, else by a search with the contact hexes: either equals Dijkstra's
+    cheapest paths on the map (asked twice: the second answer comes from the shared one)."""
+    world = load_world()
+    moves = map_moves(world, DEFAULT_RULES)
+    for asked in (contact, contact | {start}, set(contact)):
+        best, order = moves.reach(start, points, asked, sealed)
+        expected = cheapest_paths(world, start, points, asked, sealed)
+        assert best == expected
+        assert list(order) == sorted(expected)
+        assert _walk(moves.tables[sealed], start, points, asked) == expected
+
+
+def cheapest_paths(world, start: int, points: int, contact: set[int], sealed: bool) -> dict[int, int]:
+    """§ 9 from the map alone (Dijkstra): entering a hex costs its terrain's points, a contact
+    hex is entered but never crossed, the Sandstorm seals the desert; the start excluded."""
+    costs = DEFAULT_RULES.terrain_move_cost
+    best = {start: 0}
+    queue = [(0, start)]
+    while queue:
+        cost, here = heapq.heappop(queue)
+        if cost > best[here] or (here != start and here in contact):
+            continue
+        for nxt in world.neighbours[here]:
+            terrain = world.hexes[nxt].terrain
+            if sealed and terrain == "desert":
+                continue
+            new = cost + costs[terrain]
+            if new <= points and new < best.get(nxt, points + 1):
+                best[nxt] = new
+                heapq.heappush(queue, (new, nxt))
+    del best[start]
+    return best

@@ -19,7 +19,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from functools import cached_property
+from itertools import groupby
+from operator import is_
 from typing import Any
+
+import msgspec
 
 from ..engine import (
     Action,
@@ -56,7 +60,7 @@ from ..engine.board import (
 )
 from ..engine.decisions import KIND_OF_ACTION, KINDS
 from ..engine.state import PHASES, GameState, General
-from ..engine.victory import score
+from ..engine.victory import scores_of
 from ..engine.view import PlayerView
 from ..world import TERRAINS, World, load_world
 
@@ -85,6 +89,9 @@ CARD_VALUE = {
 }
 
 
+#: the bytes `GreedyBot._targets` compares the settlements, generals and titles it reads by
+_encode = msgspec.msgpack.Encoder().encode
+
 _FACTS: dict[int, tuple[World, tuple[tuple[int, int, bool], ...]]] = {}
 
 
@@ -93,6 +100,20 @@ def _settlement_facts(world: World) -> tuple[tuple[int, int, bool], ...]:
     known = _FACTS.get(id(world))
     if known is None or known[0] is not world:
         known = _FACTS[id(world)] = (world, tuple((s.region, s.hex, s.is_city) for s in world.settlements))
+    return known[1]
+
+
+_NEAR: dict[int, tuple[World, tuple[frozenset[int], ...]]] = {}
+THREAT_RANGE = 3  # a free general not mine this many hexes away or nearer threatens a settlement
+
+
+def _near_settlements(world: World) -> tuple[frozenset[int], ...]:
+    """Per settlement of `world`, the hexes within THREAT_RANGE of it, built once per map."""
+    known = _NEAR.get(id(world))
+    if known is None or known[0] is not world:
+        rows = (world.distances[h] for _, h, _ in _settlement_facts(world))
+        near = tuple(frozenset(i for i, d in enumerate(row) if d <= THREAT_RANGE) for row in rows)
+        known = _NEAR[id(world)] = (world, near)
     return known[1]
 
 
@@ -173,11 +194,8 @@ class _View:
     def scores(self) -> dict[int, int]:
         """Each living player's points for judges and the King (the Tabernacle's point, which
         lasts only while the Ark stays, does not count here)."""
-        out = {}
-        for seat in living_seats(self.s):
-            points = score(self.s, self.world, seat)
-            out[seat] = points["judges"] + points["king"]
-        return out
+        points = scores_of(self.s, self.world, living_seats(self.s))  # one pass over titles and generals
+        return {seat: p["judges"] + p["king"] for seat, p in points.items()}
 
     def leader(self) -> int | None:
         """The rival with the most points, then the most settlements (once per view)."""
@@ -194,6 +212,20 @@ class _View:
         return max(rivals, key=lambda k: (rivals[k], held[k]))
 
 
+def _by_type(legal: list[Action]) -> dict[type, list[Action]]:
+    """The legal actions grouped by type, each group in legal order. Most decisions offer one
+    or two types, each in one run (the purchases, then the end of the turn): the runs are
+    gathered at C speed (`itertools.groupby`), a type met again joins its group."""
+    by_type: dict[type, list[Action]] = {}
+    for t, group in groupby(legal, type):
+        known = by_type.get(t)
+        if known is None:
+            by_type[t] = list(group)
+        else:
+            known.extend(group)
+    return by_type
+
+
 class GreedyBot:
     name = "greedy"
 
@@ -201,6 +233,9 @@ class GreedyBot:
         """The seed is taken like every bot's; the greedy bot throws no dice."""
         # The last movement targets listed and everything they were listed from (`_targets`).
         self._kept: tuple[tuple[Any, ...], dict[int, tuple[float, float]]] | None = None
+        # general -> (targets, his hex/strength/Ark/spare troops, his moves, his plans): the plan
+        # of a general nothing has touched since, reused by the next decision of the turn.
+        self._plans: dict[int, tuple[Any, tuple[Any, ...], list[Move], list[Any]]] = {}
 
     def choose(self, seat: int, legal: list[Action], view: Callable[[], PlayerView]) -> Action:
         if len(legal) == 1:
@@ -216,9 +251,7 @@ class GreedyBot:
         return self._decide(_View.of_state(state, world, seat), legal, PHASES[state.phase - 1])
 
     def _decide(self, me: _View, legal: list[Action], phase: str) -> Action:
-        by_type: dict[type, list[Action]] = {}
-        for a in legal:
-            by_type.setdefault(type(a), []).append(a)
+        by_type = _by_type(legal)
         owed = {KIND_OF_ACTION[t].name for t in by_type}
         for kind in KINDS:  # the registry's order: the order a seat answers several decisions
             chooser = CHOOSERS.get(kind)
@@ -374,52 +407,76 @@ class GreedyBot:
     # --- Acquisitions ----------------------------------------------------------------------
 
     def _acquisitions(self, me: _View, by_type) -> Action | None:
-        ranked = self.ranked_buys(me, by_type)
-        return ranked[0][1] if ranked and ranked[0][0] > 0 else None
+        buys = by_type.get(Buy)
+        if not buys:
+            return None
+        # `ranked_buys`'s first, without sorting them all: the first of the highest scores
+        scores = self._buy_scores(me, buys)
+        best = max(range(len(scores)), key=scores.__getitem__)
+        return buys[best] if scores[best] > 0 else None
 
     def ranked_buys(self, me: _View, by_type) -> list[tuple[float, Buy]]:
         """Every legal purchase with its score, best first (stable: ties keep legal order)."""
         buys = by_type.get(Buy, [])
         if not buys:
             return []
+        scores = self._buy_scores(me, buys)
+        order = sorted(range(len(buys)), key=lambda n: -scores[n])  # max() kept the first of equal scores
+        return [(scores[n], buys[n]) for n in order]
+
+    def _buy_scores(self, me: _View, buys: list[Buy]) -> list[float]:
+        """Each purchase's score, in legal order: troops where threatened, a general while it
+        has fewer than three, developments in cities, walls when rich."""
         world = me.world
-        coins = me.s.players[me.seat].coins
-        my_generals = [g for g in me.generals.values() if g.owner == me.seat]
-        enemy_hexes = [g.hex for g in me.generals.values() if g.owner != me.seat and g.captor is None]
+        seat = me.seat
+        settlements = me.settlements
+        generals = me.generals
+        by_name = world.settlement_by_name
+        player = me.s.players[seat]
+        mine = 0
+        enemy_hexes = []  # the free generals not mine
+        for g in generals.values():
+            if g.owner == seat:
+                mine += 1
+            elif g.captor is None:
+                enemy_hexes.append(g.hex)
+        general = 9 if mine < 3 else 2 if mine < 5 else -1
+        card = 3 if len(player.hand) < 2 else 0
+        rich = player.coins >= 14
+        facts = _settlement_facts(world)
+        within = _near_settlements(world)
+        besieged = me.besieged
 
         threats: dict[int, int] = {}  # a settlement's troops and walls ask the same question
 
         def threat(i: int) -> int:
             known = threats.get(i)
             if known is None:
-                far = world.distances[world.settlements[i].hex]
-                near = sum(1 for h in enemy_hexes if far[h] <= 3)
-                known = threats[i] = near + (3 if i in me.besieged else 0)
+                near = sum(map(within[i].__contains__, enemy_hexes))  # the free generals not mine near it
+                known = threats[i] = near + (3 if i in besieged else 0)
             return known
 
-        def score(a: Buy) -> float:
-            i = world.settlement_by_name[a.settlement] if a.settlement else None
-            if a.item == "general":
-                return 9 if len(my_generals) < 3 else 2 if len(my_generals) < 5 else -1
-            if a.item == "troop" and i is not None:
-                troops = me.settlements[i].troops
-                return 4 + 2 * threat(i) - troops
-            if a.item == "troop" and a.general is not None:
-                return 5 - me.generals[a.general].army / 2
-            if a.item == "card":
-                hand = me.s.players[me.seat].hand
-                return 3 if len(hand) < 2 else 0
-            if i is None:
-                return -1  # mercenaries anger God
-            if a.item == "development":
-                return 6 if world.settlements[i].is_city else 3
-            if a.item == "wall":
-                return 3 + threat(i) if coins >= 14 else -1
-            return -1
-
-        scored = [(score(a), n, a) for n, a in enumerate(buys)]
-        scored.sort(key=lambda t: (-t[0], t[1]))  # max() kept the first of equal scores
-        return [(sc, a) for sc, _, a in scored]
+        out: list[float] = []
+        for a in buys:
+            item = a.item
+            i = by_name[a.settlement] if a.settlement else None
+            if item == "general":
+                out.append(general)
+            elif item == "troop" and i is not None:
+                out.append(4 + 2 * threat(i) - settlements[i].troops)
+            elif item == "troop" and a.general is not None:
+                out.append(5 - generals[a.general].army / 2)
+            elif item == "card":
+                out.append(card)
+            elif i is None:
+                out.append(-1)  # mercenaries anger God
+            elif item == "development":
+                out.append(6 if facts[i][2] else 3)
+            elif item == "wall":
+                out.append(3 + threat(i) if rich else -1)
+            else:
+                out.append(-1)
+        return out
 
     # --- Movement ------------------------------------------------------------------------------
 
@@ -439,6 +496,8 @@ class GreedyBot:
         # control, sieges, titles, the Ark. A general's step, the troops he takes from a garrison
         # of mine, change none of it, so the next decision of a movement turn reuses the list.
         state = me.s
+        # The structs are compared by their msgpack bytes (encoded at C speed); with control
+        # equal, the settlements not controlled by the seat are the same ones in both lists.
         key = (
             world,
             rules,
@@ -446,13 +505,10 @@ class GreedyBot:
             state.ark_hex,
             state.king,
             tuple(control),
-            tuple(
-                None if c == seat else (s.owner, s.troops, s.walls, s.developments, s.razed)
-                for s, c in zip(me.settlements, control)
-            ),
-            tuple((g.id, g.owner, g.hex, g.army, g.captor, g.ark) for g in me.generals.values() if g.owner != seat),
-            tuple((t.owner, t.holder, t.in_play) for t in state.titles),
-            tuple(p.eliminated for p in state.players),
+            _encode([s for s, c in zip(me.settlements, control) if c != seat]),
+            _encode([g for g in me.generals.values() if g.owner != seat]),
+            _encode(state.titles),
+            tuple([p.eliminated for p in state.players]),
             tuple(sorted(besieged)),
         )
         kept = self._kept
@@ -542,6 +598,10 @@ class GreedyBot:
             moves.setdefault(a.general, []).append(a)
         targets = self._targets(me)
         plans: list[tuple[float, int, int, Move, int]] = []
+        # A general's plan depends on the targets, his hex, strength, Ark, spare troops and moves
+        # only: while all are the same objects and values, the last plan stands (one goal each;
+        # the Move values are shared by every listing of the map, so `is` compares them).
+        kept = self._plans if goals_per_general == 1 else None
         for gid, options in moves.items():
             g = me.generals[gid]
             if points.get(gid, 0) < me.rules.movement_points:
@@ -551,6 +611,19 @@ class GreedyBot:
             if here is not None and me.settlements[here].owner == me.seat:
                 spare = max(0, me.settlements[here].troops - 1)
             strength = 1 + g.army + spare
+            facts = (g.hex, strength, g.ark, spare)
+            if kept is not None:
+                known = kept.get(gid)
+                if (
+                    known is not None
+                    and known[0] is targets
+                    and known[1] == facts
+                    and len(known[2]) == len(options)
+                    and all(map(is_, known[2], options))
+                ):
+                    plans += known[3]
+                    continue
+            start = len(plans)
             if g.ark:
                 if g.hex == tabernacle:
                     continue  # the carrier stays on the Tabernacle: a point each round
@@ -558,14 +631,24 @@ class GreedyBot:
             else:
                 far = distances[g.hex]
                 goals = []
-                for hex_index, (worth, need) in targets.items():
-                    if strength < need:
-                        continue
-                    score = worth - 2 * far[hex_index]
-                    if score > 0:
-                        goals.append((score, hex_index))
-                # max() over the targets kept the first of equal scores: sort stably by value
-                goals.sort(key=lambda t: -t[0])
+                if goals_per_general == 1:  # the first of the highest scores, without a sort
+                    top, top_hex = 0.0, -1
+                    for hex_index, (worth, need) in targets.items():
+                        if strength >= need:
+                            score = worth - 2 * far[hex_index]
+                            if score > top:
+                                top, top_hex = score, hex_index
+                    if top_hex >= 0:
+                        goals.append((top, top_hex))
+                else:
+                    for hex_index, (worth, need) in targets.items():
+                        if strength < need:
+                            continue
+                        score = worth - 2 * far[hex_index]
+                        if score > 0:
+                            goals.append((score, hex_index))
+                    # max() over the targets kept the first of equal scores: sort stably by value
+                    goals.sort(key=lambda t: -t[0])
             for rank, (value, goal) in enumerate(goals[:goals_per_general]):
                 # Step to the goal if it is in reach, else to the reachable hex nearest to it
                 # (never stopping short on a hex that would start a fight elsewhere).
@@ -581,6 +664,8 @@ class GreedyBot:
                 if to_goal[step] >= to_goal[g.hex]:
                     continue
                 plans.append((value, rank, gid, move, spare if step == goal or not g.ark else 0))
+            if kept is not None:
+                kept[gid] = (targets, facts, options, plans[start:])
         # Best goals first; the first general with the highest value wins ties.
         best = [p for p in plans if p[1] == 0]
         rest = [p for p in plans if p[1] > 0]

@@ -18,10 +18,15 @@ proposes a free, undoable step (take/leave troops, pick up/drop the Ark) — and
 3. **Rollouts.** Each candidate is played on a copy of the sample, then every seat plays as
    the greedy bot (reading the sample whole: `GreedyBot.choose_in_state`, no view to build)
    until the announcements of the round `horizon` rounds later are over (the next election
-   and Victory Check included), or the game ends. The rollout's actions come unchanged from
+   and Victory Check included), or the game ends. With `horizon_seats=2` (not the default)
+   the horizon is counted in turns — `horizon` rounds of a 2-player game, so with three to six
+   players two rounds become one (`rounds_ahead`): 2.6x cheaper 4-player games, but a weaker
+   search there (docs/bots.md). The rollout's actions come unchanged from
    the list the engine just enumerated, so they go through its trusted path
    (`Game.apply_legal`, no second validation). The end is scored by `returns()` if the game
-   ended, else by a softmax of each seat's material (`engine.search.material`). With a value
+   ended, else by a softmax of each seat's material (`engine.search.material`) at
+   `temperature` 2 (overconfident where rollouts stop — 10 predicts the winners better,
+   bench/material_temperature.py — but 10 did not play better: docs/bots.md). With a value
    model (`MCTSBot(..., value=bots.value.default_model())`) rollouts stop earlier, where that
    round begins, and the model's win chances score them: cheaper, but weaker as measured so
    far (docs/bots.md). **Common random numbers**: within one stage, all candidates are played
@@ -63,6 +68,18 @@ from ..world import load_world
 from .greedy import GreedyBot, _View
 from .value import ValueModel
 
+# The leaf evaluation: a softmax of material at this temperature. It is overconfident where
+# rollouts stop (10 predicts greedy games' winners best: bench/material_temperature.py), but the
+# calibrated 10 did not play better against greedy, for more CPU (docs/bots.md), so 2 stays.
+TEMPERATURE = 2.0
+# margin x temperature: a paired advantage of `margin` in reward is, between level seats, the same
+# advantage in material (0.08) whatever the temperature (0.01 at the default 2).
+MARGIN_X_TEMPERATURE = 0.02
+# None: the rollout horizon is `horizon` rounds at every player count. Counted in turns instead
+# (2: `horizon` rounds of a 2-player game, one round with 3-6 players), 4-player games cost 2.6x
+# less CPU but the search won much less often (docs/bots.md), so rounds stay the default.
+HORIZON_SEATS: int | None = None
+
 # Free, undoable steps: the greedy bot's proposal is followed, so no search walks in circles.
 _REVERSIBLE = (TakeTroops, LeaveTroops, PickUpArk, DropArk)
 
@@ -76,12 +93,13 @@ class MCTSBot:
         iterations: int = 32,
         horizon: int = 2,
         width: int = 4,
-        margin: float = 0.01,
-        temperature: float = 2.0,
+        margin: float | None = None,
+        temperature: float = TEMPERATURE,
         value: ValueModel | None = None,
         buys: int | None = None,
         early: bool = True,
         early_samples: int = 2,
+        horizon_seats: int | None = HORIZON_SEATS,
     ) -> None:
         if iterations < 1:
             raise ValueError("MCTS needs at least one iteration")
@@ -92,9 +110,15 @@ class MCTSBot:
         self._greedy = GreedyBot(seed)
         self.iterations = iterations
         self.horizon = horizon
+        # None: the horizon is `horizon` rounds at every player count. A number: it is counted in
+        # turns, as `horizon` rounds of a game of that many players (with more players, fewer
+        # rounds, never under one): `rounds_ahead`.
+        self.horizon_seats = horizon_seats
         self.width = width
-        self.margin = margin
+        # The leaf evaluation's temperature and the margin scale together: a margin of
+        # MARGIN_X_TEMPERATURE / T is the same advantage in material wherever the seats are level.
         self.temperature = temperature
+        self.margin = MARGIN_X_TEMPERATURE / temperature if margin is None else margin
         # None: rollouts run through the announcements H rounds later and material scores them
         # (the measured default). A model: they stop where that round begins and it scores them
         # (cheaper; weaker so far, docs/bots.md).
@@ -187,7 +211,7 @@ class MCTSBot:
             game.apply(action)
         except RuleError:  # not legal in this sample (cannot happen from a faithful view)
             return -1.0
-        stop_round = start_round + self.horizon
+        stop_round = start_round + self.rounds_ahead(len(game.state.players))
         state, world = game.state, game.world
         greedy = self._greedy
         through_announcements = self.value is None
@@ -200,6 +224,14 @@ class MCTSBot:
         if game.is_over:
             return s.returns()[seat]
         return self.evaluate(s)[seat]
+
+    def rounds_ahead(self, players: int) -> int:
+        """Rounds a rollout plays past the decision's: `horizon`, or with `horizon_seats` the
+        nearest whole number of rounds with as many turns as `horizon` rounds of that many
+        players (one at least)."""
+        if self.horizon_seats is None:
+            return self.horizon
+        return max(1, round(self.horizon * self.horizon_seats / players))
 
     def evaluate(self, s: SearchState) -> list[float]:
         """Rewards at a cut-off (eliminated seats get 0): each seat's chance to win by the value

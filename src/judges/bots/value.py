@@ -19,15 +19,22 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from ..engine.board import base_value, control_map, region_share, turn_order
 from ..engine.state import GameState
 from ..engine.victory import score
 from ..world import World
+
+if TYPE_CHECKING:
+    from ..engine import Game
+
+T = TypeVar("T")
 
 #: The per-seat features, in the order of the weights. All public: a view's state has them.
 FEATURES = (
@@ -149,21 +156,23 @@ def load_model(path: str | Path | None = None) -> ValueModel:
 Sample = tuple[list[list[float]], list[bool], list[float]]
 
 
-def samples_of_game(seed: int, players: int, round_limit: int = 60) -> list[Sample]:
-    """A sample at the first decision of each round of one seeded game of greedy bots,
-    labelled with its winners (none from a game without a winner)."""
+def _greedy_game_rows(
+    seed: int, players: int, round_limit: int, take: Callable[[Game], T | None]
+) -> list[tuple[T, list[bool], list[float]]]:
+    """Plays one seeded game of greedy bots; before each decision `take(game)` may return a row,
+    kept with which seats are alive then; every row is labelled with the game's winner shares
+    (a shared win is split; no rows from a game without a winner)."""
     from ..engine import Game, Options
     from . import GreedyBot, bot_seed
 
     game = Game.new(Options(players=players, seed=seed, round_limit=round_limit))
     bots = [GreedyBot(bot_seed(seed, s)) for s in range(players)]
     state, world = game.state, game.world
-    rows: list[tuple[list[list[float]], list[bool]]] = []
-    seen_round = 0
+    rows: list[tuple[T, list[bool]]] = []
     while not game.is_over:
-        if state.round != seen_round:
-            seen_round = state.round
-            rows.append((features(state, world), [not p.eliminated for p in state.players]))
+        row = take(game)
+        if row is not None:
+            rows.append((row, [not p.eliminated for p in state.players]))
         seat = game.waiting_for()[0]
         legal = list(game.legal_actions(seat))
         game.apply(bots[seat].choose_in_state(seat, legal, state, world))
@@ -172,6 +181,21 @@ def samples_of_game(seed: int, players: int, round_limit: int = 60) -> list[Samp
     share = 1.0 / len(state.winners)
     label = [share if seat in state.winners else 0.0 for seat in range(players)]
     return [(row, alive, label) for row, alive in rows]
+
+
+def samples_of_game(seed: int, players: int, round_limit: int = 60) -> list[Sample]:
+    """A sample at the first decision of each round of one seeded game of greedy bots,
+    labelled with its winners (none from a game without a winner)."""
+    seen_round = 0
+
+    def take(game: Game) -> list[list[float]] | None:
+        nonlocal seen_round
+        if game.state.round == seen_round:
+            return None
+        seen_round = game.state.round
+        return features(game.state, game.world)
+
+    return _greedy_game_rows(seed, players, round_limit, take)
 
 
 def fit(samples: list[Sample], l2: float = 1.0, steps: int = 25) -> tuple[float, ...]:
@@ -227,4 +251,40 @@ def log_loss(model: ValueModel, samples: list[Sample]) -> float:
         top = max(scores[i] for i in alive)
         log_z = top + math.log(sum(math.exp(scores[i] - top) for i in alive))
         total -= sum(label[i] * (scores[i] - log_z) for i in alive if label[i] > 0)
+    return total / max(1, len(samples))
+
+
+# --- the temperature of the material softmax ----------------------------------------------------
+
+#: one position where a rollout stops: (material of every seat, which seats are alive, winner shares)
+HorizonSample = tuple[list[float], list[bool], list[float]]
+
+
+def horizon_samples(seed: int, players: int, round_limit: int = 60) -> list[HorizonSample]:
+    """One seeded game of greedy bots (the rollout policy), sampled where the MCTS bot's rollouts
+    stop — as each round's announcements end (its election and Victory Check just played) —
+    with each seat's `engine.search.material` and the game's winners (a shared win is split;
+    none from a game without a winner)."""
+    from ..engine.search import material
+
+    announcing = False  # the phase at the previous decision was Announcements
+
+    def take(game: Game) -> list[float] | None:
+        nonlocal announcing
+        row = material(game) if announcing and game.state.phase != 1 else None
+        announcing = game.state.phase == 1
+        return row
+
+    return _greedy_game_rows(seed, players, round_limit, take)
+
+
+def softmax_log_loss(samples: list[HorizonSample], temperature: float) -> float:
+    """Mean cross-entropy of the softmax of material at `temperature` (the MCTS bot's leaf
+    evaluation) against the outcomes: lower is better calibrated."""
+    total = 0.0
+    for worth, living, label in samples:
+        alive = [i for i, a in enumerate(living) if a]
+        top = max(worth[i] for i in alive)
+        log_z = math.log(sum(math.exp((worth[i] - top) / temperature) for i in alive))
+        total -= sum(label[i] * ((worth[i] - top) / temperature - log_z) for i in alive if label[i] > 0)
     return total / max(1, len(samples))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from .actions import Buy
+from .actions import Action, Buy
 from .board import control_map, is_besieged
 from .context import Ctx
 from .effects import register_wrath
 from .errors import IllegalAction
 from .intrigue import draw_card
 from .items import ITEMS, cost, wrath
+from .rules import Rules
 from .state import General
 
 RULE = "§8 Acquisitions"
@@ -194,6 +195,7 @@ def apply_buy(ctx: Ctx, action: Buy) -> None:
             gid = state.next_general_id
             state.next_general_id += 1
             state.generals[gid] = General(id=gid, owner=seat, hex=world.settlements[settlement].hex)
+            turn_facts(ctx, seat).general_bought()
     ctx.log_round("acquisition", player=seat, item=item, cost=price, settlement=settlement, general=action.general)
 
 
@@ -203,32 +205,82 @@ class TurnFacts:
     which are besieged, so one control map, and the purchases it allows before money and
     limits, serve the whole turn."""
 
-    __slots__ = ("control", "price", "cheapest", "settlements", "generals", "card")
+    __slots__ = ("control", "price", "cheapest", "settlements", "armies", "count", "card")
 
     def __init__(self, ctx: Ctx, seat: int) -> None:
         rules, world = ctx.rules, ctx.world
-        self.control = control_map(ctx.state, world)
-        self.price = {item: cost(rules, item) for item in ITEMS}
-        self.cheapest = min(self.price.values())
+        self.control = ctx.economy_control_map()
+        self.price, self.cheapest = _prices(rules)
         besieged = {pair.at for pair in ctx.state.invaders}
         # per settlement the seat controls: its index, whether it is besieged, its development
         # cap, and its troop, development, wall and general purchases
         self.settlements: list[tuple[int, bool, int, Buy, Buy, Buy, Buy]] = []
-        for s, owner in enumerate(self.control):
-            if owner == seat:
-                troop, development, wall, general = _placed_buys(seat, world.settlements[s].name)
-                self.settlements.append((s, s in besieged, _cap(ctx, s), troop, development, wall, general))
-        self.generals: dict[int, tuple[Buy, Buy]] = {}  # general id -> his troop and mercenary purchases
+        places = world.settlements
+        city_cap, village_cap = rules.city_max_developments, rules.village_max_developments
+        for s in [s for s, owner in enumerate(self.control) if owner == seat]:
+            troop, development, wall, general = _placed_buys(seat, places[s].name)
+            cap = city_cap if places[s].is_city else village_cap  # _cap
+            self.settlements.append((s, s in besieged, cap, troop, development, wall, general))
+        # per free general of the seat, in id order: his troop and mercenary purchases and
+        # whether he stands in a settlement the seat controls; `count`: the seat's generals,
+        # captives included. Built when first asked, and again after a general is bought
+        # (`general_bought`): nothing else in a turn changes them (no general moves or dies).
+        self.armies: list[tuple[Buy, Buy, bool]] | None = None
+        self.count = 0
         self.card = Buy(player=seat, item="card")
 
-    def general_buys(self, seat: int, gid: int) -> tuple[Buy, Buy]:
-        buys = self.generals.get(gid)
-        if buys is None:
-            buys = self.generals[gid] = (
-                Buy(player=seat, item="troop", general=gid),
-                Buy(player=seat, item="mercenary", general=gid),
-            )
-        return buys
+    def general_buys(self, ctx: Ctx, seat: int) -> list[tuple[Buy, Buy, bool]]:
+        armies = self.armies
+        if armies is None:
+            hexes, control = ctx.world.hexes, self.control
+            armies = []
+            count = 0
+            for g in ctx.state.generals.values():
+                if g.owner == seat:
+                    count += 1
+                    if g.captor is None:
+                        here = hexes[g.hex].settlement
+                        troop, mercenary = _army_buys(seat, g.id)
+                        armies.append((troop, mercenary, here is not None and control[here] == seat))
+            self.armies, self.count = armies, count
+        return armies
+
+    def general_bought(self) -> None:
+        self.armies = None
+
+
+_ARMY_BUYS: dict[int, dict[int, tuple[Buy, Buy]]] = {}  # seat -> general id -> his troop and mercenary purchases
+
+
+def _army_buys(seat: int, gid: int) -> tuple[Buy, Buy]:
+    """A general's troop and mercenary purchases (frozen values: the same serve every turn)."""
+    mine = _ARMY_BUYS.get(seat)
+    if mine is None:
+        mine = _ARMY_BUYS[seat] = {}
+    buys = mine.get(gid)
+    if buys is None:
+        if len(mine) > 5_000:  # bounded: general ids grow over a long-lived process's games
+            mine.clear()
+        buys = mine[gid] = (
+            Buy(player=seat, item="troop", general=gid),
+            Buy(player=seat, item="mercenary", general=gid),
+        )
+    return buys
+
+
+_PRICES: dict[int, tuple[Rules, dict[str, int], int]] = {}  # id(rules) -> the rules, item -> price, the cheapest
+
+
+def _prices(rules: Rules) -> tuple[dict[str, int], int]:
+    """Every item's price under these rules and the cheapest (Rules are frozen values)."""
+    known = _PRICES.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1], known[2]
+    price = {item: cost(rules, item) for item in ITEMS}
+    if len(_PRICES) > 1000:  # bounded: the lab makes Rules variants
+        _PRICES.clear()
+    _PRICES[id(rules)] = (rules, price, min(price.values()))
+    return price, min(price.values())
 
 
 _PLACED = ("troop", "development", "wall", "general")  # what a settlement can receive, in the listing order
@@ -250,25 +302,23 @@ def turn_facts(ctx: Ctx, seat: int) -> TurnFacts:
     return ctx.turn_cached(seat, TurnFacts)
 
 
-def legal_buys(ctx: Ctx, seat: int) -> list[Buy]:
+def legal_buys(ctx: Ctx, seat: int) -> list[Action]:
     """Every purchase `refusal` allows, in a fixed order (settlements in map order: troop,
     development, wall, general; then free generals: troop, mercenary; then a card), built
     valid from the turn's facts instead of asking `refusal` about each candidate."""
-    state, world = ctx.state, ctx.world
-    facts = turn_facts(ctx, seat)
+    state, rules = ctx.state, ctx.rules
     coins = state.players[seat].coins
-    if coins < facts.cheapest:
-        return []
-    rules, price, control = ctx.rules, facts.price, facts.control
+    price, cheapest = _prices(rules)
+    if coins < cheapest:
+        return []  # (without building the turn's facts: a seat that cannot buy just ends its turn)
+    facts = turn_facts(ctx, seat)
     troop_ok = coins >= price["troop"]
     development_ok = coins >= price["development"]
     wall_ok = coins >= price["wall"]
-    # generals_count: captives count toward the limit
-    general_ok = coins >= price["general"] and (
-        len(state.generals) < rules.max_generals or generals_count(ctx, seat) < rules.max_generals
-    )
+    armies = facts.general_buys(ctx, seat)
+    general_ok = coins >= price["general"] and facts.count < rules.max_generals  # captives count
     settlements = state.settlements
-    out: list[Buy] = []
+    out: list[Action] = []
     for s, besieged, cap, troop, development, wall, general in facts.settlements:
         if troop_ok:
             out.append(troop)
@@ -281,16 +331,11 @@ def legal_buys(ctx: Ctx, seat: int) -> list[Buy]:
             out.append(general)
     mercenary_ok = coins >= price["mercenary"]
     if troop_ok or mercenary_ok:
-        hexes = world.hexes
-        for g in state.generals.values():
-            if g.owner == seat and g.captor is None:
-                troop, mercenary = facts.general_buys(seat, g.id)
-                if troop_ok:
-                    here = hexes[g.hex].settlement
-                    if here is not None and control[here] == seat:
-                        out.append(troop)
-                if mercenary_ok:
-                    out.append(mercenary)
+        for troop, mercenary, at_home in armies:
+            if troop_ok and at_home:  # a troop joins a general in a settlement of his seat
+                out.append(troop)
+            if mercenary_ok:
+                out.append(mercenary)
     if coins >= price["card"] and len(state.players[seat].hand) < rules.hand_limit and (state.deck or state.discard):
         out.append(facts.card)
     return out

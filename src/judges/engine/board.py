@@ -125,7 +125,17 @@ def region_share(
 
 
 def sustaining_regions(state: GameState, world: World, need: int) -> int:
-    return sum(1 for r in range(len(world.regions)) if standing_in_region(state, world, r) >= need)
+    """How many regions have at least `need` standing settlements (`standing_in_region`)."""
+    settlements = state.settlements
+    out = 0
+    for region in world.regions:
+        standing = 0
+        for s in region.settlements:
+            if not settlements[s].razed:
+                standing += 1
+        if standing >= need:
+            out += 1
+    return out
 
 
 def judge_titles_of(state: GameState, general_id: int) -> list[int]:

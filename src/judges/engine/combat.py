@@ -39,7 +39,8 @@ class Side:
         self.losses = 0
 
     def active_generals(self) -> list[int]:
-        return [g for g in self.generals if g not in self.removed]
+        removed = self.removed
+        return [g for g in self.generals if g not in removed] if removed else self.generals
 
 
 def _troops(ctx: Ctx, side: Side) -> int:
@@ -51,7 +52,10 @@ def _troops(ctx: Ctx, side: Side) -> int:
 def _alive(ctx: Ctx, side: Side) -> bool:
     if side.party == INVADERS:
         return side.strength > 0
-    return _troops(ctx, side) > 0 or bool(side.active_generals())
+    # a side with a general standing is alive; without, only its garrison's troops are left
+    return bool(side.active_generals()) or (
+        side.garrison is not None and ctx.state.settlements[side.garrison].troops > 0
+    )
 
 
 def _dice(ctx: Ctx, side: Side) -> int:
@@ -207,13 +211,29 @@ def _parties_at(ctx: Ctx, hex_index: int) -> tuple[int | None, dict[int, list[in
 
 
 def contested_hexes(ctx: Ctx) -> list[int]:
+    """The hexes where two parties meet (players' free generals and `_parties_at`'s garrison
+    owner), in hex order; one pass over the generals."""
     state = ctx.state
+    owners_at: dict[int, set[int]] = {}
+    for g in state.generals.values():
+        if g.captor is None:
+            owners = owners_at.get(g.hex)
+            if owners is None:
+                owners_at[g.hex] = {g.owner}
+            else:
+                owners.add(g.owner)
+    hexes, settlements = ctx.world.hexes, state.settlements
     out = []
-    for hex_index in sorted({g.hex for g in state.generals.values() if g.captor is None}):
-        garrison_owner, generals = _parties_at(ctx, hex_index)
-        parties = set(generals) | ({garrison_owner} if garrison_owner is not None else set())
-        if len(parties) >= 2:
-            out.append(hex_index)
+    for hex_index in sorted(owners_at):
+        owners = owners_at[hex_index]
+        if len(owners) < 2:
+            s_index = hexes[hex_index].settlement
+            if s_index is None:
+                continue
+            s = settlements[s_index]
+            if s.razed or s.owner is None or s.troops <= 0 or s.owner in owners:
+                continue  # no garrison of another party
+        out.append(hex_index)
     return out
 
 
@@ -222,9 +242,12 @@ def _first_arrival(ctx: Ctx, gids: list[int]) -> int:
     return min(arrivals) if arrivals else -1  # -1: he was there before anyone moved
 
 
-def _battle_plan(ctx: Ctx, hex_index: int) -> tuple[int, list[int]]:
-    """The holder of the hex and its attackers in order of arrival."""
-    garrison_owner, generals = _parties_at(ctx, hex_index)
+def _battle_plan(
+    ctx: Ctx, hex_index: int, parties: tuple[int | None, dict[int, list[int]]] | None = None
+) -> tuple[int, list[int]]:
+    """The holder of the hex and its attackers in order of arrival (`parties`: `_parties_at`
+    of the hex, when the caller has it)."""
+    garrison_owner, generals = parties if parties is not None else _parties_at(ctx, hex_index)
     if garrison_owner is not None:
         holder = garrison_owner
     else:
@@ -268,10 +291,11 @@ def run_battles(ctx: Ctx) -> None:
     order = turn_order(state)
     plans = []
     for hex_index in contested_hexes(ctx):
-        holder, attackers = _battle_plan(ctx, hex_index)
+        parties = _parties_at(ctx, hex_index)
+        holder, attackers = _battle_plan(ctx, hex_index, parties)
         first = attackers[0]
         rank = order.index(first) if first in order else len(order)
-        plans.append((rank, _first_arrival(ctx, _parties_at(ctx, hex_index)[1][first]), hex_index, holder, attackers))
+        plans.append((rank, _first_arrival(ctx, parties[1][first]), hex_index, holder, attackers))
     plans.sort()
     conquests = []
     for _, _, hex_index, holder, attackers in plans:

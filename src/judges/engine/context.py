@@ -4,9 +4,10 @@ world, the dice, and the outbox of notifications."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from ..world import World
+from .board import control_map
 from .dice import Dice
 from .rules import Rules
 from .state import PHASES, Decision, Entry, GameState, Notification
@@ -15,7 +16,18 @@ T = TypeVar("T")
 
 
 class Ctx:
-    __slots__ = ("state", "world", "dice", "outbox", "trusted", "turn_key", "turn_build", "turn_facts")
+    __slots__ = (
+        "state",
+        "world",
+        "dice",
+        "outbox",
+        "trusted",
+        "turn_key",
+        "turn_build",
+        "turn_facts",
+        "economy_round",
+        "economy_control",
+    )
 
     def __init__(self, state: GameState, world: World, dice: Dice) -> None:
         self.state = state
@@ -30,6 +42,10 @@ class Ctx:
         self.turn_key: Decision | None = None
         self.turn_build: object = None
         self.turn_facts: Any = None
+        # The control map of Income and Acquisitions (phases 3 and 4) of round `economy_round`:
+        # income moves coins only and no purchase changes who controls a settlement.
+        self.economy_round: int | None = None
+        self.economy_control: list[int | None] = []
 
     def forget(self) -> None:
         """Drops what is cached about the position: needed only after the state was edited by
@@ -37,17 +53,35 @@ class Ctx:
         self.turn_key = None
         self.turn_build = None
         self.turn_facts = None
+        self.economy_round = None
+        self.economy_control = []
 
     def turn_cached(self, seat: int, build: Callable[[Ctx, int], T]) -> T:
         """`build(ctx, seat)`, built once per turn of `seat`: the turn decision it owes is the
         key (a new object each turn). Outside the seat's turn, built afresh each time."""
-        for decision in self.state.pending:
+        pending = self.state.pending
+        if pending and pending[0] is self.turn_key and self.turn_build is build and pending[0].player == seat:
+            return self.turn_facts  # type: ignore[no-any-return]  # (the usual case: that turn is owed first)
+        for decision in pending:
             if decision.player == seat and decision.kind == "turn":
-                if self.turn_key is not decision or self.turn_build is not build:
-                    self.turn_facts = build(self, seat)
-                    self.turn_key, self.turn_build = decision, build
-                return cast(T, self.turn_facts)
+                if self.turn_key is decision and self.turn_build is build:
+                    return self.turn_facts  # type: ignore[no-any-return]
+                facts = self.turn_facts = build(self, seat)
+                self.turn_key, self.turn_build = decision, build
+                return facts
         return build(self, seat)
+
+    def economy_control_map(self) -> list[int | None]:
+        """`board.control_map` during Income and Acquisitions, built once for both phases of
+        a round (read-only: shared by the Income and every Acquisitions turn); built afresh
+        in any other phase."""
+        state = self.state
+        if state.phase != 3 and state.phase != 4:
+            return control_map(state, self.world)
+        if self.economy_round != state.round:
+            self.economy_control = control_map(state, self.world)
+            self.economy_round = state.round
+        return self.economy_control
 
     @property
     def rules(self) -> Rules:

@@ -86,6 +86,9 @@ class RngHolder(Protocol):
     rng: int
 
 
+_LIMITS: dict[int, int] = {}  # sides -> the rejection limit of a 64-bit word (below it: a fair face)
+
+
 class SeededDice(_DiceBase):
     """Dice whose state lives in `holder.rng` (normally the GameState)."""
 
@@ -95,10 +98,14 @@ class SeededDice(_DiceBase):
         self.holder = holder
 
     def roll(self, sides: int = 6) -> int:
-        if sides < 1:
-            raise ValueError("a die needs at least one face")
+        limit = _LIMITS.get(sides)
+        if limit is None:
+            if sides < 1:
+                raise ValueError("a die needs at least one face")
+            limit = ((_MASK + 1) // sides) * sides  # rejection keeps every face equally likely
+            if len(_LIMITS) < 4096:
+                _LIMITS[sides] = limit
         x: int = self.holder.rng
-        limit = ((_MASK + 1) // sides) * sides  # rejection keeps every face equally likely
         while True:  # splitmix64, written out (one call less per die: bots roll one per decision)
             x = (x + 0x9E3779B97F4A7C15) & _MASK
             z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK

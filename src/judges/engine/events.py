@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import product
 
-from ..world import TERRAINS
+from ..world import TERRAINS, Hex, World
 from .actions import ForeseeEvents
 from .board import generals_at, prophet_owner
 from .context import Ctx
@@ -51,10 +50,10 @@ def _allowed_terrains(rules: Rules, card: str) -> tuple[str, ...]:
     return (rules.sandstorm_terrain,) if card == "sandstorm" else TERRAINS
 
 
-def legal_foresee_events(ctx: Ctx, decision: Decision) -> Iterator[ForeseeEvents]:
-    options = [_allowed_terrains(ctx.rules, card) for card in ctx.state.events_area]
-    for combo in product(*options):
-        yield ForeseeEvents(player=decision.player, terrains=list(combo))
+def legal_foresee_events(ctx: Ctx, decision: Decision) -> list[ForeseeEvents]:
+    rules, player = ctx.rules, decision.player
+    options = [_allowed_terrains(rules, card) for card in ctx.state.events_area]
+    return [ForeseeEvents(player=player, terrains=list(combo)) for combo in product(*options)]
 
 
 def apply_foresee_events(ctx: Ctx, decision: Decision, action: ForeseeEvents) -> None:
@@ -106,6 +105,21 @@ def _halve(n: int) -> int:
     return (n + 1) // 2  # half, rounded up
 
 
+_BY_TERRAIN: dict[tuple[int, str], tuple[World, tuple[Hex, ...]]] = {}
+
+
+def _hexes_of(world: World, terrain: str) -> tuple[Hex, ...]:
+    """The hexes of one terrain, in map order (a World is immutable)."""
+    known = _BY_TERRAIN.get((id(world), terrain))
+    if known is not None and known[0] is world:
+        return known[1]
+    if len(_BY_TERRAIN) > 1000:  # bounded: a long-lived process may see many worlds
+        _BY_TERRAIN.clear()
+    hexes = tuple(hx for hx in world.hexes if hx.terrain == terrain)
+    _BY_TERRAIN[(id(world), terrain)] = (world, hexes)
+    return hexes
+
+
 def plague(ctx: Ctx, terrain: str) -> None:
     """§ 11 [D]: on the struck terrain, hex by hex: each garrison, then each general (by id):
     his army, then his life. A garrison or army loses half its troops (rounded up) on a d6 of
@@ -113,9 +127,7 @@ def plague(ctx: Ctx, terrain: str) -> None:
     rules = ctx.rules
     state, world = ctx.state, ctx.world
     occupied = {g.hex for g in state.generals.values()}  # a plague moves nobody: only deaths change this
-    for hx in world.hexes:
-        if hx.terrain != terrain:
-            continue
+    for hx in _hexes_of(world, terrain):
         if hx.settlement is not None:
             s = state.settlements[hx.settlement]
             if not s.razed and s.owner is not None and s.troops > 0:

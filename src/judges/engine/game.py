@@ -109,9 +109,10 @@ class Game:
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every legal action, for one player or for all who owe a decision."""
-        if self.is_over:
+        state = self.state
+        if state.ending is not None:  # is_over
             return []
-        pending = self.state.pending
+        pending = state.pending
         if len(pending) == 1:  # the usual case: no list to merge
             decision = pending[0]
             if player is not None and decision.player != player:
@@ -173,8 +174,11 @@ class Game:
         finally:
             ctx.trusted = False
         self.log.append(action)
-        self.advance()
-        return self.notifications[start:]
+        state = self.state
+        if (not state.pending and state.ending is None) or ctx.outbox:  # else advance() has nothing to do
+            self.advance()
+            return self.notifications[start:]
+        return []
 
     push = apply
 

@@ -25,12 +25,27 @@ def settlement_value(state: GameState, world: World, settlement: int) -> tuple[i
     return max(rules.min_settlement_value, value), modifiers
 
 
-def compute_income(state: GameState, world: World) -> dict[int, list[Entry]]:
-    """Every living player's income lines for this round, without changing anything."""
+_NONE: list[str] = []
+
+
+def compute_income(state: GameState, world: World, control: list[int | None] | None = None) -> dict[int, list[Entry]]:
+    """Every living player's income lines for this round, without changing anything.
+    `control` is the position's `control_map`, when the caller has it already."""
     rules = state.options.rules
     lines: dict[int, list[Entry]] = {seat: [] for seat in living_seats(state)}
-    control = control_map(state, world)
+    if control is None:
+        control = control_map(state, world)
     besieged = {pair.at for pair in state.invaders}
+    # settlement_value, with the events read once: terrain -> (their change, their names)
+    events: dict[str, tuple[int, list[str]]] = {}
+    for event in state.events_landed:
+        change, names = events.get(event.terrain, (0, []))
+        if event.card == "abundance":
+            events[event.terrain] = (change + rules.abundance_bonus, [*names, "abundance"])
+        elif event.card == "famine":
+            events[event.terrain] = (change - rules.famine_penalty, [*names, "famine"])
+    hexes, places = world.hexes, world.settlements
+    least = rules.min_settlement_value
     for region_index, region in enumerate(world.regions):
         collector = state.taxes.get(region_index)
         for settlement in region.settlements:
@@ -45,7 +60,9 @@ def compute_income(state: GameState, world: World) -> dict[int, list[Entry]]:
                 continue
             if collector is None and owner not in lines:
                 continue  # nobody collects it
-            value, modifiers = settlement_value(state, world, settlement)
+            value = base_value(state, world, settlement)
+            change, names = events.get(hexes[places[settlement].hex].terrain, (0, _NONE))
+            value, modifiers = max(least, value + change), list(names)
             if collector is not None:
                 if owner in lines:
                     lines[owner].append(
@@ -83,10 +100,12 @@ def compute_income(state: GameState, world: World) -> dict[int, list[Entry]]:
 
 def run_income(ctx: Ctx) -> None:
     state = ctx.state
-    for seat, entries in compute_income(state, ctx.world).items():
+    for seat, entries in compute_income(state, ctx.world, ctx.economy_control_map()).items():
         player = state.players[seat]
         before = player.coins
-        gained = sum(e.params["value"] for e in entries)
+        gained = 0
+        for e in entries:
+            gained += e.params["value"]
         player.coins += gained
         ctx.notify(
             "notification.income",

@@ -200,18 +200,28 @@ def revolt_targets(ctx: Ctx, seat: int) -> list[int]:
     """Settlements another player controls by garrison only, in a region where `seat`
     controls a settlement."""
     state, world = ctx.state, ctx.world
-    my_regions = {world.settlements[s].region for s in controlled_settlements(state, world, seat)}
-    out = []
-    for region in my_regions:
-        for s in world.regions[region].settlements:
-            st = state.settlements[s]
-            if st.razed or st.owner is None or st.owner == CANAANITES or st.owner == seat:
-                continue
-            hex_index = world.settlements[s].hex
-            if any(g.hex == hex_index and g.owner == st.owner and g.captor is None for g in state.generals.values()):
-                continue
-            out.append(s)
-    return sorted(out)
+    settlements, places = state.settlements, world.settlements
+    # the standing garrisons: the regions of `seat`'s, the other players'
+    held = [(s, st.owner) for s, st in enumerate(settlements) if st.owner is not None and not st.razed]
+    candidates = [s for s, owner in held if owner != seat and owner != CANAANITES]
+    if not candidates:
+        return []
+    my_regions = {places[s].region for s, owner in held if owner == seat}
+    # (hex, owner) of every free general; `seat` also controls the settlements without a
+    # garrison where only its free generals stand (control_map's rules)
+    stands = {(g.hex, g.owner) for g in state.generals.values() if g.captor is None}
+    hexes = world.hexes
+    for h, owner in stands:
+        if owner == seat:
+            s_index = hexes[h].settlement
+            if s_index is not None:
+                st = settlements[s_index]
+                if st.owner is None and not st.razed and all(o == seat for hh, o in stands if hh == h):
+                    my_regions.add(places[s_index].region)
+    # held by garrison only: none of the garrison owner's free generals stands there
+    return [
+        s for s in candidates if places[s].region in my_regions and (places[s].hex, settlements[s].owner) not in stands
+    ]
 
 
 def apply_revolt(ctx: Ctx, action: PlayRevolt) -> None:
@@ -336,30 +346,86 @@ def apply_release(ctx: Ctx, action: Release) -> None:
 # --- Legal actions of an Intrigue turn ----------------------------------------------------------
 
 
-def legal_intrigue(ctx: Ctx, seat: int) -> Iterator[Action]:
-    state, world = ctx.state, ctx.world
-    hand = set(state.players[seat].hand)
-    if "tax" in hand and _can_play(ctx, seat, "tax"):
-        for r in taxable_regions(ctx):
-            yield PlayTax(player=seat, region=world.regions[r].name)
-    for card in EVENT_CARDS:
-        if card in hand and _can_play(ctx, seat, card):
-            yield PlayEvent(player=seat, card=card)
-    if "assassin" in hand and _can_play(ctx, seat, "assassin"):
-        for gid in assassin_targets(ctx, seat):
-            yield PlayAssassin(player=seat, target=gid)
-    if "revolt" in hand and _can_play(ctx, seat, "revolt"):
-        for s in revolt_targets(ctx, seat):
-            yield PlayRevolt(player=seat, settlement=world.settlements[s].name)
-    if "prophet" in hand and _can_play(ctx, seat, "prophet"):
-        for gid in prophet_targets(ctx, seat):
-            yield PlayProphet(player=seat, general=gid)
-    if "anointing" in hand and _can_play(ctx, seat, "anointing"):
-        for gid in anointing_targets(ctx, seat):
-            yield PlayAnointing(player=seat, general=gid)
-    for gid in my_captives(ctx, seat):
-        yield Execute(player=seat, general=gid)
-        yield Release(player=seat, general=gid)
+def legal_intrigue(ctx: Ctx, seat: int) -> list[Action]:
+    """Every legal action of an Intrigue turn, in a fixed order: Tax by region, the events,
+    Assassin by target, Revolt by settlement, Prophet, Anointing, then each captive executed
+    or released. The targets are those of the functions above, worked out in one pass over
+    the generals; the actions are shared frozen values (`_interned`)."""
+    state = ctx.state
+    generals = state.generals.values()
+    out: list[Action] = []
+    hand = state.players[seat].hand
+    if hand and state.cards_played < ctx.rules.cards_per_turn:
+        world = ctx.world
+        cards = set(hand)
+        if "tax" in cards:
+            taxes, row = state.taxes, _row(PlayTax, seat)
+            for r, region in enumerate(world.regions):
+                if r not in taxes:
+                    out.append(row.get(region.name) or _make(row, PlayTax, seat, region.name))
+        row = _row(PlayEvent, seat)
+        for card in EVENT_CARDS:
+            if card in cards:
+                out.append(row.get(card) or _make(row, PlayEvent, seat, card))
+        if "assassin" in cards:
+            row = _row(PlayAssassin, seat)
+            for g in generals:
+                if g.owner != seat:
+                    out.append(row.get(g.id) or _make(row, PlayAssassin, seat, g.id))
+        if "revolt" in cards:
+            row = _row(PlayRevolt, seat)
+            for t in revolt_targets(ctx, seat):
+                name = world.settlements[t].name
+                out.append(row.get(name) or _make(row, PlayRevolt, seat, name))
+        if "prophet" in cards:
+            row = _row(PlayProphet, seat)
+            out += [row.get(gid) or _make(row, PlayProphet, seat, gid) for gid in prophet_targets(ctx, seat)]
+        if "anointing" in cards:
+            row = _row(PlayAnointing, seat)
+            out += [row.get(gid) or _make(row, PlayAnointing, seat, gid) for gid in anointing_targets(ctx, seat)]
+    for g in generals:
+        if g.captor == seat:
+            out.append(_interned(Execute, seat, g.id))
+            out.append(_interned(Release, seat, g.id))
+    return out
+
+
+# The field each interned Intrigue action carries besides its player.
+_FIELD: dict[type[Action], str] = {
+    PlayTax: "region",
+    PlayEvent: "card",
+    PlayAssassin: "target",
+    PlayRevolt: "settlement",
+    PlayProphet: "general",
+    PlayAnointing: "general",
+    Execute: "general",
+    Release: "general",
+}
+# action type -> seat -> the value of its field -> the action: actions are frozen values, so
+# one of each serves every turn of every game (like EndTurn)
+_INTERNED: dict[type[Action], dict[int, dict[object, Action]]] = {kind: {} for kind in _FIELD}
+
+
+def _row(kind: type[Action], seat: int) -> dict[object, Action]:
+    """The interned actions of one type for one seat, by the value of its field."""
+    by_seat = _INTERNED[kind]
+    row = by_seat.get(seat)
+    if row is None:
+        row = by_seat[seat] = {}
+    return row
+
+
+def _make(row: dict[object, Action], kind: type[Action], seat: int, value: object) -> Action:
+    if len(row) > 5_000:  # bounded: names and ids come from the games played
+        row.clear()
+    action = row[value] = kind(player=seat, **{_FIELD[kind]: value})
+    return action
+
+
+def _interned(kind: type[Action], seat: int, value: object) -> Action:
+    """The action `kind(player=seat, <its field>=value)`, shared."""
+    row = _row(kind, seat)
+    return row.get(value) or _make(row, kind, seat, value)
 
 
 INTRIGUE_HANDLERS: dict[type[Action], TurnHandler] = {

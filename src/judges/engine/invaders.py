@@ -51,7 +51,12 @@ def move_invaders(ctx: Ctx) -> None:
 def entry_candidates(ctx: Ctx) -> list[int]:
     """Where an entering pair may appear: standing, unbesieged, not Canaanite-held."""
     besieged = {p.at for p in ctx.state.invaders if p.at >= 0}
-    return [s for s in ctx.world.ring if _can_host(ctx, s, besieged)]
+    settlements = ctx.state.settlements
+    return [  # _can_host
+        s
+        for s in ctx.world.ring
+        if not settlements[s].razed and settlements[s].owner != CANAANITES and s not in besieged
+    ]
 
 
 def start_wave(ctx: Ctx) -> None:

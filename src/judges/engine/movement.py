@@ -18,7 +18,8 @@ RULE = "§9 Movement"
 def start_movement(ctx: Ctx) -> None:
     """Every free general gets his movement points for this phase."""
     state = ctx.state
-    state.move_points = {g.id: ctx.rules.movement_points for g in state.generals.values() if g.captor is None}
+    points = ctx.rules.movement_points
+    state.move_points = {g.id: points for g in state.generals.values() if g.captor is None}
     state.arrivals = {}
     state.arrival_counter = 0
 
@@ -27,15 +28,21 @@ def desert_sealed(ctx: Ctx) -> bool:
     return any(e.card == "sandstorm" for e in ctx.state.events_landed)
 
 
-def contact_hexes(ctx: Ctx, seat: int) -> set[int]:
+def contact_hexes(ctx: Ctx, seat: int, others: set[int] | None = None) -> set[int]:
     """Every hex whose entry ends a move of `seat`'s generals: another player's free general,
-    another player's garrison (Canaanite-held included), or a besieged settlement, unless razed."""
+    another player's garrison (Canaanite-held included), or a besieged settlement, unless razed.
+    `others`: the hexes of the other players' free generals, when the caller has them."""
     state, world = ctx.state, ctx.world
-    out = {g.hex for g in state.generals.values() if g.owner != seat and g.captor is None}
+    if others is None:
+        others = {g.hex for g in state.generals.values() if g.owner != seat and g.captor is None}
+    out = set(others)
+    places = world.settlements
     out.update(
-        info.hex
-        for info, s in zip(world.settlements, state.settlements, strict=True)
-        if s.owner is not None and s.owner != seat and not s.razed
+        [
+            places[i].hex
+            for i, s in enumerate(state.settlements)
+            if s.owner is not None and s.owner != seat and not s.razed
+        ]
     )
     for pair in state.invaders:
         if pair.at >= 0 and not state.settlements[pair.at].razed:
@@ -44,39 +51,72 @@ def contact_hexes(ctx: Ctx, seat: int) -> set[int]:
 
 
 Steps = tuple[tuple[tuple[int, int, bool], ...], ...]
+Table = tuple[tuple[tuple[int, int], ...], ...]  # per hex: (neighbour, cost of entering it) open to a move
+
+
+class Reach:
+    """Where a general can go from one hex with some points, the Sandstorm raging or not,
+    when no contact hex is in the way: `best` (hex -> cost), `order` (those hexes sorted),
+    `crossed` (the hexes entered with points to spare: the only ones whose contact matters)."""
+
+    __slots__ = ("best", "order", "crossed")
+
+    def __init__(self, table: Table, start: int, points: int) -> None:
+        self.best = _walk(table, start, points, set())
+        self.order = tuple(sorted(self.best))
+        self.crossed = frozenset(h for h, cost in self.best.items() if cost < points)
 
 
 class MapMoves:
     """Movement on one map under one set of terrain costs: per hex, its steps (neighbour, cost
-    of entering it, is it desert), and the reachable hexes of each start, points and Sandstorm
-    when no contact hex is in the way, shared by every game on that map."""
+    of entering it, is it desert); the `Reach` of each start, points and Sandstorm, and each
+    seat's general's Move to each hex, shared by every game on that map."""
 
-    __slots__ = ("costs", "steps", "free")
+    __slots__ = ("costs", "steps", "tables", "free", "rows", "world")
 
     def __init__(self, world: World, costs: Mapping[str, int]) -> None:
         hexes = world.hexes
+        self.world = world
         self.costs = costs
         self.steps: Steps = tuple(
             tuple((n, costs[hexes[n].terrain], hexes[n].terrain == "desert") for n in world.neighbours[h])
             for h in range(len(hexes))
         )
-        # (start, points, sealed) -> (hex -> cost, those hexes in order, the hexes a move may cross)
-        self.free: dict[tuple[int, int, bool], tuple[dict[int, int], list[int], frozenset[int]]] = {}
+        # the steps open to a move, without and with the Sandstorm (which seals the desert)
+        self.tables: tuple[Table, Table] = (
+            tuple(tuple((n, cost) for n, cost, _ in out) for out in self.steps),
+            tuple(tuple((n, cost) for n, cost, desert in out if not desert) for out in self.steps),
+        )
+        self.free: dict[tuple[int, int, bool], Reach] = {}  # (start, points, sealed) -> its Reach
+        # seat -> general id -> his Move to each hex, by hex (actions are frozen values: the
+        # same ones serve every turn of every game, like EndTurn)
+        self.rows: dict[int, dict[int, tuple[Move, ...]]] = {}
 
-    def reach(self, start: int, points: int, contact: set[int], sealed: bool) -> tuple[dict[int, int], list[int]]:
-        """`_search`'s answer (hex -> cost) and its hexes in order. Contact only matters where a
+    def reach(self, start: int, points: int, contact: set[int], sealed: bool) -> tuple[dict[int, int], tuple[int, ...]]:
+        """`_walk`'s answer (hex -> cost) and its hexes in order. Contact only matters where a
         move would cross it: when no hex a contact-free search crosses is a contact hex, the
         contact-free answer is the answer."""
         key = (start, points, sealed)
         free = self.free.get(key)
         if free is None:
-            best = _search(self.steps, start, points, set(), sealed)
-            crossed = frozenset(h for h, cost in best.items() if cost < points)  # entered with points to spare
-            free = self.free[key] = (best, sorted(best), crossed)
-        if contact.isdisjoint(free[2]):
-            return free[0], free[1]
-        best = _search(self.steps, start, points, contact, sealed)
-        return best, sorted(best)
+            free = self.free[key] = Reach(self.tables[sealed], start, points)
+        crossed = free.crossed
+        if contact.isdisjoint(crossed):
+            return free.best, free.order
+        best = _walk(self.tables[sealed], start, points, contact)
+        return best, tuple(sorted(best))
+
+    def moves_row(self, seat: int, gid: int) -> tuple[Move, ...]:
+        """General `gid` of `seat`: his Move to each hex of the map, by hex."""
+        mine = self.rows.get(seat)
+        if mine is None:
+            mine = self.rows[seat] = {}
+        row = mine.get(gid)
+        if row is None:
+            if len(mine) > 5_000:  # bounded: general ids grow over a long-lived process's games
+                mine.clear()
+            row = mine[gid] = tuple(Move(player=seat, general=gid, q=h.q, r=h.r) for h in self.world.hexes)
+        return row
 
 
 _MAP_MOVES: dict[int, MapMoves] = {}  # id(world) -> its movement, under the last terrain costs asked for
@@ -85,7 +125,7 @@ _MAP_MOVES: dict[int, MapMoves] = {}  # id(world) -> its movement, under the las
 def map_moves(world: World, rules: Rules) -> MapMoves:
     costs = rules.terrain_move_cost
     moves = _MAP_MOVES.get(id(world))
-    if moves is None or moves.costs != costs:
+    if moves is None or moves.world is not world or moves.costs != costs:
         moves = _MAP_MOVES[id(world)] = MapMoves(world, costs)
     return moves
 
@@ -99,24 +139,24 @@ def reachable(ctx: Ctx, general: General, contact: set[int] | None = None) -> di
         return {}
     if contact is None:
         contact = contact_hexes(ctx, general.owner)
-    return _search(map_moves(ctx.world, ctx.rules).steps, general.hex, points, contact, desert_sealed(ctx))
+    return _walk(map_moves(ctx.world, ctx.rules).tables[desert_sealed(ctx)], general.hex, points, contact)
 
 
-def _search(steps: Steps, start: int, points: int, contact: set[int], sealed: bool) -> dict[int, int]:
+def _walk(table: Table, start: int, points: int, contact: set[int]) -> dict[int, int]:
+    """Hex -> cheapest cost of every hex reachable from `start` with `points` over the open
+    steps of `table`; contact hexes are entered but not crossed."""
     best = {start: 0}
     frontier = [start]
     # Every step costs at least 1, so `points` rounds of relaxation reach every hex in range.
     for _ in range(points):
         grown = []
         for here in frontier:
-            if here != start and here in contact:
+            if here in contact and here != start:
                 continue  # the move would end here
             cost = best[here]
-            for nxt, step_cost, desert in steps[here]:
-                if sealed and desert:
-                    continue  # the Sandstorm seals the desert
+            for nxt, step_cost in table[here]:
                 new_cost = cost + step_cost
-                if new_cost <= points and new_cost < best.get(nxt, 99):
+                if new_cost <= points and (nxt not in best or new_cost < best[nxt]):
                     best[nxt] = new_cost
                     grown.append(nxt)
         if not grown:
@@ -131,66 +171,113 @@ class TurnFacts:
     nothing a Movement action does changes another player's units or garrisons, the invaders,
     the razed settlements or the events in force: so the contact hexes and the Sandstorm stay
     as they were, a general's reachable hexes depend only on his hex and points left, and his
-    legal actions only on those, his army, the Ark and the garrison where he stands."""
+    legal actions only on those, his army, the Ark and the garrison where he stands.
 
-    __slots__ = ("contact", "others", "sealed", "map", "moves", "segments")
+    Each general's list of actions is kept until a Movement action changes what it reads:
+    the handlers below tell the facts which generals they touched (`moved`, `touched_hex`),
+    and the seat's whole list is rebuilt from the kept lists of the others."""
+
+    __slots__ = ("contact", "others", "sealed", "map", "moves", "segments", "listing", "movers")
 
     def __init__(self, ctx: Ctx, seat: int) -> None:
         state = ctx.state
+        # the seat's free generals in id order (no Movement action frees, captures or adds one)
+        self.movers = [g.id for g in state.generals.values() if g.owner == seat and g.captor is None]
         # hexes of the other players' free generals (a settlement there without a garrison is contested)
         self.others = {g.hex for g in state.generals.values() if g.owner != seat and g.captor is None}
-        self.contact = contact_hexes(ctx, seat)
+        self.contact = contact_hexes(ctx, seat, self.others)
         self.sealed = desert_sealed(ctx)
         self.map = map_moves(ctx.world, ctx.rules)
-        # general id -> (his hex, his points, hex -> cost, his Move actions in hex order)
-        self.moves: dict[int, tuple[int, int, dict[int, int], list[Move]]] = {}
-        # general id -> (what his actions depend on, his actions)
-        self.segments: dict[int, tuple[tuple[object, ...], list[Action]]] = {}
+        # general id -> (his hex, his points, hex -> cost, those hexes in order)
+        self.moves: dict[int, tuple[int, int, dict[int, int], tuple[int, ...]]] = {}
+        # general id -> his actions, until an action touches him
+        self.segments: dict[int, list[Action]] = {}
+        # the seat's actions (its free generals' in id order), until an action touches any
+        self.listing: list[Action] | None = None
 
-    def reach(self, ctx: Ctx, g: General) -> tuple[dict[int, int], list[Move]]:
-        """The hexes a free general of the seat can reach (hex -> cost) and his Move actions."""
+    def reach(self, ctx: Ctx, g: General) -> tuple[dict[int, int], tuple[int, ...]]:
+        """The hexes a free general of the seat can reach (hex -> cost) and those hexes in order."""
         points = ctx.state.move_points.get(g.id, 0)
         known = self.moves.get(g.id)
         if known is not None and known[0] == g.hex and known[1] == points:
             return known[2], known[3]
-        best, order = self.map.reach(g.hex, points, self.contact, self.sealed) if points > 0 else ({}, [])
-        hexes = ctx.world.hexes
-        moves = [Move(player=g.owner, general=g.id, q=hexes[h].q, r=hexes[h].r) for h in order]
-        self.moves[g.id] = (g.hex, points, best, moves)
-        return best, moves
+        best, order = self.map.reach(g.hex, points, self.contact, self.sealed) if points > 0 else ({}, ())
+        self.moves[g.id] = (g.hex, points, best, order)
+        return best, order
 
     def actions(self, ctx: Ctx, g: General) -> list[Action]:
         """The legal actions of one free general of the seat, in a fixed order: moves (by hex),
         troops taken, troops left, the Ark picked up or dropped."""
+        known = self.segments.get(g.id)
+        if known is not None:
+            return known
         state = ctx.state
         s_index = ctx.world.hexes[g.hex].settlement
         s = state.settlements[s_index] if s_index is not None else None
-        key = (
-            g.hex,
-            state.move_points.get(g.id, 0),
-            g.army,
-            g.ark,
-            state.ark_hex == g.hex,
-            s.owner if s is not None else None,
-            s.troops if s is not None else 0,
-        )
-        known = self.segments.get(g.id)
-        if known is not None and known[0] == key:
-            return known[1]
         seat = g.owner
-        out: list[Action] = list(self.reach(ctx, g)[1])
+        row = self.map.moves_row(seat, g.id)  # his Move to each hex
+        out: list[Action] = [row[h] for h in self.reach(ctx, g)[1]]
         # _garrison_here, from the turn's facts: a standing settlement under him that his seat
         # holds with a garrison, or holds by his presence (no other player's general there)
         if s is not None and not s.razed and (s.owner == seat or (s.owner is None and g.hex not in self.others)):
+            troops = _troop_actions(seat, g.id)
             if s.owner == seat:
-                out.extend(TakeTroops(player=seat, general=g.id, count=n) for n in range(1, s.troops + 1))
-            out.extend(LeaveTroops(player=seat, general=g.id, count=n) for n in range(1, g.army + 1))
+                out += troops[0][: s.troops] if s.troops <= _TROOP_ROW else _take(seat, g.id, s.troops)
+            out += troops[1][: g.army] if g.army <= _TROOP_ROW else _leave(seat, g.id, g.army)
         if state.ark_hex == g.hex:
             out.append(PickUpArk(player=seat, general=g.id))
         if g.ark:
             out.append(DropArk(player=seat, general=g.id))
-        self.segments[g.id] = (key, out)
+        self.segments[g.id] = out
         return out
+
+    def legal(self, ctx: Ctx, seat: int) -> list[Action]:
+        """The seat's actions (a fresh list): its free generals' in id order."""
+        listing = self.listing
+        if listing is None:
+            listing = []
+            segments, generals = self.segments, ctx.state.generals
+            for gid in self.movers:
+                known = segments.get(gid)
+                listing += known if known is not None else self.actions(ctx, generals[gid])
+            self.listing = listing
+        return listing.copy()
+
+    def moved(self, gid: int) -> None:
+        """General `gid` changed his hex, points, army or Ark: his actions are built anew."""
+        self.segments.pop(gid, None)
+        self.listing = None
+
+    def touched_hex(self, ctx: Ctx, hex_index: int) -> None:
+        """The garrison or the unattended Ark at `hex_index` changed: the actions of every
+        general standing there are built anew."""
+        generals = ctx.state.generals
+        for gid in [gid for gid in self.segments if generals[gid].hex == hex_index]:
+            del self.segments[gid]
+        self.listing = None
+
+
+# Actions are frozen values: the same TakeTroops and LeaveTroops serve every turn of every
+# game (like EndTurn).
+_TROOP_ROW = 12  # troop counts kept ready per (seat, general); larger ones are built each time
+_TROOPS: dict[tuple[int, int], tuple[list[TakeTroops], list[LeaveTroops]]] = {}
+
+
+def _take(seat: int, gid: int, n: int) -> list[TakeTroops]:
+    return [TakeTroops(player=seat, general=gid, count=c) for c in range(1, n + 1)]
+
+
+def _leave(seat: int, gid: int, n: int) -> list[LeaveTroops]:
+    return [LeaveTroops(player=seat, general=gid, count=c) for c in range(1, n + 1)]
+
+
+def _troop_actions(seat: int, gid: int) -> tuple[list[TakeTroops], list[LeaveTroops]]:
+    row = _TROOPS.get((seat, gid))
+    if row is None:
+        if len(_TROOPS) > 20_000:
+            _TROOPS.clear()
+        row = _TROOPS[(seat, gid)] = (_take(seat, gid, _TROOP_ROW), _leave(seat, gid, _TROOP_ROW))
+    return row
 
 
 def turn_facts(ctx: Ctx, seat: int) -> TurnFacts:
@@ -208,7 +295,8 @@ def _own_mover(ctx: Ctx, seat: int, gid: int) -> General:
 
 def apply_move(ctx: Ctx, action: Move) -> None:
     state, world = ctx.state, ctx.world
-    g = _own_mover(ctx, action.player, action.general)
+    # (a trusted Move was listed for one of the player's free generals)
+    g = state.generals[action.general] if ctx.trusted else _own_mover(ctx, action.player, action.general)
     target = world.hex_at.get((action.q, action.r))
     if target is None:
         raise IllegalAction(
@@ -236,6 +324,7 @@ def apply_move(ctx: Ctx, action: Move) -> None:
     if target in facts.contact:
         state.move_points[g.id] = 0  # contact ends the move
     g.hex = target
+    facts.moved(g.id)
     state.arrivals[g.id] = state.arrival_counter
     state.arrival_counter += 1
 
@@ -269,6 +358,7 @@ def apply_take(ctx: Ctx, action: TakeTroops) -> None:
     if s.troops == 0:
         s.owner = None
     g.army += action.count
+    turn_facts(ctx, g.owner).touched_hex(ctx, g.hex)
 
 
 def apply_leave(ctx: Ctx, action: LeaveTroops) -> None:
@@ -290,6 +380,7 @@ def apply_leave(ctx: Ctx, action: LeaveTroops) -> None:
     s.owner = g.owner
     s.troops += action.count
     g.army -= action.count
+    turn_facts(ctx, g.owner).touched_hex(ctx, g.hex)
 
 
 def apply_pick_up(ctx: Ctx, action: PickUpArk) -> None:
@@ -300,6 +391,7 @@ def apply_pick_up(ctx: Ctx, action: PickUpArk) -> None:
         )
     ctx.state.ark_hex = None
     g.ark = True
+    turn_facts(ctx, g.owner).touched_hex(ctx, g.hex)
     ctx.log_round("movement.ark_taken", player=g.owner, general=g.id, hex=g.hex)
 
 
@@ -309,16 +401,12 @@ def apply_drop(ctx: Ctx, action: DropArk) -> None:
         raise IllegalAction(RULE, "error.no_ark", f"general {g.id} does not carry the Ark", general=g.id)
     g.ark = False
     ctx.state.ark_hex = g.hex
+    turn_facts(ctx, g.owner).touched_hex(ctx, g.hex)
     ctx.log_round("movement.ark_dropped", player=g.owner, general=g.id, hex=g.hex)
 
 
 def legal_movement(ctx: Ctx, seat: int) -> list[Action]:
-    facts = turn_facts(ctx, seat)
-    out: list[Action] = []
-    for g in ctx.state.generals.values():
-        if g.owner == seat and g.captor is None:
-            out.extend(facts.actions(ctx, g))
-    return out
+    return ctx.turn_cached(seat, TurnFacts).legal(ctx, seat)
 
 
 MOVEMENT_HANDLERS: dict[type[Action], TurnHandler] = {

@@ -4,7 +4,7 @@ owes a "turn" decision; within it they take any number of the phase's actions, t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from .acquisitions import apply_buy, legal_buys
 from .actions import Action, Buy, EndTurn
@@ -21,9 +21,16 @@ PHASE_HANDLERS: dict[int, dict[type[Action], TurnHandler]] = {
     4: {Buy: apply_buy},
     5: MOVEMENT_HANDLERS,
 }
-PHASE_LEGAL: dict[int, Callable[[Ctx, int], Iterable[Action]]] = {2: legal_intrigue, 4: legal_buys, 5: legal_movement}
+# phase -> the legal actions of a seat's turn but EndTurn, as a fresh list
+PHASE_LEGAL: dict[int, Callable[[Ctx, int], list[Action]]] = {2: legal_intrigue, 4: legal_buys, 5: legal_movement}
 # Which phase each turn action belongs to, for a clear refusal in the wrong phase.
 ACTION_PHASE = {action_type: phase for phase, handlers in PHASE_HANDLERS.items() for action_type in handlers}
+# action type -> (its phase, its handler): one look-up per action
+_HANDLERS = {
+    action_type: (phase, handler)
+    for phase, handlers in PHASE_HANDLERS.items()
+    for action_type, handler in handlers.items()
+}
 
 
 def start_turns(ctx: Ctx) -> None:
@@ -41,15 +48,14 @@ def _next_turn(ctx: Ctx) -> None:
 
 
 def legal_turn(ctx: Ctx, decision: Decision) -> list[Action]:
-    legal = PHASE_LEGAL.get(ctx.state.phase)
-    out: list[Action] = []
-    if legal is not None:
-        actions = legal(ctx, decision.player)
-        out = actions if isinstance(actions, list) else list(actions)  # a fresh list: appended to
     seat = decision.player
     end = _END_TURN.get(seat)
     if end is None:
         end = _END_TURN[seat] = EndTurn(player=seat)  # actions are frozen: one per seat serves every turn
+    legal = PHASE_LEGAL.get(ctx.state.phase)
+    if legal is None:
+        return [end]
+    out = legal(ctx, seat)  # a fresh list, appended to
     out.append(end)
     return out
 
@@ -63,8 +69,8 @@ def apply_turn_action(ctx: Ctx, decision: Decision, action: Action) -> None:
         _next_turn(ctx)
         return
     phase = ctx.state.phase
-    handler = PHASE_HANDLERS.get(phase, {}).get(type(action))
-    if handler is None:
+    handler = _HANDLERS.get(type(action))
+    if handler is None or handler[0] != phase:
         right = ACTION_PHASE.get(type(action))
         where = f"the {PHASES[right - 1]} phase" if right else "no turn"
         raise IllegalAction(
@@ -74,4 +80,4 @@ def apply_turn_action(ctx: Ctx, decision: Decision, action: Action) -> None:
             action=action.__struct_config__.tag,
             phase=PHASES[phase - 1],
         )
-    handler(ctx, action)
+    handler[1](ctx, action)

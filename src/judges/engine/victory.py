@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..world import World
-from .board import control_map, controlled_settlements, free_generals, hex_controller, living_seats, sustaining_regions
+from .board import control_map, controlled_settlements, hex_controller, living_seats, sustaining_regions
 from .context import Ctx
 from .state import GameState
 
@@ -14,9 +14,7 @@ def reconcile_custody(ctx: Ctx) -> None:
     """A captive on a hex his captor no longer controls passes to its controller, and goes
     free when that is his own player or nobody [D]. Captives never move [D]."""
     state, world = ctx.state, ctx.world
-    for g in sorted(state.generals.values(), key=lambda g: g.id):
-        if g.captor is None:
-            continue
+    for g in sorted((g for g in state.generals.values() if g.captor is not None), key=lambda g: g.id):
         controller = hex_controller(state, world, g.hex)
         if controller == g.captor:
             continue
@@ -52,14 +50,41 @@ def score(state: GameState, world: World, seat: int) -> dict[str, int]:
     }
 
 
+def scores_of(state: GameState, world: World, seats: list[int]) -> dict[int, dict[str, int]]:
+    """`score` of each of `seats`, in one pass over the titles and the generals."""
+    rules = state.options.rules
+    generals = state.generals
+    judges = dict.fromkeys(seats, 0)
+    for t in state.titles:
+        if t.in_play and t.holder is not None:
+            owner = generals[t.holder].owner
+            if owner in judges:
+                judges[owner] += 1
+    king_owner = generals[state.king].owner if state.king is not None else None
+    tabernacle = world.tabernacle_hex
+    at_tabernacle = {g.owner for g in generals.values() if g.ark and g.captor is None and g.hex == tabernacle}
+    per_judge, per_king, per_tabernacle = rules.points_per_judge, rules.points_king, rules.points_tabernacle
+    out: dict[int, dict[str, int]] = {}
+    for seat in seats:
+        j = judges[seat] * per_judge
+        k = (1 if king_owner == seat else 0) * per_king
+        ark = (1 if seat in at_tabernacle else 0) * per_tabernacle
+        out[seat] = {"judges": j, "king": k, "tabernacle": ark, "total": j + k + ark}
+    return out
+
+
 def eliminate(ctx: Ctx) -> list[int]:
     """A player with no settlement and no free general is eliminated now, announced at the
     next Announcements."""
     state, world = ctx.state, ctx.world
-    out = []
+    out: list[int] = []
+    free = {g.owner for g in state.generals.values() if g.captor is None}  # the seats with a free general
+    bare = [seat for seat in living_seats(state) if seat not in free]
+    if not bare:
+        return out
     control = control_map(state, world)
-    for seat in living_seats(state):
-        if seat not in control and not free_generals(state, seat):
+    for seat in bare:
+        if seat not in control:
             p = state.players[seat]
             p.eliminated = True
             p.eliminated_round = state.round
@@ -74,7 +99,7 @@ def victory_check(ctx: Ctx) -> None:
     living_before = living_seats(state)
     eliminated_now = eliminate(ctx)
     living = living_seats(state)
-    scores = {seat: score(state, world, seat) for seat in living}
+    scores = scores_of(state, world, living)
     ending, winners = None, []
     if sustaining_regions(state, world, rules.settlements_to_sustain_judge) < rules.min_sustaining_regions:
         ending = "collapse"  # the land is judged: everyone loses, whatever the scores
