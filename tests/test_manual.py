@@ -226,6 +226,34 @@ def test_the_price_list_is_the_constants(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_the_homes_table_is_the_map(lang):
+    """§ Setting up: one row per player count, one cell per seat — the home region, the extra
+    villages, the coins and any garrison other than START_GARRISON, as the map gives them."""
+    world = manual.load_world()
+    rows = {r[0]: r[1:] for r in _rows(render_chapter_body(lang, "world")) if r and r[0].isdigit()}
+    assert sorted(int(n) for n in rows) == sorted(world.home_regions)
+    coins_word = {"en": "coins", "es": "monedas", "pt_BR": "moedas"}[lang]
+    for n, homes in world.home_regions.items():
+        cells = rows[str(n)]
+        assert all(not c for c in cells[n:])  # no home past the last seat
+        for seat, region in enumerate(homes):
+            cell = cells[seat]
+            assert cell.startswith(manual.place_name(lang, world.regions[region].name)), (n, seat, cell)
+            for village in world.home_villages[n][seat]:
+                assert f"+ {manual.place_name(lang, world.settlements[village].name)}" in cell, (n, seat, cell)
+            coins = world.home_coins[n][seat]
+            assert (f"+{coins} {coins_word}" in cell) == (coins > 0), (n, seat, cell)
+            troops = world.home_troops[n][seat]
+            villages = world.regions[region].start_villages[: C.START_VILLAGES] + world.home_villages[n][seat]
+            for village, garrison in zip(villages, troops or ()):
+                named = f"{manual.place_name(lang, world.settlements[village].name)} ({garrison} "
+                assert (named in cell) == (garrison != C.START_GARRISON), (n, seat, cell)
+    # the 6-player row shows the design's garrisons (Benjamin's Jericho holds one troop)
+    jericho = manual.place_name(lang, "Jericho")
+    assert any(f"{jericho} (1 " in cell for cell in rows["6"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_deck_is_the_constants(lang):
     rows = {r[0]: r[1] for r in _rows(render_chapter_body(lang, "intrigue")) if len(r) == 3}
     for card in CARDS:  # every card of the table, with the rules' number of copies

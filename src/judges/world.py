@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import tomllib
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -52,7 +53,7 @@ START_VILLAGES_PER_HOME = 2
 MIN_SETTLEMENTS_PER_REGION = 2
 
 _TOP_KEYS_REQUIRED = ("name", "tabernacle", "ark_start", "ring", "home_regions", "regions", "hexes")
-_TOP_KEYS_OPTIONAL = ("home_coins",)
+_TOP_KEYS_OPTIONAL = ("home_coins", "home_villages", "home_troops")
 _REGION_KEYS_REQUIRED = ("name", "kingdom", "settlements")
 _REGION_KEYS_OPTIONAL = ("canaanite", "start_villages")
 _HEX_KEYS_REQUIRED = ("q", "r", "terrain")
@@ -106,6 +107,15 @@ class World:
     # player count -> coins each seat adds to the treasury at setup (`[home_coins]`; zeros when
     # the map gives none for that count): the compensation of a weaker home
     home_coins: dict[int, tuple[int, ...]]
+    # player count -> per seat, the extra villages (settlement indices) the seat starts with
+    # besides its home's start villages (`[home_villages]`; none when the map gives none for that
+    # count): a weaker home's positional compensation
+    home_villages: dict[int, tuple[tuple[int, ...], ...]]
+    # player count -> per seat, the troops of each village it starts with, in place of
+    # START_GARRISON (`[home_troops]`): one number per village, the home's start villages then the
+    # seat's `home_villages`; None (START_GARRISON) when the map gives none for that count. A
+    # stronger home's handicap
+    home_troops: dict[int, tuple[tuple[int, ...] | None, ...]]
     neighbours: tuple[tuple[int, ...], ...]  # hex index -> adjacent hex indices
     hex_at: dict[tuple[int, int], int]  # (q, r) -> hex index
     settlement_by_name: dict[str, int]
@@ -131,6 +141,16 @@ class World:
             raise ValueError(f"ring direction must be +1 or -1, not {direction!r}")
         pos = self.settlements[settlement].ring_pos
         return self.ring[(pos + direction) % len(self.ring)]
+
+    def starting_troops(self, players: int, seat: int, village: int, default: int) -> int:
+        """The garrison `village` starts with for `seat` in a game of `players`: the map's
+        `[home_troops]` for that seat, else `default` (START_GARRISON). Its numbers follow the
+        home's start villages, then the seat's `home_villages`."""
+        troops = self.home_troops[players][seat]
+        if troops is None:
+            return default
+        home = self.regions[self.home_regions[players][seat]]
+        return troops[(home.start_villages + self.home_villages[players][seat]).index(village)]
 
     def settlement_terrain(self, settlement: int) -> str:
         return self.hexes[self.settlements[settlement].hex].terrain
@@ -446,6 +466,16 @@ def parse_world(data: dict[str, Any], source: str = "<data>") -> World:
         home_regions[count] = tuple(region_by_name[rname] for rname in names)
     home_regions = dict(sorted(home_regions.items()))
     home_coins = _parse_home_coins(ck, data.get("home_coins", {}), home_regions)
+    home_villages = _parse_home_villages(
+        ck,
+        data.get("home_villages", {}),
+        home_regions,
+        region_start,
+        settlement_by_name,
+        settlement_is_city,
+        settlement_canaanite,
+    )
+    home_troops = _parse_home_troops(ck, data.get("home_troops", {}), home_regions, region_start, home_villages)
 
     # ---- build ------------------------------------------------------------------------------
     hexes = tuple(
@@ -484,6 +514,8 @@ def parse_world(data: dict[str, Any], source: str = "<data>") -> World:
         ark_start_hex=settlement_hex[settlement_by_name[ark_start]],
         home_regions=home_regions,
         home_coins=home_coins,
+        home_villages=home_villages,
+        home_troops=home_troops,
         neighbours=neighbours,
         hex_at=hex_at,
         settlement_by_name=settlement_by_name,
@@ -492,23 +524,31 @@ def parse_world(data: dict[str, Any], source: str = "<data>") -> World:
     )
 
 
-def _parse_home_coins(ck: _Checker, raw: Any, home_regions: dict[int, tuple[int, ...]]) -> dict[int, tuple[int, ...]]:
-    """`[home_coins]`: player count -> one number of coins per seat, in seat order, for a count
-    that has home regions; a count not listed gets 0 for every seat."""
-    table = ck.table(raw, "home_coins")
-    home_coins = {count: (0,) * count for count in home_regions}
+def _per_player_count(
+    ck: _Checker, table: dict[str, Any], name: str, home_regions: dict[int, tuple[int, ...]]
+) -> Iterator[tuple[int, str, Any]]:
+    """The entries of a per-seat setup table (`[home_coins]`, `[home_villages]`, `[home_troops]`): each key a
+    player count listed once that has home regions; yields (count, "NAME for N players", value)."""
     seen: set[int] = set()
     for key, value in table.items():
         try:
             count = int(key)
         except ValueError:
-            raise ck.fail(f'home_coins key "{key}" is not a player count') from None
+            raise ck.fail(f'{name} key "{key}" is not a player count') from None
         if count in seen:
-            raise ck.fail(f"home_coins has player count {count} twice")
+            raise ck.fail(f"{name} has player count {count} twice")
         seen.add(count)
         if count not in home_regions:
-            raise ck.fail(f"home_coins has player count {count}, which has no home_regions")
-        what = f"home_coins for {count} players"
+            raise ck.fail(f"{name} has player count {count}, which has no home_regions")
+        yield count, f"{name} for {count} players", value
+
+
+def _parse_home_coins(ck: _Checker, raw: Any, home_regions: dict[int, tuple[int, ...]]) -> dict[int, tuple[int, ...]]:
+    """`[home_coins]`: player count -> one number of coins per seat, in seat order, for a count
+    that has home regions; a count not listed gets 0 for every seat."""
+    table = ck.table(raw, "home_coins")
+    home_coins = {count: (0,) * count for count in home_regions}
+    for count, what, value in _per_player_count(ck, table, "home_coins", home_regions):
         if not isinstance(value, list):
             raise ck.fail(f"{what} must be a list of numbers of coins, not {_type_name(value)}")
         coins = [ck.integer(item, f"an entry of {what}") for item in value]
@@ -519,6 +559,95 @@ def _parse_home_coins(ck: _Checker, raw: Any, home_regions: dict[int, tuple[int,
                 raise ck.fail(f"{what} gives seat {seat} {amount} coins: must not be negative")
         home_coins[count] = tuple(coins)
     return dict(sorted(home_coins.items()))
+
+
+def _parse_home_troops(
+    ck: _Checker,
+    raw: Any,
+    home_regions: dict[int, tuple[int, ...]],
+    region_start: list[tuple[int, ...]],
+    home_villages: dict[int, tuple[tuple[int, ...], ...]],
+) -> dict[int, tuple[tuple[int, ...] | None, ...]]:
+    """`[home_troops]`: player count -> one entry per seat, in seat order: the garrison of the
+    villages that seat starts with, in place of START_GARRISON — a number for every one of them,
+    or a list of one number per village, in the order the home's start villages then the seat's
+    `[home_villages]`. Each at least 1 (a village a player holds keeps a troop). Read as one
+    number per village, in that order; None (START_GARRISON) for every seat of a count not
+    listed."""
+    table = ck.table(raw, "home_troops")
+    home_troops: dict[int, tuple[tuple[int, ...] | None, ...]] = {count: (None,) * count for count in home_regions}
+    for count, what, value in _per_player_count(ck, table, "home_troops", home_regions):
+        if not isinstance(value, list):
+            raise ck.fail(f"{what} must be a list of one entry of troops per seat, not {_type_name(value)}")
+        if len(value) != count:
+            raise ck.fail(f"{what} lists {len(value)} entries, needs exactly {count} (one per seat)")
+        per_seat: list[tuple[int, ...]] = []
+        for seat, entry in enumerate(value):
+            where = f"{what}, seat {seat}"
+            villages = len(region_start[home_regions[count][seat]]) + len(home_villages[count][seat])
+            if isinstance(entry, list):
+                troops = [ck.integer(item, f"an entry of {where}") for item in entry]
+                if len(troops) != villages:
+                    raise ck.fail(
+                        f"{where} lists {len(troops)} numbers, needs exactly {villages} "
+                        "(one per village the seat starts with: its home's, then its home_villages)"
+                    )
+            else:
+                troops = [ck.integer(entry, where)] * villages
+            for amount in troops:
+                if amount < 1:
+                    raise ck.fail(f"{where} gives a village {amount} troops: must be at least 1")
+            per_seat.append(tuple(troops))
+        home_troops[count] = tuple(per_seat)
+    return dict(sorted(home_troops.items()))
+
+
+def _parse_home_villages(
+    ck: _Checker,
+    raw: Any,
+    home_regions: dict[int, tuple[int, ...]],
+    region_start: list[tuple[int, ...]],
+    settlement_by_name: dict[str, int],
+    settlement_is_city: list[bool],
+    settlement_canaanite: list[bool],
+) -> dict[int, tuple[tuple[int, ...], ...]]:
+    """`[home_villages]`: player count -> one list of village names per seat, in seat order: the
+    villages that seat starts with besides its home's start villages. Each must be a village of
+    the map (not a city), not Canaanite-held at the start, and not taken by another seat (a start
+    village of that count's homes or another entry). A count not listed gives no seat any."""
+    table = ck.table(raw, "home_villages")
+    home_villages: dict[int, tuple[tuple[int, ...], ...]] = {count: ((),) * count for count in home_regions}
+    for count, what, value in _per_player_count(ck, table, "home_villages", home_regions):
+        if not isinstance(value, list):
+            raise ck.fail(f"{what} must be a list of one list of village names per seat, not {_type_name(value)}")
+        if len(value) != count:
+            raise ck.fail(f"{what} lists {len(value)} entries, needs exactly {count} (one list per seat)")
+        taken: dict[int, str] = {}
+        for seat, ri in enumerate(home_regions[count]):
+            for v in region_start[ri]:
+                taken[v] = f"a start village of seat {seat}'s home"
+        per_seat: list[tuple[int, ...]] = []
+        for seat, entry in enumerate(value):
+            where = f"{what}, seat {seat}"
+            names = ck.str_list(entry, where)
+            indices: list[int] = []
+            for sname in names:
+                index = settlement_by_name.get(sname)
+                if index is None:
+                    raise ck.fail(f'{where} names unknown settlement "{sname}"')
+                if settlement_is_city[index]:
+                    raise ck.fail(f'{where} names "{sname}", which is a city, not a village')
+                if settlement_canaanite[index]:
+                    raise ck.fail(f'{where} names "{sname}", which starts Canaanite-held')
+                if index in taken:
+                    if taken[index] == f"an extra village of seat {seat}":
+                        raise ck.fail(f'{where} lists "{sname}" twice')
+                    raise ck.fail(f'{where} names "{sname}", which is already {taken[index]}')
+                taken[index] = f"an extra village of seat {seat}"
+                indices.append(index)
+            per_seat.append(tuple(indices))
+        home_villages[count] = tuple(per_seat)
+    return dict(sorted(home_villages.items()))
 
 
 def _distance_table(hexes: tuple[Hex, ...]) -> tuple[tuple[int, ...], ...]:

@@ -586,3 +586,202 @@ def test_home_coins_list_a_player_count_once(raw):
     raw["home_coins"]["4"] = [0, 0, 0, 0]
     raw["home_coins"]["04"] = [1, 0, 0, 0]
     fails(raw, "home_coins has player count 4 twice")
+
+
+# § 3 [D] `[home_villages]`: the positional compensation of a weaker home, extra villages per
+# seat per player count (docs/rules-reference.md § 1–3, tuned in docs/balance.md)
+
+
+def villages_table(raw: dict) -> dict:
+    return raw.setdefault("home_villages", {})
+
+
+def test_home_villages_are_optional_and_default_to_none(raw):
+    raw.pop("home_villages", None)
+    raw.pop("home_troops", None)  # its lists of one number per village count the extra villages
+    world = parse(raw)
+    assert world.home_villages == {count: ((),) * count for count in world.home_regions}
+
+
+def test_home_villages_of_a_count_not_listed_are_none(raw):
+    villages_table(raw).pop("4", None)
+    assert parse(raw).home_villages[4] == ((), (), (), ())
+
+
+def test_home_villages_are_read_seat_by_seat_as_settlements(raw):
+    villages_table(raw)["4"] = [["Tirzah", "Ophrah"], [], ["Lachish"], []]
+    world = parse(raw)
+    by_name = world.settlement_by_name
+    assert world.home_villages[4] == ((by_name["Tirzah"], by_name["Ophrah"]), (), (by_name["Lachish"],), ())
+
+
+def test_home_villages_key_not_a_number(raw):
+    villages_table(raw)["four"] = [[], [], [], []]
+    fails(raw, "home_villages", '"four"', "not a player count")
+
+
+def test_home_villages_for_a_count_without_home_regions(raw):
+    del raw["home_regions"]["6"]
+    raw.get("home_coins", {}).pop("6", None)
+    villages_table(raw)["6"] = [[]] * 6
+    fails(raw, "home_villages", "player count 6", "no home_regions")
+
+
+@pytest.mark.parametrize("entries", [[[], [], []], [[], [], [], [], []]])
+def test_home_villages_need_one_list_per_seat(raw, entries):
+    villages_table(raw)["4"] = entries
+    fails(raw, "home_villages for 4 players", f"lists {len(entries)} entries", "exactly 4")
+
+
+@pytest.mark.parametrize("bad", [3, "Tirzah", {"0": ["Tirzah"]}])
+def test_home_villages_entry_must_be_a_list(raw, bad):
+    villages_table(raw)["4"] = bad
+    fails(raw, "home_villages for 4 players", "must be a list")
+
+
+def test_a_seats_home_villages_must_be_a_list_of_names(raw):
+    villages_table(raw)["4"] = [[], "Tirzah", [], []]
+    fails(raw, "home_villages for 4 players, seat 1", "must be a list of names")
+
+
+def test_home_villages_name_known_settlements(raw):
+    villages_table(raw)["4"] = [["Atlantis"], [], [], []]
+    fails(raw, "home_villages for 4 players, seat 0", 'unknown settlement "Atlantis"')
+
+
+def test_home_villages_are_villages_not_cities(raw):
+    villages_table(raw)["4"] = [["Shechem"], [], [], []]
+    fails(raw, "home_villages for 4 players, seat 0", '"Shechem"', "is a city")
+
+
+def test_home_villages_do_not_start_canaanite(raw):
+    villages_table(raw)["4"] = [[], ["Jebus"], [], []]
+    fails(raw, "home_villages for 4 players, seat 1", '"Jebus"', "Canaanite-held")
+
+
+def test_home_villages_are_not_another_seats_start_village(raw):
+    # 4 players: seat 2's home is Negev, whose start villages are Arad and Hormah
+    villages_table(raw)["4"] = [["Arad"], [], [], []]
+    fails(raw, "home_villages for 4 players, seat 0", '"Arad"', "start village of seat 2")
+
+
+def test_home_villages_are_not_given_to_two_seats(raw):
+    villages_table(raw)["4"] = [["Tirzah"], [], [], ["Tirzah"]]
+    fails(raw, "home_villages for 4 players, seat 3", '"Tirzah"', "extra village of seat 0")
+
+
+def test_a_seat_lists_a_home_village_once(raw):
+    villages_table(raw)["4"] = [["Tirzah", "Tirzah"], [], [], []]
+    fails(raw, "home_villages for 4 players, seat 0", '"Tirzah" twice')
+
+
+def test_home_villages_must_be_a_table(raw):
+    raw["home_villages"] = [["Tirzah"]]
+    fails(raw, "home_villages must be a table")
+
+
+# § 3 [D] `[home_troops]`: the handicap of a stronger home, the garrison of each village a seat
+# starts with, per seat per player count (docs/rules-reference.md § 1–3, tuned in docs/balance.md)
+
+
+def troops_table(raw: dict) -> dict:
+    return raw.setdefault("home_troops", {})
+
+
+def test_home_troops_are_optional_and_default_to_the_start_garrison(raw):
+    raw.pop("home_troops", None)
+    world = parse(raw)
+    assert world.home_troops == {count: (None,) * count for count in world.home_regions}
+
+
+def test_home_troops_of_a_count_not_listed_are_the_start_garrison(raw):
+    troops_table(raw).pop("4", None)
+    assert parse(raw).home_troops[4] == (None, None, None, None)
+
+
+def test_home_troops_are_read_seat_by_seat_one_number_per_village(raw):
+    # 4 players: seat 0 (Manasseh) starts with its two home villages and Tirzah
+    villages_table(raw)["4"] = [["Tirzah"], [], [], []]
+    troops_table(raw)["4"] = [2, 1, 3, 2]
+    assert parse(raw).home_troops[4] == ((2, 2, 2), (1, 1), (3, 3), (2, 2))
+
+
+def test_home_troops_may_list_one_number_per_village(raw):
+    # the home's start villages in their order (Manasseh: Samaria, Dothan), then Tirzah
+    villages_table(raw)["4"] = [["Tirzah"], [], [], []]
+    troops_table(raw)["4"] = [[2, 1, 3], 2, [1, 2], 2]
+    assert parse(raw).home_troops[4] == ((2, 1, 3), (2, 2), (1, 2), (2, 2))
+
+
+def test_starting_troops_name_each_village_s_garrison_or_the_default(raw):
+    # what setup and the manual read: a village's number, found by the village, not its position
+    villages_table(raw)["4"] = [["Tirzah"], [], [], []]
+    troops_table(raw)["4"] = [[2, 1, 3], 2, [1, 2], 2]
+    troops_table(raw).pop("5", None)
+    world = parse(raw)
+    by_name = world.settlement_by_name
+    assert world.starting_troops(4, 0, by_name["Dothan"], 9) == 1
+    assert world.starting_troops(4, 0, by_name["Tirzah"], 9) == 3
+    # a count the table does not list: the default (START_GARRISON)
+    assert world.starting_troops(5, 0, world.regions[world.home_regions[5][0]].start_villages[0], 9) == 9
+
+
+@pytest.mark.parametrize("entry", [[1, 2], [1, 2, 2, 2], []])
+def test_home_troops_list_needs_one_number_per_village_the_seat_starts_with(raw, entry):
+    villages_table(raw)["4"] = [["Tirzah"], [], [], []]
+    troops_table(raw)["4"] = [entry, 2, 2, 2]
+    fails(raw, "home_troops for 4 players, seat 0", f"lists {len(entry)} numbers", "exactly 3")
+
+
+def test_home_troops_key_not_a_number(raw):
+    troops_table(raw)["four"] = [2, 2, 2, 2]
+    fails(raw, "home_troops", '"four"', "not a player count")
+
+
+def test_home_troops_for_a_count_without_home_regions(raw):
+    del raw["home_regions"]["6"]
+    for table in ("home_coins", "home_villages", "home_troops"):
+        raw.get(table, {}).pop("6", None)
+    troops_table(raw)["6"] = [2] * 6
+    fails(raw, "home_troops", "player count 6", "no home_regions")
+
+
+@pytest.mark.parametrize("troops", [[2, 2, 2], [2, 2, 2, 2, 2]])
+def test_home_troops_need_one_entry_per_seat(raw, troops):
+    troops_table(raw)["4"] = troops
+    fails(raw, "home_troops for 4 players", f"lists {len(troops)} entries", "exactly 4")
+
+
+@pytest.mark.parametrize("bad", [[2, 0, 2, 2], [2, -1, 2, 2], [2, [2, 0], 2, 2]])
+def test_home_troops_leave_at_least_one_troop_a_village(raw, bad):
+    troops_table(raw)["4"] = bad
+    fails(raw, "home_troops for 4 players, seat 1", "troops", "at least 1")
+
+
+@pytest.mark.parametrize("bad", [[2, 1.5, 2, 2], [2, "1", 2, 2], [2, True, 2, 2], [2, {"a": 1}, 2, 2]])
+def test_home_troops_must_be_whole_numbers(raw, bad):
+    troops_table(raw)["4"] = bad
+    fails(raw, "home_troops for 4 players, seat 1 must be an integer")
+
+
+@pytest.mark.parametrize("bad", [[2, [1, 2.5], 2, 2], [2, [1, "2"], 2, 2]])
+def test_home_troops_listed_per_village_must_be_whole_numbers(raw, bad):
+    troops_table(raw)["4"] = bad
+    fails(raw, "an entry of home_troops for 4 players, seat 1 must be an integer")
+
+
+@pytest.mark.parametrize("bad", [2, "2", {"0": 2}])
+def test_home_troops_entry_must_be_a_list(raw, bad):
+    troops_table(raw)["4"] = bad
+    fails(raw, "home_troops for 4 players", "must be a list")
+
+
+def test_home_troops_must_be_a_table(raw):
+    raw["home_troops"] = [2, 1]
+    fails(raw, "home_troops must be a table")
+
+
+def test_home_troops_list_a_player_count_once(raw):
+    troops_table(raw)["4"] = [2, 2, 2, 2]
+    troops_table(raw)["04"] = [1, 2, 2, 2]
+    fails(raw, "home_troops has player count 4 twice")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 import msgspec
@@ -18,11 +19,14 @@ def test_each_player_starts_with_two_home_villages_of_two_troops_and_two_general
     homes = WORLD.home_regions[players]
     assert len(homes) == players
     for seat, region in enumerate(homes):
-        owned = [i for i, s in enumerate(state.settlements) if s.owner == seat]
+        extra = set(WORLD.home_villages[players][seat])
+        owned = [i for i, s in enumerate(state.settlements) if s.owner == seat and i not in extra]
         assert len(owned) == 2
         assert all(WORLD.settlements[i].region == region for i in owned)
         assert all(not WORLD.settlements[i].is_city for i in owned)
-        assert all(state.settlements[i].troops == 2 for i in owned)
+        # two troops each, START_GARRISON, unless the design handicaps the seat's garrison
+        if WORLD.home_troops[players][seat] is None:
+            assert all(state.settlements[i].troops == 2 for i in owned)
         generals = [g for g in state.generals.values() if g.owner == seat]
         assert len(generals) == 2
         first_village = WORLD.regions[region].start_villages[0]
@@ -38,7 +42,7 @@ HOMES = {
     3: ["Naphtali", "Benjamin", "Judah"],
     4: ["Manasseh", "Benjamin", "Negev", "Naphtali"],
     5: ["Naphtali", "Asher", "Manasseh", "Benjamin", "Negev"],
-    6: ["Naphtali", "Asher", "Manasseh", "Gilead", "Benjamin", "Negev"],
+    6: ["Asher", "Manasseh", "Gilead", "Benjamin", "Negev", "Naphtali"],
 }
 
 
@@ -48,7 +52,7 @@ def test_each_seat_starts_in_the_home_region_the_design_gives_it_for_the_player_
     for seat, name in enumerate(HOMES[players]):
         region = WORLD.regions[WORLD.region_by_name[name]]
         villages = {i for i, s in enumerate(state.settlements) if s.owner == seat}
-        assert villages == set(region.start_villages), (players, seat, name)
+        assert villages == set(region.start_villages) | set(WORLD.home_villages[players][seat]), (players, seat, name)
         camp = WORLD.settlements[region.start_villages[0]].hex
         assert {g.hex for g in state.generals.values() if g.owner == seat} == {camp}
 
@@ -58,9 +62,9 @@ def test_each_seat_starts_in_the_home_region_the_design_gives_it_for_the_player_
 TREASURY = {
     2: [0, 0],
     3: [0, 0, 0],
-    4: [0, 0, 0, 0],
-    5: [0, 31, 25, 0, 0],
-    6: [0, 20, 18, 0, 0, 4],
+    4: [0, 6, 20, 0],
+    5: [10, 38, 0, 0, 6],
+    6: [37, 0, 14, 0, 8, 16],
 }
 
 
@@ -74,6 +78,117 @@ def test_the_compensation_adds_to_start_coins():
     rules = msgspec.structs.replace(DEFAULT_RULES, start_coins=3)
     state = Game.new(Options(players=5, seed=5, rules=rules), start=False).state
     assert [p.coins for p in state.players] == [3 + c for c in TREASURY[5]]
+
+
+# § 3 [D] the extra villages a seat starts with besides its home's two, the positional
+# compensation of a weaker home (the map's `[home_villages]`; docs/rules-reference.md § 1–3,
+# tuned in docs/balance.md): seat -> extra village names
+EXTRA_VILLAGES: dict[int, list[list[str]]] = {
+    2: [[], []],
+    3: [[], [], []],
+    4: [["Tirzah"], [], [], []],
+    5: [[], [], ["Tirzah"], [], []],
+    6: [[], ["Tirzah"], [], [], [], []],
+}
+
+
+@pytest.mark.parametrize("players", sorted(EXTRA_VILLAGES))
+def test_each_seat_starts_with_the_extra_villages_the_design_gives_its_home(players):
+    state = Game.new(Options(players=players, seed=13), start=False).state
+    for seat, name in enumerate(HOMES[players]):
+        home = set(WORLD.regions[WORLD.region_by_name[name]].start_villages)
+        extra = {WORLD.settlement_by_name[v] for v in EXTRA_VILLAGES[players][seat]}
+        owned = {i for i, s in enumerate(state.settlements) if s.owner == seat}
+        assert owned == home | extra, (players, seat, name)
+        if WORLD.home_troops[players][seat] is None:
+            assert all(state.settlements[i].troops == DEFAULT_RULES.start_garrison for i in owned)
+        assert all(not WORLD.settlements[i].is_city for i in owned)
+        # the generals still camp on the home's first start village
+        camp = WORLD.settlements[WORLD.regions[WORLD.region_by_name[name]].start_villages[0]].hex
+        assert {g.hex for g in state.generals.values() if g.owner == seat} == {camp}
+
+
+def test_an_extra_village_is_the_seats_with_the_start_garrison_wherever_it_lies():
+    by_name = WORLD.settlement_by_name
+    extra = ((by_name["Tirzah"], by_name["Shunem"]), (), (by_name["Lachish"],), ())
+    world = dataclasses.replace(WORLD, home_villages={**WORLD.home_villages, 4: extra})
+    rules = msgspec.structs.replace(DEFAULT_RULES, start_garrison=3)
+    state = Game.new(Options(players=4, seed=2, rules=rules), world=world, start=False).state
+    for seat, villages in enumerate(extra):
+        home = set(WORLD.regions[WORLD.home_regions[4][seat]].start_villages)
+        owned = {i for i, s in enumerate(state.settlements) if s.owner == seat}
+        assert owned == home | set(villages)
+        assert all(state.settlements[i].troops == 3 for i in owned)
+    # the others' treasuries, generals and the unlisted settlements are untouched
+    plain = Game.new(Options(players=4, seed=2, rules=rules), start=False).state
+    assert [p.coins for p in state.players] == [p.coins for p in plain.players]
+    assert {g.id: (g.owner, g.hex) for g in state.generals.values()} == {
+        g.id: (g.owner, g.hex) for g in plain.generals.values()
+    }
+    listed = {v for villages in extra for v in villages}
+    for i, (a, b) in enumerate(zip(state.settlements, plain.settlements, strict=True)):
+        if i not in listed:
+            assert (a.owner, a.troops) == (b.owner, b.troops)
+
+
+# § 3 [D] the garrison of each village a seat starts with: START_GARRISON (2), or fewer troops
+# for a stronger home (the map's `[home_troops]`; docs/rules-reference.md § 1–3, tuned in
+# docs/balance.md): seat -> village -> troops, for the seats the design handicaps
+GARRISON: dict[int, dict[int, dict[str, int]]] = {
+    2: {},
+    3: {},
+    4: {},
+    5: {},
+    6: {
+        1: {"Samaria": 2, "Dothan": 2, "Tirzah": 1},  # Manasseh: its extra village Tirzah holds 1
+        2: {"Mahanaim": 3, "Penuel": 3},  # Gilead: 3 in each
+        3: {"Gibeon": 2, "Jericho": 1},  # Benjamin: Jericho holds 1
+    },
+}
+
+
+@pytest.mark.parametrize("players", sorted(GARRISON))
+def test_each_seat_starts_with_the_garrison_the_design_gives_its_home(players):
+    state = Game.new(Options(players=players, seed=17), start=False).state
+    for seat in range(players):
+        owned = {WORLD.settlements[i].name: s.troops for i, s in enumerate(state.settlements) if s.owner == seat}
+        expected = GARRISON[players].get(seat, dict.fromkeys(owned, DEFAULT_RULES.start_garrison))
+        assert owned == expected, (players, seat)
+
+
+def test_the_garrison_handicap_holds_the_listed_villages_and_nothing_else():
+    by_name = WORLD.settlement_by_name
+    extra = ((by_name["Tirzah"],), (), (), ())
+    # seat 0: Samaria, Dothan (its home's, in order), then Tirzah; seat 2: START_GARRISON
+    troops = ((1, 3, 2), (1, 1), None, (2, 1))
+    world = dataclasses.replace(
+        WORLD,
+        home_villages={**WORLD.home_villages, 4: extra},
+        home_troops={**WORLD.home_troops, 4: troops},
+    )
+    rules = msgspec.structs.replace(DEFAULT_RULES, start_garrison=4)
+    state = Game.new(Options(players=4, seed=2, rules=rules), world=world, start=False).state
+    for seat, garrison in enumerate(troops):
+        villages = WORLD.regions[WORLD.home_regions[4][seat]].start_villages + extra[seat]
+        owned = {i for i, s in enumerate(state.settlements) if s.owner == seat}
+        assert owned == set(villages)
+        expected = garrison or (4,) * len(villages)
+        assert tuple(state.settlements[v].troops for v in villages) == expected, seat
+    assert state.settlements[by_name["Dothan"]].troops == 3
+    # the treasuries, the generals, the cards and every other settlement are the unhandicapped
+    # setup's
+    plain_world = dataclasses.replace(world, home_troops={**WORLD.home_troops, 4: (None,) * 4})
+    plain = Game.new(Options(players=4, seed=2, rules=rules), world=plain_world, start=False).state
+    assert [p.coins for p in state.players] == [p.coins for p in plain.players]
+    assert {g.id: (g.owner, g.hex) for g in state.generals.values()} == {
+        g.id: (g.owner, g.hex) for g in plain.generals.values()
+    }
+    for a, b in zip(state.settlements, plain.settlements, strict=True):
+        assert a.owner == b.owner
+        if a.owner is None or a.owner == CANAANITES:
+            assert (a.troops, a.walls) == (b.troops, b.walls)
+    assert [p.hand for p in state.players] == [p.hand for p in plain.players]
+    assert state.deck == plain.deck
 
 
 def test_other_settlements_start_free_or_canaanite_with_their_garrisons():

@@ -49,17 +49,24 @@ def initial_state(options: Options, world: World, dice_factory: Callable[[GameSt
     # the treasury: START_COINS for everyone, plus the map's compensation of the seat's home
     seat_coins = world.home_coins[options.players]
     state.players = [Player(seat=seat, coins=rules.start_coins + seat_coins[seat]) for seat in range(options.players)]
+    # the garrison of each village a seat starts with: START_GARRISON, or the map's `[home_troops]`
     for seat, region_index in enumerate(world.home_regions[options.players]):
         villages = world.regions[region_index].start_villages[: rules.start_villages]
         for v in villages:
             s = state.settlements[v]
             s.owner = seat
-            s.troops = rules.start_garrison
+            s.troops = world.starting_troops(options.players, seat, v, rules.start_garrison)
         camp = world.settlements[villages[0]].hex
         for _ in range(rules.start_generals):
             gid = state.next_general_id
             state.generals[gid] = General(id=gid, owner=seat, hex=camp)
             state.next_general_id += 1
+    # the map's positional compensation: extra villages a seat starts with
+    for seat, extra in enumerate(world.home_villages[options.players]):
+        for v in extra:
+            s = state.settlements[v]
+            s.owner = seat
+            s.troops = world.starting_troops(options.players, seat, v, rules.start_garrison)
     state.ark_hex = world.ark_start_hex
     deck = [card for card in CARDS for _ in range(copies(rules, card))]
     dice.shuffle(deck)
