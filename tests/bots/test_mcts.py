@@ -154,7 +154,11 @@ def test_bot_specs():
     bot = make_bot("mcts:12:3", 1)
     assert (bot.iterations, bot.horizon) == (12, 3)
     assert parse_bot_spec("greedy") == ("greedy", {})
-    for bad in ("mcts:x", "mcts:0", "greedy:3", "nobot", "mcts:1:2:3"):
+    # samples a candidate before an early stop, written out
+    cheap = make_bot("mcts:16:2:1", 1)
+    assert (cheap.iterations, cheap.horizon, cheap.early_samples) == (16, 2, 1)
+    assert parse_bot_spec("mcts:16:2:1") == ("mcts", {"iterations": 16, "horizon": 2, "early_samples": 1})
+    for bad in ("mcts:x", "mcts:0", "greedy:3", "nobot", "mcts:1:2:3:4", "mcts:16:2:0"):
         with pytest.raises(ValueError):
             make_bot(bad, 1)
 

@@ -15,7 +15,8 @@ BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot,
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, int]]:
     """ "name" or "name:N" (MCTS: N rollouts a decision) or "name:N:H" (MCTS: N rollouts,
-    rollout horizon H rounds). Raises ValueError for an unknown bot or a malformed spec."""
+    rollout horizon H rounds) or "name:N:H:S" (MCTS: and S samples a candidate before the search
+    may stop early). Raises ValueError for an unknown bot or a malformed spec."""
     name, _, rest = spec.strip().partition(":")
     if name not in BOTS:
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(sorted(BOTS))}")
@@ -24,11 +25,12 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, int]]:
     if name != "mcts":
         raise ValueError(f"bot {name!r} takes no settings (got {spec!r})")
     parts = rest.split(":")
-    if len(parts) > 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
-        raise ValueError(f"bot spec {spec!r}: expected mcts:ROLLOUTS or mcts:ROLLOUTS:HORIZON_ROUNDS")
-    kwargs = {"iterations": int(parts[0])}
-    if len(parts) == 2:
-        kwargs["horizon"] = int(parts[1])
+    if len(parts) > 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise ValueError(
+            f"bot spec {spec!r}: expected mcts:ROLLOUTS, mcts:ROLLOUTS:HORIZON_ROUNDS"
+            " or mcts:ROLLOUTS:HORIZON_ROUNDS:EARLY_SAMPLES"
+        )
+    kwargs = dict(zip(("iterations", "horizon", "early_samples"), map(int, parts)))
     return name, kwargs
 
 
@@ -39,7 +41,7 @@ def bot_seed(game_seed: int, seat: int) -> int:
 
 
 def make_bot(spec: str, seed: int) -> Bot:
-    """A bot from its name or spec ("greedy", "mcts", "mcts:400", "mcts:64:2")."""
+    """A bot from its name or spec ("greedy", "mcts", "mcts:400", "mcts:64:2", "mcts:16:2:1")."""
     name, kwargs = parse_bot_spec(spec)
     return BOTS[name](seed, **kwargs)
 

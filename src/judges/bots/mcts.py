@@ -105,6 +105,8 @@ class MCTSBot:
             raise ValueError("MCTS needs at least one iteration")
         if horizon < 1:
             raise ValueError("the rollout horizon is at least one round")
+        if early_samples < 1:
+            raise ValueError("every candidate gets one sample at least before an early stop")
         self.rng = seed_to_state(seed)
         self._dice = SeededDice(self)
         self._greedy = GreedyBot(seed)
