@@ -366,7 +366,7 @@ def first_owed_is_not(seat: int, players: int) -> int:
     raise AssertionError("no such seed")  # pragma: no cover
 
 
-BAD_BOT_SPECS = ["greedy:5", "random:1", "mcts:0", "mcts:x", "mcts:10:2:3", "mcts:-4"]
+BAD_BOT_SPECS = ["greedy:5", "random:1", "mcts:0", "mcts:x", "mcts:10:2:3:1", "mcts:10:2:0", "mcts:-4"]
 
 
 def test_a_bot_spec_the_server_cannot_play_is_refused_at_creation(app_client):
