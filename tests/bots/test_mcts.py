@@ -9,6 +9,7 @@ import msgspec
 import pytest
 
 from judges.bots import MCTSBot, make_bot, parse_bot_spec
+from judges.bots.mcts import PURCHASES_SEARCHED
 from judges.engine import DEFAULT_RULES, Game, Options
 from judges.engine.search import SearchState, chance_outcomes_d6, game_from_view, material, unseen_cards
 
@@ -146,7 +147,7 @@ def test_returns_split_a_shared_victory_and_give_nothing_without_winner():
 
 def test_bot_specs():
     assert make_bot("mcts", 1).iterations == 32 and make_bot("mcts", 1).horizon == 2
-    assert make_bot("mcts", 1).buys is None and make_bot("mcts", 1).early  # every purchase searched, early stop
+    assert make_bot("mcts", 1).buys == {2: None, 3: 3, 4: 3, 5: 3, 6: 3} and make_bot("mcts", 1).early
     assert make_bot("mcts", 1).early_samples == 2  # two samples a candidate before an early stop
     assert make_bot("mcts", 1).temperature == 2.0 and make_bot("mcts", 1).margin == 0.01
     assert make_bot("mcts", 1).horizon_seats is None  # the horizon is counted in rounds
@@ -426,15 +427,14 @@ def _acquisitions_turn(players: int = 2, seed: int = 11) -> Game:
     raise AssertionError("no Acquisitions turn")
 
 
-def test_only_the_first_purchases_of_a_phase_are_searched(monkeypatch):
-    """After `buys` searched purchases in an Acquisitions phase the bot buys as greedy does,
-    without searching; the count starts again in the next round's Acquisitions."""
+def _purchases_searched(monkeypatch, players: int, bot: MCTSBot) -> dict[int, list[int]]:
+    """Plays `bot` in a seat of a greedy game through three Acquisitions phases (the search
+    answers greedy's choice at once): round -> searched or not, for each of its purchases."""
     monkeypatch.setattr(MCTSBot, "_halve", lambda self, base, seat, cands, r: cands[0])
-    game = _acquisitions_turn()
+    game = _acquisitions_turn(players)
     mine = game.waiting_for()[0]
-    bot = MCTSBot(seed=1, iterations=4, buys=2)
     greedy = make_bot("greedy", 0)
-    searched: dict[int, list[int]] = {}  # round -> searched or not, for each purchase decision
+    searched: dict[int, list[int]] = {}
     while not game.is_over and len(searched) < 3:
         seat = game.waiting_for()[0]
         legal = list(game.legal_actions(seat))
@@ -445,7 +445,27 @@ def test_only_the_first_purchases_of_a_phase_are_searched(monkeypatch):
         game.apply(bot.choose(seat, legal, lambda: game.view(seat, notifications=False)))
         if phase == 4 and len(legal) > 1:
             searched.setdefault(round_, []).append(bot.searched - before)
-    rounds = [r for r, marks in searched.items() if len(marks) > 2]
-    assert rounds, "no phase with more than two purchases"
+    return searched
+
+
+@pytest.mark.parametrize(
+    ("players", "buys", "limit"), [(2, 2, 2), (3, "default", 3), (4, "default", 3), (4, {4: 1}, 1)]
+)
+def test_only_the_first_purchases_of_a_phase_are_searched(monkeypatch, players, buys, limit):
+    """After `buys` searched purchases in an Acquisitions phase (three by default with three
+    players or more) the bot buys as greedy does, without searching; the count starts again in
+    the next round's Acquisitions."""
+    kwargs = {} if buys == "default" else {"buys": buys}
+    searched = _purchases_searched(monkeypatch, players, MCTSBot(seed=1, iterations=4, **kwargs))
+    rounds = [r for r, marks in searched.items() if len(marks) > limit]
+    assert rounds, f"no phase with more than {limit} purchases"
     for r in rounds:
-        assert sum(searched[r]) == 2 and searched[r][:2] == [1, 1]  # the first two searched, no more
+        assert searched[r][:limit] == [1] * limit and sum(searched[r]) == limit  # the first ones, no more
+
+
+def test_two_player_games_search_every_purchase_by_default(monkeypatch):
+    """With two players the default searches every purchase that has a choice: the cap's
+    evidence there was a tie and the games are cheap (docs/bots.md)."""
+    assert PURCHASES_SEARCHED[2] is None
+    searched = _purchases_searched(monkeypatch, 2, MCTSBot(seed=1, iterations=4))
+    assert any(sum(marks) > 3 for marks in searched.values()), searched

@@ -3,8 +3,10 @@ Sequential Halving over a few strong candidates at the root, stopped early when 
 near the greedy choice.
 
 A decision with one legal action is answered at once, and so is one where the greedy bot
-proposes a free, undoable step (take/leave troops, pick up/drop the Ark) — and, with `buys=N`
-(not the default), a purchase past the first N of an Acquisitions phase. Otherwise:
+proposes a free, undoable step (take/leave troops, pick up/drop the Ark) — and, with three
+players or more, a purchase past the first three of an Acquisitions phase (`buys`): the troops
+greedy buys one by one with what is left, which cost most of a 4-player game's search and seldom
+changed anything (docs/bots.md, "Three purchases a phase"). Otherwise:
 
 1. **Candidates.** The greedy bot ranks the options (`GreedyBot.ranked_buys`,
    `GreedyBot.move_plans`); the bot keeps the greedy choice, ending the turn when it may, and
@@ -55,7 +57,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..engine import Action, Buy, DropArk, EndTurn, LeaveTroops, Move, PickUpArk, TakeTroops
@@ -79,6 +81,11 @@ MARGIN_X_TEMPERATURE = 0.02
 # (2: `horizon` rounds of a 2-player game, one round with 3-6 players), 4-player games cost 2.6x
 # less CPU but the search won much less often (docs/bots.md), so rounds stay the default.
 HORIZON_SEATS: int | None = None
+# Purchases searched an Acquisitions phase, by player count (None: all); the later ones follow
+# greedy. Searching them all took 3-5x the CPU of whole 3-6 player games and won no more often on
+# fresh seeds; with two players the evidence was a tie and the games are cheap, so they keep every
+# purchase searched (docs/bots.md, "Three purchases a phase").
+PURCHASES_SEARCHED: dict[int, int | None] = {2: None, 3: 3, 4: 3, 5: 3, 6: 3}
 
 # Free, undoable steps: the greedy bot's proposal is followed, so no search walks in circles.
 _REVERSIBLE = (TakeTroops, LeaveTroops, PickUpArk, DropArk)
@@ -96,7 +103,7 @@ class MCTSBot:
         margin: float | None = None,
         temperature: float = TEMPERATURE,
         value: ValueModel | None = None,
-        buys: int | None = None,
+        buys: int | None | Mapping[int, int | None] = PURCHASES_SEARCHED,
         early: bool = True,
         early_samples: int = 2,
         horizon_seats: int | None = HORIZON_SEATS,
@@ -125,9 +132,10 @@ class MCTSBot:
         # (the measured default). A model: they stop where that round begins and it scores them
         # (cheaper; weaker so far, docs/bots.md).
         self.value = value
-        # Purchases searched an Acquisitions phase (None: all). The first few decide where the
-        # money goes, the rest are the troops greedy buys one by one with what is left, which the
-        # search seldom overrules — but capping them cost strength as measured (docs/bots.md).
+        # Purchases searched an Acquisitions phase (None: all), or a mapping by player count. The
+        # first few decide where the money goes, the rest are the troops greedy buys one by one
+        # with what is left, which the search seldom overrules (6 % of them in 12 4-player games)
+        # at most of a game's CPU.
         self.buys = buys
         # Stop a search after a stage where no candidate is ahead of greedy's by half the margin.
         self.early = early
@@ -152,9 +160,10 @@ class MCTSBot:
         greedy = self._greedy.choose(seat, legal, lambda: v)
         if isinstance(greedy, _REVERSIBLE):
             return greedy
-        buying = self.buys is not None and v.phase_name == "acquisitions"
+        cap = self.buys.get(len(v.state.players)) if isinstance(self.buys, Mapping) else self.buys
+        buying = cap is not None and v.phase_name == "acquisitions"
         done = self._buying[1] if buying and self._buying[0] == v.round else 0
-        if buying and done >= (self.buys or 0):
+        if cap is not None and buying and done >= cap:
             return greedy
         cands = self.candidates(seat, legal, v, greedy)
         if len(cands) == 1:
