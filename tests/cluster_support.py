@@ -166,22 +166,25 @@ class Player(threading.Thread):
         end = [a for a in legal if a["type"] == "end_turn"]
         action = end[0] if end and self.rng.random() < 0.85 else self.rng.choice(legal)
         cid = uuid.uuid4().hex
+        # None when stopped before posting: the view read above is no acknowledgement.
+        posted: httpx.Response | None = None
         while not self.stop_event.is_set():
-            response = http.post(f"/api/games/{self.game_id}/actions", json={"action": action, "client_action_id": cid})
-            self.traffic.count(response, f"POST {action['type']}")
-            if response.status_code != 503:
+            posted = http.post(f"/api/games/{self.game_id}/actions", json={"action": action, "client_action_id": cid})
+            self.traffic.count(posted, f"POST {action['type']}")
+            if posted.status_code != 503:
                 break
-            time.sleep(float(response.headers.get("retry-after", "1")) / 4)
-        if response.status_code == 200:
+            time.sleep(float(posted.headers.get("retry-after", "1")) / 4)
+        if posted is not None and posted.status_code == 200:
+            ack = posted.json()
             with self.traffic.lock:
                 self.traffic.acks.append(
                     Ack(
                         self.game_id,
-                        response.json()["seq"],
+                        ack["seq"],
                         cid,
                         {**action, "player": self.seat},
                         time.time(),
-                        f"through {self.base}, duplicate: {response.json()['duplicate']}",
+                        f"through {self.base}, duplicate: {ack['duplicate']}",
                     )
                 )
 
