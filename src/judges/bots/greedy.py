@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from functools import cached_property
 from itertools import groupby
-from operator import is_
+from operator import attrgetter, is_
 from typing import Any
 
 import msgspec
@@ -144,15 +143,13 @@ class _View:
         self._by_hex: dict[int, list[General]] | None = None
         self._leader: tuple[int | None] | None = None
         self._targets: dict[int, tuple[float, float]] | None = None
+        # Built at once (one pass over the invaders, most often none): every phase asks.
+        self.besieged: set[int] = besieged_settlements(state)
 
     def controller(self, i: int) -> int | None:
         if self._controllers is None:
             self._controllers = control_map(self.s, self.world)  # once per view: the bot asks often
         return self._controllers[i]
-
-    @cached_property
-    def besieged(self) -> set[int]:
-        return besieged_settlements(self.s)
 
     def value(self, i: int) -> int:
         return base_value(self.s, self.world, i)
@@ -212,6 +209,9 @@ class _View:
         return max(rivals, key=lambda k: (rivals[k], held[k]))
 
 
+_GENERAL = attrgetter("general")
+
+
 def _by_type(legal: list[Action]) -> dict[type, list[Action]]:
     """The legal actions grouped by type, each group in legal order. Most decisions offer one
     or two types, each in one run (the purchases, then the end of the turn): the runs are
@@ -236,6 +236,8 @@ class GreedyBot:
         # general -> (targets, his hex/strength/Ark/spare troops, his moves, his plans): the plan
         # of a general nothing has touched since, reused by the next decision of the turn.
         self._plans: dict[int, tuple[Any, tuple[Any, ...], list[Move], list[Any]]] = {}
+        # The threat to each settlement (`_buy_scores`) and what it was counted from.
+        self._threats: tuple[tuple[Any, ...], dict[int, int]] | None = None
 
     def choose(self, seat: int, legal: list[Action], view: Callable[[], PlayerView]) -> Action:
         if len(legal) == 1:
@@ -253,7 +255,8 @@ class GreedyBot:
     def _decide(self, me: _View, legal: list[Action], phase: str) -> Action:
         by_type = _by_type(legal)
         owed = {KIND_OF_ACTION[t].name for t in by_type}
-        for kind in KINDS:  # the registry's order: the order a seat answers several decisions
+        # the registry's order: the order a seat answers several decisions (most often one is owed)
+        for kind in KINDS if len(owed) > 1 else owed:
             chooser = CHOOSERS.get(kind)
             if kind in owed and chooser is not None:  # a kind with no heuristic yet: a legal action below
                 choice = getattr(self, chooser)(me, by_type, phase)
@@ -447,13 +450,19 @@ class GreedyBot:
         within = _near_settlements(world)
         besieged = me.besieged
 
-        threats: dict[int, int] = {}  # a settlement's troops and walls ask the same question
+        # A settlement's troops and walls ask the same question, and so does the next purchase:
+        # the threats stand while the free generals not mine and the sieges stay where they are.
+        key = (world, tuple(enemy_hexes), frozenset(besieged))
+        memo = self._threats
+        if memo is not None and memo[0] == key:
+            threats = memo[1]
+        else:
+            threats = {}
+            self._threats = (key, threats)
 
         def threat(i: int) -> int:
-            known = threats.get(i)
-            if known is None:
-                near = sum(map(within[i].__contains__, enemy_hexes))  # the free generals not mine near it
-                known = threats[i] = near + (3 if i in besieged else 0)
+            near = sum(map(within[i].__contains__, enemy_hexes))  # the free generals not mine near it
+            known = threats[i] = near + (3 if i in besieged else 0)
             return known
 
         out: list[float] = []
@@ -463,7 +472,8 @@ class GreedyBot:
             if item == "general":
                 out.append(general)
             elif item == "troop" and i is not None:
-                out.append(4 + 2 * threat(i) - settlements[i].troops)
+                near = threats.get(i)
+                out.append(4 + 2 * (threat(i) if near is None else near) - settlements[i].troops)
             elif item == "troop" and a.general is not None:
                 out.append(5 - generals[a.general].army / 2)
             elif item == "card":
@@ -473,7 +483,8 @@ class GreedyBot:
             elif item == "development":
                 out.append(6 if facts[i][2] else 3)
             elif item == "wall":
-                out.append(3 + threat(i) if rich else -1)
+                near = threats.get(i)
+                out.append(3 + (threat(i) if near is None else near) if rich else -1)
             else:
                 out.append(-1)
         return out
@@ -594,8 +605,12 @@ class GreedyBot:
         points = me.s.move_points
         tabernacle = world.tabernacle_hex
         moves: dict[int, list[Move]] = {}
-        for a in by_type.get(Move, []):
-            moves.setdefault(a.general, []).append(a)
+        for gid, steps in groupby(by_type.get(Move, ()), _GENERAL):  # one run per general, in legal order
+            listed = moves.get(gid)
+            if listed is None:
+                moves[gid] = list(steps)
+            else:
+                listed.extend(steps)
         targets = self._targets(me)
         plans: list[tuple[float, int, int, Move, int]] = []
         # A general's plan depends on the targets, his hex, strength, Ark, spare troops and moves
