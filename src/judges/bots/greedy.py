@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from itertools import groupby
-from operator import attrgetter, is_
+from itertools import compress, groupby
+from functools import partial
+from operator import attrgetter, is_, ne
 from typing import Any
 
 import msgspec
@@ -516,7 +517,7 @@ class GreedyBot:
             state.ark_hex,
             state.king,
             tuple(control),
-            _encode([s for s, c in zip(me.settlements, control) if c != seat]),
+            _encode(list(compress(me.settlements, map(partial(ne, seat), control)))),
             _encode([g for g in me.generals.values() if g.owner != seat]),
             _encode(state.titles),
             tuple([p.eliminated for p in state.players]),
@@ -537,12 +538,10 @@ class GreedyBot:
         held, standing = [0] * len(world.regions), [0] * len(world.regions)
         city, village, development = rules.city_income, rules.village_income, rules.development_income
         listed: list[tuple[int, int, int, bool, bool, float]] = []  # (hex, region, value, leader's, besieged, need)
-        for i, s in enumerate(me.settlements):
+        for i, (s, (region, hex_index, is_city), owner) in enumerate(zip(me.settlements, facts, control)):
             if s.razed:
                 continue
-            region, hex_index, is_city = facts[i]
             standing[region] += 1
-            owner = control[i]
             if owner == seat:
                 held[region] += 1
                 continue
