@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from itertools import compress, groupby
 from functools import partial
+from itertools import compress, groupby
 from operator import attrgetter, is_, ne
 from typing import Any
 
