@@ -17,11 +17,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from itertools import compress, groupby
 from operator import attrgetter, is_, ne
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -210,21 +210,31 @@ class _View:
         return max(rivals, key=lambda k: (rivals[k], held[k]))
 
 
-_GENERAL = attrgetter("general")
+K = TypeVar("K")
+T = TypeVar("T")
+
+
+def _grouped(items: Iterable[T], key: Callable[[T], K]) -> dict[K, list[T]]:
+    """`items` grouped by `key`, each group in their order. Most lists come in runs (actions
+    by type, moves by general): the runs are gathered at C speed (`itertools.groupby`), a key
+    met again joins its group."""
+    out: dict[K, list[T]] = {}
+    for k, run in groupby(items, key):
+        known = out.get(k)
+        if known is None:
+            out[k] = list(run)
+        else:
+            known.extend(run)
+    return out
 
 
 def _by_type(legal: list[Action]) -> dict[type, list[Action]]:
-    """The legal actions grouped by type, each group in legal order. Most decisions offer one
-    or two types, each in one run (the purchases, then the end of the turn): the runs are
-    gathered at C speed (`itertools.groupby`), a type met again joins its group."""
-    by_type: dict[type, list[Action]] = {}
-    for t, group in groupby(legal, type):
-        known = by_type.get(t)
-        if known is None:
-            by_type[t] = list(group)
-        else:
-            known.extend(group)
-    return by_type
+    """The legal actions grouped by type, each group in legal order (most decisions offer one
+    or two types, each in one run: the purchases, then the end of the turn)."""
+    return _grouped(legal, type)
+
+
+_GENERAL = attrgetter("general")
 
 
 class GreedyBot:
@@ -603,13 +613,7 @@ class GreedyBot:
         distances, hex_at = world.distances, world.hex_at
         points = me.s.move_points
         tabernacle = world.tabernacle_hex
-        moves: dict[int, list[Move]] = {}
-        for gid, steps in groupby(by_type.get(Move, ()), _GENERAL):  # one run per general, in legal order
-            listed = moves.get(gid)
-            if listed is None:
-                moves[gid] = list(steps)
-            else:
-                listed.extend(steps)
+        moves: dict[int, list[Move]] = _grouped(by_type.get(Move, ()), _GENERAL)  # a run per general
         targets = self._targets(me)
         plans: list[tuple[float, int, int, Move, int]] = []
         # A general's plan depends on the targets, his hex, strength, Ark, spare troops and moves
