@@ -25,7 +25,17 @@ from msgspec import Struct, field
 
 
 class RulesError(ValueError):
-    """A `Rules` value that no game can be played under: the message names the rule."""
+    """A `Rules` value that no game can be played under: the message names the rule.
+
+    `key` and `params` translate it (the server answers them with its 422); `rule` is the
+    field's name."""
+
+    def __init__(self, message: str, key: str = "error.rule_invalid", rule: str = "", **params: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.key = key
+        self.rule = rule
+        self.params = {"rule": rule, **params}
 
 
 _K = TypeVar("_K")
@@ -231,6 +241,81 @@ _POSITIVE_RULES = (
 )
 
 
+# The largest value of every count: a game is work proportional to these numbers (cards drawn,
+# troops, dice, rounds of battle...), and a table created by anyone must stay cheap to play,
+# store and replay. Generous for design (10x the standard game or more); `validate_rules`
+# refuses more, and a test checks that every integer rule has its maximum here. The items'
+# costs, the deck's copies and the terrains' move costs are bounded by the three `*_MAX` below.
+RULE_MAXIMA: dict[str, int] = {
+    "min_players": 6,
+    "max_players": 6,  # the seats' colours and names: six tribes
+    "start_coins": 1000,
+    "start_cards": 10,
+    "start_villages": 10,
+    "start_garrison": 100,
+    "start_generals": 12,
+    "canaanite_garrison": 100,
+    "canaanite_city_garrison": 100,
+    "default_wave_pairs": 6,
+    "max_wave_pairs": 6,
+    "simulation_round_limit": 1000,
+    "max_generals": 12,
+    "village_max_developments": 10,
+    "city_max_developments": 10,
+    "max_walls": 5,
+    "prophet_tokens": 10,
+    "anointed_tokens": 10,
+    "hand_limit": 20,
+    "village_income": 100,
+    "city_income": 100,
+    "development_income": 100,
+    "abundance_bonus": 100,
+    "famine_penalty": 100,
+    "dowry": 1000,
+    "dowry_round": 1000,
+    "tax_multiplier": 10,
+    "min_settlement_value": 100,
+    "wrath_threshold": 100,
+    "wrath_canaanite_presence": 100,
+    "wrath_mercenary": 100,
+    "wrath_assassination": 100,
+    "wrath_assassin_exposed": 100,
+    "wrath_plunder": 100,
+    "wrath_prophet_killed": 100,
+    "wrath_tax": 100,
+    "plague_troop_loss_max_die": 6,
+    "plague_general_death_max_die": 6,
+    "points_to_win": 20,
+    "points_per_judge": 10,
+    "points_king": 10,
+    "points_tabernacle": 10,
+    "settlements_to_sustain_judge": 20,
+    "min_sustaining_regions": 20,
+    "free_draw": 10,
+    "cards_per_turn": 10,
+    "taxes_per_region": 10,
+    "assassin_kill_min_die": 6,
+    "assassin_exposed_max_die": 6,
+    "assassin_exposed_fine": 100,
+    "revolt_troops_placed": 100,
+    "movement_points": 20,
+    "attacker_hit_min": 6,
+    "defender_hit_min": 6,
+    "walls_hit_min": 6,
+    "king_extra_dice": 10,
+    "invader_dice": 20,
+    "invader_hit_min": 6,
+    "invader_pair_strength": 20,
+    "canaanite_hit_min": 6,
+    "plunder_multiplier": 10,
+    "max_battle_rounds": 1000,
+}
+COST_MAX = 1000  # coins an item may cost
+DECK_COPIES_MAX = 20  # copies of one intrigue card
+TERRAIN_COST_MAX = 20  # movement points a terrain may cost
+NAME_MAX_CHARS = 40  # a terrain's name (a map's: world.MAP_NAME_MAX_CHARS)
+
+
 _KIND_NAMES = {bool: "true/false", int: "an integer", str: "a string", tuple: "a list of names", dict: "a mapping"}
 
 
@@ -251,29 +336,66 @@ def _is_kind(value: Any, kind: type) -> bool:
     return isinstance(value, kind)
 
 
+def _range_error(name: str, value: Any, low: int, high: int, message: str) -> RulesError:
+    return RulesError(message, "error.rule_range", name, min=low, max=high, value=value)
+
+
+def _check_count(name: str, value: Any, low: int, high: int, message: str | None = None) -> None:
+    """An integer from `low` to `high` (a bool is not an integer here)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RulesError(f"rule {name} must be {_KIND_NAMES[int]}, not {value!r}", "error.rule_kind", name)
+    if not low <= value <= high:
+        if message is None:
+            if value < low:
+                message = f"rule {name} must be at least {low}, not {value}"
+            else:
+                message = f"rule {name} may be at most {high}, not {value}"
+        raise _range_error(name, value, low, high, message)
+
+
+def _check_name(name: str, value: str) -> None:
+    if not value or len(value) > NAME_MAX_CHARS:
+        raise RulesError(f"rule {name} must be a name of 1 to {NAME_MAX_CHARS} characters", "error.rule_invalid", name)
+
+
 def validate_rules(rules: Rules) -> None:
-    """Raises RulesError naming the first rule no game could be played under."""
+    """Raises RulesError naming the first rule no game could be played under, or one beyond its
+    maximum (`RULE_MAXIMA`: what a table anyone creates may ask of the server)."""
     from ..world import map_exists  # the world module is data access; imported here to keep rules light
 
     for name, kind in _field_kinds().items():
         value = getattr(rules, name)
         if not _is_kind(value, kind):
-            raise RulesError(f"rule {name} must be {_KIND_NAMES.get(kind, kind)}, not {value!r}")
-        if kind is int and value < 0:
-            raise RulesError(f"rule {name} must not be negative, not {value}")
+            raise RulesError(
+                f"rule {name} must be {_KIND_NAMES.get(kind, kind)}, not {value!r}", "error.rule_kind", name
+            )
+        if kind is int:
+            if value < 0:
+                raise _range_error(name, value, 0, RULE_MAXIMA[name], f"rule {name} must not be negative, not {value}")
+            if value > RULE_MAXIMA[name] and name not in _DIE_RULES:  # a die face: said below
+                raise _range_error(
+                    name, value, 0, RULE_MAXIMA[name], f"rule {name} may be at most {RULE_MAXIMA[name]}, not {value}"
+                )
     for name in _POSITIVE_RULES:
-        if getattr(rules, name) < 1:
-            raise RulesError(f"rule {name} must be at least 1, not {getattr(rules, name)}")
+        _check_count(name, getattr(rules, name), 1, RULE_MAXIMA[name])
     for name in _DIE_RULES:
         value = getattr(rules, name)
-        if not 1 <= value <= DIE_FACES:
-            raise RulesError(f"rule {name} is a die face: 1 to {DIE_FACES}, not {value}")
+        _check_count(name, value, 1, DIE_FACES, f"rule {name} is a die face: 1 to {DIE_FACES}, not {value}")
+    _check_name("sandstorm_terrain", rules.sandstorm_terrain)
     if rules.min_players > rules.max_players:
-        raise RulesError(f"rule min_players ({rules.min_players}) exceeds max_players ({rules.max_players})")
-    if not 1 <= rules.default_wave_pairs <= rules.max_wave_pairs:
         raise RulesError(
+            f"rule min_players ({rules.min_players}) exceeds max_players ({rules.max_players})",
+            "error.rule_invalid",
+            "min_players",
+        )
+    if not 1 <= rules.default_wave_pairs <= rules.max_wave_pairs:
+        raise _range_error(
+            "default_wave_pairs",
+            rules.default_wave_pairs,
+            1,
+            rules.max_wave_pairs,
             f"rule default_wave_pairs must be 1 to max_wave_pairs ({rules.max_wave_pairs}), "
-            f"not {rules.default_wave_pairs}"
+            f"not {rules.default_wave_pairs}",
         )
     # what the engine sells and deals: the tables of items and cards (imported here, late,
     # because those modules read their prices and copies from a Rules)
@@ -283,22 +405,42 @@ def validate_rules(rules: Rules) -> None:
     _ITEMS, _CARDS = tuple(ITEMS), tuple(CARDS)
     if set(rules.costs) != set(_ITEMS):
         raise RulesError(
-            f"rule costs must price exactly the items {', '.join(_ITEMS)}, not {', '.join(map(str, rules.costs))}"
+            f"rule costs must price exactly the items {', '.join(_ITEMS)}, not {', '.join(map(str, rules.costs))}",
+            "error.rule_invalid",
+            "costs",
         )
     if set(rules.deck) != set(_CARDS):
         raise RulesError(
-            f"rule deck must count exactly the cards {', '.join(_CARDS)}, not {', '.join(map(str, rules.deck))}"
+            f"rule deck must count exactly the cards {', '.join(_CARDS)}, not {', '.join(map(str, rules.deck))}",
+            "error.rule_invalid",
+            "deck",
         )
     for item, cost in rules.costs.items():
-        if not isinstance(cost, int) or isinstance(cost, bool) or cost < 1:
-            raise RulesError(f"rule costs.{item} must be a positive number of coins, not {cost!r}")
+        _check_count(
+            f"costs.{item}", cost, 1, COST_MAX, f"rule costs.{item} must be a positive number of coins, not {cost!r}"
+        )
     for card, copies in rules.deck.items():
-        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 0:
-            raise RulesError(f"rule deck.{card} must be a number of copies (0 or more), not {copies!r}")
+        _check_count(
+            f"deck.{card}",
+            copies,
+            0,
+            DECK_COPIES_MAX,
+            f"rule deck.{card} must be a number of copies (0 to {DECK_COPIES_MAX}), not {copies!r}",
+        )
+    dealt = rules.start_cards * rules.max_players
+    if dealt > sum(rules.deck.values()):
+        raise RulesError(
+            f"rule start_cards: {rules.start_cards} cards for each of {rules.max_players} players "
+            f"need {dealt} cards, the deck holds {sum(rules.deck.values())}",
+            "error.rule_invalid",
+            "start_cards",
+        )
     if sorted(rules.event_terrain_by_die) != list(range(1, DIE_FACES + 1)):
         raise RulesError(
             f"rule event_terrain_by_die must name a terrain for each die face 1 to {DIE_FACES}, "
-            f"not faces {sorted(rules.event_terrain_by_die)}"
+            f"not faces {sorted(rules.event_terrain_by_die)}",
+            "error.rule_invalid",
+            "event_terrain_by_die",
         )
     terrains = set(rules.terrain_move_cost)
     for terrain_rule, terrain in [
@@ -306,12 +448,26 @@ def validate_rules(rules: Rules) -> None:
         *((f"event_terrain_by_die.{k}", v) for k, v in rules.event_terrain_by_die.items()),
     ]:
         if terrain not in terrains:
-            raise RulesError(f"rule {terrain_rule} names {terrain!r}; terrains: {', '.join(sorted(terrains))}")
+            raise RulesError(
+                f"rule {terrain_rule} names {terrain!r}; terrains: {', '.join(sorted(terrains))}",
+                "error.rule_invalid",
+                terrain_rule,
+            )
     for terrain, cost in rules.terrain_move_cost.items():
-        if not isinstance(cost, int) or isinstance(cost, bool) or cost < 1:
-            raise RulesError(f"rule terrain_move_cost.{terrain} must be at least 1, not {cost!r}")
+        _check_name("terrain_move_cost", terrain)
+        _check_count(
+            f"terrain_move_cost.{terrain}",
+            cost,
+            1,
+            TERRAIN_COST_MAX,
+            f"rule terrain_move_cost.{terrain} must be 1 to {TERRAIN_COST_MAX}, not {cost!r}",
+        )
     if not map_exists(rules.map):
-        raise RulesError(f"rule map: no map called {rules.map!r} (judges/data/maps/{rules.map}.toml)")
+        raise RulesError(
+            f"rule map: no map called {rules.map[:60]!r} (judges/data/maps/{rules.map[:60]}.toml)",
+            "error.no_map",
+            "map",
+        )
 
 
 DEFAULT_RULES = Rules()
@@ -330,3 +486,23 @@ def rules_from_json(data: bytes | str) -> Rules:
         return _decoder.decode(data)
     except msgspec.ValidationError as exc:
         raise RulesError(str(exc)) from None
+
+
+def rules_with(overrides: dict[str, Any], base: Rules = DEFAULT_RULES) -> Rules:
+    """`base` with the rules named in `overrides` changed (a table's variant, as a client sends
+    it). Raises RulesError, with its key and parameters, for an unknown rule, a value of the
+    wrong kind, or one outside its bounds."""
+    known = set(base.__struct_fields__)
+    for name in overrides:
+        if name not in known:
+            shown = str(name)[:NAME_MAX_CHARS]
+            raise RulesError(f"there is no rule called {shown!r}", "error.rule_unknown", shown)
+    try:
+        return msgspec.convert({**msgspec.to_builtins(base), **overrides}, Rules, str_keys=True)
+    except msgspec.ValidationError as exc:
+        if isinstance(exc.__cause__, RulesError):
+            raise exc.__cause__ from None
+        # msgspec's own type check names the field: "Expected `int`, got `str` - at `$.free_draw`"
+        path = str(exc).rpartition("at `$.")[2].rstrip("`")
+        rule = path.split(".")[0].split("[")[0] if "at `$." in str(exc) else ""
+        raise RulesError(f"rules: {exc}", "error.rule_kind", rule) from None

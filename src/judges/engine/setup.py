@@ -11,6 +11,9 @@ from .dice import GENERATORS, Dice, initial_rng, key_bytes
 from .errors import SetupError
 from .state import CANAANITES, GameState, General, Options, Player, SettlementState, Title
 
+# The longest game a table may ask for, in rounds (a game ends at its limit).
+ROUND_LIMIT_MAX = 10_000
+
 
 def validate_options(options: Options, world: World) -> None:
     rules = options.rules
@@ -20,8 +23,8 @@ def validate_options(options: Options, world: World) -> None:
         raise SetupError(f"map {world.name!r} has no home regions for {options.players} players")
     if not 1 <= options.wave_pairs <= rules.max_wave_pairs:
         raise SetupError(f"invader pairs per wave must be 1 (default) or 2 (hard), not {options.wave_pairs}")
-    if options.round_limit is not None and options.round_limit < 1:
-        raise SetupError(f"the round limit must be at least 1, not {options.round_limit}")
+    if options.round_limit is not None and not 1 <= options.round_limit <= ROUND_LIMIT_MAX:
+        raise SetupError(f"the round limit must be 1 to {ROUND_LIMIT_MAX}, not {options.round_limit}")
     if options.dice not in GENERATORS:
         raise SetupError(f"unknown dice {options.dice!r}; dice: {', '.join(GENERATORS)}")
     if options.dice == "blake2b":
