@@ -13,6 +13,13 @@ from .random_bot import RandomBot
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 
 
+# The numbers of an MCTS spec, in order, and the largest of each anywhere (the lab included; the
+# web server allows much less: server/service.py MAX_MCTS_BUDGET). A search's work grows with
+# each of them, so none may be unbounded.
+SPEC_NUMBERS = ("iterations", "horizon", "early_samples")
+SPEC_MAXIMA = {"iterations": 100_000, "horizon": 20, "early_samples": 1_000}
+
+
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, int]]:
     """ "name" or "name:N" (MCTS: N rollouts a decision) or "name:N:H" (MCTS: N rollouts,
     rollout horizon H rounds) or "name:N:H:S" (MCTS: and S samples a candidate before the search
@@ -25,12 +32,15 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, int]]:
     if name != "mcts":
         raise ValueError(f"bot {name!r} takes no settings (got {spec!r})")
     parts = rest.split(":")
-    if len(parts) > 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
+    if len(parts) > 3 or not all(p.isdigit() and len(p) <= 9 and int(p) > 0 for p in parts):
         raise ValueError(
-            f"bot spec {spec!r}: expected mcts:ROLLOUTS, mcts:ROLLOUTS:HORIZON_ROUNDS"
+            f"bot spec {spec[:40]!r}: expected mcts:ROLLOUTS, mcts:ROLLOUTS:HORIZON_ROUNDS"
             " or mcts:ROLLOUTS:HORIZON_ROUNDS:EARLY_SAMPLES"
         )
-    kwargs = dict(zip(("iterations", "horizon", "early_samples"), map(int, parts)))
+    kwargs = dict(zip(SPEC_NUMBERS, map(int, parts)))
+    for setting, value in kwargs.items():
+        if value > SPEC_MAXIMA[setting]:
+            raise ValueError(f"bot spec {spec!r}: {setting} may be at most {SPEC_MAXIMA[setting]}, not {value}")
     return name, kwargs
 
 
@@ -40,10 +50,25 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return game_seed * 100 + seat
 
 
-def make_bot(spec: str, seed: int) -> Bot:
-    """A bot from its name or spec ("greedy", "mcts", "mcts:400", "mcts:64:2", "mcts:16:2:1")."""
+def make_bot(spec: str, seed: int, cpu_budget: float | None = None) -> Bot:
+    """A bot from its name or spec ("greedy", "mcts", "mcts:400", "mcts:64:2", "mcts:16:2:1").
+    `cpu_budget`: seconds of CPU a search bot may spend on one decision (the web server's
+    bound; None, as in simulations and the lab: the spec's whole budget, deterministically)."""
     name, kwargs = parse_bot_spec(spec)
-    return BOTS[name](seed, **kwargs)
+    settings: dict[str, int | float] = dict(kwargs)
+    if cpu_budget is not None and name == "mcts":
+        settings["cpu_budget"] = cpu_budget
+    return BOTS[name](seed, **settings)
 
 
-__all__ = ["Bot", "GreedyBot", "MCTSBot", "RandomBot", "BOTS", "bot_seed", "make_bot", "parse_bot_spec"]
+__all__ = [
+    "Bot",
+    "GreedyBot",
+    "MCTSBot",
+    "RandomBot",
+    "BOTS",
+    "SPEC_MAXIMA",
+    "bot_seed",
+    "make_bot",
+    "parse_bot_spec",
+]

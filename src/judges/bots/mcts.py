@@ -56,6 +56,7 @@ the budget is better spent on longer, paired rollouts. docs/bots.md has the meas
 from __future__ import annotations
 
 import math
+import time
 import zlib
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -107,6 +108,7 @@ class MCTSBot:
         early: bool = True,
         early_samples: int = 2,
         horizon_seats: int | None = HORIZON_SEATS,
+        cpu_budget: float | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError("MCTS needs at least one iteration")
@@ -141,11 +143,21 @@ class MCTSBot:
         self.early = early
         # Samples each candidate gets on the first stage at least, before the search may stop early.
         self.early_samples = early_samples
+        # Seconds of this thread's CPU one decision may take (the web server's bound): past it,
+        # the search decides on the samples played so far. None: the whole budget, always (the
+        # lab's and the simulations' games stay deterministic).
+        self.cpu_budget = cpu_budget
+        self.out_of_time = 0  # searches cut by the CPU budget (for measurements)
         self.stopped = 0  # searches stopped early (for measurements)
         self._buying: tuple[int, int] = (0, 0)  # (round, purchases searched in its acquisitions)
         self.calls = 0  # decisions with a choice so far (for measurements)
         self.searched = 0  # decisions searched so far (for measurements)
         self.departed = 0  # of them, those where the search overruled the greedy choice
+
+    def max_rollouts(self) -> int:
+        """The most rollouts one decision may play: the budget, and the first stage's minimum of
+        `early_samples` for each of at most `width` + 2 candidates (greedy's, ending the turn)."""
+        return self.iterations + (self.width + 2) * (self.early_samples if self.early else 0)
 
     def _seed(self) -> int:
         return fresh_seed(self._dice)
@@ -185,11 +197,16 @@ class MCTSBot:
         paired = [0.0] * m  # sum of (candidate - greedy) on the samples both were played on
         pairs = [0] * m
         alive = list(range(m))
+        deadline = None if self.cpu_budget is None else time.thread_time() + self.cpu_budget
         for stage in range(stages):
             per = max(1, self.iterations // (stages * len(alive)))
             if stage == 0 and self.early:
                 per = max(per, self.early_samples)  # no early stop on a single sample
             for _ in range(per):
+                if deadline is not None and time.thread_time() > deadline and pairs[0]:
+                    # Out of CPU: decide on the samples played, as at the end of the search.
+                    self.out_of_time += 1
+                    return self._best(cands, alive, total, count, paired, pairs)
                 sample = base.determinize(seat, self._seed())
                 rewards = {}
                 for c in alive:
@@ -211,7 +228,20 @@ class MCTSBot:
             alive.sort(key=lambda c: (-total[c] / count[c], c))  # ties go to the earlier candidate
             last = stage == stages - 1
             alive = alive[: 1 if last else max(2, math.ceil(len(alive) / 2))]
-        best = alive[0]
+        return self._best(cands, alive[:1], total, count, paired, pairs)
+
+    def _best(
+        self,
+        cands: list[Action],
+        alive: list[int],
+        total: list[float],
+        count: list[int],
+        paired: list[float],
+        pairs: list[int],
+    ) -> Action:
+        """The best surviving candidate by its mean, unless its paired advantage over the greedy
+        choice is under the margin: then greedy's choice stands."""
+        best = min(alive, key=lambda c: (-total[c] / count[c] if count[c] else math.inf, c))
         if best != 0 and pairs[best] and paired[best] / pairs[best] < self.margin:
             return cands[0]
         return cands[best]
