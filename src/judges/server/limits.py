@@ -31,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -41,6 +42,7 @@ __all__ = [
     "Limits",
     "RateLimiter",
     "SecurityHeaders",
+    "StrictJSON",
     "clean_name",
     "clean_text",
 ]
@@ -68,6 +70,7 @@ class Limits:
     spectator_chat_per_minute: float = 6.0
     max_chat_history: int = 300  # the latest messages a socket receives when it opens
     bot_workers: int = max(2, os.cpu_count() or 2)
+    bot_cpu_seconds: float = 2.0  # CPU a search bot may spend on one decision
 
     @classmethod
     def from_env(cls) -> Limits:
@@ -193,6 +196,52 @@ class BodySizeLimit:
         await self.app(scope, replay, send)
 
 
+class StrictJSON:
+    """Refuses a JSON request body that Python's json module would take but that is no JSON a
+    client may send (400, before any route reads it): NaN and Infinity, numbers out of range,
+    lone surrogates in strings (they cannot be encoded again, in a reply or the database),
+    invalid UTF-8, nesting deep enough to exhaust the parser's stack. The body is read here in
+    full (BodySizeLimit, outside, has bounded it) and handed on unchanged."""
+
+    def __init__(self, app: ASGIApp, refuse: Callable[[Request], Any]) -> None:
+        self.app = app
+        self.refuse = refuse  # builds the translated 400 response
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        content_type = dict(scope["headers"]).get(b"content-type", b"")
+        if b"json" not in content_type:
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        body = b"".join(chunks)
+        if body:
+            try:
+                msgspec.json.decode(body)
+            except (msgspec.DecodeError, RecursionError):
+                await self.refuse(Request(scope))(scope, receive, send)
+                return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
 # Scripts only from this site, no framing, no plugins. Styles may be inline (the screen sets
 # colours per seat); the interactive API documentation (/docs) loads its own scripts.
 CSP = (
@@ -242,18 +291,25 @@ class SecurityHeaders:
 class FairPool:
     """A bounded pool of threads where the bots think, shared fairly across games.
 
-    Each game's jobs wait in a queue of their own and free workers serve the games in turn
-    (round-robin), so a game never waits behind another game's backlog. Heavy jobs (a search
-    bot's) may occupy at most `workers - 1` threads: one is always left to light jobs (a
-    greedy bot's choice takes milliseconds), so an honest table's bot keeps its normal pace
-    while hostile all-search tables queue among themselves."""
+    Each game's jobs wait in a queue of their own. A free worker serves, among the games
+    waiting, the one whose bots have used the least CPU lately (seconds of thread CPU, halved
+    every `half_life` seconds; ties in arrival order): a table whose bots think for seconds
+    waits behind every table whose bots think for milliseconds, so no table starves another,
+    however many hostile tables there are. Heavy jobs (a search bot's) may occupy at most
+    `workers - 1` threads: one is always left to light jobs (a greedy bot's choice takes
+    milliseconds). A search's own time is bounded by its CPU budget (`Limits.bot_cpu_seconds`)."""
 
-    def __init__(self, workers: int) -> None:
+    QUANTUM = 0.05  # CPU seconds below which two games' use counts as the same
+
+    def __init__(self, workers: int, half_life: float = 30.0, max_games: int = 10_000) -> None:
         self.workers = max(2, workers)
         self.executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="bot")
         self._queues: dict[bool, OrderedDict[str, deque[Any]]] = {False: OrderedDict(), True: OrderedDict()}
         self._running = 0
         self._running_heavy = 0
+        self.half_life = half_life
+        self.max_games = max_games
+        self._used: OrderedDict[str, tuple[float, float]] = OrderedDict()  # game -> (CPU seconds, at)
         self.started: list[tuple[str, bool]] = []  # (game, heavy) of the latest starts, for tests
         self._history = 256
 
@@ -267,14 +323,27 @@ class FairPool:
     def pending(self) -> int:
         return sum(len(q) for queues in self._queues.values() for q in queues.values())
 
+    def used(self, game: str) -> float:
+        """The CPU seconds the game's bots used lately (decayed)."""
+        seconds, at = self._used.get(game, (0.0, 0.0))
+        return seconds * 0.5 ** ((time.monotonic() - at) / self.half_life) if seconds else 0.0
+
+    def _charge(self, game: str, seconds: float) -> None:
+        self._used[game] = (self.used(game) + seconds, time.monotonic())
+        self._used.move_to_end(game)
+        while len(self._used) > self.max_games:
+            self._used.popitem(last=False)
+
     def _next(self, heavy: bool) -> tuple[str, asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]] | None:
         queues = self._queues[heavy]
         while queues:
-            game, queue = next(iter(queues.items()))
+            # the least used, counted in quanta (a few milliseconds apart are equals); min keeps
+            # the first of equals, and a game served goes to the back: round-robin among equals
+            game = min(queues, key=lambda g: int(self.used(g) / self.QUANTUM))
+            queue = queues.pop(game)
             future, fn, args = queue.popleft()
-            del queues[game]
             if queue:
-                queues[game] = queue  # to the back of the line: round-robin
+                queues[game] = queue
             if not future.cancelled():
                 return game, future, fn, args
         return None
@@ -291,17 +360,39 @@ class FairPool:
             self._running_heavy += heavy
             self.started.append((game, heavy))
             del self.started[: -self._history]
-            inner = asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
-            inner.add_done_callback(functools.partial(self._finished, future=future, heavy=heavy))
+            inner = asyncio.get_running_loop().run_in_executor(self.executor, _timed, fn, args)
+            inner.add_done_callback(functools.partial(self._finished, game=game, future=future, heavy=heavy))
 
-    def _finished(self, done: asyncio.Future[Any], future: asyncio.Future[Any], heavy: bool) -> None:
+    def _finished(self, done: asyncio.Future[Any], game: str, future: asyncio.Future[Any], heavy: bool) -> None:
         self._running -= 1
         self._running_heavy -= heavy
         if done.cancelled():
             future.cancel()
-        elif not future.cancelled():
-            if done.exception() is not None:
-                future.set_exception(done.exception())  # type: ignore[arg-type]
-            else:
-                future.set_result(done.result())
+        else:
+            error: BaseException | None = done.exception()
+            result, seconds = (None, 0.0) if error is not None else done.result()
+            if isinstance(error, _Failed):
+                seconds = error.seconds
+                error = error.error
+            self._charge(game, seconds)
+            if not future.cancelled():
+                if error is not None:
+                    future.set_exception(error)
+                else:
+                    future.set_result(result)
         self._dispatch()
+
+
+class _Failed(Exception):
+    def __init__(self, error: BaseException, seconds: float) -> None:
+        self.error, self.seconds = error, seconds
+
+
+def _timed(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, float]:
+    """fn(*args) on a worker thread, and the thread's CPU seconds it took."""
+    start = time.thread_time()
+    try:
+        result = fn(*args)
+    except Exception as exc:  # charged too: a bot that fails after thinking used its time
+        raise _Failed(exc, time.thread_time() - start) from exc
+    return result, time.thread_time() - start
