@@ -188,10 +188,19 @@ def _load_packaged(name: str) -> World:
     return _parse_bytes(ref.read_bytes(), f"{name}.toml")
 
 
+MAP_NAME_MAX_CHARS = 40
+
+
 @functools.cache
 def map_exists(name: str) -> bool:
     """Whether ``judges/data/maps/{name}.toml`` is a packaged map."""
-    if not isinstance(name, str) or not name or any(ch in name for ch in "/\\.") or name != name.strip():
+    if (
+        not isinstance(name, str)
+        or not name
+        or len(name) > MAP_NAME_MAX_CHARS  # a file name has at most 255 bytes: longer is no map
+        or any(ch in name for ch in "/\\.")
+        or name != name.strip()
+    ):
         return False
     return (resources.files("judges") / "data" / "maps" / f"{name}.toml").is_file()
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import json
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -22,6 +21,8 @@ from starlette.requests import HTTPConnection
 
 from ..engine import DEFAULT_RULES, RuleError, Rules
 from ..engine.dice import commitment
+from ..engine.rules import RulesError, rules_with
+from ..engine.setup import ROUND_LIMIT_MAX
 from ..engine.state import PHASES
 from ..i18n import LANGUAGES, gettext, normalize_language, render_error, request_language, ui_strings
 from ..manual import manual_router
@@ -31,7 +32,7 @@ from ..world import MapDataError, load_world, map_exists
 from . import seats as seat_keys
 from . import updates
 from .chat import chat_router
-from .limits import BodySizeLimit, Limits, RateLimiter, SecurityHeaders
+from .limits import BodySizeLimit, Limits, RateLimiter, SecurityHeaders, StrictJSON
 from .screen import screen_router
 from .service import TAKEOVER_BOT, GameService, LiveGame, ServiceError
 from .store import GameStore
@@ -57,7 +58,9 @@ def settle_memory() -> None:
 
 class SeatSpec(BaseModel):
     kind: Literal["human", "bot"] = "human"
-    bot: str | None = Field(default=None, description="bot name for a bot seat: random, greedy, mcts")
+    bot: str | None = Field(
+        default=None, max_length=40, description="bot name for a bot seat: random, greedy, mcts, or mcts:N:H:S"
+    )
     name: str | None = Field(
         default=None, max_length=200, description="cleaned of control characters, at most 40 characters"
     )
@@ -79,7 +82,7 @@ class CreateGame(BaseModel):
         "allows seeds (tests, design); by default the server draws 256 random "
         "bits for the game's dice",
     )
-    round_limit: int | None = Field(default=None, ge=1, le=10_000)
+    round_limit: int | None = Field(default=None, ge=1, le=ROUND_LIMIT_MAX)
     turn_timer: float | None = Field(
         default=None,
         gt=0,
@@ -154,6 +157,20 @@ def create_app(
             },
         )
 
+    def not_json(request: Request) -> JSONResponse:
+        key = "error.request_json"
+        return JSONResponse(
+            status_code=400,
+            content={
+                "error": "ServiceError",
+                "key": key,
+                "message": "the request body is not valid JSON (no NaN, Infinity or lone surrogates)",
+                "params": {},
+                "text": gettext(request_language(request), key),
+            },
+        )
+
+    app.add_middleware(StrictJSON, refuse=not_json)  # inside the size limit: reads a bounded body
     app.add_middleware(BodySizeLimit, max_bytes=limits.max_body_bytes, refuse=too_large)
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
@@ -226,7 +243,11 @@ def create_app(
                 "key": "error.request",
                 "message": "the request is not valid",
                 "text": gettext(lang, "error.request"),
-                "detail": json.loads(json.dumps(exc.errors(), default=str)),
+                # where and why, not the input echoed back (it may be large, or not encodable)
+                "detail": [
+                    {"loc": [str(part)[:100] for part in e.get("loc", ())], "msg": str(e.get("msg", ""))[:200]}
+                    for e in exc.errors()[:20]
+                ],
             },
         )
 
@@ -303,13 +324,9 @@ def create_app(
                 "a game cannot be created with a seed of its creator's choosing",
             )
         try:
-            rules = (
-                DEFAULT_RULES
-                if spec.rules is None
-                else msgspec.convert({**msgspec.to_builtins(DEFAULT_RULES), **spec.rules}, Rules, str_keys=True)
-            )
-        except msgspec.ValidationError as exc:
-            raise ServiceError(422, "error.options", f"rules: {exc}") from None
+            rules = DEFAULT_RULES if spec.rules is None else rules_with(spec.rules)
+        except RulesError as exc:  # an unknown rule, or one beyond its bounds (RULE_MAXIMA)
+            raise ServiceError(422, exc.key, exc.message, **exc.params) from None
         live, token, invitations = await service.create(
             [s.model_dump() for s in spec.seats],
             spec.wave_pairs,
@@ -507,14 +524,18 @@ def create_app(
                     await close(1003, "error.binary_frame")
                     break
                 try:
-                    data = json.loads(message.get("text") or "")
-                except ValueError:
+                    data = msgspec.json.decode(message.get("text") or "")
+                except (msgspec.DecodeError, RecursionError):
+                    continue  # not a message of the protocol: ignored
+                if not isinstance(data, dict) or data.get("type") not in ("language", "resync"):
                     continue
-                if isinstance(data, dict) and data.get("type") in ("language", "resync"):
-                    async with live.lock:
-                        if sub in live.subscribers:
-                            new = normalize_language(data["lang"]) if data["type"] == "language" else None
-                            service.resync(live, sub, new)
+                lang_asked = data.get("lang")
+                if data["type"] == "language" and not isinstance(lang_asked, str):
+                    continue
+                async with live.lock:
+                    if sub in live.subscribers:
+                        new = normalize_language(lang_asked) if data["type"] == "language" else None
+                        service.resync(live, sub, new)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

@@ -321,8 +321,9 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
 
         sender = asyncio.create_task(pump())
         try:
-            while True:  # until the spectator leaves (nothing is read from them)
-                await websocket.receive_text()
+            while True:  # until the spectator leaves (what they send, text or bytes, is ignored)
+                if (await websocket.receive())["type"] == "websocket.disconnect":
+                    break
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

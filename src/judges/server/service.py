@@ -51,7 +51,7 @@ from ..engine.combat import plunder_value
 from ..engine.constants import RULES_VERSION
 from ..engine.dice import KEY_BYTES, key_bytes
 from ..engine.errors import RuleError, SetupError
-from ..engine.rules import DEFAULT_RULES, Rules
+from ..engine.rules import DEFAULT_RULES, Rules, RulesError
 from ..engine.state import PHASES, GameState, Notification, upgrade_options
 from ..engine.victory import final_table, score
 from ..engine.view import dice_info, public_state
@@ -74,6 +74,7 @@ BOT_DELAY = float(os.environ.get("JUDGES_BOT_DELAY", "0.15"))  # seconds between
 # A bot seat's search budget, in rollout-rounds (rollouts x horizon): a bigger one would starve
 # the other games (about 5-15 ms of CPU per rollout-round, docs/bots.md).
 MAX_MCTS_BUDGET = 256
+MAX_BOT_SPEC_CHARS = 40
 # The bot that plays a human's seat while its player is away (left, or the turn timer ran out):
 # the strongest one (docs/bots.md); a game may choose another at creation.
 TAKEOVER_BOT = "mcts"
@@ -244,13 +245,26 @@ def _game_from_snapshot(data: dict) -> Game:
 def _check_bot(spec: str, label: str) -> None:
     """The check a bot must pass when it first plays, made when the game is created (a bot that
     cannot be built would leave its seat waiting for ever), and the server's search budget."""
+    if not isinstance(spec, str) or len(spec) > MAX_BOT_SPEC_CHARS:
+        raise ServiceError(
+            422, "error.bot", f"{label}: a bot's name or spec has at most {MAX_BOT_SPEC_CHARS} characters"
+        )
     try:
         built = make_bot(spec, 0)
     except ValueError as exc:
         raise ServiceError(422, "error.bot", f"{label}: {exc}") from None
-    if getattr(built, "iterations", 0) * getattr(built, "horizon", 1) > MAX_MCTS_BUDGET:
+    # The budget, and the first stage's samples of every candidate before an early stop: both
+    # are rollouts this server plays for each decision (before the CPU budget cuts it).
+    horizon = getattr(built, "horizon", 1)
+    if (
+        getattr(built, "iterations", 0) * horizon > MAX_MCTS_BUDGET
+        or (getattr(built, "max_rollouts", lambda: 0)() - getattr(built, "iterations", 0)) * horizon > MAX_MCTS_BUDGET
+    ):
         raise ServiceError(
-            422, "error.bot", f"{label}: at most {MAX_MCTS_BUDGET} rollouts x horizon rounds on this server"
+            422,
+            "error.bot",
+            f"{label}: at most {MAX_MCTS_BUDGET} rollouts x horizon rounds on this server, "
+            "for the budget and for the early samples of all the candidates",
         )
 
 
@@ -370,7 +384,8 @@ class GameService:
         dice = dict(dice="blake2b", key=secrets.token_hex(KEY_BYTES)) if seed is None else dict(seed=seed)
         try:
             options = Options(players=len(seats), wave_pairs=wave_pairs, round_limit=round_limit, rules=rules, **dice)
-            game = _new_game(msgspec.to_builtins(options), position)
+            # off the event loop: a scenario position may be large (every other table goes on)
+            game = await asyncio.to_thread(_new_game, msgspec.to_builtins(options), position)
         except SetupError as exc:
             raise ServiceError(422, "error.options", str(exc)) from None
         if host is None:
@@ -451,13 +466,22 @@ class GameService:
         except KeyError:
             raise ServiceError(404, "error.no_game", f"there is no game {game_id!r}") from None
         records = stored.all_actions or []  # every record: all_actions=True
-        if stored.snapshot is not None:
-            game = _game_from_snapshot(stored.snapshot.data)
-            game.log = [action_from_dict(a["action"]) for a in records[: stored.snapshot.seq]]
-        else:
-            game = _new_game(
-                {k: v for k, v in stored.options.items() if k not in SERVER_OPTIONS}, stored.options.get("position")
-            )
+        try:
+            # The stored options are checked as a new table's are (Rules' bounds, RULE_MAXIMA):
+            # a game stored before the bounds, or written by hand, is refused, not replayed.
+            if stored.snapshot is not None:
+                game = _game_from_snapshot(stored.snapshot.data)
+                game.log = [action_from_dict(a["action"]) for a in records[: stored.snapshot.seq]]
+            else:
+                game = _new_game(
+                    {k: v for k, v in stored.options.items() if k not in SERVER_OPTIONS},
+                    stored.options.get("position"),
+                )
+        except (SetupError, RulesError, msgspec.ValidationError, ValueError) as exc:
+            log.warning("game %s is not loaded: its options break the server's bounds (%s)", game_id, exc)
+            raise ServiceError(
+                422, "error.game_bounds", "this game's rules are beyond this server's limits: it cannot be opened"
+            ) from None
         if stored.options.get("turn_timer"):
             self.turn_timers[game_id] = stored.options["turn_timer"]
         for record in stored.actions:
@@ -984,7 +1008,9 @@ class GameService:
                     bot = live.bots.get(seat)
                     if bot is None:
                         bot = live.bots[seat] = make_bot(
-                            live.seats[seat]["bot"] or live.takeover_bot, bot_seed(live.game.state.options, seat)
+                            live.seats[seat]["bot"] or live.takeover_bot,
+                            bot_seed(live.game.state.options, seat),
+                            cpu_budget=self.limits.bot_cpu_seconds,
                         )
                     seq = len(live.game.log)
                     legal = list(live.game.legal_actions(seat))
