@@ -8,7 +8,9 @@ PostgreSQL schema serve one game whose seats are split across them.
 - the same through Redis pub/sub (JUDGES_REDIS_URL) instead of LISTEN/NOTIFY;
 - seat flags (away / back) set through both processes at once are all kept;
 - a seat the host revokes through one process loses its websockets and its credential on
-  the other, and its new invitation can be claimed through either;
+  the other, and its new invitation can be claimed through either; its player, present
+  through the other process, keeps it until the other player present agrees (through
+  that process too);
 - the database failing under the servers (`pg_terminate_backend` in a loop, then a long
   `LOCK TABLE games` taken while a human seat owes a decision, so that its action meets it)
   leaves no socket silent and no game stuck once it answers again.
@@ -228,10 +230,16 @@ def test_a_seat_revoked_through_one_process_loses_its_sockets_and_credential_on_
         listener = threading.Thread(target=listen, daemon=True)
         listener.start()
         wait_for(lambda: closed.get("opened"), 30, "seat 1's socket open on B")
-        # the host revokes seat 1 through A, with a new invitation
-        response = httpx.post(
-            f"{a.base}/api/games/{gid}/seats/1/invitation", headers={"X-Seat-Token": tokens[0]}, timeout=30
+        # the host revokes seat 1 through A, with a new invitation: its player is present (on
+        # B), so only once seat 2's player agrees (through B)
+        url = f"{a.base}/api/games/{gid}/seats/1/invitation"
+        response = httpx.post(url, headers={"X-Seat-Token": tokens[0]}, timeout=30)
+        assert response.status_code == 409 and response.json()["key"] == "error.seat_present", response.text
+        agreed = httpx.post(
+            f"{b.base}/api/games/{gid}/seats/1/consent", headers={"X-Seat-Token": tokens[2]}, timeout=30
         )
+        assert agreed.status_code == 200, agreed.text
+        response = httpx.post(url, headers={"X-Seat-Token": tokens[0]}, timeout=30)
         assert response.status_code == 200, response.text
         listener.join(60)
         assert closed.get("code") == 1008 and closed.get("key") == "error.seat_revoked", closed

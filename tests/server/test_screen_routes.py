@@ -33,12 +33,14 @@ def create(client, seats) -> dict:
 def test_an_open_seat_is_taken_once_from_the_lobby_and_stored(client):
     game = create(client, OPEN_TABLE)
     assert [g["id"] for g in client.get("/api/lobby").json()["open"]] == [game["id"]]
+    client.cookies.clear()  # a stranger's browser (the host holds a seat already)
     joined = client.post(f"/api/games/{game['id']}/join")
     assert joined.status_code == 200, joined.text
     assert joined.json()["seat"] == 1
     token = joined.json()["token"]
     view = client.get(f"/api/games/{game['id']}/view", headers={"X-Seat-Token": token})
     assert view.status_code == 200 and view.json()["seat"] == 1
+    client.cookies.clear()
     assert client.post(f"/api/games/{game['id']}/join").status_code == 409  # no free seat left
     lobby = client.get("/api/lobby").json()
     assert lobby["open"] == [] and [g["id"] for g in lobby["running"]] == [game["id"]]

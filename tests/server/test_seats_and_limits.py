@@ -144,6 +144,7 @@ def test_the_host_revokes_a_seat_and_reissues_its_invitation(client):
     data = create(client, takeover_bot="greedy")
     game_id, host = data["id"], data["token"]
     code = invitation_code(data["seats"][1]["invitation"])
+    client.cookies.clear()
     guest = client.post(f"/api/games/{game_id}/claim", json={"invitation": code}).json()["token"]
     client.cookies.clear()
     guest_headers = {"X-Seat-Token": guest}
@@ -152,6 +153,9 @@ def test_the_host_revokes_a_seat_and_reissues_its_invitation(client):
     assert refused.status_code == 403 and refused.json()["key"] == "error.not_host"
     with client.websocket_connect(f"/ws/games/{game_id}", headers=guest_headers) as ws:
         assert ws.receive_json()["type"] == "full"
+        # a player at the table keeps the seat (tests/server/test_seat_secrets.py); one who
+        # left it to a bot may lose it
+        assert client.post(f"/api/games/{game_id}/seat/away", headers=guest_headers).status_code == 200
         revoked = client.post(f"/api/games/{game_id}/seats/1/revoke", headers={"X-Seat-Token": host})
         assert revoked.status_code == 200 and revoked.json() == {"seat": 1, "away": True}
         message = ws.receive_json()
@@ -180,6 +184,7 @@ def test_client_action_ids_are_unique_per_seat(client):
     tokens = [data["token"]]
     for seat in data["seats"][1:]:
         code = invitation_code(seat["invitation"])
+        client.cookies.clear()  # each player in their own browser
         tokens.append(client.post(f"/api/games/{game_id}/claim", json={"invitation": code}).json()["token"])
     client.cookies.clear()
     used: list[int] = []

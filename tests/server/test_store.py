@@ -428,6 +428,22 @@ def test_seat_changes_of_two_writers_are_both_kept(open_store):
         first.update_seat("g1", 9, lambda seat: True)
 
 
+def test_a_seat_change_may_read_the_table_and_be_quiet(store):
+    """With `table` the change reads every stored seat and the game's chat count under the same
+    row lock (a seat's new player reads private talk from there on); a `quiet` change (a
+    player's last sign of life) keeps the seats' version, so no process is told of it."""
+    new_game(store, "g1")
+    store.append_chat("g1", "seats:0.1", 0, "Deborah", "a secret")
+    read = []
+    store.update_seat(
+        "g1", 1, lambda seat, table: read.append((len(table.seats), table.chat_count)) or False, table=True
+    )
+    assert read == [(3, 1)]
+    before = store.load("g1").seats_version
+    seats, version = store.update_seat("g1", 1, lambda seat: seat.update(seen=12.5) is None, quiet=True)
+    assert version == before and seats[1]["seen"] == 12.5 and store.load("g1").seats[1]["seen"] == 12.5
+
+
 def test_the_bots_lease_has_one_holder_until_it_expires(store):
     new_game(store, "g1")
     assert store.take_bot_lease("g1", "a", 30) is True

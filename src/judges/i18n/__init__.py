@@ -432,7 +432,7 @@ def label(lang: str, prefix: str, value: Any, *, strict: bool | None = None) -> 
 _SEAT_PARAMS = frozenset({"player", "owner", "captor", "collector", "previous_owner", "attacker", "defender"})
 _GENERAL_PARAMS = frozenset({"general", "target", "candidate", "previous_holder"})
 _GENERAL_LIST_PARAMS = frozenset({"candidates", "tied", "captured", "killed"})
-_SEAT_LIST_PARAMS = frozenset({"winners", "eliminated"})
+_SEAT_LIST_PARAMS = frozenset({"winners", "eliminated", "voters"})
 # parameter -> vocabulary prefix of its value
 _VOCABULARY_PARAMS = {
     "card": "card",

@@ -208,11 +208,14 @@ def create_app(
             )
 
     def seat_of(conn: HTTPConnection, live: LiveGame) -> int:
-        """The seat a request's credential (X-Seat-Token, or the game's cookie) belongs to."""
+        """The seat a request's credential (X-Seat-Token, or the game's cookie) belongs to; the
+        request is a sign of life of its player (server/seats.py, `present`)."""
         token, from_cookie = seat_keys.credential(conn, live.id)
         if from_cookie and not seat_keys.same_origin(conn):
             raise ServiceError(403, "error.cross_origin", "a seat's cookie is accepted from this site's pages only")
-        return live.seat_of(token)
+        seat = live.seat_of(token)
+        service.saw(live, seat)
+        return seat
 
     app.include_router(chat_router(service, seat_of))
 
@@ -287,6 +290,10 @@ def create_app(
             response = page("message.html", request, language, key="ui.invitation_spent", error="error.invitation")
             response.status_code = 404
             return response
+        if service.holds_a_seat(live, seat_keys.credential(request, game_id)[0]) is not None:
+            response = page("message.html", request, language, key="error.seat_held", error="error.seat_held")
+            response.status_code = 409  # one seat per player: the host cannot take an invited seat
+            return response
         return page("join.html", request, language, seat=seat, name=live.seats[seat]["name"])
 
     @app.post("/join/{game_id}/{code}", include_in_schema=False)
@@ -294,7 +301,7 @@ def create_app(
         """Takes the invited seat: its credential goes into the game's cookie and the browser
         goes on to the game's page, whose address holds no secret."""
         live = await service.get(game_id)
-        seat, token = await service.claim(live, code)
+        seat, token = await service.claim(live, code, seat_keys.credential(request, game_id)[0])
         response = RedirectResponse(f"/games/{game_id}", status_code=303)
         seat_keys.set_seat_cookie(response, request, game_id, token)
         return response
@@ -446,16 +453,23 @@ def create_app(
         """Takes the seat of an invitation (API clients): answers the seat's own credential,
         to send as X-Seat-Token (also set as the game's cookie). The invitation is spent."""
         live = await service.get(game_id)
-        seat, token = await service.claim(live, body.invitation)
+        seat, token = await service.claim(live, body.invitation, seat_keys.credential(request, game_id)[0])
         seat_keys.set_seat_cookie(response, request, game_id, token)
         return {"seat": seat, "token": token}
 
     @app.post("/api/games/{game_id}/seats/{target}/{move}")
-    async def host_control(game_id: str, target: int, move: Literal["revoke", "invitation"], request: Request) -> dict:
+    async def host_control(
+        game_id: str, target: int, move: Literal["revoke", "invitation", "consent", "withhold"], request: Request
+    ) -> dict:
         """The host's control of another human seat: "revoke" takes it from its player (the
-        takeover bot plays it); "invitation" also opens a new invitation link for it."""
+        takeover bot plays it); "invitation" also opens a new invitation link for it. A player
+        present keeps the seat (409 `error.seat_present`) unless every other player present
+        agrees: "consent" (any other seat's player agrees), "withhold" (no longer agrees)."""
         live = await service.get(game_id)
         host = seat_of(request, live)
+        if move in ("consent", "withhold"):
+            await service.consent(live, host, target, agree=move == "consent")
+            return {"seat": target, "consent": move == "consent"}
         code = await service.revoke(live, host, target, invite=move == "invitation")
         out: dict[str, Any] = {"seat": target, "away": True}
         if code is not None:
@@ -541,6 +555,7 @@ def create_app(
         finally:
             sender.cancel()
             service.unsubscribe(live, sub)
+            service.saw(live, seat, leaving=True)  # the time its player was last here
             if closing:
                 await asyncio.gather(*closing, return_exceptions=True)
 

@@ -9,6 +9,9 @@ Channels (a message's `channel`):
 - `seats:0.2`: a private conversation, named by the sorted set of its seats (two or more, the
   sender among them). Only those seats ever read it: not the other seats, not the spectators,
   not the replay, not the bots (which read no chat at all: they get only the engine's view).
+  A seat that changed hands (the host revoked it, someone else claimed it) reads it only from
+  the moment its new player took it (`chat_from` in the stored seat, server/seats.py): the
+  previous player's private conversations are not the new one's.
 
 A message is stored before it is acknowledged or shown (`GameStore.append_chat`: the next id of
 the game under its row lock, so ids are ordered per game across processes; a retried
@@ -44,6 +47,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
+from . import seats as seat_keys
 from . import updates
 from .fanout import Change
 from .limits import RateLimiter, clean_text
@@ -74,6 +78,17 @@ def can_read(channel: str, seat: int) -> bool:
         return True
     members = parties(channel)
     return members is not None and seat in members
+
+
+def may_read(record: dict[str, Any], seat: int, private_from: int) -> bool:
+    """Whether `seat`, whose current player reads private conversations from after the chat id
+    `private_from` on, may read this message."""
+    return can_read(record["channel"], seat) and (record["id"] > private_from or parties(record["channel"]) is None)
+
+
+def private_from(live: LiveGame, seat: int) -> int:
+    """The chat id after which the current player of `seat` reads its private conversations."""
+    return seat_keys.private_from(live.seats[seat]) if 0 <= seat < len(live.seats) else 0
 
 
 def is_public(channel: str) -> bool:
@@ -233,7 +248,8 @@ class Chat:
         cache: dict[tuple[int, ...], bytes] = {}
 
         def message_for(seat: int) -> bytes | None:
-            mine = tuple(r["id"] for r in records if can_read(r["channel"], seat))
+            start = private_from(live, seat)
+            mine = tuple(r["id"] for r in records if may_read(r, seat, start))
             if not mine:
                 return None
             if mine not in cache:
@@ -256,12 +272,11 @@ class Chat:
                 except asyncio.QueueFull:  # pragma: no cover - the spectator reloads for the history
                     pass
 
-    def visible(self, room: Room, seat: int, public_only: bool = False) -> list[dict[str, Any]]:
-        """The latest `max_chat_history` messages `seat` may read (only the public channels with
-        `public_only`: a replay)."""
-        out = [
-            r for r in room.messages if can_read(r["channel"], seat) and (not public_only or is_public(r["channel"]))
-        ]
+    def visible(self, live: LiveGame, room: Room, seat: int, public_only: bool = False) -> list[dict[str, Any]]:
+        """The latest `max_chat_history` messages `seat`'s current player may read (only the
+        public channels with `public_only`: a replay)."""
+        start = private_from(live, seat)
+        out = [r for r in room.messages if may_read(r, seat, start) and (not public_only or is_public(r["channel"]))]
         return out[-self.service.limits.max_chat_history :]
 
     def greet(self, live: LiveGame, sub: Subscriber) -> None:
@@ -273,7 +288,7 @@ class Chat:
         if room is None:
             return
         self.listeners.add(sub)
-        sub.queue.put_nowait(chat_message(self.visible(room, sub.seat), history=True))
+        sub.queue.put_nowait(chat_message(self.visible(live, room, sub.seat), history=True))
 
     def on_change(self, change: Change) -> None:
         """Another process stored messages: catch up if this process holds the game's chat."""
@@ -353,14 +368,14 @@ def chat_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGam
         live = await service.get(game_id)
         seat = seat_of(request, live)
         room = await chat.room(live)
-        return json_response({"messages": [r for r in chat.visible(room, seat) if r["id"] > after]})
+        return json_response({"messages": [r for r in chat.visible(live, room, seat) if r["id"] > after]})
 
     @router.get("/api/games/{game_id}/chat/public")
     async def public(game_id: str, after: int = 0) -> Any:
         """What anyone may read: the table's messages and the spectators' channel."""
         live = await service.get(game_id)
         room = await chat.room(live)
-        return json_response({"messages": [r for r in chat.visible(room, SPECTATOR, True) if r["id"] > after]})
+        return json_response({"messages": [r for r in chat.visible(live, room, SPECTATOR, True) if r["id"] > after]})
 
     @router.post("/api/games/{game_id}/chat/spectate")
     async def spectate(game_id: str, body: SpectatorMessage, request: Request) -> dict[str, Any]:

@@ -13,7 +13,9 @@ message) or, on a websocket, a close code after an error message:
 - chat messages (server/chat.py): cleaned the same way (line breaks kept), at most
   `max_chat_chars` characters and `max_chat_lines` lines (422), `chat_burst` then
   `chat_per_minute` per seat and less for spectators (429 with Retry-After, `error.rate_chat`);
-- the notifications a view holds (`max_view_notifications`) and the takeovers kept per seat.
+- the notifications a view holds (`max_view_notifications`) and the takeovers kept per seat;
+- the host hands over the seat of a player present (seen less than `absent_after` seconds ago)
+  only with the other players' consent (409, `error.seat_present`).
 
 `FairPool` is the bounded pool where bots think, shared fairly across games.
 """
@@ -61,6 +63,9 @@ class Limits:
     max_name_chars: int = 40
     max_view_notifications: int = 200  # the latest notifications a view holds
     max_seat_history: int = 20  # takeovers (away/back) kept per seat
+    # A seat's player with no socket open and no request for this long is absent: the host may
+    # hand the seat to someone else without the table's consent (server/seats.py, `present`).
+    absent_after: float = 300.0
     # table talk (server/chat.py)
     max_chat_chars: int = 500  # a message's characters, after cleaning
     max_chat_lines: int = 12  # its lines

@@ -18,6 +18,7 @@ spectators and replays. Routes only; the live games are `service.GameService`'s.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -36,7 +37,7 @@ from ..render.svg import board_svg
 from ..verify import new_game
 from . import seats as seat_keys
 from .service import SERVER_OPTIONS, GameService, LiveGame, ServiceError, Subscriber, encode_payload
-from .store import hash_token, new_token, verify_token
+from .store import SeatTable, hash_token, new_token, verify_token
 
 # Actions whose content another player may not see (a vote before the tally, a discarded card,
 # a prophet's private choice): the log says nothing of them.
@@ -223,14 +224,14 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
         for g in games[: max(1, min(limit, 200)) * 3]:
             entry = {
                 "id": g.id,
-                "seats": [{"name": s["name"], "kind": s["kind"], "open": bool(s.get("open"))} for s in g.seats],
+                "seats": [{"name": s["name"], "kind": s["kind"], "open": seat_keys.free(s)} for s in g.seats],
                 "actions": g.action_count,
                 "ending": g.ending,
                 "winners": g.winners,
             }
             if g.ending is not None:
                 finished.append(entry)
-            elif any(s.get("open") for s in g.seats):
+            elif any(seat_keys.free(s) for s in g.seats):
                 open_.append(entry)
             else:
                 running.append(entry)
@@ -239,26 +240,30 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
     @router.post("/api/games/{game_id}/join")
     async def join(game_id: str, request: Request, response: Response) -> dict[str, Any]:
         """Takes the first free seat of an open table: its credential is made now, set as the
-        game's cookie (server/seats.py) and answered once (API clients send it as X-Seat-Token)."""
+        game's cookie (server/seats.py) and answered once (API clients send it as X-Seat-Token).
+        A seat the host invited someone to is reserved for them; a player already seated at the
+        table takes no second seat (409 `error.seat_held`)."""
         if not seat_keys.same_origin(request):
             raise ServiceError(403, "error.cross_origin", "a seat is taken from this site's pages only")
         live = await service.get(game_id)
+        service.refuse_seated(live, seat_keys.credential(request, game_id)[0])
         token = new_token()
+        now = time.time()
 
-        def take(info: dict[str, Any]) -> bool:
-            # decided on the stored seat, under its row lock: a seat another process gave away stays taken
-            if not info.get("open"):
+        def take(info: dict[str, Any], table: SeatTable) -> bool:
+            # decided on the stored seat, under its row lock: a seat another process gave away
+            # stays taken, and one with an open invitation stays its invited player's
+            if not seat_keys.free(info):
                 return False
-            info.pop("open")
-            info["token_hash"] = hash_token(token)
+            seat_keys.hand_to(info, hash_token(token), table.chat_count, now)
             return True
 
         async with live.lock:
             if live.game.is_over:
                 raise ServiceError(409, "error.no_free_seat", "this table has no free seat")
             seat = None
-            for free in [i for i, s in enumerate(live.seats) if s.get("open")]:
-                seats, _ = await service.update_seat(live, free, take)
+            for free in [i for i, s in enumerate(live.seats) if seat_keys.free(s)]:
+                seats, _ = await service.update_seat(live, free, take, table=True)
                 taken = verify_token(token, seats[free].get("token_hash"))
                 if taken:
                     seat = free

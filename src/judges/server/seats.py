@@ -11,6 +11,13 @@ What is stored, in each seat of `games.seats` (a JSON column): `token_hash` (the
 credential, hashed; None while the seat is unclaimed), `invite_hash` (the open invitation,
 hashed; None once it is spent) and `host` (the creator's seat). Neither secret is stored in
 clear, so the database does not give them away either.
+
+The host cannot take a seat's secrets (issue 34): a seat whose player is present (`present`:
+the seat is held, not handed to a bot, and its player's last sign of life, `seen`, is recent)
+is handed over only with the consent of the other players present (`consent`); a player holds
+one seat of a table; and a seat's new player (`hand_to`: `holder` counts them) reads its
+private conversations only from the chat id at which they took it (`chat_from`): the
+previous player's stay theirs. The hand passes with the seat: it is the game's.
 """
 
 from __future__ import annotations
@@ -93,3 +100,52 @@ def invitation_link(base: str, game_id: str, code: str) -> str:
 
 def host_seat(seats: list[dict[str, Any]]) -> int | None:
     return next((i for i, s in enumerate(seats) if s.get("host")), None)
+
+
+def free(seat: dict[str, Any]) -> bool:
+    """A seat the lobby offers: left open at creation, and no invitation reserves it."""
+    return bool(seat.get("open")) and not seat.get("invite_hash")
+
+
+def held(seat: dict[str, Any]) -> bool:
+    """Whether someone holds the seat's credential now."""
+    return bool(seat.get("token_hash"))
+
+
+def present(seat: dict[str, Any], now: float, absent_after: float) -> bool:
+    """Whether the seat's player is at the table, as the store knows it: the seat is held, not
+    handed to a bot (away: left, or the turn timer ran out), and its player showed a sign of
+    life (a socket open, a request) less than `absent_after` seconds ago."""
+    return held(seat) and not seat.get("away") and now - float(seat.get("seen", 0.0)) < absent_after
+
+
+def had_holder(seat: dict[str, Any]) -> bool:
+    """Whether anyone held the seat before (seats stored before `holder` existed: a credential,
+    or a revocation in their history)."""
+    return (
+        bool(seat.get("holder"))
+        or held(seat)
+        or any(event.get("reason") == "revoked" for event in seat.get("history", []))
+    )
+
+
+def hand_to(seat: dict[str, Any], token_hash: str, chat_count: int, now: float) -> bool:
+    """Gives `seat` to a new player (an invitation claimed, a free seat taken from the lobby):
+    their credential, no invitation, no consent to hand it over; if the seat had a player
+    before, its private conversations start afresh after `chat_count` (the game's chat count,
+    read under the same row lock). Returns whether the seat had a player before."""
+    previous = had_holder(seat)
+    seat["token_hash"] = token_hash
+    seat["invite_hash"] = None
+    seat.pop("open", None)
+    seat.pop("consent", None)
+    seat["seen"] = now
+    seat["holder"] = int(seat.get("holder") or previous) + 1
+    if previous:
+        seat["chat_from"] = chat_count
+    return previous
+
+
+def private_from(seat: dict[str, Any]) -> int:
+    """The chat id after which the seat's current player reads its private conversations."""
+    return int(seat.get("chat_from", 0))

@@ -35,6 +35,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -62,7 +63,7 @@ from . import seats as seat_keys
 from . import updates
 from .fanout import Change, Fanout, LocalFanout, make_fanout
 from .limits import DEFAULT_LIMITS, FairPool, Limits, clean_name
-from .store import GameStore, SequenceConflict, StoreError, hash_token, new_token, verify_token
+from .store import GameStore, SeatTable, SequenceConflict, StoreError, hash_token, new_token, verify_token
 
 log = logging.getLogger("judges.server")
 
@@ -304,6 +305,8 @@ class GameService:
         self.db_threads = ThreadPoolExecutor(max_workers=store.max_connections * 2 + 4, thread_name_prefix="db")
         self._loads: dict[str, asyncio.Task[LiveGame]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()  # fire-and-forget tasks, kept until done
+        # (game id, seat) -> when this process last stored a sign of life of the seat's player
+        self._seen: dict[tuple[str, int], float] = {}
         self._watchdog: asyncio.Task[None] | None = None
         from .chat import Chat  # the table talk (server/chat.py) builds on this module
 
@@ -413,6 +416,7 @@ class GameService:
             if i == host:
                 seat["host"] = True
                 host_token = seat_keys.new_credential(seat)
+                seat["holder"], seat["seen"] = 1, time.time()
             elif kind == "human" and s.get("open"):
                 # An open seat waits for whoever takes it from the lobby (server/screen.py):
                 # neither credential nor invitation until then.
@@ -610,12 +614,12 @@ class GameService:
         live.full_next = True
 
     async def update_seat(
-        self, live: LiveGame, seat: int, change: Callable[[dict[str, Any]], bool]
+        self, live: LiveGame, seat: int, change: Callable[..., bool], *, table: bool = False, quiet: bool = False
     ) -> tuple[list[dict[str, Any]], bool]:
-        """Changes one stored seat under its row lock (`GameStore.update_seat`) and takes the
-        stored seats into the copy; answers the seats and whether their version moved. The
-        caller holds the game's lock."""
-        seats, version = await self.db(self.store.update_seat, live.id, seat, change)
+        """Changes one stored seat under its row lock (`GameStore.update_seat`, with its `table`
+        and `quiet`) and takes the stored seats into the copy; answers the seats and whether
+        their version moved. The caller holds the game's lock."""
+        seats, version = await self.db(self.store.update_seat, live.id, seat, change, table=table, quiet=quiet)
         changed = version != live.seats_version
         self._take_seats(live, seats, version)
         return seats, changed
@@ -821,6 +825,8 @@ class GameService:
                             self._lose_copy(live)
                     else:
                         self.wake_bots(live)
+                        for seat in {group.seat for group in live.groups.values()}:
+                            self.saw(live, seat)  # a socket open here: its player is at the table
             except ServiceError:
                 pass  # the database is away: the next round tries again
             except Exception:  # pragma: no cover - the watchdog must outlive any surprise
@@ -847,9 +853,7 @@ class GameService:
                 if info["kind"] != "human" or bool(info.get("away")) == away:
                     return False
                 info["away"] = away
-                history = info.setdefault("history", [])
-                history.append(event)
-                del history[: -self.limits.max_seat_history]  # a view lists them: keep the latest only
+                self._note(info, event)
                 return True
 
             _, changed = await self.update_seat(live, seat, change)
@@ -860,10 +864,38 @@ class GameService:
 
     # --- private seats (server/seats.py) ----------------------------------------------------
 
-    async def claim(self, live: LiveGame, code: str) -> tuple[int, str]:
+    def _note(self, info: dict[str, Any], event: dict[str, Any]) -> None:
+        """Appends an event to a stored seat's history (in a change under its row lock), numbered
+        per seat (`n`: its notification's id is unique); a view lists the latest only."""
+        number = int(info.get("events", len(info.get("history", []))))
+        info["events"] = number + 1
+        history = info.setdefault("history", [])
+        history.append({**event, "n": number})
+        del history[: -self.limits.max_seat_history]
+
+    def _event(self, live: LiveGame, kind: str, **params: Any) -> dict[str, Any]:
+        return {"event": kind, "round": live.game.state.round, "after": len(live.game.log), **params}
+
+    def holds_a_seat(self, live: LiveGame, token: str | None) -> int | None:
+        """The seat of this game whose credential `token` is, or None."""
+        try:
+            return live.seat_of(token) if token else None
+        except ServiceError:
+            return None
+
+    def refuse_seated(self, live: LiveGame, token: str | None) -> None:
+        """A player holds one seat of a table: a credential of this game (the host's among them)
+        cannot claim or take another."""
+        if self.holds_a_seat(live, token) is not None:
+            raise ServiceError(409, "error.seat_held", "you already hold a seat at this table")
+
+    async def claim(self, live: LiveGame, code: str, current: str | None = None) -> tuple[int, str]:
         """Spends an invitation: its seat gets a fresh credential, returned to the claimer only.
-        A seat that a bot played meanwhile (revoked) comes back to its new player. Decided on
-        the stored seat (another process may have spent or replaced the invitation)."""
+        A seat that a bot played meanwhile (revoked) comes back to its new player, whose private
+        conversations start now (server/seats.py, `hand_to`). `current`: the credential the
+        claimer already holds, if any (refused if it is a seat of this game). Decided on the
+        stored seat (another process may have spent or replaced the invitation)."""
+        self.refuse_seated(live, current)
         caught = False
         async with live.lock:
             seat = seat_keys.invited_seat(live.seats, code)
@@ -875,28 +907,32 @@ class GameService:
                     404, "error.invitation", "this invitation is not valid: it was used, revoked or never issued"
                 )
             token = new_token()
+            now = time.time()
+            claimed = self._event(live, "claimed")
+            back = {"away": False, "reason": "claimed", "round": claimed["round"], "after": claimed["after"]}
 
-            def change(info: dict[str, Any]) -> bool:
+            def change(info: dict[str, Any], table: SeatTable) -> bool:
                 if not verify_token(code, info.get("invite_hash")):
                     return False
-                info["token_hash"] = hash_token(token)
-                info["invite_hash"] = None
+                was_away = bool(info.get("away"))
+                info["away"] = False
+                if seat_keys.hand_to(info, hash_token(token), table.chat_count, now):
+                    self._note(info, claimed)  # a new player: the table reads it
+                elif was_away:
+                    self._note(info, back)
                 return True
 
-            seats, changed = await self.update_seat(live, seat, change)
+            seats, changed = await self.update_seat(live, seat, change, table=True)
             taken = verify_token(token, seats[seat].get("token_hash"))
-            was_away = bool(seats[seat].get("away"))
         if changed:
             self._publish(live)
-        if caught:  # the copy took other processes' changes: its sockets see them now
+        if changed or caught:  # the copy took other processes' changes: its sockets see them now
             await self.broadcast(live)
             self.wake_bots(live)
         if not taken:
             raise ServiceError(
                 404, "error.invitation", "this invitation is not valid: it was used, revoked or never issued"
             )
-        if was_away:
-            await self.set_away(live, seat, False, "claimed")
         return seat, token
 
     def check_host(self, live: LiveGame, seat: int, target: int) -> None:
@@ -907,38 +943,151 @@ class GameService:
 
     async def revoke(self, live: LiveGame, host: int, target: int, invite: bool) -> str | None:
         """The host takes a seat from its player: its credential and invitation stop working
-        and the takeover bot plays it; with `invite`, a new invitation (returned) is opened."""
+        and the takeover bot plays it; with `invite`, a new invitation (returned) is opened,
+        which reserves the seat (the lobby no longer offers it). A seat whose player is present
+        (server/seats.py, `present`) is taken only with the consent of every other player
+        present, at least one (409 `error.seat_present` otherwise). Decided on the stored seats;
+        every seat's bell says who did it and why."""
         self.check_host(live, host, target)
         code = new_token() if invite else None
+        now = time.time()
+        absent_after = self.limits.absent_after
+        refused = False
         async with live.lock:
+            event = self._event(live, "reinvited" if invite else "revoked", by=host)
 
-            def change(info: dict[str, Any]) -> bool:
+            def change(info: dict[str, Any], table: SeatTable) -> bool:
+                nonlocal refused
+                why, voters = "unheld", []
+                if seat_keys.held(info):
+                    why = "away" if info.get("away") else "absent"
+                    if seat_keys.present(info, now, absent_after):
+                        voters = [
+                            i
+                            for i, other in enumerate(table.seats)
+                            if i not in (host, target)
+                            and other["kind"] == "human"
+                            and seat_keys.present(other, now, absent_after)
+                        ]
+                        if not voters or not set(voters) <= set(info.get("consent", [])):
+                            refused = True
+                            return False
+                        why = "consent"
+                    info["holder"] = max(1, int(info.get("holder") or 0))
+                else:  # nobody held it: an invitation opened, or withdrawn
+                    event["event"] = "invited" if invite else "uninvited"
                 info["token_hash"] = None
                 info["invite_hash"] = hash_token(code) if code else None
+                if code:
+                    info.pop("open", None)  # reserved for the invited player
+                info.pop("consent", None)
+                info["away"] = True
+                self._note(info, {**event, "why": why, "voters": voters})
                 return True
 
-            await self.update_seat(live, target, change)  # closes the seat's sockets in this process
-        self._publish(live)  # ...and in the others
-        await self.set_away(live, target, True, "revoked")
+            _, changed = await self.update_seat(live, target, change, table=True)  # closes its sockets here
+        if refused:
+            raise ServiceError(
+                409,
+                "error.seat_present",
+                "this player is at the table: their seat is handed over once they leave it, run out of time "
+                f"or have been gone {absent_after:g} seconds, or if the other players present agree",
+                seconds=round(absent_after),
+            )
+        if changed:
+            self._publish(live)  # ...and in the others
+            await self.broadcast(live)
+            self.wake_bots(live)
         return code
 
+    async def consent(self, live: LiveGame, voter: int, target: int, agree: bool) -> None:
+        """A player agrees (or no longer agrees) that another human seat be handed over by the
+        host even though its player is present. Kept with the stored seat until it changes
+        hands; only the consents of the players present when the host acts count."""
+        if not 0 <= target < len(live.seats) or live.seats[target]["kind"] != "human" or target == voter:
+            raise ServiceError(
+                422, "error.consent_target", "you can agree to hand over another human player's seat only"
+            )
+
+        def change(info: dict[str, Any]) -> bool:
+            given = set(info.get("consent", []))
+            if (voter in given) == agree:
+                return False
+            info["consent"] = sorted(given | {voter} if agree else given - {voter})
+            return True
+
+        async with live.lock:  # no view shows it: the other processes need not hear of it
+            await self.update_seat(live, target, change, quiet=True)
+
+    def saw(self, live: LiveGame, seat: int, leaving: bool = False) -> None:
+        """A sign of life of the seat's player (a request, a socket open here; `leaving`: its
+        last socket here closed), stored as the seat's `seen` in the background, at most every
+        quarter of `absent_after` per seat and process (and when the last socket leaves). What
+        the host's revocation reads (server/seats.py, `present`): a quiet change of the stored
+        seat (the seats' version does not move, no view shows it, the copy is not touched)."""
+        token_hash = live.seats[seat].get("token_hash") if 0 <= seat < len(live.seats) else None
+        if live.game.is_over or not token_hash:
+            return
+        now = time.time()
+        if leaving:
+            leaving = not any(sub.seat == seat for sub in live.subscribers)
+        if not leaving and now - self._seen.get((live.id, seat), 0.0) < self.limits.absent_after / 4:
+            return
+        self._seen[live.id, seat] = now
+
+        def change(info: dict[str, Any]) -> bool:
+            if info.get("token_hash") != token_hash or float(info.get("seen", 0.0)) >= now:
+                return False  # another player holds it now, or a later sign was stored
+            info["seen"] = now
+            return True
+
+        self._spawn(self._store_seen(live.id, seat, change))
+
+    async def _store_seen(self, game_id: str, seat: int, change: Callable[[dict[str, Any]], bool]) -> None:
+        try:
+            await self.db(self.store.update_seat, game_id, seat, change, quiet=True)
+        except (ServiceError, StoreError):  # GameNotFound: a game deleted meanwhile
+            self._seen.pop((game_id, seat), None)  # the database is away: the next sign tries again
+
+    # Seat events and the notification each one reads as; a revocation's `why` is its line.
+    EVENT_KEYS = {
+        "revoked": "notification.seat_revoked",
+        "reinvited": "notification.seat_reinvited",
+        "invited": "notification.seat_invited",
+        "uninvited": "notification.seat_uninvited",
+        "claimed": "notification.seat_claimed",
+    }
+
     def seat_events(self, live: LiveGame) -> list[dict]:
-        """The seat takeovers as notifications (ids after the engine's, ordered by time)."""
+        """The seats' events as notifications, ordered by the actions before them: takeovers
+        (away, back), the host's revocations and invitations (who, and why: the player was
+        away, absent, or the others agreed) and new players."""
         out = []
         for seat, info in enumerate(live.seats):
             for event in info.get("history", []):
+                entries = []
+                if "event" in event:
+                    key = self.EVENT_KEYS[event["event"]]
+                    params = {"player": seat, "by": event.get("by"), "why": event.get("why")}
+                    if event.get("why") in ("away", "absent", "consent"):
+                        why = {"player": seat, "voters": event.get("voters", [])}
+                        entries.append({"key": f"notification.seat_why.{event['why']}", "params": why})
+                else:
+                    key = "notification.seat_bot" if event["away"] else "notification.seat_back"
+                    params = {"player": seat, "reason": event["reason"]}
                 out.append(
                     {
-                        "id": SEAT_EVENT_IDS + event["after"] * 10 + seat,
+                        "id": SEAT_EVENT_IDS + event["after"] * 1000 + seat * 100 + event.get("n", 0) % 100,
                         "round": event["round"],
                         "phase": "",
-                        "key": "notification.seat_bot" if event["away"] else "notification.seat_back",
-                        "params": {"player": seat, "reason": event["reason"]},
+                        "key": key,
+                        "params": params,
                         "to": list(range(len(live.seats))),
-                        "entries": [],
+                        "entries": entries,
                         "after": event["after"],
                     }
                 )
+        out.sort(key=lambda n: n["id"])
         return out
 
     def watch_timer(self, live: LiveGame) -> None:

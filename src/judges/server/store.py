@@ -346,6 +346,15 @@ class Catchup:
     actions: list[dict[str, Any]]  # action records from seq `start` on
 
 
+@dataclass(frozen=True)
+class SeatTable:
+    """What a seat's change may read besides the seat (GameStore.update_seat with `table`):
+    every stored seat (not to be changed) and the game's chat count, under the row lock."""
+
+    seats: list[dict[str, Any]]
+    chat_count: int
+
+
 @dataclass
 class GameSummary:
     id: str
@@ -580,15 +589,25 @@ class GameStore:
         return version
 
     def update_seat(
-        self, game_id: str, seat: int, change: Callable[[dict[str, Any]], bool]
+        self,
+        game_id: str,
+        seat: int,
+        change: Callable[..., bool],
+        *,
+        table: bool = False,
+        quiet: bool = False,
     ) -> tuple[list[dict[str, Any]], int]:
         """Changes one seat in place, reading and writing the stored seats in one transaction
         under the game's row lock, so that a change made by another process is never
-        overwritten. `change(seat_dict)` returns whether it changed anything. Returns the
-        stored seats and seats_version (unchanged if nothing changed)."""
+        overwritten. `change(seat_dict)` returns whether it changed anything; with `table`,
+        `change(seat_dict, SeatTable)`: it also reads every stored seat and the game's chat
+        count as they are under the same lock (a chat message is stored under it too). A
+        `quiet` change is one no other process needs to hear of (a player's last sign of
+        life): the seats version does not move. Returns the stored seats and seats_version
+        (unchanged if nothing changed, or quietly)."""
         with self._session(write=True) as session:
             row = session.execute(
-                select(games_table.c.seats, games_table.c.seats_version)
+                select(games_table.c.seats, games_table.c.seats_version, games_table.c.chat_count)
                 .where(games_table.c.id == game_id)
                 .with_for_update()
             ).first()
@@ -597,15 +616,17 @@ class GameStore:
             seats, version = [dict(s) for s in row.seats], row.seats_version
             if not 0 <= seat < len(seats):
                 raise StoreError(f"game {game_id!r} has no seat {seat}")
-            if not change(seats[seat]):
+            if not (change(seats[seat], SeatTable(seats, row.chat_count)) if table else change(seats[seat])):
                 return seats, version
+            if not quiet:
+                version += 1
             session.execute(
                 update(games_table)
                 .where(games_table.c.id == game_id)
-                .values(seats=seats, seats_version=version + 1, updated_at=_now())
+                .values(seats=seats, seats_version=version, updated_at=_now())
             )
             session.commit()
-        return seats, version + 1
+        return seats, version
 
     def delete_game(self, game_id: str) -> bool:
         """Deletes a game with its actions and snapshots; False if there was no such game."""
