@@ -77,18 +77,12 @@ def wait_change(page, before: str, timeout: int = TIMEOUT) -> None:
 
 
 def answer_window(page) -> bool:
-    """Answers an open decision window (Foresee: a terrain per card, then confirm)."""
+    """Answers an open decision window (Foresee: a terrain for the next card, one at a time)."""
     if not page.locator("#modal:not([hidden])").count():
         return False
     before = seq(page)
     if page.locator("#modal .foresee").count():
-        for _ in range(10):
-            choice = page.locator("#modal .foresee-row .terrain-choice:not([disabled]):not(.chosen)").first
-            rows = page.locator("#modal .foresee-row").count()
-            if page.locator("#modal .terrain-choice.chosen").count() >= rows:
-                break
-            choice.click()
-        page.locator("#modal:not([hidden]) button[data-type='foresee_events']").click()
+        page.locator("#modal .foresee-row.current .terrain-choice").first.click()
     else:
         choice = page.locator("#modal:not([hidden]) .options button").first
         try:

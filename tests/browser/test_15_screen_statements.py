@@ -112,10 +112,13 @@ def test_the_window_closes_and_reopens_from_the_bottom_bar(server, browser, kind
         shot(page, f"bottombar-{kind}-{lang}")
     reopen.click()
     window.wait_for()
-    if kind == "foresee_events":
-        for row in range(page.locator("#modal .foresee-row").count()):
-            page.locator("#modal .foresee-row").nth(row).locator(".terrain-choice:not([disabled])").first.click()
-        page.locator("#modal button[data-type='foresee_events']").click()
+    if kind == "foresee_events":  # one card at a time: each click sends the next card's terrain
+        rows = page.locator("#modal .foresee-row")
+        for row in range(rows.count()):
+            rows.nth(row).locator(".terrain-choice").first.click()
+            if row + 1 < rows.count():
+                rows.nth(row + 1).locator(".terrain-choice").first.wait_for()
+                assert rows.nth(row).locator(".terrain-choice.chosen").count() == 1
     else:
         page.locator("#modal .options button").first.click()
     reopen.wait_for(state="detached")  # answered: the button is gone

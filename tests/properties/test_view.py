@@ -68,6 +68,9 @@ def assert_hides(view: PlayerView, game: Game) -> None:
     assert view.hand_sizes == [len(p.hand) for p in state.players]
     for p in shown.players:
         assert p.hand == (state.players[seat].hand if p.seat == seat else [])
+    # a prophet's choice of terrains so far: his owner's alone
+    seer = any(d.player == seat and d.kind == "foresee_events" for d in state.pending)
+    assert shown.pending_terrains == (state.pending_terrains if seer else [])
     # Nothing else is hidden: putting the hidden parts back gives the full state.
     restored = msgspec.structs.replace(
         shown,
@@ -75,6 +78,7 @@ def assert_hides(view: PlayerView, game: Game) -> None:
         options=state.options,
         deck=state.deck,
         votes=state.votes,
+        pending_terrains=state.pending_terrains,
         players=[msgspec.structs.replace(p, hand=state.players[p.seat].hand) for p in shown.players],
     )
     assert restored == state

@@ -12,10 +12,14 @@ first, then each general by id: his army's die (only if he has an army), then hi
 
 from __future__ import annotations
 
+from itertools import product
+
+import msgspec
 import pytest
 
-from conftest import H, R, S, finish_round, make_game, refused, terrain
+from conftest import H, R, S, entries, finish_round, make_game, refused, terrain
 from judges.engine import CANAANITES, Decision, EndTurn, ForeseeEvents, IllegalAction, NotYourDecision
+from judges.world import TERRAINS
 
 DESERT_HEX = {"q": -3, "r": 19}  # a desert hex without a settlement (hex 153)
 
@@ -154,9 +158,10 @@ def test_a_displaced_plague_is_discarded_without_striking():
 # --- § 5.5 The prophet chooses ----------------------------------------------------------------
 
 
-def prophet_game(events_area=("abundance", "sandstorm")):
+def prophet_game(events_area=("abundance", "sandstorm"), dice=()):
     # Player 1's general 3 carries a Prophet (on a mountains hex).
-    return game_with([], events_area=events_area, generals=[gen(3, 1, "Kedesh", prophet=True), gen(4, 0, "Hazor")])
+    generals = [gen(3, 1, "Kedesh", prophet=True), gen(4, 0, "Hazor")]
+    return game_with(dice, events_area=events_area, generals=generals)
 
 
 def test_with_a_prophet_in_play_the_distribution_waits_for_its_owner_and_rolls_nothing():
@@ -168,9 +173,99 @@ def test_with_a_prophet_in_play_the_distribution_waits_for_its_owner_and_rolls_n
 
 
 def test_the_prophets_owner_chooses_each_cards_terrain_but_sandstorm_only_desert():
-    game = prophet_game()
-    choices = sorted(tuple(a.terrains) for a in game.legal_actions(1))
-    assert choices == [("desert", "desert"), ("mountains", "desert"), ("plain", "desert")]
+    game = prophet_game(("abundance", "sandstorm"))
+    # One card at a time, in the Events Area's order: each choice repeats those made already.
+    assert sorted(tuple(a.terrains) for a in game.legal_actions(1)) == [("desert",), ("mountains",), ("plain",)]
+    game.apply(ForeseeEvents(player=1, terrains=["mountains"]))
+    assert [tuple(a.terrains) for a in game.legal_actions(1)] == [("mountains", "desert")]
+
+
+def test_the_prophets_choice_is_owed_until_every_card_has_a_terrain():
+    game = prophet_game(("abundance", "famine", "sandstorm"))
+    game.apply(ForeseeEvents(player=1, terrains=["plain"]))
+    game.apply(ForeseeEvents(player=1, terrains=["plain", "mountains"]))
+    assert game.pending == [Decision(player=1, kind="foresee_events")]
+    assert game.state.events_landed == [] and game.state.events_area == ["abundance", "famine", "sandstorm"]
+    game.apply(ForeseeEvents(player=1, terrains=["plain", "mountains", "desert"]))
+    assert landed(game) == [("abundance", "plain"), ("famine", "mountains"), ("sandstorm", "desert")]
+    assert rolled(game) == []
+    assert announcements_done(game)
+
+
+def test_the_terrains_chosen_so_far_show_to_the_prophets_owner_alone():
+    game = prophet_game(("abundance", "famine"))
+    game.apply(ForeseeEvents(player=1, terrains=["desert"]))
+    assert game.view(1).state.pending_terrains == ["desert"]
+    assert game.view(0).state.pending_terrains == []
+    assert game.view(2).state.pending_terrains == []
+
+
+@pytest.mark.parametrize(
+    "terrains,key",
+    [
+        (["mountains"], "error.foresee_count"),  # nothing new
+        (["mountains", "plain", "desert"], "error.foresee_count"),  # more than the next card
+        (["mountains", "plain", "desert", "plain"], "error.foresee_count"),  # more terrains than cards
+        (["plain", "plain"], "error.foresee_chosen"),  # the first card's terrain changed
+        (["plain", "plain", "desert"], "error.foresee_count"),  # all at once, once a choice is made
+    ],
+    ids=["nothing_new", "two_more", "too_many", "changed", "all_at_once_after_a_choice"],
+)
+def test_a_choice_made_is_kept_and_only_the_next_card_follows(terrains, key):
+    game = prophet_game(("abundance", "famine", "sandstorm"))
+    game.apply(ForeseeEvents(player=1, terrains=["mountains"]))
+    assert refused(game, ForeseeEvents(player=1, terrains=terrains), IllegalAction, "5.5").key == key
+
+
+TEN_CARDS = ["plague"] * 3 + ["abundance"] * 4 + ["famine"] * 3  # every event card but a Famine and the Sandstorms
+THEN_SEEDED = {"then": "seeded"}  # the Plague's dice
+
+
+def test_a_prophet_foreseeing_ten_cards_is_offered_three_choices_at_a_time_not_3_to_the_10th():
+    """The attack: ten cards in the Events Area once listed every combination, 3¹⁰ = 59,049
+    actions (a 20 MB view for the prophet's owner, seconds to build)."""
+    game = prophet_game(TEN_CARDS, THEN_SEEDED)
+    for i, choice in enumerate(["plain", "desert", "mountains"] * 3 + ["plain"]):
+        legal = game.legal_actions(1)
+        assert len(legal) == 3
+        assert sorted(a.terrains[i] for a in legal) == sorted(TERRAINS)
+        assert len(msgspec.json.encode(game.view(1))) + len(msgspec.json.encode(legal)) < 100_000
+        game.apply(next(a for a in legal if a.terrains[i] == choice))
+    assert announcements_done(game)
+    assert landed(game) == [("famine", "desert"), ("famine", "mountains"), ("famine", "plain")]  # the newest
+
+
+@pytest.mark.parametrize("events_area", [("abundance", "sandstorm", "famine", "plague"), ("famine", "abundance")])
+def test_every_assignment_the_rules_allow_is_reachable_and_nothing_else(events_area):
+    """Whatever the terrains chosen first, the next card may go to any terrain (a Sandstorm to
+    the desert): choosing card by card reaches every assignment, each of them once."""
+    allowed = [("desert",) if card == "sandstorm" else TERRAINS for card in events_area]
+    reached = []
+
+    def walk(game):
+        if not any(d.kind == "foresee_events" for d in game.pending):
+            reached.append(tuple(entries(game, "prophet.foresaw_events")[0].params["terrains"]))
+            return
+        for action in game.legal_actions(1):
+            branch = game.clone()
+            branch.apply(action)
+            walk(branch)
+
+    walk(prophet_game(events_area, THEN_SEEDED))
+    assert sorted(reached) == sorted(product(*allowed))
+
+
+@pytest.mark.parametrize("terrains", [["desert", "plain", "plain"] * 3 + ["mountains"], ["plain"] * 10])
+def test_all_the_terrains_at_once_still_answer_the_choice(terrains):
+    """Logs stored before the choice was made card by card name every card's terrain in one
+    action: they replay, and land the cards where the same choice made card by card would."""
+    at_once = prophet_game(TEN_CARDS, THEN_SEEDED)
+    at_once.apply(ForeseeEvents(player=1, terrains=terrains))
+    one_by_one = prophet_game(TEN_CARDS, THEN_SEEDED)
+    for n in range(1, len(terrains) + 1):
+        one_by_one.apply(ForeseeEvents(player=1, terrains=terrains[:n]))
+    assert announcements_done(at_once) and announcements_done(one_by_one)
+    assert at_once.state_json() == one_by_one.state_json()
 
 
 def test_the_prophets_choice_lands_the_cards():
@@ -196,8 +291,8 @@ def test_the_prophet_cannot_send_a_sandstorm_off_the_desert(terrains):
 
 @pytest.mark.parametrize(
     "terrains",
-    [["plain"], ["plain", "desert", "mountains"], ["swamp", "desert"]],
-    ids=["too_few", "too_many", "not_a_terrain"],
+    [[], ["plain", "desert", "mountains"], ["swamp", "desert"], ["swamp"]],
+    ids=["none", "too_many", "not_a_terrain", "not_a_terrain_alone"],
 )
 def test_the_prophet_must_name_one_terrain_per_card(terrains):
     game = prophet_game()

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import partial
-from itertools import compress, groupby
+from itertools import compress, groupby, product
 from operator import attrgetter, is_, ne
 from typing import Any, TypeVar
 
@@ -59,6 +59,7 @@ from ..engine.board import (
     standing_in_region,
 )
 from ..engine.decisions import KIND_OF_ACTION, KINDS
+from ..engine.events import allowed_terrains
 from ..engine.state import PHASES, GameState, General
 from ..engine.victory import scores_of
 from ..engine.view import PlayerView
@@ -332,6 +333,9 @@ class GreedyBot:
         return max(options, key=harm)
 
     def _foresee_events(self, me: _View, by_type, phase: str = "") -> Action | None:
+        # The engine asks one card at a time (each option: the terrains chosen so far and one
+        # more); the bot plays the next terrain of the best whole choice, so the cards land where
+        # the best of all the combinations would send them.
         options = by_type.get(ForeseeEvents)
         if not options:
             return None
@@ -346,18 +350,31 @@ class GreedyBot:
             elif owner is not None:
                 others_by_terrain[terrain] += 1
 
-        def gain(a):
+        def value(card: str, terrain: str) -> float:
+            if card == "abundance":
+                return mine_by_terrain[terrain] - others_by_terrain[terrain] / 3
+            if card in ("famine", "plague"):
+                return others_by_terrain[terrain] / 3 - mine_by_terrain[terrain]
+            return 0
+
+        k = len(options[0].terrains) - 1  # the card to choose for
+        if len(cards) > len(TERRAINS):
+            # Some card is displaced whatever the choice (as many wasted as it may be, a point
+            # each: no better than one): each card goes where it does most.
+            return max(options, key=lambda a: value(cards[k], a.terrains[k]))
+
+        def gain(terrains: list[str]) -> float:
             total: float = 0
-            for card, terrain in zip(cards, a.terrains):
-                if card == "abundance":
-                    total += mine_by_terrain[terrain] - others_by_terrain[terrain] / 3
-                elif card in ("famine", "plague"):
-                    total += others_by_terrain[terrain] / 3 - mine_by_terrain[terrain]
-            if len(set(a.terrains)) < len(a.terrains):
+            for card, terrain in zip(cards, terrains):
+                total += value(card, terrain)
+            if len(set(terrains)) < len(terrains):
                 total -= 1  # a card displaced is a card wasted
             return total
 
-        return max(options, key=gain)
+        # Few cards (27 combinations at most): the best whole choice, in the engine's order.
+        rest = [allowed_terrains(me.rules, card) for card in cards[k + 1 :]]
+        best = max(((a, [*a.terrains, *tail]) for a in options for tail in product(*rest)), key=lambda x: gain(x[1]))
+        return best[0]
 
     def _discard(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(Discard)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import product
-
 from ..world import TERRAINS, Hex, World
 from .actions import ForeseeEvents
 from .board import generals_at, prophet_owner
@@ -46,36 +44,61 @@ def assign_terrains(ctx: Ctx) -> None:
         state.pending_terrains.append(terrain)
 
 
-def _allowed_terrains(rules: Rules, card: str) -> tuple[str, ...]:
+def allowed_terrains(rules: Rules, card: str) -> tuple[str, ...]:
+    """Where a prophet may send a card: any terrain, but a Sandstorm only to the desert."""
     return (rules.sandstorm_terrain,) if card == "sandstorm" else TERRAINS
 
 
 def legal_foresee_events(ctx: Ctx, decision: Decision) -> list[ForeseeEvents]:
-    rules, player = ctx.rules, decision.player
-    options = [_allowed_terrains(rules, card) for card in ctx.state.events_area]
-    return [ForeseeEvents(player=player, terrains=list(combo)) for combo in product(*options)]
+    """The prophet's owner chooses one card at a time, in the Events Area's order: each action
+    names the terrains chosen so far and one more, for the next card (three at most, not one
+    for every combination: 3ⁿ for n cards). The decision stays owed until every card has one."""
+    state = ctx.state
+    chosen = state.pending_terrains
+    if len(chosen) >= len(state.events_area):
+        return []
+    card = state.events_area[len(chosen)]
+    return [
+        ForeseeEvents(player=decision.player, terrains=[*chosen, terrain])
+        for terrain in allowed_terrains(ctx.rules, card)
+    ]
 
 
 def apply_foresee_events(ctx: Ctx, decision: Decision, action: ForeseeEvents) -> None:
-    cards = ctx.state.events_area
-    if len(action.terrains) != len(cards):
+    """`terrains`: those chosen already (kept in `state.pending_terrains`, seen by the prophet's
+    owner alone), then the next card's, as `legal_foresee_events` lists them. Before the first
+    choice, one terrain for every card at once is accepted too: the one form of this action
+    before the choice was made card by card, so that stored games and logs replay."""
+    state = ctx.state
+    cards, chosen, terrains = state.events_area, state.pending_terrains, action.terrains
+    if len(terrains) != len(chosen) + 1 and (chosen or len(terrains) != len(cards)):
         raise IllegalAction(
             RULE_LAND,
             "error.foresee_count",
-            f"choose one terrain for each of the {len(cards)} cards in the Events Area (got {len(action.terrains)})",
+            f"name the terrains in the Events Area's order: those chosen already and the next card's,"
+            f" {len(chosen) + 1} in all (or, before the first choice, all {len(cards)} at once), not {len(terrains)}",
+            needed=len(chosen) + 1,
             expected=len(cards),
-            got=len(action.terrains),
+            got=len(terrains),
         )
-    for card, terrain in zip(cards, action.terrains):
-        if terrain not in _allowed_terrains(ctx.rules, card):
+    if terrains[: len(chosen)] != chosen:
+        raise IllegalAction(
+            RULE_LAND,
+            "error.foresee_chosen",
+            f"the terrains must begin with the {len(chosen)} chosen already, unchanged: {chosen}",
+            chosen=len(chosen),
+        )
+    for card, terrain in zip(cards[len(chosen) :], terrains[len(chosen) :]):
+        if terrain not in allowed_terrains(ctx.rules, card):
             if card == "sandstorm":
                 msg = "a Sandstorm always lands on desert"
             else:
                 msg = f"{terrain!r} is not a terrain (plain, mountains or desert)"
             raise IllegalAction(RULE_LAND, "error.foresee_terrain", msg, card=card, terrain=terrain)
-    ctx.state.pending.remove(decision)
-    ctx.state.pending_terrains = list(action.terrains)
-    ctx.report("prophet.foresaw_events", player=action.player, terrains=list(action.terrains))
+    state.pending_terrains = list(terrains)
+    if len(terrains) == len(cards):
+        state.pending.remove(decision)
+        ctx.report("prophet.foresaw_events", player=action.player, terrains=list(terrains))
 
 
 def resolve_events(ctx: Ctx) -> None:

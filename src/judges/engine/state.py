@@ -178,7 +178,9 @@ class GameState(Struct, kw_only=True):
     waves: int = 0
     events_area: list[str] = field(default_factory=list)  # cards played, landing next Announcements
     events_landed: list[LandedEvent] = field(default_factory=list)  # in force this round
-    pending_terrains: list[str] = field(default_factory=list)  # terrains assigned, before displacement
+    # terrains assigned, before displacement; while a prophet's owner chooses them card by card,
+    # those chosen so far (only that seat's view shows them)
+    pending_terrains: list[str] = field(default_factory=list)
     deck: list[str] = field(default_factory=list)  # top of the deck is the end of the list
     discard: list[str] = field(default_factory=list)
     taxes: dict[int, int] = field(default_factory=dict)  # region -> collecting seat, this round

@@ -4,6 +4,8 @@
 hands and the deck are emptied, the dice's state (`rng`), the game's seed and its dice key
 (which would rebuild both) are zeroed, and the ballots of an open election are taken out. What
 shows of them has its own field: every hand's size, the deck's size and this seat's own ballot.
+The terrains a prophet's owner has chosen so far for the Events Area (`pending_terrains`, while
+the 👁 Foresee decision is owed) show to that seat alone, like a hand.
 The dice show as `dice`: the generator, the commitment (the hash of the seed, published from
 the start), and the seed itself once the game is over, so that any player can check every die
 (`judges verify`).
@@ -66,6 +68,7 @@ def public_state(state: GameState, seat: int) -> GameState:
     The copy shares nothing that changes with `state`: only the report's lines (`Entry`
     records, never changed once written) are the same objects, in lists of its own."""
     players = [p if p.seat == seat else msgspec.structs.replace(p, hand=[]) for p in state.players]
+    foreseeing = any(d.player == seat and d.kind == "foresee_events" for d in state.pending)
     # The options are frozen and hold the rules (some eighty numbers): the copy is made without
     # them, and shares the game's, the seed and key zeroed, rather than converting them each time.
     shallow = msgspec.structs.replace(
@@ -75,6 +78,7 @@ def public_state(state: GameState, seat: int) -> GameState:
         players=players,
         deck=[],
         votes={},
+        pending_terrains=state.pending_terrains if foreseeing else [],
         report=[],
         round_log=[],
     )

@@ -11,7 +11,6 @@ export const store = {
   selected: null,     // the general chosen to move
   dismissed: new Set(), openKind: null,
   sound: localStorage.getItem("jk-sound") === "on",
-  foresee: [],        // the terrains chosen so far for Foresee, one per card
 };
 
 const listeners = [];

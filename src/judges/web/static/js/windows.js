@@ -68,24 +68,26 @@ export function renderModal() {
   modal.hidden = false;
 }
 
-// Foresee: one terrain per card, chosen card by card among the combinations still legal.
+// Foresee: one terrain per card, card by card in the Events Area's order. The engine offers the
+// next card's terrains, each action repeating those chosen already; a click sends it.
 function foreseeChooser(options) {
   const cards = store.view.state.events_area;
-  const chosen = store.foresee.slice(0, cards.length);
-  const fits = (a) => chosen.every((terrain, i) => a.terrains[i] === terrain);
+  const chosen = options.length ? options[0].terrains.slice(0, -1) : [];
+  const terrainButton = (terrain, extra) => el("button", {type: "button", class: "terrain-choice", dataset: {terrain},
+    "aria-pressed": "false", ...extra}, t("terrain." + terrain));
   const rows = cards.map((card, i) => {
-    const terrains = [...new Set(options.filter((a) => chosen.slice(0, i).every((x, j) => a.terrains[j] === x)).map((a) => a.terrains[i]))];
     const info = store.protocol.cards.find((c) => c.name === card);
-    return el("div", {class: "foresee-row", dataset: {card}},
+    let choices = [];
+    if (i < chosen.length) {
+      choices = [terrainButton(chosen[i], {class: "terrain-choice chosen", "aria-pressed": "true", disabled: true})];
+    } else if (i === chosen.length) {
+      choices = options.map((a) => terrainButton(a.terrains[i], {dataset: {terrain: a.terrains[i], type: a.type}, onclick: () => act(a)}));
+    }
+    return el("div", {class: "foresee-row" + (i === chosen.length ? " current" : ""), dataset: {card}},
       el("span", {class: "foresee-card", title: t("card_help." + card)}, info ? icon(info.icon) : null, t("card." + card)),
-      ...terrains.map((terrain) => el("button", {type: "button", class: "terrain-choice" + (chosen[i] === terrain ? " chosen" : ""),
-        dataset: {terrain}, "aria-pressed": String(chosen[i] === terrain), disabled: i > chosen.length ? true : null,
-        onclick: () => { store.foresee = [...chosen.slice(0, i), terrain]; update({}); }}, t("terrain." + terrain))));
+      ...choices);
   });
-  const done = chosen.length === cards.length ? options.find(fits) : null;
-  return el("div", {class: "options foresee"}, ...rows,
-    el("button", {type: "button", class: "action primary", dataset: {type: "foresee_events"}, disabled: done ? null : true,
-      onclick: () => { store.foresee = []; act(done); }}, t("ui.confirm")));
+  return el("div", {class: "options foresee"}, ...rows);
 }
 
 export function renderBell() {
