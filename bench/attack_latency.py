@@ -8,7 +8,8 @@ during one attack at a time:
 - `rules`: clients post hostile rules (`free_draw` 30,000,000, `start_cards` 100,000 ...) and
   tables at every rule's maximum (RULE_MAXIMA), as fast as they are answered;
 - `bots`: three tables whose bots search with the largest budget the server allows, and one
-  honest table of a human and the default MCTS bot, whose answer time is timed too;
+  honest table of a human and the default MCTS bot, whose answer time is timed too
+  (`bots-reference`: that honest table alone, for comparison);
 - `spectators`: 300 spectator sockets on the honest game, and one of its seats asking for a
   full view (resync) 500 times a second.
 
@@ -23,7 +24,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 import tempfile
 import threading
@@ -69,6 +69,7 @@ def honest_game(base: str, seats: list[dict]) -> tuple[str, list[str | None]]:
         for seat in data["seats"]:
             if "invitation" in seat:
                 code = seat["invitation"].rstrip("/").rsplit("/", 1)[1]
+                client.cookies.clear()  # another player, another browser: one seat each
                 answer = client.post(f"/api/games/{data['id']}/claim", json={"invitation": code})
                 tokens[seat["seat"]] = answer.json()["token"]
         return data["id"], tokens
@@ -186,29 +187,36 @@ def run_attack(name: str, seconds: float) -> dict:
                 target=lambda: asyncio.run(_spectators(server.base, game, tokens[1], stop)), daemon=True
             )
         else:
-            target = {"none": lambda b, s: s.wait(), "rules": attack_rules, "bots": attack_bots}[name]
+            idle = lambda b, s: s.wait()  # noqa: E731
+            target = {"none": idle, "bots-reference": idle, "rules": attack_rules, "bots": attack_bots}[name]
             thread = threading.Thread(target=target, args=(server.base, stop), daemon=True)
         thread.start()
         time.sleep(2)  # the attack under way
-        cpu_before = os.times()
-        latencies = play_honestly(server.base, seconds, bot_answers if name == "bots" else None)
+        watcher = None
+        if name.startswith("bots"):  # an honest table of a human and the default MCTS bot, beside the player
+            watcher = threading.Thread(target=play_honestly, args=(server.base, seconds, bot_answers), daemon=True)
+            watcher.start()
+        latencies = play_honestly(server.base, seconds)
         stop.set()
         thread.join(30)
-        del cpu_before
+        if watcher is not None:
+            watcher.join(60)
     finally:
         server.stop()
     out = {"attack": name, "honest_action_ms": percentiles(latencies)}
-    if name == "bots":
+    if name.startswith("bots"):
         out["honest_bot_answer_ms"] = percentiles(bot_answers)
     return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--attack", choices=["none", "rules", "bots", "spectators", "all"], default="all")
+    parser.add_argument(
+        "--attack", choices=["none", "rules", "bots", "bots-reference", "spectators", "all"], default="all"
+    )
     parser.add_argument("--seconds", type=float, default=20, help="measured seconds per attack")
     args = parser.parse_args()
-    names = ["none", "rules", "bots", "spectators"] if args.attack == "all" else [args.attack]
+    names = ["none", "rules", "bots-reference", "bots", "spectators"] if args.attack == "all" else [args.attack]
     print(f"{'attack':<12}{'actions':>8}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}   (ms)")
     for name in names:
         result = run_attack(name, args.seconds)

@@ -148,7 +148,23 @@ def serve(
     # about a tenth of the server's CPU per action and ~100 KiB of zlib state per socket
     # (docs/performance.md).
     deflate = os.environ.get("JUDGES_WS_DEFLATE", "") not in ("", "0")
-    uvicorn.run(application, host=host, port=port, log_level="warning", ws_per_message_deflate=deflate)
+    # The bare server's own limits (docs/deploy.md, "In front of it"): past
+    # JUDGES_MAX_CONNECTIONS open connections and tasks a new request is answered 503 at once,
+    # rather than the process running out of file descriptors; a websocket frame holds at most
+    # 64 KiB (the protocol's are under 1 KiB); request headers at most 16 KiB.
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_per_message_deflate=deflate,
+        limit_concurrency=int(os.environ.get("JUDGES_MAX_CONNECTIONS", "4000")),
+        timeout_keep_alive=5,
+        ws_max_size=64 * 1024,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        h11_max_incomplete_event_size=16 * 1024,
+    )
 
 
 @scenario_app.command("run")
