@@ -219,7 +219,9 @@ def test_overrides_build_a_new_rules_value_and_patch_nothing():
         (["costs.wall=0"], "rule costs.wall must be a positive number of coins"),
         (["attacker_hit_min=7"], "rule attacker_hit_min is a die face"),
         (["map=atlantis"], "no map called 'atlantis'"),
-        (["min_players=7"], "min_players (7) exceeds max_players (6)"),
+        (["min_players=5", "max_players=4"], "min_players (5) exceeds max_players (4)"),
+        (["min_players=7"], "rule min_players may be at most 6, not 7"),
+        (["free_draw=30000000"], "rule free_draw may be at most 10"),
     ],
 )
 def test_rules_no_game_could_be_played_under_are_refused(texts, message):
