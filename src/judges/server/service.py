@@ -1280,6 +1280,9 @@ class GameService:
         parts.update((k, updates.encode(v)) for k, v in values.items())
         players = [state.players[seat] if p.seat == seat else p for p in public["state.players"]]
         parts["state.players"] = updates.encode(players)
+        if any(d.player == seat and d.kind == "foresee_events" for d in state.pending):
+            # the prophet's own choices so far (engine/view.py): only the seat that makes them
+            parts["state.pending_terrains"] = updates.encode(state.pending_terrains)
         return parts
 
     def render_note(self, live: LiveGame, data: dict, language: str) -> dict:
