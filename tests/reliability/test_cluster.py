@@ -266,6 +266,35 @@ def test_a_seat_revoked_through_one_process_loses_its_sockets_and_credential_on_
             server.stop()
 
 
+def test_a_seat_claimed_through_one_process_is_honoured_at_once_by_the_other_fifty_times(pg, tmp_path):
+    """The race of a freshly claimed credential: the claim is committed through B and the
+    player's next request reaches A before the fan-out does. A reads the stored seats before it
+    refuses an unknown credential, so the new player is never refused his own seat."""
+    _, _, url, _ = pg
+    servers = start_pair(url, tmp_path, {"JUDGES_CREATE_BURST": "1000"})
+    try:
+        a, b = servers
+        with httpx.Client(timeout=30) as client:
+            for attempt in range(50):
+                created = client.post(
+                    f"{a.base}/api/games", json={"seats": [{"kind": "human"}] * 2, "seed": 100 + attempt}
+                )
+                assert created.status_code == 201, created.text
+                gid = created.json()["id"]
+                code = invitation_code(created.json()["seats"][1]["invitation"])
+                client.cookies.clear()
+                claimed = client.post(f"{b.base}/api/games/{gid}/claim", json={"invitation": code})
+                assert claimed.status_code == 200, claimed.text
+                client.cookies.clear()
+                view = client.get(f"{a.base}/api/games/{gid}/view", headers={"X-Seat-Token": claimed.json()["token"]})
+                assert view.status_code == 200 and view.json()["seat"] == 1, (attempt, view.text)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{logs(servers)}") from None
+    finally:
+        for server in servers:
+            server.stop()
+
+
 def test_a_failing_database_leaves_no_socket_silent_and_no_game_stuck(pg, tmp_path):
     admin, schema, url, app_name = pg
     env = {"JUDGES_DB_LOCK_TIMEOUT_MS": "1000", "JUDGES_DB_STATEMENT_TIMEOUT_MS": "3000", "JUDGES_DB_POOL_TIMEOUT": "2"}

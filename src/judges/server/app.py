@@ -207,13 +207,13 @@ def create_app(
                 retry_after=seconds,
             )
 
-    def seat_of(conn: HTTPConnection, live: LiveGame) -> int:
+    async def seat_of(conn: HTTPConnection, live: LiveGame) -> int:
         """The seat a request's credential (X-Seat-Token, or the game's cookie) belongs to; the
         request is a sign of life of its player (server/seats.py, `present`)."""
         token, from_cookie = seat_keys.credential(conn, live.id)
         if from_cookie and not seat_keys.same_origin(conn):
             raise ServiceError(403, "error.cross_origin", "a seat's cookie is accepted from this site's pages only")
-        seat = live.seat_of(token)
+        seat = await service.seat_for(live, token)
         service.saw(live, seat)
         return seat
 
@@ -270,7 +270,7 @@ def create_app(
     async def game_page(request: Request, game_id: str, lang: str | None = None):
         live = await service.get(game_id)
         try:
-            seat = seat_of(request, live)
+            seat = await seat_of(request, live)
         except ServiceError as exc:
             language = request_language(request, lang)
             response = page("message.html", request, language, key="ui.no_seat", error=exc.key)
@@ -434,7 +434,7 @@ def create_app(
         """Your seat's view: the public state, your hand, what you may do, your notifications
         (after id `since`). Your seat: the X-Seat-Token header, or the game's cookie."""
         live = await service.get(game_id)
-        seat = seat_of(request, live)
+        seat = await seat_of(request, live)
         language = request_language(request, lang, live.seats[seat]["language"])
         async with live.lock:  # never show an action before it is committed
             body = service.view_bytes(live, seat, language, since)
@@ -445,7 +445,7 @@ def create_app(
         """Submits one action of your seat. Refused actions answer 422 with the rule they break
         and change nothing; a seat's same client_action_id is applied once."""
         live = await service.get(game_id)
-        seat = seat_of(request, live)
+        seat = await seat_of(request, live)
         return await service.submit(live, seat, body.action, body.client_action_id)
 
     @app.post("/api/games/{game_id}/claim")
@@ -466,7 +466,7 @@ def create_app(
         present keeps the seat (409 `error.seat_present`) unless every other player present
         agrees: "consent" (any other seat's player agrees), "withhold" (no longer agrees)."""
         live = await service.get(game_id)
-        host = seat_of(request, live)
+        host = await seat_of(request, live)
         if move in ("consent", "withhold"):
             await service.consent(live, host, target, agree=move == "consent")
             return {"seat": target, "consent": move == "consent"}
@@ -482,14 +482,14 @@ def create_app(
         commitment published at the start, the action log and the result. 409 until the game
         is over."""
         live = await service.get(game_id)
-        seat_of(request, live)
+        await seat_of(request, live)
         return await service.export(live)
 
     @app.post("/api/games/{game_id}/seat/{move}")
     async def seat_control(game_id: str, move: Literal["away", "back"], request: Request) -> dict:
         """Hands your seat to a bot ("away") or takes it back ("back"); a few times a minute."""
         live = await service.get(game_id)
-        seat = seat_of(request, live)
+        seat = await seat_of(request, live)
         rate_limited(away_rate, (game_id, seat), "error.rate_away", "seat changes")
         await service.set_away(live, seat, move == "away", "left" if move == "away" else "returned")
         return {"seat": seat, "away": bool(live.seats[seat].get("away"))}
@@ -499,7 +499,7 @@ def create_app(
         """The seat's live view (docs/web.md, "Live updates"): a full view, then deltas."""
         try:
             live = await service.get(game_id)
-            seat = seat_of(websocket, live)
+            seat = await seat_of(websocket, live)
             if chat:  # the table talk too (server/chat.py): loaded before the socket joins
                 await service.chat.room(live)
         except ServiceError as exc:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -344,7 +344,9 @@ class SpectatorMessage(BaseModel):
     client_message_id: str | None = Field(default=None, max_length=100)
 
 
-def chat_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGame], int]) -> APIRouter:
+def chat_router(
+    service: GameService, seat_of: Callable[[HTTPConnection, LiveGame], Awaitable[int]]
+) -> APIRouter:
     """The chat's HTTP routes; `seat_of` is the app's reading of a request's seat credential."""
     router = APIRouter()
     chat = service.chat
@@ -359,14 +361,14 @@ def chat_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGam
         """Your seat's message to the table, to the spectators' channel, or privately to other
         seats (`channel: "private"`, `to`). Answered once stored: `{"id", "duplicate"}`."""
         live = await service.get(game_id)
-        seat = seat_of(request, live)
+        seat = await seat_of(request, live)
         return await chat.post_as_seat(live, seat, body.channel, body.to, body.text, body.client_message_id)
 
     @router.get("/api/games/{game_id}/chat")
     async def history(game_id: str, request: Request, after: int = 0) -> Any:
         """The latest messages your seat may read, after id `after`."""
         live = await service.get(game_id)
-        seat = seat_of(request, live)
+        seat = await seat_of(request, live)
         room = await chat.room(live)
         return json_response({"messages": [r for r in chat.visible(live, room, seat) if r["id"] > after]})
 
@@ -388,7 +390,7 @@ def chat_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGam
     async def close_chat(game_id: str, target: int, move: Literal["close", "open"], request: Request) -> dict:
         """The host closes (or opens again) the chat of another human seat."""
         live = await service.get(game_id)
-        host = seat_of(request, live)
+        host = await seat_of(request, live)
         if not live.seats[host].get("host"):
             raise ServiceError(403, "error.not_host", "only the table's host may do this")
         if not 0 <= target < len(live.seats) or live.seats[target]["kind"] != "human" or target == host:

@@ -935,6 +935,20 @@ class GameService:
             )
         return seat, token
 
+    async def seat_for(self, live: LiveGame, token: str | None) -> int:
+        """The seat of a credential. A credential this copy does not know may have been made a
+        moment ago by another process (an invitation claimed, a seat taken from the lobby):
+        before refusing it, the copy takes the stored seats once, so that a player is never
+        refused his own new seat (the fan-out may not have reached this process yet)."""
+        try:
+            return live.seat_of(token)
+        except ServiceError as exc:
+            if exc.key != "error.token_wrong" or not self.fanout.shared:
+                raise
+        async with live.lock:
+            await self._caught_up_quietly(live)
+        return live.seat_of(token)
+
     def check_host(self, live: LiveGame, seat: int, target: int) -> None:
         if not live.seats[seat].get("host"):
             raise ServiceError(403, "error.not_host", "only the table's host may do this")
