@@ -293,6 +293,7 @@ def test_a_kind_added_to_the_registry_is_published_and_gone_after(client):
             "chapter": "round",
             "opens_window": True,
             "icon": "🙏",
+            "secret": False,
         }
     finally:
         decisions.unregister("pray")

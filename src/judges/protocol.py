@@ -70,6 +70,7 @@ def decision_schema(kind: DecisionKind[Any]) -> dict[str, Any]:
         "chapter": kind.chapter,
         "opens_window": kind.opens_window,
         "icon": kind.icon,
+        "secret": kind.secret,
     }
 
 
@@ -107,15 +108,15 @@ def markdown() -> str:
     out = [
         "### Decision kinds",
         "",
-        "| kind | icon | answered by | subject (named by) | rule | manual chapter | window |",
-        "|---|---|---|---|---|---|---|",
+        "| kind | icon | answered by | subject (named by) | rule | manual chapter | window | secret |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for d in p["decisions"]:
         actions = ", ".join(f"`{a['type']}`" for a in d["actions"])
         subject = d["subject"] + (f" (`{d['subject_field']}`)" if d["subject_field"] else "")
         out.append(
             f"| `{d['name']}` | {d['icon']} | {actions} | {subject} | {d['rule']} | {d['chapter']} | "
-            f"{'yes' if d['opens_window'] else 'no'} |"
+            f"{'yes' if d['opens_window'] else 'no'} | {'yes' if d['secret'] else 'no'} |"
         )
     out += ["", "### Actions", "", "| type | fields |", "|---|---|"]
     for d in p["decisions"]:

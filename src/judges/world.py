@@ -21,11 +21,13 @@ from __future__ import annotations
 import functools
 import tomllib
 from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 __all__ = [
     "TERRAINS",
@@ -123,6 +125,22 @@ class World:
     # hex index -> hex index -> hex_distance: all pairs, computed once per map, for bots and
     # searches that ask millions of times (a lookup instead of a call and arithmetic)
     distances: tuple[tuple[int, ...], ...] = ()
+    # Facts derived from the map, built once each when first asked (`derived`): owned by the
+    # World, so they live and die with it (no cache keyed by id(world) elsewhere).
+    _derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def derived(self, key: Any, build: Callable[[], _T]) -> _T:
+        """The fact `key` of this map, `build()` the first time (a World never changes). `key`
+        names the fact and what else it depends on (terrain costs, a range)."""
+        try:
+            return self._derived[key]  # type: ignore[no-any-return,unused-ignore]
+        except KeyError:
+            value = self._derived[key] = build()
+            return value
+
+    def hexes_of(self, terrain: str) -> tuple[Hex, ...]:
+        """The hexes of one terrain, in map order."""
+        return self.derived(("terrain", terrain), lambda: tuple(h for h in self.hexes if h.terrain == terrain))
 
     def __repr__(self) -> str:
         return (

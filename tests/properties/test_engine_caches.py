@@ -286,3 +286,55 @@ def cheapest_paths(world, start: int, points: int, contact: set[int], sealed: bo
                 heapq.heappush(queue, (new, nxt))
     del best[start]
     return best
+
+
+# --- who owns the caches -----------------------------------------------------------------------
+
+
+def _module_containers() -> dict[str, int]:
+    """Every dict, list and set held at module level in the engine and the bots, and every
+    functools cache there, by name, with its size."""
+    import functools
+    import importlib
+    import pkgutil
+
+    import judges.bots
+    import judges.engine
+
+    sizes: dict[str, int] = {}
+    for package in (judges.engine, judges.bots):
+        for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+            module = importlib.import_module(info.name)
+            for name, value in vars(module).items():
+                if isinstance(value, (dict, list, set)):
+                    sizes[f"{info.name}.{name}"] = len(value)
+                elif isinstance(value, functools._lru_cache_wrapper):
+                    sizes[f"{info.name}.{name}()"] = value.cache_info().currsize
+    return sizes
+
+
+def test_no_module_level_container_grows_during_games():
+    """The engine's and the bots' caches belong to what they describe: a map's facts to its
+    World, prices to the Rules, the actions a game lists again and again to that game
+    (`Ctx.actions`). Playing games under new Rules values, greedy and MCTS, grows nothing held
+    by a module (a process serving games for weeks would grow it without end)."""
+    import msgspec
+
+    from judges.bots import make_bot
+
+    def play(seed: int, rules) -> None:
+        game = Game.new(Options(players=3, seed=seed, rules=rules, round_limit=3))
+        bots = [make_bot("greedy", seed), make_bot("mcts:4:1", seed), make_bot("random", seed)]
+        while not game.is_over:
+            seat = game.waiting_for()[0]
+            legal = list(game.legal_actions(seat))
+            game.apply(bots[seat].choose(seat, legal, lambda s=seat: game.view(s)))
+
+    play(1, DEFAULT_RULES)  # the first game fills what is built once per process (imports, tables)
+    before = _module_containers()
+    for seed in range(2, 5):
+        play(seed, msgspec.structs.replace(DEFAULT_RULES, wrath_threshold=10 + seed, movement_points=2 + seed))
+    grown = {
+        name: (size, _module_containers()[name]) for name, size in before.items() if _module_containers()[name] != size
+    }
+    assert not grown, grown

@@ -93,29 +93,22 @@ CARD_VALUE = {
 #: the bytes `GreedyBot._targets` compares the settlements, generals and titles it reads by
 _encode = msgspec.msgpack.Encoder().encode
 
-_FACTS: dict[int, tuple[World, tuple[tuple[int, int, bool], ...]]] = {}
-
-
-def _settlement_facts(world: World) -> tuple[tuple[int, int, bool], ...]:
-    """(region, hex, is a city) of every settlement of `world`, built once per map."""
-    known = _FACTS.get(id(world))
-    if known is None or known[0] is not world:
-        known = _FACTS[id(world)] = (world, tuple((s.region, s.hex, s.is_city) for s in world.settlements))
-    return known[1]
-
-
-_NEAR: dict[int, tuple[World, tuple[frozenset[int], ...]]] = {}
 THREAT_RANGE = 3  # a free general not mine this many hexes away or nearer threatens a settlement
 
 
+def _settlement_facts(world: World) -> tuple[tuple[int, int, bool], ...]:
+    """(region, hex, is a city) of every settlement of `world`: a fact of the World."""
+    return world.derived("settlement facts", lambda: tuple((s.region, s.hex, s.is_city) for s in world.settlements))
+
+
 def _near_settlements(world: World) -> tuple[frozenset[int], ...]:
-    """Per settlement of `world`, the hexes within THREAT_RANGE of it, built once per map."""
-    known = _NEAR.get(id(world))
-    if known is None or known[0] is not world:
+    """Per settlement of `world`, the hexes within THREAT_RANGE of it: a fact of the World."""
+
+    def build() -> tuple[frozenset[int], ...]:
         rows = (world.distances[h] for _, h, _ in _settlement_facts(world))
-        near = tuple(frozenset(i for i, d in enumerate(row) if d <= THREAT_RANGE) for row in rows)
-        known = _NEAR[id(world)] = (world, near)
-    return known[1]
+        return tuple(frozenset(i for i, d in enumerate(row) if d <= THREAT_RANGE) for row in rows)
+
+    return world.derived(("near settlements", THREAT_RANGE), build)
 
 
 class _View:

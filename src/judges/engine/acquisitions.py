@@ -218,7 +218,7 @@ class TurnFacts:
         places = world.settlements
         city_cap, village_cap = rules.city_max_developments, rules.village_max_developments
         for s in [s for s, owner in enumerate(self.control) if owner == seat]:
-            troop, development, wall, general = _placed_buys(seat, places[s].name)
+            troop, development, wall, general = ctx.actions.placed_buys(seat, places[s].name)
             cap = city_cap if places[s].is_city else village_cap  # _cap
             self.settlements.append((s, s in besieged, cap, troop, development, wall, general))
         # per free general of the seat, in id order: his troop and mercenary purchases and
@@ -268,34 +268,9 @@ def _army_buys(seat: int, gid: int) -> tuple[Buy, Buy]:
     return buys
 
 
-_PRICES: dict[int, tuple[Rules, dict[str, int], int]] = {}  # id(rules) -> the rules, item -> price, the cheapest
-
-
 def _prices(rules: Rules) -> tuple[dict[str, int], int]:
-    """Every item's price under these rules and the cheapest (Rules are frozen values)."""
-    known = _PRICES.get(id(rules))
-    if known is not None and known[0] is rules:
-        return known[1], known[2]
-    price = {item: cost(rules, item) for item in ITEMS}
-    if len(_PRICES) > 1000:  # bounded: the lab makes Rules variants
-        _PRICES.clear()
-    _PRICES[id(rules)] = (rules, price, min(price.values()))
-    return price, min(price.values())
-
-
-_PLACED = ("troop", "development", "wall", "general")  # what a settlement can receive, in the listing order
-_PLACED_BUYS: dict[tuple[int, str], tuple[Buy, ...]] = {}
-
-
-def _placed_buys(seat: int, settlement: str) -> tuple[Buy, ...]:
-    """The purchases placed in a settlement, one of each of _PLACED: actions are frozen values,
-    so the same ones serve every turn of every game."""
-    buys = _PLACED_BUYS.get((seat, settlement))
-    if buys is None:
-        buys = _PLACED_BUYS[(seat, settlement)] = tuple(
-            Buy(player=seat, item=item, settlement=settlement) for item in _PLACED
-        )
-    return buys
+    """Every item's price under these rules and the cheapest (a fact of the Rules)."""
+    return rules.prices
 
 
 def turn_facts(ctx: Ctx, seat: int) -> TurnFacts:

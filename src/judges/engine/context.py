@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from ..world import World
 from .board import control_map
 from .dice import Dice
+from .interned import ActionPool
 from .rules import Rules
 from .state import PHASES, Decision, Entry, GameState, Notification
 
@@ -19,6 +20,7 @@ class Ctx:
     __slots__ = (
         "state",
         "world",
+        "actions",
         "dice",
         "outbox",
         "trusted",
@@ -29,9 +31,11 @@ class Ctx:
         "economy_control",
     )
 
-    def __init__(self, state: GameState, world: World, dice: Dice) -> None:
+    def __init__(self, state: GameState, world: World, dice: Dice, actions: ActionPool | None = None) -> None:
         self.state = state
         self.world = world
+        # the actions this game lists again and again, built once (shared with its clones)
+        self.actions = actions if actions is not None else ActionPool()
         self.dice = dice
         self.outbox: list[Notification] = []  # notifications emitted since the game last took them
         # True while a handler applies an action taken from the list of legal actions just

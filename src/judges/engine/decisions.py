@@ -4,7 +4,8 @@ A `Decision` in `state.pending` names its kind; this registry says everything el
 it: the action types that answer it (`actions.py`), the generator of its legal actions and
 the handler that applies one (which validates fully before it changes anything), the rules
 section its refusals name, what its `subject` is and which field of an action names it, the
-manual chapter that explains it, whether the screen opens a window for it, and its icon.
+manual chapter that explains it, whether the screen opens a window for it, its icon, and
+whether its answer is secret (the log says a player decided, not what).
 
 `Game` dispatches through it (`legal_actions`, `apply`, matching an action to the decision
 it answers), and so do the greedy bot, the manual's links, the server's `GET /api/protocol`
@@ -63,6 +64,10 @@ class DecisionKind(Generic[_A]):
     opens_window: bool = True  # the screen opens a window for it (a turn is played on the board)
     subject: str = "none"  # one of SUBJECTS
     subject_field: str | None = None  # the action field that names the subject (by its map name)
+    # What its answer says is hidden from the other seats (a ballot before the tally, a
+    # discarded card, a prophet's private choice): the public log, the other seats' frames and
+    # a running game's record say that the player decided, never what.
+    secret: bool = False
 
     @property
     def action_tags(self) -> tuple[str, ...]:
@@ -85,6 +90,7 @@ KINDS: dict[str, DecisionKind[Any]] = {
             rule="§10 Election",
             chapter="judges-and-kings",
             icon="vote",
+            secret=True,
         ),
         DecisionKind(
             "appoint_judge",
@@ -114,6 +120,7 @@ KINDS: dict[str, DecisionKind[Any]] = {
             rule="§13 New wave",
             chapter="wrath-and-invaders",
             icon="prophet",
+            secret=True,
             subject="invader_pair",
         ),
         DecisionKind(
@@ -124,6 +131,7 @@ KINDS: dict[str, DecisionKind[Any]] = {
             rule="§5.5 New events land",
             chapter="events",
             icon="prophet",
+            secret=True,
         ),
         DecisionKind(
             "discard",
@@ -133,6 +141,7 @@ KINDS: dict[str, DecisionKind[Any]] = {
             rule="§6 Intrigue: drawing",
             chapter="intrigue",
             icon="card",
+            secret=True,
         ),
         DecisionKind(
             "plunder",
@@ -185,6 +194,11 @@ def _index() -> None:
 
 
 _index()
+
+
+def secret_action_tags() -> frozenset[str]:
+    """The action types whose content other seats may not see: those of the secret kinds."""
+    return frozenset(tag for kind in KINDS.values() if kind.secret for tag in kind.action_tags)
 
 
 def kind_of(action_type: type[Action]) -> DecisionKind[Any]:

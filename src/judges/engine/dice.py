@@ -86,7 +86,9 @@ class RngHolder(Protocol):
     rng: int
 
 
-_LIMITS: dict[int, int] = {}  # sides -> the rejection limit of a 64-bit word (below it: a fair face)
+# sides -> the rejection limit of a 64-bit word (below it: a fair face), for the dice and the
+# shuffles of up to 1,023 faces (a deck holds at most 9 x 20 cards); larger ones are computed
+_LIMITS: tuple[int, ...] = tuple(((_MASK + 1) // n) * n if n else 0 for n in range(1024))
 
 
 class SeededDice(_DiceBase):
@@ -98,13 +100,12 @@ class SeededDice(_DiceBase):
         self.holder = holder
 
     def roll(self, sides: int = 6) -> int:
-        limit = _LIMITS.get(sides)
-        if limit is None:
+        if 0 < sides < 1024:
+            limit = _LIMITS[sides]
+        else:
             if sides < 1:
                 raise ValueError("a die needs at least one face")
             limit = ((_MASK + 1) // sides) * sides  # rejection keeps every face equally likely
-            if len(_LIMITS) < 4096:
-                _LIMITS[sides] = limit
         x: int = self.holder.rng
         while True:  # splitmix64, written out (one call less per die: bots roll one per decision)
             x = (x + 0x9E3779B97F4A7C15) & _MASK

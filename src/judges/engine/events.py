@@ -128,19 +128,9 @@ def _halve(n: int) -> int:
     return (n + 1) // 2  # half, rounded up
 
 
-_BY_TERRAIN: dict[tuple[int, str], tuple[World, tuple[Hex, ...]]] = {}
-
-
 def _hexes_of(world: World, terrain: str) -> tuple[Hex, ...]:
-    """The hexes of one terrain, in map order (a World is immutable)."""
-    known = _BY_TERRAIN.get((id(world), terrain))
-    if known is not None and known[0] is world:
-        return known[1]
-    if len(_BY_TERRAIN) > 1000:  # bounded: a long-lived process may see many worlds
-        _BY_TERRAIN.clear()
-    hexes = tuple(hx for hx in world.hexes if hx.terrain == terrain)
-    _BY_TERRAIN[(id(world), terrain)] = (world, hexes)
-    return hexes
+    """The hexes of one terrain, in map order (a fact of the World)."""
+    return world.hexes_of(terrain)
 
 
 def plague(ctx: Ctx, terrain: str) -> None:

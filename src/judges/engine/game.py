@@ -20,6 +20,7 @@ from .context import Ctx
 from .decisions import KIND_OF_ACTION, KINDS, subject_name
 from .dice import Dice, SeededDice, StrongDice, dice_for
 from .errors import GameOver, MalformedAction, NotYourDecision
+from .interned import ActionPool
 from .phases import PHASE_STEPS
 from .setup import initial_state
 from .state import PHASES, Decision, GameState, Notification, Options, clone_state, state_to_json
@@ -40,13 +41,14 @@ class Game:
         dice: Dice | None = None,
         log: list[Action] | None = None,
         notifications: list[Notification] | None = None,
+        actions: ActionPool | None = None,
     ) -> None:
         self.state = state
         self.world = world if world is not None else load_world(state.options.rules.map)
         self.dice = dice if dice is not None else dice_for(state)
         self.log: list[Action] = log if log is not None else []
         self.notifications: list[Notification] = notifications if notifications is not None else []
-        self._ctx = Ctx(self.state, self.world, self.dice)
+        self._ctx = Ctx(self.state, self.world, self.dice, actions)
 
     # --- creation --------------------------------------------------------------------
 
@@ -87,7 +89,7 @@ class Game:
     def clone(self) -> Game:
         state = clone_state(self.state)
         dice = dice_for(state) if isinstance(self.dice, (SeededDice, StrongDice)) else copy.deepcopy(self.dice)
-        return Game(state, self.world, dice, list(self.log), list(self.notifications))
+        return Game(state, self.world, dice, list(self.log), list(self.notifications), self._ctx.actions)
 
     # --- questions -------------------------------------------------------------------
 
@@ -179,8 +181,6 @@ class Game:
             self.advance()
             return self.notifications[start:]
         return []
-
-    push = apply
 
     def _find_decision(self, action: Action) -> Decision:
         kind = KIND_OF_ACTION[type(action)]

@@ -9,6 +9,7 @@ from .actions import Action, DropArk, LeaveTroops, Move, PickUpArk, TakeTroops
 from .board import settlement_controller
 from .context import Ctx, TurnHandler
 from .errors import IllegalAction
+from .interned import TROOP_ROW, leave_troops, take_troops
 from .rules import Rules
 from .state import General
 
@@ -88,9 +89,6 @@ class MapMoves:
             tuple(tuple((n, cost) for n, cost, desert in out if not desert) for out in self.steps),
         )
         self.free: dict[tuple[int, int, bool], Reach] = {}  # (start, points, sealed) -> its Reach
-        # seat -> general id -> his Move to each hex, by hex (actions are frozen values: the
-        # same ones serve every turn of every game, like EndTurn)
-        self.rows: dict[int, dict[int, tuple[Move, ...]]] = {}
 
     def reach(self, start: int, points: int, contact: set[int], sealed: bool) -> tuple[dict[int, int], tuple[int, ...]]:
         """`_walk`'s answer (hex -> cost) and its hexes in order. Contact only matters where a
@@ -106,28 +104,11 @@ class MapMoves:
         best = _walk(self.tables[sealed], start, points, contact)
         return best, tuple(sorted(best))
 
-    def moves_row(self, seat: int, gid: int) -> tuple[Move, ...]:
-        """General `gid` of `seat`: his Move to each hex of the map, by hex."""
-        mine = self.rows.get(seat)
-        if mine is None:
-            mine = self.rows[seat] = {}
-        row = mine.get(gid)
-        if row is None:
-            if len(mine) > 5_000:  # bounded: general ids grow over a long-lived process's games
-                mine.clear()
-            row = mine[gid] = tuple(Move(player=seat, general=gid, q=h.q, r=h.r) for h in self.world.hexes)
-        return row
-
-
-_MAP_MOVES: dict[int, MapMoves] = {}  # id(world) -> its movement, under the last terrain costs asked for
-
 
 def map_moves(world: World, rules: Rules) -> MapMoves:
+    """The map's movement under these terrain costs: a fact of the World."""
     costs = rules.terrain_move_cost
-    moves = _MAP_MOVES.get(id(world))
-    if moves is None or moves.world is not world or moves.costs != costs:
-        moves = _MAP_MOVES[id(world)] = MapMoves(world, costs)
-    return moves
+    return world.derived(("moves", costs), lambda: MapMoves(world, costs))
 
 
 def reachable(ctx: Ctx, general: General, contact: set[int] | None = None) -> dict[int, int]:
@@ -215,15 +196,15 @@ class TurnFacts:
         s_index = ctx.world.hexes[g.hex].settlement
         s = state.settlements[s_index] if s_index is not None else None
         seat = g.owner
-        row = self.map.moves_row(seat, g.id)  # his Move to each hex
+        row = ctx.actions.moves_row(seat, g.id, ctx.world)  # his Move to each hex
         out: list[Action] = [row[h] for h in self.reach(ctx, g)[1]]
         # _garrison_here, from the turn's facts: a standing settlement under him that his seat
         # holds with a garrison, or holds by his presence (no other player's general there)
         if s is not None and not s.razed and (s.owner == seat or (s.owner is None and g.hex not in self.others)):
-            troops = _troop_actions(seat, g.id)
+            troops = ctx.actions.troops(seat, g.id)
             if s.owner == seat:
-                out += troops[0][: s.troops] if s.troops <= _TROOP_ROW else _take(seat, g.id, s.troops)
-            out += troops[1][: g.army] if g.army <= _TROOP_ROW else _leave(seat, g.id, g.army)
+                out += troops[0][: s.troops] if s.troops <= TROOP_ROW else take_troops(seat, g.id, s.troops)
+            out += troops[1][: g.army] if g.army <= TROOP_ROW else leave_troops(seat, g.id, g.army)
         if state.ark_hex == g.hex:
             out.append(PickUpArk(player=seat, general=g.id))
         if g.ark:
@@ -255,29 +236,6 @@ class TurnFacts:
         for gid in [gid for gid in self.segments if generals[gid].hex == hex_index]:
             del self.segments[gid]
         self.listing = None
-
-
-# Actions are frozen values: the same TakeTroops and LeaveTroops serve every turn of every
-# game (like EndTurn).
-_TROOP_ROW = 12  # troop counts kept ready per (seat, general); larger ones are built each time
-_TROOPS: dict[tuple[int, int], tuple[list[TakeTroops], list[LeaveTroops]]] = {}
-
-
-def _take(seat: int, gid: int, n: int) -> list[TakeTroops]:
-    return [TakeTroops(player=seat, general=gid, count=c) for c in range(1, n + 1)]
-
-
-def _leave(seat: int, gid: int, n: int) -> list[LeaveTroops]:
-    return [LeaveTroops(player=seat, general=gid, count=c) for c in range(1, n + 1)]
-
-
-def _troop_actions(seat: int, gid: int) -> tuple[list[TakeTroops], list[LeaveTroops]]:
-    row = _TROOPS.get((seat, gid))
-    if row is None:
-        if len(_TROOPS) > 20_000:
-            _TROOPS.clear()
-        row = _TROOPS[(seat, gid)] = (_take(seat, gid, _TROOP_ROW), _leave(seat, gid, _TROOP_ROW))
-    return row
 
 
 def turn_facts(ctx: Ctx, seat: int) -> TurnFacts:

@@ -76,7 +76,7 @@ def _ro(mapping: dict[_K, _V]) -> dict[_K, _V]:
 DICT_RULES = ("deck", "event_terrain_by_die", "costs", "terrain_move_cost")
 
 
-class Rules(Struct, frozen=True, kw_only=True):
+class Rules(Struct, frozen=True, kw_only=True, dict=True):
     # --- The map -----------------------------------------------------------------------------
     map: str = "canaan"  # [D] the board: judges/data/maps/{map}.toml
 
@@ -200,6 +200,15 @@ class Rules(Struct, frozen=True, kw_only=True):
             if type(value) is not ReadOnlyDict:
                 msgspec.structs.force_setattr(self, name, ReadOnlyDict(value))
         validate_rules(self)
+
+    @functools.cached_property
+    def prices(self) -> tuple[dict[str, int], int]:
+        """Every item's price under these rules, and the cheapest (built once: Rules are frozen;
+        `dict=True` gives the Struct the room to keep it, outside its fields)."""
+        from .items import ITEMS, cost
+
+        price = {item: cost(self, item) for item in ITEMS}
+        return price, min(price.values())
 
     def constant_names(self) -> dict[str, Any]:
         """The rules under their historical UPPERCASE names (``WRATH_THRESHOLD``), for text

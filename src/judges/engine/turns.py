@@ -49,18 +49,13 @@ def _next_turn(ctx: Ctx) -> None:
 
 def legal_turn(ctx: Ctx, decision: Decision) -> list[Action]:
     seat = decision.player
-    end = _END_TURN.get(seat)
-    if end is None:
-        end = _END_TURN[seat] = EndTurn(player=seat)  # actions are frozen: one per seat serves every turn
+    end = ctx.actions.end_turn(seat)  # actions are frozen: one per seat serves every turn
     legal = PHASE_LEGAL.get(ctx.state.phase)
     if legal is None:
         return [end]
     out = legal(ctx, seat)  # a fresh list, appended to
     out.append(end)
     return out
-
-
-_END_TURN: dict[int, EndTurn] = {}
 
 
 def apply_turn_action(ctx: Ctx, decision: Decision, action: Action) -> None:

@@ -28,6 +28,7 @@ from fastapi import APIRouter, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse
 
 from ..engine import Game, action_to_dict
+from ..engine.decisions import secret_action_tags
 from ..engine.state import PHASES
 from ..engine.victory import final_table, score
 from ..i18n import gettext, normalize_language, render_action, render_notification, request_language
@@ -39,9 +40,6 @@ from . import seats as seat_keys
 from .service import SERVER_OPTIONS, GameService, LiveGame, ServiceError, Subscriber, encode_payload
 from .store import SeatTable, hash_token, new_token, verify_token
 
-# Actions whose content another player may not see (a vote before the tally, a discarded card,
-# a prophet's private choice): the log says nothing of them.
-SECRET_ACTIONS = frozenset({"vote", "discard", "foresee_events", "foresee_invasion"})
 SPECTATOR = -1  # a subscriber that is nobody's seat
 REPLAY_CHECKPOINT = 40  # actions between the replay's kept positions
 REPLAY_GAMES = 8  # finished games whose replay positions are kept in memory
@@ -50,12 +48,13 @@ REPLAY_GAMES = 8  # finished games whose replay positions are kept in memory
 def log_entries(live: LiveGame, language: str, since: int = -1) -> list[dict[str, Any]]:
     """The public actions of the game after index `since`, each as a sentence."""
     game, names = live.game, live.names()
+    secret = secret_action_tags()
     out = []
     for seq, action in enumerate(game.log):
         if seq <= since:
             continue
         data = action_to_dict(action)
-        if data["type"] in SECRET_ACTIONS:
+        if data["type"] in secret:  # the registry's secret kinds: who decided, never what
             text = gettext(language, "log.secret_action", player=names.get(action.player, "?"))
         else:
             label = render_action(data, language, game.world, names, costs=game.state.options.rules.costs)
