@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from .engine.rules import DEFAULT_RULES
 from .engine.state import ENDINGS
+from .extras import MissingExtra, require
 
 if TYPE_CHECKING:
     from .play import GameRecord
@@ -331,7 +332,7 @@ def lab(
         config.seat_bots()
         total = games * len(config.all_variants())
     except OverrideError as exc:
-        err.print(f"judges lab: {exc}")
+        err.print(f"judges lab: {exc}", markup=False)
         raise typer.Exit(2) from None
     try:
         with Progress(
@@ -340,7 +341,10 @@ def lab(
             task = progress.add_task("games", total=total)
             summary = run_lab(config, on_record=lambda record: progress.advance(task), report=report)
     except (OverrideError, RecordsError) as exc:  # a refused --cluster or records file: nothing was played
-        err.print(f"judges lab: {exc}", soft_wrap=True)
+        err.print(f"judges lab: {exc}", soft_wrap=True, markup=False)
+        raise typer.Exit(2) from None
+    except MissingExtra as exc:  # the report's plots, refused before any game
+        err.print(f"judges lab: {exc} (or --no-report: only the records)", soft_wrap=True, markup=False)
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
         err.print(f"judges lab: interrupted; the finished games are in {config.records}: --resume continues the run")
@@ -367,8 +371,8 @@ def lab_report(
     command = shlex.join(["judges", "lab-report", str(records), "--out", str(out)])
     try:
         summary = report_from_file(records, out, command=command)
-    except RecordsError as exc:
-        err.print(f"judges lab-report: {exc}", soft_wrap=True)
+    except (RecordsError, MissingExtra) as exc:
+        err.print(f"judges lab-report: {exc}", soft_wrap=True, markup=False)
         raise typer.Exit(2) from None
     out_console = Console()
     _print_lab_summary(out_console, summary)
@@ -447,7 +451,10 @@ def lab_fairness(
             task = progress.add_task("games", total=games * len(counts))
             table = run_fairness(config, on_record=lambda record: progress.advance(task))
     except OverrideError as exc:
-        err.print(f"judges lab-fairness: {exc}", soft_wrap=True)
+        err.print(f"judges lab-fairness: {exc}", soft_wrap=True, markup=False)
+        raise typer.Exit(2) from None
+    except MissingExtra as exc:  # --out's report, refused before any game
+        err.print(f"judges lab-fairness: {exc} (or no --out: only the table)", soft_wrap=True, markup=False)
         raise typer.Exit(2) from None
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
@@ -470,7 +477,11 @@ def lab_fairness_plot(
             raise typer.BadParameter(f"{text!r}: expected LABEL=FILE[,FILE...]", param_hint="TABLES")
         rows[label] = [row for f in files.split(",") for row in json.loads(Path(f).read_text(encoding="utf-8"))["rows"]]
     out.parent.mkdir(parents=True, exist_ok=True)
-    write_plot(out, rows)
+    try:
+        write_plot(out, rows)
+    except MissingExtra as exc:
+        err.print(f"judges lab-fairness-plot: {exc}", soft_wrap=True, markup=False)
+        raise typer.Exit(2) from None
     Console().print(f"plot written to {out}")
 
 
@@ -488,6 +499,11 @@ def train_value(
     from .bots.value import train
 
     counts = tuple(int(n) for n in players.split(",") if n.strip())
+    try:
+        require("numpy", "lab", "judges train-value")  # the fit; checked before the games
+    except MissingExtra as exc:
+        err.print(str(exc), soft_wrap=True, markup=False)
+        raise typer.Exit(2) from None
     model = train(games, counts, seed, l2)
     out.write_text(model.to_json() + "\n", encoding="utf-8")
     Console().print(f"value model ({model.trained_on}) written to {out}")

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, TypeVar
 from ..engine.board import base_value, control_map, region_share, turn_order
 from ..engine.state import GameState
 from ..engine.victory import score
+from ..extras import require
 from ..world import World
 
 if TYPE_CHECKING:
@@ -201,8 +202,8 @@ def samples_of_game(seed: int, players: int, round_limit: int = 60) -> list[Samp
 def fit(samples: list[Sample], l2: float = 1.0, steps: int = 25) -> tuple[float, ...]:
     """The weights maximising the conditional-logit likelihood of `samples` minus `l2`/2 ·|w|²
     (features standardised for the fit, weights returned on the raw features). Newton's method:
-    deterministic, converged in a few steps."""
-    import numpy as np
+    deterministic, converged in a few steps. Needs numpy (the 'lab' extra)."""
+    np = require("numpy", "lab", "fitting the value model")
 
     k = len(FEATURES)
     xs = [np.asarray(x, dtype=float) for x, _, _ in samples]

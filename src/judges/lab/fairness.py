@@ -102,6 +102,10 @@ def run_fairness(config: FairnessConfig, on_record: Callable[[dict[str, Any]], N
         raise OverrideError("--players: name at least one player count")
     if not 1 <= config.workers <= MAX_WORKERS:
         raise OverrideError(f"--workers: 1 to {MAX_WORKERS} processes, not {config.workers}")
+    if config.out is not None:
+        from .report import require_plots
+
+        require_plots()  # --out draws the lab's report: refused before the games if it cannot
     labs = {p: config.lab_config(p) for p in config.players}
     tasks = [t for p in config.players for t in make_tasks(labs[p])]
     by_players: dict[int, list[dict[str, Any]]] = {p: [] for p in config.players}

@@ -23,6 +23,7 @@ from jinja2 import Environment, FileSystemLoader
 
 from ..engine.rules import DEFAULT_RULES
 from ..engine.state import ENDINGS
+from ..extras import require
 from .records import ITEMS, RecordsError, read_records, sort_records
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -121,14 +122,19 @@ def summarize_variant(records: list[dict[str, Any]]) -> dict[str, Any]:
 # --- plots ------------------------------------------------------------------------------------
 
 
+DRAWING = "drawing the lab's report (its plots)"  # a feature of the 'lab' extra (judges.extras)
+
+
+def require_plots() -> None:
+    """Refuses, naming the extra, when matplotlib is missing: a run checks it before its games."""
+    require("matplotlib", "lab", DRAWING)
+
+
 def _plt() -> Any:
     """matplotlib.pyplot on the Agg backend (imported late: only a report draws)."""
-    import matplotlib
-
+    matplotlib = require("matplotlib", "lab", DRAWING)
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+    return require("matplotlib.pyplot", "lab", DRAWING)
 
 
 def _grouped(

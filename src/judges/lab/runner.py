@@ -221,9 +221,12 @@ def run_lab(
     config: LabConfig, on_record: Callable[[dict[str, Any]], None] | None = None, report: bool = True
 ) -> dict[str, Any] | None:
     """Plays the games into the records file (OUT/records.jsonl unless named), then writes the
-    report into `config.out` from that file. Returns the report's summary."""
-    from .report import report_from_file
+    report into `config.out` from that file. Returns the report's summary. A report needs the
+    'lab' extra (matplotlib): without it the run refuses before any game (`MissingExtra`)."""
+    from .report import report_from_file, require_plots
 
+    if report:
+        require_plots()  # before the games, not after hours of them
     if config.records is None:
         config.records = Path(config.out) / "records.jsonl"
     run_games(config, on_record)

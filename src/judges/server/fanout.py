@@ -37,6 +37,7 @@ from typing import Any
 import msgspec
 from sqlalchemy.engine import make_url
 
+from ..extras import require
 from .store import GameStore
 
 log = logging.getLogger("judges.server.fanout")
@@ -237,8 +238,7 @@ class RedisFanout(_Listening):
 
     def __init__(self, redis_url: str, scope: str) -> None:
         super().__init__()
-        import redis.asyncio as redis
-
+        redis = require("redis.asyncio", "redis", f"{REDIS_URL_ENV} (the fan-out through Redis)")
         self.client = redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=5, health_check_interval=10)
         self.channel = channel_name(scope, REDIS_PREFIX)
 
