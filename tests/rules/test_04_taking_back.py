@@ -34,7 +34,7 @@ from judges.engine import (
     action_to_dict,
 )
 from judges.engine.actions import Undo
-from judges.engine.undo import TakeBack, taken_back
+from judges.engine.undo import TakeBack, is_free, taken_back
 
 
 def gen(gid: int, owner: int, at, **extra) -> dict:
@@ -286,3 +286,23 @@ def test_a_game_that_keeps_no_copy_refuses_undo():
     game.apply(next(a for a in game.legal_actions(seat) if isinstance(a, Move)))
     assert not game.can_undo(seat) and game.takeback is None
     refused(game, Undo(player=seat), IllegalAction, "§4 Taking back")
+
+
+def test_a_finished_game_with_undos_exports_and_verifies():
+    from judges.verify import build_export, verify_export
+
+    options = Options(players=2, seed=11, round_limit=1)
+    game = Game.new(options)
+    undos = 0
+    while not game.is_over:
+        seat = game.waiting_for()[0]
+        legal = game.legal_actions(seat)
+        free = [a for a in legal if is_free(a)]
+        if free and undos < 3:
+            game.apply(free[0])
+            game.apply(Undo(player=seat))
+            undos += 1
+        game.apply(next((a for a in legal if isinstance(a, EndTurn)), legal[0]))
+    export = build_export(game, msgspec.to_builtins(options))
+    assert sum(a["type"] == "undo" for a in export["actions"]) == undos > 0
+    assert verify_export(json.loads(json.dumps(export))).actions == len(game.log)
