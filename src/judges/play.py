@@ -41,7 +41,7 @@ class GameRecord:
 
 def play_game(options: Options, bots: list[Bot], max_actions: int = 1_000_000) -> Game:
     """Plays until the game ends. Decisions owed at the same time are taken in seat order."""
-    game = Game.new(options)
+    game = Game.new(options, undoable=False)  # bots never take back: no copy kept for an Undo
     actions = 0
     while not game.is_over:
         seat = game.waiting_for()[0]

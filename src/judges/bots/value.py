@@ -166,7 +166,7 @@ def _greedy_game_rows(
     from ..engine import Game, Options
     from . import GreedyBot, bot_seed
 
-    game = Game.new(Options(players=players, seed=seed, round_limit=round_limit))
+    game = Game.new(Options(players=players, seed=seed, round_limit=round_limit), undoable=False)
     bots = [GreedyBot(bot_seed(seed, s)) for s in range(players)]
     state, world = game.state, game.world
     rows: list[tuple[T, list[bool]]] = []

@@ -164,6 +164,11 @@ class EndTurn(Action, tag="end_turn", frozen=True):
     """Pass: the player is done with this phase (phases 2, 4, 5)."""
 
 
+class Undo(Action, tag="undo", frozen=True):
+    """↶ Take back one's last free step of this turn (§ 4 Taking back): not the answer to a
+    decision but an act of the game itself (`engine/undo.py`), never among the legal actions."""
+
+
 AnyAction = (
     ForeseeInvasion
     | ForeseeEvents
@@ -189,7 +194,7 @@ AnyAction = (
     | ClaimJudge
     | EndTurn
 )
-ACTION_TYPES: tuple[type[Action], ...] = AnyAction.__args__
+ACTION_TYPES: tuple[type[Action], ...] = AnyAction.__args__  # the answers to decisions (Undo is none)
 
 _encoder = msgspec.json.Encoder()
 

@@ -16,6 +16,10 @@ Adding a decision kind: its action type (a tagged `Action` Struct), legal-action
 and handler in the topic module, one `DecisionKind` here, and its words (`decision.<kind>`,
 `decision_help.<kind>`, `action.<type>`) in the three catalogs. The wire format
 (`actions.action_from_dict`/`action_from_json`) decodes every action type registered here.
+
+`GAME_ACTS` lists the actions of the game itself, which answer no decision: `undo` (§ 4
+Taking back). They are never among the legal actions; the seat's view says when one may be
+sent.
 """
 
 from __future__ import annotations
@@ -38,11 +42,13 @@ from .actions import (
     ForeseeEvents,
     ForeseeInvasion,
     Plunder,
+    Undo,
     Vote,
     action_tag,
 )
 from .context import Ctx
 from .state import Decision
+from .undo import RULE as UNDO_RULE
 
 #: What a decision's `subject` is (an index into the world, or an invader pair's id).
 SUBJECTS = ("none", "region", "settlement", "invader_pair")
@@ -178,6 +184,25 @@ KINDS: dict[str, DecisionKind[Any]] = {
     )
 }
 
+
+@dataclass(frozen=True, slots=True)
+class GameAct:
+    """An action of the game itself: it answers no decision and is never among the legal
+    actions (bots, the search and the lab never consider it); the seat's view says when the
+    seat may send it (`view_field`), and the screen offers it then."""
+
+    name: str
+    action: type[Action]
+    rule: str  # the rules section its refusals name
+    view_field: str  # the seat's view: true when the seat may send it now
+    icon: str
+
+
+#: The game's own actions: taking back a free step (§ 4 Taking back, engine/undo.py).
+GAME_ACTS: dict[str, GameAct] = {
+    act.name: act for act in (GameAct("undo", Undo, rule=UNDO_RULE, view_field="undo", icon="undo"),)
+}
+
 #: action type -> the kind it answers (rebuilt by `register`/`unregister`)
 KIND_OF_ACTION: dict[type[Action], DecisionKind[Any]] = {}
 
@@ -191,6 +216,8 @@ def _index() -> None:
         for action_type in kind.actions:
             KIND_OF_ACTION[action_type] = kind
             ACTION_BY_TAG[action_tag(action_type)] = action_type
+    for act in GAME_ACTS.values():
+        ACTION_BY_TAG[action_tag(act.action)] = act.action
 
 
 _index()

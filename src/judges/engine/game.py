@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ..world import World, load_world
-from .actions import Action, action_from_dict, action_to_dict
+from .actions import Action, Undo, action_from_dict, action_to_dict
 from .context import Ctx
 from .decisions import KIND_OF_ACTION, KINDS, subject_name
 from .dice import Dice, SeededDice, StrongDice, dice_for
@@ -24,15 +24,21 @@ from .interned import ActionPool
 from .phases import PHASE_STEPS
 from .setup import initial_state
 from .state import PHASES, Decision, GameState, Notification, Options, clone_state, state_to_json
+from .undo import TakeBack, is_free, refusal
 
 if TYPE_CHECKING:  # pragma: no cover
     from .view import PlayerView
 
 
 class Game:
-    """One game: state, dice, action log and the notifications emitted so far."""
+    """One game: state, dice, action log and the notifications emitted so far.
 
-    __slots__ = ("state", "world", "dice", "log", "notifications", "_ctx")
+    `undoable`: the game keeps what an `Undo` needs (§ 4 Taking back, `engine/undo.py`): a
+    copy of the position when a seat's run of free steps begins. Games that never take back
+    (the lab's, the bots' samples and rollouts) pass False and spare that copy; an Undo sent to
+    them is refused like one with nothing to take back."""
+
+    __slots__ = ("state", "world", "dice", "log", "notifications", "_ctx", "undoable", "takeback")
 
     def __init__(
         self,
@@ -42,6 +48,8 @@ class Game:
         log: list[Action] | None = None,
         notifications: list[Notification] | None = None,
         actions: ActionPool | None = None,
+        *,
+        undoable: bool = True,
     ) -> None:
         self.state = state
         self.world = world if world is not None else load_world(state.options.rules.map)
@@ -49,6 +57,8 @@ class Game:
         self.log: list[Action] = log if log is not None else []
         self.notifications: list[Notification] = notifications if notifications is not None else []
         self._ctx = Ctx(self.state, self.world, self.dice, actions)
+        self.undoable = undoable
+        self.takeback: TakeBack | None = None  # the run of free steps an Undo can take back
 
     # --- creation --------------------------------------------------------------------
 
@@ -61,6 +71,7 @@ class Game:
         world: World | None = None,
         start: bool = True,
         dice_factory: Callable[[GameState], Dice] | None = None,
+        undoable: bool = True,
         **option_fields: Any,
     ) -> Game:
         """A game in its setup position. With `start`, automatic steps run at once up to the
@@ -73,7 +84,7 @@ class Game:
         else:
             factory = (lambda state: dice) if dice is not None else dice_for
         state, game_dice = initial_state(options, world, factory)
-        game = cls(state, world, game_dice)
+        game = cls(state, world, game_dice, undoable=undoable)
         if start:
             game.advance()
         return game
@@ -89,7 +100,12 @@ class Game:
     def clone(self) -> Game:
         state = clone_state(self.state)
         dice = dice_for(state) if isinstance(self.dice, (SeededDice, StrongDice)) else copy.deepcopy(self.dice)
-        return Game(state, self.world, dice, list(self.log), list(self.notifications), self._ctx.actions)
+        game = Game(
+            state, self.world, dice, list(self.log), list(self.notifications), self._ctx.actions, undoable=self.undoable
+        )
+        if self.takeback is not None:
+            game.takeback = self.takeback.copy()  # its base position is never changed: shared
+        return game
 
     # --- questions -------------------------------------------------------------------
 
@@ -127,6 +143,12 @@ class Game:
                 out.extend(KINDS[decision.kind].legal(self._ctx, decision))
         return out
 
+    def can_undo(self, player: int) -> bool:
+        """Whether `player` may take back a step now (`Undo`, § 4 Taking back). Undo is never
+        among `legal_actions`: bots and the search do not take back."""
+        run = self.takeback
+        return run is not None and run.seat == player and bool(run.steps) and self.state.ending is None
+
     @property
     def phase_name(self) -> str:
         return PHASES[self.state.phase - 1]
@@ -140,6 +162,8 @@ class Game:
             return self.apply_legal(action)
         if isinstance(action, dict):
             action = action_from_dict(action)
+        if type(action) is Undo:
+            return self._undo(action)
         if type(action) not in KIND_OF_ACTION:
             raise MalformedAction(
                 "actions", "error.malformed_action", f"not an action: {action!r}", detail=repr(action)
@@ -152,8 +176,10 @@ class Game:
             )
         decision = self._find_decision(action)
         start = len(self.notifications)
+        base = self._base_before(action)
         KINDS[decision.kind].handler(self._ctx, decision, action)  # validates fully before it changes anything
         self.log.append(action)
+        self._ran(action, base, start)
         self.advance()
         return self.notifications[start:]
 
@@ -162,6 +188,8 @@ class Game:
         skipping the checks its enumeration already made. For bots, search and the lab, which
         only ever play what they were offered; whatever comes from outside (the server, a
         replayed log) goes through `apply`. An action that is not legal here may corrupt the game."""
+        if type(action) is Undo:
+            return self._undo(action)
         kind = KIND_OF_ACTION[type(action)]
         pending = self.state.pending
         if len(pending) == 1 and pending[0].player == action.player and pending[0].kind == kind.name:
@@ -169,6 +197,7 @@ class Game:
         else:
             decision = self._find_decision(action)
         start = len(self.notifications)
+        base = self._base_before(action) if self.undoable else None
         ctx = self._ctx
         ctx.trusted = True
         try:
@@ -176,10 +205,58 @@ class Game:
         finally:
             ctx.trusted = False
         self.log.append(action)
+        if self.undoable:
+            self._ran(action, base, start)
         state = self.state
         if (not state.pending and state.ending is None) or ctx.outbox:  # else advance() has nothing to do
             self.advance()
             return self.notifications[start:]
+        return []
+
+    # --- taking back (§ 4 Taking back, engine/undo.py) ------------------------------------------
+
+    def _base_before(self, action: Action) -> GameState | None:
+        """A copy of the position, when `action` would begin a run of free steps."""
+        if not self.undoable or not is_free(action):
+            return None
+        run = self.takeback
+        if run is not None and run.seat == action.player:
+            return None  # the run goes on: its base stands
+        return clone_state(self.state)
+
+    def _ran(self, action: Action, base: GameState | None, notes: int) -> None:
+        """After `action` was applied: a free step joins (or begins) its seat's run; anything
+        else ends the run."""
+        if not self.undoable or not is_free(action):
+            self.takeback = None
+        elif base is not None:
+            self.takeback = TakeBack(action.player, base, notes, [action])
+        elif self.takeback is not None:
+            self.takeback.steps.append(action)
+
+    def _undo(self, action: Undo) -> list[Notification]:
+        """Takes back the last free step of the seat's run: the position before the run, and
+        its steps played again but the last. Refused (changing nothing) when there is none."""
+        if self.is_over:
+            raise GameOver("§14 Endings", "error.game_over", "the game is over", ending=self.state.ending)
+        if not 0 <= action.player < len(self.state.players):
+            raise MalformedAction(
+                "actions", "error.unknown_player", f"there is no player {action.player}", player=action.player
+            )
+        run = self.takeback
+        if run is None or run.seat != action.player or not run.steps:
+            raise refusal(self.log, action.player)
+        state = self.state
+        fresh = clone_state(run.base)
+        for name in state.__struct_fields__:  # in place: the dice and the context hold this state
+            setattr(state, name, getattr(fresh, name))
+        del self.notifications[run.notes :]
+        self._ctx.forget()
+        run.steps.pop()
+        for step in run.steps:  # free steps roll no die: the same steps, the same position
+            decision = self._find_decision(step)
+            KINDS[decision.kind].handler(self._ctx, decision, step)
+        self.log.append(action)
         return []
 
     def _find_decision(self, action: Action) -> Decision:
@@ -239,11 +316,13 @@ class Game:
         return player_view(self, seat, notifications)
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything needed to resume: state (dice included), log, notifications."""
+        """Everything needed to resume: state (dice included), log, notifications, and the
+        run of free steps an Undo may take back (None when there is none)."""
         return {
             "state": msgspec.to_builtins(self.state),
             "log": [action_to_dict(a) for a in self.log],
             "notifications": msgspec.to_builtins(self.notifications),
+            "takeback": self.takeback.to_builtins() if self.takeback is not None else None,
         }
 
     def state_json(self) -> bytes:

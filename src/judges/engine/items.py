@@ -27,6 +27,7 @@ class Item:
     icon: str  # a symbol of web/static/icons.svg
     wrath: str | None = None  # the rule (a `Rules` field) giving the Wrath each one registers
     besieged_forbids: bool = False  # a besieged settlement cannot receive it
+    draws: bool = False  # bought from the hidden deck: its purchase reveals a card (never taken back)
 
 
 ITEMS: dict[str, Item] = {
@@ -37,7 +38,7 @@ ITEMS: dict[str, Item] = {
         Item("development", target="settlement", icon="development", besieged_forbids=True),
         Item("wall", target="settlement", icon="wall", besieged_forbids=True),
         Item("general", target="settlement", icon="general"),
-        Item("card", target="none", icon="card"),
+        Item("card", target="none", icon="card", draws=True),
     )
 }
 ITEM_NAMES: tuple[str, ...] = tuple(ITEMS)

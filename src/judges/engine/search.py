@@ -185,7 +185,7 @@ def game_from_view(view: PlayerView, seed: int, world: World | None = None) -> G
     # The view shows neither the seed nor the dice key: the sample rolls SplitMix64 dice.
     state.options = msgspec.structs.replace(state.options, dice="splitmix64")
     world = world if world is not None else load_world(state.options.rules.map)
-    game = Game(state, world)
+    game = Game(state, world, undoable=False)  # a bot's sample: bots never take back
     # Ballots already cast by others in an open election are hidden: draw them.
     from .titles import votes_of
 

@@ -165,7 +165,8 @@ class JudgesAECEnv(AECEnv):  # pettingzoo ships no type information: AECEnv is A
                 wave_pairs=self.wave_pairs,
                 round_limit=self.round_limit,
                 rules=self.rules,
-            )
+            ),
+            undoable=False,  # the agents never take back (Undo is no legal action)
         )
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}

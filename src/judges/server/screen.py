@@ -30,6 +30,7 @@ from fastapi.responses import HTMLResponse
 from ..engine import Game, action_to_dict
 from ..engine.decisions import secret_action_tags
 from ..engine.state import PHASES
+from ..engine.undo import taken_back
 from ..engine.victory import final_table, score
 from ..i18n import gettext, normalize_language, render_action, render_notification, request_language
 from ..manual import chapter_for_notification, chapter_for_phase
@@ -46,20 +47,34 @@ REPLAY_GAMES = 8  # finished games whose replay positions are kept in memory
 
 
 def log_entries(live: LiveGame, language: str, since: int = -1) -> list[dict[str, Any]]:
-    """The public actions of the game after index `since`, each as a sentence."""
+    """The public actions of the game after index `since`, each as a sentence. A step taken
+    back says so (`undone`: the seq of its Undo), and an Undo names the step it took back
+    (`undoes`: that step's seq; "Ana took back: moves general 2 to Shiloh")."""
     game, names = live.game, live.names()
     secret = secret_action_tags()
+    costs = game.state.options.rules.costs
+    undone = taken_back(game.log)
+    undoes = {undo: step for step, undo in undone.items()}
     out = []
     for seq, action in enumerate(game.log):
         if seq <= since:
             continue
         data = action_to_dict(action)
+        player = names.get(action.player, "?")
+        entry: dict[str, Any] = {"seq": seq, "player": action.player, "type": data["type"]}
         if data["type"] in secret:  # the registry's secret kinds: who decided, never what
-            text = gettext(language, "log.secret_action", player=names.get(action.player, "?"))
+            entry["text"] = gettext(language, "log.secret_action", player=player)
+        elif seq in undoes:
+            step = action_to_dict(game.log[undoes[seq]])
+            label = render_action(step, language, game.world, names, costs=costs)
+            entry["text"] = gettext(language, "log.undo", player=player, action=label)
+            entry["undoes"] = undoes[seq]
         else:
-            label = render_action(data, language, game.world, names, costs=game.state.options.rules.costs)
-            text = gettext(language, "log.action", player=names.get(action.player, "?"), action=label)
-        out.append({"seq": seq, "player": action.player, "type": data["type"], "text": text})
+            label = render_action(data, language, game.world, names, costs=costs)
+            entry["text"] = gettext(language, "log.action", player=player, action=label)
+        if seq in undone:
+            entry["undone"] = undone[seq]
+        out.append(entry)
     return out
 
 
@@ -109,6 +124,7 @@ def public_payload(live: LiveGame, language: str, game: Game | None = None, reve
         "pending": view.pending,
         "my_decisions": [],
         "legal_actions": [],
+        "undo": False,
         "action_labels": [],
         "state": shown,
         "hand_sizes": view.hand_sizes,

@@ -54,6 +54,7 @@ from ..engine.dice import KEY_BYTES, key_bytes
 from ..engine.errors import RuleError, SetupError
 from ..engine.rules import DEFAULT_RULES, Rules, RulesError
 from ..engine.state import PHASES, GameState, Notification, upgrade_options
+from ..engine.undo import TakeBack
 from ..engine.victory import final_table, score
 from ..engine.view import dice_info, public_state
 from ..i18n import gettext, normalize_language, render_action, render_notification
@@ -240,7 +241,10 @@ def _game_from_snapshot(data: dict) -> Game:
         {**data["state"], "options": upgrade_options(data["state"]["options"])}, GameState, str_keys=True
     )
     notifications = msgspec.convert(data["notifications"], list[Notification], str_keys=True)
-    return Game(state, notifications=notifications)
+    game = Game(state, notifications=notifications)
+    if data.get("takeback"):  # a seat's free steps that an Undo may still take back (snapshots since issue 29)
+        game.takeback = TakeBack.from_builtins(data["takeback"])
+    return game
 
 
 def _check_bot(spec: str, label: str) -> None:
@@ -1268,6 +1272,8 @@ class GameService:
             "seat": seat,
             "my_decisions": mine,
             "legal_actions": legal,
+            # the seat may take back its last free step (§ 4 Taking back: {"type": "undo"})
+            "undo": game.can_undo(seat),
             "ballot": state.votes.get(seat),
             "manual": {
                 "phase": chapter_for_phase(phase_name),

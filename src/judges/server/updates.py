@@ -48,7 +48,7 @@ PUBLIC_PARTS = (
     "final",
     "max_notifications",
 )
-SEAT_PARTS = ("seat", "my_decisions", "legal_actions", "ballot", "manual")  # one seat's own
+SEAT_PARTS = ("seat", "my_decisions", "legal_actions", "undo", "ballot", "manual")  # one seat's own
 LANGUAGE_PARTS = ("language", "action_labels", "seat_events")  # one seat's, in one language
 STATE_FIELDS: tuple[str, ...] = GameState.__struct_fields__
 PARTS = PUBLIC_PARTS + SEAT_PARTS + LANGUAGE_PARTS

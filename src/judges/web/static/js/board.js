@@ -157,7 +157,7 @@ function onActivate(event) {
   const h = Number(node.dataset.hex);
   const moves = movesOf(store.selected);
   if (store.selected !== null && moves[h] && !(node.dataset.general && Number(node.dataset.general) === store.selected)) {
-    act(moves[h]);
+    act(moves[h], node);
     update({selected: null});
     closeChooser();
     return;
@@ -178,7 +178,7 @@ function onActivate(event) {
 function openChooser(event, list, selectGeneral) {
   const box = $("chooser");
   const items = list.map((a) => el("button", {type: "button", role: "menuitem", class: "choice", dataset: {type: a.type},
-    onclick: () => { closeChooser(); act(a); }}, a.item ? icon(store.protocol.items.find((i) => i.name === a.item)?.icon || "card") : null, label(a)));
+    onclick: () => { closeChooser(); act(a, event.target.closest("[data-general], [data-settlement], polygon.hex[data-hex]")); }}, a.item ? icon(store.protocol.items.find((i) => i.name === a.item)?.icon || "card") : null, label(a)));
   if (selectGeneral !== null) {
     items.unshift(el("button", {type: "button", role: "menuitem", class: "choice", dataset: {type: "select"},
       onclick: () => { closeChooser(); update({selected: selectGeneral}); }}, t("ui.select_to_move", {general: selectGeneral})));

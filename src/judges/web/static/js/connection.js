@@ -1,7 +1,7 @@
 // Talking to the server: the static data once, then the view live (a seat's websocket, or the
 // public one for a spectator), the board drawing and the public log whenever the game moves.
 import {store, update} from "./store.js";
-import {toast} from "./dom.js";
+import {$, toast} from "./dom.js";
 import {receiveChat} from "./chat.js";
 
 // The seat's credential is an HttpOnly cookie the browser sends by itself: the screen holds no
@@ -71,6 +71,7 @@ async function pump() {
       let selected = store.selected;
       if (selected !== null && !payload.state.generals[selected]) selected = null;
       update({view: payload, notes, selected, ...patch});
+      drawn(payload);
     } catch (err) {
       console.error(err);  // a panel that cannot draw this view
       toast(String(err));
@@ -120,16 +121,59 @@ export function connect() {
   socket.addEventListener("close", (event) => { if (event.code !== 1008) setTimeout(connect, 1000); });
 }
 
-export async function act(action) {
+// An answer on its way: pressed at once (the control clicked, and the spinner of the top bar),
+// until the view that follows it is drawn or the server refuses it. One at a time: a second
+// click meanwhile was aimed at a position about to change, and is dropped.
+let sending = null;  // {key, seq, answered, timer}
+export const actionKey = (a) => JSON.stringify(a);
+export const isSending = (a) => sending !== null && sending.key === actionKey(a);
+
+function press(control) {
+  document.body.dataset.sending = "true";
+  $("sending").hidden = false;
+  if (control && control.setAttribute) { control.setAttribute("aria-busy", "true"); control.classList.add("pressed"); }
+}
+
+function released() {
+  if (sending) clearTimeout(sending.timer);
+  sending = null;
+  document.body.dataset.sending = "false";
+  $("sending").hidden = true;
+  document.querySelectorAll("#app [aria-busy='true']").forEach((n) => { n.removeAttribute("aria-busy"); n.classList.remove("pressed"); });
+}
+
+// A view was drawn: the answer on its way is done once the game moved past where it was sent.
+function drawn(view) {
+  if (sending && sending.answered && view.seq > sending.seq) released();
+}
+
+export async function act(action, control) {
+  if (sending) return;
   const {gameId, seat, lang} = store.app;
+  sending = {key: actionKey(action), seq: store.view.seq, answered: false, timer: null};
+  press(control);
   const body = {action: {...action, player: seat}, client_action_id: crypto.randomUUID()};
-  const response = await fetch(`/api/games/${gameId}/actions?lang=${lang}`, {
-    method: "POST", headers: {"Content-Type": "application/json"}, credentials: "same-origin",
-    body: JSON.stringify(body)});
-  if (!response.ok) {
-    const data = await response.json().catch(() => ({}));
-    toast(data.text || data.message || response.statusText);
+  let response = null;
+  try {
+    response = await fetch(`/api/games/${gameId}/actions?lang=${lang}`, {
+      method: "POST", headers: {"Content-Type": "application/json"}, credentials: "same-origin",
+      body: JSON.stringify(body)});
+  } catch (err) {
+    toast(String(err));
   }
+  if (!response || !response.ok) {
+    if (response) {
+      const data = await response.json().catch(() => ({}));
+      toast(data.text || data.message || response.statusText);
+    }
+    released();
+    return;
+  }
+  const answer = await response.json().catch(() => ({}));
+  sending.answered = true;
+  // the view after it may be drawn already (the socket is often first), or soon
+  if (store.view.seq >= (answer.seq ?? sending.seq + 1)) released();
+  else sending.timer = setTimeout(released, 8000);  // a view lost on the way: the controls come back
 }
 
 export function seatControl(away) {

@@ -39,15 +39,15 @@ export function battleRounds(note) {
     side(r.attacker, r.attacker_hits, "attacker"), el("span", {class: "vs"}, "×"), side(r.defender, r.defender_hits, "defender")));
 }
 
-// The battles of one moment, one box; it sits at the top of the board, above a window that
-// may have opened with it (plunder), and goes after a few seconds or at a click.
+// The battles of one moment, one box; it sits at the top of the board, under any window (a
+// window that opened with it, plunder, is answered at once: the box never takes its clicks),
+// and goes after a few seconds or at a click anywhere.
 function showBattles(notes) {
   if (!notes.length || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   $("board-wrap").querySelectorAll(".battle-overlay").forEach((n) => n.remove());
   const box = el("div", {class: "battle-overlay", role: "status", dataset: {battles: notes.length}},
     ...notes.slice(-3).map((note) => el("div", {class: "battle", dataset: {hex: note.params?.hex}},
       el("div", {class: "battle-title"}, icon("battle"), note.title), ...battleRounds(note))));
-  box.addEventListener("click", () => box.remove());
   $("board-wrap").append(box);
   setTimeout(() => box.remove(), 2600 + 900 * Math.min(notes.length, 3));
 }
@@ -64,6 +64,8 @@ function chime() {
 
 // A click anywhere finishes the running animations at once.
 export function initEffects() {
-  document.addEventListener("pointerdown", () => document.getAnimations()
-    .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity).forEach((a) => a.finish()));
+  document.addEventListener("pointerdown", () => {
+    document.getAnimations().filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity).forEach((a) => a.finish());
+    document.querySelectorAll(".battle-overlay").forEach((n) => n.remove());
+  });
 }

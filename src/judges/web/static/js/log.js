@@ -9,7 +9,10 @@ let shown = "";
 
 export function logEntries() {
   const items = [];
-  for (const a of store.actions) items.push({at: a.seq + 0.5, order: 0, kind: "action", text: a.text, type: a.type, player: a.player});
+  // a step taken back (§ 4 Taking back) stays in the log, struck through; its Undo names it
+  const undone = new Set(store.actions.filter((a) => a.undoes !== undefined).map((a) => a.undoes));
+  for (const a of store.actions) items.push({at: a.seq + 0.5, order: 0, kind: "action", text: a.text, type: a.type, player: a.player,
+                                              undone: a.undone !== undefined || undone.has(a.seq)});
   for (const n of store.notes) {
     if (n.id >= 1e9) continue;  // the server's seat notices are the bell's
     items.push({at: n.after, order: 1 + n.id / 1e6, kind: "note", title: n.title, lines: n.lines, key: n.key, chapter: n.chapter, round: n.round,
@@ -61,7 +64,8 @@ export function renderLog() {
   shown = signature;
   if (!list.dataset.watched) follow(list);
   list.replaceChildren(...items.map((item) => item.kind === "action"
-    ? el("li", {class: "log-action", dataset: {logEntry: "action", type: item.type}}, item.text)
+    ? el("li", {class: "log-action" + (item.undone ? " undone" : ""), dataset: {logEntry: "action", type: item.type,
+        ...(item.undone ? {undone: "true"} : {})}}, item.text)
     : el("li", {class: "log-note", dataset: {logEntry: "note", key: item.key}},
         el("div", {class: "log-title"}, el("span", {class: "log-round"}, t("ui.round_n", {n: item.round})), " ", item.title,
           item.chapter ? el("a", {href: `/manual/${store.app.lang}/${item.chapter}`, target: "_blank", class: "manual-ref",

@@ -2,7 +2,7 @@
 import {store, update} from "./store.js";
 import {$, el, icon, swatch} from "./dom.js";
 import {t, seatName, seatColour} from "./i18n.js";
-import {act, seatControl} from "./connection.js";
+import {act, isSending, seatControl} from "./connection.js";
 import {label, extrasOf, GENERAL_EXTRAS} from "./targets.js";
 
 const me = () => store.app.seat >= 0 ? store.view.state.players[store.app.seat] : null;
@@ -102,7 +102,8 @@ export function renderActions() {
     box.replaceChildren(...parts);
     return;
   }
-  const button = (a) => el("button", {type: "button", class: "action " + a.type, dataset: {type: a.type}, onclick: () => act(a)}, label(a));
+  const button = (a) => el("button", {type: "button", class: "action " + a.type + (isSending(a) ? " pressed" : ""), dataset: {type: a.type},
+    "aria-busy": isSending(a) ? "true" : null, onclick: (e) => act(a, e.currentTarget)}, label(a));
   if (store.selected !== null) {
     parts.push(el("p", {class: "selected-general"}, t("ui.general_selected", {general: store.selected})));
     parts.push(...extrasOf(store.selected).map(button));
@@ -115,9 +116,36 @@ export function renderActions() {
   if (legal.some((a) => ["buy", "play_tax", "play_revolt", "play_assassin", "play_prophet", "play_anointing", "execute", "release"].includes(a.type)))
     parts.push(el("p", {class: "muted hint-line"}, t("ui.click_targets")));
   const end = legal.find((a) => a.type === "end_turn");
-  if (end) parts.push(el("button", {type: "button", class: "action end-turn primary", dataset: {type: "end_turn"},
-    onclick: () => { update({selected: null}); act(end); }}, t("ui.end_turn")));
+  const tools = [undoButton()];
+  if (end) tools.push(el("button", {type: "button", class: "action end-turn primary" + (isSending(end) ? " pressed" : ""),
+    dataset: {type: "end_turn"}, "aria-busy": isSending(end) ? "true" : null,
+    onclick: (e) => { const control = e.currentTarget; update({selected: null}); act(end, control); }}, t("ui.end_turn")));
+  parts.push(el("div", {class: "turn-tools"}, ...tools));
   box.replaceChildren(...parts);
+}
+
+// Undo (§ 4 Taking back): the seat's last move, troops or purchase, until something hidden is
+// revealed or another player acts. The server says when (`view.undo`); Ctrl+Z does the same.
+const UNDO = () => ({type: "undo", player: store.app.seat});
+
+function undoButton() {
+  const sending = isSending(UNDO());
+  return el("button", {type: "button", class: "action undo" + (sending ? " pressed" : ""), dataset: {action: "undo", type: "undo"},
+    disabled: store.view.undo ? null : true, "aria-busy": sending ? "true" : null,
+    title: t("ui.undo_help"), "aria-keyshortcuts": "Control+Z", onclick: (e) => takeBack(e.currentTarget)}, icon("undo"), t("ui.undo"));
+}
+
+function takeBack(control) {
+  if (!playing() || !store.view.undo) return;
+  act(UNDO(), control || document.querySelector("#actions [data-action='undo']"));
+}
+
+// Ctrl+Z (⌘Z) takes back, unless the reader is typing (the chat keeps its own undo).
+function onUndoKey(event) {
+  if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey || event.key.toLowerCase() !== "z") return;
+  if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable='true']")) return;
+  event.preventDefault();
+  takeBack(null);
 }
 
 // One number of a player's board with its icon (the same as the final table's), its word in
@@ -168,6 +196,7 @@ export function renderEvents() {
 }
 
 export function initPanels() {
+  document.addEventListener("keydown", onUndoKey);
   $("seat-control").addEventListener("click", () => seatControl(store.view.seats[store.app.seat].away));
   $("sound").addEventListener("click", () => {
     localStorage.setItem("jk-sound", store.sound ? "off" : "on");

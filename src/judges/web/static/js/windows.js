@@ -3,7 +3,7 @@
 import {store, update} from "./store.js";
 import {$, el, icon, swatch} from "./dom.js";
 import {t, seatName, seatColour} from "./i18n.js";
-import {act} from "./connection.js";
+import {act, isSending} from "./connection.js";
 import {label} from "./targets.js";
 import {eliminated, playing, readKey} from "./panels.js";
 
@@ -25,8 +25,9 @@ export function decisionName(kind) {
 // A choice of a window: its words, and for a card (a discard) the card's icon and what it does.
 function choice(a) {
   const card = a.card && store.protocol.cards.find((c) => c.name === a.card);
-  const button = el("button", {type: "button", class: "action " + a.type + (card ? " with-help" : ""), dataset: {type: a.type},
-    onclick: () => act(a)}, card ? icon(card.icon) : null, el("span", {class: "choice-label"}, label(a)),
+  const button = el("button", {type: "button", class: "action " + a.type + (card ? " with-help" : "") + (isSending(a) ? " pressed" : ""),
+    dataset: {type: a.type}, "aria-busy": isSending(a) ? "true" : null,
+    onclick: (e) => act(a, e.currentTarget)}, card ? icon(card.icon) : null, el("span", {class: "choice-label"}, label(a)),
     card ? el("span", {class: "choice-help"}, t("card_help." + a.card)) : null);
   if (card) button.title = t("card_help." + a.card);
   return button;
@@ -81,7 +82,8 @@ function foreseeChooser(options) {
     if (i < chosen.length) {
       choices = [terrainButton(chosen[i], {class: "terrain-choice chosen", "aria-pressed": "true", disabled: true})];
     } else if (i === chosen.length) {
-      choices = options.map((a) => terrainButton(a.terrains[i], {dataset: {terrain: a.terrains[i], type: a.type}, onclick: () => act(a)}));
+      choices = options.map((a) => terrainButton(a.terrains[i], {dataset: {terrain: a.terrains[i], type: a.type},
+        "aria-busy": isSending(a) ? "true" : null, onclick: (e) => act(a, e.currentTarget)}));
     }
     return el("div", {class: "foresee-row" + (i === chosen.length ? " current" : ""), dataset: {card}},
       el("span", {class: "foresee-card", title: t("card_help." + card)}, info ? icon(info.icon) : null, t("card." + card)),
