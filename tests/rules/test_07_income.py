@@ -210,6 +210,22 @@ def test_round_one_dowry_is_added_to_settlement_income():
     assert coins(game) == [6 + 4, 6 + 1, 3 + 6]
 
 
+def test_round_one_dowry_comes_on_top_of_the_starting_coins_of_every_seat():
+    # Owner's ruling (issue 33): the dowry is for everyone, the seats that start with coins for
+    # balance ([home_coins]) too; "so that there is something to spend" is a reason, not a condition.
+    from conftest import end_turns
+    from judges.engine import DEFAULT_RULES, Game, Options
+
+    game = Game.new(Options(players=4, seed=3))
+    start = [p.coins for p in game.state.players]
+    assert start == [DEFAULT_RULES.start_coins + c for c in WORLD.home_coins[4]]
+    assert any(WORLD.home_coins[4])
+    end_turns(game, until_phase="acquisitions")
+    villages = [sum(1 for s in game.state.settlements if s.owner == seat) for seat in range(4)]
+    expected = [start[seat] + villages[seat] * DEFAULT_RULES.village_income + DEFAULT_RULES.dowry for seat in range(4)]
+    assert coins(game) == expected
+
+
 def test_no_dowry_in_round_two():
     game = make_game(income_position({}, round_=2, players=[{"seat": 0, "coins": 5}]))
     assert coins(game) == [5, 0, 0]

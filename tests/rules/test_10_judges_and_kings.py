@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import R, entries, finish_round, make_game, refused
+from conftest import WORLD, R, entries, finish_round, make_game, refused
 from judges.engine import AppointJudge, ChooseSuccessor, Decision, IllegalAction, NotYourDecision, Vote
+from judges.engine.victory import score
 
 # --- helpers -------------------------------------------------------------------------------
 
@@ -245,6 +246,62 @@ def test_king_crowned_by_succession_stops_the_election():
     assert announcements_done(game)
 
 
+# --- § 10 The King of an eliminated player (owner's ruling, issue 33) ----------------------
+
+
+def fallen_king_game(king_captive: bool, anointed: bool = False):
+    # Player 2 was eliminated at the last Victory Check (announced now); his general 5 is King,
+    # held captive by player 0 on Hazor, or (custody lost) free. Players 0 and 1 have free judges.
+    king = gen(5, 2, "Hazor", captor=0) if king_captive else gen(5, 2, "Hebron")
+    return make_game(
+        {
+            "clear_board": True,
+            "generals": [gen(1, 0, "Hazor"), gen(2, 1, "Acco", anointed=anointed), king],
+            "titles": {"Naphtali": judge(1), "Asher": judge(2)},
+            "king": 5,
+            "players": [{"seat": 2, "eliminated": True, "elimination_announced": False}],
+        },
+        dice=[],
+    )
+
+
+@pytest.mark.parametrize("king_captive", [True, False], ids=["captive_king", "free_king"])
+def test_an_eliminated_players_king_loses_the_crown_when_the_elimination_is_announced(king_captive):
+    game = fallen_king_game(king_captive)
+    assert game.state.king is None
+    # No succession for the fallen player: the throne is vacant and the election runs at once.
+    assert [d for d in game.pending if d.kind == "succession"] == []
+    assert game.state.succession_owner is None
+    assert owed(game) == [(0, "vote"), (1, "vote")]
+    game.apply(Vote(player=0, candidate=2))
+    game.apply(Vote(player=1, candidate=2))
+    assert game.state.king == 2
+    [line] = entries(game, "king.deposed")  # in the Announcements report
+    assert (line.params["general"], line.params["owner"]) == (5, 2)
+
+
+def test_after_an_eliminated_players_king_falls_the_anointed_is_crowned_first():
+    game = fallen_king_game(king_captive=True, anointed=True)
+    assert game.state.king == 2
+    assert [d for d in game.pending if d.kind == "vote"] == []
+    assert elections(game) == []
+    keys = [e.key for e in entries(game) if e.key.startswith("king.")]
+    assert keys == ["king.deposed", "king.crowned"]
+    assert announcements_done(game)
+
+
+def test_a_king_whose_player_is_still_in_the_game_keeps_reigning_in_captivity():
+    # Only elimination takes the crown: a captive King of a living player still reigns [D].
+    game = game_with(
+        [gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(5, 2, "Hazor", captor=0)],
+        titles={"Naphtali": judge(1), "Asher": judge(2)},
+        king=5,
+    )
+    assert game.state.king == 5
+    assert entries(game, "king.deposed") == []
+    assert [d for d in game.pending if d.kind == "vote"] == []
+
+
 # --- § 10 Vacant titles --------------------------------------------------------------------
 
 
@@ -309,7 +366,7 @@ def owner_fills_game():
 def test_without_a_king_the_titles_owner_fills_it_with_an_own_general():
     game = owner_fills_game()
     assert game.pending == [Decision(player=1, kind="appoint_judge", subject=R("Naphtali"))]
-    assert legal_generals(game, 1) == [2]
+    assert legal_generals(game, 1) == [2, 3]
     game.apply(AppointJudge(player=1, region="Naphtali", general=2))
     title = game.state.titles[R("Naphtali")]
     assert (title.holder, title.owner) == (2, 1)
@@ -329,11 +386,52 @@ def test_without_a_king_the_owner_may_fill_a_title_with_a_general_who_holds_anot
     assert game.state.titles[R("Judah")].holder == 2
 
 
-@pytest.mark.parametrize("general", [4, 3], ids=["other_players_general", "own_captive_general"])
-def test_without_a_king_the_owner_cannot_appoint_other_than_an_own_free_general(general):
+@pytest.mark.parametrize("general", [4, 99], ids=["other_players_general", "no_such_general"])
+def test_without_a_king_the_owner_cannot_appoint_other_than_an_own_general(general):
     game = owner_fills_game()
     assert_refused(game, AppointJudge(player=1, region="Naphtali", general=general), IllegalAction, "vacant")
     assert game.state.titles[R("Naphtali")].holder is None
+
+
+def test_without_a_king_the_owner_may_appoint_an_own_captive_general():
+    # Owner's ruling (issue 33): "uno de sus propios generales" means every one of them, as in
+    # the succession; only the King's grant says "no cautivo".
+    game = owner_fills_game()
+    game.apply(AppointJudge(player=1, region="Naphtali", general=3))
+    title = game.state.titles[R("Naphtali")]
+    assert (title.holder, title.owner) == (3, 1)
+    assert game.state.generals[3].captor == 2
+    assert announcements_done(game)
+
+
+def test_a_captive_judge_appointed_by_his_owner_scores_but_neither_votes_nor_stands():
+    # Player 2 owns Gilead's vacant title; his only general 3 is a captive of player 0. He
+    # appoints him: the title scores (§ 14), but a captive judge has no vote and cannot stand.
+    game = game_with(
+        [gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron", captor=0)],
+        titles={"Naphtali": judge(1), "Asher": judge(2), "Gilead": vacant(2)},
+    )
+    assert game.pending == [Decision(player=2, kind="appoint_judge", subject=R("Gilead"))]
+    assert legal_generals(game, 2) == [3]
+    game.apply(AppointJudge(player=2, region="Gilead", general=3))
+    assert score(game.state, WORLD, 2)["judges"] == 1
+    assert owed(game) == [(0, "vote"), (1, "vote")]
+    assert legal_generals(game, 0) == [1, 2]
+    assert_refused(game, Vote(player=0, candidate=3), IllegalAction, "election")
+
+
+def test_while_the_king_is_captive_the_owner_may_appoint_an_own_captive_general():
+    # A captive King grants nothing [D]: the owner fills the title as with no King, any of his
+    # own generals included (owner's ruling, issue 33).
+    game = game_with(
+        [gen(1, 0, "Hebron", captor=2), gen(2, 1, "Hazor"), gen(3, 1, "Acco", captor=2), gen(4, 2, "Acco")],
+        titles={"Naphtali": vacant(1)},
+        king=1,
+    )
+    assert game.pending == [Decision(player=1, kind="appoint_judge", subject=R("Naphtali"))]
+    assert legal_generals(game, 1) == [2, 3]
+    game.apply(AppointJudge(player=1, region="Naphtali", general=3))
+    assert game.state.titles[R("Naphtali")].holder == 3
 
 
 def test_while_the_king_is_captive_owners_fill_their_titles():
@@ -349,10 +447,8 @@ def test_while_the_king_is_captive_owners_fill_their_titles():
 
 
 def test_title_nobody_eligible_can_fill_is_deferred_and_blocks_nobody():
-    # Player 1 owns the vacant title but has no free general; no King reigns.
-    game = game_with(
-        [gen(2, 1, "Hebron", captor=0), gen(5, 0, "Kedesh"), gen(6, 2, "Acco")], titles={"Naphtali": vacant(1)}
-    )
+    # Player 1 owns the vacant title but has no general at all; no King reigns.
+    game = game_with([gen(5, 0, "Kedesh"), gen(6, 2, "Acco")], titles={"Naphtali": vacant(1)})
     assert [d for d in game.pending if d.kind == "appoint_judge"] == []
     assert announcements_done(game)
     title = game.state.titles[R("Naphtali")]
@@ -360,18 +456,25 @@ def test_title_nobody_eligible_can_fill_is_deferred_and_blocks_nobody():
 
 
 def test_deferred_title_is_filled_at_the_next_announcements():
-    # General 2 is held on Hebron, a hex nobody controls: he goes free at the Victory Check.
+    # Player 1 has no general when the title falls vacant; he buys one in Acquisitions.
+    from judges.engine import Buy, EndTurn
+
     game = game_with(
-        [gen(2, 1, "Hebron", captor=0)],
+        [],
         titles={"Naphtali": vacant(1)},
-        settlements={"Hazor": {"owner": 0, "troops": 2}, "Kedesh": {"owner": 2, "troops": 2}},
+        settlements={"Hazor": {"owner": 0, "troops": 2}, "Achzib": {"owner": 1, "troops": 2}},
+        players=2,
     )
     assert announcements_done(game)
+    while not (game.phase_name == "acquisitions" and game.pending[0].player == 1):
+        game.apply(EndTurn(player=game.pending[0].player))
+    game.apply(Buy(player=1, item="general", settlement="Achzib"))
+    [new] = [g.id for g in game.state.generals.values() if g.owner == 1]
     finish_round(game)
     assert game.state.round == 2
     assert game.pending == [Decision(player=1, kind="appoint_judge", subject=R("Naphtali"))]
-    game.apply(AppointJudge(player=1, region="Naphtali", general=2))
-    assert game.state.titles[R("Naphtali")].holder == 2
+    game.apply(AppointJudge(player=1, region="Naphtali", general=new))
+    assert game.state.titles[R("Naphtali")].holder == new
 
 
 # --- § 10 The election ---------------------------------------------------------------------
@@ -609,10 +712,10 @@ def test_judge_appointed_this_phase_can_stand_in_this_phases_election():
 
 
 def test_deferred_title_does_not_block_the_election():
-    # Gilead's vacant title cannot be filled (its owner, player 2, has no free general); it
+    # Gilead's vacant title cannot be filled (its owner, player 2, has no general); it
     # still gives player 2 a vote (§ 10: "each Judge title gives its owner one vote").
     game = game_with(
-        [gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron", captor=0)],
+        [gen(1, 0, "Hazor"), gen(2, 1, "Acco")],
         titles={"Naphtali": judge(1), "Asher": judge(2), "Gilead": vacant(2)},
     )
     assert owed(game) == [(0, "vote"), (1, "vote"), (2, "vote")]
@@ -620,10 +723,10 @@ def test_deferred_title_does_not_block_the_election():
 
 def test_a_vacant_title_gives_its_owner_one_vote():
     # Manual: "Cada título de juez otorga un voto a su dueño"; a vacant title keeps its owner
-    # [D]. Player 2 owns the vacant titles of Gilead and Jezreel (no free general to fill them):
+    # [D]. Player 2 owns the vacant titles of Gilead and Jezreel (no general to fill them):
     # 2 votes for general 2 tie the 1 + 1 of players 0 and 1 for general 1.
     game = game_with(
-        [gen(1, 0, "Hazor"), gen(2, 1, "Acco"), gen(3, 2, "Hebron", captor=0)],
+        [gen(1, 0, "Hazor"), gen(2, 1, "Acco")],
         titles={"Naphtali": judge(1), "Asher": judge(2), "Gilead": vacant(2), "Jezreel": vacant(2)},
     )
     assert owed(game) == [(0, "vote"), (1, "vote"), (2, "vote")]

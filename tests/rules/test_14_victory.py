@@ -9,7 +9,7 @@ eliminated by accident. Scores are read from the Round report.
 from __future__ import annotations
 
 from conftest import WORLD, H, S, entries, make_game
-from judges.engine import Decision, EndTurn
+from judges.engine import Decision, EndTurn, Vote
 
 # One village each, in regions no test below razes or taxes.
 HOLDINGS = {
@@ -431,6 +431,17 @@ def test_collapse_of_the_regions_without_anyone_at_three_points():
     assert game.state.winners == []
 
 
+def test_collapse_of_the_regions_everyone_loses_even_the_last_one_standing():
+    # Owner's ruling (issue 33): collapse comes first. Players 1 and 2 fall at this check, which
+    # would leave player 0 the last one standing; but only Naphtali and Manasseh sustain a judge.
+    razed = {k: v for k, v in _collapse_position(["Naphtali", "Manasseh"])["settlements"].items() if v.get("razed")}
+    game = make_game(victory_position({**razed, "Chinnereth": {"owner": 0, "troops": 1}}, holdings=False))
+    assert [p.eliminated for p in game.state.players] == [False, True, True]
+    assert game.is_over
+    assert game.state.ending == "collapse"
+    assert game.state.winners == []
+
+
 def test_three_regions_sustaining_a_judge_is_no_collapse():
     # Naphtali, Manasseh (5 standing) and Ephraim (4 standing) still sustain a judge.
     ephraim = region_names("Ephraim")
@@ -542,6 +553,25 @@ def test_elimination_is_announced_only_once():
         pending = game.pending
         game.apply(EndTurn(player=pending[0].player))
     assert len([n for n in game.notifications if n.key == "notification.eliminated"]) == 1
+
+
+def test_an_eliminated_players_captive_king_loses_the_crown_at_the_announcement():
+    # Owner's ruling (issue 33): player 2's King (general 30) is a captive of player 1. Player 2
+    # falls at this check; at the next Announcements the King stops being King, the throne is
+    # vacant, and the free judges of players 0 and 1 stand in an election.
+    position = _player_2_falls()
+    position["generals"] += [{"id": 10, "owner": 0, "at": "Chinnereth"}, {"id": 20, "owner": 1, "at": "Lachish"}]
+    position.update(king=30, titles={"Naphtali": {"holder": 10}, "Judah": {"holder": 20}})
+    game = make_game(position)
+    assert game.state.players[2].eliminated is True
+    assert game.state.king is None
+    assert (game.state.round, game.phase_name) == (3, "announcements")
+    assert game.state.generals[30].captor == 1
+    assert sorted((d.player, d.kind) for d in game.pending) == [(0, "vote"), (1, "vote")]
+    game.apply(Vote(player=0, candidate=20))
+    game.apply(Vote(player=1, candidate=20))
+    assert game.state.king == 20
+    assert [line.params["general"] for line in entries(game, "king.deposed")] == [30]
 
 
 # --- Round limit ------------------------------------------------------------------------------

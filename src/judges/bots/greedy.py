@@ -295,11 +295,16 @@ class GreedyBot:
         options = by_type.get(AppointJudge)
         if not options:
             return None
-        # A general may hold several titles, but his death would vacate them all: an own
-        # general without a title first, then any own general, then another tribe's.
+        # A general may hold several titles, but his death would vacate them all: an own free
+        # general without a title first, then any own free general, then an own captive (he
+        # scores but neither votes nor stands, and his captor may execute him), then another
+        # tribe's.
         own = [a for a in options if me.generals[a.general].owner == me.seat]
-        untitled = [a for a in own if not judge_titles_of(me.s, a.general)]
-        return untitled[0] if untitled else own[0] if own else options[0]
+        if own:
+            return min(
+                own, key=lambda a: (me.generals[a.general].captor is not None, bool(judge_titles_of(me.s, a.general)))
+            )
+        return options[0]
 
     def _successor(self, me: _View, by_type, phase: str = "") -> Action | None:
         options = by_type.get(ChooseSuccessor)

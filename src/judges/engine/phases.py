@@ -20,7 +20,8 @@ Step = Callable[[Ctx], None]
 
 
 def announce_eliminations(ctx: Ctx) -> None:
-    """§ 14: eliminations decided at the last Victory Check are announced now."""
+    """§ 14: eliminations decided at the last Victory Check are announced now; the King of an
+    eliminated player loses the crown (§ 10)."""
     state = ctx.state
     for p in state.players:
         if p.eliminated and not p.elimination_announced:
@@ -31,6 +32,7 @@ def announce_eliminations(ctx: Ctx) -> None:
                 to=[q.seat for q in state.players],
                 params={"player": p.seat, "round": p.eliminated_round},
             )
+            titles.depose_king_of(ctx, p.seat)
 
 
 def open_report(ctx: Ctx) -> None:

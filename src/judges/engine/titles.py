@@ -72,6 +72,19 @@ def apply_succession(ctx: Ctx, decision: Decision, action: ChooseSuccessor) -> N
     crown(ctx, action.general, "succession")
 
 
+# --- The King of an eliminated player (§ 10) ------------------------------------------
+
+
+def depose_king_of(ctx: Ctx, seat: int) -> None:
+    """When `seat`'s elimination is announced, his King, free or captive, stops being King: the
+    throne is vacant (no succession), and the usual precedence fills it, the Anointed first,
+    then an election (the owner's ruling, issue 33)."""
+    state = ctx.state
+    if state.king is not None and state.generals[state.king].owner == seat:
+        ctx.report("king.deposed", general=state.king, owner=seat)
+        state.king = None
+
+
 # --- Vacant titles (§ 10) --------------------------------------------------------------
 
 
@@ -87,23 +100,25 @@ def title_appointer(ctx: Ctx, region: int) -> int | None:
     return owner
 
 
+def granted_by_king(ctx: Ctx, appointer: int) -> bool:
+    """Whether `appointer` fills vacant titles as the reigning, free King's player."""
+    state = ctx.state
+    king = state.generals.get(state.king) if state.king is not None else None
+    return king is not None and king.owner == appointer and king.captor is None
+
+
 def appointable_generals(ctx: Ctx, region: int) -> list[int]:
-    """Free generals: any living player's when the King grants, the owner's own otherwise.
-    A general may hold several titles: the manual sets no limit (§ 10)."""
+    """The King grants a vacant title to any free general of a living player [M: "a un general
+    no cautivo"]; the title's owner fills it with any of his own generals, captive included
+    [M: "uno de sus propios generales", every one of them, as in the succession: the owner's
+    ruling, issue 33]. A general may hold several titles: the manual sets no limit (§ 10)."""
     state = ctx.state
     appointer = title_appointer(ctx, region)
     if appointer is None:
         return []
-    by_king = (
-        state.king is not None
-        and state.generals[state.king].owner == appointer
-        and state.generals[state.king].captor is None
-    )
-    return [
-        g.id
-        for g in state.generals.values()
-        if g.captor is None and not state.players[g.owner].eliminated and (by_king or g.owner == appointer)
-    ]
+    if granted_by_king(ctx, appointer):
+        return [g.id for g in state.generals.values() if g.captor is None and not state.players[g.owner].eliminated]
+    return [g.id for g in state.generals.values() if g.owner == appointer]
 
 
 def vacant_regions(ctx: Ctx) -> list[int]:
@@ -132,8 +147,8 @@ def apply_appoint(ctx: Ctx, decision: Decision, action: AppointJudge) -> None:
     if action.general not in appointable_generals(ctx, region):
         if action.general not in state.generals:
             why = f"there is no general {action.general}"
-        elif state.generals[action.general].captor is not None:
-            why = f"general {action.general} is captive"
+        elif granted_by_king(ctx, decision.player):
+            why = f"general {action.general} is not eligible: the King grants titles to free generals in the game"
         else:
             why = f"general {action.general} is not yours and only a reigning King may appoint another tribe's general"
         raise IllegalAction(RULE_VACANT, "error.appoint", why, general=action.general, region=action.region)
