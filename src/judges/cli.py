@@ -148,7 +148,16 @@ def serve(
     # about a tenth of the server's CPU per action and ~100 KiB of zlib state per socket
     # (docs/performance.md).
     deflate = os.environ.get("JUDGES_WS_DEFLATE", "") not in ("", "0")
-    uvicorn.run(application, host=host, port=port, log_level="warning", ws_per_message_deflate=deflate)
+    # proxy_headers=False: uvicorn would believe X-Forwarded-For from any loopback peer; the
+    # application believes it from JUDGES_TRUSTED_PROXIES only (server/limits.py).
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_per_message_deflate=deflate,
+        proxy_headers=False,
+    )
 
 
 @scenario_app.command("run")

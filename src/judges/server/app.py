@@ -19,6 +19,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ..engine import DEFAULT_RULES, RuleError, Rules
 from ..engine.dice import commitment
@@ -156,6 +157,10 @@ def create_app(
 
     app.add_middleware(BodySizeLimit, max_bytes=limits.max_body_bytes, refuse=too_large)
     app.add_middleware(SecurityHeaders)
+    if limits.trusted_proxies:
+        # Outermost: the client's address (every per-address limit) and scheme are taken from
+        # X-Forwarded-For/-Proto only when the peer is a configured proxy (server/limits.py).
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(limits.trusted_proxies))
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
     app.include_router(manual_router())
 
@@ -497,6 +502,25 @@ def create_app(
             while True:
                 await websocket.send_text((await sub.queue.get()).decode())
 
+        # A full view costs the server a seat's whole view: `resync_burst` at once, then
+        # `resync_per_minute`. One asked for over the limit is sent when the bucket refills
+        # (once, in the latest language asked for); a flood meanwhile closes the socket.
+        resyncs = RateLimiter(limits.resync_burst, limits.resync_per_minute, max_keys=1)
+        wanted: list[str | None] = [None]  # the language of the resync owed
+        late: list[asyncio.Task] = []
+        flood = 0
+
+        async def resync() -> None:
+            async with live.lock:
+                language, wanted[0] = wanted[0], None
+                if sub in live.subscribers:
+                    service.resync(live, sub, language)
+
+        async def resync_later(wait: float) -> None:
+            await asyncio.sleep(wait)
+            resyncs.take(None)  # the token that refilled meanwhile
+            await resync()
+
         sender = asyncio.create_task(pump())
         try:
             while not closing:
@@ -511,14 +535,26 @@ def create_app(
                 except ValueError:
                     continue
                 if isinstance(data, dict) and data.get("type") in ("language", "resync"):
-                    async with live.lock:
-                        if sub in live.subscribers:
-                            new = normalize_language(data["lang"]) if data["type"] == "language" else None
-                            service.resync(live, sub, new)
+                    if data["type"] == "language":
+                        wanted[0] = normalize_language(str(data.get("lang") or ""))
+                    if late and not late[0].done():
+                        flood += 1
+                        if flood > limits.resync_abuse:
+                            await close(1008, "error.rate_resync")
+                            break
+                        continue
+                    wait = resyncs.take(None)
+                    if wait is None:
+                        await resync()
+                    else:
+                        flood = 0
+                        late[:] = [asyncio.create_task(resync_later(wait))]
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             sender.cancel()
+            for task in late:
+                task.cancel()
             service.unsubscribe(live, sub)
             if closing:
                 await asyncio.gather(*closing, return_exceptions=True)
