@@ -178,12 +178,12 @@ def test_spectators_share_one_public_view_per_version_and_language(client, monke
 
 def test_a_resync_flood_is_answered_at_the_limit_then_closed(make_client):
     """The attack: 512 resyncs a second from a seat, each a whole view built and sent. Past
-    `resync_burst` they wait for the socket's allowance; a flood meanwhile closes the socket."""
-    client = make_client(resync_burst=4, resync_per_minute=6, resync_abuse=30)
+    `resync_burst` they wait for the seat's allowance; a flood meanwhile closes the socket."""
+    client = make_client(resync_burst=5, resync_per_minute=6, resync_abuse=30)
     game_id, tokens = table(client)
     service = client.app.state.service
     with client.websocket_connect(f"/ws/games/{game_id}", headers={"X-Seat-Token": tokens[0]}) as ws:
-        assert ws.receive_json()["type"] == "full"
+        assert ws.receive_json()["type"] == "full"  # the opening took one of the five
         for _ in range(4 + 31 + 1):
             ws.send_json({"type": "resync"})
         fulls = 0
@@ -195,15 +195,32 @@ def test_a_resync_flood_is_answered_at_the_limit_then_closed(make_client):
                 elif message["type"] == "error":
                     assert message["key"] == "error.rate_resync"
     assert closed.value.code == 1008
-    assert fulls == 4  # the burst; the one owed later died with the socket
-    live = service.games[game_id]
-    assert not live.subscribers
+    assert fulls == 4  # the rest of the burst; the one owed later died with the socket
+    assert not service.games[game_id].subscribers
+
+
+def test_a_seat_reopening_its_socket_in_a_loop_gets_no_more_full_views(make_client):
+    """The same attack by reconnecting: every new socket's first message is a whole view. The
+    openings share the seat's allowance: past it a socket is closed at once (1013)."""
+    client = make_client(resync_burst=3, resync_per_minute=1)
+    game_id, tokens = table(client)
+    url, headers = f"/ws/games/{game_id}", {"X-Seat-Token": tokens[0]}
+    for _ in range(3):
+        with client.websocket_connect(url, headers=headers) as ws:
+            assert ws.receive_json()["type"] == "full"
+    with client.websocket_connect(url + "?lang=pt_BR", headers=headers) as ws:
+        message, code = refused(ws)
+    assert (message["key"], code) == ("error.rate_resync", 1013)
+    assert message["text"] == i18n.gettext("pt_BR", "error.rate_resync")
+    # another seat has its own allowance
+    with client.websocket_connect(url, headers={"X-Seat-Token": tokens[1]}) as ws:
+        assert ws.receive_json()["type"] == "full"
 
 
 def test_a_resync_over_the_limit_is_sent_later_in_the_latest_language(make_client):
     """An honest client is never left without its view: the resync over the limit comes
     when the allowance refills (here 0.1 s), once, in the language it asked for last."""
-    client = make_client(resync_burst=1, resync_per_minute=600)
+    client = make_client(resync_burst=2, resync_per_minute=600)
     game_id, tokens = table(client)
     with client.websocket_connect(f"/ws/games/{game_id}", headers={"X-Seat-Token": tokens[0]}) as ws:
         assert ws.receive_json()["view"]["language"] == "en"

@@ -125,6 +125,8 @@ def create_app(
     service = GameService(store, limits)
     create_rate = RateLimiter(limits.create_burst, limits.create_per_minute)
     away_rate = RateLimiter(limits.away_burst, limits.away_per_minute)
+    # a seat's full views (a socket opened, a resync, a language): what a view costs the server
+    view_rate = RateLimiter(limits.resync_burst, limits.resync_per_minute)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -489,6 +491,14 @@ def create_app(
             except Exception:  # noqa: BLE001 - the socket is already gone
                 pass
 
+        # A full view costs the server a seat's whole view: each seat has `resync_burst` at
+        # once, then `resync_per_minute`, for its sockets' openings and their resync/language
+        # messages. A socket opened over the limit is closed (1013: the screen reconnects a
+        # second later); a resync over the limit is sent when the allowance refills (once, in
+        # the latest language asked for), and a flood meanwhile closes the socket (1008).
+        if view_rate.take((live.id, seat)) is not None:
+            await close(1013, "error.rate_resync")
+            return
         async with live.lock:
             sub, first = service.subscribe(live, seat, language)
             if chat:
@@ -502,10 +512,6 @@ def create_app(
             while True:
                 await websocket.send_text((await sub.queue.get()).decode())
 
-        # A full view costs the server a seat's whole view: `resync_burst` at once, then
-        # `resync_per_minute`. One asked for over the limit is sent when the bucket refills
-        # (once, in the latest language asked for); a flood meanwhile closes the socket.
-        resyncs = RateLimiter(limits.resync_burst, limits.resync_per_minute, max_keys=1)
         wanted: list[str | None] = [None]  # the language of the resync owed
         late: list[asyncio.Task] = []
         flood = 0
@@ -518,7 +524,7 @@ def create_app(
 
         async def resync_later(wait: float) -> None:
             await asyncio.sleep(wait)
-            resyncs.take(None)  # the token that refilled meanwhile
+            view_rate.take((live.id, seat))  # the token that refilled meanwhile
             await resync()
 
         sender = asyncio.create_task(pump())
@@ -543,7 +549,7 @@ def create_app(
                             await close(1008, "error.rate_resync")
                             break
                         continue
-                    wait = resyncs.take(None)
+                    wait = view_rate.take((live.id, seat))
                     if wait is None:
                         await resync()
                     else:

@@ -12,10 +12,11 @@ message) or, on a websocket, a close code after an error message:
   `spectators_per_game` per game in one process; one more is closed at once after an error
   message (`error.too_many_spectators` / `error.spectators_full`, code 4429). Spectators of
   a game share one encoding of the public view per version and language (server/screen.py);
-- a seat socket's `resync` and `language` messages: `resync_burst` at once, then
-  `resync_per_minute`; one over the limit is answered later (the latest asked for, once,
-  when the socket's bucket refills), and a socket that sends `resync_abuse` more while one
-  is waiting is closed (`error.rate_resync`, code 1008);
+- a seat's full views (its sockets' openings and their `resync` and `language` messages):
+  `resync_burst` at once, then `resync_per_minute`. A socket opened over the limit is
+  closed (`error.rate_resync`, code 1013: try again later); a resync over the limit is
+  answered later (the latest asked for, once, when the seat's allowance refills), and a
+  socket that sends `resync_abuse` more while one is waiting is closed (code 1008);
 - binary websocket frames (`error.binary_frame`, code 1003);
 - player names: control and bidi characters removed, at most `max_name_chars`;
 - chat messages (server/chat.py): cleaned the same way (line breaks kept), at most
@@ -85,7 +86,7 @@ class Limits:
     # spectators (server/screen.py)
     spectators_per_address: int = 8  # spectator sockets one client address may hold open...
     spectators_per_game: int = 200  # ...and one game may have, in one process
-    # a seat socket's resync/language messages (server/app.py)
+    # a seat's full views: its sockets' openings, resync and language messages (server/app.py)
     resync_burst: int = 10
     resync_per_minute: float = 30.0
     resync_abuse: int = 100  # messages sent while a late resync waits, before the socket is closed
