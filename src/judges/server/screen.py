@@ -337,9 +337,13 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
         elif len(watching) >= limits.spectators_per_game:
             refusal, limit = "error.spectators_full", limits.spectators_per_game
         if refusal is not None:
-            await websocket.accept()
-            await websocket.send_text(updates.error_message(refusal, gettext(language, refusal, limit=limit)).decode())
-            await websocket.close(code=4429, reason=refusal)
+            try:
+                await websocket.accept()
+                text = gettext(language, refusal, limit=limit)
+                await websocket.send_text(updates.error_message(refusal, text).decode())
+                await websocket.close(code=4429, reason=refusal)
+            except Exception:  # noqa: BLE001 - the socket is already gone
+                pass
             return
         # A spectator's queue is filled by the service's broadcasts: each wakes this socket,
         # which sends the public view of the latest version, encoded once for all spectators.
@@ -365,8 +369,8 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
         try:
             await websocket.accept()
             sender = asyncio.create_task(pump())
-            while True:  # until the spectator leaves (nothing is read from them)
-                await websocket.receive_text()
+            while (await websocket.receive())["type"] != "websocket.disconnect":
+                pass  # until the spectator leaves (nothing is read from them)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
