@@ -153,6 +153,8 @@ def serve(
     # JUDGES_MAX_CONNECTIONS open connections and tasks a new request is answered 503 at once,
     # rather than the process running out of file descriptors; a websocket frame holds at most
     # 64 KiB (the protocol's are under 1 KiB); request headers at most 16 KiB.
+    # proxy_headers=False: uvicorn would believe X-Forwarded-For from any loopback peer; the
+    # application believes it from JUDGES_TRUSTED_PROXIES only (server/limits.py).
     uvicorn.run(
         application,
         host=host,
@@ -165,6 +167,7 @@ def serve(
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         h11_max_incomplete_event_size=16 * 1024,
+        proxy_headers=False,
     )
 
 

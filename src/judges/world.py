@@ -209,25 +209,22 @@ def _load_packaged(name: str) -> World:
 MAP_NAME_MAX_CHARS = 40
 
 
-@functools.cache
 def map_exists(name: str) -> bool:
-    """Whether ``judges/data/maps/{name}.toml`` is a packaged map."""
-    if (
-        not isinstance(name, str)
-        or not name
-        or len(name) > MAP_NAME_MAX_CHARS  # a file name has at most 255 bytes: longer is no map
-        or any(ch in name for ch in "/\\.")
-        or name != name.strip()
-    ):
-        return False
-    return (resources.files("judges") / "data" / "maps" / f"{name}.toml").is_file()
+    """Whether ``judges/data/maps/{name}.toml`` is a packaged map. Not cached by name: a name
+    may come from a request (`/api/world?map=`), and a cache keyed by it would grow with every
+    distinct one; the packaged maps are listed once."""
+    return isinstance(name, str) and len(name) <= MAP_NAME_MAX_CHARS and name in _packaged_names()
+
+
+@functools.cache
+def _packaged_names() -> frozenset[str]:
+    names = (p.name[:-5] for p in (resources.files("judges") / "data" / "maps").iterdir() if p.name.endswith(".toml"))
+    return frozenset(n for n in names if n and "." not in n and n == n.strip())
 
 
 def available_maps() -> list[str]:
     """The names of the packaged maps."""
-    return sorted(
-        p.name[:-5] for p in (resources.files("judges") / "data" / "maps").iterdir() if p.name.endswith(".toml")
-    )
+    return sorted(_packaged_names())
 
 
 load_world.cache_clear = _load_packaged.cache_clear  # type: ignore[attr-defined]

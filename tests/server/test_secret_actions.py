@@ -1,6 +1,7 @@
-"""Secret decisions (§6 discards, §10 ballots, §5.5 and §13 a prophet's choices): the other
+"""Secret decisions (§10 ballots, §5.5 and §13 a prophet's choices): the other
 seats and the spectators learn that a player decided, never what, whether they read the public
-log, their websocket frames or the game's replay.
+log, their websocket frames or the game's replay. (A discard is not secret: the discard pile is
+face up, docs/rules-reference.md § 6.)
 
 The secret kinds are listed here from the rules, not read from the registry: a kind whose
 `secret` flag were dropped (engine/decisions.py) would fail the first test, and its content
@@ -37,14 +38,6 @@ SECRET_KINDS = {
         "settlements": {**HOLDINGS, "Kedesh": {"owner": 0, "troops": 1}},
         "generals": [{"id": 10, "owner": 0, "at": "Hazor"}, *GENERALS],
         "titles": {"Naphtali": {"holder": 10}, "Judah": {"holder": 11}},
-    },
-    # §6: a card discarded above the hand limit goes face down
-    "discard": {
-        "phase": "intrigue",
-        "clear_board": True,
-        "settlements": HOLDINGS,
-        "generals": [{"id": 10, "owner": 0, "at": "Hazor"}, *GENERALS],
-        "players": [{"seat": 0, "hand": ["tax", "plague", "famine", "revolt", "assassin", "abundance"]}],
     },
     # §5.5: the prophet's owner sees the events before they land and chooses where
     "foresee_events": {

@@ -71,8 +71,9 @@ class DecisionKind(Generic[_A]):
     subject: str = "none"  # one of SUBJECTS
     subject_field: str | None = None  # the action field that names the subject (by its map name)
     # What its answer says is hidden from the other seats (a ballot before the tally, a
-    # discarded card, a prophet's private choice): the public log, the other seats' frames and
-    # a running game's record say that the player decided, never what.
+    # prophet's private choice; not a discard: the discard pile is face up, rules-reference
+    # § 6): the public log, the other seats' frames and a running game's record say that the
+    # player decided, never what.
     secret: bool = False
 
     @property
@@ -147,7 +148,6 @@ KINDS: dict[str, DecisionKind[Any]] = {
             rule="§6 Intrigue: drawing",
             chapter="intrigue",
             icon="card",
-            secret=True,
         ),
         DecisionKind(
             "plunder",

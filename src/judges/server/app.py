@@ -18,6 +18,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ..engine import DEFAULT_RULES, RuleError, Rules
 from ..engine.dice import commitment
@@ -127,6 +128,8 @@ def create_app(
     service = GameService(store, limits)
     create_rate = RateLimiter(limits.create_burst, limits.create_per_minute)
     away_rate = RateLimiter(limits.away_burst, limits.away_per_minute)
+    # a seat's full views (a socket opened, a resync, a language): what a view costs the server
+    view_rate = RateLimiter(limits.resync_burst, limits.resync_per_minute)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -173,6 +176,10 @@ def create_app(
     app.add_middleware(StrictJSON, refuse=not_json)  # inside the size limit: reads a bounded body
     app.add_middleware(BodySizeLimit, max_bytes=limits.max_body_bytes, refuse=too_large)
     app.add_middleware(SecurityHeaders)
+    if limits.trusted_proxies:
+        # Outermost: the client's address (every per-address limit) and scheme are taken from
+        # X-Forwarded-For/-Proto only when the peer is a configured proxy (server/limits.py).
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(limits.trusted_proxies))
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
     app.include_router(manual_router())
 
@@ -515,6 +522,14 @@ def create_app(
             except Exception:  # noqa: BLE001 - the socket is already gone
                 pass
 
+        # A full view costs the server a seat's whole view: each seat has `resync_burst` at
+        # once, then `resync_per_minute`, for its sockets' openings and their resync/language
+        # messages. A socket opened over the limit is closed (1013: the screen reconnects a
+        # second later); a resync over the limit is sent when the allowance refills (once, in
+        # the latest language asked for), and a flood meanwhile closes the socket (1008).
+        if view_rate.take((live.id, seat)) is not None:
+            await close(1013, "error.rate_resync")
+            return
         async with live.lock:
             sub, first = service.subscribe(live, seat, language)
             if chat:
@@ -527,6 +542,21 @@ def create_app(
                 await websocket.send_text(first.decode())
             while True:
                 await websocket.send_text((await sub.queue.get()).decode())
+
+        wanted: list[str | None] = [None]  # the language of the resync owed
+        late: list[asyncio.Task] = []
+        flood = 0
+
+        async def resync() -> None:
+            async with live.lock:
+                language, wanted[0] = wanted[0], None
+                if sub in live.subscribers:
+                    service.resync(live, sub, language)
+
+        async def resync_later(wait: float) -> None:
+            await asyncio.sleep(wait)
+            view_rate.take((live.id, seat))  # the token that refilled meanwhile
+            await resync()
 
         sender = asyncio.create_task(pump())
         try:
@@ -543,17 +573,29 @@ def create_app(
                     continue  # not a message of the protocol: ignored
                 if not isinstance(data, dict) or data.get("type") not in ("language", "resync"):
                     continue
-                lang_asked = data.get("lang")
-                if data["type"] == "language" and not isinstance(lang_asked, str):
+                if data["type"] == "language":
+                    lang_asked = data.get("lang")
+                    if not isinstance(lang_asked, str):
+                        continue
+                    wanted[0] = normalize_language(lang_asked)
+                if late and not late[0].done():
+                    flood += 1
+                    if flood > limits.resync_abuse:
+                        await close(1008, "error.rate_resync")
+                        break
                     continue
-                async with live.lock:
-                    if sub in live.subscribers:
-                        new = normalize_language(lang_asked) if data["type"] == "language" else None
-                        service.resync(live, sub, new)
+                wait = view_rate.take((live.id, seat))
+                if wait is None:
+                    await resync()
+                else:
+                    flood = 0
+                    late[:] = [asyncio.create_task(resync_later(wait))]
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             sender.cancel()
+            for task in late:
+                task.cancel()
             service.unsubscribe(live, sub)
             service.saw(live, seat, leaving=True)  # the time its player was last here
             if closing:

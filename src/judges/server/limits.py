@@ -8,6 +8,15 @@ message) or, on a websocket, a close code after an error message:
 - away/back per seat (429 with Retry-After, `error.rate_away`);
 - turn timers under `min_turn_timer` seconds (422, `error.turn_timer`);
 - websockets per seat (the oldest is closed, `error.too_many_sockets`, code 1008);
+- spectators' websockets: `spectators_per_address` per client address and
+  `spectators_per_game` per game in one process; one more is closed at once after an error
+  message (`error.too_many_spectators` / `error.spectators_full`, code 4429). Spectators of
+  a game share one encoding of the public view per version and language (server/screen.py);
+- a seat's full views (its sockets' openings and their `resync` and `language` messages):
+  `resync_burst` at once, then `resync_per_minute`. A socket opened over the limit is
+  closed (`error.rate_resync`, code 1013: try again later); a resync over the limit is
+  answered later (the latest asked for, once, when the seat's allowance refills), and a
+  socket that sends `resync_abuse` more while one is waiting is closed (code 1008);
 - binary websocket frames (`error.binary_frame`, code 1003);
 - player names: control and bidi characters removed, at most `max_name_chars`;
 - chat messages (server/chat.py): cleaned the same way (line breaks kept), at most
@@ -17,6 +26,12 @@ message) or, on a websocket, a close code after an error message:
 - the host hands over the seat of a player present (seen less than `absent_after` seconds ago)
   only with the other players' consent (409, `error.seat_present`).
 
+The client address every per-address limit counts is the connection's peer, unless that peer
+is one of `trusted_proxies` (`JUDGES_TRUSTED_PROXIES`: addresses or networks, comma-separated;
+default none): then the nearest address of `X-Forwarded-For` that is not a trusted proxy (and
+`X-Forwarded-Proto` gives the scheme). Anyone may send those headers: from an untrusted peer
+they are ignored.
+
 `FairPool` is the bounded pool where bots think, shared fairly across games.
 """
 
@@ -24,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import ipaddress
 import os
 import time
 import unicodedata
@@ -74,13 +90,35 @@ class Limits:
     spectator_chat_burst: int = 3  # the same for a spectator (by address)
     spectator_chat_per_minute: float = 6.0
     max_chat_history: int = 300  # the latest messages a socket receives when it opens
+    # spectators (server/screen.py)
+    spectators_per_address: int = 8  # spectator sockets one client address may hold open...
+    spectators_per_game: int = 200  # ...and one game may have, in one process
+    # a seat's full views: its sockets' openings, resync and language messages (server/app.py)
+    resync_burst: int = 10
+    resync_per_minute: float = 30.0
+    resync_abuse: int = 100  # messages sent while a late resync waits, before the socket is closed
+    # the proxies whose X-Forwarded-For/-Proto are believed (addresses or networks); none by default
+    trusted_proxies: tuple[str, ...] = ()
     bot_workers: int = max(2, os.cpu_count() or 2)
     bot_cpu_seconds: float = 2.0  # CPU a search bot may spend on one decision
 
+    def __post_init__(self) -> None:
+        for entry in self.trusted_proxies:
+            if entry != "*":
+                try:
+                    ipaddress.ip_network(entry, strict=False)
+                except ValueError:
+                    raise ValueError(f"trusted proxy {entry!r}: not an IP address or network") from None
+
     @classmethod
     def from_env(cls) -> Limits:
-        """The defaults, with JUDGES_CREATE_PER_MINUTE / JUDGES_CREATE_BURST for load tests."""
+        """The defaults, with JUDGES_CREATE_PER_MINUTE / JUDGES_CREATE_BURST for load tests and
+        JUDGES_TRUSTED_PROXIES (the reverse proxies in front of the server: docs/deploy.md)."""
         values: dict[str, Any] = {}
+        if os.environ.get("JUDGES_TRUSTED_PROXIES", "").strip():
+            values["trusted_proxies"] = tuple(
+                p for p in os.environ["JUDGES_TRUSTED_PROXIES"].replace(",", " ").split() if p
+            )
         if "JUDGES_CREATE_PER_MINUTE" in os.environ:
             values["create_per_minute"] = float(os.environ["JUDGES_CREATE_PER_MINUTE"])
         if "JUDGES_CREATE_BURST" in os.environ:

@@ -6,11 +6,14 @@ spectators and replays. Routes only; the live games are `service.GameService`'s.
 - `GET /api/games/{id}/log?since=`: the public actions after `since` (moves, purchases, cards
   played...), each in the reader's language; the engine's notifications (reports, battles with
   their dice, tallies) come with the view and carry `after` (the actions before them), so the
-  screen merges both into one log. Votes, discards and foresights stay secret.
+  screen merges both into one log. Votes and foresights stay secret (a discard does not: the
+  discard pile is face up).
 - `GET /api/lobby`: open tables (a free seat anyone may take) and games running or finished;
   `POST /api/games/{id}/join`: takes the first free seat (its token is made now).
 - `GET /api/games/{id}/spectate` and `WS /ws/games/{id}/spectate`: the public view (no hand, no
-  ballot), live.
+  ballot), live: built and encoded once per version and language for all the game's
+  spectators; at most `spectators_per_address` sockets per client address and
+  `spectators_per_game` per game (server/limits.py), one more is closed with code 4429.
 - `GET /api/games/{id}/replay?step=`: a finished game rebuilt from its options (the seed is
   revealed at the end) and its log up to `step`, every hand shown.
 """
@@ -38,6 +41,7 @@ from ..render.board import SEAT_COLOURS, describe_board
 from ..render.svg import board_svg
 from ..verify import new_game
 from . import seats as seat_keys
+from . import updates
 from .service import SERVER_OPTIONS, GameService, LiveGame, ServiceError, Subscriber, encode_payload
 from .store import SeatTable, hash_token, new_token, verify_token
 
@@ -293,9 +297,37 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
 
     # --- spectators ----------------------------------------------------------------------------
 
+    limits = service.limits
+    # game id -> (the version of the game its texts are of, language -> the spectators' message):
+    # the public view is built and encoded once per version and language, whatever the number
+    # of spectators; a game's entry goes when its last spectator leaves.
+    spectator_views: dict[str, tuple[tuple[int, ...], dict[str, str]]] = {}
+    spectating: dict[str, int] = {}  # client address -> its spectator sockets open here
+
     def full_message(payload: dict[str, Any]) -> str:
         """A spectator's update: always the whole public view (as the seats' first message)."""
         return encode_payload({"type": "full", "version": payload["seq"], "view": payload}).decode()
+
+    def view_version(live: LiveGame) -> tuple[int, ...]:
+        return (live.version, len(live.game.log), live.seats_version, id(live.game))
+
+    async def spectator_message(live: LiveGame, language: str) -> str | None:
+        """The spectators' message of the game's current version in `language` (None while the
+        copy waits for its reload: the recovery's push wakes the spectators again)."""
+        entry = spectator_views.get(live.id)
+        if entry is not None and entry[0] == view_version(live) and language in entry[1]:
+            return entry[1][language]  # built under the lock from this very version
+        async with live.lock:
+            if live.stale:
+                return None
+            version = view_version(live)
+            entry = spectator_views.get(live.id)
+            if entry is None or entry[0] != version:
+                entry = spectator_views[live.id] = (version, {})
+            text = entry[1].get(language)
+            if text is None:
+                text = entry[1][language] = full_message(public_payload(live, language))
+            return text
 
     @router.get("/api/games/{game_id}/spectate")
     async def spectate(game_id: str, request: Request, lang: str | None = None) -> Response:
@@ -315,15 +347,30 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
         except ServiceError as exc:
             await websocket.close(code=4404, reason=exc.message[:120])
             return
-        await websocket.accept()
         language = request_language(websocket, lang)
-        # A spectator's queue is filled by the service's broadcasts: each wakes this loop,
-        # which sends the public view anew.
+        address = websocket.client.host if websocket.client else ""
+        watching = service.watchers.get(live.id, [])
+        refusal, limit = None, 0
+        if spectating.get(address, 0) >= limits.spectators_per_address:
+            refusal, limit = "error.too_many_spectators", limits.spectators_per_address
+        elif len(watching) >= limits.spectators_per_game:
+            refusal, limit = "error.spectators_full", limits.spectators_per_game
+        if refusal is not None:
+            try:
+                await websocket.accept()
+                text = gettext(language, refusal, limit=limit)
+                await websocket.send_text(updates.error_message(refusal, text).decode())
+                await websocket.close(code=4429, reason=refusal)
+            except Exception:  # noqa: BLE001 - the socket is already gone
+                pass
+            return
+        # A spectator's queue is filled by the service's broadcasts: each wakes this socket,
+        # which sends the public view of the latest version, encoded once for all spectators.
         sub = Subscriber(seat=SPECTATOR, language=language, queue=asyncio.Queue(maxsize=64))
-        async with live.lock:
-            first = public_payload(live, language)
-        await websocket.send_text(full_message(first))
-        service.watchers.setdefault(live.id, []).append(sub)
+        sub.queue.put_nowait(None)  # the first message: the whole public view
+        watching = service.watchers.setdefault(live.id, [])
+        watching.append(sub)
+        spectating[address] = spectating.get(address, 0) + 1
         if chat:
             service.chat.greet(live, sub)  # the public chat (server/chat.py), then each new message
 
@@ -333,22 +380,28 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
                 if isinstance(item, bytes):  # a chat message, as it is
                     await websocket.send_text(item.decode())
                     continue
-                async with live.lock:
-                    if live.stale:  # the copy may hold an uncommitted action: the recovery wakes us again
-                        continue
-                    payload = public_payload(live, language)
-                await websocket.send_text(full_message(payload))
+                text = await spectator_message(live, language)
+                if text is not None:
+                    await websocket.send_text(text)
 
-        sender = asyncio.create_task(pump())
+        sender: asyncio.Task[None] | None = None
         try:
-            while True:  # until the spectator leaves (what they send, text or bytes, is ignored)
-                if (await websocket.receive())["type"] == "websocket.disconnect":
-                    break
+            await websocket.accept()
+            sender = asyncio.create_task(pump())
+            while (await websocket.receive())["type"] != "websocket.disconnect":
+                pass  # until the spectator leaves (what they send, text or bytes, is ignored)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            sender.cancel()
-            service.watchers[live.id].remove(sub)
+            if sender is not None:
+                sender.cancel()
+            watching.remove(sub)
+            if not watching and service.watchers.get(live.id) is watching:
+                del service.watchers[live.id]
+                spectator_views.pop(live.id, None)
+            spectating[address] -= 1
+            if not spectating[address]:
+                del spectating[address]
 
     # --- replays -----------------------------------------------------------------------------
 

@@ -288,6 +288,25 @@ def _client_key(player: int, stored_id: str) -> tuple[int, str]:
     return player, stored_id[len(prefix) :] if stored_id.startswith(prefix) else stored_id
 
 
+def _same_action(live: LiveGame, seat: int, client_action_id: str, action: Action | dict[str, Any]) -> int:
+    """The action count after the seat's action stored under `client_action_id`, when `action`
+    is that very action (a retry); a different action under a used id is refused (409)."""
+    count = live.client_ids[seat, client_action_id]
+    try:
+        same = (action if isinstance(action, Action) else action_from_dict(action)) == live.game.log[count - 1]
+    except RuleError:
+        same = False
+    if not same:
+        raise ServiceError(
+            409,
+            "error.client_id_reused",
+            f"client_action_id {client_action_id!r} was used for another action of your seat: "
+            "a new action needs a new id",
+            client_action_id=client_action_id,
+        )
+    return count
+
+
 def _stored_client_id(player: int, client_action_id: str | None) -> str | None:
     return f"{player}{CLIENT_ID_SEP}{client_action_id}" if client_action_id else None
 
@@ -517,7 +536,7 @@ class GameService:
         action_data = {**action_data, "player": action_data.get("player", seat)}
         async with live.lock:
             if client_action_id and (seat, client_action_id) in live.client_ids:
-                return {"seq": live.client_ids[seat, client_action_id], "duplicate": True}
+                return {"seq": _same_action(live, seat, client_action_id, action_data), "duplicate": True}
             action = action_from_dict(action_data)  # MalformedAction: a RuleError
             if action.player != seat:
                 raise ServiceError(403, "error.wrong_seat", f"your token acts for seat {seat}, not {action.player}")
@@ -571,7 +590,7 @@ class GameService:
                 live.stale = True
                 await self._refresh_or_lose(live)
                 if client_action_id and (action.player, client_action_id) in live.client_ids:
-                    return live.client_ids[action.player, client_action_id], True
+                    return _same_action(live, action.player, client_action_id, action), True
                 if attempts == 1:
                     raise
                 continue
@@ -583,7 +602,9 @@ class GameService:
                 # this id was stored before (through another process): the copy applied it twice
                 live.stale = True
                 await self._refresh_or_lose(live)
-                return live.client_ids.get((action.player, client_action_id or ""), len(live.game.log)), True
+                if client_action_id and (action.player, client_action_id) in live.client_ids:
+                    return _same_action(live, action.player, client_action_id, action), True
+                return len(live.game.log), True
             live.acted[action.player] = live.acted.get(action.player, 0) + 1
             if client_action_id:
                 live.client_ids[action.player, client_action_id] = seq + 1

@@ -117,8 +117,11 @@ export function connect() {
     receive(next, message.type === "full" && live === null);
     live = next;
   });
-  // Reconnect (the first message is a full view), unless the server closed for good reasons.
-  socket.addEventListener("close", (event) => { if (event.code !== 1008) setTimeout(connect, 1000); });
+  // Reconnect (the first message is a full view), unless the server closed for good reasons
+  // (1008); too many spectators (4429): much later.
+  socket.addEventListener("close", (event) => {
+    if (event.code !== 1008) setTimeout(connect, event.code === 4429 ? 30000 : 1000);
+  });
 }
 
 // An answer on its way: pressed at once (the control clicked, and the spinner of the top bar),
