@@ -573,11 +573,9 @@ def create_app(
                     continue  # not a message of the protocol: ignored
                 if not isinstance(data, dict) or data.get("type") not in ("language", "resync"):
                     continue
-                if data["type"] == "language":
+                if data["type"] == "language":  # no language or not a string: the default
                     lang_asked = data.get("lang")
-                    if not isinstance(lang_asked, str):
-                        continue
-                    wanted[0] = normalize_language(lang_asked)
+                    wanted[0] = normalize_language(lang_asked if isinstance(lang_asked, str) else "")
                 if late and not late[0].done():
                     flood += 1
                     if flood > limits.resync_abuse:
