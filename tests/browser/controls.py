@@ -75,9 +75,11 @@ def _escape(page) -> None:
     page.evaluate("() => { const c = document.querySelector('#chooser'); if (c) c.hidden = true; }")
 
 
-def survey(page) -> set[str]:
-    """Every action (canonical) a control of the screen sends in the shown position."""
+def survey(page, touch: bool = False) -> set[str]:
+    """Every action (canonical) a control of the screen sends in the shown position (`touch`:
+    the board's pieces tapped)."""
     sent = Sent(page)
+    page.set_default_timeout(20_000)  # nothing is applied: every answer is local and quick
     found: set[str] = set()
 
     def take(actions: list[dict]) -> None:
@@ -88,6 +90,8 @@ def survey(page) -> set[str]:
         # current card's terrains)
         kinds = page.evaluate("[...document.querySelectorAll('#bottombar .reopen')].map((b) => b.dataset.kind)")
         for kind in kinds:
+            if page.locator("#modal:not([hidden])").count():
+                page.click("#modal-close")
             page.locator(f"#bottombar .reopen[data-kind='{kind}']").click()
             page.locator(f"#modal:not([hidden]) h3[data-kind='{kind}']").wait_for()
             buttons = page.locator("#modal .options button:not([disabled])")
@@ -100,20 +104,25 @@ def survey(page) -> set[str]:
         for i in range(buttons.count()):
             take(sent.after(buttons.nth(i).click))
         # every target of the board and every choice of its menu
+        # (a target whose hint another one had already offers the same actions: the hint lists
+        # their words; a Tax's region has many hexes)
         targets = page.locator("#board svg [data-hint]")
-        for i in range(targets.count()):
+        hints = targets.evaluate_all("(nodes) => nodes.map((n) => n.dataset.hint)")
+        for i, hint in enumerate(hints):
+            if hint in hints[:i]:
+                continue
             node = targets.nth(i)
-            take(sent.after(lambda: press(page, node)))
+            take(sent.after(lambda: press(page, node, touch)))
             if _selected(page):  # a general selected by the click: his moves and buttons
-                _explore_selection(page, sent, take)
+                _explore_selection(page, sent, take, touch)
             count = page.locator("#chooser:not([hidden]) .choice:not(.cancel)").count()
             _escape(page)
             for c in range(count):
-                press(page, node)
+                press(page, node, touch)
                 choice = page.locator("#chooser:not([hidden]) .choice:not(.cancel)").nth(c)
                 if choice.get_attribute("data-type") == "select":
                     choice.click()
-                    _explore_selection(page, sent, take)
+                    _explore_selection(page, sent, take, touch)
                 else:
                     take(sent.after(choice.click))
                 _escape(page)
@@ -126,25 +135,25 @@ def _selected(page) -> bool:
     return page.locator("#board [data-general].selected").count() > 0
 
 
-def _select(page, general: str) -> None:
+def _select(page, general: str, touch: bool) -> None:
     if page.locator(f"#board [data-general='{general}'].selected").count():
         return
-    press(page, page.locator(f"#board [data-general='{general}']"))
+    press(page, page.locator(f"#board [data-general='{general}']"), touch)
     choice = page.locator("#chooser:not([hidden]) .choice[data-type='select']")
     if choice.count():
         choice.click()
     page.locator(f"#board [data-general='{general}'].selected").wait_for()
 
 
-def _explore_selection(page, sent: Sent, take) -> None:
+def _explore_selection(page, sent: Sent, take, touch: bool) -> None:
     """A selected general: every button his selection adds to the Actions panel, and every
     place lit for him (a settlement, else its hex)."""
     general = page.locator("#board [data-general].selected").get_attribute("data-general")
     buttons = page.locator("#actions:not([hidden]) button.action:not(.end-turn)")
     for i in range(buttons.count()):
-        _select(page, general)
+        _select(page, general, touch)
         take(sent.after(buttons.nth(i).click))
-    _select(page, general)
+    _select(page, general, touch)
     # a settlement lit for him is clicked as a settlement (its hex is the same move)
     places = page.evaluate(
         """() => {
@@ -156,7 +165,7 @@ def _explore_selection(page, sent: Sent, take) -> None:
         }"""
     )
     for place in places:
-        _select(page, general)
-        take(sent.after(lambda place=place: press(page, page.locator(f"#board svg {place}"))))
+        _select(page, general, touch)
+        take(sent.after(lambda place=place: press(page, page.locator(f"#board svg {place}"), touch)))
         _escape(page)
     _escape(page)  # deselects him

@@ -3,7 +3,7 @@ import {store, update} from "./store.js";
 import {$, el, icon, swatch} from "./dom.js";
 import {t, seatName, seatColour} from "./i18n.js";
 import {act, seatControl} from "./connection.js";
-import {label, extrasOf, GENERAL_EXTRAS} from "./targets.js";
+import {label, extrasOf, offBoard, GENERAL_EXTRAS} from "./targets.js";
 
 const me = () => store.app.seat >= 0 ? store.view.state.players[store.app.seat] : null;
 export const eliminated = () => { const p = me(); return !!(p && p.eliminated); };
@@ -102,7 +102,10 @@ export function renderActions() {
     box.replaceChildren(...parts);
     return;
   }
-  const button = (a) => el("button", {type: "button", class: "action " + a.type, dataset: {type: a.type}, onclick: () => act(a)}, label(a));
+  const protocol = store.protocol, item = (a) => a.item && protocol.items.find((i) => i.name === a.item);
+  const card = (a) => a.card && protocol.cards.find((c) => c.name === a.card);
+  const button = (a) => el("button", {type: "button", class: "action " + a.type, dataset: {type: a.type}, onclick: () => act(a)},
+    item(a) || card(a) ? icon((item(a) || card(a)).icon) : null, label(a));
   if (store.selected !== null) {
     parts.push(el("p", {class: "selected-general"}, t("ui.general_selected", {general: store.selected})));
     parts.push(...extrasOf(store.selected).map(button));
@@ -110,8 +113,7 @@ export function renderActions() {
     parts.push(el("p", {class: "muted"}, t("ui.select_general")));
   }
   // What the board cannot name: events to play, cards to buy (no target).
-  const offBoard = legal.filter((a) => (a.type === "play_event") || (a.type === "buy" && !a.settlement && a.general === undefined));
-  parts.push(...offBoard.map(button));
+  parts.push(...legal.filter(offBoard).map(button));
   if (legal.some((a) => ["buy", "play_tax", "play_revolt", "play_assassin", "play_prophet", "play_anointing", "execute", "release"].includes(a.type)))
     parts.push(el("p", {class: "muted hint-line"}, t("ui.click_targets")));
   const end = legal.find((a) => a.type === "end_turn");
