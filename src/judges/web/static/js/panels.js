@@ -132,9 +132,8 @@ export function renderPlayers() {
   // Each living player's board; an eliminated player's board leaves the panel (§ 14, § 15),
   // one line below still says who is out and since when.
   const rows = st.players.filter((p) => !p.eliminated).map((p) => {
-    const settlements = st.settlements.filter((s) => !s.razed && s.owner === p.seat).length;
     const generals = Object.values(st.generals).filter((g) => g.owner === p.seat);
-    const sc = view.scores[String(p.seat)];
+    const sc = view.scores[String(p.seat)];  // the engine's numbers, as the final table shows them
     const active = view.waiting_for.includes(p.seat);
     const marks = [];
     if (generals.some((g) => g.id === st.king)) marks.push(icon("crown"));
@@ -147,7 +146,7 @@ export function renderPlayers() {
         active ? el("span", {class: "turn-badge"}, icon("turn"), t("ui.acting")) : null),
       el("div", {class: "stats"}, el("span", {class: "score", dataset: {stat: "score"}}, `${t("ui.score")} ${sc.total}`),
         stat("coins", "tax", "ui.coins", p.coins), stat("hand", "card", "ui.hand", view.hand_sizes[p.seat]),
-        stat("settlements", "development", "ui.settlements", settlements), stat("generals", "general", "ui.generals", generals.length)));
+        stat("settlements", "development", "ui.settlements", sc.settlements), stat("generals", "general", "ui.generals", generals.length)));
     row.style.borderLeftColor = seatColour(p.seat);
     return row;
   });
