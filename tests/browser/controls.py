@@ -13,16 +13,23 @@ from __future__ import annotations
 import json
 
 # A point of the element (viewport coordinates) where a click lands on it or on one of its
-# children, not on a piece drawn over it; null when none is free.
+# children, not on a piece drawn over it (nor on a bar fixed over the page: the element is
+# brought to the middle of the screen when it is not hit where it is); null when none is free.
 FREE_POINT = """(node) => {
-  const r = node.getBoundingClientRect();
-  const steps = [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9];
-  for (const fy of steps) for (const fx of steps) {
-    const x = r.left + r.width * fx, y = r.top + r.height * fy;
-    const hit = document.elementFromPoint(x, y);
-    if (hit && (hit === node || node.contains(hit))) return [x, y];
-  }
-  return null;
+  const find = () => {
+    const r = node.getBoundingClientRect();
+    const steps = [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9];
+    for (const fy of steps) for (const fx of steps) {
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && (hit === node || node.contains(hit))) return [x, y];
+    }
+    return null;
+  };
+  const point = find();
+  if (point) return point;
+  node.scrollIntoView({block: "center", inline: "center"});
+  return find();
 }"""
 
 
@@ -31,7 +38,12 @@ def press(page, locator, touch: bool = False) -> None:
     clicked beside the token, as a player would."""
     locator.scroll_into_view_if_needed()
     point = locator.evaluate(FREE_POINT)
-    assert point is not None, f"no free point to click on {locator}"
+    if point is None:
+        covering = locator.evaluate(
+            "(n) => { const r = n.getBoundingClientRect(); const e = document.elementFromPoint(r.left + r.width / 2,"
+            " r.top + r.height / 2); return e ? e.outerHTML.slice(0, 200) : 'nothing (off screen)'; }"
+        )
+        raise AssertionError(f"no free point to click on {locator}: its middle is {covering}")
     if touch:
         page.touchscreen.tap(*point)
     else:
