@@ -99,6 +99,48 @@ def test_a_click_on_another_own_general_selects_him_and_moves_nobody(server, bro
     page.context.close()
 
 
+# Seat 1 holds Chinnereth, where seat 0's general 13 is its captive; seat 0's general 10 can
+# reach it from Hazor.
+OWN_CAPTIVE_THERE = {
+    "phase": "movement",
+    "clear_board": True,
+    "settlements": {**HOLDINGS, "Chinnereth": {"owner": 1, "troops": 1}},
+    "generals": [
+        {"id": 10, "owner": 0, "at": "Hazor"},
+        {"id": 13, "owner": 0, "at": "Chinnereth", "captor": 1},
+        *BOTS_GENERALS,
+    ],
+}
+
+
+@pytest.mark.parametrize("profile", list(PROFILES))
+def test_an_own_general_who_cannot_be_selected_offers_the_move_onto_his_hex_in_his_menu(server, browser, profile):
+    options, lang = PROFILES[profile]
+    touch = options.get("has_touch", False)
+    page = open_page(browser, **options)
+    errors = watch_console(page)
+    open_host_seat(page, server, new_game(server, position=OWN_CAPTIVE_THERE, seed=3), f"?lang={lang}")
+    page.locator("#actions .end-turn").wait_for()
+    chinnereth = page.locator("#board [data-settlement='Chinnereth']").get_attribute("data-hex")
+    press(page, page.locator("#board [data-general='10']"), touch)
+    page.locator("#board [data-general='10'].selected").wait_for()
+    captive = page.locator("#board [data-general='13']")
+    move = gettext(lang, "ui.move_here", general=10, place=gettext(lang, "place.Chinnereth"))
+    assert captive.get_attribute("data-hint") == move
+    posted = sent_actions(page)
+    before = seq(page)
+    press(page, captive, touch)  # his menu opens; nothing is sent yet
+    choice = page.locator("#chooser:not([hidden]) .choice[data-type='move']")
+    choice.wait_for()
+    assert choice.inner_text() == move and posted == []
+    shot(page, f"own-captive-menu-{profile}")
+    choice.click()
+    wait_change(page, before)
+    assert [a["type"] for a in posted] == ["move"] and general_hex(page, 10) == chinnereth
+    assert errors == []
+    page.context.close()
+
+
 # --- item 3: every legal action is reachable ---------------------------------------------------
 
 G10 = {"id": 10, "owner": 0, "at": "Hazor"}
