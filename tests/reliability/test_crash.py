@@ -32,7 +32,7 @@ import msgspec
 import pytest
 
 from judges.engine import Game, Options, action_to_dict
-from judges.engine.victory import score
+from judges.engine.victory import standings
 from judges.server.store import GameStore
 
 ROUNDS = int(os.environ.get("JUDGES_CRASH_ROUNDS", "2"))
@@ -223,7 +223,7 @@ def check_after_restart(db_url: str, base: str, games: list[dict], acks: list[Ac
                     f"{where}: the legal actions differ from a replay"
                 )
                 assert v["scores"] == {
-                    str(p.seat): score(replayed.state, replayed.world, p.seat) for p in replayed.state.players
+                    str(seat): row for seat, row in standings(replayed.state, replayed.world).items()
                 }, f"{where}: the scores differ"
                 assert (v["ending"], v["winners"]) == (replayed.state.ending, replayed.state.winners)
                 assert [(n["id"], n["key"]) for n in v["notifications"]] == [

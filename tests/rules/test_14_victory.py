@@ -918,6 +918,29 @@ def test_final_table_gives_each_players_points_by_source_settlements_and_the_win
     assert by_seat[0]["total"] == 0 and not by_seat[0]["winner"]
 
 
+def test_standings_count_the_settlements_a_player_controls_as_the_final_table_does():
+    # § 2 control: Chinnereth by seat 0's garrison, Kedesh by its general alone (no garrison),
+    # Hebron contested by two players' generals (nobody's); the screen's Players panel shows
+    # these numbers during the game, the final table at its end (issue 29, item 10).
+    from judges.engine.victory import final_table, standings
+
+    game = make_game(
+        victory_position(
+            generals=[
+                {"id": 10, "owner": 0, "at": "Kedesh"},
+                {"id": 11, "owner": 0, "at": "Hebron"},
+                {"id": 20, "owner": 1, "at": "Hebron"},
+            ],
+        ),
+        round_limit=2,
+    )
+    numbers = standings(game.state, WORLD)
+    assert {seat: row["settlements"] for seat, row in numbers.items()} == {0: 2, 1: 1, 2: 1}
+    table = final_table(game.state, WORLD)
+    for row in table["players"]:
+        assert {k: row[k] for k in numbers[row["seat"]]} == numbers[row["seat"]]
+
+
 def test_final_table_names_the_settlements_tie_break():
     from judges.engine.victory import final_table
 

@@ -73,6 +73,19 @@ def scores_of(state: GameState, world: World, seats: list[int]) -> dict[int, dic
     return out
 
 
+def standings(state: GameState, world: World) -> dict[int, dict[str, int]]:
+    """Every player's points by source (`score`) and the settlements they control (§ 2: a
+    garrison's owner, else the one player whose free generals stand there; the count the
+    tie-break compares): the numbers a screen shows of each player during the game and in the
+    final table, from this one place."""
+    seats = [p.seat for p in state.players]
+    control = control_map(state, world)
+    return {
+        seat: {**points, "settlements": sum(1 for owner in control if owner == seat)}
+        for seat, points in scores_of(state, world, seats).items()
+    }
+
+
 def eliminate(ctx: Ctx) -> list[int]:
     """A player with no settlement and no free general is eliminated now, announced at the
     next Announcements."""
@@ -150,13 +163,13 @@ def final_table(state: GameState, world: World) -> dict[str, Any]:
     the King, the Tabernacle), settlements held, when they were eliminated, and whether they
     won; the ending, its round, and the tie-break that decided (None when none was needed)."""
     rules = state.options.rules
+    numbers = standings(state, world)
     rows: list[dict[str, Any]] = []
     for p in state.players:
         rows.append(
             {
                 "seat": p.seat,
-                **score(state, world, p.seat),
-                "settlements": len(controlled_settlements(state, world, p.seat)),
+                **numbers[p.seat],
                 "eliminated_round": p.eliminated_round if p.eliminated else None,
                 "winner": p.seat in state.winners,
             }

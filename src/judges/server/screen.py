@@ -34,7 +34,7 @@ from ..engine import Game, action_to_dict
 from ..engine.decisions import secret_action_tags
 from ..engine.state import PHASES
 from ..engine.undo import taken_back
-from ..engine.victory import final_table, score
+from ..engine.victory import final_table, standings
 from ..i18n import gettext, normalize_language, render_action, render_notification, request_language
 from ..manual import chapter_for_notification, chapter_for_phase
 from ..render.board import SEAT_COLOURS, describe_board
@@ -139,7 +139,7 @@ def public_payload(live: LiveGame, language: str, game: Game | None = None, reve
             {"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
             for i, s in enumerate(live.seats)
         ],
-        "scores": {str(p.seat): score(state, game.world, p.seat) for p in state.players},
+        "scores": {str(seat): row for seat, row in standings(state, game.world).items()},
         "ending": state.ending,
         "winners": state.winners,
         "final": final_table(state, game.world) if state.ending is not None else None,

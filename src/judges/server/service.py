@@ -55,7 +55,7 @@ from ..engine.errors import RuleError, SetupError
 from ..engine.rules import DEFAULT_RULES, Rules, RulesError
 from ..engine.state import PHASES, GameState, Notification, upgrade_options
 from ..engine.undo import TakeBack
-from ..engine.victory import final_table, score
+from ..engine.victory import final_table, standings
 from ..engine.view import dice_info, public_state
 from ..i18n import gettext, normalize_language, render_action, render_notification
 from ..manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
@@ -1266,7 +1266,8 @@ class GameService:
             ],
             # The table's options: after how long a bot plays an idle seat, and which bot.
             "table": {"turn_timer": self.turn_timers.get(live.id), "takeover_bot": live.takeover_bot},
-            "scores": {str(p.seat): score(public, game.world, p.seat) for p in state.players},
+            # each player's points by source and settlements controlled, as the final table counts
+            "scores": {str(seat): row for seat, row in standings(public, game.world).items()},
             "ending": state.ending,
             "winners": state.winners,
             # the end of the game as a table (points by source, settlements, tie-break)

@@ -4,7 +4,7 @@ import {store, update} from "./store.js";
 import {$, el, icon} from "./dom.js";
 import {t, placeName} from "./i18n.js";
 import {act} from "./connection.js";
-import {movesOf, selectable, generalActions, hexActions, label, extrasOf} from "./targets.js";
+import {movesOf, selectable, generalActions, hexActions, label, extrasOf, hexOf} from "./targets.js";
 
 let shownSvg = null, zoom = 1;
 const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -100,7 +100,7 @@ function decorate(svg) {
   const moves = movesOf(store.selected);
   svg.querySelectorAll("[data-general]").forEach((node) => {
     const gid = Number(node.dataset.general);
-    const hint = generalHint(gid);
+    const hint = generalHint(node, moves);
     if (gid === store.selected) node.classList.add("selected");
     if (hint) target(node, hint);
   });
@@ -130,11 +130,15 @@ function target(node, hint, quiet) {
   node.dataset.hint = hint;
 }
 
-function generalHint(gid) {
+// What a click on a general's token does (onActivate): select him, or move the selected
+// general onto another player's, or open his menu.
+function generalHint(node, moves) {
+  const gid = Number(node.dataset.general), h = Number(node.dataset.hex), mine = Number(node.dataset.seat) === store.app.seat;
+  if (moves[h] && !mine) return hexHint(h, moves);
   const list = generalActions(gid);
   if (selectable(gid)) return gid === store.selected ? t("ui.deselect_general", {general: gid}) : t("ui.select_to_move", {general: gid});
-  if (list.length) return list.map(label).join(" · ");
-  return null;
+  const menu = moves[h] && gid !== store.selected ? [hexHint(h, moves), ...list.map(label)] : list.map(label);
+  return menu.length ? menu.join(" · ") : null;
 }
 
 function hexHint(h, moves) {
@@ -150,23 +154,26 @@ function hexPlace(h) {
 
 // --- clicks and keys -----------------------------------------------------------------------
 
+// A click on a general's token is about him: one's own other general is selected (never
+// moved onto: that is a click on his settlement or hex beside the token, or his menu when he
+// cannot be selected); another player's general is the place the selected one moves to.
 function onActivate(event) {
   if (store.app.mode !== "play" || !store.view || store.view.ending) return;
   const node = event.target.closest("[data-general], [data-settlement], polygon.hex[data-hex]");
   if (!node) { if (store.selected !== null) update({selected: null}); closeChooser(); return; }
   const h = Number(node.dataset.hex);
-  const moves = movesOf(store.selected);
-  if (store.selected !== null && moves[h] && !(node.dataset.general && Number(node.dataset.general) === store.selected)) {
-    act(moves[h], node);
-    update({selected: null});
-    closeChooser();
-    return;
-  }
+  const move = store.selected !== null ? movesOf(store.selected)[h] : undefined;
   if (node.dataset.general !== undefined) {
     const gid = Number(node.dataset.general);
+    const mine = Number(node.dataset.seat) === store.app.seat;
     const list = generalActions(gid);
+    if (move && !mine) { go(move, node); return; }
     if (selectable(gid) && !list.length) { update({selected: store.selected === gid ? null : gid}); closeChooser(); return; }
-    if (list.length) { openChooser(event, list, selectable(gid) ? gid : null); return; }
+    const menu = move && gid !== store.selected ? [move, ...list] : list;
+    if (menu.length) { openChooser(event, menu, selectable(gid) ? gid : null); return; }
+  } else if (move) {
+    go(move, node);
+    return;
   }
   const list = hexActions(h);
   if (list.length) { openChooser(event, list, null); return; }
@@ -174,11 +181,22 @@ function onActivate(event) {
   closeChooser();
 }
 
+function go(move, control) {
+  act(move, control);  // the control shows it is pressed until the answer (connection.js)
+  update({selected: null});
+  closeChooser();
+}
+
 // The small menu of what may be done at one target: each action with its words (and cost).
 function openChooser(event, list, selectGeneral) {
   const box = $("chooser");
   const items = list.map((a) => el("button", {type: "button", role: "menuitem", class: "choice", dataset: {type: a.type},
-    onclick: () => { closeChooser(); act(a, event.target.closest("[data-general], [data-settlement], polygon.hex[data-hex]")); }}, a.item ? icon(store.protocol.items.find((i) => i.name === a.item)?.icon || "card") : null, label(a)));
+    onclick: () => {
+      const target = event.target.closest("[data-general], [data-settlement], polygon.hex[data-hex]");
+      if (a.type === "move") go(a, target); else { closeChooser(); act(a, target); }
+    }},
+    a.item ? icon(store.protocol.items.find((i) => i.name === a.item)?.icon || "card") : null,
+    a.type === "move" ? t("ui.move_here", {general: a.general, place: hexPlace(hexOf(a.q, a.r))}) : label(a)));
   if (selectGeneral !== null) {
     items.unshift(el("button", {type: "button", role: "menuitem", class: "choice", dataset: {type: "select"},
       onclick: () => { closeChooser(); update({selected: selectGeneral}); }}, t("ui.select_to_move", {general: selectGeneral})));

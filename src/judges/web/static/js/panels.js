@@ -3,7 +3,7 @@ import {store, update} from "./store.js";
 import {$, el, icon, swatch} from "./dom.js";
 import {t, seatName, seatColour} from "./i18n.js";
 import {act, isSending, seatControl} from "./connection.js";
-import {label, extrasOf, GENERAL_EXTRAS} from "./targets.js";
+import {label, extrasOf, offBoard, GENERAL_EXTRAS} from "./targets.js";
 
 const me = () => store.app.seat >= 0 ? store.view.state.players[store.app.seat] : null;
 export const eliminated = () => { const p = me(); return !!(p && p.eliminated); };
@@ -102,8 +102,11 @@ export function renderActions() {
     box.replaceChildren(...parts);
     return;
   }
-  const button = (a) => el("button", {type: "button", class: "action " + a.type + (isSending(a) ? " pressed" : ""), dataset: {type: a.type},
-    "aria-busy": isSending(a) ? "true" : null, onclick: (e) => act(a, e.currentTarget)}, label(a));
+  const protocol = store.protocol, item = (a) => a.item && protocol.items.find((i) => i.name === a.item);
+  const card = (a) => a.card && protocol.cards.find((c) => c.name === a.card);
+  const button = (a) => el("button", {type: "button", class: "action " + a.type + (isSending(a) ? " pressed" : ""),
+    dataset: {type: a.type}, "aria-busy": isSending(a) ? "true" : null, onclick: (e) => act(a, e.currentTarget)},
+    item(a) || card(a) ? icon((item(a) || card(a)).icon) : null, label(a));
   if (store.selected !== null) {
     parts.push(el("p", {class: "selected-general"}, t("ui.general_selected", {general: store.selected})));
     parts.push(...extrasOf(store.selected).map(button));
@@ -111,8 +114,7 @@ export function renderActions() {
     parts.push(el("p", {class: "muted"}, t("ui.select_general")));
   }
   // What the board cannot name: events to play, cards to buy (no target).
-  const offBoard = legal.filter((a) => (a.type === "play_event") || (a.type === "buy" && !a.settlement && a.general === undefined));
-  parts.push(...offBoard.map(button));
+  parts.push(...legal.filter(offBoard).map(button));
   if (legal.some((a) => ["buy", "play_tax", "play_revolt", "play_assassin", "play_prophet", "play_anointing", "execute", "release"].includes(a.type)))
     parts.push(el("p", {class: "muted hint-line"}, t("ui.click_targets")));
   const end = legal.find((a) => a.type === "end_turn");
@@ -158,9 +160,8 @@ export function renderPlayers() {
   // Each living player's board; an eliminated player's board leaves the panel (§ 14, § 15),
   // one line below still says who is out and since when.
   const rows = st.players.filter((p) => !p.eliminated).map((p) => {
-    const settlements = st.settlements.filter((s) => !s.razed && s.owner === p.seat).length;
     const generals = Object.values(st.generals).filter((g) => g.owner === p.seat);
-    const sc = view.scores[String(p.seat)];
+    const sc = view.scores[String(p.seat)];  // the engine's numbers, as the final table shows them
     const active = view.waiting_for.includes(p.seat);
     const marks = [];
     if (generals.some((g) => g.id === st.king)) marks.push(icon("crown"));
@@ -173,7 +174,7 @@ export function renderPlayers() {
         active ? el("span", {class: "turn-badge"}, icon("turn"), t("ui.acting")) : null),
       el("div", {class: "stats"}, el("span", {class: "score", dataset: {stat: "score"}}, `${t("ui.score")} ${sc.total}`),
         stat("coins", "tax", "ui.coins", p.coins), stat("hand", "card", "ui.hand", view.hand_sizes[p.seat]),
-        stat("settlements", "development", "ui.settlements", settlements), stat("generals", "general", "ui.generals", generals.length)));
+        stat("settlements", "development", "ui.settlements", sc.settlements), stat("generals", "general", "ui.generals", generals.length)));
     row.style.borderLeftColor = seatColour(p.seat);
     return row;
   });

@@ -29,9 +29,15 @@ export function selectable(gid) {
 }
 
 export function generalActions(gid) {
-  return store.view.legal_actions.filter((a) => GENERAL_FIELDS[a.type] && a[GENERAL_FIELDS[a.type]] === gid &&
-    !(a.type === "buy" && a.general === undefined));
+  return store.view.legal_actions.filter((a) => GENERAL_FIELDS[a.type] && a[GENERAL_FIELDS[a.type]] === gid);
 }
+
+// The fields by which an action names something on the board (a place, a general, a hex; the
+// server sends an unused optional field as null). A turn's action naming none of them (an
+// event card, an intrigue card bought) cannot be clicked on the board: the Actions panel
+// offers it as a button.
+const BOARD_FIELDS = ["settlement", "region", "general", "target", "q"];
+export const offBoard = (a) => a.type !== "end_turn" && BOARD_FIELDS.every((f) => a[f] === undefined || a[f] === null);
 
 export function settlementActions(name) {
   return store.view.legal_actions.filter((a) => SETTLEMENT_TYPES.includes(a.type) && a.settlement === name);

@@ -1,0 +1,183 @@
+"""The screen's controls as a player reaches them: a real click (or tap) on a piece at a point
+where the piece itself is hit (not a general standing over a settlement), and a survey of every
+action the screen's controls send in a position (issue 29, item 3: every legal action is
+reachable).
+
+The survey answers every request to POST /actions itself (nothing is applied), so that every
+control of one position can be tried: the windows' choices, the Actions panel's buttons, each
+target on the board and each choice of its menu, and for each general the screen lets one
+select, every hex and settlement lit for him and every button his selection adds."""
+
+from __future__ import annotations
+
+import json
+
+# A point of the element (viewport coordinates) where a click lands on it or on one of its
+# children, not on a piece drawn over it (nor on a bar fixed over the page: the element is
+# brought to the middle of the screen when it is not hit where it is); null when none is free.
+FREE_POINT = """(node) => {
+  const find = () => {
+    const r = node.getBoundingClientRect();
+    const steps = [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9];
+    for (const fy of steps) for (const fx of steps) {
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && (hit === node || node.contains(hit))) return [x, y];
+    }
+    return null;
+  };
+  const point = find();
+  if (point) return point;
+  node.scrollIntoView({block: "center", inline: "center"});
+  return find();
+}"""
+
+
+def press(page, locator, touch: bool = False) -> None:
+    """Clicks (or taps) `locator` where it is itself hit: a settlement under a general token is
+    clicked beside the token, as a player would."""
+    locator.scroll_into_view_if_needed()
+    point = locator.evaluate(FREE_POINT)
+    if point is None:
+        covering = locator.evaluate(
+            "(n) => { const r = n.getBoundingClientRect(); const e = document.elementFromPoint(r.left + r.width / 2,"
+            " r.top + r.height / 2); return e ? e.outerHTML.slice(0, 200) : 'nothing (off screen)'; }"
+        )
+        raise AssertionError(f"no free point to click on {locator}: its middle is {covering}")
+    if touch:
+        page.touchscreen.tap(*point)
+    else:
+        page.mouse.click(*point)
+
+
+def canonical(action: dict) -> str:
+    """An action as one string, whatever its field order, without the seat (the screen adds it)
+    and without the optional fields left empty."""
+    return json.dumps({k: v for k, v in action.items() if k != "player" and v is not None}, sort_keys=True)
+
+
+class Sent:
+    """The actions the page posts while the survey holds them (none reaches the server)."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.actions: list[dict] = []
+        page.route("**/api/games/*/actions*", self._hold)
+
+    def _hold(self, route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        self.actions.append(json.loads(route.request.post_data)["action"])
+        route.fulfill(status=200, content_type="application/json", body="{}")
+
+    def stop(self) -> None:
+        self.page.unroute("**/api/games/*/actions*")
+
+    def after(self, do) -> list[dict]:
+        """What `do()` sent."""
+        before = len(self.actions)
+        do()
+        self.page.wait_for_timeout(30)  # the request leaves from a click handler: let it go
+        return self.actions[before:]
+
+
+def _escape(page) -> None:
+    page.keyboard.press("Escape")
+    page.evaluate("() => { const c = document.querySelector('#chooser'); if (c) c.hidden = true; }")
+
+
+def survey(page, touch: bool = False) -> set[str]:
+    """Every action (canonical) a control of the screen sends in the shown position (`touch`:
+    the board's pieces tapped)."""
+    sent = Sent(page)
+    page.set_default_timeout(20_000)  # nothing is applied: every answer is local and quick
+    found: set[str] = set()
+
+    def take(actions: list[dict]) -> None:
+        found.update(canonical(a) for a in actions)
+
+    try:
+        # the windows: each owed one, opened from the bottom bar, every choice (Foresee: the
+        # current card's terrains)
+        kinds = page.evaluate("[...document.querySelectorAll('#bottombar .reopen')].map((b) => b.dataset.kind)")
+        for kind in kinds:
+            if page.locator("#modal:not([hidden])").count():
+                page.click("#modal-close")
+            page.locator(f"#bottombar .reopen[data-kind='{kind}']").click()
+            page.locator(f"#modal:not([hidden]) h3[data-kind='{kind}']").wait_for()
+            buttons = page.locator("#modal .options button:not([disabled])")
+            for i in range(buttons.count()):
+                take(sent.after(buttons.nth(i).click))
+        if page.locator("#modal:not([hidden])").count():
+            page.click("#modal-close")
+        # the Actions panel's buttons (events, a card to buy, End turn)
+        buttons = page.locator("#actions:not([hidden]) button.action")
+        for i in range(buttons.count()):
+            take(sent.after(buttons.nth(i).click))
+        # every target of the board and every choice of its menu
+        # (a target whose hint another one had already offers the same actions: the hint lists
+        # their words; a Tax's region has many hexes)
+        targets = page.locator("#board svg [data-hint]")
+        hints = targets.evaluate_all("(nodes) => nodes.map((n) => n.dataset.hint)")
+        for i, hint in enumerate(hints):
+            if hint in hints[:i]:
+                continue
+            node = targets.nth(i)
+            take(sent.after(lambda: press(page, node, touch)))
+            if _selected(page):  # a general selected by the click: his moves and buttons
+                _explore_selection(page, sent, take, touch)
+            count = page.locator("#chooser:not([hidden]) .choice:not(.cancel)").count()
+            _escape(page)
+            for c in range(count):
+                press(page, node, touch)
+                choice = page.locator("#chooser:not([hidden]) .choice:not(.cancel)").nth(c)
+                if choice.get_attribute("data-type") == "select":
+                    choice.click()
+                    _explore_selection(page, sent, take, touch)
+                else:
+                    take(sent.after(choice.click))
+                _escape(page)
+        return found
+    finally:
+        sent.stop()
+
+
+def _selected(page) -> bool:
+    return page.locator("#board [data-general].selected").count() > 0
+
+
+def _select(page, general: str, touch: bool) -> None:
+    if page.locator(f"#board [data-general='{general}'].selected").count():
+        return
+    press(page, page.locator(f"#board [data-general='{general}']"), touch)
+    choice = page.locator("#chooser:not([hidden]) .choice[data-type='select']")
+    if choice.count():
+        choice.click()
+    page.locator(f"#board [data-general='{general}'].selected").wait_for()
+
+
+def _explore_selection(page, sent: Sent, take, touch: bool) -> None:
+    """A selected general: every button his selection adds to the Actions panel, and every
+    place lit for him (a settlement, else its hex)."""
+    general = page.locator("#board [data-general].selected").get_attribute("data-general")
+    buttons = page.locator("#actions:not([hidden]) button.action:not(.end-turn)")
+    for i in range(buttons.count()):
+        _select(page, general, touch)
+        take(sent.after(buttons.nth(i).click))
+    _select(page, general, touch)
+    # a settlement lit for him is clicked as a settlement (its hex is the same move)
+    places = page.evaluate(
+        """() => {
+          const lit = [...document.querySelectorAll('#board [data-settlement].reachable')];
+          const theirs = new Set(lit.map((n) => n.dataset.hex));
+          return [...lit.map((n) => `[data-settlement="${n.dataset.settlement}"]`),
+                  ...[...document.querySelectorAll('#board polygon.hex.reachable')]
+                    .filter((n) => !theirs.has(n.dataset.hex)).map((n) => `polygon.hex[data-hex="${n.dataset.hex}"]`)];
+        }"""
+    )
+    for place in places:
+        _select(page, general, touch)
+        take(sent.after(lambda place=place: press(page, page.locator(f"#board svg {place}"), touch)))
+        _escape(page)
+    _escape(page)  # deselects him
