@@ -107,10 +107,32 @@ def test_migrate_twice_is_fine(open_store):
     assert store.schema_revision() is None
     store.migrate()
     store.migrate()
-    assert store.schema_revision() == "0003"
+    assert store.schema_revision() == "0004"
     open_store().migrate()  # another instance on the same database
     tables = set(inspect(store.engine).get_table_names())
     assert {"games", "actions", "snapshots", "alembic_version"} <= tables
+
+
+def test_accounts_migration_keeps_the_guest_games(open_store):
+    """Issue 30: a database at 0003 holding a guest game upgrades to the accounts' tables with
+    the game, its seats (credential hashes among them) and its actions unchanged."""
+    from alembic import command
+
+    store = open_store(migrate=False)
+    config = store.alembic_config()
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0003")
+    assert store.schema_revision() == "0003"
+    new_game(store)
+    store.append_action("g1", 0, 0, end_turn(0), "c0")
+    before = store.load("g1", all_actions=True)
+    store.migrate()
+    assert store.schema_revision() == "0004"
+    assert {"accounts", "sessions", "account_seats"} <= set(inspect(store.engine).get_table_names())
+    after = store.load("g1", all_actions=True)
+    assert after.seats == before.seats == seats()
+    assert after.all_actions == before.all_actions and after.action_count == 1
 
 
 def test_migration_matches_the_models(store):

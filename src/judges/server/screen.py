@@ -272,6 +272,7 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
         service._publish(live)
         await service.broadcast(live)
         seat_keys.set_seat_cookie(response, request, live.id, token)
+        await request.app.state.accounts.bind(request, live, seat, token)  # server/accounts.py
         base = str(request.base_url).rstrip("/")
         return {"seat": seat, "token": token, "link": f"{base}/games/{live.id}"}
 
