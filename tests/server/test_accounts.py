@@ -240,3 +240,45 @@ def test_my_games_lists_the_accounts_games_with_your_turn(client):
     assert entry["your_turn"] is True and entry["seat"] == 0
     assert entry["names"][0] == "Ada" and entry["round"] >= 1 and isinstance(entry["phase"], str)
     assert entry["waiting"] >= 0 and entry["link"] == f"/games/{mine}"
+
+
+def test_an_account_holds_one_seat_of_a_table(client):
+    """Issue 34's rule, for accounts: a player seated at a table claims no second seat of it,
+    even from a browser holding no seat cookie (signed in only)."""
+    sign_up(client)
+    data = client.post("/api/games", json={"seats": TWO_HUMANS, "seed": 7}).json()
+    link = next(s["invitation"] for s in data["seats"] if "invitation" in s)
+    only_session(client)
+    refused = client.post(f"/api/games/{data['id']}/claim", json={"invitation": invitation_code(link)})
+    assert refused.status_code == 409 and refused.json()["key"] == "error.seat_held"
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "open": True}, {"kind": "bot"}]
+    gid = client.post("/api/games", json={"seats": seats, "seed": 7}).json()["id"]
+    only_session(client)
+    assert client.post(f"/api/games/{gid}/join").status_code == 409
+
+
+def test_my_games_lists_a_finished_game_with_its_result_and_replay(client):
+    sign_up(client)
+    data = client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 9, "round_limit": 1}).json()
+    client.post(f"/api/games/{data['id']}/seat/away", headers={"X-Seat-Token": data["token"]})  # bots finish it
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        games = client.get("/api/me/games").json()
+        if games["finished"]:
+            break
+        time.sleep(0.1)
+    assert games["running"] == []
+    (entry,) = games["finished"]
+    view = client.get(f"/api/games/{data['id']}/spectate").json()
+    assert entry["id"] == data["id"] and entry["ending"] == view["ending"]
+    assert entry["winners"] == view["winners"] and entry["won"] == (0 in view["winners"])
+    assert entry["replay"] == f"/games/{data['id']}/replay"
+
+
+def test_another_sites_page_cannot_act_through_the_session(client):
+    sign_up(client)
+    gid = client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 7}).json()["id"]
+    only_session(client)
+    evil = {"Origin": "https://evil.example"}
+    assert client.get(f"/api/games/{gid}/view", headers=evil).status_code == 401
+    assert client.get(f"/api/games/{gid}/view").status_code == 200

@@ -85,10 +85,17 @@ class Accounts:
         self.limits = limits or AccountLimits.from_env()
         self.store = AccountStore(service.store)
         self.hasher = PasswordHasher()
-        self.dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
+        self._dummy_hash: str | None = None
         self.by_name = RateLimiter(self.limits.sign_in_burst, self.limits.sign_in_per_minute)
         self.by_address = RateLimiter(self.limits.sign_in_burst * 4, self.limits.sign_in_per_minute * 4)
         self.sign_ups = RateLimiter(self.limits.sign_up_burst, self.limits.sign_up_per_minute)
+
+    @property
+    def dummy_hash(self) -> str:
+        """What an unknown name's password is checked against (made once, when first needed)."""
+        if self._dummy_hash is None:
+            self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
+        return self._dummy_hash
 
     # --- sessions ---------------------------------------------------------------------------
 
@@ -148,6 +155,12 @@ class Accounts:
                     await self.service._caught_up_quietly(live)
                 seat = self.seat_in(live, account.id)
         return seat
+
+    async def refuse_seated(self, conn: HTTPConnection, live: LiveGame) -> None:
+        """A player holds one seat of a table: an account with a seat here takes no other."""
+        account = await self.account(conn) if SESSION_COOKIE in conn.cookies else None
+        if account is not None and self.seat_in(live, account.id) is not None:
+            raise ServiceError(409, "error.seat_held", "you already hold a seat at this table")
 
     async def bind(self, conn: HTTPConnection, live: LiveGame, seat: int, token: str) -> None:
         """A seat just taken with credential `token`: bound to the account the request is

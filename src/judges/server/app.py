@@ -308,6 +308,7 @@ def create_app(
         """Takes the invited seat: its credential goes into the game's cookie and the browser
         goes on to the game's page, whose address holds no secret."""
         live = await service.get(game_id)
+        await accounts.refuse_seated(request, live)
         seat, token = await service.claim(live, code, seat_keys.credential(request, game_id)[0])
         await accounts.bind(request, live, seat, token)
         response = RedirectResponse(f"/games/{game_id}", status_code=303)
@@ -463,6 +464,7 @@ def create_app(
         """Takes the seat of an invitation (API clients): answers the seat's own credential,
         to send as X-Seat-Token (also set as the game's cookie). The invitation is spent."""
         live = await service.get(game_id)
+        await accounts.refuse_seated(request, live)
         seat, token = await service.claim(live, body.invitation, seat_keys.credential(request, game_id)[0])
         await accounts.bind(request, live, seat, token)
         seat_keys.set_seat_cookie(response, request, game_id, token)

@@ -246,6 +246,7 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
             raise ServiceError(403, "error.cross_origin", "a seat is taken from this site's pages only")
         live = await service.get(game_id)
         service.refuse_seated(live, seat_keys.credential(request, game_id)[0])
+        await request.app.state.accounts.refuse_seated(request, live)  # server/accounts.py
         token = new_token()
         now = time.time()
 
