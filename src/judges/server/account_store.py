@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
@@ -16,6 +17,7 @@ from .store import (
     _utc,
     account_seats_table,
     accounts_table,
+    games_table,
     sessions_table,
 )
 
@@ -35,6 +37,16 @@ class Account:
 def name_key(name: str) -> str:
     """What makes two names the same account: case and surrounding spaces do not count."""
     return name.strip().casefold()
+
+
+@dataclass(frozen=True)
+class AccountGame:
+    id: str
+    seat: int
+    seats: list[dict[str, Any]]
+    ending: str | None
+    winners: list[int]
+    updated_at: datetime
 
 
 class AccountStore:
@@ -133,12 +145,22 @@ class AccountStore:
             )
         return seat
 
-    def seats_of(self, account_id: int) -> list[tuple[str, int]]:
-        """(game id, seat) of every seat bound to the account, the most recent first."""
+    def games_of(self, account_id: int, limit: int) -> list[AccountGame]:
+        """The games where a seat was bound to the account, the most recently changed first, as
+        stored (the caller checks that the seat is still the account's)."""
         with self.store._session() as session:
             rows = session.execute(
-                select(account_seats_table.c.game_id, account_seats_table.c.seat)
+                select(
+                    games_table.c.id,
+                    games_table.c.seats,
+                    games_table.c.ending,
+                    games_table.c.winners,
+                    games_table.c.updated_at,
+                    account_seats_table.c.seat,
+                )
+                .join(account_seats_table, account_seats_table.c.game_id == games_table.c.id)
                 .where(account_seats_table.c.account_id == account_id)
-                .order_by(account_seats_table.c.bound_at.desc())
+                .order_by(games_table.c.updated_at.desc())
+                .limit(limit)
             ).all()
-        return [(r.game_id, r.seat) for r in rows]
+        return [AccountGame(r.id, r.seat, r.seats, r.ending, list(r.winners or []), _utc(r.updated_at)) for r in rows]

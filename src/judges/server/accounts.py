@@ -292,39 +292,41 @@ def accounts_router(accounts: Accounts) -> APIRouter:
             raise ServiceError(401, "error.signed_out", "sign in to see your games")
         running, finished = [], []
         now = time.time()
-        for game_id, _ in (await service.db(accounts.store.seats_of, account.id))[: max(1, min(limit, 200))]:
-            try:
-                live = await service.get(game_id)
-            except ServiceError:
-                continue
-            seat = accounts.seat_in(live, account.id)
-            if seat is None:
+        # finished games as stored (not loaded into memory); running ones from their live copy
+        for stored in await service.db(accounts.store.games_of, account.id, max(1, min(limit, 200))):
+            if not 0 <= stored.seat < len(stored.seats) or not accounts.bound(stored.seats[stored.seat], account.id):
                 continue  # the seat was handed to someone else
-            game = live.game
-            state = game.state
-            count = len(game.log)
-            last = await service.db(service.store.list_actions, game_id, count - 1) if count else []
-            since = last[-1]["created_at"].timestamp() if last else float(live.seats[seat].get("seen", now))
             entry: dict[str, Any] = {
-                "id": game_id,
-                "seat": seat,
-                "names": [s["name"] for s in live.seats],
-                "round": state.round,
-                "phase": PHASES[state.phase - 1],
-                "link": f"/games/{game_id}",
+                "id": stored.id,
+                "seat": stored.seat,
+                "names": [s["name"] for s in stored.seats],
+                "link": f"/games/{stored.id}",
             }
-            if game.is_over:
+            if stored.ending is not None:
                 entry.update(
-                    ending=state.ending,
-                    winners=list(state.winners),
-                    won=seat in state.winners,
-                    replay=f"/games/{game_id}/replay",
+                    ending=stored.ending,
+                    winners=stored.winners,
+                    won=stored.seat in stored.winners,
+                    replay=f"/games/{stored.id}/replay",
+                    at=int(stored.updated_at.timestamp()),
                 )
                 finished.append(entry)
-            else:
-                entry["your_turn"] = seat in game.waiting_for()
-                entry["waiting"] = round(max(0.0, now - since))
-                running.append(entry)
+                continue
+            try:
+                live = await service.get(stored.id)
+            except ServiceError:
+                continue
+            game = live.game
+            count = len(game.log)
+            last = await service.db(service.store.list_actions, stored.id, count - 1) if count else []
+            since = last[-1]["created_at"].timestamp() if last else stored.updated_at.timestamp()
+            entry.update(
+                round=game.state.round,
+                phase=PHASES[game.state.phase - 1],
+                your_turn=not game.is_over and stored.seat in game.waiting_for(),
+                waiting=round(max(0.0, now - since)),
+            )
+            running.append(entry)
         running.sort(key=lambda e: (not e["your_turn"], -e["waiting"]))
         return {"running": running, "finished": finished}
 
