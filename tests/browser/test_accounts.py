@@ -88,3 +88,39 @@ def test_the_host_reissues_an_invitation_from_the_screen(browser, server):
     assert page.locator("#players .player-board[data-seat='0'] button[data-action=reissue]").count() == 0
     assert not [e for e in errors if "favicon" not in e], errors
     page.context.close()
+
+
+def test_the_account_panels_show_no_english_word(browser, server):
+    """§ 15 Languages for the account's panels: signed in, with a running and a finished game,
+    in Spanish and in Portuguese (browser/test_screen_languages.py's check)."""
+    import time
+
+    from browser.test_screen_languages import LANGUAGES, check_no_english
+
+    for lang in LANGUAGES:
+        page = open_page(browser, viewport={"width": 1400, "height": 900})
+        errors = watch_console(page)
+        page.goto(f"{server}/?lang={lang}")
+        page.locator("#account-form input[name=name]").fill("levi" + secrets.token_hex(3))
+        page.locator("#account-form input[name=password]").fill("a long secret")
+        page.click("#sign-up")
+        page.wait_for_selector("#signed-in:not([hidden])")
+        seats = [{"kind": "human", "name": "Ehud"}, {"kind": "bot"}, {"kind": "bot"}]
+        running = page.request.post(server + "/api/games", data={"seats": seats, "seed": 5}).json()
+        done = page.request.post(server + "/api/games", data={"seats": seats, "seed": 9, "round_limit": 1}).json()
+        page.request.post(f"{server}/api/games/{done['id']}/seat/away")
+        deadline = time.monotonic() + TIMEOUT / 1000
+        while time.monotonic() < deadline:
+            if page.request.get(server + "/api/me/games").json()["finished"]:
+                break
+            time.sleep(0.5)
+        page.reload()
+        page.wait_for_selector(f"#my-running tr[data-my-game='{running['id']}']")
+        page.wait_for_selector(f"#my-finished tr[data-my-game='{done['id']}']")
+        check_no_english(page, lang, "my games")
+        shot(page, f"accounts-my-games-{lang}")
+        page.click("#sign-out")
+        page.wait_for_selector("#account-form:not([hidden])")
+        check_no_english(page, lang, "sign in")
+        assert errors == [], errors
+        page.context.close()
