@@ -344,7 +344,9 @@ class SpectatorMessage(BaseModel):
     client_message_id: str | None = Field(default=None, max_length=100)
 
 
-def chat_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGame], Awaitable[int]]) -> APIRouter:
+def chat_router(
+    service: GameService, seat_of: Callable[[HTTPConnection, LiveGame], Awaitable[int]]
+) -> APIRouter:
     """The chat's HTTP routes; `seat_of` is the app's reading of a request's seat credential."""
     router = APIRouter()
     chat = service.chat
