@@ -131,10 +131,15 @@ class AccountStore:
                     account_seats_table.c.account_id == account_id, account_seats_table.c.game_id == game_id
                 )
             )
-            session.execute(
-                account_seats_table.insert().values(account_id=account_id, game_id=game_id, seat=seat, bound_at=_now())
-            )
-            session.commit()
+            try:
+                session.execute(
+                    account_seats_table.insert().values(
+                        account_id=account_id, game_id=game_id, seat=seat, bound_at=_now()
+                    )
+                )
+                session.commit()
+            except IntegrityError:  # bound at once through another process: one binding stays
+                session.rollback()
 
     def seat_in(self, account_id: int, game_id: str) -> int | None:
         with self.store._session() as session:

@@ -165,6 +165,8 @@ class Accounts:
     async def bind(self, conn: HTTPConnection, live: LiveGame, seat: int, token: str) -> None:
         """A seat just taken with credential `token`: bound to the account the request is
         signed in to, if any (an account holds one seat of a table: a second stays a guest's)."""
+        if not seat_keys.same_origin(conn):
+            return  # the session is honoured from this site's pages only
         account = await self.account(conn)
         if account is None or self.seat_in(live, account.id) is not None:
             return
