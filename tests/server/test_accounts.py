@@ -78,6 +78,7 @@ def test_a_name_is_one_account_whatever_its_case(client):
         ({"name": "r", "password": "a long secret"}, "error.account_name"),
         ({"name": "ruth", "password": "short"}, "error.password_length"),
         ({"name": "ruth", "password": "a long secret", "email": "not an address"}, "error.email"),
+        ({"name": "ruth", "password": "a long secret", "email": "ruth@example.org\u0000"}, "error.email"),
     ],
 )
 def test_bad_sign_ups_are_refused_with_their_reason(client, body, key):
@@ -282,3 +283,11 @@ def test_another_sites_page_cannot_act_through_the_session(client):
     evil = {"Origin": "https://evil.example"}
     assert client.get(f"/api/games/{gid}/view", headers=evil).status_code == 401
     assert client.get(f"/api/games/{gid}/view").status_code == 200
+
+
+def test_a_name_is_read_at_sign_in_as_it_was_cleaned_at_sign_up(client):
+    """Control characters (a NUL, which PostgreSQL refuses in text) never reach the database."""
+    sign_up(client, name="ru\u0000th\u200b")
+    assert client.get("/api/me").json()["account"]["name"] == "ruth"
+    client.cookies.clear()
+    assert client.post("/api/session", json={"name": "RU\u0000TH", "password": "a long secret"}).status_code == 200

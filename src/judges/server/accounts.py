@@ -23,6 +23,7 @@ import asyncio
 import os
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +35,7 @@ from starlette.requests import HTTPConnection
 
 from ..engine.state import PHASES
 from . import seats as seat_keys
-from .account_store import Account, AccountStore, NameTaken
+from .account_store import Account, AccountStore, NameTaken, name_key
 from .limits import RateLimiter, clean_name
 from .service import GameService, LiveGame, ServiceError
 from .store import hash_token
@@ -233,7 +234,9 @@ def accounts_router(accounts: Accounts) -> APIRouter:
                 max=limits.password_max,
             )
         email = (body.email or "").strip() or None
-        if email is not None and ("@" not in email or any(c.isspace() for c in email)):
+        if email is not None and (
+            "@" not in email or any(c.isspace() or unicodedata.category(c).startswith("C") for c in email)
+        ):
             raise ServiceError(422, "error.email", "this is not an e-mail address")
         refuse(accounts.sign_ups, request.client.host if request.client else "")
         password_hash = await asyncio.to_thread(accounts.hasher.hash, body.password)
@@ -250,8 +253,9 @@ def accounts_router(accounts: Accounts) -> APIRouter:
         answer for both."""
         same_site(request)
         refuse(accounts.by_address, request.client.host if request.client else "")
-        refuse(accounts.by_name, body.name.strip().casefold())
-        account = await service.db(accounts.store.by_name, body.name)
+        name = clean_name(body.name, limits.name_max)  # as it was cleaned at sign-up
+        refuse(accounts.by_name, name_key(name))
+        account = await service.db(accounts.store.by_name, name)
 
         def check() -> bool:
             try:
