@@ -11,6 +11,8 @@ PostgreSQL schema serve one game whose seats are split across them.
   the other, and its new invitation can be claimed through either; its player, present
   through the other process, keeps it until the other player present agrees (through
   that process too);
+- a seat bound to an account through one process is played, signed in only, through the
+  other at once (issue 30);
 - the database failing under the servers (`pg_terminate_backend` in a loop, then a long
   `LOCK TABLE games` taken while a human seat owes a decision, so that its action meets it)
   leaves no socket silent and no game stuck once it answers again.
@@ -287,6 +289,41 @@ def test_a_seat_claimed_through_one_process_is_honoured_at_once_by_the_other_fif
                 assert claimed.status_code == 200, claimed.text
                 client.cookies.clear()
                 view = client.get(f"{a.base}/api/games/{gid}/view", headers={"X-Seat-Token": claimed.json()["token"]})
+                assert view.status_code == 200 and view.json()["seat"] == 1, (attempt, view.text)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{logs(servers)}") from None
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def test_a_seat_bound_to_an_account_through_one_process_is_honoured_at_once_by_the_other(pg, tmp_path):
+    """Issue 30: a signed-in player claims a seat through B; his next request, signed in only
+    (no seat credential), reaches A before the fan-out does. A looks the binding up in the store
+    before it refuses, so the account plays its new seat through either process."""
+    _, _, url, _ = pg
+    servers = start_pair(url, tmp_path, {"JUDGES_CREATE_BURST": "1000"})
+    try:
+        a, b = servers
+        with httpx.Client(timeout=30) as client:
+            signed = client.post(f"{a.base}/api/accounts", json={"name": "ruth", "password": "a long secret"})
+            assert signed.status_code == 201, signed.text
+            session = client.cookies["jk_session"]
+            for attempt in range(20):
+                client.cookies.clear()
+                created = client.post(
+                    f"{a.base}/api/games", json={"seats": [{"kind": "human"}] * 2, "seed": 200 + attempt}
+                )
+                assert created.status_code == 201, created.text
+                gid = created.json()["id"]
+                code = invitation_code(created.json()["seats"][1]["invitation"])
+                client.cookies.clear()
+                client.cookies.set("jk_session", session)
+                claimed = client.post(f"{b.base}/api/games/{gid}/claim", json={"invitation": code})
+                assert claimed.status_code == 200, claimed.text
+                client.cookies.clear()
+                client.cookies.set("jk_session", session)
+                view = client.get(f"{a.base}/api/games/{gid}/view")
                 assert view.status_code == 200 and view.json()["seat"] == 1, (attempt, view.text)
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n{logs(servers)}") from None

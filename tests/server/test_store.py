@@ -107,10 +107,32 @@ def test_migrate_twice_is_fine(open_store):
     assert store.schema_revision() is None
     store.migrate()
     store.migrate()
-    assert store.schema_revision() == "0003"
+    assert store.schema_revision() == "0004"
     open_store().migrate()  # another instance on the same database
     tables = set(inspect(store.engine).get_table_names())
     assert {"games", "actions", "snapshots", "alembic_version"} <= tables
+
+
+def test_accounts_migration_keeps_the_guest_games(open_store):
+    """Issue 30: a database at 0003 holding a guest game upgrades to the accounts' tables with
+    the game, its seats (credential hashes among them) and its actions unchanged."""
+    from alembic import command
+
+    store = open_store(migrate=False)
+    config = store.alembic_config()
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0003")
+    assert store.schema_revision() == "0003"
+    new_game(store)
+    store.append_action("g1", 0, 0, end_turn(0), "c0")
+    before = store.load("g1", all_actions=True)
+    store.migrate()
+    assert store.schema_revision() == "0004"
+    assert {"accounts", "sessions", "account_seats"} <= set(inspect(store.engine).get_table_names())
+    after = store.load("g1", all_actions=True)
+    assert after.seats == before.seats == seats()
+    assert after.all_actions == before.all_actions and after.action_count == 1
 
 
 def test_migration_matches_the_models(store):
@@ -487,3 +509,26 @@ def test_postgres_connections_have_timeouts(db_url):
         store.close()
     with pytest.raises(TypeError):
         GameStore(db_url, pool_sise=3)
+
+
+def test_account_store_on_each_backend(store):
+    """Accounts (server/account_store.py): a name is one account whatever its case; a session is
+    found by its hash until it ends or expires; a bound seat lists its game."""
+    from judges.server.account_store import AccountStore, NameTaken
+
+    accounts = AccountStore(store)
+    ruth = accounts.create("Ruth", "$argon2id$x", None)
+    with pytest.raises(NameTaken):
+        accounts.create("ruth", "$argon2id$y", "r@example.org")
+    assert accounts.by_name(" RUTH ") == ruth
+    accounts.open_session("h1", ruth.id, 3600)
+    accounts.open_session("h2", ruth.id, -1)  # already expired
+    assert accounts.session_account("h1") == ruth and accounts.session_account("h2") is None
+    accounts.open_session("h3", ruth.id, 3600, replaces="h1")  # rotated at sign-in
+    assert accounts.session_account("h1") is None and accounts.session_account("h3") == ruth
+    new_game(store)
+    accounts.bind_seat(ruth.id, "g1", 0)
+    assert accounts.seat_in(ruth.id, "g1") == 0
+    assert [(g.id, g.seat, g.ending) for g in accounts.games_of(ruth.id, 10)] == [("g1", 0, None)]
+    store.delete_game("g1")
+    assert accounts.games_of(ruth.id, 10) == []

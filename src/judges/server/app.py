@@ -32,6 +32,7 @@ from ..render.board import SEAT_COLOURS
 from ..world import MapDataError, load_world, map_exists
 from . import seats as seat_keys
 from . import updates
+from .accounts import Accounts, accounts_router
 from .chat import chat_router
 from .limits import BodySizeLimit, Limits, RateLimiter, SecurityHeaders, StrictJSON
 from .screen import screen_router
@@ -146,6 +147,7 @@ def create_app(
         description="The game server: create games, read your seat's view, submit actions.",
     )
     app.state.service = service
+    app.state.accounts = accounts = Accounts(service)
 
     def too_large(request: Request) -> JSONResponse:
         key = "error.too_large"
@@ -182,6 +184,7 @@ def create_app(
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(limits.trusted_proxies))
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
     app.include_router(manual_router())
+    app.include_router(accounts_router(accounts))
 
     def page(template: str, request: Request, language: str, **values: Any) -> HTMLResponse:
         """A page in the reader's language; an explicit ?lang= is remembered in a cookie."""
@@ -218,6 +221,10 @@ def create_app(
         """The seat a request's credential (X-Seat-Token, or the game's cookie) belongs to; the
         request is a sign of life of its player (server/seats.py, `present`)."""
         token, from_cookie = seat_keys.credential(conn, live.id)
+        bound = None if token and not from_cookie else await accounts.bound_seat(conn, live)
+        if bound is not None:  # signed in to the account the seat is bound to (server/accounts.py)
+            service.saw(live, bound)
+            return bound
         if from_cookie and not seat_keys.same_origin(conn):
             raise ServiceError(403, "error.cross_origin", "a seat's cookie is accepted from this site's pages only")
         seat = await service.seat_for(live, token)
@@ -308,7 +315,9 @@ def create_app(
         """Takes the invited seat: its credential goes into the game's cookie and the browser
         goes on to the game's page, whose address holds no secret."""
         live = await service.get(game_id)
+        await accounts.refuse_seated(request, live)
         seat, token = await service.claim(live, code, seat_keys.credential(request, game_id)[0])
+        await accounts.bind(request, live, seat, token)
         response = RedirectResponse(f"/games/{game_id}", status_code=303)
         seat_keys.set_seat_cookie(response, request, game_id, token)
         return response
@@ -362,8 +371,10 @@ def create_app(
                 entry["open"] = True  # taken from the lobby (POST /api/games/{id}/join)
             seats.append(entry)
         seat_keys.set_seat_cookie(response, request, live.id, token)
-        service.wake_bots(live)
         host = seat_keys.host_seat(live.seats)
+        if host is not None:
+            await accounts.bind(request, live, host, token)
+        service.wake_bots(live)
         # Published before the first die: the SHA-256 of the dice's seed, revealed at the end.
         return {
             "id": live.id,
@@ -460,7 +471,9 @@ def create_app(
         """Takes the seat of an invitation (API clients): answers the seat's own credential,
         to send as X-Seat-Token (also set as the game's cookie). The invitation is spent."""
         live = await service.get(game_id)
+        await accounts.refuse_seated(request, live)
         seat, token = await service.claim(live, body.invitation, seat_keys.credential(request, game_id)[0])
+        await accounts.bind(request, live, seat, token)
         seat_keys.set_seat_cookie(response, request, game_id, token)
         return {"seat": seat, "token": token}
 

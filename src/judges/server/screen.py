@@ -266,6 +266,7 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
             raise ServiceError(403, "error.cross_origin", "a seat is taken from this site's pages only")
         live = await service.get(game_id)
         service.refuse_seated(live, seat_keys.credential(request, game_id)[0])
+        await request.app.state.accounts.refuse_seated(request, live)  # server/accounts.py
         token = new_token()
         now = time.time()
 
@@ -292,6 +293,7 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
         service._publish(live)
         await service.broadcast(live)
         seat_keys.set_seat_cookie(response, request, live.id, token)
+        await request.app.state.accounts.bind(request, live, seat, token)  # server/accounts.py
         base = str(request.base_url).rstrip("/")
         return {"seat": seat, "token": token, "link": f"{base}/games/{live.id}"}
 

@@ -18,6 +18,9 @@ Tables (migrations/versions/):
   snapshots (game_id, seq) primary key, data
   chat      (game_id, id) primary key, channel, sender, name, text, client_message_id,
             created_at; UNIQUE (game_id, client_message_id); games.chat_count is the last id
+  accounts  id, name, name_key UNIQUE, password_hash, email, created_at (server/account_store.py)
+  sessions  id_hash primary key, account_id, created_at, expires_at
+  account_seats (account_id, game_id) primary key, seat, bound_at
 
 JSON columns are plain JSON (not PostgreSQL JSONB) so that key order survives: dicts of the
 engine state (generals by id, ...) iterate in insertion order. JSON turns integer dict keys
@@ -286,10 +289,53 @@ class ChatRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class AccountRow(Base):
+    """A player's account (server/accounts.py): `name_key` is the name case-folded (unique),
+    `password_hash` an argon2id hash (PHC string)."""
+
+    __tablename__ = "accounts"
+    __table_args__ = (UniqueConstraint("name_key", name="uq_accounts_name_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String)
+    name_key: Mapped[str] = mapped_column(String)
+    password_hash: Mapped[str] = mapped_column(String)
+    email: Mapped[str | None] = mapped_column(String, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SessionRow(Base):
+    """A signed-in browser: the sha256 of its random session id (the cookie), never the id."""
+
+    __tablename__ = "sessions"
+
+    id_hash: Mapped[str] = mapped_column(String, primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AccountSeatRow(Base):
+    """A seat bound to an account (the seat's own `account` says so too: this is the index
+    that lists an account's games)."""
+
+    __tablename__ = "account_seats"
+
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    game_id: Mapped[str] = mapped_column(String, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    bound_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 games_table = _table(GameRow)
 chat_table = _table(ChatRow)
 actions_table = _table(ActionRow)
 snapshots_table = _table(SnapshotRow)
+accounts_table = _table(AccountRow)
+sessions_table = _table(SessionRow)
+account_seats_table = _table(AccountSeatRow)
 
 
 # --- what load / list_games return ------------------------------------------------------------
@@ -633,6 +679,7 @@ class GameStore:
         with self._session(write=True) as session:
             session.execute(delete(snapshots_table).where(snapshots_table.c.game_id == game_id))
             session.execute(delete(chat_table).where(chat_table.c.game_id == game_id))
+            session.execute(delete(account_seats_table).where(account_seats_table.c.game_id == game_id))
             session.execute(delete(actions_table).where(actions_table.c.game_id == game_id))
             deleted = _rowcount(session.execute(delete(games_table).where(games_table.c.id == game_id)))
             session.commit()
@@ -1021,7 +1068,7 @@ class GameStore:
                     updated_at=_utc(g.updated_at),
                     options=g.options,
                     rules_version=g.rules_version,
-                    seats=[{k: v for k, v in s.items() if k != "token_hash"} for s in g.seats],
+                    seats=[{k: v for k, v in s.items() if k not in ("token_hash", "account_for")} for s in g.seats],
                     action_count=g.action_count,
                     ending=g.ending,
                     winners=g.winners,

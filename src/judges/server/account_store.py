@@ -1,0 +1,171 @@
+"""Persistence of accounts, sessions and the seats bound to accounts (tables: store.py,
+migration 0004). Synchronous, like GameStore, whose engine it shares; the server calls it in
+its database threads (`GameService.db`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+
+from .store import (
+    GameStore,
+    _now,
+    _utc,
+    account_seats_table,
+    accounts_table,
+    games_table,
+    sessions_table,
+)
+
+
+class NameTaken(Exception):
+    """An account with this name (case-folded) exists already."""
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    email: str | None
+    password_hash: str
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same account: case and surrounding spaces do not count."""
+    return name.strip().casefold()
+
+
+@dataclass(frozen=True)
+class AccountGame:
+    id: str
+    seat: int
+    seats: list[dict[str, Any]]
+    ending: str | None
+    winners: list[int]
+    updated_at: datetime
+
+
+class AccountStore:
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    def create(self, name: str, password_hash: str, email: str | None) -> Account:
+        with self.store._session(write=True) as session:
+            try:
+                account_id = session.scalar(
+                    accounts_table.insert()
+                    .values(
+                        name=name,
+                        name_key=name_key(name),
+                        password_hash=password_hash,
+                        email=email,
+                        created_at=_now(),
+                    )
+                    .returning(accounts_table.c.id)
+                )
+                session.commit()
+            except IntegrityError:
+                raise NameTaken(name) from None
+        assert account_id is not None
+        return Account(account_id, name, email, password_hash)
+
+    def by_name(self, name: str) -> Account | None:
+        with self.store._session() as session:
+            row = session.execute(select(accounts_table).where(accounts_table.c.name_key == name_key(name))).first()
+        return Account(row.id, row.name, row.email, row.password_hash) if row else None
+
+    def set_password_hash(self, account_id: int, password_hash: str) -> None:
+        with self.store._session(write=True) as session:
+            session.execute(
+                accounts_table.update().where(accounts_table.c.id == account_id).values(password_hash=password_hash)
+            )
+            session.commit()
+
+    # --- sessions -------------------------------------------------------------------------
+
+    def open_session(self, id_hash: str, account_id: int, lifetime: float, replaces: str | None = None) -> None:
+        """Stores a new session (the hash of its id); `replaces`: the hash of the session the
+        browser held before, ended in the same transaction (the id is rotated at sign-in)."""
+        now = _now()
+        with self.store._session(write=True) as session:
+            if replaces:
+                session.execute(delete(sessions_table).where(sessions_table.c.id_hash == replaces))
+            session.execute(delete(sessions_table).where(sessions_table.c.expires_at < now))
+            session.execute(
+                sessions_table.insert().values(
+                    id_hash=id_hash,
+                    account_id=account_id,
+                    created_at=now,
+                    expires_at=now + timedelta(seconds=lifetime),
+                )
+            )
+            session.commit()
+
+    def close_session(self, id_hash: str) -> None:
+        with self.store._session(write=True) as session:
+            session.execute(delete(sessions_table).where(sessions_table.c.id_hash == id_hash))
+            session.commit()
+
+    def session_account(self, id_hash: str) -> Account | None:
+        """The account a live (unexpired) session is signed in to."""
+        with self.store._session() as session:
+            row = session.execute(
+                select(accounts_table, sessions_table.c.expires_at)
+                .join(sessions_table, sessions_table.c.account_id == accounts_table.c.id)
+                .where(sessions_table.c.id_hash == id_hash)
+            ).first()
+        if row is None or _utc(row.expires_at) <= datetime.now(UTC):
+            return None
+        return Account(row.id, row.name, row.email, row.password_hash)
+
+    # --- seats ----------------------------------------------------------------------------
+
+    def bind_seat(self, account_id: int, game_id: str, seat: int) -> None:
+        with self.store._session(write=True) as session:
+            session.execute(
+                delete(account_seats_table).where(
+                    account_seats_table.c.account_id == account_id, account_seats_table.c.game_id == game_id
+                )
+            )
+            try:
+                session.execute(
+                    account_seats_table.insert().values(
+                        account_id=account_id, game_id=game_id, seat=seat, bound_at=_now()
+                    )
+                )
+                session.commit()
+            except IntegrityError:  # bound at once through another process: one binding stays
+                session.rollback()
+
+    def seat_in(self, account_id: int, game_id: str) -> int | None:
+        with self.store._session() as session:
+            seat: int | None = session.scalar(
+                select(account_seats_table.c.seat).where(
+                    account_seats_table.c.account_id == account_id, account_seats_table.c.game_id == game_id
+                )
+            )
+        return seat
+
+    def games_of(self, account_id: int, limit: int) -> list[AccountGame]:
+        """The games where a seat was bound to the account, the most recently changed first, as
+        stored (the caller checks that the seat is still the account's)."""
+        with self.store._session() as session:
+            rows = session.execute(
+                select(
+                    games_table.c.id,
+                    games_table.c.seats,
+                    games_table.c.ending,
+                    games_table.c.winners,
+                    games_table.c.updated_at,
+                    account_seats_table.c.seat,
+                )
+                .join(account_seats_table, account_seats_table.c.game_id == games_table.c.id)
+                .where(account_seats_table.c.account_id == account_id)
+                .order_by(games_table.c.updated_at.desc())
+                .limit(limit)
+            ).all()
+        return [AccountGame(r.id, r.seat, r.seats, r.ending, list(r.winners or []), _utc(r.updated_at)) for r in rows]

@@ -1,0 +1,75 @@
+// The account's panels of the home page: sign in, sign up, sign out (server/accounts.py), and
+// "My games": the signed-in player's running games (yours to play first), then finished ones.
+import {$, el} from "./dom.js";
+
+const lang = $("account").dataset.lang;
+let strings = {};
+const t = (key, params) => {
+  let text = strings[key] ?? key;
+  for (const [k, v] of Object.entries(params || {})) text = text.split("{" + k + "}").join(String(v));
+  return text;
+};
+
+function ago(seconds) {
+  const format = new Intl.RelativeTimeFormat(lang.replace("_", "-"), {numeric: "auto"});
+  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
+    if (seconds >= size) return format.format(-Math.floor(seconds / size), unit);
+  }
+  return format.format(-Math.floor(seconds), "second");
+}
+
+async function send(method, url, body) {
+  const response = await fetch(url, {method, credentials: "same-origin",
+    headers: {"Content-Type": "application/json"}, body: body ? JSON.stringify(body) : undefined});
+  return [response.ok, await response.json()];
+}
+
+function show(account) {
+  $("account-form").hidden = Boolean(account);
+  $("signed-in").hidden = !account;
+  $("my-games").hidden = !account;
+  if (account) {
+    $("account-name").textContent = t("ui.signed_in_as", {name: account.name});
+    loadGames();
+  }
+}
+
+async function submit(action) {
+  const form = $("account-form");
+  const body = {name: form.elements.name.value, password: form.elements.password.value};
+  if (action === "sign-up" && form.elements.email.value) body.email = form.elements.email.value;
+  const [ok, data] = await send("POST", action === "sign-up" ? "/api/accounts" : "/api/session", body);
+  $("account-error").hidden = ok;
+  if (!ok) { $("account-error").textContent = data.text || data.message; return; }
+  form.elements.password.value = "";
+  show(data.account);
+}
+
+async function loadGames() {
+  const response = await fetch("/api/me/games", {credentials: "same-origin"});
+  if (!response.ok) return;
+  const data = await response.json();
+  $("my-running").replaceChildren(...data.running.map((g) => el("tr",
+    {dataset: {myGame: g.id, yourTurn: String(g.your_turn)}, class: g.your_turn ? "my-turn" : null},
+    el("td", {}, g.your_turn ? el("span", {class: "mark", title: t("ui.your_turn")}) : null, g.names.join(", ")),
+    el("td", {}, t("ui.round_phase", {round: g.round, phase: t("phase." + g.phase)}),
+      el("br"), el("span", {class: "my-games-when"},
+        (g.your_turn ? t("ui.your_turn") : t("ui.waiting_for_others")) + " · " + t("ui.waited", {time: ago(g.waiting)}))),
+    el("td", {}, el("a", {href: `${g.link}?lang=${lang}`, class: "play primary"}, t("ui.play"))))));
+  $("my-finished").replaceChildren(...data.finished.slice(0, 10).map((g) => el("tr", {dataset: {myGame: g.id, finished: "true"}},
+    el("td", {}, g.names.join(", ")),
+    el("td", {}, g.won ? t("ui.you_won") : t("ui.you_lost")),
+    el("td", {}, el("a", {href: `${g.replay}?lang=${lang}`, class: "replay"}, t("ui.replay"))))));
+  $("no-my-games").hidden = data.running.length + data.finished.length > 0;
+}
+
+$("account-form").addEventListener("submit", (event) => { event.preventDefault(); submit("sign-in"); });
+$("sign-up").addEventListener("click", () => { if ($("account-form").reportValidity()) submit("sign-up"); });
+$("sign-out").addEventListener("click", async () => { await send("DELETE", "/api/session"); show(null); });
+
+fetch(`/api/i18n/${lang}`).then((r) => r.json()).then(async (s) => {
+  strings = s;
+  const [, me] = await send("GET", "/api/me");
+  show(me.account);
+  setInterval(() => { if (!$("my-games").hidden) loadGames(); }, 10000);
+});

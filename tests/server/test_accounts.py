@@ -1,0 +1,293 @@
+"""Accounts (issue 30, docs/accounts.md): sign up, in and out; sessions stored hashed and rotated;
+sign-in rate-limited and answering alike whatever the name; a seat taken while signed in is
+played from any browser signed in to the account; my games."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from argon2 import PasswordHasher
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from judges.server.app import create_app
+from judges.server.limits import RateLimiter
+from judges.server.store import accounts_table, hash_token, sessions_table
+from seats_support import invitation_code
+
+TWO_HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "bot", "bot": "greedy"}]
+ONE_HUMAN = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+
+
+@pytest.fixture
+def client(tmp_path, monkeypatch):
+    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    # argon2's cheapest parameters: the tests check what is done, not how costly it is
+    monkeypatch.setattr(
+        "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    )
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True)) as c:
+        yield c
+
+
+def sign_up(client, name="ruth", password="a long secret", **extra):
+    return client.post("/api/accounts", json={"name": name, "password": password, **extra})
+
+
+def only_session(client) -> str:
+    """What a second browser signed in to the same account holds: the session cookie only."""
+    session = client.cookies.get("jk_session")
+    assert session
+    client.cookies.clear()
+    client.cookies.set("jk_session", session)
+    return session
+
+
+def store_of(client):
+    return client.app.state.service.store
+
+
+# --- accounts and sessions ------------------------------------------------------------------------
+
+
+def test_sign_up_answers_201_signed_in_with_a_safe_cookie(client):
+    response = sign_up(client, email="ruth@example.org")
+    assert response.status_code == 201, response.text
+    assert response.json()["account"]["name"] == "ruth"
+    cookie = response.headers["set-cookie"]
+    assert cookie.startswith("jk_session=") and "HttpOnly" in cookie and "SameSite=lax" in cookie
+    assert client.get("/api/me").json()["account"]["email"] == "ruth@example.org"
+    session = client.cookies.get("jk_session")
+    with store_of(client).engine.connect() as conn:
+        (password_hash,) = conn.execute(select(accounts_table.c.password_hash)).one()
+        hashes = conn.execute(select(sessions_table.c.id_hash)).scalars().all()
+    assert password_hash.startswith("$argon2id$") and "a long secret" not in password_hash
+    assert hashes == [hash_token(session)]  # the session id is stored hashed only
+
+
+def test_a_name_is_one_account_whatever_its_case(client):
+    assert sign_up(client).status_code == 201
+    again = sign_up(client, name=" RUTH ")
+    assert again.status_code == 409 and again.json()["key"] == "error.name_taken"
+
+
+@pytest.mark.parametrize(
+    "body,key",
+    [
+        ({"name": "r", "password": "a long secret"}, "error.account_name"),
+        ({"name": "ruth", "password": "short"}, "error.password_length"),
+        ({"name": "ruth", "password": "a long secret", "email": "not an address"}, "error.email"),
+        ({"name": "ruth", "password": "a long secret", "email": "ruth@example.org\u0000"}, "error.email"),
+    ],
+)
+def test_bad_sign_ups_are_refused_with_their_reason(client, body, key):
+    response = client.post("/api/accounts", json=body)
+    assert response.status_code == 422 and response.json()["key"] == key
+    assert client.get("/api/me").json() == {"account": None}
+
+
+def test_sign_out_ends_the_session_on_the_server(client):
+    sign_up(client)
+    session = client.cookies.get("jk_session")
+    assert client.delete("/api/session").json() == {"account": None}
+    client.cookies.set("jk_session", session)  # a copy of the cookie kept somewhere
+    assert client.get("/api/me").json() == {"account": None}
+
+
+def test_sign_in_rotates_the_session_id(client):
+    sign_up(client)
+    before = client.cookies.get("jk_session")
+    response = client.post("/api/session", json={"name": "Ruth", "password": "a long secret"})
+    assert response.status_code == 200 and response.json()["account"]["name"] == "ruth"
+    after = client.cookies.get("jk_session")
+    assert after and after != before
+    client.cookies.set("jk_session", before)
+    assert client.get("/api/me").json() == {"account": None}  # the old id ended at sign-in
+    client.cookies.set("jk_session", after)
+    assert client.get("/api/me").json()["account"]["name"] == "ruth"
+
+
+def test_a_wrong_password_and_an_unknown_name_answer_alike(client):
+    sign_up(client)
+    client.cookies.clear()
+    wrong = client.post("/api/session", json={"name": "ruth", "password": "not the secret"})
+    unknown = client.post("/api/session", json={"name": "nobody", "password": "not the secret"})
+    assert wrong.status_code == unknown.status_code == 401
+    assert wrong.json() == unknown.json()
+    assert wrong.json()["key"] == "error.sign_in"
+    assert "jk_session" not in client.cookies
+
+
+def test_sign_in_is_rate_limited_per_name(client):
+    sign_up(client)
+    client.cookies.clear()
+    accounts = client.app.state.accounts
+    limit = accounts.by_name.burst
+    accounts.by_name = RateLimiter(limit, accounts.by_name.rate * 60, clock=lambda: 0.0)  # time stands still
+    for _ in range(limit):
+        assert client.post("/api/session", json={"name": "ruth", "password": "guess"}).status_code == 401
+    # the right password too, once the name's attempts are spent
+    refused = client.post("/api/session", json={"name": "ruth", "password": "a long secret"})
+    assert refused.status_code == 429 and refused.json()["key"] == "error.rate_sign_in"
+    assert int(refused.headers["retry-after"]) >= 1
+    assert client.post("/api/session", json={"name": "other", "password": "guess"}).status_code == 401
+
+
+def test_sign_in_is_rate_limited_per_address(client):
+    accounts = client.app.state.accounts
+    limit = accounts.by_address.burst
+    accounts.by_address = RateLimiter(limit, accounts.by_address.rate * 60, clock=lambda: 0.0)  # time stands still
+    codes = [
+        client.post("/api/session", json={"name": f"name{i}", "password": "guess"}).status_code
+        for i in range(limit + 1)
+    ]
+    assert codes[:limit] == [401] * limit and codes[limit] == 429
+
+
+def test_accounts_refuse_another_sites_pages(client):
+    response = client.post(
+        "/api/accounts", json={"name": "ruth", "password": "a long secret"}, headers={"Origin": "https://evil.example"}
+    )
+    assert response.status_code == 403
+
+
+# --- a seat belongs to its account --------------------------------------------------------------
+
+
+def test_the_hosts_seat_is_played_from_a_second_browser_signed_in(client):
+    sign_up(client)
+    data = client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 7}).json()
+    gid = data["id"]
+    only_session(client)  # another device: no seat cookie, the account's session
+    view = client.get(f"/api/games/{gid}/view")
+    assert view.status_code == 200 and view.json()["seat"] == 0
+    assert client.get(f"/games/{gid}").status_code == 200
+    with client.websocket_connect(f"/ws/games/{gid}") as ws:
+        assert ws.receive_json()["view"]["seat"] == 0
+    client.cookies.clear()  # a guest's browser
+    assert client.get(f"/api/games/{gid}/view").status_code == 401
+
+
+def test_a_guest_game_is_not_any_accounts(client):
+    data = client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 7}).json()
+    sign_up(client)
+    only_session(client)
+    assert client.get(f"/api/games/{data['id']}/view").status_code == 401
+
+
+def test_a_claimed_seat_is_the_accounts_until_the_host_hands_it_over(client):
+    data = client.post("/api/games", json={"seats": TWO_HUMANS, "seed": 7}).json()
+    gid, host = data["id"], data["token"]
+    link = next(s["invitation"] for s in data["seats"] if "invitation" in s)
+    client.cookies.clear()
+    sign_up(client, name="bo")
+    claimed = client.post(f"/api/games/{gid}/claim", json={"invitation": invitation_code(link)})
+    assert claimed.status_code == 200 and claimed.json()["seat"] == 1
+    only_session(client)
+    assert client.get(f"/api/games/{gid}/view").json()["seat"] == 1
+    # the host hands the seat over while Bo is away (absent after a while; here: "away")
+    client.cookies.clear()
+    client.post(f"/api/games/{gid}/seat/away", headers={"X-Seat-Token": claimed.json()["token"]})
+    revoked = client.post(f"/api/games/{gid}/seats/1/invitation", headers={"X-Seat-Token": host})
+    assert revoked.status_code == 200, revoked.text
+    client.post("/api/session", json={"name": "bo", "password": "a long secret"})
+    assert client.get(f"/api/games/{gid}/view").status_code == 401  # no longer Bo's
+
+
+def test_a_seat_taken_from_the_lobby_is_the_accounts(client):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "open": True}, {"kind": "bot"}]
+    gid = client.post("/api/games", json={"seats": seats, "seed": 7}).json()["id"]
+    client.cookies.clear()
+    sign_up(client, name="levi")
+    assert client.post(f"/api/games/{gid}/join").json()["seat"] == 1
+    only_session(client)
+    assert client.get(f"/api/games/{gid}/view").json()["seat"] == 1
+
+
+def test_an_action_is_played_through_the_account(client):
+    sign_up(client)
+    gid = client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 7}).json()["id"]
+    only_session(client)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        data = client.get(f"/api/games/{gid}/view").json()
+        if 0 in data["waiting_for"]:
+            break
+        time.sleep(0.05)
+    action = data["legal_actions"][0]
+    response = client.post(f"/api/games/{gid}/actions", json={"action": action, "client_action_id": "a1"})
+    assert response.status_code == 200, response.text
+
+
+# --- my games ---------------------------------------------------------------------------------
+
+
+def test_my_games_lists_the_accounts_games_with_your_turn(client):
+    assert client.get("/api/me/games").status_code == 401
+    sign_up(client)
+    mine = client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 7}).json()["id"]
+    client.cookies.clear()
+    client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 8})  # a guest's game
+    client.post("/api/session", json={"name": "ruth", "password": "a long secret"})
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        games = client.get("/api/me/games").json()
+        if games["running"] and games["running"][0]["your_turn"]:
+            break
+        time.sleep(0.05)
+    assert [g["id"] for g in games["running"]] == [mine] and games["finished"] == []
+    entry = games["running"][0]
+    assert entry["your_turn"] is True and entry["seat"] == 0
+    assert entry["names"][0] == "Ada" and entry["round"] >= 1 and isinstance(entry["phase"], str)
+    assert entry["waiting"] >= 0 and entry["link"] == f"/games/{mine}"
+
+
+def test_an_account_holds_one_seat_of_a_table(client):
+    """Issue 34's rule, for accounts: a player seated at a table claims no second seat of it,
+    even from a browser holding no seat cookie (signed in only)."""
+    sign_up(client)
+    data = client.post("/api/games", json={"seats": TWO_HUMANS, "seed": 7}).json()
+    link = next(s["invitation"] for s in data["seats"] if "invitation" in s)
+    only_session(client)
+    refused = client.post(f"/api/games/{data['id']}/claim", json={"invitation": invitation_code(link)})
+    assert refused.status_code == 409 and refused.json()["key"] == "error.seat_held"
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "open": True}, {"kind": "bot"}]
+    gid = client.post("/api/games", json={"seats": seats, "seed": 7}).json()["id"]
+    only_session(client)
+    assert client.post(f"/api/games/{gid}/join").status_code == 409
+
+
+def test_my_games_lists_a_finished_game_with_its_result_and_replay(client):
+    sign_up(client)
+    data = client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 9, "round_limit": 1}).json()
+    client.post(f"/api/games/{data['id']}/seat/away", headers={"X-Seat-Token": data["token"]})  # bots finish it
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        games = client.get("/api/me/games").json()
+        if games["finished"]:
+            break
+        time.sleep(0.1)
+    assert games["running"] == []
+    (entry,) = games["finished"]
+    view = client.get(f"/api/games/{data['id']}/spectate").json()
+    assert entry["id"] == data["id"] and entry["ending"] == view["ending"]
+    assert entry["winners"] == view["winners"] and entry["won"] == (0 in view["winners"])
+    assert entry["replay"] == f"/games/{data['id']}/replay"
+
+
+def test_another_sites_page_cannot_act_through_the_session(client):
+    sign_up(client)
+    gid = client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 7}).json()["id"]
+    only_session(client)
+    evil = {"Origin": "https://evil.example"}
+    assert client.get(f"/api/games/{gid}/view", headers=evil).status_code == 401
+    assert client.get(f"/api/games/{gid}/view").status_code == 200
+
+
+def test_a_name_is_read_at_sign_in_as_it_was_cleaned_at_sign_up(client):
+    """Control characters (a NUL, which PostgreSQL refuses in text) never reach the database."""
+    sign_up(client, name="ru\u0000th\u200b")
+    assert client.get("/api/me").json()["account"]["name"] == "ruth"
+    client.cookies.clear()
+    assert client.post("/api/session", json={"name": "RU\u0000TH", "password": "a long secret"}).status_code == 200
