@@ -52,9 +52,7 @@ def hint_for(seat: int, legal: list[Action], view: PlayerView, seed: int, cpu_bu
     choice, cands = bot.appraise(seat, legal, view)
     world = load_world(view.state.options.rules.map)
     mine = next((c for c in cands if c.action == choice), Appraisal(choice, None, None, 0))
-    others = sorted(
-        (c for c in cands if c.action != choice and c.mean is not None), key=lambda c: -(c.mean or 0.0)
-    )
+    others = sorted((c for c in cands if c.action != choice and c.mean is not None), key=lambda c: -(c.mean or 0.0))
     reasons: list[Reason] = []
     step = action_to_dict(choice)
     if len(legal) == 1:
@@ -144,11 +142,12 @@ def facts(seat: int, action: Action, view: PlayerView, world: World) -> list[Rea
         out.append(Reason("hint.income_kept", {"settlement": settlement, "coins": income}))
     elif isinstance(action, Move):
         defenders = s.troops if owner is not None else 0
-        defenders += sum(1 + g.army for g in state.generals.values() if g.owner != seat and g.captor is None
-                         and g.hex == world.settlements[settlement].hex)
-        out.append(
-            Reason("hint.income_gained", {"settlement": settlement, "coins": income, "defenders": defenders})
+        defenders += sum(
+            1 + g.army
+            for g in state.generals.values()
+            if g.owner != seat and g.captor is None and g.hex == world.settlements[settlement].hex
         )
+        out.append(Reason("hint.income_gained", {"settlement": settlement, "coins": income, "defenders": defenders}))
     title = state.titles[region] if region < len(state.titles) else None
     if title is not None and title.holder is not None:
         holder = state.generals.get(title.holder)
