@@ -73,3 +73,14 @@ def test_a_table_may_refuse_hints(client):
     response = client.get(f"/api/games/{game_id}/hint", headers={"X-Seat-Token": token})
     assert response.status_code == 403
     assert response.json()["key"] == "error.hints_off" and response.json()["text"]
+
+
+def test_a_tables_refusal_of_hints_survives_a_restart(tmp_path, monkeypatch):
+    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    with TestClient(create_app(url, allow_seeds=True)) as c:
+        data = create(c, hints=False)
+    with TestClient(create_app(url, allow_seeds=True)) as c:
+        token = data["seats"][0]["token"]
+        assert view(c, data["id"], token)["table"]["hints"] is False
+        assert c.get(f"/api/games/{data['id']}/hint", headers={"X-Seat-Token": token}).status_code == 403
