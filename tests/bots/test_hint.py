@@ -125,3 +125,18 @@ def test_a_troop_hint_names_the_threat_and_the_income_greedy_scored():
 def test_a_reason_is_a_key_with_parameters():
     r = Reason("hint.besieged", {"settlement": 0})
     assert i18n.render_entry({"key": r.key, "params": r.params}, "es") != r.key
+
+
+def test_the_hint_is_the_strong_bots_choice():
+    """Outside Acquisitions (where `choose` stops searching after a few purchases and a hint
+    searches every one), the search behind a hint plays what the MCTS bot plays."""
+    from judges.bots.mcts import MCTSBot
+
+    compared = 0
+    for n, (_, seat, legal, view) in enumerate(_positions(30, every=4)):
+        if view.phase_name == "acquisitions":
+            continue
+        played = MCTSBot(n).choose(seat, legal, lambda view=view: view)
+        assert MCTSBot(n).appraise(seat, legal, view)[0] == played
+        compared += 1
+    assert compared >= 10
