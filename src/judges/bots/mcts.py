@@ -59,7 +59,7 @@ import math
 import time
 import zlib
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine import Action, Buy, DropArk, EndTurn, LeaveTroops, Move, PickUpArk, TakeTroops
 from ..engine.actions import action_to_json
@@ -90,6 +90,15 @@ PURCHASES_SEARCHED: dict[int, int | None] = {2: None, 3: 3, 4: 3, 5: 3, 6: 3}
 
 # Free, undoable steps: the greedy bot's proposal is followed, so no search walks in circles.
 _REVERSIBLE = (TakeTroops, LeaveTroops, PickUpArk, DropArk)
+
+
+class Appraisal(NamedTuple):
+    """One candidate of a search (`MCTSBot.appraise`)."""
+
+    action: Action
+    mean: float | None  # mean reward over its rollouts (None: not played)
+    advantage: float | None  # mean (candidate - greedy's choice) on the samples both were played on
+    samples: int
 
 
 class MCTSBot:
@@ -147,6 +156,7 @@ class MCTSBot:
         # the search decides on the samples played so far. None: the whole budget, always (the
         # lab's and the simulations' games stay deterministic).
         self.cpu_budget = cpu_budget
+        self.last_stats: tuple[list[Action], list[float], list[int], list[float], list[int]] | None = None
         self.out_of_time = 0  # searches cut by the CPU budget (for measurements)
         self.stopped = 0  # searches stopped early (for measurements)
         self._buying: tuple[int, int] = (0, 0)  # (round, purchases searched in its acquisitions)
@@ -197,6 +207,8 @@ class MCTSBot:
         paired = [0.0] * m  # sum of (candidate - greedy) on the samples both were played on
         pairs = [0] * m
         alive = list(range(m))
+        # The search's numbers, for those who ask why (`appraise`): filled in place as it runs.
+        self.last_stats = (cands, total, count, paired, pairs)
         deadline = None if self.cpu_budget is None else time.thread_time() + self.cpu_budget
         for stage in range(stages):
             per = max(1, self.iterations // (stages * len(alive)))
@@ -229,6 +241,33 @@ class MCTSBot:
             last = stage == stages - 1
             alive = alive[: 1 if last else max(2, math.ceil(len(alive) / 2))]
         return self._best(cands, alive[:1], total, count, paired, pairs)
+
+    def appraise(self, seat: int, legal: list[Action], view: PlayerView) -> tuple[Action, list[Appraisal]]:
+        """The search of `choose` on one decision, with its numbers: the action it plays and every
+        candidate (greedy's first) with its mean reward and its paired advantage over greedy's
+        choice (None where the candidate was not played). Unlike `choose`, it searches every
+        purchase (no cap a phase); a decision with one option, or a free undoable step greedy
+        proposes, is answered without a search (no numbers)."""
+        greedy = self._greedy.choose(seat, legal, lambda: view)
+        if len(legal) == 1 or isinstance(greedy, _REVERSIBLE):
+            return greedy, [Appraisal(greedy, None, None, 0)]
+        cands = self.candidates(seat, legal, view, greedy)
+        if len(cands) == 1:
+            return greedy, [Appraisal(greedy, None, None, 0)]
+        self.last_stats = None
+        choice = self._halve(SearchState(game_from_view(view, self._seed())), seat, cands, view.round)
+        assert self.last_stats is not None
+        _, total, count, paired, pairs = self.last_stats
+        out = [
+            Appraisal(
+                c,
+                total[i] / count[i] if count[i] else None,
+                paired[i] / pairs[i] if pairs[i] else None,
+                count[i],
+            )
+            for i, c in enumerate(cands)
+        ]
+        return choice, out
 
     def _best(
         self,

@@ -34,6 +34,7 @@ from . import seats as seat_keys
 from . import updates
 from .accounts import Accounts, accounts_router
 from .chat import chat_router
+from .hints import hints_router
 from .limits import BodySizeLimit, Limits, RateLimiter, SecurityHeaders, StrictJSON
 from .screen import screen_router
 from .service import TAKEOVER_BOT, GameService, LiveGame, ServiceError
@@ -91,6 +92,7 @@ class CreateGame(BaseModel):
         le=86400,
         description="seconds a human may take over a decision before a bot plays the seat (at least 10)",
     )
+    hints: bool = Field(default=True, description="whether the players may ask for hints (server/hints.py)")
     takeover_bot: str = Field(
         default=TAKEOVER_BOT,
         max_length=40,
@@ -232,6 +234,7 @@ def create_app(
         return seat
 
     app.include_router(chat_router(service, seat_of))
+    app.include_router(hints_router(service, seat_of))
 
     @app.exception_handler(RuleError)
     async def rule_error(request: Request, exc: RuleError):
@@ -360,6 +363,7 @@ def create_app(
             spec.takeover_bot,
             rules,
             spec.host_seat,
+            spec.hints,
         )
         base = str(request.base_url).rstrip("/")
         seats = []

@@ -81,7 +81,7 @@ MAX_BOT_SPEC_CHARS = 40
 # the strongest one (docs/bots.md); a game may choose another at creation.
 TAKEOVER_BOT = "mcts"
 # Options stored with a game that are the server's, not the rules' (never passed to Options).
-SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot")
+SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot", "hints")
 # Stored client action ids are prefixed with the seat ("2:abc"): ids are unique per seat.
 CLIENT_ID_SEP = ":"
 
@@ -175,6 +175,7 @@ class LiveGame:
     acted: dict[int, int] = field(default_factory=dict)  # seat -> actions applied in this process
     bots: dict[int, Any] = field(default_factory=dict)
     takeover_bot: str = TAKEOVER_BOT
+    hints: bool = True  # the table allows hints (server/hints.py)
     seats_version: int = 0
     # The copy may hold an action the store does not (a commit failed): never shown, never
     # acted on, until the recovery task has reloaded it from the store.
@@ -397,6 +398,7 @@ class GameService:
         takeover_bot: str = TAKEOVER_BOT,
         rules: Rules = DEFAULT_RULES,
         host: int | None = None,
+        hints: bool = True,
     ) -> tuple[LiveGame, str, dict[int, str]]:
         """A new game under `rules` (stored with its options, so it replays under them for ever).
         Returns the game, the credential of the host's seat (`host`, default: the first human
@@ -456,8 +458,10 @@ class GameService:
         if turn_timer:
             stored_options["turn_timer"] = turn_timer  # a server option, not a rule
             self.turn_timers[game_id] = turn_timer
+        if not hints:
+            stored_options["hints"] = False  # a server option: the table refuses hints
         await self.db(self.store.create_game, game_id, stored_options, options.seed, RULES_VERSION, stored_seats)
-        live = LiveGame(id=game_id, game=game, seats=stored_seats, takeover_bot=takeover_bot)
+        live = LiveGame(id=game_id, game=game, seats=stored_seats, takeover_bot=takeover_bot, hints=hints)
         self.games[game_id] = live
         return live, host_token, invitations
 
@@ -519,6 +523,7 @@ class GameService:
             game=game,
             seats=stored.seats,
             takeover_bot=stored.options.get("takeover_bot", "greedy"),
+            hints=stored.options.get("hints", True),
             seats_version=stored.seats_version,
         )
         for record in records:
@@ -1261,11 +1266,16 @@ class GameService:
                     "away": bool(s.get("away")),
                     "host": bool(s.get("host")),
                     "chat_closed": bool(s.get("chat_closed")),  # by the host (server/chat.py)
+                    "hints": s.get("hints", 0),  # hints its player asked for (server/hints.py)
                 }
                 for i, s in enumerate(live.seats)
             ],
             # The table's options: after how long a bot plays an idle seat, and which bot.
-            "table": {"turn_timer": self.turn_timers.get(live.id), "takeover_bot": live.takeover_bot},
+            "table": {
+                "turn_timer": self.turn_timers.get(live.id),
+                "takeover_bot": live.takeover_bot,
+                "hints": live.hints,
+            },
             # each player's points by source and settlements controlled, as the final table counts
             "scores": {str(seat): row for seat, row in standings(public, game.world).items()},
             "ending": state.ending,

@@ -4,6 +4,7 @@ import {$, el, icon, swatch} from "./dom.js";
 import {t, seatName, seatColour} from "./i18n.js";
 import {act, isSending, seatControl} from "./connection.js";
 import {label, extrasOf, offBoard, GENERAL_EXTRAS} from "./targets.js";
+import {hintParts, markHint} from "./hint.js";
 
 const me = () => store.app.seat >= 0 ? store.view.state.players[store.app.seat] : null;
 export const eliminated = () => { const p = me(); return !!(p && p.eliminated); };
@@ -123,7 +124,9 @@ export function renderActions() {
     dataset: {type: "end_turn"}, "aria-busy": isSending(end) ? "true" : null,
     onclick: (e) => { const control = e.currentTarget; update({selected: null}); act(end, control); }}, t("ui.end_turn")));
   parts.push(el("div", {class: "turn-tools"}, ...tools));
+  parts.push(...hintParts());
   box.replaceChildren(...parts);
+  markHint();
 }
 
 // Undo (§ 4 Taking back): the seat's last move, troops or purchase, until something hidden is

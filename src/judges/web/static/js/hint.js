@@ -1,0 +1,64 @@
+// The Hint button (issue 31): the strong bot's choice for the decision the seat owes, its
+// reasons in the reader's language (GET /api/games/{id}/hint), its target marked on the board.
+import {store, update} from "./store.js";
+import {el, toast} from "./dom.js";
+import {t} from "./i18n.js";
+
+let asking = false;
+
+async function ask(control) {
+  if (asking) return;
+  asking = true;
+  control.setAttribute("aria-busy", "true");
+  try {
+    const {gameId, lang} = store.app;
+    const response = await fetch(`/api/games/${gameId}/hint?lang=${lang}`, {credentials: "same-origin"});
+    const body = await response.json();
+    if (!response.ok) { toast(body.text || body.message); return; }
+    update({hint: body});
+  } catch (e) {
+    toast(t("ui.hint_failed"));
+  } finally {
+    asking = false;
+    control.removeAttribute("aria-busy");
+  }
+}
+
+// The hint of the position on screen, if any (a hint is for one position: `seq`).
+const current = () => (store.hint && store.view && store.hint.seq === store.view.seq ? store.hint : null);
+
+// The button, and the hint's words once asked for; nothing on a table that refuses hints.
+export function hintParts() {
+  if (!store.view.table || !store.view.table.hints) return [];
+  const button = el("button", {type: "button", class: "action hint-button", dataset: {action: "hint"}, title: t("ui.hint_help"),
+    onclick: (e) => ask(e.currentTarget)}, t("ui.hint"));
+  const hint = current();
+  if (!hint) return [button];
+  const box = el("div", {class: "hint-box", role: "status"},
+    el("p", {class: "hint-action"}, el("strong", {}, hint.text)),
+    el("ul", {class: "hint-reasons"}, ...hint.reasons.map((r) => el("li", {}, r.text))),
+    hint.alternatives.length ? el("p", {class: "muted hint-alternatives"}, t("ui.hint_alternatives", {
+      alternatives: hint.alternatives.map((a) => `${a.text} (${a.value === null ? "?" : a.value + " %"})`).join(" · ")})) : null);
+  return [button, box];
+}
+
+// Marks the hinted target on the board: the settlement of a purchase or card, the hex and the
+// general of a move.
+export function markHint() {
+  const svg = document.querySelector("#board svg");
+  if (!svg) return;
+  svg.querySelectorAll(".hinted").forEach((n) => n.classList.remove("hinted"));
+  const hint = current();
+  if (!hint) return;
+  const a = hint.action;
+  const nodes = [];
+  const place = a.settlement || a.region;
+  if (a.settlement) nodes.push(...svg.querySelectorAll(`[data-settlement="${CSS.escape(a.settlement)}"]`));
+  if (a.type === "move") {
+    nodes.push(...svg.querySelectorAll(`polygon.hex[data-q="${a.q}"][data-r="${a.r}"]`));
+    nodes.push(...svg.querySelectorAll(`[data-general="${a.general}"]`));
+  } else if (a.general !== undefined && a.general !== null && !place) {
+    nodes.push(...svg.querySelectorAll(`[data-general="${a.general}"]`));
+  }
+  nodes.forEach((n) => n.classList.add("hinted"));
+}

@@ -1,0 +1,50 @@
+"""Issue 31, item 2, in the browser: the Hint button of the actions panel asks the server for the
+strong bot's choice, lists its reasons in the reader's language and rings its target on the
+board; a table without hints shows no button."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser.play import new_game, open_host_seat, open_page, watch_console
+from browser.positions import BOTS_GENERALS
+from browser.support import shot
+
+SHOP = {  # round 1's Acquisitions, Deborah (seat 0) first, an enemy general near Shunem
+    "phase": "acquisitions",
+    "clear_board": True,
+    "settlements": {
+        "Shunem": {"owner": 0, "troops": 1},
+        "Hebron": {"owner": 1, "troops": 2},
+        "Shechem": {"owner": 2, "troops": 2},
+    },
+    "generals": [{"id": 10, "owner": 0, "at": "Shunem"}, *BOTS_GENERALS],
+    "players": [{"seat": 0, "coins": 9}],
+}
+
+
+@pytest.mark.parametrize("lang, size", [("es", (1400, 900)), ("pt_BR", (390, 844)), ("en", (1400, 900))])
+def test_the_hint_button_lists_reasons_and_rings_the_target(server, browser, lang, size):
+    page = open_page(browser, viewport={"width": size[0], "height": size[1]})
+    errors = watch_console(page)
+    data = new_game(server, seed=3, position=SHOP)
+    open_host_seat(page, server, data, f"?lang={lang}")
+    page.locator("#actions .end-turn").wait_for()
+    page.locator("#actions [data-action='hint']").click()
+    page.locator("#actions .hint-box li").first.wait_for()
+    reasons = page.locator("#actions .hint-reasons li").all_inner_texts()
+    assert reasons and all(r.strip() for r in reasons)
+    if lang != "en":
+        assert not any("the search" in r or "You hold" in r for r in reasons), reasons
+    assert page.locator("#board .hinted").count() >= 1  # the target is ringed on the board
+    page.locator("#actions .hint-box").scroll_into_view_if_needed()
+    shot(page, f"31-hint-{lang}-{size[0]}x{size[1]}")
+    assert errors == []
+    page.context.close()
+
+
+def test_a_table_without_hints_shows_no_button(server, page):
+    data = new_game(server, seed=3, position=SHOP, hints=False)
+    open_host_seat(page, server, data)
+    page.locator("#actions .end-turn").wait_for()
+    assert page.locator("#actions [data-action='hint']").count() == 0
