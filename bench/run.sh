@@ -41,7 +41,10 @@ if [ "$quick" = 1 ]; then
 else
     mcts=(--pairs "${MCTS_PAIRS:-2}" --games "${MCTS_GAMES:-2}")
 fi
-OLD_REF="${OLD_REF:-main}"
+if [ -z "${OLD_REF:-}" ]; then  # main, or a clone's origin/main
+    OLD_REF=main
+    git rev-parse -q --verify main >/dev/null || ! git rev-parse -q --verify origin/main >/dev/null || OLD_REF=origin/main
+fi
 
 old_args=()
 old="$(mktemp -d)"
