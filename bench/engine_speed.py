@@ -1,23 +1,32 @@
 """Engine throughput on one core (CPU time): random-bot games, actions per second, replay time.
 
-Run: .venv/bin/python bench/engine_speed.py [--games N]
+Run: .venv/bin/python bench/engine_speed.py [--games N] [--save-reference FILE]
+The figures are compared with the stored ones (bench/reference.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
+from pathlib import Path
 
 from judges.bots import RandomBot
 from judges.engine import DEFAULT_RULES, Game, Options, action_to_dict
 from judges.play import play_game
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import reference  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--save-reference", type=Path, help="store this run's figures there (bench/reference.py)")
     args = parser.parse_args()
+    load_before = os.getloadavg()[0]
     actions = 0
     start = time.process_time()
     longest = None
@@ -28,6 +37,7 @@ def main() -> None:
         if longest is None or len(game.log) > len(longest.log):
             longest = game
     elapsed = time.process_time() - start
+    figures = {"games/s": args.games / elapsed, "actions/s": actions / elapsed}
     print(
         f"{args.games} games of {args.players} random bots in {elapsed:.2f} s: "
         f"{args.games / elapsed:.1f} games/s, {actions / elapsed:,.0f} actions/s "
@@ -42,6 +52,10 @@ def main() -> None:
         f"({len(log) / elapsed:,.0f} actions applied per second, {1000 * elapsed / len(log) * 1000:.1f} ms "
         f"per 1,000 actions)"
     )
+    figures["replay actions/s"] = len(log) / elapsed
+    reference.compare("engine_speed", figures)
+    if args.save_reference:
+        reference.save(args.save_reference, "engine_speed", figures, load_before)
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from http.cookiejar import DefaultCookiePolicy
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -431,6 +432,9 @@ async def run(args, servers: int) -> dict:
         rss_start = rss_mib(pid)
         limits = httpx.Limits(max_connections=args.http_connections, max_keepalive_connections=args.http_connections)
         async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+            # no cookies: every seat acts with its own X-Seat-Token, and a claim sent with the
+            # creator's seat cookie would be refused (a player holds one seat of a table)
+            http.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))
             # games
             t0 = time.perf_counter()
             gate = asyncio.Semaphore(8)
@@ -447,7 +451,6 @@ async def run(args, servers: int) -> dict:
                             claimed = await http.post(f"/api/games/{data['id']}/claim", json={"invitation": code})
                             claimed.raise_for_status()
                             tokens[seat["seat"]] = claimed.json()["token"]
-                    http.cookies.clear()
                     return GameClient(data["id"], tokens)
 
             games = await asyncio.gather(*(create(i) for i in range(args.games)))

@@ -16,7 +16,10 @@ Two ways to pick the decisions (`--mode`):
 The figures are CPU milliseconds per decision with a choice (two legal actions or more; the
 bot's `choose` only) and per *searched* decision (the bot's `searched` counter). The two trees
 run in alternating child processes (baseline, new, baseline, new, …) and the medians are
-compared, so the machine's load hits both alike.
+compared, so the machine's load hits both alike. A tree that fails (a ref that is not there, a
+spec or an interface it does not have) stops the run with its error and a non-zero exit; in
+`positions` mode, a baseline whose greedy games give other positions (its rules or its greedy
+bot changed) is named as such, since its searches are then of other positions.
 
 Run: .venv/bin/python bench/mcts_speed.py [--baseline REF] [--pairs 3] [--spec mcts] [--baseline-spec mcts:32:2]
      [--mode games|positions] [--games 2] [--seed 5001]
@@ -27,6 +30,7 @@ on an idle core, the figure the issue asks to make five times smaller).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import statistics
@@ -87,6 +91,12 @@ def measure(spec: str, games: int, every: int) -> dict:
                 if n % every == 0:
                     positions.append(game.clone())
             game.apply(bots[seat].choose(seat, legal, lambda: game.view(seat, notifications=False)))
+    # which positions, in terms every tree shares: the log's length, the seat and its number of actions
+    where = hashlib.sha256(
+        repr(
+            [(len(g.log), g.waiting_for()[0], len(list(g.legal_actions(g.waiting_for()[0])))) for g in positions]
+        ).encode()
+    )
     calls = searched = 0
     cpu = 0.0
     for k, game in enumerate(positions):
@@ -98,7 +108,7 @@ def measure(spec: str, games: int, every: int) -> dict:
         cpu += time.process_time() - start
         calls += 1
         searched += bot.searched
-    return {"calls": calls, "searched": searched, "cpu": cpu}
+    return {"calls": calls, "searched": searched, "cpu": cpu, "positions": where.hexdigest()[:16]}
 
 
 def export_tree(ref: str, into: Path) -> Path:
@@ -111,16 +121,20 @@ def export_tree(ref: str, into: Path) -> Path:
     return into / "src"
 
 
-def run_child(src: Path, args: argparse.Namespace) -> dict:
+def run_child(src: Path, args: argparse.Namespace, label: str) -> dict:
+    """One measure in a child on the tree `src`; a child that fails stops the run with its error."""
     env = dict(os.environ, PYTHONPATH=str(src))
     command = [sys.executable, __file__, "--child", "--spec", args.spec, "--mode", args.mode]
     out = subprocess.run(
         [*command, "--games", str(args.games), "--every", str(args.every), "--seed", str(args.seed)],
         env=env,
-        check=True,
         capture_output=True,
         text=True,
     )
+    if out.returncode != 0:
+        print(f"{label} failed (spec {args.spec}, exit {out.returncode}): no comparison.", file=sys.stderr)
+        print(out.stderr.strip()[-3000:], file=sys.stderr)
+        sys.exit(2)
     return json.loads(out.stdout)
 
 
@@ -142,17 +156,23 @@ def main() -> None:
         else:
             print(json.dumps(measure(args.spec, args.games, args.every)))
         return
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", args.baseline], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.strip()
+    found = subprocess.run(
+        ["git", "rev-parse", "--short", "--verify", "-q", f"{args.baseline}^{{commit}}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if found.returncode != 0:
+        sys.exit(f"the baseline {args.baseline!r} is no commit of this repository: no comparison")
+    commit = found.stdout.strip()
     with tempfile.TemporaryDirectory() as tmp:
         old_src = export_tree(args.baseline, Path(tmp))
         new_src = ROOT / "src"
         old_args = argparse.Namespace(**{**vars(args), "spec": args.baseline_spec or args.spec})
         old, new = [], []
         for _ in range(args.pairs):
-            old.append(run_child(old_src, old_args))
-            new.append(run_child(new_src, args))
+            old.append(run_child(old_src, old_args, f"the baseline {args.baseline} ({commit})"))
+            new.append(run_child(new_src, args, "this tree"))
 
     def per_decision(runs: list[dict]) -> tuple[float, float, int, int]:
         ms = statistics.median(1000 * r["cpu"] / max(1, r["searched"]) for r in runs)
@@ -178,6 +198,11 @@ def main() -> None:
             f"{m[0]:.1f} ms per searched decision ({m[2]} searched){won}"
         )
     print(f"  ratio baseline / this tree: {o[1] / n[1]:.2f}x per decision, {o[0] / n[0]:.2f}x per searched decision")
+    if args.mode == "positions" and old[0].get("positions") != new[0]["positions"]:
+        print(
+            f"  (the baseline's greedy games gave other positions than this tree's: its rules or its greedy bot "
+            f"differ since {commit}, so the two searched other positions; the ratio is of costs, not of one search)"
+        )
 
 
 if __name__ == "__main__":

@@ -9,7 +9,13 @@ ratio is the median of the per-round ratios, so a burst of load hits both sides 
     python bench/rollouts.py --old-src /tmp/old/src              # new ÷ old
     python bench/rollouts.py --old-src /tmp/old/src --peers      # and OpenSpiel, python-chess
 
-`bash bench/run.sh` checks out the old version and runs this. An action is one decision
+`bash bench/run.sh` checks out the old version and runs this. The two versions must play the
+same games from the same seeds (checked: a digest of every game's actions); when they do not
+(the rules or the random bot changed since), there is no new ÷ old ratio, and the run says so.
+A peer that is not installed is skipped, with the reason; the figures are also compared with
+the stored ones (bench/reference.py), which stand in for what cannot be run side by side.
+
+An action is one decision
 of a player: Judges' automatic steps and dice, and OpenSpiel's chance nodes (backgammon's
 dice), are part of the work but not counted. The peers come with the `bench` extra
 (`pip install -e .[bench]`): OpenSpiel's C++ games driven from Python through `pyspiel`
@@ -19,6 +25,8 @@ dice), are part of the work but not counted. The peers come with the `bench` ext
 from __future__ import annotations
 
 import argparse
+import hashlib
+import importlib.util
 import json
 import os
 import random
@@ -30,16 +38,22 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 NEW_SRC = HERE.parent / "src"
+sys.path.insert(0, str(HERE))
+import reference  # noqa: E402
 
 # --- workers: one measure each, in a process of its own ---------------------------------------
 
 
-def judges_rollouts(games: int, players: int) -> tuple[int, float]:
+def judges_rollouts(games: int, players: int) -> tuple[int, float, str]:
     """Whole random-bot games as a rollout drives them: enumerate the legal actions of the
-    seat to move, pick one, apply it (through the trusted path when the engine has one)."""
+    seat to move, pick one, apply it (through the trusted path when the engine has one).
+    Also returns a digest of every game's actions (taken after the timing)."""
+    from judges import engine
     from judges.bots import RandomBot
     from judges.engine import DEFAULT_RULES, Game, Options
 
+    encode = getattr(engine, "action_to_dict", repr)
+    digest = hashlib.sha256()
     actions = 0
     cpu = 0.0
     for seed in range(games):
@@ -55,7 +69,8 @@ def judges_rollouts(games: int, players: int) -> tuple[int, float]:
             apply(bots[seat].choose(seat, legal, None))
         cpu += time.process_time() - start
         actions += len(game.log)
-    return actions, cpu
+        digest.update(json.dumps([encode(a) for a in game.log], sort_keys=True, default=repr).encode())
+    return actions, cpu, digest.hexdigest()[:16]
 
 
 def openspiel_rollouts(name: str, games: int) -> tuple[int, float]:
@@ -101,8 +116,10 @@ def python_chess_rollouts(games: int) -> tuple[int, float]:
 
 def worker(args: argparse.Namespace) -> None:
     if args.worker == "judges":
-        actions, cpu = judges_rollouts(args.games, args.players)
-    elif args.worker == "python-chess":
+        actions, cpu, games = judges_rollouts(args.games, args.players)
+        print(json.dumps({"actions": actions, "cpu": cpu, "games": games}))
+        return
+    if args.worker == "python-chess":
         actions, cpu = python_chess_rollouts(args.games)
     else:
         actions, cpu = openspiel_rollouts(args.worker.removeprefix("openspiel-"), args.games)
@@ -116,6 +133,7 @@ PEERS = {  # measure -> games per run (each run takes about a second of CPU here
     "openspiel-chess": 60,
     "python-chess": 10,
 }
+PEER_MODULES = {"openspiel-backgammon": "pyspiel", "openspiel-chess": "pyspiel", "python-chess": "chess"}
 
 
 def measure(name: str, games: int, src: Path | None = None, players: int = 4) -> dict:
@@ -123,8 +141,10 @@ def measure(name: str, games: int, src: Path | None = None, players: int = 4) ->
     if src is not None:
         env["PYTHONPATH"] = str(src)
     cmd = [sys.executable, __file__, "--worker", name, "--games", str(games), "--players", str(players)]
-    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
-    result = json.loads(out.strip().splitlines()[-1])
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{name} ({src or 'the environment'}) failed:\n{done.stderr.strip()[-3000:]}")
+    result = json.loads(done.stdout.strip().splitlines()[-1])
     result["rate"] = result["actions"] / result["cpu"]
     return result
 
@@ -137,14 +157,21 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30, help="Judges games per run")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--json", type=Path, help="write every run's figures here")
+    parser.add_argument("--save-reference", type=Path, help="store this run's medians there (bench/reference.py)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker(args)
         return
 
+    load_before = os.getloadavg()[0]
     sides = {"new": NEW_SRC} | ({"old": args.old_src.resolve()} if args.old_src else {})
-    peers = dict(PEERS) if args.peers else {}
+    peers = {}
+    for name, games in PEERS.items() if args.peers else ():
+        if importlib.util.find_spec(PEER_MODULES[name]) is None:
+            print(f"{name}: skipped, `{PEER_MODULES[name]}` is not installed (pip install -e '.[bench]')")
+        else:
+            peers[name] = games
     runs: dict[str, list[dict]] = {name: [] for name in [*sides, *peers]}
     for r in range(args.rounds):
         order = list(sides) if r % 2 == 0 else list(reversed(sides))
@@ -155,8 +182,14 @@ def main() -> None:
         line = "  ".join(f"{name} {runs[name][-1]['rate']:,.0f}/s" for name in runs)
         print(f"round {r + 1}/{args.rounds}: {line}", flush=True)
 
-    if "old" in runs and any(a["actions"] != b["actions"] for a, b in zip(runs["old"], runs["new"], strict=True)):
-        sys.exit("the old and the new engine played different games from the same seeds")
+    same_games = "old" in runs and all(a.get("games") == b["games"] for a, b in zip(runs["old"], runs["new"]))
+    if "old" in runs and not same_games:
+        print(
+            f"\nno new ÷ old ratio: the old tree played other games from the same seeds "
+            f"({runs['old'][0]['actions']:,} actions against {runs['new'][0]['actions']:,} in a run, and other "
+            "moves): its rules or its random bot differ, so its actions/s measure other work. Compare "
+            "with a tree that plays these games (bench/run.sh: OLD_REF) or with the stored figures below."
+        )
 
     def median_ratio(a: str, b: str) -> float:
         return statistics.median(x["rate"] / y["rate"] for x, y in zip(runs[a], runs[b], strict=True))
@@ -166,9 +199,10 @@ def main() -> None:
         f"({runs['new'][0]['actions'] / args.games:,.0f} actions per game), {args.rounds} alternating rounds, CPU time:"
     )
     for name, results in runs.items():
-        print(f"  {name:22} {statistics.median(x['rate'] for x in results):>10,.0f} actions/s (median)")
+        other = "  (other games: not comparable)" if name == "old" and not same_games else ""
+        print(f"  {name:22} {statistics.median(x['rate'] for x in results):>10,.0f} actions/s (median){other}")
     summary: dict[str, float] = {}
-    if "old" in runs:
+    if "old" in runs and same_games:
         summary["new/old"] = median_ratio("new", "old")
     for name in peers:
         summary[f"new/{name}"] = median_ratio("new", name)
@@ -176,6 +210,20 @@ def main() -> None:
         print(f"  ratio {name:28} {ratio:5.2f}x  (median of the per-round ratios)")
     if args.json:
         args.json.write_text(json.dumps({"runs": runs, "ratios": summary}, indent=1))
+
+    medians = {
+        f"{'judges' if name == 'new' else name} actions/s": statistics.median(x["rate"] for x in results)
+        for name, results in runs.items()
+        if name != "old"
+    }
+    reference.compare("rollouts", medians)
+    entry, _ = reference.stored("rollouts")
+    for name in PEERS:
+        stored_rate = entry["figures"].get(f"{name} actions/s") if entry else None
+        if name not in peers and stored_rate:
+            print(f"  ratio new/{name:24} {medians['judges actions/s'] / stored_rate:5.2f}x  (to its stored figure)")
+    if args.save_reference:
+        reference.save(args.save_reference, "rollouts", medians, load_before)
 
 
 if __name__ == "__main__":

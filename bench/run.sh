@@ -1,45 +1,77 @@
 #!/usr/bin/env bash
-# Every engine benchmark, one after the other (the server's load test: bench/load.py).
+# Every engine benchmark, one after the other (the server's: bench/load.py, bench/attack_latency.py).
 #
 # First the side-by-side run (bench/rollouts.py): random games on this checkout against an
-# older version (OLD_REF, a git ref; default: main before the rollouts were made twice as
-# fast), then against OpenSpiel's backgammon and chess and python-chess when the `bench`
-# extra is installed (`pip install -e .[bench]`). The old version is exported from git into
-# a temporary folder, removed afterwards.
+# older tree (OLD_REF, a git ref; default: main), exported from git into a temporary folder,
+# then against OpenSpiel's backgammon and chess and python-chess (the `bench` extra:
+# `pip install -e '.[bench]'`; a peer not installed is skipped, with the reason). The older
+# tree is compared only if it plays the same games from the same seeds, and is not run at all
+# if its src is this checkout's (the ratio would measure only noise); each figure is also set
+# beside the stored ones (bench/reference/, bench/reference.py), which stand in when no
+# side-by-side comparison can be made.
 #
-# Then MCTS at its default budget against the default before issue 14 (bench/mcts_speed.py:
-# whole 2-player games against greedy, every decision timed on CPU, alternating child
-# processes; MCTS_REF, MCTS_PAIRS, MCTS_GAMES; MCTS_PAIRS=0 skips it — it takes minutes).
+# Then whole games and replay (bench/engine_speed.py), the state types (bench/state_types.py),
+# and MCTS at its default budget against the tree before issue 14 (bench/mcts_speed.py; MCTS_REF,
+# MCTS_PAIRS, MCTS_GAMES; MCTS_PAIRS=0 skips it: whole games, it takes tens of minutes).
 #
-#   bash bench/run.sh                      # ROUNDS=5 GAMES=30 OLD_REF=1fa966f MCTS_REF=523f900
-#   OLD_REF=main ROUNDS=9 bash bench/run.sh
-#   PYTHON=/path/to/python bash bench/run.sh
+#   bash bench/run.sh                  # ROUNDS=5 GAMES=30 SPEED_GAMES=100 OLD_REF=main MCTS_REF=523f900
+#   bash bench/run.sh --quick          # every step at a small size: a few minutes on 2 busy cores
+#   OLD_REF=1fa966f ROUNDS=9 bash bench/run.sh
+#   PYTHON=/path/to/python bash bench/run.sh     # default: .venv/bin/python, else python3
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PYTHON="${PYTHON:-.venv/bin/python}"
-OLD_REF="${OLD_REF:-1fa966f}"
+quick=0
+for arg in "$@"; do
+    case "$arg" in
+        --quick) quick=1 ;;
+        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "bench/run.sh: unknown option $arg (--quick, --help)" >&2; exit 2 ;;
+    esac
+done
+if [ -z "${PYTHON:-}" ]; then
+    if [ -x .venv/bin/python ]; then PYTHON=.venv/bin/python; else PYTHON=python3; fi
+fi
+if ! PYTHONPATH="$PWD/src" "$PYTHON" -c "import judges" 2>/dev/null; then
+    echo "bench/run.sh: $PYTHON cannot import judges: pip install -e '.[bench]' first (or set PYTHON)" >&2
+    exit 2
+fi
+if [ "$quick" = 1 ]; then
+    ROUNDS="${ROUNDS:-2}" GAMES="${GAMES:-5}" SPEED_GAMES="${SPEED_GAMES:-10}"
+    mcts=(--mode positions --games "${MCTS_GAMES:-1}" --every 20 --pairs "${MCTS_PAIRS:-1}")
+else
+    mcts=(--pairs "${MCTS_PAIRS:-2}" --games "${MCTS_GAMES:-2}")
+fi
+if [ -z "${OLD_REF:-}" ]; then  # main, or a clone's origin/main
+    OLD_REF=main
+    git rev-parse -q --verify main >/dev/null || ! git rev-parse -q --verify origin/main >/dev/null || OLD_REF=origin/main
+fi
 
+old_args=()
 old="$(mktemp -d)"
 trap 'rm -rf "$old"' EXIT
-git archive "$OLD_REF" src | tar -x -C "$old"
-
-peers=()
-if "$PYTHON" -c "import pyspiel, chess" 2>/dev/null; then
-    peers=(--peers)
+if ! commit="$(git rev-parse --short --verify -q "$OLD_REF^{commit}")"; then
+    echo "(OLD_REF $OLD_REF is no commit of this repository: no side-by-side run with an older tree)"
+elif git diff --quiet "$commit" -- src; then
+    echo "(OLD_REF $OLD_REF ($commit) has this checkout's src: a side-by-side run would measure only"
+    echo " noise, so there is none; OLD_REF=<another ref> compares with that tree)"
 else
-    echo "(OpenSpiel or python-chess missing: pip install -e .[bench] to compare with them)"
+    git archive "$commit" src | tar -x -C "$old"
+    old_args=(--old-src "$old/src")
+    echo "== random rollouts: this checkout against $OLD_REF ($commit)"
 fi
-echo "== random rollouts: this checkout against $OLD_REF ($(git rev-parse --short "$OLD_REF"))"
-"$PYTHON" bench/rollouts.py --old-src "$old/src" --rounds "${ROUNDS:-5}" --games "${GAMES:-30}" "${peers[@]}"
+[ ${#old_args[@]} = 0 ] && echo "== random rollouts: this checkout"
+"$PYTHON" bench/rollouts.py "${old_args[@]}" --peers --rounds "${ROUNDS:-5}" --games "${GAMES:-30}"
 
 echo
 echo "== whole games and replay"
-PYTHONPATH=src "$PYTHON" bench/engine_speed.py --games "${SPEED_GAMES:-100}"
+PYTHONPATH="$PWD/src" "$PYTHON" bench/engine_speed.py --games "${SPEED_GAMES:-100}"
 echo
 echo "== state types"
-PYTHONPATH=src "$PYTHON" bench/state_types.py
+PYTHONPATH="$PWD/src" "$PYTHON" bench/state_types.py
 if [ "${MCTS_PAIRS:-2}" != 0 ]; then
     echo
     echo "== MCTS per decision, default budget: this checkout against ${MCTS_REF:-523f900}"
-    "$PYTHON" bench/mcts_speed.py --baseline "${MCTS_REF:-523f900}" --pairs "${MCTS_PAIRS:-2}" --games "${MCTS_GAMES:-2}"
+    "$PYTHON" bench/mcts_speed.py --baseline "${MCTS_REF:-523f900}" "${mcts[@]}"
 fi
+echo
+echo "== every step ran"

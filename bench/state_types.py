@@ -1,20 +1,29 @@
 """Measures why the game state is made of msgspec Structs rather than slotted dataclasses.
 
-Builds the same mid-game-sized state both ways and times: JSON encode, JSON decode into
-typed objects, and a deep clone. Run: .venv/bin/python bench/state_types.py
+Builds the same mid-game-sized state both ways and times, on CPU time: JSON encode, JSON
+decode into typed objects, and a deep clone. The figures are compared with the stored ones
+(bench/reference.py). Run: .venv/bin/python bench/state_types.py [--save-reference FILE]
 """
 
 from __future__ import annotations
 
+import argparse
 import copy
 import dataclasses
 import json
+import os
+import sys
+import time
 import timeit
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from judges.bots import RandomBot
 from judges.engine import Game, Options
 from judges.engine.state import GameState, clone_state, state_from_json, state_to_json
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import reference  # noqa: E402
 
 
 def mid_game_state() -> GameState:
@@ -94,13 +103,21 @@ def d_from_json(raw: str) -> DState:
     )
 
 
+FIGURES: dict[str, float] = {}
+
+
 def bench(label: str, fn, number: int = 2000) -> float:
-    per = min(timeit.repeat(fn, number=number, repeat=5)) / number * 1e6
+    per = min(timeit.repeat(fn, number=number, repeat=5, timer=time.process_time)) / number * 1e6
     print(f"{label:<44} {per:8.1f} µs")
+    FIGURES[f"{label} µs"] = per
     return per
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--save-reference", type=Path, help="store this run's figures there (bench/reference.py)")
+    args = parser.parse_args()
+    load_before = os.getloadavg()[0]
     s = mid_game_state()
     raw = state_to_json(s)
     d = as_dataclasses(s)
@@ -113,6 +130,9 @@ def main() -> None:
     bench("dataclass(slots): encode JSON (asdict+json)", lambda: json.dumps(dataclasses.asdict(d)), number=500)
     bench("dataclass(slots): decode JSON (typed)", lambda: d_from_json(d_raw), number=500)
     bench("dataclass(slots): clone (copy.deepcopy)", lambda: copy.deepcopy(d), number=200)
+    reference.compare("state_types", FIGURES, higher_is_better=False)
+    if args.save_reference:
+        reference.save(args.save_reference, "state_types", FIGURES, load_before)
 
 
 if __name__ == "__main__":

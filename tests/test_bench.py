@@ -1,0 +1,88 @@
+"""The benchmarks in bench/ start from a fresh `pip install -e '.[bench]'` (docs/performance.md).
+
+Nothing is timed here: the benches' imports are checked against what the project declares,
+and each bench's top level is run (its imports, not its main()).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHES = sorted(p for p in (ROOT / "bench").glob("*.py") if '__name__ == "__main__"' in p.read_text())
+
+
+def normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def declared() -> set[str]:
+    """The distributions a fresh `pip install -e '.[bench]'` is asked for by name."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    requirements = project["dependencies"] + project["optional-dependencies"]["bench"]
+    return {normalized(re.split(r"[\s\[<>=!~;]", r, maxsplit=1)[0]) for r in requirements}
+
+
+def required_imports(path: Path) -> set[str]:
+    """Top-level modules the file imports, but those tried under `except ImportError` (optional)."""
+    tree = ast.parse(path.read_text())
+    optional: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(
+            isinstance(h.type, ast.Name) and h.type.id in ("ImportError", "ModuleNotFoundError") for h in node.handlers
+        ):
+            optional.update(id(n) for statement in node.body for n in ast.walk(statement))
+    names = set()
+    for node in ast.walk(tree):
+        if id(node) in optional:
+            continue
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_every_module_a_bench_imports_is_declared_by_the_project_or_its_bench_extra():
+    local = {p.stem for p in (ROOT / "bench").glob("*.py")} | {p.stem for p in (ROOT / "tests").glob("*.py")}
+    wanted = declared()
+    owners = packages_distributions()
+    missing = []
+    for bench in BENCHES:
+        for module in sorted(required_imports(bench) - set(sys.stdlib_module_names) - local - {"judges"}):
+            # a module not installed here (OpenSpiel outside the bench extra) cannot be traced to its
+            # distribution; the --help test below shows that the bench imports it only when it runs
+            if module in owners and not {normalized(d) for d in owners[module]} & wanted:
+                missing.append(f"{bench.name}: {module} (from {', '.join(owners[module])})")
+    assert not missing, f"imported by a bench, declared neither in dependencies nor in the bench extra: {missing}"
+
+
+def test_every_bench_imports_what_it_needs():
+    """Each bench's top level (its imports) runs in a process of its own, its main() not called."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    # as `python bench/x.py` would: its folder first on the path (benches import each other)
+    load = "import runpy, sys; sys.path.insert(0, sys.argv[2]); runpy.run_path(sys.argv[1], run_name='bench_check')"
+    running = {
+        bench.name: subprocess.Popen(
+            [sys.executable, "-c", load, str(bench), str(bench.parent)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for bench in BENCHES
+    }
+    failed = {}
+    for name, process in running.items():
+        _, err = process.communicate(timeout=120)
+        if process.returncode != 0:
+            failed[name] = err.strip().splitlines()[-1:]
+    assert len(running) >= 9
+    assert not failed, failed
