@@ -193,20 +193,21 @@ def test_the_log_and_the_table_talk_are_two_tabs(server, browser, lang):
     log, chat = page.locator("[data-panel=log]"), page.locator("[data-panel=chat]")
     assert log.is_visible() and not chat.is_visible()
     assert tabs.nth(0).get_attribute("aria-selected") == "true"
-    # a panel is as tall as what it holds (no half-empty card)
+    # a panel is as tall as what it holds (no half-empty card), and so is its list
     slack = """(n) => n.getBoundingClientRect().height - [...n.children]
                  .filter((c) => getComputedStyle(c).display !== 'none')
                  .reduce((sum, c) => sum + c.getBoundingClientRect().height, 0)"""
-    assert log.evaluate(slack) <= 40
+    assert log.evaluate(slack) <= 40 and page.locator("#log-list").evaluate(slack) <= 8
     tabs.nth(1).tap()
     page.wait_for_function("() => getComputedStyle(document.querySelector('[data-panel=log]')).display === 'none'")
     assert chat.is_visible() and not log.is_visible()
     assert tabs.nth(1).get_attribute("aria-selected") == "true"
     assert chat.evaluate(slack) <= 60
-    # a message written there shows in the tab
+    # a message written there shows in the tab, the list no taller than the talk so far
     page.locator("#chat-text").fill("shalom")
     page.locator("#chat-text").press("Enter")
     page.locator("#chat-list .chat-message").wait_for()
+    assert chat.evaluate(slack) <= 60 and page.locator("#chat-list").evaluate(slack) <= 20
     shot(page, f"phone-chat-tab-{lang}")
     assert errors == []
     page.context.close()
