@@ -70,6 +70,7 @@ def test_table_talk_between_two_seats_and_a_spectator(own_server, browser):
     open_host_seat(ada, server.base, data)
     claim_invitation(bo, server.base, data, 1)
     watcher.goto(f"{server.base}/games/{gid}/watch")
+    bo.locator("#panel-tabs [data-tab='chat']").click()  # on a phone the table talk is a tab beside the log
     for page in (ada, bo, watcher):
         page.locator(CHAT).wait_for()
         page.locator(f"{CHAT} .chat-empty").wait_for()

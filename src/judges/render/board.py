@@ -25,6 +25,9 @@ from ..world import World
 __all__ = ["HEX_SIZE", "SEAT_COLOURS", "CANAANITE_COLOUR", "REGION_COLOURS", "describe_board", "territories"]
 
 HEX_SIZE = 30.0  # centre to corner, in drawing units
+# Generals stand under their hex's settlement, side by side, this far apart (drawing units).
+GENERAL_ROW = 22.0
+GENERAL_SPACING = 28.0
 # The tribes' colours, by seat: the board, the Players panel and the final table read them here.
 SEAT_COLOURS = ("#2b6cb0", "#c05621", "#2f855a", "#805ad5", "#b83280", "#b7791f")
 CANAANITE_COLOUR = "#7a0019"
@@ -209,11 +212,12 @@ def describe_board(world: World, state: GameState | None = None, lang: str = DEF
             x, y = centres[at]
             for k, gid in enumerate(ids):
                 g = state.generals[gid]
-                # side by side under the settlement, a second row above when a hex is crowded
+                # side by side under the settlement (its name is above it), more rows below when
+                # a hex is crowded; the screen spreads them out as it enlarges the tokens
                 row, col = divmod(k, 3)
                 per_row = min(3, len(ids) - 3 * row)
-                gx = x + (col - (per_row - 1) / 2) * 17
-                gy = y + 15 - row * 34
+                gx = x + (col - (per_row - 1) / 2) * GENERAL_SPACING
+                gy = y + GENERAL_ROW + row * GENERAL_SPACING
                 titles = []
                 if state.king == gid:
                     titles.append("crown")
@@ -233,6 +237,7 @@ def describe_board(world: World, state: GameState | None = None, lang: str = DEF
                         "hex": at,
                         "x": round(gx, 1),
                         "y": round(gy, 1),
+                        "anchor": [round(x, 1), round(y, 1)],
                         "army": g.army,
                         "captor": g.captor,
                         "marks": titles,

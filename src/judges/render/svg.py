@@ -3,12 +3,15 @@
 `board_svg(description, lang, names)` draws hexes tinted by region with terrain marks, region
 borders and names, settlements (cities bigger, walls, developments, garrison, siege, razed),
 the Tabernacle and the Ark, invader pairs with the direction they march, landed events on
-their terrain, and generals as tokens in their tribe's colour with their id, relics and titles.
+their terrain, generals as tokens in their tribe's colour showing their army's size (their id
+small in a corner badge, relics and titles above), and the settlements' names above every piece.
 The icons are the symbols of `web/static/icons.svg`, embedded so that the file stands alone.
 
-The game screen inserts this SVG as it is and wires its groups to clicks: `data-hex`,
-`data-region`, `data-settlement`, `data-general`, `data-invaders`. `render_board_svg(world)`
-is the CLI's standalone picture of the board at the start, with a legend.
+Each piece is drawn around its spot in a `.grow` group: the game screen enlarges them when the
+board is drawn small, and places the generals and the names so that none lies on another
+(web/static/js/board.js). The screen inserts this SVG as it is and wires its groups to clicks:
+`data-hex`, `data-region`, `data-settlement`, `data-general`, `data-invaders`.
+`render_board_svg(world)` is the CLI's standalone picture of the board at the start, with a legend.
 """
 
 from __future__ import annotations
@@ -35,6 +38,16 @@ FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 LEGEND_WIDTH = 260.0
 DASHED_WALL = ' stroke-dasharray="4 1.5"'
 DASHED_CAPTIVE = ' stroke-dasharray="2 1.5"'
+# The pieces' sizes, in drawing units; the screen enlarges every piece (`.grow`) when the board
+# is drawn small, so that at least these read at a readable size (web/static/js/board.js).
+VILLAGE_LABEL = 12.5
+CITY_LABEL = 13.5
+REGION_LABEL = 12.0
+ARMY_SIZE = 14.0
+VILLAGE_RADIUS = 8.5
+CITY_RADIUS = 10.5
+EMPTY_ARMY = ' fill-opacity="0.65"'  # a general with no troops: his 0 a little faded
+HOLDER_Y = -4.0  # a settlement's holder sits a little above its hex's centre, its generals below
 
 
 @cache
@@ -177,18 +190,20 @@ def board_svg(
         judge = r["judge_seat"]
         colour = _seat_colour(judge) if judge is not None else "#333"
         add(
-            f'<text class="region-label" x="{r["label_x"]}" y="{r["label_y"] + 4}" text-anchor="middle" '
-            f'font-size="11" font-weight="bold" letter-spacing="0.5" fill="{colour}" fill-opacity="0.85" '
+            f'<g transform="translate({r["label_x"]} {r["label_y"]})"><g class="grow">'
+            f'<text class="region-label" y="4" text-anchor="middle" '
+            f'font-size="{REGION_LABEL}" font-weight="bold" letter-spacing="0.5" fill="{colour}" fill-opacity="0.85" '
             f'stroke="#fff" stroke-width="2.5" stroke-opacity="0.7" paint-order="stroke">'
-            f"{escape(r['label'].upper())}</text>"
+            f"{escape(r['label'].upper())}</text></g></g>"
         )
     add("</g>")
 
-    # ---- the Tabernacle ---------------------------------------------------------------------
+    # ---- the Tabernacle, beside the holder of the settlement on its hex (Shiloh) ---------------
     tab = board["tabernacle"]
-    add(f'<g class="tabernacle" pointer-events="none"><title>{escape(w("ui.tabernacle"))}</title>')
-    add(_use("tabernacle", tab["x"] - 19, tab["y"] - 2, 15))
-    add("</g>")
+    add(
+        f'<g class="tabernacle" pointer-events="none" transform="translate({tab["x"]} {tab["y"]})">'
+        f'<title>{escape(w("ui.tabernacle"))}</title><g class="grow">{_use("tabernacle", -22, 2, 22)}</g></g>'
+    )
 
     # ---- settlements ------------------------------------------------------------------------
     add('<g class="settlements">')
@@ -199,27 +214,37 @@ def board_svg(
     # ---- the Ark, unattended ------------------------------------------------------------------
     if board["ark"] is not None:
         ark = board["ark"]
-        add(f'<g class="ark" data-ark="{ark["hex"]}" pointer-events="none"><title>{escape(w("ui.ark"))}</title>')
-        add(_use("ark", ark["x"] + 19, ark["y"] - 2, 16))
-        add("</g>")
+        add(
+            f'<g class="ark" data-ark="{ark["hex"]}" pointer-events="none" '
+            f'transform="translate({ark["x"]} {ark["y"]})"><title>{escape(w("ui.ark"))}</title>'
+            f'<g class="grow">{_use("ark", -20, 3, 15)}</g></g>'
+        )
 
     # ---- invaders -----------------------------------------------------------------------------
     add('<g class="invaders-layer">')
     names_by_index = {s["index"]: s["label"] for s in board["settlements"]}
     for p in board["invaders"]:
-        x, y = p["x"] + 17, p["y"] - 17
         tip = f"{w('ui.invader_pair')} {p['id']} → {names_by_index[p['toward']]}"
-        add(f'<g class="invaders" data-invaders="{p["id"]}" data-at="{p["settlement"]}">')
-        add(f"<title>{escape(tip)}</title>")
-        add(_use("invader", x, y, 15))
-        add(f'<g transform="rotate({p["angle"]} {x:.1f} {y:.1f})">{_use("arrow", x + 13, y, 12, "icon direction")}</g>')
-        add("</g>")
+        add(
+            f'<g class="invaders" data-invaders="{p["id"]}" data-at="{p["settlement"]}" '
+            f'transform="translate({p["x"]} {p["y"]})">'
+        )
+        add(f'<title>{escape(tip)}</title><g class="grow">')
+        add(_use("invader", 21, 2, 14))
+        add(f'<g transform="rotate({p["angle"]} 21 2)">{_use("arrow", 33, 2, 11, "icon direction")}</g>')
+        add("</g></g>")
     add("</g>")
 
     # ---- generals -----------------------------------------------------------------------------
     add('<g class="generals">')
     for g in board["generals"]:
         add(_general(g, w, regions))
+    add("</g>")
+
+    # ---- settlements' names, above every piece ------------------------------------------------
+    add('<g class="settlement-labels" pointer-events="none">')
+    for s in board["settlements"]:
+        add(_label(s))
     add("</g>")
 
     if legend:
@@ -229,8 +254,11 @@ def board_svg(
 
 
 def _settlement(s: dict[str, Any], w: _Words) -> str:
-    x, y = s["x"], s["y"] - 3
-    r = 11.0 if s["city"] else 8.0
+    # drawn around the hex's centre in a group the screen enlarges when the board is small
+    # (`.grow`, board.js): the holder, its garrison, walls and developments; the name is in
+    # the labels' layer (`_label`)
+    r = CITY_RADIUS if s["city"] else VILLAGE_RADIUS
+    y = HOLDER_Y
     parts = [
         f'<g class="settlement{" city" if s["city"] else ""}{" razed" if s["razed"] else ""}'
         f'{" besieged" if s["besieged"] else ""}" data-settlement={quoteattr(s["name"])} data-hex="{s["hex"]}" '
@@ -255,46 +283,71 @@ def _settlement(s: dict[str, Any], w: _Words) -> str:
         f'<polygon class="settlement-hex" points="{_points(corners(s["x"], s["y"], HEX_SIZE - 1))}" '
         f'fill="transparent" stroke="none"/>'
     )
+    parts.append(f'<g transform="translate({s["x"]} {s["y"]})"><g class="grow">')
     if s["razed"]:
-        parts.append(_use("razed", x, y, 20))
+        parts.append(_use("razed", 0, y, 20))
     else:
         if s["besieged"]:
             parts.append(
-                f'<circle class="siege-ring" cx="{x}" cy="{y}" r="{r + 5:.1f}" fill="none" stroke="#b91c1c" '
+                f'<circle class="siege-ring" cy="{y}" r="{r + 5:.1f}" fill="none" stroke="#b91c1c" '
                 f'stroke-width="2" stroke-dasharray="3 2.5"/>'
             )
         if s["city"]:
-            parts.append(f'<circle cx="{x}" cy="{y}" r="{r + 2.5:.1f}" fill="none" stroke="#222" stroke-width="1.2"/>')
+            parts.append(f'<circle cy="{y}" r="{r + 2.5:.1f}" fill="none" stroke="#222" stroke-width="1.2"/>')
         walls = s["walls"]
         parts.append(
-            f'<circle class="holder" cx="{x}" cy="{y}" r="{r}" fill="{_seat_colour(s["owner"])}" '
+            f'<circle class="holder" cy="{y}" r="{r}" fill="{_seat_colour(s["owner"])}" '
             f'stroke="{"#1a1a1a" if walls else "#444"}" stroke-width="{3.5 if walls else 1.2}"'
             f"{DASHED_WALL if walls else ''}/>"
         )
         if s["troops"]:
             fill = "#111" if s["owner"] is None else "#fff"
+            size = 12 if s["city"] else 11
             parts.append(
-                f'<text class="troops" x="{x}" y="{y + 4:.1f}" text-anchor="middle" '
-                f'font-size="{11 if s["city"] else 10}" '
-                f'font-weight="bold" fill="{fill}">{s["troops"]}</text>'
+                f'<text class="troops" data-troops="{s["troops"]}" y="{y + size * 0.36:.1f}" text-anchor="middle" '
+                f'font-size="{size}" font-weight="bold" fill="{fill}">{s["troops"]}</text>'
             )
         if walls:
-            parts.append(_use("wall", x - r - 4, y - r + 1, 10))
+            parts.append(_use("wall", -r - 5, y - r + 3, 10))
         if s["developments"]:
-            parts.append(_use("development", x + r + 4, y - r + 1, 10))
+            parts.append(_use("development", r + 5, y - r + 3, 10))
             if s["developments"] > 1:
                 parts.append(
-                    f'<text x="{x + r + 9:.1f}" y="{y - r - 3:.1f}" font-size="8" font-weight="bold" fill="#333">'
+                    f'<text x="{r + 10:.1f}" y="{y - r - 1:.1f}" font-size="8" font-weight="bold" fill="#333">'
                     f"{s['developments']}</text>"
                 )
-    parts.append(
-        f'<text class="label" x="{x}" y="{s["y"] - 17:.1f}" text-anchor="middle" '
-        f'font-size="{9.5 if s["city"] else 8.5}" '
-        f'font-weight="{"bold" if s["city"] else "normal"}" fill="#111" stroke="#fff" stroke-width="2.4" '
-        f'stroke-opacity="0.9" paint-order="stroke">{escape(s["label"])}</text>'
-    )
-    parts.append("</g>")
+    parts.append("</g></g></g>")
     return "".join(parts)
+
+
+def label_lines(label: str, longest: int = 9) -> list[str]:
+    """A settlement's name on one line, or on two when it is long and can break (after a hyphen,
+    at a space): the names stay within about a hex's width, clear of their neighbours'."""
+    if len(label) <= longest:
+        return [label]
+    breaks = [i + 1 for i, c in enumerate(label) if c == "-"] + [i for i, c in enumerate(label) if c == " "]
+    if not breaks:
+        return [label]
+    at = min(breaks, key=lambda i: max(len(label[:i]), len(label[i:].lstrip())))
+    return [label[:at].rstrip(), label[at:].lstrip()]
+
+
+def _label(s: dict[str, Any]) -> str:
+    city = s["city"]
+    size = CITY_LABEL if city else VILLAGE_LABEL
+    r = CITY_RADIUS + 2.5 if city else VILLAGE_RADIUS
+    baseline = HOLDER_Y - r - 3  # the last line's baseline, just above the holder
+    lines = label_lines(s["label"])
+    spans = "".join(
+        f'<tspan x="0" y="{baseline - (len(lines) - 1 - i) * size * 1.08:.1f}">{escape(line)}</tspan>'
+        for i, line in enumerate(lines)
+    )
+    return (
+        f'<g transform="translate({s["x"]} {s["y"]})"><g class="grow">'
+        f'<text class="label{" city" if city else ""}" data-label={quoteattr(s["name"])} data-lines="{len(lines)}" '
+        f'text-anchor="middle" font-size="{size}" font-weight="{"bold" if city else "normal"}" fill="#111" '
+        f'stroke="#fff" stroke-width="2.6" stroke-opacity="0.9" paint-order="stroke">{spans}</text></g></g>'
+    )
 
 
 _MARK_WORDS = {
@@ -314,34 +367,34 @@ def _general(g: dict[str, Any], w: _Words, regions: dict[int, dict[str, Any]]) -
         if mark == "seal" and g["judge_of"]:
             word += f" ({', '.join(regions[r]['label'] for r in g['judge_of'])})"
         tip.append(word)
-    if g["army"]:
-        tip.append(f"{w('ui.army')} {g['army']}")
+    tip.append(f"{w('ui.army')} {g['army']}")
     if g["captor"] is not None:
         tip.append(f"{w('ui.captive')} ({w.seat(g['captor'])})")
     captive = g["captor"] is not None
+    ax, ay = g["anchor"]
+    # the token: the army's size, the number a player reads first, large on the tribe's colour;
+    # the general's id small in a corner badge; relics and titles in a row above the token
+    half_w, half_h = 11.0, 10.0
     parts = [
         f'<g class="general{" captive" if captive else ""}" data-general="{g["id"]}" data-seat="{g["owner"]}" '
-        f'data-hex="{g["hex"]}" transform="translate({x} {y})">',
-        f"<title>{escape(' · '.join(tip))}</title>",
-        f'<rect class="token" x="-8.5" y="-8.5" width="17" height="17" rx="4" fill="{g["colour"]}" '
-        f'stroke="{"#fff" if not captive else "#111"}" '
-        f'stroke-width="1.8"{DASHED_CAPTIVE if captive else ""}/>',
-        f'<text class="general-id" y="3.6" text-anchor="middle" font-size="10" font-weight="bold" fill="#fff">'
-        f"{g['id']}</text>",
+        f'data-hex="{g["hex"]}" data-anchor="{ax} {ay}" transform="translate({x} {y})">',
+        f'<title>{escape(" · ".join(tip))}</title><g class="grow">',
+        f'<rect class="token" x="{-half_w}" y="{-half_h}" width="{2 * half_w}" height="{2 * half_h}" rx="4" '
+        f'fill="{g["colour"]}" stroke="{"#fff" if not captive else "#111"}" '
+        f'stroke-width="1.6"{DASHED_CAPTIVE if captive else ""}/>',
+        f'<text class="army" data-troops="{g["army"]}" y="{ARMY_SIZE * 0.36:.1f}" text-anchor="middle" '
+        f'font-size="{ARMY_SIZE}" font-weight="bold" fill="#fff"{"" if g["army"] else EMPTY_ARMY}>'
+        f"{g['army']}</text>",
+        f'<g class="general-id"><circle cx="{-half_w}" cy="{-half_h + 2}" r="5.5" fill="#fff" stroke="#333" '
+        f'stroke-width="0.7"/><text x="{-half_w}" y="{-half_h + 4.8:.1f}" text-anchor="middle" font-size="8" '
+        f'font-weight="bold" fill="#111">{g["id"]}</text></g>',
     ]
-    # relics and titles in a row above the token, each a legible badge
     marks = g["marks"]
     for k, mark in enumerate(marks):
-        parts.append(_use(mark, (k - (len(marks) - 1) / 2) * 9, -12.5, 10, f"icon mark mark-{mark}"))
-    if g["army"]:
-        parts.append(
-            f'<g class="army"><circle cx="8" cy="6" r="5" fill="#fff" stroke="#333" stroke-width="0.8"/>'
-            f'<text x="8" y="8.6" text-anchor="middle" font-size="7" font-weight="bold" fill="#111">'
-            f"{g['army']}</text></g>"
-        )
+        parts.append(_use(mark, 3 + (k - (len(marks) - 1) / 2) * 10, -half_h - 5, 10, f"icon mark mark-{mark}"))
     if captive:
-        parts.append(_use("captive", -8, 6, 9))
-    parts.append("</g>")
+        parts.append(_use("captive", half_w - 1, half_h - 1, 9))
+    parts.append("</g></g>")
     return "".join(parts)
 
 

@@ -90,7 +90,7 @@ export function renderBoard() {
 function decorate(svg) {
   const view = store.view;
   svg.querySelectorAll(".target, .reachable, .selected, .waiting").forEach((n) => n.classList.remove("target", "reachable", "selected", "waiting"));
-  svg.querySelectorAll("[tabindex]").forEach((n) => { n.removeAttribute("tabindex"); n.removeAttribute("role"); n.removeAttribute("aria-label"); });
+  svg.querySelectorAll("[tabindex], [data-hint]").forEach((n) => { n.removeAttribute("tabindex"); n.removeAttribute("role"); n.removeAttribute("aria-label"); n.removeAttribute("data-hint"); });
   const playing = store.app.mode === "play" && !view.ending;
   const waiting = new Set(view.waiting_for);
   svg.querySelectorAll("[data-general]").forEach((node) => {
@@ -210,6 +210,55 @@ function openChooser(event, list, selectGeneral) {
   box.querySelector("button").focus();
 }
 
+// --- a tap on a phone: the pieces are small, so a tap reaches every piece within TOUCH_PX of
+// the finger (a target of 44 px); when it reaches several, a chooser names each (what it is,
+// and what a tap on it does) in buttons a finger can press, and the one chosen is clicked.
+const TOUCH_PX = 22;
+let lastPointer = "mouse";
+
+function reach(event) {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return [];
+  const x = event.clientX, y = event.clientY;
+  const near = [...svg.querySelectorAll("[data-general][data-hint]")].filter((node) => {
+    const r = (node.querySelector(".token") || node).getBoundingClientRect();
+    return Math.hypot(Math.max(r.left - x, 0, x - r.right), Math.max(r.top - y, 0, y - r.bottom)) <= TOUCH_PX;
+  });
+  const under = event.target.closest && event.target.closest("[data-settlement][data-hint], polygon.hex[data-hint]");
+  if (under) near.push(under);
+  return near;
+}
+
+function pieceName(node) {
+  const title = node.querySelector(":scope > title");
+  if (title) return title.textContent.split(" · ").slice(0, 2).join(" · ");
+  return hexPlace(Number(node.dataset.hex));
+}
+
+function clickPiece(node) {
+  const r = (node.querySelector(".token") || node).getBoundingClientRect();
+  node.dispatchEvent(new MouseEvent("click", {bubbles: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2}));
+}
+
+function onTap(event) {
+  if (lastPointer !== "touch" || !event.isTrusted || store.app.mode !== "play" || !store.view || store.view.ending) return;
+  const near = reach(event);
+  const hit = event.target.closest("[data-general], [data-settlement], polygon.hex[data-hex]");
+  if (!near.length || (near.length === 1 && near[0] === hit)) return;
+  event.stopImmediatePropagation();
+  if (near.length === 1) { clickPiece(near[0]); return; }
+  const box = $("chooser");
+  box.replaceChildren(...near.map((node) => el("button", {type: "button", role: "menuitem", class: "choice piece-choice",
+    dataset: node.dataset.general !== undefined ? {general: node.dataset.general} : {hex: node.dataset.hex},
+    onclick: () => { closeChooser(); clickPiece(node); }},
+    el("span", {class: "choice-label"}, pieceName(node)), el("span", {class: "choice-help"}, node.dataset.hint))),
+    el("button", {type: "button", class: "choice cancel", onclick: closeChooser}, t("ui.cancel")));
+  const wrap = $("board-wrap").getBoundingClientRect();
+  box.hidden = false;
+  box.style.left = Math.max(4, Math.min(event.clientX - wrap.left, wrap.width - box.offsetWidth - 4)) + "px";
+  box.style.top = Math.max(4, Math.min(event.clientY - wrap.top, wrap.height - box.offsetHeight - 4)) + "px";
+}
+
 export function closeChooser() { $("chooser").hidden = true; }
 
 // What a piece is or what a click on it would do; a piece with nothing to do shows its
@@ -239,30 +288,124 @@ function applyZoom() {
   fitLabels(svg);
 }
 
-// Names stay legible at every size: when the board is drawn small (a phone, before zooming in),
-// the villages' names give way (each stays in its tooltip, a tap or a long press shows it) and
-// the cities' and regions' names grow to a readable size on the screen. Zooming in brings
-// every name back at its drawn size.
-const READABLE_PX = {city: 11, region: 9.5};
-const VILLAGE_NAME_UNITS = 8.5;
-const MIN_VILLAGE_PX = 6;
+// Every piece stays legible at every size. The drawing sizes its pieces (names, holders,
+// generals' tokens, render/svg.py) in drawing units; when the board is drawn small, each piece
+// grows around its spot on the map (`.grow`, --k) so that a village's name is at least
+// READABLE_PX on the screen (a general's army size then reads larger still), and the generals
+// of one hex spread apart as their tokens grow. Zooming in brings the pieces back to their
+// drawn size. On a board too small for every name (a phone, before zooming in), the villages'
+// names give way: each stays in its tooltip, a tap or a long press shows it.
+const READABLE_PX = 11.5;
+const VILLAGE_LABEL_UNITS = 12.5;
+const COMPACT_SCALE = 0.62;  // screen px per drawing unit under which villages go unnamed
+
+export function pieceScale(svg) {
+  const box = svg.viewBox.baseVal, rect = svg.getBoundingClientRect();
+  if (!box || !box.width || !rect.width) return null;
+  const scale = Math.min(rect.width / box.width, rect.height / box.height);  // screen px per drawing unit
+  return {scale, k: Math.max(1, READABLE_PX / (VILLAGE_LABEL_UNITS * scale))};
+}
 
 function fitLabels(svg) {
-  const box = svg.viewBox.baseVal, rect = svg.getBoundingClientRect();
-  if (!box || !box.width || !rect.width) return;
-  const scale = Math.min(rect.width / box.width, rect.height / box.height);  // screen px per drawing unit
-  const compact = VILLAGE_NAME_UNITS * scale < MIN_VILLAGE_PX;
-  svg.classList.toggle("compact", compact);
-  svg.style.setProperty("--city-label", `${Math.max(9.5, READABLE_PX.city / scale)}px`);
-  svg.style.setProperty("--region-label", `${Math.max(11, READABLE_PX.region / scale)}px`);
-  // a grown name at the board's edge turns inwards rather than leave the drawing
-  svg.querySelectorAll(".settlement.city text.label").forEach((label) => {
+  const fit = pieceScale(svg);
+  if (!fit) return;
+  const {scale, k} = fit;
+  svg.classList.toggle("compact", scale < COMPACT_SCALE);
+  svg.style.setProperty("--k", k.toFixed(3));
+  layOut(svg, k);
+}
+
+// --- where the pieces go, in the drawing's units --------------------------------------------
+// Each general stands at his place under his hex's settlement, his distance from it grown with
+// him (a small step aside when his token would lie on a settlement or on another general). Then
+// each settlement's name takes the nearest spot clear of every token, settlement and name placed
+// before it: above its holder, a little aside, beside it or under it (a neighbour's general, a
+// long name next to it), turned inwards at the board's edge. So a general never lies on a name; and the
+// names are drawn above every piece. The regions' names find the free room left.
+const rect = (left, top, right, bottom) => ({left, top, right, bottom});
+const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
+  * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+const translation = (node) => (node.getAttribute("transform") || "").match(/translate\(([-\d.]+)[ ,]+([-\d.]+)\)/).slice(1).map(Number);
+// a piece drawn around (x, y), grown by k, moved by (dx, dy): its box
+const boxOf = (b, x, y, k, dx = 0, dy = 0) => rect(x + dx + b.x * k, y + dy + b.y * k, x + dx + (b.x + b.width) * k, y + dy + (b.y + b.height) * k);
+
+function cheapest(tries, boxAt, others) {
+  let pick = null;
+  for (const t of tries) {
+    const box = boxAt(t);
+    const cost = others.reduce((sum, o) => sum + overlap(box, o), 0);
+    if (!pick || cost < pick.cost) pick = {t, cost};
+    if (cost === 0) break;
+  }
+  return pick ? pick.t : null;
+}
+
+function layOut(svg, k) {
+  const fixed = [];  // the settlements' pieces (holder, walls, developments) and the Tabernacle
+  const pieceAt = {};
+  svg.querySelectorAll(".settlement .grow, .tabernacle > .grow").forEach((grow) => {
+    const [x, y] = translation(grow.parentNode);
+    const box = boxOf(grow.getBBox(), x, y, k);
+    fixed.push(box);
+    const settlement = grow.closest("[data-settlement]");
+    if (settlement) pieceAt[settlement.dataset.settlement] = box;
+  });
+  // the generals, each within a step or two of his place
+  const tokens = [];
+  const near = [[0, 0], [0, 1], [1, 0], [-1, 0], [0, -1], [1, 1], [-1, 1], [0, 2]];
+  svg.querySelectorAll("[data-general][data-anchor]").forEach((node) => {
+    if (!node.dataset.base) node.dataset.base = translation(node).join(" ");
+    const [ax, ay] = node.dataset.anchor.split(" ").map(Number), [bx, by] = node.dataset.base.split(" ").map(Number);
+    const x0 = ax + (bx - ax) * k, y0 = ay + (by - ay) * k, step = 4 * k;
+    const b = node.querySelector(".grow").getBBox();
+    const [dx, dy] = cheapest(near, ([i, j]) => boxOf(b, x0, y0, k, i * step, j * step), [...fixed, ...tokens]);
+    node.setAttribute("transform", `translate(${(x0 + dx * step).toFixed(1)} ${(y0 + dy * step).toFixed(1)})`);
+    tokens.push(boxOf(b, x0, y0, k, dx * step, dy * step));
+  });
+  // the names, cities first
+  const view = svg.viewBox.baseVal;
+  const labels = [...svg.querySelectorAll("text.label")].filter((n) => getComputedStyle(n).display !== "none");
+  labels.sort((a, b) => Number(b.classList.contains("city")) - Number(a.classList.contains("city")));
+  const placed = [];
+  const inside = (box) => box.left >= view.x && box.right <= view.x + view.width;
+  for (const label of labels) {
+    const group = label.parentNode.parentNode;  // <g translate(x y)><g class="grow"><text>
+    if (!group.dataset.base) group.dataset.base = translation(group).join(" ");
+    const [x0, y0] = group.dataset.base.split(" ").map(Number);
     label.dataset.anchor = label.dataset.anchor || label.getAttribute("text-anchor");
     label.setAttribute("text-anchor", label.dataset.anchor);
-    if (!compact) return;
-    const b = label.getBBox();
-    if (b.x + b.width > box.x + box.width) label.setAttribute("text-anchor", "end");
-    else if (b.x < box.x) label.setAttribute("text-anchor", "start");
+    let b = label.getBBox();
+    if (x0 + (b.x + b.width) * k > view.x + view.width) label.setAttribute("text-anchor", "end");
+    else if (x0 + b.x * k < view.x) label.setAttribute("text-anchor", "start");
+    b = label.getBBox();
+    const u = 4 * k, tries = [[0, 0], [0, -u], [u, 0], [-u, 0], [u, -u], [-u, -u], [0, -2 * u]];
+    // beside the settlement, on its right or on its left, level with it
+    const piece = pieceAt[label.dataset.label];
+    if (piece) {
+      const box = boxOf(b, x0, y0, k), dy = (piece.top + piece.bottom) / 2 - (box.top + box.bottom) / 2;
+      const right = piece.right + 2 * k - box.left, left = piece.left - 2 * k - box.right;
+      tries.push([right, dy], [left, dy], [right, dy - u], [left, dy - u], [right, dy + u], [left, dy + u]);
+      const below = piece.bottom + k - box.top;  // under it, when no general stands there
+      tries.push([0, below], [u, below], [-u, below]);
+    }
+    tries.push([2 * u, 0], [-2 * u, 0], [2 * u, -2 * u], [-2 * u, -2 * u], [0, -3 * u], [3 * u, 0], [-3 * u, 0]);
+    const others = [...fixed, ...tokens, ...placed];
+    const [dx, dy] = cheapest(tries.filter(([i, j]) => inside(boxOf(b, x0, y0, k, i, j))), ([i, j]) => boxOf(b, x0, y0, k, i, j), others)
+      || [0, 0];
+    group.setAttribute("transform", `translate(${(x0 + dx).toFixed(1)} ${(y0 + dy).toFixed(1)})`);
+    placed.push(boxOf(b, x0, y0, k, dx, dy));
+  }
+  // the regions' names last, where they hide the least within a hex or so of their spot
+  const wide = [[0, 0]];
+  for (let d = 1; d <= 6; d++) wide.push([0, d], [0, -d], [d, 0], [-d, 0], [d, d], [-d, d], [d, -d], [-d, -d]);
+  svg.querySelectorAll("text.region-label").forEach((label) => {
+    const group = label.parentNode.parentNode;
+    if (!group.dataset.base) group.dataset.base = translation(group).join(" ");
+    const [x0, y0] = group.dataset.base.split(" ").map(Number), b = label.getBBox(), step = 4 * k;
+    const inBoard = wide.filter(([i, j]) => inside(boxOf(b, x0, y0, k, i * step, j * step)));
+    const [dx, dy] = cheapest(inBoard, ([i, j]) => boxOf(b, x0, y0, k, i * step, j * step), [...fixed, ...tokens, ...placed]) || [0, 0];
+    group.setAttribute("transform", `translate(${(x0 + dx * step).toFixed(1)} ${(y0 + dy * step).toFixed(1)})`);
+    placed.push(boxOf(b, x0, y0, k, dx * step, dy * step));
   });
 }
 
@@ -278,11 +421,19 @@ function setZoom(z) {
 
 export function initBoard() {
   const board = $("board");
+  board.addEventListener("pointerdown", (e) => { lastPointer = e.pointerType; }, {capture: true});
+  board.addEventListener("click", onTap, {capture: true});
   board.addEventListener("click", onActivate);
   board.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onActivate(e); } });
   board.addEventListener("mouseover", showHint);
   board.addEventListener("click", showHint);
   window.addEventListener("resize", applyZoom);
+  // the board's frame changes size with the panels around it too (a bar appears, a name wraps)
+  let frame = "";
+  new ResizeObserver(() => {
+    const r = board.getBoundingClientRect(), size = `${Math.round(r.width)}x${Math.round(r.height)}`;
+    if (size !== frame) { frame = size; applyZoom(); }
+  }).observe(board);
   board.addEventListener("focusin", showHint);
   board.addEventListener("mouseleave", () => { $("hint").hidden = true; });
   board.addEventListener("wheel", (e) => { if (e.ctrlKey) { e.preventDefault(); setZoom(zoom * (e.deltaY < 0 ? 1.2 : 1 / 1.2)); } }, {passive: false});

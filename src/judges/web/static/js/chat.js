@@ -30,6 +30,7 @@ export function receiveChat(message) {
   for (const m of message.messages) byId.set(m.id, m);
   messages = [...byId.values()].sort((a, b) => a.id - b.id);
   renderChat();
+  document.dispatchEvent(new Event("jk-chat"));  // the phone's tab counts the new ones (layout.js)
 }
 
 const muted = () => new Set(load("mute", []));
@@ -270,6 +271,9 @@ export function initChat() {
     fetch(`/api/games/${store.app.gameId}/chat/public`).then((r) => r.json()).then((data) => receiveChat({history: true, messages: data.messages}));
   }
 }
+
+// How many messages this reader can read (their tab on a phone counts the new ones).
+export const messageCount = () => messages.filter((m) => !muted().has(m.sender)).length;
 
 export function renderChat() {
   if (!store.view || !store.world) return;

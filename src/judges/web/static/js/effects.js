@@ -22,6 +22,7 @@ export function effects() {
     if (seenBattle !== null) showBattles(store.notes.filter((n) => isBattle(n) && n.id > seenBattle));
     seenBattle = Math.max(seenBattle ?? -1, ...ids);
   }
+  placeBattles();
   const mine = store.app.mode === "play" && view.waiting_for.includes(store.app.seat) && !view.ending;
   if (mine && !wasMyTurn && store.sound) chime();
   wasMyTurn = mine;
@@ -39,16 +40,31 @@ export function battleRounds(note) {
     side(r.attacker, r.attacker_hits, "attacker"), el("span", {class: "vs"}, "×"), side(r.defender, r.defender_hits, "defender")));
 }
 
-// The battles of one moment, one box; it sits at the top of the board, under any window (a
-// window that opened with it, plunder, is answered at once: the box never takes its clicks),
-// and goes after a few seconds or at a click anywhere.
+// The battles of one moment, one box, never over a decision: in the window that opened with it
+// (plunder), else over the log's newest lines (which tell the same battle), else (a phone, where
+// the log is further down) at the top of the board. It goes after a few seconds or at a click;
+// a window opening meanwhile takes it in.
+const phone = () => window.matchMedia("(max-width: 900px)").matches;
+
+function battleHome() {
+  if (!$("modal").hidden) return $("modal-battle");
+  return phone() ? $("board-wrap") : $("log");
+}
+
+function placeBattles() {
+  const box = document.querySelector(".battle-overlay");
+  const home = battleHome();
+  if (box && box.parentElement !== home) home.append(box);
+}
+
 function showBattles(notes) {
   if (!notes.length || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-  $("board-wrap").querySelectorAll(".battle-overlay").forEach((n) => n.remove());
+  document.querySelectorAll(".battle-overlay").forEach((n) => n.remove());
   const box = el("div", {class: "battle-overlay", role: "status", dataset: {battles: notes.length}},
     ...notes.slice(-3).map((note) => el("div", {class: "battle", dataset: {hex: note.params?.hex}},
       el("div", {class: "battle-title"}, icon("battle"), note.title), ...battleRounds(note))));
-  $("board-wrap").append(box);
+  box.addEventListener("click", () => box.remove());
+  battleHome().append(box);
   setTimeout(() => box.remove(), 2600 + 900 * Math.min(notes.length, 3));
 }
 

@@ -9,6 +9,7 @@ import {renderLog} from "./log.js";
 import {renderReplay} from "./replay.js";
 import {effects, initEffects} from "./effects.js";
 import {initChat, renderChat} from "./chat.js";
+import {initLayout, renderLayout} from "./layout.js";
 
 const app = $("app").dataset;
 store.app = {gameId: app.gameId, seat: Number(app.seat), lang: app.lang, mode: app.mode};
@@ -16,7 +17,7 @@ store.app = {gameId: app.gameId, seat: Number(app.seat), lang: app.lang, mode: a
 function render() {
   if (!store.view || !store.world) return;
   renderTop(); renderBoard(); renderBanner(); renderReplay(); renderMe(); renderActions(); renderPlayers();
-  renderEvents(); renderLog(); renderChat(); renderBell(); renderBottomBar(); renderModal();
+  renderEvents(); renderLog(); renderChat(); renderBell(); renderBottomBar(); renderModal(); renderLayout();
   effects();
   document.body.dataset.phase = store.view.phase_name;
   document.body.dataset.seq = store.view.seq;
@@ -33,6 +34,6 @@ $("bell").addEventListener("click", toggleBell);
 document.addEventListener("click", (e) => { if (!e.target.closest("#chooser, #board")) closeChooser(); });
 
 loadStatic().then(() => {
-  initBoard(); initPanels(); initEffects(); initChat();
+  initBoard(); initPanels(); initEffects(); initChat(); initLayout();
   if (store.app.mode === "replay") loadReplay(); else connect();
 });

@@ -50,10 +50,12 @@ function renderWrath() {
   let fill = box.querySelector(".cup-fill");
   if (!fill) {
     const cup = el("span", {class: "cup", "aria-hidden": "true"}, fill = el("span", {class: "cup-fill"}));
-    box.replaceChildren(cup, el("span", {class: "wrath-text"}));
+    box.replaceChildren(cup, el("span", {class: "wrath-text"}, el("span", {class: "wrath-word"}), " ", el("span", {class: "wrath-count"})));
   }
   fill.style.height = `${100 * level / store.world.wrath_threshold}%`;
-  box.querySelector(".wrath-text").textContent = `${t("ui.wrath")} ${store.view.state.wrath}/${store.world.wrath_threshold}`;
+  // the word gives way on a phone; the count (x/13) always shows
+  box.querySelector(".wrath-word").textContent = t("ui.wrath");
+  box.querySelector(".wrath-count").textContent = `${store.view.state.wrath}/${store.world.wrath_threshold}`;
   box.title = t("ui.wrath_meter");
 }
 
