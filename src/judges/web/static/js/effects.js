@@ -80,8 +80,8 @@ function chime() {
 
 // A click anywhere finishes the running animations at once.
 export function initEffects() {
-  document.addEventListener("pointerdown", () => {
-    document.getAnimations().filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity).forEach((a) => a.finish());
-    document.querySelectorAll(".battle-overlay").forEach((n) => n.remove());
-  });
+  // (The battles' box is not taken away here: it never lies over a decision, and taking it out
+  // of a window between the press and the release would move the choice under the pointer.)
+  document.addEventListener("pointerdown", () => document.getAnimations()
+    .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity).forEach((a) => a.finish()));
 }
