@@ -56,12 +56,13 @@ FORESEE = {
     "events_area": ["famine", "plague"],
 }
 
-# No King; Naphtali's vacant title belongs to seat 0, whose only general is a captive: nobody
-# eligible can take it (whether or not a general may hold several titles), so it is deferred.
+# No King; Naphtali's vacant title belongs to seat 0, who has no general at all: nobody can take
+# it (its owner may appoint any of his own generals, captives too, since issue 33: he has none),
+# so it is deferred.
 DEFERRED = {
     "clear_board": True,
     "settlements": HOLDINGS,
-    "generals": [{"id": 10, "owner": 0, "at": "Hebron", "captor": 1}, *BOTS_GENERALS],
+    "generals": BOTS_GENERALS,
     "titles": {"Naphtali": {"owner": 0}},
 }
 
