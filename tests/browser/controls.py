@@ -46,6 +46,16 @@ def press(page, locator, touch: bool = False) -> None:
         raise AssertionError(f"no free point to click on {locator}: its middle is {covering}")
     if touch:
         page.touchscreen.tap(*point)
+        # a tap within reach of several pieces opens the cluster chooser (board.js): the player
+        # then names the piece he meant
+        which = locator.evaluate(
+            "(n) => n.dataset.general !== undefined ? `[data-general='${n.dataset.general}']`"
+            " : `[data-hex='${n.dataset.hex}']`"
+        )
+        choice = page.locator(f"#chooser:not([hidden]) .piece-choice{which}")
+        page.wait_for_timeout(60)
+        if choice.count():
+            choice.first.click()
     else:
         page.mouse.click(*point)
 
@@ -69,7 +79,9 @@ class Sent:
             route.continue_()
             return
         self.actions.append(json.loads(route.request.post_data)["action"])
-        route.fulfill(status=200, content_type="application/json", body="{}")
+        # an answer the page takes as already shown (seq 0): its controls come back at once
+        # (connection.js keeps a pressed control until the view of its answer is drawn)
+        route.fulfill(status=200, content_type="application/json", body='{"seq": 0, "duplicate": false}')
 
     def stop(self) -> None:
         self.page.unroute("**/api/games/*/actions*")
@@ -112,7 +124,7 @@ def survey(page, touch: bool = False) -> set[str]:
         if page.locator("#modal:not([hidden])").count():
             page.click("#modal-close")
         # the Actions panel's buttons (events, a card to buy, End turn)
-        buttons = page.locator("#actions:not([hidden]) button.action")
+        buttons = page.locator("#actions:not([hidden]) button.action:not([disabled])")
         for i in range(buttons.count()):
             take(sent.after(buttons.nth(i).click))
         # every target of the board and every choice of its menu
@@ -161,7 +173,7 @@ def _explore_selection(page, sent: Sent, take, touch: bool) -> None:
     """A selected general: every button his selection adds to the Actions panel, and every
     place lit for him (a settlement, else its hex)."""
     general = page.locator("#board [data-general].selected").get_attribute("data-general")
-    buttons = page.locator("#actions:not([hidden]) button.action:not(.end-turn)")
+    buttons = page.locator("#actions:not([hidden]) button.action:not(.end-turn):not([disabled])")
     for i in range(buttons.count()):
         _select(page, general, touch)
         take(sent.after(buttons.nth(i).click))
