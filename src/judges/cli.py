@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import socket
 import statistics
 import sys
 from collections import Counter
@@ -143,7 +145,11 @@ def serve(
 
     url = database or database_url()
     application = create_app(url, allow_scenarios=allow_scenarios, allow_seeds=allow_seeds)
-    Console().print(f"Judges & Kings is served at [bold]http://{host}:{port}/[/bold]  (database: {url})")
+    # The port is taken before anything is announced: a port in use is said so, plainly, and
+    # the URL printed is one that answers (on one line, whatever the terminal's width).
+    listener = _listen(host, port)
+    typer.echo(f"Judges & Kings is served at http://{host}:{port}/")
+    typer.echo(f"database: {url}")
     # Websocket compression (permessage-deflate) is off unless JUDGES_WS_DEFLATE=1: the live
     # updates are small deltas (under 1 KiB), and compressing each one for each socket cost
     # about a tenth of the server's CPU per action and ~100 KiB of zlib state per socket
@@ -155,7 +161,7 @@ def serve(
     # 64 KiB (the protocol's are under 1 KiB); request headers at most 16 KiB.
     # proxy_headers=False: uvicorn would believe X-Forwarded-For from any loopback peer; the
     # application believes it from JUDGES_TRUSTED_PROXIES only (server/limits.py).
-    uvicorn.run(
+    config = uvicorn.Config(
         application,
         host=host,
         port=port,
@@ -169,6 +175,24 @@ def serve(
         h11_max_incomplete_event_size=16 * 1024,
         proxy_headers=False,
     )
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket listening on host:port, or a clear message and exit status 1 when it cannot be."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        listener = socket.socket(family, kind, proto)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        listener.bind(address)
+        listener.listen(2048)
+    except OSError as exc:
+        taken = exc.errno == errno.EADDRINUSE
+        reason = f"port {port} is already in use (another server?); choose another with --port" if taken else str(exc)
+        err.print(f"Judges & Kings cannot listen on {host}:{port}: {reason}", soft_wrap=True)
+        raise typer.Exit(1) from None
+    listener.set_inheritable(True)
+    return listener
 
 
 @scenario_app.command("run")
