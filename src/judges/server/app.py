@@ -30,8 +30,8 @@ from ..manual import manual_router
 from ..protocol import protocol as published_protocol
 from ..render.board import SEAT_COLOURS
 from ..world import MapDataError, load_world, map_exists
+from . import pages, updates
 from . import seats as seat_keys
-from . import updates
 from .accounts import Accounts, accounts_router
 from .chat import chat_router
 from .hints import hints_router
@@ -203,6 +203,8 @@ def create_app(
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError):
+        if pages.wants_page(request):  # a browser's address: a page in its language (server/pages.py)
+            return pages.error_page(request, exc.status, exc.key, {"detail": exc.message, **exc.params}, exc.headers)
         body = exc.to_dict()
         body["text"] = gettext(request_language(request), exc.key, **{"detail": exc.message, **exc.params})
         return JSONResponse(status_code=exc.status, content=body, headers=exc.headers)
@@ -247,6 +249,8 @@ def create_app(
     async def http_error(request: Request, exc: StarletteHTTPException):
         # Starlette's own refusals (a body that is not JSON, an unknown path, a wrong method)
         # answer in the same shape as every other error: a key and a message.
+        if pages.wants_page(request):
+            return pages.error_page(request, exc.status_code, f"error.http_{exc.status_code}", None, exc.headers)
         return JSONResponse(
             status_code=exc.status_code,
             headers=getattr(exc, "headers", None),

@@ -208,7 +208,9 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
 
     @router.get("/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
     async def replay_page(request: Request, game_id: str, lang: str | None = None) -> HTMLResponse:
-        await service.get(game_id)
+        live = await service.get(game_id)
+        if not live.game.is_over:  # a page saying so (server/pages.py), not a blank screen
+            raise ServiceError(409, "error.replay_running", "a game is replayed once it is over")
         return page(
             "game.html", request, request_language(request, lang), game_id=game_id, token="", seat=-1, mode="replay"
         )

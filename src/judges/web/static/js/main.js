@@ -35,5 +35,5 @@ document.addEventListener("click", (e) => { if (!e.target.closest("#chooser, #bo
 
 loadStatic().then(() => {
   initBoard(); initPanels(); initEffects(); initChat(); initLayout();
-  if (store.app.mode === "replay") loadReplay(); else connect();
+  if (store.app.mode === "replay") loadReplay(0); else connect();  // a replay opens at its start: the result is not spoiled
 });

@@ -1,0 +1,58 @@
+"""Errors met while browsing answer a page, not JSON (issue 29): a bad game address, a spent
+invitation, the replay of a game still running, an unknown address. The page is in the
+reader's language (`?lang=`, the `lang` cookie, Accept-Language) and leads back home.
+
+The JSON API (`/api/...`), the websockets and the static files keep their JSON errors; the
+exception handlers of server/app.py ask `wants_page` and answer `error_page` for the rest."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from ..i18n import LANGUAGES, catalog, gettext, request_language
+
+TEMPLATES = Environment(
+    loader=FileSystemLoader(Path(__file__).resolve().parent.parent / "web" / "templates"),
+    autoescape=select_autoescape(["html"]),
+)
+# Where errors stay JSON (or plain): the API, the websockets, the files, the schema.
+MACHINE_PREFIXES = ("/api/", "/ws/", "/static/", "/docs", "/redoc", "/openapi.json")
+GENERIC = "ui.error_page"  # the text of an error whose key has no words
+
+
+def wants_page(request: Request) -> bool:
+    """Whether an error met by this request answers a page: an address a browser opens."""
+    path = request.url.path
+    return not any(path == p.rstrip("/") or path.startswith(p) for p in MACHINE_PREFIXES)
+
+
+def error_page(
+    request: Request,
+    status: int,
+    key: str,
+    params: Mapping[str, Any] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> HTMLResponse:
+    """The error `key` (a message key; its words filled from `params`) as a page with the
+    status code `status`, a link home, and `data-error` naming the key for tests and tools."""
+    language = request_language(request)
+    words = catalog(language)
+    text = gettext(language, key, **dict(params or {})) if key in words else gettext(language, GENERIC)
+    body = TEMPLATES.get_template("error.html").render(
+        lang=language,
+        t=lambda k, **p: gettext(language, k, **p),
+        languages=LANGUAGES,
+        error=key,
+        status=status,
+        text=text,
+    )
+    return HTMLResponse(body, status_code=status, headers=dict(headers or {}) or None)
+
+
+__all__ = ["error_page", "wants_page"]
