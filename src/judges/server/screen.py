@@ -8,6 +8,8 @@ spectators and replays. Routes only; the live games are `service.GameService`'s.
   their dice, tallies) come with the view and carry `after` (the actions before them), so the
   screen merges both into one log. Votes and foresights stay secret (a discard does not: the
   discard pile is face up).
+- `GET /api/games/{id}/follow?base=&since=`: both of the above in one answer, the board as the
+  line edits from the drawing the screen holds (server/textdelta.py): what the screen fetches.
 - `GET /api/lobby`: open tables (a free seat anyone may take) and games running or finished;
   `POST /api/games/{id}/join`: takes the first free seat (its token is made now).
 - `GET /api/games/{id}/spectate` and `WS /ws/games/{id}/spectate`: the public view (no hand, no
@@ -21,6 +23,7 @@ spectators and replays. Routes only; the live games are `service.GameService`'s.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -41,13 +44,15 @@ from ..render.board import SEAT_COLOURS, describe_board
 from ..render.svg import board_svg
 from ..verify import new_game
 from . import seats as seat_keys
-from . import updates
+from . import textdelta, updates
 from .service import SERVER_OPTIONS, GameService, LiveGame, ServiceError, Subscriber, encode_payload
 from .store import SeatTable, hash_token, new_token, verify_token
 
 SPECTATOR = -1  # a subscriber that is nobody's seat
 REPLAY_CHECKPOINT = 40  # actions between the replay's kept positions
 REPLAY_GAMES = 8  # finished games whose replay positions are kept in memory
+BOARD_TEXTS = 256  # board drawings kept to send the next as edits (~100 KiB each)
+BOARD_EDITS = 1024  # edits between two drawings kept (a few hundred bytes each)
 
 
 def log_entries(live: LiveGame, language: str, since: int = -1) -> list[dict[str, Any]]:
@@ -178,10 +183,44 @@ class Replays:
         return game, rounds
 
 
+class BoardTexts:
+    """The board drawings recently sent, by the hash of their text (what a screen names as
+    the drawing it holds), and the edits between two of them: computed once, for every seat
+    and spectator reading the game in that language. Bounded: a screen whose drawing is no
+    longer here receives the whole drawing."""
+
+    def __init__(self, texts: int = BOARD_TEXTS, edits: int = BOARD_EDITS) -> None:
+        self.texts: OrderedDict[str, str] = OrderedDict()
+        self.cached: OrderedDict[tuple[str, str], textdelta.Edits] = OrderedDict()
+        self.max_texts, self.max_edits = texts, edits
+
+    def keep(self, text: str) -> str:
+        """The drawing's hash; the drawing is kept under it."""
+        digest = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+        self.texts[digest] = text
+        self.texts.move_to_end(digest)
+        while len(self.texts) > self.max_texts:
+            self.texts.popitem(last=False)
+        return digest
+
+    def text(self, digest: str) -> str | None:
+        return self.texts.get(digest)
+
+    def edits(self, base: str, old: str, digest: str, new: str) -> textdelta.Edits:
+        key = (base, digest)
+        found = self.cached.get(key)
+        if found is None:
+            found = self.cached[key] = textdelta.line_edits(old, new)
+            while len(self.cached) > self.max_edits:
+                self.cached.popitem(last=False)
+        return found
+
+
 def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> APIRouter:
     router = APIRouter()
     replays = Replays()
     svg_cache: OrderedDict[tuple[str, int, str], str] = OrderedDict()
+    boards = BoardTexts()
 
     def names_of(live: LiveGame) -> dict[int, str]:
         return live.names()
@@ -226,6 +265,36 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
         async with live.lock:
             text = svg_of(live, live.game, language)
         return Response(text, media_type="image/svg+xml")
+
+    @router.get("/api/games/{game_id}/follow")
+    async def follow(
+        game_id: str, request: Request, lang: str | None = None, base: str = "", since: int = -1
+    ) -> Response:
+        """What the screen fetches when the game moved (issue 29, "Bytes"), in one answer: the
+        board drawing of the game's current step, and the public actions after index `since`
+        (as `/log`). `base`: the `hash` of the drawing the screen holds; when the server still
+        has that drawing, the board comes as the line edits from it (server/textdelta.py), a
+        few hundred bytes instead of ~100 KiB; else whole.
+
+            {"seq": S, "board": {"hash": H, "svg": "..."} | {"hash": H, "base": B, "edits": [...]},
+             "log": {"seq": S, "entries": [...]}}"""
+        live = await service.get(game_id)
+        language = request_language(request, lang)
+        async with live.lock:
+            seq = len(live.game.log)
+            text = svg_of(live, live.game, language)
+            entries = log_entries(live, language, since)
+        digest = boards.keep(text)
+        old = boards.text(base) if base and base != digest else None
+        board: dict[str, Any]
+        if base == digest:
+            board = {"hash": digest, "base": base, "edits": []}
+        elif old is not None:
+            board = {"hash": digest, "base": base, "edits": boards.edits(base, old, digest, text)}
+        else:
+            board = {"hash": digest, "svg": text}
+        payload = {"seq": seq, "board": board, "log": {"seq": seq, "entries": entries}}
+        return Response(encode_payload(payload), media_type="application/json")
 
     @router.get("/api/games/{game_id}/log")
     async def game_log(game_id: str, request: Request, lang: str | None = None, since: int = -1) -> dict[str, Any]:

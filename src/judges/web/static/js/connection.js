@@ -17,32 +17,45 @@ export async function loadStatic() {
 }
 
 let boardSeq = -1, logSeq = -1;
+let board = {hash: "", text: null};  // the drawing held, named by the server's hash of it
 
-// The board and the log follow the view's seq; replies of an older seq are dropped.
+// A text with line edits applied ([start, end, lines]: old lines [start, end) replaced; the
+// reference is server/textdelta.py's apply_edits).
+export function patchText(text, edits) {
+  const lines = text.split("\n");
+  for (let i = edits.length - 1; i >= 0; i--) {
+    const [start, end, replacement] = edits[i];
+    lines.splice(start, end - start, ...replacement);
+  }
+  return lines.join("\n");
+}
+
+// The board and the log follow the view's seq, in one request (GET /api/games/{id}/follow):
+// the board comes as the edits from the drawing held; replies of an older seq are dropped.
 async function follow(view) {
   const {gameId, lang} = store.app;
   const seq = view.seq;
-  const jobs = [];
-  if (seq !== boardSeq) {
-    jobs.push(get(`/api/games/${gameId}/board.svg?lang=${lang}`).then((r) => r.text()).then((svg) => {
-      if (seq >= boardSeq) { boardSeq = seq; return {boardSvg: svg}; }
-      return {};
-    }));
-  }
-  if (seq - 1 > logSeq) {
-    const since = logSeq;
-    jobs.push(json(`/api/games/${gameId}/log?lang=${lang}&since=${since}`).then((data) => {
+  if (seq === boardSeq && seq - 1 <= logSeq) return {patch: {}, failed: null};
+  try {
+    for (;;) {
+      const data = await json(`/api/games/${gameId}/follow?lang=${lang}&since=${logSeq}` + (board.text === null ? "" : `&base=${board.hash}`));
+      const b = data.board;
+      if (b.svg === undefined && b.base !== board.hash) {  // edits of a drawing no longer held
+        board = {hash: "", text: null};                     // (never twice: the next is whole)
+        continue;
+      }
+      board = {hash: b.hash, text: b.svg !== undefined ? b.svg : patchText(board.text, b.edits)};
+      const patch = {};
+      if (seq >= boardSeq) { boardSeq = seq; patch.boardSvg = board.text; }
       const known = new Set(store.actions.map((a) => a.seq));
-      const fresh = data.entries.filter((e) => !known.has(e.seq));
-      logSeq = Math.max(logSeq, data.seq - 1);
-      return {actions: [...store.actions, ...fresh]};
-    }));
+      const fresh = data.log.entries.filter((e) => !known.has(e.seq));
+      logSeq = Math.max(logSeq, data.log.seq - 1);
+      patch.actions = [...store.actions, ...fresh];
+      return {patch, failed: null};
+    }
+  } catch (err) {
+    return {patch: {}, failed: err};
   }
-  // what came is kept even if the other request failed (the board of this seq is not asked twice)
-  const results = await Promise.allSettled(jobs);
-  const failed = results.find((r) => r.status === "rejected");
-  return {patch: Object.assign({}, ...results.filter((r) => r.status === "fulfilled").map((r) => r.value)),
-          failed: failed ? failed.reason : null};
 }
 
 // Views are handled one at a time, in order; when several arrived meanwhile only the latest

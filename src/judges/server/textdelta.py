@@ -1,0 +1,36 @@
+"""A text as the edits that turn an older copy of it into the new one, line by line: how the
+board drawing (render/svg.py, ~100 KiB, a few lines of which change with an action) reaches a
+screen that holds the drawing of an earlier step (`GET /api/games/{id}/follow`, server/screen.py).
+
+    edits = [[start, end, [lines]], ...]   # replace old lines [start, end) by `lines`
+
+The ranges are in the old text's line numbers, in increasing order and disjoint; `apply_edits`
+is the reference of how a client applies them (the screen's `patchText` in
+web/static/js/connection.js does the same, from the last edit to the first)."""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+Edits = list[list[object]]
+
+
+def line_edits(old: str, new: str) -> Edits:
+    """The edits from `old` to `new` (none when they are equal)."""
+    if old == new:
+        return []
+    a, b = old.split("\n"), new.split("\n")
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    return [[i1, i2, b[j1:j2]] for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+
+
+def apply_edits(old: str, edits: Edits) -> str:
+    """`old` with `edits` applied: the new text."""
+    lines = old.split("\n")
+    for start, end, replacement in reversed(edits):
+        assert isinstance(start, int) and isinstance(end, int) and isinstance(replacement, list)
+        lines[start:end] = replacement
+    return "\n".join(lines)
+
+
+__all__ = ["line_edits", "apply_edits", "Edits"]

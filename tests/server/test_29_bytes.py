@@ -1,0 +1,95 @@
+"""Issue 29, item 9 ("Bytes"), on the server's side: answers are compressed, the board reaches
+a screen as the line edits from the drawing it holds (server/textdelta.py, GET .../follow), and
+the middlewares that read request bodies still refuse what they refused. The whole game's
+transfer, measured in Chromium: tests/browser/test_29_bytes.py."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+
+from judges.server.app import create_app
+from judges.server.textdelta import apply_edits, line_edits
+
+SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
+
+
+@pytest.fixture
+def client(tmp_path, monkeypatch):
+    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True)) as c:
+        yield c
+
+
+def test_29_9_line_edits_turn_the_old_text_into_the_new():
+    old = "a\nb\nc\nd\ne"
+    for new in ("a\nb\nc\nd\ne", "a\nB\nc\nd\ne", "x\na\nc\ne\ny", "", "a", "a\nb\nc\nd\ne\nf\ng"):
+        edits = line_edits(old, new)
+        assert apply_edits(old, edits) == new
+        assert json.loads(json.dumps(edits)) == edits  # plain JSON
+    assert line_edits(old, old) == []
+
+
+def test_29_9_http_answers_are_gzipped(client):
+    data = client.post("/api/games", json={"seats": SEATS, "seed": 3}).json()
+    for path in (f"/api/games/{data['id']}/board.svg", f"/api/games/{data['id']}/world", "/api/i18n/en", "/"):
+        raw = client.get(path, headers={"Accept-Encoding": "gzip"})
+        assert raw.status_code == 200
+        assert raw.headers.get("content-encoding") == "gzip", path
+        assert int(raw.headers["content-length"]) < len(raw.content) / 2, path  # decoded by the client
+    plain = client.get(f"/api/games/{data['id']}/board.svg", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.text.startswith("<svg")
+
+
+def test_29_9_the_body_middlewares_still_refuse_under_compression(client):
+    headers = {"Accept-Encoding": "gzip", "Content-Type": "application/json"}
+    not_json = client.post("/api/games", content=b'{"seats": NaN}', headers=headers)
+    assert not_json.status_code == 400 and not_json.json()["key"] == "error.request_json"
+    huge = client.post("/api/games", content=b"[" + b"1," * 400_000 + b"1]", headers=headers)
+    assert huge.status_code == 413 and huge.json()["key"] == "error.too_large"
+    # a compressed request body is not inflated by the server: refused as not JSON
+    packed = client.post(
+        "/api/games", content=gzip.compress(b'{"seats": []}'), headers={**headers, "Content-Encoding": "gzip"}
+    )
+    assert packed.status_code == 400
+
+
+def _follow(client, game_id: str, **params) -> dict:
+    response = client.get(f"/api/games/{game_id}/follow", params=params)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_29_9_the_board_follows_as_edits_of_the_drawing_held(client):
+    data = client.post("/api/games", json={"seats": SEATS, "seed": 3}).json()
+    gid, token = data["id"], data["token"]
+    first = _follow(client, gid)
+    held, digest = first["board"]["svg"], first["board"]["hash"]
+    assert held == client.get(f"/api/games/{gid}/board.svg").text
+    assert [e["seq"] for e in first["log"]["entries"]] == list(range(first["seq"]))
+    # the same step again: no edit at all
+    again = _follow(client, gid, base=digest, since=first["seq"] - 1)
+    assert again["board"] == {"hash": digest, "base": digest, "edits": []} and again["log"]["entries"] == []
+    # the game moves (the seat ends its turns; the bots play): edits, far smaller than the drawing
+    for _ in range(6):
+        view = client.get(f"/api/games/{gid}/view", headers={"X-Seat-Token": token}).json()
+        ends = [a for a in view["legal_actions"] if a["type"] in ("end_turn", "pass")] or view["legal_actions"][:1]
+        if ends:
+            client.post(f"/api/games/{gid}/actions", json={"action": ends[0]}, headers={"X-Seat-Token": token})
+    for _ in range(100):  # the bots may still be playing: until two answers agree on the step
+        moved = _follow(client, gid, base=digest, since=first["seq"] - 1)
+        whole = _follow(client, gid)
+        if whole["board"]["hash"] == moved["board"]["hash"]:
+            break
+    assert moved["seq"] > first["seq"]
+    board, now = moved["board"], whole["board"]["svg"]
+    assert "svg" not in board and board["base"] == digest
+    assert apply_edits(held, board["edits"]) == now
+    assert len(json.dumps(board["edits"])) < len(now) / 4
+    assert [e["seq"] for e in moved["log"]["entries"]] == list(range(first["seq"], moved["seq"]))
+    # a drawing the server does not know: the whole one
+    unknown = _follow(client, gid, base="0" * 24)
+    assert unknown["board"]["svg"].startswith("<svg") and "edits" not in unknown["board"]
