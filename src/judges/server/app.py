@@ -37,7 +37,7 @@ from .accounts import Accounts, accounts_router
 from .chat import chat_router
 from .hints import hints_router
 from .limits import BodySizeLimit, Limits, RateLimiter, SecurityHeaders, StrictJSON
-from .screen import screen_router
+from .screen import Followed, follow_message, screen_router
 from .service import TAKEOVER_BOT, GameService, LiveGame, ServiceError
 from .store import GameStore
 
@@ -529,8 +529,18 @@ def create_app(
         return {"seat": seat, "away": bool(live.seats[seat].get("away"))}
 
     @app.websocket("/ws/games/{game_id}")
-    async def live_updates(websocket: WebSocket, game_id: str, lang: str | None = None, chat: bool = False):
-        """The seat's live view (docs/web.md, "Live updates"): a full view, then deltas."""
+    async def live_updates(
+        websocket: WebSocket,
+        game_id: str,
+        lang: str | None = None,
+        chat: bool = False,
+        follow: bool = False,
+        board: str = "",
+        since: int = -1,
+    ):
+        """The seat's live view (docs/web.md, "Live updates"): a full view, then deltas. With
+        `follow`, also the board's edits and the log's new entries once the view is sent
+        (server/screen.py, `follow_message`; `board`, `since`: the drawing and the log held)."""
         try:
             live = await service.get(game_id)
             seat = await seat_of(websocket, live)
@@ -564,10 +574,16 @@ def create_app(
         closing: list[asyncio.Task] = []
         sub.close = lambda code, key: closing.append(asyncio.create_task(close(code, key)))
 
+        followed = Followed(board=board[:64], since=since) if follow else None
+
         async def pump():
             if first is not None:  # else the copy is being reloaded: a full view follows
                 await websocket.send_text(first.decode())
             while True:
+                if followed is not None and sub.queue.empty():  # caught up: the board and the log
+                    text = await follow_message(live, language, followed)
+                    if text is not None:
+                        await websocket.send_text(text)
                 await websocket.send_text((await sub.queue.get()).decode())
 
         wanted: list[str | None] = [None]  # the language of the resync owed

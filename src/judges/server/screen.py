@@ -27,6 +27,7 @@ import hashlib
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -216,26 +217,65 @@ class BoardTexts:
         return found
 
 
+_svg_cache: OrderedDict[tuple[str, int, str], str] = OrderedDict()
+BOARDS = BoardTexts()  # shared by every screen: content-addressed
+
+
+def svg_of(live: LiveGame, game: Game, language: str) -> str:
+    """The board drawing of `game` (a live game's is kept for its step and language)."""
+    key = (live.id, len(game.log), language)
+    text = _svg_cache.get(key)
+    if text is None or game is not live.game:
+        text = board_svg(describe_board(game.world, game.state, language), language, live.names())
+        if game is live.game:
+            _svg_cache[key] = text
+            while len(_svg_cache) > 64:
+                _svg_cache.popitem(last=False)
+    return text
+
+
+def board_part(text: str, base: str, whole: bool = True) -> dict[str, Any]:
+    """The board drawing `text` for a screen holding the drawing whose hash is `base`: the
+    edits from it when it is known, else the whole drawing (or, `whole` False, only its hash)."""
+    digest = BOARDS.keep(text)
+    if base == digest:
+        return {"hash": digest, "base": base, "edits": []}
+    old = BOARDS.text(base) if base else None
+    if old is not None:
+        return {"hash": digest, "base": base, "edits": BOARDS.edits(base, old, digest, text)}
+    return {"hash": digest, "svg": text} if whole else {"hash": digest}
+
+
+@dataclass
+class Followed:
+    """What a seat's socket has sent of the board and the log (`follow_message`)."""
+
+    seq: int = -1
+    board: str = ""  # the hash of the drawing sent
+    since: int = -1  # the last log entry sent
+
+
+async def follow_message(live: LiveGame, language: str, followed: Followed) -> str | None:
+    """The socket's next `follow` message, when the game moved since the last one: the board's
+    edits from the drawing it sent (whole the first time) and the new log entries (issue 29,
+    "Bytes": what the screen would otherwise fetch with GET .../follow after each view, one
+    more round trip per click)."""
+    async with live.lock:
+        seq = len(live.game.log)
+        if seq == followed.seq or live.stale:
+            return None
+        text = svg_of(live, live.game, language)
+        entries = log_entries(live, language, followed.since)
+    board = board_part(text, followed.board)
+    followed.seq, followed.board = seq, board["hash"]
+    followed.since = max(followed.since, seq - 1)
+    message = {"type": "follow", "seq": seq, "board": board, "log": {"seq": seq, "entries": entries}}
+    return encode_payload(message).decode()
+
+
 def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> APIRouter:
     router = APIRouter()
     replays = Replays()
-    svg_cache: OrderedDict[tuple[str, int, str], str] = OrderedDict()
-    boards = BoardTexts()
-
-    def names_of(live: LiveGame) -> dict[int, str]:
-        return live.names()
-
-    def svg_of(live: LiveGame, game: Game, language: str) -> str:
-        key = (live.id, len(game.log), language)
-        text = svg_cache.get(key)
-        if text is None or game is not live.game:
-            text = board_svg(describe_board(game.world, game.state, language), language, names_of(live))
-            if game is live.game:
-                svg_cache[key] = text
-                while len(svg_cache) > 64:
-                    svg_cache.popitem(last=False)
-        return text
-
     # --- pages -----------------------------------------------------------------------------
 
     @router.get("/games/{game_id}/watch", response_class=HTMLResponse, include_in_schema=False)
@@ -284,16 +324,7 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
             seq = len(live.game.log)
             text = svg_of(live, live.game, language)
             entries = log_entries(live, language, since)
-        digest = boards.keep(text)
-        old = boards.text(base) if base and base != digest else None
-        board: dict[str, Any]
-        if base == digest:
-            board = {"hash": digest, "base": base, "edits": []}
-        elif old is not None:
-            board = {"hash": digest, "base": base, "edits": boards.edits(base, old, digest, text)}
-        else:
-            board = {"hash": digest, "svg": text}
-        payload = {"seq": seq, "board": board, "log": {"seq": seq, "entries": entries}}
+        payload = {"seq": seq, "board": board_part(text, base), "log": {"seq": seq, "entries": entries}}
         return Response(encode_payload(payload), media_type="application/json")
 
     @router.get("/api/games/{game_id}/log")

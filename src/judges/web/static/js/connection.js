@@ -18,6 +18,11 @@ export async function loadStatic() {
 
 let boardSeq = -1, logSeq = -1;
 let board = {hash: "", text: null};  // the drawing held, named by the server's hash of it
+let known = [];                      // the public actions received, by seq
+// A seat's socket sends the board's edits and the log's new entries after each view (its
+// `follow` messages): no request per step. Else (a spectator, or a socket out of step) they
+// are fetched (GET /api/games/{id}/follow).
+let following = false, followedSeq = -1, waiters = [];
 
 // A text with line edits applied ([start, end, lines]: old lines [start, end) replaced; the
 // reference is server/textdelta.py's apply_edits).
@@ -30,32 +35,55 @@ export function patchText(text, edits) {
   return lines.join("\n");
 }
 
-// The board and the log follow the view's seq, in one request (GET /api/games/{id}/follow):
-// the board comes as the edits from the drawing held; replies of an older seq are dropped.
-async function follow(view) {
+// A board and log update (a `follow` message, or the answer of GET .../follow); false when
+// its edits are of a drawing not held.
+function absorb(data) {
+  const b = data.board;
+  if (b.svg === undefined && (b.base !== board.hash || board.text === null)) return false;
+  board = {hash: b.hash, text: b.svg !== undefined ? b.svg : patchText(board.text, b.edits)};
+  const seen = new Set(known.map((a) => a.seq));
+  known = [...known, ...data.log.entries.filter((e) => !seen.has(e.seq))];
+  logSeq = Math.max(logSeq, data.log.seq - 1);
+  return true;
+}
+
+function fetchFollow() {
   const {gameId, lang} = store.app;
-  const seq = view.seq;
-  if (seq === boardSeq && seq - 1 <= logSeq) return {patch: {}, failed: null};
-  try {
-    for (;;) {
-      const data = await json(`/api/games/${gameId}/follow?lang=${lang}&since=${logSeq}` + (board.text === null ? "" : `&base=${board.hash}`));
-      const b = data.board;
-      if (b.svg === undefined && b.base !== board.hash) {  // edits of a drawing no longer held
-        board = {hash: "", text: null};                     // (never twice: the next is whole)
-        continue;
-      }
-      board = {hash: b.hash, text: b.svg !== undefined ? b.svg : patchText(board.text, b.edits)};
-      const patch = {};
-      if (seq >= boardSeq) { boardSeq = seq; patch.boardSvg = board.text; }
-      const known = new Set(store.actions.map((a) => a.seq));
-      const fresh = data.log.entries.filter((e) => !known.has(e.seq));
-      logSeq = Math.max(logSeq, data.log.seq - 1);
-      patch.actions = [...store.actions, ...fresh];
-      return {patch, failed: null};
-    }
-  } catch (err) {
-    return {patch: {}, failed: err};
+  return json(`/api/games/${gameId}/follow?lang=${lang}&since=${logSeq}` + (board.text === null ? "" : `&base=${board.hash}`))
+    .then((data) => { if (!absorb(data)) { board = {hash: "", text: null}; return fetchFollow(); } });
+}
+
+function receiveFollow(message) {
+  if (!following) return;
+  if (!absorb(message)) { following = false; return; }  // out of step: fetched from now on
+  followedSeq = Math.max(followedSeq, message.seq);
+  waiters = waiters.filter((w) => !w());
+  if (!busy && store.view && store.view.seq <= followedSeq && board.text !== store.boardSvg) {
+    update({boardSvg: board.text, actions: known});  // the board moved on after the view drawn
   }
+}
+
+// Until the socket's follow message for step `seq` came (false: it did not, in time).
+function followed(seq) {
+  if (followedSeq >= seq) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => { waiters = waiters.filter((w) => w !== check); resolve(false); }, 5000);
+    const check = () => { if (!following || followedSeq >= seq) { clearTimeout(timer); resolve(following); return true; } return false; };
+    waiters.push(check);
+  });
+}
+
+// The board and the log of the view's seq (the board may be of a later step).
+async function follow(view) {
+  const seq = view.seq;
+  let failed = null;
+  if (following && !(await followed(seq))) following = false;
+  if (!following && (seq !== boardSeq || seq - 1 > logSeq)) {
+    try { await fetchFollow(); } catch (err) { failed = err; }
+  }
+  const patch = {actions: known};
+  if (board.text !== null && seq >= boardSeq) { boardSeq = seq; patch.boardSvg = board.text; }
+  return {patch, failed};
 }
 
 // Views are handled one at a time, in order; when several arrived meanwhile only the latest
@@ -115,16 +143,21 @@ export function applyUpdate(view, message) {
 // The view as the socket built it (the drawn one may lag behind while the board is fetched).
 let live = null;
 
-export function connect() {
+export async function connect() {
   const {gameId, lang, mode} = store.app;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const path = (mode === "watch" ? `/ws/games/${gameId}/spectate?lang=${lang}` : `/ws/games/${gameId}?lang=${lang}`) + "&chat=1";
+  // the first drawing by HTTP (compressed); then the seat's socket sends the edits
+  if (mode === "play" && board.text === null) await fetchFollow().catch(() => {});
+  following = mode === "play" && board.text !== null;
+  const path = (mode === "watch" ? `/ws/games/${gameId}/spectate?lang=${lang}` : `/ws/games/${gameId}?lang=${lang}`) + "&chat=1"
+    + (following ? `&follow=1&board=${board.hash}&since=${logSeq}` : "");
   const socket = new WebSocket(`${scheme}://${location.host}${path}`);
   live = null;
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "error") { toast(message.text); return; }
     if (message.type === "chat") { receiveChat(message); return; }  // table talk: not the view's
+    if (message.type === "follow") { receiveFollow(message); return; }  // the board and the log
     const next = applyUpdate(live, message);
     if (next === null) { socket.send(JSON.stringify({type: "resync"})); return; }
     receive(next, message.type === "full" && live === null);
