@@ -93,3 +93,31 @@ def test_29_9_the_board_follows_as_edits_of_the_drawing_held(client):
     # a drawing the server does not know: the whole one
     unknown = _follow(client, gid, base="0" * 24)
     assert unknown["board"]["svg"].startswith("<svg") and "edits" not in unknown["board"]
+
+
+def test_29_9_a_seat_socket_with_follow_sends_the_board_edits_after_the_views(tmp_path, monkeypatch):
+    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "human", "name": "Cy"}]
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True)) as client:
+        data = client.post("/api/games", json={"seats": seats, "seed": 3}).json()
+        gid, token = data["id"], data["token"]
+        first = _follow(client, gid)
+        held = first["board"]["svg"]
+        url = f"/ws/games/{gid}?follow=1&board={first['board']['hash']}&since={first['seq'] - 1}"
+        with client.websocket_connect(url, headers={"X-Seat-Token": token}) as ws:
+            assert ws.receive_json()["type"] == "full"
+            opening = ws.receive_json()
+            assert opening["type"] == "follow" and opening["board"]["edits"] == []  # nothing new yet
+            view = client.get(f"/api/games/{gid}/view", headers={"X-Seat-Token": token}).json()
+            mine = [a for a in view["legal_actions"] if a["type"] != "end_turn"] or view["legal_actions"]
+            answer = client.post(f"/api/games/{gid}/actions", json={"action": mine[0]}, headers={"X-Seat-Token": token})
+            assert answer.status_code == 200, answer.text
+            message = ws.receive_json()
+            while message["type"] != "follow":
+                assert message["type"] == "delta"  # the views first
+                message = ws.receive_json()
+        assert message["seq"] == first["seq"] + 1
+        assert message["board"]["base"] == first["board"]["hash"] and "svg" not in message["board"]
+        now = _follow(client, gid)["board"]["svg"]
+        assert apply_edits(held, message["board"]["edits"]) == now
+        assert [e["seq"] for e in message["log"]["entries"]] == [first["seq"]]
