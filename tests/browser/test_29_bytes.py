@@ -115,6 +115,7 @@ class NetworkLog:
         return self.http + self.ws_in + self.ws_out
 
 
+@pytest.mark.timeout(1800)  # a whole game at the bots' default pace: minutes
 def test_29_9_a_whole_four_player_game_transfers_at_most_2_mb(paced_server, browser):
     assert BOT_DELAY > 0.1  # the default pace (a test run's own server may be faster)
     response = httpx.post(paced_server + "/api/games", json={"seats": FOUR, "seed": 11}, timeout=HTTP_TIMEOUT)
