@@ -39,6 +39,7 @@ from .limits import BodySizeLimit, Limits, RateLimiter, SecurityHeaders, StrictJ
 from .screen import screen_router
 from .service import TAKEOVER_BOT, GameService, LiveGame, ServiceError
 from .store import GameStore
+from .upkeep import install as install_upkeep  # issue 30 hook
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 templates = Environment(loader=FileSystemLoader(WEB / "templates"), autoescape=select_autoescape(["html"]))
@@ -139,7 +140,9 @@ def create_app(
         await asyncio.to_thread(store.migrate)
         await service.start()  # the fan-out, the unfinished games, the watchdog
         settle_memory()
+        await upkeep.start()  # issue 30 hook
         yield
+        await upkeep.stop()  # issue 30 hook
         await service.stop()
 
     app = FastAPI(
@@ -187,6 +190,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
     app.include_router(manual_router())
     app.include_router(accounts_router(accounts))
+    upkeep = install_upkeep(app, service, accounts)  # issue 30 hook: ratings, paces, notices, routes
 
     def page(template: str, request: Request, language: str, **values: Any) -> HTMLResponse:
         """A page in the reader's language; an explicit ?lang= is remembered in a cookie."""

@@ -335,6 +335,8 @@ class GameService:
         from .chat import Chat  # the table talk (server/chat.py) builds on this module
 
         self.chat = Chat(self)
+        # issue 30 hook: called when this process commits a game's last action (server/ratings.py)
+        self.end_listeners: list[Callable[[LiveGame], None]] = []
 
     # --- the database, off the event loop ---------------------------------------------------
 
@@ -614,6 +616,9 @@ class GameService:
             if client_action_id:
                 live.client_ids[action.player, client_action_id] = seq + 1
             self._publish(live, (action.player, action_dict, stored_id))
+            if ending is not None:  # issue 30 hook: the game ended (ratings)
+                for listener in self.end_listeners:
+                    listener(live)
             if (seq + 1) % SNAPSHOT_EVERY == 0:
                 # written in the background: the action's acknowledgement and broadcast (every
                 # hundredth action's, so exactly the p99 of delivery) never wait for it

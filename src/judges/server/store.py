@@ -1132,3 +1132,7 @@ def _configure_postgres(engine: Engine, statement_timeout_ms: int, lock_timeout_
                 cursor.execute(f"SET idle_in_transaction_session_timeout = {int(statement_timeout_ms) * 3}")
         finally:
             dbapi_connection.autocommit = autocommit
+
+
+# issue 30 (ratings, password resets): their tables join Base.metadata whenever the store is imported
+from . import rating_tables as _rating_tables  # noqa: E402,F401
