@@ -137,7 +137,7 @@ def test_accounts_migration_keeps_the_guest_games(open_store):
 
 def test_ratings_migration_keeps_the_games_and_accounts(open_store):
     """Issue 30: a database at 0004 holding a guest game and an account upgrades to the ratings'
-    and password resets' tables (0005) with the game, its seats and actions, and the account
+    and e-mailed links' tables (0005) with the game, its seats and actions, and the account
     unchanged."""
     from alembic import command
 
@@ -155,7 +155,7 @@ def test_ratings_migration_keeps_the_games_and_accounts(open_store):
     store.migrate()
     assert store.schema_revision() == "0005"
     tables = set(inspect(store.engine).get_table_names())
-    assert {"ratings", "rated_games", "rating_changes", "password_resets"} <= tables
+    assert {"ratings", "rated_games", "rating_changes", "account_links"} <= tables
     after = store.load("g1", all_actions=True)
     assert after.seats == before.seats == seats()
     assert after.all_actions == before.all_actions and after.action_count == 1

@@ -36,6 +36,7 @@ from .accounts import Accounts, accounts_router
 from .chat import chat_router
 from .hints import hints_router
 from .limits import BodySizeLimit, Limits, RateLimiter, SecurityHeaders, StrictJSON
+from .paces import Pace  # issue 30 hook
 from .screen import screen_router
 from .service import TAKEOVER_BOT, GameService, LiveGame, ServiceError
 from .store import GameStore
@@ -94,6 +95,9 @@ class CreateGame(BaseModel):
         description="seconds a human may take over a decision before a bot plays the seat (at least 10)",
     )
     hints: bool = Field(default=True, description="whether the players may ask for hints (server/hints.py)")
+    pace: Pace | None = Field(  # issue 30 hook: server/paces.py
+        default=None, description='a deadline per decision, {"hours": 24} or {"days": 2} (default: live)'
+    )
     takeover_bot: str = Field(
         default=TAKEOVER_BOT,
         max_length=40,
@@ -344,6 +348,8 @@ def create_app(
                 f"a turn timer is at least {limits.min_turn_timer:g} seconds",
                 limit=limits.min_turn_timer,
             )
+        if spec.pace is not None and spec.turn_timer is not None:  # issue 30 hook
+            raise ServiceError(422, "error.pace_timer", "a table has a pace or a turn timer, not both")
         if spec.position is not None and not allow_scenarios:
             raise ServiceError(403, "error.scenarios_off", "this server does not start games from scenario positions")
         if spec.seed is not None and not allow_seeds:
@@ -368,7 +374,10 @@ def create_app(
             rules,
             spec.host_seat,
             spec.hints,
+            {"pace": {"hours": spec.pace.in_hours()}} if spec.pace else None,  # issue 30 hook
         )
+        if spec.pace:  # issue 30 hook
+            upkeep.paces.started(live.id, spec.pace.in_hours())
         base = str(request.base_url).rstrip("/")
         seats = []
         for i, seat in enumerate(live.seats):

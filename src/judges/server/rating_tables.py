@@ -1,4 +1,4 @@
-"""The tables of issue 30's ratings and password resets (migration 0005), on the store's
+"""The tables of issue 30's ratings and e-mailed links (migration 0005), on the store's
 metadata (store.py imports this module, so that `Base.metadata` always holds them).
 
   ratings         account_id primary key, mu, sigma, games, updated_at: a player's OpenSkill
@@ -7,7 +7,9 @@ metadata (store.py imports this module, so that `Base.metadata` always holds the
                   (rated, or why not), so that no game moves the ratings twice
   rating_changes  (game_id, seat) primary key, account_id (null for a bot), bot, rank, the
                   rating before and after: a player's history
-  password_resets token_hash primary key, account_id, expires_at: a forgotten password's link
+  account_links   token_hash primary key, account_id, kind, game_id, expires_at: the links sent
+                  by e-mail (server/notices.py): "seat" signs the player in and opens the seat of
+                  game_id, "reset" sets a forgotten password; only the link's sha256 is stored
 """
 
 from __future__ import annotations
@@ -50,10 +52,12 @@ rating_changes_table = Table(
     Column("at", DateTime(timezone=True), nullable=False),
 )
 
-password_resets_table = Table(
-    "password_resets",
+account_links_table = Table(
+    "account_links",
     Base.metadata,
     Column("token_hash", String, primary_key=True),
     Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("kind", String, nullable=False),
+    Column("game_id", String, ForeignKey("games.id", ondelete="CASCADE"), nullable=True),
     Column("expires_at", DateTime(timezone=True), nullable=False),
 )

@@ -35,7 +35,7 @@ from .account_store import name_key
 from .accounts import Accounts
 from .rating_tables import rated_games_table, rating_changes_table, ratings_table
 from .service import GameService, LiveGame, ServiceError
-from .store import GameStore, _now, _utc, accounts_table, games_table
+from .store import GameStore, _now, _utc, account_seats_table, accounts_table, games_table
 
 log = logging.getLogger("judges.server")
 
@@ -313,15 +313,26 @@ class RatingStore:
                 .mappings()
                 .all()
             )
+            bound = session.execute(
+                select(games_table.c.seats, account_seats_table.c.seat)
+                .join(account_seats_table, account_seats_table.c.game_id == games_table.c.id)
+                .where(account_seats_table.c.account_id == account.id)
+            ).all()
         table: dict[str, list[dict[str, Any]]] = {}
         for r in others:
             seat_name = r["seats"][r["seat"]]["name"] if r["seat"] < len(r["seats"]) else ""
             table.setdefault(r["game_id"], []).append(
                 {"seat": r["seat"], "name": r["name"] or seat_name, "bot": r["bot"], "rank": r["rank"]}
             )
+        # paced games' missed deadlines (server/paces.py), from the seats still the account's
+        seats = [
+            r.seats[r.seat] for r in bound if r.seat < len(r.seats) and seat_account(r.seats[r.seat]) == account.id
+        ]
         mu, sigma, count = (rating.mu, rating.sigma, rating.games) if rating else (NEW_MU, NEW_SIGMA, 0)
         return {
             "name": account.name,
+            "missed": sum(int(s.get("missed", 0)) for s in seats),
+            "missed_row": max((int(s.get("missed_most", 0)) for s in seats), default=0),
             "rating": round(ordinal(mu, sigma), 2),
             "mu": round(mu, 3),
             "sigma": round(sigma, 3),

@@ -81,7 +81,7 @@ MAX_BOT_SPEC_CHARS = 40
 # the strongest one (docs/bots.md); a game may choose another at creation.
 TAKEOVER_BOT = "mcts"
 # Options stored with a game that are the server's, not the rules' (never passed to Options).
-SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot", "hints")
+SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot", "hints", "pace")  # issue 30 hook: "pace"
 # Stored client action ids are prefixed with the seat ("2:abc"): ids are unique per seat.
 CLIENT_ID_SEP = ":"
 
@@ -401,6 +401,7 @@ class GameService:
         rules: Rules = DEFAULT_RULES,
         host: int | None = None,
         hints: bool = True,
+        extra_options: dict[str, Any] | None = None,  # issue 30 hook: server options (a pace)
     ) -> tuple[LiveGame, str, dict[int, str]]:
         """A new game under `rules` (stored with its options, so it replays under them for ever).
         Returns the game, the credential of the host's seat (`host`, default: the first human
@@ -462,6 +463,7 @@ class GameService:
             self.turn_timers[game_id] = turn_timer
         if not hints:
             stored_options["hints"] = False  # a server option: the table refuses hints
+        stored_options.update(extra_options or {})  # issue 30 hook
         await self.db(self.store.create_game, game_id, stored_options, options.seed, RULES_VERSION, stored_seats)
         live = LiveGame(id=game_id, game=game, seats=stored_seats, takeover_bot=takeover_bot, hints=hints)
         self.games[game_id] = live
@@ -549,6 +551,8 @@ class GameService:
                 raise ServiceError(403, "error.wrong_seat", f"your token acts for seat {seat}, not {action.player}")
             if live.seats[seat].get("away"):
                 raise ServiceError(409, "error.seat_away", "a bot plays your seat now: take it back first")
+            if any(s.get("abandoned") for s in live.seats):  # issue 30 hook: server/paces.py
+                raise ServiceError(409, "error.game_abandoned", "this game was abandoned: it is over")
             seq, duplicate = await self._apply_and_commit(live, action, client_action_id)
             reloaded = live.full_next  # a duplicate found by reloading: the sockets need the copy
         if not duplicate or reloaded:
@@ -871,6 +875,8 @@ class GameService:
 
     def bot_seats_owing(self, live: LiveGame) -> list[int]:
         """Seats a bot plays now: bot seats, and human seats handed to a bot (away)."""
+        if any(s.get("abandoned") for s in live.seats):  # issue 30 hook: an abandoned game is over
+            return []
         return [s for s in live.game.waiting_for() if live.seats[s]["kind"] == "bot" or live.seats[s].get("away")]
 
     # --- seat takeover -------------------------------------------------------------------
@@ -1105,6 +1111,7 @@ class GameService:
         "invited": "notification.seat_invited",
         "uninvited": "notification.seat_uninvited",
         "claimed": "notification.seat_claimed",
+        "abandoned": "notification.game_abandoned",  # issue 30 hook: server/paces.py
     }
 
     def seat_events(self, live: LiveGame) -> list[dict]:
@@ -1150,7 +1157,7 @@ class GameService:
     async def _watch(self, live: LiveGame, timer: float) -> None:
         loop = asyncio.get_running_loop()
         since: dict[int, tuple[float, int]] = {}  # seat -> (owing since, its actions then)
-        while not live.game.is_over:
+        while not live.game.is_over and not any(s.get("abandoned") for s in live.seats):  # issue 30 hook
             now = loop.time()
             owing = {
                 s for s in live.game.waiting_for() if live.seats[s]["kind"] == "human" and not live.seats[s].get("away")

@@ -1134,5 +1134,5 @@ def _configure_postgres(engine: Engine, statement_timeout_ms: int, lock_timeout_
             dbapi_connection.autocommit = autocommit
 
 
-# issue 30 (ratings, password resets): their tables join Base.metadata whenever the store is imported
+# issue 30 (ratings, e-mailed links): their tables join Base.metadata whenever the store is imported
 from . import rating_tables as _rating_tables  # noqa: E402,F401

@@ -1,6 +1,10 @@
-"""Issue 30's background work and routes, installed on the app in one call (server/app.py):
-ratings (server/ratings.py), and every `JUDGES_UPKEEP_SECONDS` (default 5) a round of upkeep:
-the finished games not yet rated (after a crash, or games ended by another process that died).
+"""Issue 30's background work and routes, installed on the app in one call (server/app.py).
+
+Every `JUDGES_UPKEEP_SECONDS` (default 5) a round of upkeep: the paced games' deadlines
+(server/paces.py), the notices by e-mail (server/notices.py), and the finished games not yet
+rated (server/ratings.py: after a crash, or a game ended by a process that died). Every
+`JUDGES_UPKEEP_SCAN_SECONDS` (default 60) the round also reads every running game: the paced
+ones (made by any process) and the abandoned ones, which it ends.
 """
 
 from __future__ import annotations
@@ -9,16 +13,21 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
+from collections.abc import Callable
 
 from fastapi import FastAPI
 
 from .accounts import Accounts
+from .notices import Notices, notices_router
+from .paces import Paces
 from .ratings import Ratings, ratings_router
 from .service import GameService, ServiceError
 
 log = logging.getLogger("judges.server")
 
 UPKEEP_SECONDS_ENV = "JUDGES_UPKEEP_SECONDS"
+UPKEEP_SCAN_SECONDS_ENV = "JUDGES_UPKEEP_SCAN_SECONDS"
 
 
 class Upkeep:
@@ -26,12 +35,23 @@ class Upkeep:
         self.service = service
         self.accounts = accounts
         self.ratings = Ratings(service)
+        self.paces = Paces(service)
+        self.notices = Notices(accounts, self.paces)
         self.every = float(os.environ.get(UPKEEP_SECONDS_ENV) or 5.0)
+        self.scan_every = float(os.environ.get(UPKEEP_SCAN_SECONDS_ENV) or 60.0)
+        self.clock: Callable[[], float] = time.time  # the tests set the hour
+        self.scanned = -1e18
         self.task: asyncio.Task[None] | None = None
         service.end_listeners.append(self.ratings.game_ended)
 
-    async def round(self) -> None:
-        """One round of upkeep (the tests call it directly)."""
+    async def round(self, scan: bool = False) -> None:
+        """One round of upkeep (the tests call it directly; `scan`: read every running game)."""
+        now = self.clock()
+        if scan or now - self.scanned >= self.scan_every:
+            self.scanned = now
+            await self.paces.scan(now)
+        await self.paces.tick(now)
+        await self.notices.tick(now)
         await self.ratings.sweep()
 
     async def _loop(self) -> None:
@@ -61,6 +81,7 @@ def install(app: FastAPI, service: GameService, accounts: Accounts) -> Upkeep:
     app.state.upkeep = upkeep
     app.state.ratings = upkeep.ratings
     app.include_router(ratings_router(upkeep.ratings))
+    app.include_router(notices_router(upkeep.notices))
     return upkeep
 
 

@@ -1,8 +1,9 @@
-"""Ratings and password resets (issue 30): server/rating_tables.py.
+"""Ratings and e-mailed links (issue 30): server/rating_tables.py.
 
 `ratings` holds each rated account's OpenSkill rating, `rated_games` every finished game once
 considered (rated or why not), `rating_changes` each seat's rating before and after a rated
-game (a player's history), `password_resets` the sha256 of each forgotten password's link.
+game (a player's history), `account_links` the sha256 of each link sent by e-mail (a seat's
+notice, a forgotten password).
 Existing games, guest or not, are untouched: no existing table changes.
 
 Revision ID: 0005
@@ -64,21 +65,24 @@ def upgrade() -> None:
     )
     op.create_index("ix_rating_changes_account_id", "rating_changes", ["account_id"])
     op.create_table(
-        "password_resets",
+        "account_links",
         sa.Column("token_hash", sa.String(), nullable=False),
         sa.Column("account_id", sa.Integer(), nullable=False),
+        sa.Column("kind", sa.String(), nullable=False),
+        sa.Column("game_id", sa.String(), nullable=True),
         sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
-            ["account_id"], ["accounts.id"], name="fk_password_resets_account_id_accounts", ondelete="CASCADE"
+            ["account_id"], ["accounts.id"], name="fk_account_links_account_id_accounts", ondelete="CASCADE"
         ),
-        sa.PrimaryKeyConstraint("token_hash", name="pk_password_resets"),
+        sa.ForeignKeyConstraint(["game_id"], ["games.id"], name="fk_account_links_game_id_games", ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("token_hash", name="pk_account_links"),
     )
-    op.create_index("ix_password_resets_account_id", "password_resets", ["account_id"])
+    op.create_index("ix_account_links_account_id", "account_links", ["account_id"])
 
 
 def downgrade() -> None:
-    op.drop_index("ix_password_resets_account_id", table_name="password_resets")
-    op.drop_table("password_resets")
+    op.drop_index("ix_account_links_account_id", table_name="account_links")
+    op.drop_table("account_links")
     op.drop_index("ix_rating_changes_account_id", table_name="rating_changes")
     op.drop_table("rating_changes")
     op.drop_table("rated_games")
