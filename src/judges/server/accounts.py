@@ -315,6 +315,7 @@ def accounts_router(accounts: Accounts) -> APIRouter:
                     won=stored.seat in stored.winners,
                     replay=f"/games/{stored.id}/replay",
                     at=int(stored.updated_at.timestamp()),
+                    rematch=stored.seats[0].get("rematch") if stored.seats else None,  # server/rematch.py
                 )
                 finished.append(entry)
                 continue

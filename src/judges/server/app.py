@@ -37,6 +37,7 @@ from .chat import chat_router
 from .hints import hints_router
 from .limits import BodySizeLimit, Limits, RateLimiter, SecurityHeaders, StrictJSON
 from .paces import Pace  # issue 30 hook
+from .rematch import rematch_router  # issue 30 hook
 from .screen import screen_router
 from .service import TAKEOVER_BOT, GameService, LiveGame, ServiceError
 from .store import GameStore
@@ -243,6 +244,7 @@ def create_app(
 
     app.include_router(chat_router(service, seat_of))
     app.include_router(hints_router(service, seat_of))
+    app.include_router(rematch_router(accounts, upkeep.paces, seat_of))  # issue 30 hook
 
     @app.exception_handler(RuleError)
     async def rule_error(request: Request, exc: RuleError):

@@ -30,6 +30,7 @@ function show(account) {
   $("my-games").hidden = !account;
   if (account) {
     $("account-name").textContent = t("ui.signed_in_as", {name: account.name});
+    $("account-name").href = `/players/${encodeURIComponent(account.name)}?lang=${lang}`;  // ratings, history
     loadGames();
   }
 }
@@ -58,10 +59,35 @@ async function loadGames() {
     el("td", {}, el("a", {href: `${g.link}?lang=${lang}`, class: "play primary"}, t("ui.play"))))));
   $("my-finished").replaceChildren(...data.finished.slice(0, 10).map((g) => el("tr", {dataset: {myGame: g.id, finished: "true"}},
     el("td", {}, g.names.join(", ")),
-    el("td", {}, g.won ? t("ui.you_won") : t("ui.you_lost")),
-    el("td", {}, el("a", {href: `${g.replay}?lang=${lang}`, class: "replay"}, t("ui.replay"))))));
+    el("td", {}, g.ending === "abandoned" ? t("ui.abandoned") : g.won ? t("ui.you_won") : t("ui.you_lost")),
+    el("td", {}, g.ending === "abandoned" ? null : el("a", {href: `${g.replay}?lang=${lang}`, class: "replay"}, t("ui.replay")),
+      " ", el("button", {type: "button", class: "rematch", dataset: {rematch: g.id}, onclick: () => rematch(g.id)},
+        g.rematch ? t("ui.rematch_join") : t("ui.rematch"))))));
   $("no-my-games").hidden = data.running.length + data.finished.length > 0;
 }
+
+// A rematch with the same seats (server/rematch.py): the first to ask makes it (the other human
+// seats' invitations are shown, as for a new game); a player asking after joins his kept seat.
+async function rematch(id) {
+  const [ok, data] = await send("POST", `/api/games/${id}/rematch`);
+  if (!ok) { $("account-error").hidden = false; $("account-error").textContent = data.text || data.message; return; }
+  const invited = (data.seats || []).filter((s) => s.invitation);
+  if (!data.made || !invited.length) { location.href = data.link; return; }
+  $("link-list").replaceChildren(
+    el("li", {}, el("a", {href: data.link, class: "own-seat"}, data.seats[data.seat].name)),
+    ...invited.map((s) => el("li", {}, el("a", {href: s.invitation, class: "seat-link"}, s.name), " ", el("code", {}, s.invitation))));
+  $("links").hidden = false;
+  loadGames();
+}
+
+$("send-reset").addEventListener("click", async () => {
+  const name = $("account-form").elements.name.value;
+  if (!name) { $("account-form").elements.name.reportValidity(); return; }
+  const [ok, data] = await send("POST", "/api/password-reset", {name});
+  $("reset-sent").hidden = !ok;
+  $("account-error").hidden = ok;
+  if (!ok) $("account-error").textContent = data.text || data.message;
+});
 
 $("account-form").addEventListener("submit", (event) => { event.preventDefault(); submit("sign-in"); });
 $("sign-up").addEventListener("click", () => { if ($("account-form").reportValidity()) submit("sign-up"); });

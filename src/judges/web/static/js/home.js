@@ -27,7 +27,8 @@ $("new-game").addEventListener("submit", async (event) => {
   event.preventDefault();
   const spec = {
     wave_pairs: Number($("wave-pairs").value),
-    turn_timer: Number($("turn-timer").value) || null,
+    turn_timer: Number($("pace").value) ? null : Number($("turn-timer").value) || null,
+    pace: Number($("pace").value) ? {hours: Number($("pace").value)} : null,  // issue 30: a game over days
     takeover_bot: $("takeover-bot").value,
     seats: [...seats.children].map((node) => {
       const [kind, bot] = node.querySelector(".seat-kind").value.split(":");
