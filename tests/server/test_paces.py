@@ -178,6 +178,11 @@ def test_a_player_owed_decisions_in_two_games_gets_one_digest(client, clock, mai
     for data in (first, second):
         wait_for(lambda data=data: 0 in view_of(client, data["id"], data["token"])["waiting_for"])
     upkeep(client, scan=True)
+    owed_from = clock.now
+    client.post("/api/session", json={"name": "ada", "password": "a long secret"})
+    running = client.get("/api/me/games").json()["running"]
+    assert [g["deadline"] for g in running] == [round(owed_from + 24 * HOUR)] * 2  # shown in My games
+    client.cookies.clear()
     clock.now += 11 * 60
     upkeep(client)
     (mail,) = mailbox.messages
@@ -230,6 +235,7 @@ def test_missed_deadlines_in_a_row_are_counted_per_seat():
 
 def test_a_forgotten_password_by_e_mail(client, mailbox):
     sign_up(client, "ada", "ada@example.org")
+    elsewhere = client.cookies.get("jk_session")  # a browser left signed in somewhere
     client.cookies.clear()
     assert client.post("/api/password-reset", json={"name": "ADA"}).status_code == 202
     unknown = client.post("/api/password-reset", json={"name": "nobody"})
@@ -250,6 +256,9 @@ def test_a_forgotten_password_by_e_mail(client, mailbox):
         follow_redirects=False,
     )
     assert done.status_code == 303 and client.get("/api/me").json()["account"]["name"] == "ada"
+    client.cookies.clear()
+    client.cookies.set("jk_session", elsewhere)
+    assert client.get("/api/me").json() == {"account": None}  # a new password signs every browser out
     client.cookies.clear()
     assert client.post("/api/session", json={"name": "ada", "password": "a long secret"}).status_code == 401
     assert client.post("/api/session", json={"name": "ada", "password": "a new secret"}).status_code == 200

@@ -333,6 +333,12 @@ def accounts_router(accounts: Accounts) -> APIRouter:
                 your_turn=not game.is_over and stored.seat in game.waiting_for(),
                 waiting=round(max(0.0, now - since)),
             )
+            # a paced game's decision owed by you: its deadline (server/paces.py)
+            upkeep = getattr(request.app.state, "upkeep", None)
+            hours = upkeep.paces.paced.get(stored.id) if upkeep else None
+            owed = live.seats[stored.seat].get("owed")
+            if hours and entry["your_turn"] and isinstance(owed, dict) and not owed.get("missed"):
+                entry["deadline"] = round(float(owed["since"]) + hours * 3600)
             running.append(entry)
         running.sort(key=lambda e: (not e["your_turn"], -e["waiting"]))
         return {"running": running, "finished": finished}

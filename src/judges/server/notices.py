@@ -42,7 +42,7 @@ from .paces import Paces
 from .rating_tables import account_links_table
 from .ratings import _page
 from .service import ServiceError
-from .store import GameStore, _now, _utc, accounts_table, hash_token
+from .store import GameStore, _now, _utc, accounts_table, hash_token, sessions_table
 
 log = logging.getLogger("judges.server")
 
@@ -86,12 +86,14 @@ class LinkStore:
         return Account(row.account_id, row.name, row.email, row.password_hash), row.kind, row.game_id
 
     def spend_resets(self, account_id: int) -> None:
+        """A new password: its links are spent and every browser signed in is signed out."""
         with self.store._session(write=True) as session:
             session.execute(
                 delete(account_links_table).where(
                     account_links_table.c.account_id == account_id, account_links_table.c.kind == "reset"
                 )
             )
+            session.execute(delete(sessions_table).where(sessions_table.c.account_id == account_id))
             session.commit()
 
     def contacts(self, account_ids: list[int]) -> dict[int, tuple[str, str | None]]:

@@ -18,6 +18,7 @@ so. It is not rated.
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 from collections import Counter
@@ -211,6 +212,8 @@ class Paces:
             for seat, info in enumerate(live.seats):
                 if info.get("kind") != "human":
                     continue
+                if step(copy.deepcopy(info), seat in waiting, acted[seat], now, limit) is None:
+                    continue  # nothing to store: no write transaction
                 outcome: list[str | None] = []
 
                 def change(stored: dict[str, Any], seat: int = seat, outcome: list[str | None] = outcome) -> bool:

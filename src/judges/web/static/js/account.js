@@ -18,6 +18,14 @@ function ago(seconds) {
   return format.format(-Math.floor(seconds), "second");
 }
 
+function until(seconds) {
+  const format = new Intl.RelativeTimeFormat(lang.replace("_", "-"), {numeric: "auto"});
+  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
+    if (seconds >= size) return format.format(Math.floor(seconds / size), unit);
+  }
+  return format.format(Math.max(0, Math.floor(seconds)), "second");
+}
+
 async function send(method, url, body) {
   const response = await fetch(url, {method, credentials: "same-origin",
     headers: {"Content-Type": "application/json"}, body: body ? JSON.stringify(body) : undefined});
@@ -55,7 +63,8 @@ async function loadGames() {
     el("td", {}, g.your_turn ? el("span", {class: "mark", title: t("ui.your_turn")}) : null, g.names.join(", ")),
     el("td", {}, t("ui.round_phase", {round: g.round, phase: t("phase." + g.phase)}),
       el("br"), el("span", {class: "my-games-when"},
-        (g.your_turn ? t("ui.your_turn") : t("ui.waiting_for_others")) + " · " + t("ui.waited", {time: ago(g.waiting)}))),
+        (g.your_turn ? t("ui.your_turn") : t("ui.waiting_for_others")) + " · " + t("ui.waited", {time: ago(g.waiting)})
+        + (g.deadline ? " · " + t("ui.deadline_in", {time: until(g.deadline - Date.now() / 1000)}) : ""))),
     el("td", {}, el("a", {href: `${g.link}?lang=${lang}`, class: "play primary"}, t("ui.play"))))));
   $("my-finished").replaceChildren(...data.finished.slice(0, 10).map((g) => el("tr", {dataset: {myGame: g.id, finished: "true"}},
     el("td", {}, g.names.join(", ")),
