@@ -20,7 +20,9 @@ if (app && waiting && app.dataset.mode === "play") {
     app.dataset.yourTurn = String(mine);
     if (navigator.setAppBadge) (mine ? navigator.setAppBadge(1) : navigator.clearAppBadge()).catch(() => {});
     if (mine && document.hidden && "Notification" in window && Notification.permission === "granted") {
-      new Notification(base, {body: word(), tag: `jk-turn-${app.dataset.gameId}`});
+      try {
+        new Notification(base, {body: word(), tag: `jk-turn-${app.dataset.gameId}`});
+      } catch (error) { /* a browser that shows notifications through a service worker only */ }
     }
   };
 
