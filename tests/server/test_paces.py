@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import socket
 import time
+from contextlib import ExitStack
 from email import message_from_bytes
 from email.message import Message
 
@@ -21,6 +22,7 @@ from sqlalchemy import select
 from judges.server.app import create_app
 from judges.server.paces import step
 from judges.server.rating_tables import rated_games_table
+from postgres_support import postgres_schema
 from seats_support import invitation_code
 
 HOUR = 3600.0
@@ -57,16 +59,19 @@ def mailbox(monkeypatch):
     controller.stop()
 
 
-@pytest.fixture
-def client(tmp_path, monkeypatch, mailbox):
+@pytest.fixture(params=["sqlite", "postgresql"])
+def client(request, tmp_path, monkeypatch, mailbox):
     monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
     monkeypatch.setattr(
         "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
     )
     monkeypatch.setenv("JUDGES_UPKEEP_SECONDS", "3600")  # the tests run the rounds themselves
     monkeypatch.setenv("JUDGES_PUBLIC_URL", "http://testserver")
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True)) as c:
-        yield c
+    with ExitStack() as stack:
+        url = f"sqlite:///{tmp_path / 'games.db'}"
+        if request.param == "postgresql":
+            url = stack.enter_context(postgres_schema("judges_paces"))[2]
+        yield stack.enter_context(TestClient(create_app(url, allow_seeds=True)))
 
 
 class Clock:

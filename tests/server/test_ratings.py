@@ -6,6 +6,7 @@ player's page."""
 from __future__ import annotations
 
 import time
+from contextlib import ExitStack
 
 import pytest
 from argon2 import PasswordHasher
@@ -17,19 +18,23 @@ from judges.server.app import create_app
 from judges.server.rating_tables import rated_games_table, ratings_table
 from judges.server.ratings import ANCHOR_SIGMA, ANCHORS, ranks_of, took_over_too_long
 from judges.server.store import accounts_table
+from postgres_support import postgres_schema
 from seats_support import invitation_code
 
 THREE = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "human", "name": "Cy"}]
 
 
-@pytest.fixture
-def client(tmp_path, monkeypatch):
+@pytest.fixture(params=["sqlite", "postgresql"])
+def client(request, tmp_path, monkeypatch):
     monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
     monkeypatch.setattr(
         "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
     )
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True)) as c:
-        yield c
+    with ExitStack() as stack:
+        url = f"sqlite:///{tmp_path / 'games.db'}"
+        if request.param == "postgresql":
+            url = stack.enter_context(postgres_schema("judges_ratings"))[2]
+        yield stack.enter_context(TestClient(create_app(url, allow_seeds=True)))
 
 
 def sign_up(client, name):

@@ -23,6 +23,7 @@ from .notices import Notices, notices_router
 from .paces import Paces
 from .ratings import Ratings, ratings_router
 from .service import GameService, ServiceError
+from .store import StoreError
 
 log = logging.getLogger("judges.server")
 
@@ -58,8 +59,8 @@ class Upkeep:
         while True:
             try:
                 await self.round()
-            except ServiceError:
-                pass  # the database is away: the next round tries again
+            except (ServiceError, StoreError) as exc:
+                log.warning("upkeep round stopped: %s", exc)  # the database is away, a game deleted: next round
             except Exception:  # pragma: no cover - the upkeep must outlive any surprise
                 log.exception("upkeep round failed")
             await asyncio.sleep(self.every)
