@@ -318,3 +318,10 @@ def test_a_pace_is_stored_with_the_game(client):
     stored = client.app.state.service.store.load(data["id"])
     assert stored.options["pace"] == {"hours": 24.0}
     assert client.app.state.upkeep.paces.paced[data["id"]] == 24.0
+
+
+def test_without_a_mail_server_a_forgotten_password_is_refused_plainly(tmp_path, monkeypatch):
+    monkeypatch.delenv("JUDGES_SMTP_URL", raising=False)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}")) as c:
+        refused = c.post("/api/password-reset", json={"name": "ada"})
+    assert refused.status_code == 409 and refused.json()["key"] == "error.no_mail"  # not a server error

@@ -266,11 +266,11 @@ def notices_router(notices: Notices) -> APIRouter:
     @router.post("/api/password-reset", status_code=202)
     async def password_reset(body: ResetRequest, request: Request) -> dict[str, Any]:
         """Mails a link that sets a new password to the account's e-mail address, if it has one.
-        The same answer whatever the name (202); 503 `error.no_mail` if the server sends no mail."""
+        The same answer whatever the name (202); 409 `error.no_mail` if the server sends no mail."""
         if not seat_keys.same_origin(request):
             raise ServiceError(403, "error.cross_origin", "accounts are used from this site's pages only")
         if notices.mailer is None:
-            raise ServiceError(503, "error.no_mail", "this server sends no mail")
+            raise ServiceError(409, "error.no_mail", "this server sends no mail")
         refuse(by_address, request.client.host if request.client else "")
         name = clean_name(body.name, accounts.limits.name_max)
         refuse(by_name, name_key(name))
