@@ -84,6 +84,7 @@ __all__ = [
     "LOCALE_DIR",
     "STRICT",
     "VARIANTS",
+    "BASE_OF_VARIANT",
     "normalize_language",
     "negotiate_language",
     "request_language",
@@ -449,7 +450,7 @@ _WORD_TYPES = {
 }
 _WORD_LIST_TYPES = {"cards": "card", "terrains": "terrain"}
 #: A variant key -> its base key, whose declaration types its parameters.
-_BASE_OF_VARIANT = {row[0]: base for base, rows in VARIANTS.items() for row in rows}
+BASE_OF_VARIANT = {row[0]: base for base, rows in VARIANTS.items() for row in rows}
 _PHASE_NAMES = ("announcements", "intrigue", "income", "acquisitions", "movement", "combat", "victory")
 
 
@@ -588,7 +589,7 @@ class _Renderer:
         type (`judges.engine.messages`: a message's declaration, else `FIELD_TYPES`). A
         parameter of no declared type is shown as it came (a KeyError when strict)."""
         v = params.get(name)
-        kind = param_type(_BASE_OF_VARIANT.get(key, key), name)
+        kind = param_type(BASE_OF_VARIANT.get(key, key), name)
         if kind is None:
             if self.strict:
                 raise KeyError(f"message {key!r}: parameter {name!r} has no declared type")
