@@ -14,7 +14,7 @@ from .messages import Line, message
 from .state import CANAANITES, Decision, InvaderPair
 
 # What § 9 Combat reports (engine/messages.py). A battle's parties are seats, or "invaders".
-_BATTLE = {
+_BATTLE: dict[str, Any] = {  # (Any: spread into message's keywords)
     "hex": "hex",
     "attacker": "player",
     "defender": "player",

@@ -15,11 +15,15 @@ parameters (``{before}``, ``{settlement}``...).
     render_notification(n, "es", world, names)                 # {"title": ..., "lines": [...]}
     render_error(exc.to_dict(), "es")
 
-Before formatting, ``render_entry`` converts the parameters that name things: settlement and
-region indices become their names, seats become player names (``names``; -1 the Canaanites),
-general ids "General #N", hexes the settlement on them or "(q, r)", cards, terrains, items,
-endings... their translated words, lists a readable enumeration. Unknown parameters pass
-through unchanged.
+Before formatting, each parameter is converted by its declared type
+(`judges.engine.messages`: a report line's or notification's declaration beside its emitter;
+`FIELD_TYPES` for a refusal's or an action label's parameters), never guessed from its name:
+settlement and region indices become their names, seats player names (``names``; -1 the
+Canaanites), general ids "General #N", hexes the settlement on them or its terrain and the
+nearest settlement, cards, terrains, items, endings... their translated words, lists a readable
+enumeration. A parameter of no declared type is shown as it came (a KeyError when strict). A
+notification's lines under its title are those its declaration names (a battle's rolls, an
+election's ballots, the scores...), then one per entry.
 
 Plurals: a message with a count is a gettext plural entry. Its ``msgid`` is the key, its
 ``msgid_plural`` names the parameter that counts, as a field (``"{coins}"``), and its
@@ -636,7 +640,9 @@ class _Renderer:
         """The lines its declaration puts under a notification's title (before its entries)."""
         declared = MESSAGES.get(key)
         out: list[str] = []
-        for line in declared.lines if declared is not None else ():
+        if declared is None:
+            return out
+        for line in declared.lines:
             if isinstance(line, Line):
                 if line.when is None or params.get(line.when):
                     template = _template(self.lang, line.key, self.strict, params)

@@ -5,9 +5,11 @@ service emits them (`GameService.seat_events`). A revocation's why is its one li
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..engine.messages import message
 
-_SEAT = {"player": "player", "by": "player", "why": "text"}
+_SEAT: dict[str, Any] = {"player": "player", "by": "player", "why": "text"}
 
 message("notification.seat_bot", "screen", log=False, player="player", reason="text")
 message("notification.seat_back", "screen", log=False, player="player", reason="text")
