@@ -207,6 +207,8 @@ def test_a_declaration_names_known_types_and_real_lines_once():
         message("test.issue32", "screen", lines=("who",), who="player")  # a player is no lines
     with pytest.raises(ValueError):
         message("test.issue32", "screen", lines=(Line("fmt.killed", "killed"),), who="player")
+    with pytest.raises(ValueError):  # a variant tests a declared parameter
+        message("test.issue32", "screen", variants=(("test.issue32.none", "winner", "missing"),), who="player")
     assert "test.issue32" not in MESSAGES
     for declared in MESSAGES.values():
         assert set(declared.params.values()) <= set(PARAM_TYPES)

@@ -159,13 +159,16 @@ def markdown() -> str:
         "",
         "### Messages (report lines and notifications)",
         "",
-        "| key | parameters | lines under the title | manual chapter | game log |",
-        "|---|---|---|---|---|",
+        "| key | parameters | variants (when) | lines under the title | manual chapter | game log |",
+        "|---|---|---|---|---|---|",
     ]
     for m in p["messages"].values():
         params = ", ".join(f"`{name}`: {t}" for name, t in m["params"].items())
         lines = ", ".join(f"`{x}`" if isinstance(x, str) else f"`{x['key']}`" for x in m["lines"])
-        out.append(f"| `{m['key']}` | {params} | {lines} | {m['chapter']} | {'yes' if m['log'] else 'no'} |")
+        variants = ", ".join(f"`{v['key']}` ({v['param']} {v['test']})" for v in m["variants"])
+        out.append(
+            f"| `{m['key']}` | {params} | {variants} | {lines} | {m['chapter']} | {'yes' if m['log'] else 'no'} |"
+        )
     out += ["", "### Parameter types", "", "| type | value |", "|---|---|"]
     out += [f"| `{name}` | {what} |" for name, what in p["param_types"].items()]
     out += ["", "### Items (Acquisitions)", "", "| item | icon | target | cost | Wrath |", "|---|---|---|---|---|"]

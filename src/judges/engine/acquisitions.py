@@ -17,6 +17,7 @@ from .state import General
 message(
     "acquisition",
     "acquisitions",
+    variants=(("acquisition.settlement", "settlement", "given"), ("acquisition.general", "general", "given")),
     player="player",
     item="item",
     cost="coins",

@@ -25,11 +25,12 @@ _BATTLE: dict[str, Any] = {  # (Any: spread into message's keywords)
     "captured": "generals",
     "killed": "generals",
 }
-message("combat.battle", "movement-and-combat", **_BATTLE)
+message("combat.battle", "movement-and-combat", variants=(("combat.battle.none", "winner", "missing"),), **_BATTLE)
 message(
     "notification.battle",
     "movement-and-combat",
     lines=("rounds", Line("fmt.battle_losses"), Line("fmt.captured", "captured"), Line("fmt.killed", "killed")),
+    variants=(("notification.battle.none", "winner", "missing"),),
     **_BATTLE,
 )
 message("general.captured", "captives", general="general", owner="player", captor="player", hex="hex")
@@ -40,6 +41,7 @@ message("combat.conquest", "movement-and-combat", player="player", settlement="s
 message(
     "title.claimed",
     "judges-and-kings",
+    variants=(("title.claimed.from", "previous_owner", "given"),),
     region="region",
     player="player",
     previous_owner="player",

@@ -11,10 +11,19 @@ from .state import Entry, GameState
 # What § 7 Income reports (engine/messages.py): one notification per player, its lines.
 message("income.besieged", "income-and-victory", settlement="settlement", value="coins")
 message("income.taxed", "income-and-victory", settlement="settlement", value="coins", collector="player")
-message("income.tax", "income-and-victory", settlement="settlement", value="coins", modifiers="cards", owner="player")
+message(
+    "income.tax",
+    "income-and-victory",
+    variants=(("income.tax.modified", "modifiers", "nonempty"),),
+    settlement="settlement",
+    value="coins",
+    modifiers="cards",
+    owner="player",
+)
 message(
     "income.settlement",
     "income-and-victory",
+    variants=(("income.settlement.modified", "modifiers", "nonempty"),),
     settlement="settlement",
     value="coins",
     modifiers="cards",

@@ -14,8 +14,10 @@ and whether a notice belongs to the log) and the message table of docs/protocol.
 check that every key emitted in whole games is registered, that every registered key has its
 text in every catalog with exactly its declared parameters, and that its chapter exists.
 
-Variants (a battle both sides lost...) are the renderer's: `judges.i18n.VARIANTS`; they use
-the parameters of their base key.
+Variants: a few keys name a genuinely different sentence for some parameters (a battle both
+sides lost, a title taken from another player): a declaration's `variants`, rows (variant key,
+parameter, test), tried in order, the first whose test holds wins (`VARIANT_TESTS`). A variant
+uses its base key's parameters and chapter.
 
 `FIELD_TYPES` types the parameters of the two other kinds of keys, which are not emitted
 messages: the refusals (``error.*``, `errors.RuleError` and the server's) and the buttons of
@@ -69,6 +71,10 @@ PARAM_TYPES: Mapping[str, str] = MappingProxyType(
     }
 )
 
+#: What a variant's parameter is tested for: "missing" (None or absent), "given" (not None),
+#: "empty" (no items, or falsy), "nonempty".
+VARIANT_TESTS = ("missing", "given", "empty", "nonempty")
+
 #: The types of parameter that are shown as lines under a notification's title.
 LINE_TYPES = frozenset({"ballots", "battle_rounds", "scores", "ending"})
 
@@ -92,6 +98,8 @@ class Message:
     lines: tuple[str | Line, ...] = ()
     # False for the server's notices about seats: the bell's, not the game log's.
     log: bool = True
+    # (variant key, parameter, test): the sentence for some parameters (VARIANT_TESTS)
+    variants: tuple[tuple[str, str, str], ...] = ()
 
     def schema(self) -> dict[str, object]:
         """As `GET /api/protocol` publishes it."""
@@ -101,6 +109,7 @@ class Message:
             "params": dict(self.params),
             "lines": [x if isinstance(x, str) else {"key": x.key, "when": x.when} for x in self.lines],
             "log": self.log,
+            "variants": [{"key": k, "param": p, "test": t} for k, p, t in self.variants],
         }
 
 
@@ -108,7 +117,16 @@ class Message:
 MESSAGES: dict[str, Message] = {}
 
 
-def message(key: str, chapter: str, /, *, lines: tuple[str | Line, ...] = (), log: bool = True, **params: str) -> str:
+def message(
+    key: str,
+    chapter: str,
+    /,
+    *,
+    lines: tuple[str | Line, ...] = (),
+    log: bool = True,
+    variants: tuple[tuple[str, str, str], ...] = (),
+    **params: str,
+) -> str:
     """Declares the message `key` (see the module's docstring); returns the key."""
     if key in MESSAGES:
         raise ValueError(f"message {key!r} is declared already")
@@ -120,7 +138,12 @@ def message(key: str, chapter: str, /, *, lines: tuple[str | Line, ...] = (), lo
             raise ValueError(f"message {key!r}: line {line!r} is no parameter shown as lines")
         if isinstance(line, Line) and line.when is not None and line.when not in params:
             raise ValueError(f"message {key!r}: line {line.key!r} depends on an undeclared parameter")
-    MESSAGES[key] = Message(key=key, chapter=chapter, params=MappingProxyType(dict(params)), lines=lines, log=log)
+    for variant, name, test in variants:
+        if name not in params or test not in VARIANT_TESTS or not variant.startswith(key + "."):
+            raise ValueError(f"message {key!r}: variant {variant!r} ({name}, {test}) is not a variant of it")
+    MESSAGES[key] = Message(
+        key=key, chapter=chapter, params=MappingProxyType(dict(params)), lines=lines, log=log, variants=variants
+    )
     return key
 
 

@@ -20,7 +20,15 @@ from .victory import victory_check
 # What the phases' frame reports (engine/messages.py).
 message("player.eliminated", "income-and-victory", player="player", round="int")
 message("notification.eliminated", "income-and-victory", player="player", round="int")
-message("notification.announcements", "announcements", round="int", wrath="int", judgment="bool", events="events")
+message(
+    "notification.announcements",
+    "announcements",
+    variants=(("notification.announcements.judgment", "judgment", "nonempty"),),
+    round="int",
+    wrath="int",
+    judgment="bool",
+    events="events",
+)
 
 Step = Callable[[Ctx], None]
 

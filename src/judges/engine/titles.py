@@ -21,7 +21,13 @@ message("election.opened", "judges-and-kings", candidates="generals")
 message("election.result", "judges-and-kings", tally="tally", winner="general")
 message("election.tie", "judges-and-kings", tally="tally", tied="generals")
 message(
-    "notification.election", "judges-and-kings", lines=("ballots",), tally="tally", ballots="ballots", winner="general"
+    "notification.election",
+    "judges-and-kings",
+    variants=(("notification.election.tie", "winner", "missing"),),
+    lines=("ballots",),
+    tally="tally",
+    ballots="ballots",
+    winner="general",
 )
 
 RULE_ANOINTED = "§5.3 The Anointed"

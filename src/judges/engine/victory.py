@@ -22,7 +22,13 @@ message(
     eliminated="players",
 )
 message(
-    "notification.game_over", "income-and-victory", lines=("ending",), ending="ending", winners="players", round="int"
+    "notification.game_over",
+    "income-and-victory",
+    variants=(("notification.game_over.no_winner", "winners", "empty"),),
+    lines=("ending",),
+    ending="ending",
+    winners="players",
+    round="int",
 )
 
 

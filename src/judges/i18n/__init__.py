@@ -128,21 +128,14 @@ DOMAIN = "messages"
 #: Raise KeyError on a missing translation or format field instead of falling back.
 STRICT = os.environ.get("JUDGES_I18N_STRICT", "").strip().lower() not in ("", "0", "false", "no")
 
-#: Message keys rendered through a different sentence for some parameters: base key ->
-#: rows (variant key, parameter, test), tried in order; the first whose test holds is used,
-#: else the base key. Tests: "missing" (None or absent), "given" (not None), "empty" (no
-#: items, or falsy), "nonempty". Each variant uses the base key's parameters. Counts are
+#: Keys rendered through a different sentence for some parameters: base key -> rows (variant
+#: key, parameter, test), tried in order; the first whose test holds is used, else the base key.
+#: Tests: "missing" (None or absent), "given" (not None), "empty" (no items, or falsy),
+#: "nonempty". Each variant uses the base key's parameters. A message's variants are its
+#: declaration's (`judges.engine.messages`); an action's button's are listed here. Counts are
 #: not variants: they are plural entries (see the module's docstring).
 VARIANTS: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "combat.battle": (("combat.battle.none", "winner", "missing"),),
-    "notification.battle": (("notification.battle.none", "winner", "missing"),),
-    "title.claimed": (("title.claimed.from", "previous_owner", "given"),),
-    "acquisition": (("acquisition.settlement", "settlement", "given"), ("acquisition.general", "general", "given")),
-    "income.settlement": (("income.settlement.modified", "modifiers", "nonempty"),),
-    "income.tax": (("income.tax.modified", "modifiers", "nonempty"),),
-    "notification.announcements": (("notification.announcements.judgment", "judgment", "nonempty"),),
-    "notification.election": (("notification.election.tie", "winner", "missing"),),
-    "notification.game_over": (("notification.game_over.no_winner", "winners", "empty"),),
+    **{key: m.variants for key, m in MESSAGES.items() if m.variants},
     "label.buy": (("label.buy.settlement", "settlement", "given"), ("label.buy.general", "general", "given")),
     "label.plunder": (("label.hold", "plunder", "empty"),),
 }
