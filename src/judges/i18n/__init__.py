@@ -54,7 +54,6 @@ field shows as "?".
 
 from __future__ import annotations
 
-import os
 import string
 from collections.abc import Iterable, Mapping
 from functools import cache, lru_cache
@@ -67,6 +66,8 @@ from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
+
+from ..settings import load as load_settings
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
@@ -119,7 +120,7 @@ LANGUAGE_NAMES: dict[str, str] = {
 DOMAIN = "messages"
 
 #: Raise KeyError on a missing translation or format field instead of falling back.
-STRICT = os.environ.get("JUDGES_I18N_STRICT", "").strip().lower() not in ("", "0", "false", "no")
+STRICT = load_settings().strict_i18n
 
 #: Message keys rendered through a different sentence for some parameters: base key ->
 #: rows (variant key, parameter, test), tried in order; the first whose test holds is used,

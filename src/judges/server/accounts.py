@@ -20,7 +20,6 @@ request signed in to the account (same site only, as for the seat's cookie) acts
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import time
 import unicodedata
@@ -34,6 +33,8 @@ from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
 from ..engine.state import PHASES
+from ..settings import Settings
+from ..settings import load as load_settings
 from . import seats as seat_keys
 from .account_store import Account, AccountStore, NameTaken, name_key
 from .limits import RateLimiter, clean_name
@@ -58,13 +59,11 @@ class AccountLimits:
     sign_up_per_minute: float = 2.0
 
     @classmethod
-    def from_env(cls) -> AccountLimits:
-        env = os.environ.get
-        return cls(
-            session_days=float(env("JUDGES_SESSION_DAYS") or cls.session_days),
-            sign_in_burst=int(env("JUDGES_SIGN_IN_BURST") or cls.sign_in_burst),
-            sign_in_per_minute=float(env("JUDGES_SIGN_IN_PER_MINUTE") or cls.sign_in_per_minute),
-        )
+    def from_settings(cls, settings: Settings | None = None) -> AccountLimits:
+        """The defaults, with JUDGES_SESSION_DAYS and JUDGES_SIGN_IN_* (judges/settings.py)."""
+        settings = settings or load_settings()
+        names = ("session_days", "sign_in_burst", "sign_in_per_minute")
+        return cls(**{name: getattr(settings, name) for name in names if getattr(settings, name) is not None})
 
 
 class SignUp(BaseModel):
@@ -83,7 +82,7 @@ class Accounts:
 
     def __init__(self, service: GameService, limits: AccountLimits | None = None) -> None:
         self.service = service
-        self.limits = limits or AccountLimits.from_env()
+        self.limits = limits or AccountLimits.from_settings(service.settings)
         self.store = AccountStore(service.store)
         self.hasher = PasswordHasher()
         self._dummy_hash: str | None = None

@@ -29,6 +29,8 @@ from ..i18n import LANGUAGES, gettext, normalize_language, render_error, request
 from ..manual import manual_router
 from ..protocol import protocol as published_protocol
 from ..render.board import SEAT_COLOURS
+from ..settings import Settings
+from ..settings import load as load_settings
 from ..world import MapDataError, load_world, map_exists
 from . import seats as seat_keys
 from . import updates
@@ -122,13 +124,16 @@ def create_app(
     allow_scenarios: bool = False,
     allow_seeds: bool = False,
     limits: Limits | None = None,
+    settings: Settings | None = None,
 ) -> FastAPI:
     """The application. `allow_scenarios`: games may start from a scenario position;
     `allow_seeds`: a game's creator may choose its seed (which gives away every hand and die),
-    for tests and design only; `limits`: server/limits.py (default: from the environment)."""
-    limits = limits or Limits.from_env()
-    store = GameStore(database_url)
-    service = GameService(store, limits)
+    for tests and design only; `limits`: server/limits.py (default: from the settings);
+    `settings`: judges/settings.py (default: the environment, read now)."""
+    settings = settings or load_settings()
+    limits = limits or Limits.from_settings(settings)
+    store = GameStore(database_url, settings=settings)
+    service = GameService(store, limits, settings=settings)
     create_rate = RateLimiter(limits.create_burst, limits.create_per_minute)
     away_rate = RateLimiter(limits.away_burst, limits.away_per_minute)
     # a seat's full views (a socket opened, a resync, a language): what a view costs the server

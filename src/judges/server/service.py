@@ -59,6 +59,8 @@ from ..engine.victory import final_table, standings
 from ..engine.view import dice_info, public_state
 from ..i18n import gettext, normalize_language, render_action, render_notification
 from ..manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
+from ..settings import Settings
+from ..settings import load as load_settings
 from ..verify import build_export, new_game
 from . import seats as seat_keys
 from . import updates
@@ -72,7 +74,6 @@ SNAPSHOT_EVERY = 100  # actions between snapshots
 SEAT_EVENT_IDS = 1_000_000_000  # ids of the server's seat-takeover notifications start here
 # Default seat names: tribes of Israel whose names are not regions of the map.
 TRIBES = ("Reuben", "Simeon", "Levi", "Issachar", "Zebulun", "Dan")
-BOT_DELAY = float(os.environ.get("JUDGES_BOT_DELAY", "0.15"))  # seconds between bot actions
 # A bot seat's search budget, in rollout-rounds (rollouts x horizon): a bigger one would starve
 # the other games (about 5-15 ms of CPU per rollout-round, docs/bots.md).
 MAX_MCTS_BUDGET = 256
@@ -94,18 +95,7 @@ def encode_payload(payload: dict) -> bytes:
 _json_encoder = msgspec.json.Encoder()
 
 
-def _env_seconds(name: str, default: float) -> float:
-    value = os.environ.get(name)
-    return float(value) if value else default
-
-
 RETRY_AFTER = 2  # seconds: what a 503 tells the client to wait
-# How long a process holds a game's bots without renewing; a process that died loses them
-# to another after at most this long.
-BOT_LEASE_SECONDS = _env_seconds("JUDGES_BOT_LEASE_SECONDS", 5.0)
-# Between two polls of the versions of the games in memory (a lost fan-out message, a lease
-# to take over, a game to recover).
-WATCH_SECONDS = _env_seconds("JUDGES_WATCH_SECONDS", 1.0)
 COMMIT_ATTEMPTS = 5  # a client's action against other processes' commits, at most
 MAX_HEARD = 1000  # actions the fan-out carried that a game's copy may keep waiting for its turn
 VERSION_BATCH = 500  # game ids per version poll query
@@ -313,8 +303,15 @@ def _stored_client_id(player: int, client_action_id: str | None) -> str | None:
 
 
 class GameService:
-    def __init__(self, store: GameStore, limits: Limits = DEFAULT_LIMITS, fanout: Fanout | None = None) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        limits: Limits = DEFAULT_LIMITS,
+        fanout: Fanout | None = None,
+        settings: Settings | None = None,
+    ) -> None:
         self.store = store
+        self.settings = settings or load_settings()  # judges/settings.py
         self.limits = limits
         self.bot_pool = FairPool(limits.bot_workers)
         self.games: dict[str, LiveGame] = {}
@@ -361,7 +358,7 @@ class GameService:
         games and starts the watchdog."""
         if fanout is None:
             scope = await self.db(self.store.scope)
-            fanout = make_fanout(self.store, scope)
+            fanout = make_fanout(self.store, scope, self.settings)
         self.fanout = fanout
         await fanout.start(self._on_change)
         await self.resume_all()
@@ -841,10 +838,10 @@ class GameService:
                 self._heard_of(live, version.action_count, version.seats_version)
 
     async def _watch_loop(self) -> None:
-        """Every WATCH_SECONDS: games changed by other processes (a lost message), copies to
+        """Every `watch_seconds` (judges/settings.py): games changed by other processes (a lost message), copies to
         recover, bots to restart or to take over from a process that died."""
         while True:
-            await asyncio.sleep(WATCH_SECONDS)
+            await asyncio.sleep(self.settings.watch_seconds)
             try:
                 if self.fanout.shared:
                     await self._poll_versions(at_once=False)
@@ -1175,13 +1172,14 @@ class GameService:
         if not self.fanout.shared:
             return True
         now = asyncio.get_running_loop().time()
-        if live.lease_until - now > BOT_LEASE_SECONDS / 2:
+        lease = self.settings.bot_lease_seconds  # a process that died loses them after this long
+        if live.lease_until - now > lease / 2:
             return True
         try:
-            held: bool = await self.db(self.store.take_bot_lease, live.id, self.node, BOT_LEASE_SECONDS)
+            held: bool = await self.db(self.store.take_bot_lease, live.id, self.node, lease)
         except ServiceError:
             held = False
-        live.lease_until = now + BOT_LEASE_SECONDS if held else 0.0
+        live.lease_until = now + lease if held else 0.0
         return held
 
     async def _run_bots(self, live: LiveGame) -> None:
@@ -1193,8 +1191,8 @@ class GameService:
                 seat = owing[0]
                 if not await self._hold_bot_lease(live):
                     return  # another process plays them; the watchdog asks again
-                if BOT_DELAY:
-                    await asyncio.sleep(BOT_DELAY)
+                if self.settings.bot_delay:
+                    await asyncio.sleep(self.settings.bot_delay)
                 async with live.lock:
                     if live.stale or seat not in self.bot_seats_owing(live):
                         continue

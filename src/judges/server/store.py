@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
 import time
 from collections.abc import Callable, Iterator
@@ -80,36 +79,34 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from ..settings import DEFAULT_DATABASE_URL, Settings
+from ..settings import load as load_settings
+
 if TYPE_CHECKING:
     import psycopg
     from alembic.config import Config
     from sqlalchemy.dialects.postgresql import Insert as PostgresInsert
     from sqlalchemy.dialects.sqlite import Insert as SQLiteInsert
 
-DEFAULT_DATABASE_URL = "sqlite:///judges.db"
 DATABASE_URL_ENV = "JUDGES_DATABASE_URL"
-SQLITE_BUSY_TIMEOUT_MS = 10_000  # how long a SQLite writer waits for the write lock
 
-# The database's limits, each overridable by an environment variable read when a store is made
-# (docs/deploy.md lists them): a statement, a lock wait (SQLite: its busy timeout), a free
-# connection of the pool, the pool's size and overflow, a new PostgreSQL connection.
-LIMITS = {
-    "statement_timeout_ms": ("JUDGES_DB_STATEMENT_TIMEOUT_MS", 10_000),
-    "lock_timeout_ms": ("JUDGES_DB_LOCK_TIMEOUT_MS", 3_000),
-    "sqlite_busy_timeout_ms": ("JUDGES_DB_BUSY_TIMEOUT_MS", SQLITE_BUSY_TIMEOUT_MS),
-    "pool_timeout": ("JUDGES_DB_POOL_TIMEOUT", 3.0),
-    "pool_size": ("JUDGES_DB_POOL_SIZE", 8),
-    "pool_overflow": ("JUDGES_DB_POOL_OVERFLOW", 4),
-    "connect_timeout": ("JUDGES_DB_CONNECT_TIMEOUT", 5),
+# The database's limits, each overridable by its setting (judges/settings.py, read when a store
+# is made; docs/deploy.md lists them): a statement, a lock wait (SQLite: its busy timeout), a
+# free connection of the pool, the pool's size and overflow, a new PostgreSQL connection.
+LIMITS: dict[str, tuple[str, type]] = {
+    "statement_timeout_ms": ("db_statement_timeout_ms", int),
+    "lock_timeout_ms": ("db_lock_timeout_ms", int),
+    "sqlite_busy_timeout_ms": ("db_busy_timeout_ms", int),
+    "pool_timeout": ("db_pool_timeout", float),
+    "pool_size": ("db_pool_size", int),
+    "pool_overflow": ("db_pool_overflow", int),
+    "connect_timeout": ("db_connect_timeout", int),
 }
 
 
-def _limit(name: str, given: float | None) -> Any:
-    variable, default = LIMITS[name]
-    if given is not None:
-        return given
-    value = os.environ.get(variable)
-    return type(default)(float(value)) if value else default
+def _limit(name: str, given: float | None, settings: Settings) -> Any:
+    field, kind = LIMITS[name]
+    return kind(given if given is not None else getattr(settings, field))
 
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -199,8 +196,8 @@ def verify_token(token: str | None, token_hash: str | None) -> bool:
 
 
 def database_url() -> str:
-    """JUDGES_DATABASE_URL, or a SQLite file judges.db in the current directory."""
-    return os.environ.get(DATABASE_URL_ENV) or DEFAULT_DATABASE_URL
+    """JUDGES_DATABASE_URL (judges/settings.py), or a SQLite file judges.db in the current directory."""
+    return load_settings().database_url
 
 
 def normalize_url(url: str) -> str:
@@ -477,15 +474,18 @@ class GameStore:
         url: str | None = None,
         *,
         echo: bool = False,
+        settings: Settings | None = None,
         **limits: float,
     ) -> None:
-        """`limits`: any of LIMITS by name (default: its environment variable, or its default)."""
+        """`url`: default the setting's (JUDGES_DATABASE_URL); `limits`: any of LIMITS by name
+        (default: its setting, judges/settings.py; `settings` default: read now)."""
         unknown = set(limits) - set(LIMITS)
         if unknown:
             raise TypeError(f"unknown store limits: {sorted(unknown)}")
-        self.limits = {name: _limit(name, limits.get(name)) for name in LIMITS}
+        settings = settings or load_settings()
+        self.limits = {name: _limit(name, limits.get(name), settings) for name in LIMITS}
         pool_size, pool_overflow = self.limits["pool_size"], self.limits["pool_overflow"]
-        self.url = normalize_url(url or database_url())
+        self.url = normalize_url(url or settings.database_url)
         parsed = make_url(self.url)
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         kwargs: dict[str, Any] = {"echo": echo, "json_serializer": _json_dumps, "json_deserializer": _json_loads}
