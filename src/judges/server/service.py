@@ -64,6 +64,7 @@ from ..settings import load as load_settings
 from ..verify import build_export, new_game
 from . import seats as seat_keys
 from . import updates
+from .errors import ServiceError, StoreUnavailable
 from .fanout import Change, Fanout, LocalFanout, make_fanout
 from .limits import DEFAULT_LIMITS, FairPool, Limits, clean_name
 from .store import GameStore, SeatTable, SequenceConflict, StoreError, hash_token, new_token, verify_token
@@ -95,39 +96,9 @@ def encode_payload(payload: dict) -> bytes:
 _json_encoder = msgspec.json.Encoder()
 
 
-RETRY_AFTER = 2  # seconds: what a 503 tells the client to wait
 COMMIT_ATTEMPTS = 5  # a client's action against other processes' commits, at most
 MAX_HEARD = 1000  # actions the fan-out carried that a game's copy may keep waiting for its turn
 VERSION_BATCH = 500  # game ids per version poll query
-
-
-class ServiceError(Exception):
-    """A client's mistake, with the HTTP status it deserves and a message key."""
-
-    def __init__(
-        self, status: int, key: str, message: str, headers: dict[str, str] | None = None, **params: Any
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.key = key
-        self.message = message
-        self.headers = headers
-        self.params = params
-
-    def to_dict(self) -> dict:
-        return {"error": "ServiceError", "key": self.key, "message": self.message, "params": self.params}
-
-
-class StoreUnavailable(ServiceError):
-    """The database did not answer in time (down, locked, every connection busy): 503."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            503,
-            "error.store_busy",
-            "the game's database is not answering; try again in a moment",
-            headers={"Retry-After": str(RETRY_AFTER)},
-        )
 
 
 @dataclass(eq=False)
