@@ -352,7 +352,7 @@ def test_a_game_stored_with_old_options_loads_on_the_default_map(db_url):
         1,
         seats,
     )
-    game = GameService(store)._load("old").game
+    game = GameService(store).actor.load_copy("old").game
     assert game.state.options.rules.map == "canaan" and game.state.options.players == 2
 
 

@@ -78,7 +78,7 @@ def test_a_socket_that_falls_behind_is_dropped_and_its_next_one_gets_the_whole_v
         sub.close = lambda code, key: closed.append(code)
         assert first is not None and msgspec.json.decode(first)["type"] == "full"
         for _ in range(sub.queue.maxsize + 1):
-            service._push(live)
+            service.hub.push(live)
         # it never holds the others up: it is closed (the screen reconnects) ...
         assert closed == [1013] and sub not in live.subscribers
         # ... and the new socket's first message is the latest view with every notification

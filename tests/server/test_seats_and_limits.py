@@ -412,8 +412,8 @@ def test_a_socket_that_falls_behind_is_dropped_not_waited_for(make_client):
         async with live.lock:
             sub, _ = service.subscribe(live, 0, "en")
         sub.close = lambda code, key: closed.append((code, key))
-        service._push(live)  # one message waits: the queue is full
-        service._push(live)  # the next one drops the socket
+        service.hub.push(live)  # one message waits: the queue is full
+        service.hub.push(live)  # the next one drops the socket
         return sub
 
     sub = client.portal.call(attach)

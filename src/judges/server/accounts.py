@@ -152,7 +152,7 @@ class Accounts:
             # bound a moment ago through another process? its seats may not have reached this one
             if await self.service.db(self.store.seat_in, account.id, live.id) is not None:
                 async with live.lock:
-                    await self.service._caught_up_quietly(live)
+                    await self.service.caught_up_quietly(live)
                 seat = self.seat_in(live, account.id)
         return seat
 
@@ -182,7 +182,7 @@ class Accounts:
         async with live.lock:
             _, changed = await self.service.update_seat(live, seat, change)
         if changed:
-            self.service._publish(live)
+            self.service.publish(live)
             await self.service.db(self.store.bind_seat, account.id, live.id, seat)
 
 

@@ -22,13 +22,12 @@ from ..manual import manual_router
 from ..settings import Settings
 from ..settings import load as load_settings
 from .accounts import Accounts, accounts_router
-from .chat import chat_router
 from .deps import Options, Rates, seat_of
 from .errors import install_error_handlers, refusal
 from .hints import hints_router
 from .html import WEB, page
 from .limits import BodySizeLimit, Limits, SecurityHeaders, StrictJSON
-from .routes import games, live, pages, seats, world
+from .routes import chat, games, live, pages, seats, world
 from .screen import screen_router
 from .service import GameService
 from .store import GameStore
@@ -106,7 +105,7 @@ def create_app(
     app.include_router(manual_router())
     app.include_router(accounts_router(accounts))
     app.include_router(screen_router(service, page))
-    app.include_router(chat_router(service, seat_of))
+    app.include_router(chat.router)
     app.include_router(hints_router(service, seat_of))
     for topic in (pages, games, world, seats, live):
         app.include_router(topic.router)

@@ -290,7 +290,7 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
                     break
             if seat is None:
                 raise ServiceError(409, "error.no_free_seat", "this table has no free seat")
-        service._publish(live)
+        service.publish(live)
         await service.broadcast(live)
         seat_keys.set_seat_cookie(response, request, live.id, token)
         await request.app.state.accounts.bind(request, live, seat, token)  # server/accounts.py
