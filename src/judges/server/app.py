@@ -21,14 +21,14 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from ..manual import manual_router
 from ..settings import Settings
 from ..settings import load as load_settings
-from .accounts import Accounts, accounts_router
+from .accounts import Accounts
 from .deps import Options, Rates, seat_of
 from .errors import install_error_handlers, refusal
 from .hints import hints_router
-from .html import WEB, page
+from .html import WEB
 from .limits import BodySizeLimit, Limits, SecurityHeaders, StrictJSON
-from .routes import chat, games, live, pages, seats, world
-from .screen import screen_router
+from .routes import accounts, chat, games, live, pages, screen, seats, world
+from .screen import Screen
 from .service import GameService
 from .store import GameStore
 
@@ -96,15 +96,16 @@ def create_app(
         description="The game server: create games, read your seat's view, submit actions.",
     )
     app.state.service = service
-    app.state.accounts = accounts = Accounts(service)
+    app.state.accounts = Accounts(service)
     app.state.rates = Rates.of(limits)
+    app.state.screen = Screen(limits, service.watchers)
     app.state.options = Options(allow_scenarios=allow_scenarios, allow_seeds=allow_seeds)
     _middlewares(app, limits)
     install_error_handlers(app)
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
     app.include_router(manual_router())
-    app.include_router(accounts_router(accounts))
-    app.include_router(screen_router(service, page))
+    app.include_router(accounts.router)
+    app.include_router(screen.router)
     app.include_router(chat.router)
     app.include_router(hints_router(service, seat_of))
     for topic in (pages, games, world, seats, live):

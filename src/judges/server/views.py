@@ -11,7 +11,9 @@ import msgspec
 from ..engine import Game, action_to_dict
 from ..engine.board import turn_order
 from ..engine.combat import plunder_value
+from ..engine.decisions import secret_action_tags
 from ..engine.state import PHASES, Notification
+from ..engine.undo import taken_back
 from ..engine.victory import final_table, standings
 from ..engine.view import dice_info, public_state
 from ..i18n import gettext, render_action, render_notification
@@ -21,6 +23,7 @@ from .errors import StoreUnavailable
 from .limits import Limits
 from .tables import LiveGame
 
+SPECTATOR = -1  # a subscriber that is nobody's seat
 SEAT_EVENT_IDS = 1_000_000_000  # ids of the server's seat-takeover notifications start here
 
 
@@ -227,3 +230,104 @@ class Views:
                 )
         out.sort(key=lambda n: n["id"])
         return out
+
+
+# --- the view of no seat (spectators, replays: server/screen.py) -----------------------------
+
+
+def log_entries(live: LiveGame, language: str, since: int = -1) -> list[dict[str, Any]]:
+    """The public actions of the game after index `since`, each as a sentence. A step taken
+    back says so (`undone`: the seq of its Undo), and an Undo names the step it took back
+    (`undoes`: that step's seq; "Ana took back: moves general 2 to Shiloh")."""
+    game, names = live.game, live.names()
+    secret = secret_action_tags()
+    costs = game.state.options.rules.costs
+    undone = taken_back(game.log)
+    undoes = {undo: step for step, undo in undone.items()}
+    out = []
+    for seq, action in enumerate(game.log):
+        if seq <= since:
+            continue
+        data = action_to_dict(action)
+        player = names.get(action.player, "?")
+        entry: dict[str, Any] = {"seq": seq, "player": action.player, "type": data["type"]}
+        if data["type"] in secret:  # the registry's secret kinds: who decided, never what
+            entry["text"] = gettext(language, "log.secret_action", player=player)
+        elif seq in undoes:
+            step = action_to_dict(game.log[undoes[seq]])
+            label = render_action(step, language, game.world, names, costs=costs)
+            entry["text"] = gettext(language, "log.undo", player=player, action=label)
+            entry["undoes"] = undoes[seq]
+        else:
+            label = render_action(data, language, game.world, names, costs=costs)
+            entry["text"] = gettext(language, "log.action", player=player, action=label)
+        if seq in undone:
+            entry["undone"] = undone[seq]
+        out.append(entry)
+    return out
+
+
+def public_notifications(game: Game, language: str, names: dict[int, str], since: int = -1) -> list[dict[str, Any]]:
+    """The notifications addressed to every player (what a spectator may read), rendered."""
+    everyone = set(range(len(game.state.players)))
+    out = []
+    for n in game.notifications:
+        if n.id <= since or not everyone <= set(n.to):
+            continue
+        data = msgspec.to_builtins(n)
+        text = render_notification(data, language, game.world, names)
+        out.append(
+            {
+                "id": n.id,
+                "round": n.round,
+                "phase": n.phase,
+                "key": n.key,
+                "title": text["title"],
+                "lines": text["lines"],
+                "params": data["params"],
+                "chapter": chapter_for_notification(n.key),
+                "after": n.after,
+            }
+        )
+    return out
+
+
+def public_payload(live: LiveGame, language: str, game: Game | None = None, reveal: bool = False) -> dict[str, Any]:
+    """The view of someone who holds no seat: the public state (every hand hidden, no ballot),
+    who we wait for, the scores; with `reveal` (a replay of a finished game) the whole state."""
+    game = game or live.game
+    state = game.state
+    view = game.view(SPECTATOR, notifications=False)
+    shown = state if reveal else view.state
+    return {
+        "game_id": live.id,
+        "seat": None,
+        "spectator": True,
+        "language": language,
+        "seq": len(game.log),
+        "round": view.round,
+        "phase": view.phase,
+        "phase_name": view.phase_name,
+        "turn_order": view.turn_order,
+        "waiting_for": view.waiting_for,
+        "pending": view.pending,
+        "my_decisions": [],
+        "legal_actions": [],
+        "undo": False,
+        "action_labels": [],
+        "state": shown,
+        "hand_sizes": view.hand_sizes,
+        "deck_size": view.deck_size,
+        "ballot": None,
+        "dice": view.dice,
+        "seats": [
+            {"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
+            for i, s in enumerate(live.seats)
+        ],
+        "scores": {str(seat): row for seat, row in standings(state, game.world).items()},
+        "ending": state.ending,
+        "winners": state.winners,
+        "final": final_table(state, game.world) if state.ending is not None else None,
+        "manual": {"phase": chapter_for_phase(view.phase_name), "decisions": {}},
+        "notifications": public_notifications(game, language, live.names()),
+    }
