@@ -120,7 +120,7 @@ class TableActor:
                 host_token = seat_keys.new_credential(seat)
                 seat["holder"], seat["seen"] = 1, time.time()
             elif kind == "human" and s.get("open"):
-                # An open seat waits for whoever takes it from the lobby (server/screen.py):
+                # An open seat waits for whoever takes it from the lobby (server/routes/screen.py):
                 # neither credential nor invitation until then.
                 seat["open"] = True
             elif kind == "human":

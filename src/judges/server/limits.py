@@ -96,7 +96,7 @@ class Limits:
     # spectators (server/screen.py)
     spectators_per_address: int = 8  # spectator sockets one client address may hold open...
     spectators_per_game: int = 200  # ...and one game may have, in one process
-    # a seat's full views: its sockets' openings, resync and language messages (server/app.py)
+    # a seat's full views: its sockets' openings, resync and language messages (server/routes/live.py)
     resync_burst: int = 10
     resync_per_minute: float = 30.0
     resync_abuse: int = 100  # messages sent while a late resync waits, before the socket is closed
