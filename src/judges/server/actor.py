@@ -1,10 +1,10 @@
 """The table actor: the one writer of each game in this process (as lila's round actor and
 boardgame.io's master). Every change of a table goes through it, under the game's lock: create,
 load, submit (validate and apply by the engine, then commit to the store, and only then
-acknowledge), reload a copy that fell behind or failed, take the stored seats. After each commit
-it emits typed events (server/events.py); the rest of the process listens: the sockets' hub and
-the bots on `Settled`, the cross-process sync on `Committed` and `SeatChanged`, the recovery on
-`Stale`.
+acknowledge), reload a copy that fell behind or failed, change a stored seat and take the stored
+seats. After each commit it emits typed events (server/events.py): `Committed` (the cross-process
+sync publishes it), `Stale` (its own recovery listens), `Settled` (the sockets' hub and the bots
+listen); the seating (server/seating.py) emits `SeatChanged` after a seat change it made here.
 
 A commit that fails leaves the in-memory copy unusable ("stale"): a recovery task reloads it
 from the store as soon as the database answers. Many processes may serve one database: the
