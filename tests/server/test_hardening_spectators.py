@@ -41,7 +41,7 @@ THREE_HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"
 
 @pytest.fixture
 def make_client(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     clients = []
 
     def make(client_address: tuple[str, int] = ("testclient", 50000), **limits) -> TestClient:

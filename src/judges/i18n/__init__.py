@@ -58,7 +58,6 @@ field shows as "?".
 
 from __future__ import annotations
 
-import os
 import string
 from collections.abc import Iterable, Mapping
 from functools import cache, lru_cache
@@ -73,6 +72,7 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 
 from ..engine.messages import MESSAGES, Line, param_type
+from ..settings import load as load_settings
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
@@ -126,7 +126,7 @@ LANGUAGE_NAMES: dict[str, str] = {
 DOMAIN = "messages"
 
 #: Raise KeyError on a missing translation or format field instead of falling back.
-STRICT = os.environ.get("JUDGES_I18N_STRICT", "").strip().lower() not in ("", "0", "false", "no")
+STRICT = load_settings().strict_i18n
 
 #: Keys rendered through a different sentence for some parameters: base key -> rows (variant
 #: key, parameter, test), tried in order; the first whose test holds is used, else the base key.
