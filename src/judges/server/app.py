@@ -31,7 +31,7 @@ from ..protocol import protocol as published_protocol
 from ..render.board import SEAT_COLOURS
 from ..world import MapDataError, load_world, map_exists
 from . import seats as seat_keys
-from . import updates
+from . import updates, wire
 from .accounts import Accounts, accounts_router
 from .chat import chat_router
 from .hints import hints_router
@@ -436,8 +436,9 @@ def create_app(
     async def protocol() -> dict:
         """The decision kinds (the action types that answer each, with their fields; subject,
         rule, manual chapter, window, icon), the items for sale (target, cost, icon) and the
-        intrigue cards, priced and counted by the default rules: docs/protocol.md."""
-        return published_protocol()
+        intrigue cards, priced and counted by the default rules: docs/protocol.md; and the JSON
+        Schema of the view a seat receives (`view`: server/wire.py, issue 32)."""
+        return {**published_protocol(), "view": wire.schema()}
 
     @app.get("/api/games/{game_id}/protocol")
     async def game_protocol(game_id: str) -> dict:

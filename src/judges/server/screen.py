@@ -34,15 +34,14 @@ from ..engine import Game, action_to_dict
 from ..engine.decisions import secret_action_tags
 from ..engine.state import PHASES
 from ..engine.undo import taken_back
-from ..engine.victory import final_table, standings
-from ..i18n import gettext, normalize_language, render_action, render_notification, request_language
-from ..manual import chapter_for_notification, chapter_for_phase
+from ..i18n import gettext, normalize_language, render_action, request_language
 from ..render.board import SEAT_COLOURS, describe_board
 from ..render.svg import board_svg
 from ..verify import new_game
 from . import seats as seat_keys
-from . import updates
-from .service import SERVER_OPTIONS, GameService, LiveGame, ServiceError, Subscriber, encode_payload
+from . import updates, wire
+from .limits import DEFAULT_LIMITS
+from .service import SERVER_OPTIONS, GameService, LiveGame, ServiceError, Subscriber
 from .store import SeatTable, hash_token, new_token, verify_token
 
 SPECTATOR = -1  # a subscriber that is nobody's seat
@@ -82,70 +81,28 @@ def log_entries(live: LiveGame, language: str, since: int = -1) -> list[dict[str
     return out
 
 
-def public_notifications(game: Game, language: str, names: dict[int, str], since: int = -1) -> list[dict[str, Any]]:
+def public_notifications(game: Game, language: str, names: dict[int, str], since: int = -1) -> list[wire.Note]:
     """The notifications addressed to every player (what a spectator may read), rendered."""
     everyone = set(range(len(game.state.players)))
-    out = []
-    for n in game.notifications:
-        if n.id <= since or not everyone <= set(n.to):
-            continue
-        data = msgspec.to_builtins(n)
-        text = render_notification(data, language, game.world, names)
-        out.append(
-            {
-                "id": n.id,
-                "round": n.round,
-                "phase": n.phase,
-                "key": n.key,
-                "title": text["title"],
-                "lines": text["lines"],
-                "params": data["params"],
-                "chapter": chapter_for_notification(n.key),
-                "after": n.after,
-            }
-        )
-    return out
+    return [
+        wire.note(msgspec.to_builtins(n), language, game, names)  # server/wire.py (issue 32)
+        for n in game.notifications
+        if n.id > since and everyone <= set(n.to)
+    ]
 
 
-def public_payload(live: LiveGame, language: str, game: Game | None = None, reveal: bool = False) -> dict[str, Any]:
-    """The view of someone who holds no seat: the public state (every hand hidden, no ballot),
-    who we wait for, the scores; with `reveal` (a replay of a finished game) the whole state."""
+def public_payload(
+    live: LiveGame, language: str, game: Game | None = None, reveal: bool = False, service: GameService | None = None
+) -> wire.View:
+    """The view of someone who holds no seat (server/wire.py, issue 32): the public state (every
+    hand hidden, no ballot), who we wait for, the scores; with `reveal` (a replay of a finished
+    game) the whole state. `service`: the table's options and limits as the seats see them."""
     game = game or live.game
-    state = game.state
-    view = game.view(SPECTATOR, notifications=False)
-    shown = state if reveal else view.state
-    return {
-        "game_id": live.id,
-        "seat": None,
-        "spectator": True,
-        "language": language,
-        "seq": len(game.log),
-        "round": view.round,
-        "phase": view.phase,
-        "phase_name": view.phase_name,
-        "turn_order": view.turn_order,
-        "waiting_for": view.waiting_for,
-        "pending": view.pending,
-        "my_decisions": [],
-        "legal_actions": [],
-        "undo": False,
-        "action_labels": [],
-        "state": shown,
-        "hand_sizes": view.hand_sizes,
-        "deck_size": view.deck_size,
-        "ballot": None,
-        "dice": view.dice,
-        "seats": [
-            {"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
-            for i, s in enumerate(live.seats)
-        ],
-        "scores": {str(seat): row for seat, row in standings(state, game.world).items()},
-        "ending": state.ending,
-        "winners": state.winners,
-        "final": final_table(state, game.world) if state.ending is not None else None,
-        "manual": {"phase": chapter_for_phase(view.phase_name), "decisions": {}},
-        "notifications": public_notifications(game, language, live.names()),
-    }
+    timer = service.turn_timers.get(live.id) if service is not None else None
+    table = wire.Table(turn_timer=timer, takeover_bot=live.takeover_bot, hints=live.hints)
+    limit = (service.limits if service is not None else DEFAULT_LIMITS).max_view_notifications
+    public = wire.public(live.id, game, live.seats, table, limit, reveal=reveal)
+    return wire.view(public, None, language, notifications=public_notifications(game, language, live.names()))
 
 
 class Replays:
@@ -306,9 +263,9 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
     spectator_views: dict[str, tuple[tuple[int, ...], dict[str, str]]] = {}
     spectating: dict[str, int] = {}  # client address -> its spectator sockets open here
 
-    def full_message(payload: dict[str, Any]) -> str:
+    def full_message(payload: wire.View) -> str:
         """A spectator's update: always the whole public view (as the seats' first message)."""
-        return encode_payload({"type": "full", "version": payload["seq"], "view": payload}).decode()
+        return wire.encode({"type": "full", "version": payload.seq, "view": payload}).decode()
 
     def view_version(live: LiveGame) -> tuple[int, ...]:
         return (live.version, len(live.game.log), live.seats_version, id(live.game))
@@ -328,7 +285,7 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
                 entry = spectator_views[live.id] = (version, {})
             text = entry[1].get(language)
             if text is None:
-                text = entry[1][language] = full_message(public_payload(live, language))
+                text = entry[1][language] = full_message(public_payload(live, language, service=service))
             return text
 
     @router.get("/api/games/{game_id}/spectate")
@@ -337,8 +294,8 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
         live = await service.get(game_id)
         language = request_language(request, lang)
         async with live.lock:
-            payload = public_payload(live, language)
-        return Response(encode_payload(payload), media_type="application/json")
+            payload = public_payload(live, language, service=service)
+        return Response(wire.encode(payload), media_type="application/json")
 
     @router.websocket("/ws/games/{game_id}/spectate")
     async def spectate_live(websocket: WebSocket, game_id: str, lang: str | None = None, chat: bool = False) -> None:
@@ -423,13 +380,13 @@ def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> AP
             game, rounds = await asyncio.to_thread(replays.game_at, live, options, at)
             entries = [e for e in log_entries(live, language) if e["seq"] < at]
             names = live.names()
-        payload = public_payload(live, language, game, reveal=True)
-        payload.update(
-            replay={"step": at, "steps": total, "rounds": rounds},
+        payload = wire.ReplayView(
+            **msgspec.structs.asdict(public_payload(live, language, game, reveal=True, service=service)),
+            replay=wire.ReplayStep(step=at, steps=total, rounds=rounds),
             board_svg=board_svg(describe_board(game.world, game.state, language), language, names),
             log=entries,
         )
-        return Response(encode_payload(payload), media_type="application/json")
+        return Response(wire.encode(payload), media_type="application/json")
 
     return router
 

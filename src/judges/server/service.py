@@ -47,21 +47,16 @@ from sqlalchemy.exc import SQLAlchemyError
 from ..bots import bot_seed as game_bot_seed
 from ..bots import make_bot
 from ..engine import Action, Game, Options, action_from_dict, action_to_dict
-from ..engine.board import turn_order
-from ..engine.combat import plunder_value
 from ..engine.constants import RULES_VERSION
 from ..engine.dice import KEY_BYTES, key_bytes
 from ..engine.errors import RuleError, SetupError
 from ..engine.rules import DEFAULT_RULES, Rules, RulesError
-from ..engine.state import PHASES, GameState, Notification, upgrade_options
+from ..engine.state import GameState, Notification, upgrade_options
 from ..engine.undo import TakeBack
-from ..engine.victory import final_table, standings
-from ..engine.view import dice_info, public_state
-from ..i18n import gettext, normalize_language, render_action, render_notification
-from ..manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
+from ..i18n import normalize_language
 from ..verify import build_export, new_game
 from . import seats as seat_keys
-from . import updates
+from . import updates, wire
 from .fanout import Change, Fanout, LocalFanout, make_fanout
 from .limits import DEFAULT_LIMITS, FairPool, Limits, clean_name
 from .store import GameStore, SeatTable, SequenceConflict, StoreError, hash_token, new_token, verify_token
@@ -272,14 +267,6 @@ def _check_bot(spec: str, label: str) -> None:
             f"{label}: at most {MAX_MCTS_BUDGET} rollouts x horizon rounds on this server, "
             "for the budget and for the early samples of all the candidates",
         )
-
-
-def _plunder_gain(action: dict[str, Any], game: Game, language: str) -> str:
-    """What a plunder would give, for its button ("· +6 coins"): the engine's own value."""
-    if action["type"] != "plunder" or not action["plunder"]:
-        return ""
-    coins = plunder_value(game._ctx, game.world.settlement_by_name[action["settlement"]])
-    return " · " + gettext(language, "ui.plunder_gives", coins=coins)
 
 
 def _client_key(player: int, stored_id: str) -> tuple[int, str]:
@@ -1238,118 +1225,18 @@ class GameService:
 
     # --- views and live updates ---------------------------------------------------------------
 
-    def public_parts(self, live: LiveGame) -> dict[str, bytes]:
-        """The parts of the view every seat shares, encoded once (server/updates.py). The state
-        is the public state with every hand hidden; each seat's own hand is its `state.players`."""
-        game = live.game
-        state = game.state
-        public = public_state(state, -1)
-        values = {
-            "game_id": live.id,
-            "seq": len(game.log),
-            "round": state.round,
-            "phase": state.phase,
-            "phase_name": PHASES[state.phase - 1],
-            "turn_order": turn_order(state),
-            "waiting_for": game.waiting_for(),
-            "pending": list(state.pending),
-            "hand_sizes": [len(p.hand) for p in state.players],
-            "deck_size": len(state.deck),
-            # The commitment to the dice's seed, and the seed itself once the game is over.
-            "dice": dice_info(game),
-            "seats": [
-                {
-                    "seat": i,
-                    "name": s["name"],
-                    "kind": s["kind"],
-                    "bot": s["bot"],
-                    "away": bool(s.get("away")),
-                    "host": bool(s.get("host")),
-                    "chat_closed": bool(s.get("chat_closed")),  # by the host (server/chat.py)
-                    "hints": s.get("hints", 0),  # hints its player asked for (server/hints.py)
-                }
-                for i, s in enumerate(live.seats)
-            ],
-            # The table's options: after how long a bot plays an idle seat, and which bot.
-            "table": {
-                "turn_timer": self.turn_timers.get(live.id),
-                "takeover_bot": live.takeover_bot,
-                "hints": live.hints,
-            },
-            # each player's points by source and settlements controlled, as the final table counts
-            "scores": {str(seat): row for seat, row in standings(public, game.world).items()},
-            "ending": state.ending,
-            "winners": state.winners,
-            # the end of the game as a table (points by source, settlements, tie-break)
-            "final": final_table(state, game.world) if state.ending is not None else None,
-            "max_notifications": self.limits.max_view_notifications,
-        }
-        parts = {k: updates.encode(v) for k, v in values.items()}
-        for name in updates.STATE_FIELDS:
-            if name != "players":
-                parts[updates.STATE_PREFIX + name] = updates.encode(getattr(public, name))
-        parts["state.players"] = public.players  # type: ignore[assignment]  # completed per seat
-        return parts
+    def public_parts(self, live: LiveGame) -> wire.Public:
+        """The table's current version as every seat shares it (server/wire.py, issue 32)."""
+        table = wire.Table(turn_timer=self.turn_timers.get(live.id), takeover_bot=live.takeover_bot, hints=live.hints)
+        return wire.public(live.id, live.game, live.seats, table, self.limits.max_view_notifications)
 
-    def seat_parts(self, live: LiveGame, public: dict, seat: int, language: str) -> dict[str, bytes]:
-        """The view of `seat` in `language`: the public parts and the seat's own."""
-        game = live.game
-        state = game.state
-        names = live.names()
-        legal = [action_to_dict(a) for a in game.legal_actions(seat)]
-        owners = {g.id: g.owner for g in state.generals.values()}
-        mine = [d for d in state.pending if d.player == seat]
-        phase_name = PHASES[state.phase - 1]
-        values = {
-            "seat": seat,
-            "my_decisions": mine,
-            "legal_actions": legal,
-            # the seat may take back its last free step (§ 4 Taking back: {"type": "undo"})
-            "undo": game.can_undo(seat),
-            "ballot": state.votes.get(seat),
-            "manual": {
-                "phase": chapter_for_phase(phase_name),
-                "decisions": {d.kind: chapter_for_decision(d.kind, phase_name) for d in mine},
-            },
-            "language": language,
-            # the words of each legal action's button, in the reader's language
-            "action_labels": [
-                render_action(
-                    a,
-                    language,
-                    game.world,
-                    names,
-                    owners=owners,
-                    costs=state.options.rules.costs,
-                    events=state.events_area,
-                )
-                + _plunder_gain(a, game, language)
-                for a in legal
-            ],
-            "seat_events": [self.render_note(live, n, language) for n in self.seat_events(live)],
-        }
-        parts = dict(public)
-        parts.update((k, updates.encode(v)) for k, v in values.items())
-        players = [state.players[seat] if p.seat == seat else p for p in public["state.players"]]
-        parts["state.players"] = updates.encode(players)
-        if any(d.player == seat and d.kind == "foresee_events" for d in state.pending):
-            # the prophet's own choices so far (engine/view.py): only the seat that makes them
-            parts["state.pending_terrains"] = updates.encode(state.pending_terrains)
-        return parts
+    def seat_parts(self, live: LiveGame, public: wire.Public, seat: int, language: str) -> dict[str, bytes]:
+        """The view of `seat` in `language` as the live updates send it (server/wire.py, issue 32)."""
+        events = [self.render_note(live, n, language) for n in self.seat_events(live)]
+        return wire.parts(wire.view(public, seat, language, seat_events=events), public)
 
-    def render_note(self, live: LiveGame, data: dict, language: str) -> dict:
-        text = render_notification(data, language, live.game.world, live.names())
-        return {
-            "id": data["id"],
-            "round": data["round"],
-            "phase": data["phase"],
-            "key": data["key"],
-            "title": text["title"],
-            "lines": text["lines"],
-            "params": data["params"],
-            "chapter": chapter_for_notification(data["key"]),
-            "after": data.get("after", 0),
-        }
+    def render_note(self, live: LiveGame, data: dict, language: str) -> wire.Note:
+        return wire.note(data, language, live.game, live.names())  # server/wire.py (issue 32)
 
     def notes(self, live: LiveGame, seat: int, language: str, after: int) -> tuple[bytes, int]:
         """The seat's engine notifications after id `after` (the latest `max_view_notifications`),
