@@ -127,5 +127,5 @@ def test_the_view_schema_is_published_beside_the_protocol(tmp_path):
         body = client.get("/api/protocol").json()
     assert body["view"] == msgspec.json.decode(msgspec.json.encode(wire.schema()))
     view = body["view"]["$defs"]["View"]
-    assert set(view["required"]) == set(wire.PARTS) | {"state"}
+    assert set(view["required"]) == set(wire.PARTS) | {"state", "version", "notifications"}
     assert "decisions" in body and "items" in body  # the registry's protocol as before

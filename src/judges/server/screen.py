@@ -102,7 +102,8 @@ def public_payload(
     table = wire.Table(turn_timer=timer, takeover_bot=live.takeover_bot, hints=live.hints)
     limit = (service.limits if service is not None else DEFAULT_LIMITS).max_view_notifications
     public = wire.public(live.id, game, live.seats, table, limit, reveal=reveal)
-    return wire.view(public, None, language, notifications=public_notifications(game, language, live.names()))
+    notes = public_notifications(game, language, live.names())
+    return wire.view(public, None, language, notifications=notes, version=len(game.log))
 
 
 class Replays:

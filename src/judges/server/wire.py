@@ -118,8 +118,8 @@ class View(Struct, kw_only=True):
     action_labels: list[str]  # the words of each legal action's button
     seat_events: list[Note]
     state: GameState  # the public state (every other hand hidden); a replay's whole state
-    version: int = 0
-    notifications: list[Note] = msgspec.field(default_factory=list)
+    version: int
+    notifications: list[Note]
 
 
 class ReplayStep(Struct, kw_only=True):
@@ -201,9 +201,11 @@ def view(
     *,
     seat_events: list[Note] | None = None,
     notifications: list[Note] | None = None,
+    version: int = 0,
 ) -> View:
     """What `seat` receives in `language` (None: a spectator, the view of no seat): the one
-    builder of the view. `seat_events` and `notifications`: already rendered (`note`)."""
+    builder of the view. `seat_events` and `notifications`: already rendered (`note`); the live
+    updates send a seat's notifications and version apart (server/updates.py)."""
     game = shared.game
     state = game.state
     mine = shared.engine if seat is None else seat_view(shared.engine, game, seat)
@@ -251,6 +253,7 @@ def view(
         seat_events=seat_events or [],
         state=state if shared.reveal else mine.state,
         notifications=notifications or [],
+        version=version,
     )
 
 
@@ -294,6 +297,7 @@ def parts(seen: View, shared: Public) -> dict[str, bytes]:
 
 @functools.cache
 def schema() -> dict[str, Any]:
-    """The view's JSON Schema (`GET /api/protocol`, key "view")."""
-    out: dict[str, Any] = msgspec.json.schema(View)
-    return out
+    """The view's JSON Schema (`GET /api/protocol`, key "view"); its definitions hold the
+    replay's view too (`ReplayView`)."""
+    _, components = msgspec.json.schema_components((View, ReplayView))
+    return {"$ref": "#/$defs/View", "$defs": components}
