@@ -98,7 +98,7 @@ def create_app(
     app.state.service = service
     app.state.accounts = Accounts(service)
     app.state.rates = Rates.of(limits)
-    app.state.screen = Screen(limits, service.watchers)
+    app.state.screen = Screen(limits, service.watchers, service.turn_timers)
     app.state.options = Options(allow_scenarios=allow_scenarios, allow_seeds=allow_seeds)
     _middlewares(app, limits)
     install_error_handlers(app)

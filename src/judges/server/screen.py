@@ -29,9 +29,10 @@ from ..engine import Game
 from ..render.board import SEAT_COLOURS, describe_board
 from ..render.svg import board_svg
 from ..verify import new_game
+from . import wire
 from .limits import Limits
 from .tables import SERVER_OPTIONS, LiveGame, Subscriber
-from .views import SPECTATOR, encode_payload, log_entries, public_notifications, public_payload
+from .views import SPECTATOR, log_entries, public_notifications, public_payload
 
 REPLAY_CHECKPOINT = 40  # actions between the replay's kept positions
 REPLAY_GAMES = 8  # finished games whose replay positions are kept in memory
@@ -74,8 +75,11 @@ class Screen:
     version and language, whatever the number of spectators (a game's entry goes when its last
     spectator leaves), and the spectator sockets per client address."""
 
-    def __init__(self, limits: Limits, watchers: dict[str, list[Subscriber]]) -> None:
+    def __init__(
+        self, limits: Limits, watchers: dict[str, list[Subscriber]], turn_timers: dict[str, float] | None = None
+    ) -> None:
         self.limits = limits
+        self.turn_timers = turn_timers if turn_timers is not None else {}  # the service's: game id -> seconds
         self.watchers = watchers  # the service's: game id -> spectators' wake-up queues
         self.replays = Replays()
         self.svg_cache: OrderedDict[tuple[str, int, str], str] = OrderedDict()
@@ -95,9 +99,13 @@ class Screen:
         return text
 
     @staticmethod
-    def full_message(payload: dict[str, Any]) -> str:
+    def full_message(payload: wire.View) -> str:
         """A spectator's update: always the whole public view (as the seats' first message)."""
-        return encode_payload({"type": "full", "version": payload["seq"], "view": payload}).decode()
+        return wire.encode({"type": "full", "version": payload.seq, "view": payload}).decode()
+
+    def table_options(self, live: LiveGame) -> dict[str, Any]:
+        """The table's options as the seats' views show them (its turn timer, the limits)."""
+        return {"turn_timer": self.turn_timers.get(live.id), "limits": self.limits}
 
     @staticmethod
     def view_version(live: LiveGame) -> tuple[int, ...]:
@@ -118,7 +126,9 @@ class Screen:
                 entry = self.spectator_views[live.id] = (version, {})
             text = entry[1].get(language)
             if text is None:
-                text = entry[1][language] = self.full_message(public_payload(live, language))
+                text = entry[1][language] = self.full_message(
+                    public_payload(live, language, **self.table_options(live))
+                )
             return text
 
     def refusal(self, live: LiveGame, address: str) -> tuple[str, int] | None:

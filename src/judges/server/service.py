@@ -29,6 +29,7 @@ from typing import Any
 
 from ..settings import Settings
 from ..settings import load as load_settings
+from . import wire
 from .actor import TableActor
 from .bot_runner import BotRunner
 from .chat import Chat
@@ -234,10 +235,10 @@ class GameService:
 
     # --- views and sockets (server/views.py, server/hub.py) ---------------------------------------
 
-    def public_parts(self, live: LiveGame) -> dict[str, bytes]:
+    def public_parts(self, live: LiveGame) -> wire.Public:
         return self.views.public_parts(live)
 
-    def seat_parts(self, live: LiveGame, public: dict, seat: int, language: str) -> dict[str, bytes]:
+    def seat_parts(self, live: LiveGame, public: wire.Public, seat: int, language: str) -> dict[str, bytes]:
         return self.views.seat_parts(live, public, seat, language)
 
     def view_bytes(self, live: LiveGame, seat: int, language: str, since: int = -1) -> bytes:

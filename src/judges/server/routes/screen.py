@@ -16,13 +16,13 @@ from ...i18n import gettext, normalize_language, request_language
 from ...render.board import describe_board
 from ...render.svg import board_svg
 from .. import seats as seat_keys
-from .. import updates
+from .. import updates, wire
 from ..deps import ServiceDep
 from ..errors import ServiceError
 from ..html import page
 from ..screen import Screen
 from ..store import SeatTable, hash_token, new_token, verify_token
-from ..views import encode_payload, log_entries, public_payload
+from ..views import log_entries, public_payload
 
 router = APIRouter()
 
@@ -143,8 +143,8 @@ async def spectate(game_id: str, request: Request, service: ServiceDep, lang: st
     live = await service.get(game_id)
     language = request_language(request, lang)
     async with live.lock:
-        payload = public_payload(live, language)
-    return Response(encode_payload(payload), media_type="application/json")
+        payload = public_payload(live, language, **get_screen(request).table_options(live))
+    return Response(wire.encode(payload), media_type="application/json")
 
 
 async def _refuse(websocket: WebSocket, language: str, refusal: str, limit: int) -> None:
@@ -230,10 +230,10 @@ async def replay(
         game, rounds = await asyncio.to_thread(screen.replays.game_at, live, options, at)
         entries = [e for e in log_entries(live, language) if e["seq"] < at]
         names = live.names()
-    payload = public_payload(live, language, game, reveal=True)
-    payload.update(
-        replay={"step": at, "steps": total, "rounds": rounds},
+    payload = wire.ReplayView(
+        **msgspec.structs.asdict(public_payload(live, language, game, reveal=True, **screen.table_options(live))),
+        replay=wire.ReplayStep(step=at, steps=total, rounds=rounds),
         board_svg=board_svg(describe_board(game.world, game.state, language), language, names),
         log=entries,
     )
-    return Response(encode_payload(payload), media_type="application/json")
+    return Response(wire.encode(payload), media_type="application/json")

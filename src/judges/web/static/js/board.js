@@ -216,11 +216,12 @@ function openChooser(event, list, selectGeneral) {
 const TOUCH_PX = 22;
 let lastPointer = "mouse";
 
+/** The pieces within a finger's reach of a tap. @returns {SVGElement[]} */
 function reach(event) {
   const svg = $("board").querySelector("svg");
   if (!svg) return [];
   const x = event.clientX, y = event.clientY;
-  const near = [...svg.querySelectorAll("[data-general][data-hint]")].filter((node) => {
+  const near = [.../** @type {NodeListOf<SVGElement>} */ (svg.querySelectorAll("[data-general][data-hint]"))].filter((node) => {
     const r = (node.querySelector(".token") || node).getBoundingClientRect();
     return Math.hypot(Math.max(r.left - x, 0, x - r.right), Math.max(r.top - y, 0, y - r.bottom)) <= TOUCH_PX;
   });

@@ -75,7 +75,7 @@ function chime() {
     osc.frequency.value = 660; gain.gain.setValueAtTime(0.15, audio.currentTime);
     gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.5);
     osc.connect(gain).connect(audio.destination); osc.start(); osc.stop(audio.currentTime + 0.5);
-  } catch (e) { /* no sound device: the screen still says it */ }
+  } catch { /* no sound device: the screen still says it */ }
 }
 
 // A click anywhere finishes the running animations at once.
