@@ -138,6 +138,7 @@ def serve(
     import uvicorn
 
     from .server.app import create_app
+    from .server.memory import keep_collections_young
     from .settings import load as load_settings
 
     settings = load_settings()  # the environment, read once (judges/settings.py)
@@ -153,6 +154,7 @@ def serve(
     # JUDGES_MAX_CONNECTIONS open connections and tasks a new request is answered 503 at once,
     # rather than the process running out of file descriptors; a websocket frame holds at most
     # 64 KiB (the protocol's are under 1 KiB); request headers at most 16 KiB.
+    keep_collections_young()  # the collector's pauses were the latency's tail (server/memory.py)
     # proxy_headers=False: uvicorn would believe X-Forwarded-For from any loopback peer; the
     # application believes it from JUDGES_TRUSTED_PROXIES only (server/limits.py).
     uvicorn.run(
