@@ -121,7 +121,9 @@ class Sent:
         """What `do()` sent."""
         before = len(self.actions)
         do()
-        self.page.wait_for_timeout(30)  # the request leaves from a click handler: let it go
+        # an action leaves from the click's handler, which marks the page as sending until its
+        # answer is in (connection.js: a click meanwhile would be dropped): wait for that
+        self.page.wait_for_function("() => document.body.dataset.sending !== 'true'")
         return self.actions[before:]
 
 

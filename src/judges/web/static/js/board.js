@@ -384,7 +384,9 @@ function layOut(svg, k) {
   const labels = [...svg.querySelectorAll("text.label")].filter((n) => getComputedStyle(n).display !== "none");
   labels.sort((a, b) => Number(b.classList.contains("city")) - Number(a.classList.contains("city")));
   const placed = [];
-  const inside = (box) => box.left >= view.x && box.right <= view.x + view.width;
+  // (a name above a settlement of the top row would be cut by the board's edge: it goes beside it)
+  const inside = (box) => box.left >= view.x && box.right <= view.x + view.width
+    && box.top >= view.y && box.bottom <= view.y + view.height;
   for (const label of labels) {
     const group = label.parentNode.parentNode;  // <g translate(x y)><g class="grow"><text>
     if (!group.dataset.base) group.dataset.base = translation(group).join(" ");
