@@ -35,6 +35,7 @@ from . import updates
 from .accounts import Accounts, accounts_router
 from .chat import chat_router
 from .hints import hints_router
+from .learn import learn_router
 from .limits import BodySizeLimit, Limits, RateLimiter, SecurityHeaders, StrictJSON
 from .screen import screen_router
 from .service import TAKEOVER_BOT, GameService, LiveGame, ServiceError
@@ -235,6 +236,7 @@ def create_app(
 
     app.include_router(chat_router(service, seat_of))
     app.include_router(hints_router(service, seat_of))
+    app.include_router(learn_router(service))  # issue 31: /learn, the guided first game (server/learn.py)
 
     @app.exception_handler(RuleError)
     async def rule_error(request: Request, exc: RuleError):
