@@ -50,11 +50,12 @@ function target(step) {
   return null;
 }
 
-function point(node, key) {
-  if (lastTarget && lastTarget !== node) lastTarget.classList.remove("learn-target");
+function point(node, key, stepKey) {
+  if (lastTarget && lastTarget !== node) { lastTarget.classList.remove("learn-target"); delete lastTarget.dataset.learnStep; }
   lastTarget = node;
   if (!node) return;
   node.classList.add("learn-target");
+  node.dataset.learnStep = stepKey;  // the step it is pointed at for
   if (pointedAt !== key) {  // once a step (and a new target): bring it into sight
     pointedAt = key;
     node.scrollIntoView({block: "center", inline: "nearest"});
@@ -106,7 +107,7 @@ function tick() {
   if (!payload || !store.view || !store.world) return;
   const p = loadProgress();
   const lesson = payload.lessons[p.lesson];
-  if (!lesson || p.games[lesson.game] !== gameId) { panel.hidden = true; point(null, ""); return; }
+  if (!lesson || p.games[lesson.game] !== gameId) { panel.hidden = true; point(null, "", ""); return; }
   panel.hidden = false;
   let step = lesson.steps[p.step];
   // Steps done by the view move on by themselves (a step with "Next" waits for the player).
@@ -123,7 +124,7 @@ function tick() {
   }
   const ready = !!step && (!step.done || holds(step.done));
   render(p, lesson, step, ready, finished);
-  point(finished ? null : target(step), `${p.lesson}/${p.step}`);
+  point(finished ? null : target(step), `${p.lesson}/${p.step}`, step ? step.key : "");
 }
 
 async function start() {
