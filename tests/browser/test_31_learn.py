@@ -45,7 +45,8 @@ def follow_the_guide(page, lang: str, seen: set[str], stop_at: str | None = None
             return "real"
         try:  # the control of the step read, not of a later one (the guide may move on meanwhile)
             if offered:
-                page.locator(f"#learn-guide .learn-text[data-step='{key}'] ~ .learn-buttons .learn-next").click(timeout=5000)
+                next_of_step = f"#learn-guide .learn-text[data-step='{key}'] ~ .learn-buttons .learn-next"
+                page.locator(next_of_step).click(timeout=5000)
             else:
                 page.locator(f".learn-target[data-learn-step='{key}']").first.click(timeout=5000)
         except PlaywrightTimeout:
@@ -85,6 +86,9 @@ def test_learn_runs_from_the_first_lesson_to_a_real_game(server, browser, lang, 
     page.wait_for_url(lambda url: url != course_table and "/games/" in url)
     page.wait_for_function("() => document.body.dataset.seq !== undefined")
     assert page.locator("#learn-guide").count() == 0  # a real table: no guide
-    assert [s["kind"] for s in page.evaluate("fetch(location.pathname.replace('/games/', '/api/games/') + '/view').then(r => r.json()).then(v => v.seats)")] == ["human", "bot", "bot"]
+    seats = page.evaluate(
+        "fetch(location.pathname.replace('/games/', '/api/games/') + '/view').then(r => r.json()).then(v => v.seats)"
+    )
+    assert [s["kind"] for s in seats] == ["human", "bot", "bot"]
     assert errors == []
     page.context.close()

@@ -25,7 +25,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from ..i18n import LANGUAGES, gettext, request_language
+from ..i18n import LANGUAGES, catalog, gettext, request_language
 from . import seats as seat_keys
 from .limits import RateLimiter
 from .service import GameService, ServiceError
@@ -111,7 +111,12 @@ LESSONS: list[dict[str, Any]] = [
         "game": "announcements",
         "chapter": "judges-and-kings",
         "steps": [
-            _step("learn.election.vote", ["#modal:not([hidden]) .options"], {"type": "vote", "candidate": 10}, {"king": True}),
+            _step(
+                "learn.election.vote",
+                ["#modal:not([hidden]) .options"],
+                {"type": "vote", "candidate": 10},
+                {"king": True},
+            ),
             _step("learn.election.king", ["#players .player-board[data-seat='0']"]),
         ],
     },
@@ -123,7 +128,8 @@ LESSONS: list[dict[str, Any]] = [
             _step(
                 "learn.events.foresee",
                 ["#modal:not([hidden]) .foresee-row.current [data-terrain='desert']"],
-                done={"landed": True},
+                {"type": "foresee_events", "terrains": ["desert"]},
+                {"landed": True},
             ),
             _step("learn.events.landed", ["#events"]),
         ],
@@ -139,7 +145,7 @@ LESSONS: list[dict[str, Any]] = [
                 {"type": "play_tax", "region": "Naphtali"},
                 {"taxed": "Naphtali"},
             ),
-            _step("learn.intrigue.end", END_TURN, done={"past": "intrigue"}),
+            _step("learn.intrigue.end", END_TURN, {"type": "end_turn"}, {"past": "intrigue"}),
         ],
     },
     {
@@ -159,7 +165,7 @@ LESSONS: list[dict[str, Any]] = [
                 {"type": "buy", "item": "wall", "settlement": "Hazor"},
                 {"walls": "Hazor"},
             ),
-            _step("learn.acquisitions.end", END_TURN, done={"past": "acquisitions"}),
+            _step("learn.acquisitions.end", END_TURN, {"type": "end_turn"}, {"past": "acquisitions"}),
         ],
     },
     {
@@ -170,9 +176,10 @@ LESSONS: list[dict[str, Any]] = [
             _step(
                 "learn.movement.move",
                 ["#board [data-settlement='Merom'].reachable", "#board [data-general='10']"],
-                done={"at": [10, "Merom"]},
+                {"type": "move", "general": 10, "q": 8, "r": 2},  # Merom
+                {"at": [10, "Merom"]},
             ),
-            _step("learn.movement.end", END_TURN, done={"past": "movement"}),
+            _step("learn.movement.end", END_TURN, {"type": "end_turn"}, {"past": "movement"}),
             _step(
                 "learn.combat.hold",
                 ["#modal:not([hidden]) .options"],
@@ -195,7 +202,6 @@ TEXTS = (
     "learn.intro",
     "learn.start",
     "learn.resume",
-    "learn.restart",
     "learn.restart_course",
     "learn.next",
     "learn.next_lesson",
@@ -206,7 +212,6 @@ TEXTS = (
     "learn.course",
     "learn.finish",
     "learn.play_real",
-    "learn.waiting",
 )
 
 
@@ -223,7 +228,9 @@ def lessons_payload(lang: str) -> dict[str, Any]:
                 "steps": [{**step, "text": gettext(lang, step["key"])} for step in lesson["steps"]],
             }
         )
-    return {"lessons": lessons, "texts": {key: gettext(lang, key) for key in TEXTS}}
+    # the guide's words as templates: the page fills their fields ({n}, {total}, {title})
+    words = catalog(lang)
+    return {"lessons": lessons, "texts": {key: words.get(key) or gettext(lang, key) for key in TEXTS}}
 
 
 def learn_router(service: GameService) -> APIRouter:
