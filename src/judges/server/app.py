@@ -36,6 +36,7 @@ from .accounts import Accounts, accounts_router
 from .chat import chat_router
 from .hints import hints_router
 from .learn import learn_router
+from .review import review_router
 from .limits import BodySizeLimit, Limits, RateLimiter, SecurityHeaders, StrictJSON
 from .screen import screen_router
 from .service import TAKEOVER_BOT, GameService, LiveGame, ServiceError
@@ -237,6 +238,7 @@ def create_app(
     app.include_router(chat_router(service, seat_of))
     app.include_router(hints_router(service, seat_of))
     app.include_router(learn_router(service))  # issue 31: /learn, the guided first game (server/learn.py)
+    app.include_router(review_router(service, seat_of))  # issue 31: the review after the game (server/review.py)
 
     @app.exception_handler(RuleError)
     async def rule_error(request: Request, exc: RuleError):
