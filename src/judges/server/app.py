@@ -36,8 +36,8 @@ from .accounts import Accounts, accounts_router
 from .chat import chat_router
 from .hints import hints_router
 from .learn import learn_router
-from .review import review_router
 from .limits import BodySizeLimit, Limits, RateLimiter, SecurityHeaders, StrictJSON
+from .review import review_router
 from .screen import screen_router
 from .service import TAKEOVER_BOT, GameService, LiveGame, ServiceError
 from .store import GameStore
