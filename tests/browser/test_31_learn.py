@@ -1,7 +1,8 @@
-"""Issue 31, item 1: /learn, the guided first game, runs from its first lesson to the real game
-against easy bots in each language, by clicking only what the guide rings (or its Next); the
-course is left and resumed half-way; in Spanish and Portuguese no English word shows, at every
-step (the check of the screen's language test). Screenshots: `31-lesson-<lang>-<w>x<h>.png`."""
+"""Issue 31, items 1 and 3: /learn, the guided first game, runs from its first lesson to the real
+game against easy bots in each language, by clicking only what the guide rings (or its Next); the
+course is left and resumed half-way; its last table's final screen shows the review of the
+player's costliest decisions; in Spanish and Portuguese no English word shows, at every step
+(the check of the screen's language test). Screenshots: `31-lesson-<lang>-<w>x<h>.png`."""
 
 from __future__ import annotations
 
@@ -81,6 +82,10 @@ def test_learn_runs_from_the_first_lesson_to_a_real_game(server, browser, lang, 
     assert follow_the_guide(page, lang, seen) == "real"
     every_step = {s["key"] for lesson in lessons_payload(lang)["lessons"] for s in lesson["steps"]}
     assert every_step <= seen, sorted(every_step - seen)
+    # the lesson's table is over: the review of the seat's costliest decisions, under the final table
+    page.locator("[data-panel='final'] [data-panel='review'][data-ready='true'] h3").wait_for()
+    if lang != "en":
+        check_no_english(page, lang, "the review after the game")
     course_table = page.url
     page.locator("#learn-guide [data-learn='real']").click()
     page.wait_for_url(lambda url: url != course_table and "/games/" in url)
