@@ -25,6 +25,8 @@ from .accounts import Accounts
 from .deps import Options, Rates, seat_of
 from .errors import install_error_handlers, refusal
 from .hints import hints_router
+from .learn import learn_router
+from .review import review_router
 from .html import WEB
 from .limits import BodySizeLimit, Limits, SecurityHeaders, StrictJSON
 from .routes import accounts, chat, games, live, pages, screen, seats, world
@@ -108,6 +110,8 @@ def create_app(
     app.include_router(screen.router)
     app.include_router(chat.router)
     app.include_router(hints_router(service, seat_of))
+    app.include_router(learn_router(service))  # issue 31: /learn, the guided first game (server/learn.py)
+    app.include_router(review_router(service, seat_of))  # issue 31: the review after the game (server/review.py)
     for topic in (pages, games, world, seats, live):
         app.include_router(topic.router)
     return app
