@@ -25,10 +25,10 @@ from .accounts import Accounts
 from .deps import Options, Rates, seat_of
 from .errors import install_error_handlers, refusal
 from .hints import hints_router
-from .learn import learn_router
-from .review import review_router
 from .html import WEB
+from .learn import learn_router
 from .limits import BodySizeLimit, Limits, SecurityHeaders, StrictJSON
+from .review import review_router
 from .routes import accounts, chat, games, live, pages, screen, seats, world
 from .screen import Screen
 from .service import GameService
