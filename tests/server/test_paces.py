@@ -61,7 +61,7 @@ def mailbox(monkeypatch):
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def client(request, tmp_path, monkeypatch, mailbox):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     monkeypatch.setattr(
         "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
     )

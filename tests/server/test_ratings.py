@@ -26,7 +26,7 @@ THREE = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"ki
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def client(request, tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     monkeypatch.setattr(
         "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
     )
@@ -183,7 +183,7 @@ def test_a_game_with_a_hint_is_not_rated(client):
         return True
 
     client.portal.call(service.db, service.store.update_seat, gid, 0, hinted)
-    client.portal.call(service._refresh, live)
+    client.portal.call(service.actor.refresh, live)
     play_to_the_end(client, gid, tokens)
     row = considered(client, gid)
     assert not row.rated and row.reason == "hint"

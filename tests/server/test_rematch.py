@@ -17,7 +17,7 @@ SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"ki
 
 @pytest.fixture
 def client(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     monkeypatch.setattr(
         "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
     )

@@ -8,15 +8,15 @@ the sender's address (default `judges@localhost`).
 
 from __future__ import annotations
 
-import os
 import smtplib
 import ssl
 from dataclasses import dataclass
 from email.message import EmailMessage
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from ..settings import Settings
+
 SMTP_URL_ENV = "JUDGES_SMTP_URL"
-MAIL_FROM_ENV = "JUDGES_MAIL_FROM"
 DEFAULT_FROM = "judges@localhost"
 TIMEOUT = 20.0  # seconds: a stalled mail server never holds a thread for long
 
@@ -53,9 +53,9 @@ class Mailer:
         )
 
     @classmethod
-    def from_env(cls) -> Mailer | None:
-        url = os.environ.get(SMTP_URL_ENV)
-        return cls.from_url(url, os.environ.get(MAIL_FROM_ENV)) if url else None
+    def from_settings(cls, settings: Settings) -> Mailer | None:
+        url = settings.smtp_url
+        return cls.from_url(url, settings.mail_from) if url else None
 
     def send(self, to: str, subject: str, body: str) -> None:
         """Sends one plain-text mail (blocking: call it off the event loop)."""

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import copy
 import logging
-import os
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,12 +29,11 @@ from pydantic import BaseModel, Field, model_validator
 from sqlalchemy import and_, select
 
 from .service import GameService, LiveGame, ServiceError
-from .store import GameStore, _utc, actions_table, games_table
+from .store import GameStore, actions_table, games_table
+from .store.base import _utc
 
 log = logging.getLogger("judges.server")
 
-ABANDON_HOURS_ENV = "JUDGES_ABANDON_HOURS"
-ABANDON_MISSED_ENV = "JUDGES_ABANDON_MISSED"
 MAX_PACE_HOURS = 24 * 14
 
 
@@ -136,8 +134,8 @@ class Paces:
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.store = PaceStore(service.store)
-        self.abandon_hours = float(os.environ.get(ABANDON_HOURS_ENV) or 24.0)
-        self.abandon_missed = int(os.environ.get(ABANDON_MISSED_ENV) or 3)
+        self.abandon_hours = service.settings.abandon_hours
+        self.abandon_missed = service.settings.abandon_missed
         self.paced: dict[str, float] = {}  # game id -> hours per decision
 
     def started(self, game_id: str, hours: float) -> None:
@@ -178,7 +176,7 @@ class Paces:
                 if info.get("abandoned"):
                     return False
                 info["abandoned"] = True
-                service._note(info, service._event(live, "abandoned"))
+                service.seating.note(info, service.seating.event(live, "abandoned"))
                 return True
 
             _, changed = await service.update_seat(live, 0, change)
@@ -186,7 +184,7 @@ class Paces:
         self.paced.pop(game_id, None)
         if changed:
             log.info("game %s abandoned", game_id)
-            service._publish(live)
+            service.publish(live)
             await service.broadcast(live)
 
     async def tick(self, now: float) -> None:

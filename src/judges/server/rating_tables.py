@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from sqlalchemy import Boolean, Column, DateTime, Float, ForeignKey, Integer, String, Table
 
-from .store import Base
+from .store.schema import Base
 
 ratings_table = Table(
     "ratings",

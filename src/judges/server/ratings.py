@@ -35,7 +35,8 @@ from .account_store import name_key
 from .accounts import Accounts
 from .rating_tables import rated_games_table, rating_changes_table, ratings_table
 from .service import GameService, LiveGame, ServiceError
-from .store import GameStore, _now, _utc, account_seats_table, accounts_table, games_table
+from .store import GameStore, account_seats_table, accounts_table, games_table
+from .store.base import _now, _utc
 
 log = logging.getLogger("judges.server")
 
@@ -382,7 +383,7 @@ class Ratings:
 
     def game_ended(self, live: LiveGame) -> None:
         """The service's hook: a game just ended (its last action committed by this process)."""
-        self.service._spawn(self.consider(live.id))
+        self.service.rt.spawn(self.consider(live.id))
 
     async def consider(self, game_id: str) -> bool:
         """Rates the finished game (or records why not); False if it was considered already."""

@@ -28,42 +28,67 @@ from .store import SeatTable, hash_token, new_token, verify_token
 SeatOf = Callable[[HTTPConnection, LiveGame], Awaitable[int]]
 
 
+async def _take_kept(accounts: Accounts, request: Request, response: Response, live: LiveGame) -> dict[str, Any]:
+    """Seats the signed-in player in the rematch's seat kept for his account."""
+    service = accounts.service
+    account = await accounts.account(request)
+    if account is None:
+        raise ServiceError(409, "error.rematch_made", "the rematch is made: ask its host for your invitation")
+    token = new_token()
+    now = time.time()
+
+    def take(info: dict[str, Any], table: SeatTable) -> bool:
+        if info.get("kept_for") != account.id or seat_keys.held(info):
+            return False
+        seat_keys.hand_to(info, hash_token(token), table.chat_count, now)
+        return True
+
+    seat = accounts.seat_in(live, account.id)
+    if seat is None:
+        async with live.lock:
+            for i, info in enumerate(live.seats):
+                if info.get("kept_for") == account.id:
+                    seats, _ = await service.update_seat(live, i, take, table=True)
+                    if verify_token(token, seats[i].get("token_hash")):
+                        seat = i
+                    break
+        if seat is None:
+            raise ServiceError(409, "error.rematch_made", "the rematch is made: ask its host for your invitation")
+        service.publish(live)
+        await service.broadcast(live)
+        seat_keys.set_seat_cookie(response, request, live.id, token)
+        await accounts.bind(request, live, seat, token)
+    base = str(request.base_url).rstrip("/")
+    return {"id": live.id, "seat": seat, "link": f"{base}/games/{live.id}", "made": False}
+
+
+def _made(request: Request, live: LiveGame, seat: int, token: str, invitations: dict[int, str]) -> dict[str, Any]:
+    """The answer to the rematch's maker: its credential, the invitations and the kept seats."""
+    base = str(request.base_url).rstrip("/")
+    links = {i: seat_keys.invitation_link(base, live.id, code) for i, code in invitations.items()}
+    return {
+        "id": live.id,
+        "seat": seat,
+        "token": token,
+        "link": f"{base}/games/{live.id}",
+        "made": True,
+        "seats": [
+            {
+                "seat": i,
+                "name": s["name"],
+                "kind": s["kind"],
+                **({"invitation": links[i]} if i in links else {}),
+                **({"kept": True} if s.get("kept_for") else {}),
+            }
+            for i, s in enumerate(live.seats)
+        ],
+    }
+
+
 def rematch_router(accounts: Accounts, paces: Paces, seat_of: SeatOf) -> APIRouter:
     router = APIRouter()
     service: GameService = accounts.service
     games = RatingStore(service.store)
-
-    async def take_kept(request: Request, response: Response, live: LiveGame) -> dict[str, Any]:
-        """Seats the signed-in player in the rematch's seat kept for his account."""
-        account = await accounts.account(request)
-        if account is None:
-            raise ServiceError(409, "error.rematch_made", "the rematch is made: ask its host for your invitation")
-        token = new_token()
-        now = time.time()
-
-        def take(info: dict[str, Any], table: SeatTable) -> bool:
-            if info.get("kept_for") != account.id or seat_keys.held(info):
-                return False
-            seat_keys.hand_to(info, hash_token(token), table.chat_count, now)
-            return True
-
-        seat = accounts.seat_in(live, account.id)
-        if seat is None:
-            async with live.lock:
-                for i, info in enumerate(live.seats):
-                    if info.get("kept_for") == account.id:
-                        seats, _ = await service.update_seat(live, i, take, table=True)
-                        if verify_token(token, seats[i].get("token_hash")):
-                            seat = i
-                        break
-            if seat is None:
-                raise ServiceError(409, "error.rematch_made", "the rematch is made: ask its host for your invitation")
-            service._publish(live)
-            await service.broadcast(live)
-            seat_keys.set_seat_cookie(response, request, live.id, token)
-            await accounts.bind(request, live, seat, token)
-        base = str(request.base_url).rstrip("/")
-        return {"id": live.id, "seat": seat, "link": f"{base}/games/{live.id}", "made": False}
 
     @router.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, request: Request, response: Response) -> dict[str, Any]:
@@ -76,7 +101,7 @@ def rematch_router(accounts: Accounts, paces: Paces, seat_of: SeatOf) -> APIRout
             raise ServiceError(409, "error.rematch_running", "a rematch is for a finished game")
         made = old.seats[0].get("rematch")
         if made:
-            return await take_kept(request, response, await service.get(made))
+            return await _take_kept(accounts, request, response, await service.get(made))
         row = await service.db(games.game_row, game_id)
         options = row[0] if row else {}
         state_options = old.game.state.options
@@ -122,24 +147,6 @@ def rematch_router(accounts: Accounts, paces: Paces, seat_of: SeatOf) -> APIRout
         seat_keys.set_seat_cookie(response, request, live.id, token)
         await accounts.bind(request, live, seat, token)
         service.wake_bots(live)
-        base = str(request.base_url).rstrip("/")
-        links = {i: seat_keys.invitation_link(base, live.id, code) for i, code in invitations.items()}
-        return {
-            "id": live.id,
-            "seat": seat,
-            "token": token,
-            "link": f"{base}/games/{live.id}",
-            "made": True,
-            "seats": [
-                {
-                    "seat": i,
-                    "name": s["name"],
-                    "kind": s["kind"],
-                    **({"invitation": links[i]} if i in links else {}),
-                    **({"kept": True} if s.get("kept_for") else {}),
-                }
-                for i, s in enumerate(live.seats)
-            ],
-        }
+        return _made(request, live, seat, token, invitations)
 
     return router

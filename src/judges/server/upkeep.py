@@ -12,23 +12,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import time
 from collections.abc import Callable
 
 from fastapi import FastAPI
 
 from .accounts import Accounts
-from .notices import Notices, notices_router
+from .mail_notices import Notices, notices_router
 from .paces import Paces
 from .ratings import Ratings, ratings_router
 from .service import GameService, ServiceError
 from .store import StoreError
 
 log = logging.getLogger("judges.server")
-
-UPKEEP_SECONDS_ENV = "JUDGES_UPKEEP_SECONDS"
-UPKEEP_SCAN_SECONDS_ENV = "JUDGES_UPKEEP_SCAN_SECONDS"
 
 
 class Upkeep:
@@ -38,8 +34,8 @@ class Upkeep:
         self.ratings = Ratings(service)
         self.paces = Paces(service)
         self.notices = Notices(accounts, self.paces)
-        self.every = float(os.environ.get(UPKEEP_SECONDS_ENV) or 5.0)
-        self.scan_every = float(os.environ.get(UPKEEP_SCAN_SECONDS_ENV) or 60.0)
+        self.every = service.settings.upkeep_seconds
+        self.scan_every = service.settings.upkeep_scan_seconds
         self.clock: Callable[[], float] = time.time  # the tests set the hour
         self.scanned = -1e18
         self.task: asyncio.Task[None] | None = None

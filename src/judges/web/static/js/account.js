@@ -12,7 +12,9 @@ const t = (key, params) => {
 
 function ago(seconds) {
   const format = new Intl.RelativeTimeFormat(lang.replace("_", "-"), {numeric: "auto"});
-  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
+  /** @type {[Intl.RelativeTimeFormatUnit, number][]} */
+  const units = [["day", 86400], ["hour", 3600], ["minute", 60]];
+  for (const [unit, size] of units) {
     if (seconds >= size) return format.format(-Math.floor(seconds / size), unit);
   }
   return format.format(-Math.floor(seconds), "second");
@@ -44,13 +46,14 @@ function show(account) {
 }
 
 async function submit(action) {
-  const form = $("account-form");
-  const body = {name: form.elements.name.value, password: form.elements.password.value};
-  if (action === "sign-up" && form.elements.email.value) body.email = form.elements.email.value;
+  const form = /** @type {HTMLFormElement} */ ($("account-form"));
+  const field = (name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+  const body = {name: field("name").value, password: field("password").value};
+  if (action === "sign-up" && field("email").value) body.email = field("email").value;
   const [ok, data] = await send("POST", action === "sign-up" ? "/api/accounts" : "/api/session", body);
   $("account-error").hidden = ok;
   if (!ok) { $("account-error").textContent = data.text || data.message; return; }
-  form.elements.password.value = "";
+  field("password").value = "";
   show(data.account);
 }
 
@@ -99,7 +102,7 @@ $("send-reset").addEventListener("click", async () => {
 });
 
 $("account-form").addEventListener("submit", (event) => { event.preventDefault(); submit("sign-in"); });
-$("sign-up").addEventListener("click", () => { if ($("account-form").reportValidity()) submit("sign-up"); });
+$("sign-up").addEventListener("click", () => { if (/** @type {HTMLFormElement} */ ($("account-form")).reportValidity()) submit("sign-up"); });
 $("sign-out").addEventListener("click", async () => { await send("DELETE", "/api/session"); show(null); });
 
 fetch(`/api/i18n/${lang}`).then((r) => r.json()).then(async (s) => {
