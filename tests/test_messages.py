@@ -36,7 +36,8 @@ WORLD = load_world()
 ENGINE_DIR = Path(judges.engine.__file__).resolve().parent
 SERVER_DIR = Path(judges.server.__file__).resolve().parent
 LANGS = i18n.LANGUAGES
-SEAT_NOTICES = {k for k in MESSAGES if k.startswith("notification.seat_")}
+# The server's own notices (server/notices.py): the seats', and an abandoned game's (issue 30).
+SEAT_NOTICES = {k for k in MESSAGES if k.startswith("notification.seat_")} | {"notification.game_abandoned"}
 # The parameters a notification takes from itself (its round), not from its params.
 NOTIFICATION_OWN = {"round"}
 

@@ -1,6 +1,6 @@
 """The server's own notices about seats, declared as the engine declares its messages
 (`judges.engine.messages`): a seat handed to a bot and back, the host's revocations and
-invitations, a new player. They are the bell's, not the game log's (``log=False``); the
+invitations, a new player, an abandoned game (issue 30). They are the bell's, not the game log's (``log=False``); the
 service emits them (`GameService.seat_events`). A revocation's why is its one line."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ metadata (store.py imports this module, so that `Base.metadata` always holds the
   rating_changes  (game_id, seat) primary key, account_id (null for a bot), bot, rank, the
                   rating before and after: a player's history
   account_links   token_hash primary key, account_id, kind, game_id, expires_at: the links sent
-                  by e-mail (server/notices.py): "seat" signs the player in and opens the seat of
+                  by e-mail (server/mail_notices.py): "seat" signs the player in and opens the seat of
                   game_id, "reset" sets a forgotten password; only the link's sha256 is stored
 """
 

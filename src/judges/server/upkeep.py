@@ -1,7 +1,7 @@
 """Issue 30's background work and routes, installed on the app in one call (server/app.py).
 
 Every `JUDGES_UPKEEP_SECONDS` (default 5) a round of upkeep: the paced games' deadlines
-(server/paces.py), the notices by e-mail (server/notices.py), and the finished games not yet
+(server/paces.py), the notices by e-mail (server/mail_notices.py), and the finished games not yet
 rated (server/ratings.py: after a crash, or a game ended by a process that died). Every
 `JUDGES_UPKEEP_SCAN_SECONDS` (default 60) the round also reads every running game: the paced
 ones (made by any process) and the abandoned ones, which it ends.
