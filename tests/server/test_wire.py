@@ -41,7 +41,7 @@ def played(tmp_path, check) -> None:
             if not owing:
                 break
             live.game.apply(rng.choice(live.game.legal_actions(owing[0])))
-            service._push(live)
+            service.hub.push(live)
             check(service, live, step, [msgspec.json.decode(sub.queue.get_nowait()) for sub in subs])
         await service.stop()
 
