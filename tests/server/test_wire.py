@@ -96,7 +96,7 @@ def test_the_seat_view_from_the_public_one_is_the_engines_own_view_of_that_seat(
 
 def test_a_spectator_gets_the_view_of_no_seat_from_the_same_builder(tmp_path):
     def check(service: GameService, live: LiveGame, step: int, messages: list[dict]) -> None:
-        watched = screen.public_payload(live, "en", service=service)
+        watched = screen.public_payload(live, "en", turn_timer=service.turn_timers.get(live.id), limits=service.limits)
         assert isinstance(watched, wire.View) and watched.seat is None
         assert watched.legal_actions == [] and watched.my_decisions == [] and watched.ballot is None
         assert all(p.hand == [] for p in watched.state.players)
