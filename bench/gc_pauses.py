@@ -75,7 +75,7 @@ async def serve(games: int, actions: int, policy: str) -> dict:
             continue
         t = time.thread_time()
         live.game.apply(pick(live.game))
-        service._push(live)
+        service.hub.push(live)
         per_action.append(time.thread_time() - t)
         if n % games == games - 1:
             for sub in subscribers:

@@ -104,7 +104,7 @@ def test_the_course_speaks_every_language_and_links_the_manual(lang):
 
 @pytest.fixture
 def client(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}")) as c:
         yield c
 

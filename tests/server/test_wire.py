@@ -41,7 +41,7 @@ def played(tmp_path, check) -> None:
             if not owing:
                 break
             live.game.apply(rng.choice(live.game.legal_actions(owing[0])))
-            service._push(live)
+            service.hub.push(live)
             check(service, live, step, [msgspec.json.decode(sub.queue.get_nowait()) for sub in subs])
         await service.stop()
 
@@ -96,7 +96,7 @@ def test_the_seat_view_from_the_public_one_is_the_engines_own_view_of_that_seat(
 
 def test_a_spectator_gets_the_view_of_no_seat_from_the_same_builder(tmp_path):
     def check(service: GameService, live: LiveGame, step: int, messages: list[dict]) -> None:
-        watched = screen.public_payload(live, "en", service=service)
+        watched = screen.public_payload(live, "en", turn_timer=service.turn_timers.get(live.id), limits=service.limits)
         assert isinstance(watched, wire.View) and watched.seat is None
         assert watched.legal_actions == [] and watched.my_decisions == [] and watched.ballot is None
         assert all(p.hand == [] for p in watched.state.players)
