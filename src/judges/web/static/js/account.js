@@ -22,7 +22,9 @@ function ago(seconds) {
 
 function until(seconds) {
   const format = new Intl.RelativeTimeFormat(lang.replace("_", "-"), {numeric: "auto"});
-  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
+  /** @type {[Intl.RelativeTimeFormatUnit, number][]} */
+  const units = [["day", 86400], ["hour", 3600], ["minute", 60]];
+  for (const [unit, size] of units) {
     if (seconds >= size) return format.format(Math.floor(seconds / size), unit);
   }
   return format.format(Math.max(0, Math.floor(seconds)), "second");
@@ -40,7 +42,7 @@ function show(account) {
   $("my-games").hidden = !account;
   if (account) {
     $("account-name").textContent = t("ui.signed_in_as", {name: account.name});
-    $("account-name").href = `/players/${encodeURIComponent(account.name)}?lang=${lang}`;  // ratings, history
+    /** @type {HTMLAnchorElement} */ ($("account-name")).href = `/players/${encodeURIComponent(account.name)}?lang=${lang}`;  // ratings, history
     loadGames();
   }
 }
@@ -93,8 +95,10 @@ async function rematch(id) {
 }
 
 $("send-reset").addEventListener("click", async () => {
-  const name = $("account-form").elements.name.value;
-  if (!name) { $("account-form").elements.name.reportValidity(); return; }
+  const form = /** @type {HTMLFormElement} */ ($("account-form"));
+  const field = /** @type {HTMLInputElement} */ (form.elements.namedItem("name"));
+  const name = field.value;
+  if (!name) { field.reportValidity(); return; }
   const [ok, data] = await send("POST", "/api/password-reset", {name});
   $("reset-sent").hidden = !ok;
   $("account-error").hidden = ok;

@@ -3,7 +3,8 @@ import {$} from "./dom.js";
 import {clearProgress, loadProgress, openLesson, playReal} from "./learnstate.js";
 
 const lang = $("learn").dataset.lang;
-const rows = [...document.querySelectorAll("#lessons li")];
+/** @type {HTMLElement[]} */
+const rows = [...document.querySelectorAll("#lessons li")].map((li) => /** @type {HTMLElement} */ (li));
 let payload = null;
 
 function show() {
@@ -12,7 +13,7 @@ function show() {
     const done = p.done.includes(li.dataset.id);
     li.classList.toggle("done", done);
     li.classList.toggle("current", p.started && Number(li.dataset.lesson) === p.lesson && !p.finished);
-    li.querySelector(".lesson-done").hidden = !done;
+    /** @type {HTMLElement} */ (li.querySelector(".lesson-done")).hidden = !done;
   });
   $("learn-start").hidden = p.started;
   $("learn-resume").hidden = !p.started || !!p.finished;

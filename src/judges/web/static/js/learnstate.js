@@ -6,7 +6,7 @@ export function loadProgress() {
   try {
     const data = JSON.parse(localStorage.getItem(KEY) || "null");
     if (data && typeof data === "object" && data.games) return data;
-  } catch (e) { /* a broken record starts the course again */ }
+  } catch { /* a broken record starts the course again */ }
   return {lesson: 0, step: 0, games: {}, done: [], started: false};
 }
 

@@ -22,7 +22,7 @@ if (app && waiting && app.dataset.mode === "play") {
     if (mine && document.hidden && "Notification" in window && Notification.permission === "granted") {
       try {
         new Notification(base, {body: word(), tag: `jk-turn-${app.dataset.gameId}`});
-      } catch (error) { /* a browser that shows notifications through a service worker only */ }
+      } catch { /* a browser that shows notifications through a service worker only */ }
     }
   };
 

@@ -12,7 +12,7 @@ async function ask() {
     const {gameId, lang} = store.app;
     const response = await fetch(`/api/games/${gameId}/review?lang=${lang}`, {credentials: "same-origin"});
     if (response.ok) review = await response.json();
-  } catch (e) { /* no review: the final table stands alone */ }
+  } catch { /* no review: the final table stands alone */ }
   place();
 }
 
@@ -30,6 +30,7 @@ function box() {
 function place() {
   const final = document.querySelector("#banner [data-panel='final']");
   if (!final) return;
+  /** @type {HTMLElement | null} */
   const old = final.querySelector("[data-panel='review']");
   if (old && old.dataset.ready === String(!!review)) return;
   const node = box();
