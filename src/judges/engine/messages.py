@@ -190,5 +190,13 @@ FIELD_TYPES: Mapping[str, str] = MappingProxyType(
         ),
         **dict.fromkeys(("retry_after", "seconds"), "int"),
         **dict.fromkeys(("detail", "rule", "lines"), "text"),
+        # the hints' reasons and the review's items (bots/hint.py, server/review.py, issue 31):
+        # actions already rendered in the reader's language, and numbers
+        **dict.fromkeys(("step", "other", "best", "played", "title"), "text"),
+        **dict.fromkeys(
+            ("other_value", "best_value", "played_value", "gain", "defenders", "held", "total", "troops", "range"),
+            "int",
+        ),
+        **dict.fromkeys(("round", "n"), "int"),
     }
 )
