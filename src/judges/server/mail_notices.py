@@ -35,6 +35,7 @@ from ..i18n import gettext, normalize_language, request_language
 from . import seats as seat_keys
 from .account_store import Account, name_key
 from .accounts import Accounts
+from .deps import rate_limited
 from .limits import RateLimiter, clean_name
 from .mailer import Mailer, MailError
 from .paces import Paces
@@ -250,16 +251,7 @@ def notices_router(notices: Notices) -> APIRouter:
     by_address = RateLimiter(10, 4.0)
 
     def refuse(limiter: RateLimiter, key: Any) -> None:
-        wait = limiter.take(key)
-        if wait is not None:
-            seconds = max(1, int(wait + 0.999))
-            raise ServiceError(
-                429,
-                "error.rate_sign_in",
-                f"too many attempts: try again in {seconds} s",
-                headers={"Retry-After": str(seconds)},
-                retry_after=seconds,
-            )
+        rate_limited(limiter, key, "error.rate_sign_in", "attempts")  # as signing in (routes/accounts.py)
 
     @router.post("/api/password-reset", status_code=202)
     async def password_reset(body: ResetRequest, request: Request) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from ...engine.state import PHASES
 from .. import seats as seat_keys
 from ..account_store import NameTaken, name_key
 from ..accounts import SESSION_COOKIE, account_payload
-from ..deps import AccountsDep, ServiceDep
+from ..deps import AccountsDep, ServiceDep, rate_limited
 from ..errors import ServiceError
 from ..limits import RateLimiter, clean_name
 from ..store import hash_token
@@ -36,16 +36,7 @@ class SignIn(BaseModel):
 
 
 def _refuse(limiter: RateLimiter, key: Any) -> None:
-    wait = limiter.take(key)
-    if wait is not None:
-        seconds = max(1, int(wait + 0.999))
-        raise ServiceError(
-            429,
-            "error.rate_sign_in",
-            f"too many attempts: try again in {seconds} s",
-            headers={"Retry-After": str(seconds)},
-            retry_after=seconds,
-        )
+    rate_limited(limiter, key, "error.rate_sign_in", "attempts")  # the same answer whatever the name
 
 
 def _same_site(request: Request) -> None:
