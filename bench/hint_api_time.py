@@ -12,17 +12,16 @@ import time
 
 from fastapi.testclient import TestClient
 
-import judges.server.service as svc
 from judges.server.app import create_app
+from judges.settings import Settings
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "mcts"}]
 
 
 def main() -> None:
-    svc.BOT_DELAY = 0
     folder = tempfile.mkdtemp()
     times: list[float] = []
-    with TestClient(create_app(f"sqlite:///{folder}/g.db", allow_seeds=True)) as c:
+    with TestClient(create_app(f"sqlite:///{folder}/g.db", allow_seeds=True, settings=Settings(bot_delay=0))) as c:
         for seed in range(1, 6):
             data = c.post("/api/games", json={"seats": SEATS, "seed": seed}).json()
             game_id = data["id"]

@@ -22,6 +22,12 @@ Run: .venv/bin/python bench/load.py --games 20 --seconds 30 --rate 200 [--json o
      [--url http://127.0.0.1:8000 [--url http://127.0.0.1:8001]] [--server-pid PID]
      [--py-spy profile.txt [--py-spy-threads]]
      [--servers 2 | --compare-servers 1,2] [--database postgresql://postgres@127.0.0.1:5432/bench]
+     [--repeat 3] [--old-src DIR]
+
+`--repeat N` runs each case N times and prints each p99's median and range; `--old-src DIR` runs
+the servers of another tree's `src` too, alternating with this checkout's round by round (the
+machine's load moves both alike), and prints the ratios. Every run records the machine's load
+average (1 minute) at the start and the end of its measured window.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ import secrets
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -60,12 +67,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(database: str | None) -> tuple[subprocess.Popen, str, str]:
+def start_server(database: str | None, src: str | None = None) -> tuple[subprocess.Popen, str, str]:
+    """A `judges serve` process; `src`: the `src` folder it runs from (default: this one's)."""
     folder = tempfile.mkdtemp(prefix="judges-load-")
     url = database or f"sqlite:///{folder}/load.db"
     port = free_port()
     # the load creates its games from one address: no creation rate limit for it
     env = {**os.environ, "JUDGES_DATABASE_URL": url, "JUDGES_CREATE_BURST": "1000000"}
+    if src is not None:
+        env["PYTHONPATH"] = str(Path(src).resolve())
     log = open(Path(folder) / "server.log", "wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "judges.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -397,8 +407,14 @@ def percentiles(values: list[float]) -> dict:
     return {"p50": pick(0.50), "p95": pick(0.95), "p99": pick(0.99), "max": ordered[-1] * 1000}
 
 
-async def run(args, servers: int) -> dict:
-    """One run against `servers` started processes (or the --url ones)."""
+def load_average() -> float:
+    """The machine's load average over the last minute (what else wanted the cores)."""
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
+async def run(args, servers: int, src: str | None = None) -> dict:
+    """One run against `servers` started processes (or the --url ones); `src`: the tree the
+    started servers run (default: this checkout's)."""
     started: list[tuple[subprocess.Popen, str]] = []  # (process, folder)
     pid = args.server_pid
     schema = None
@@ -411,7 +427,7 @@ async def run(args, servers: int) -> dict:
         if database and database.startswith("postgres"):
             schema, database = fresh_schema(database)
         for _ in range(servers):
-            server, base, folder = start_server(database)
+            server, base, folder = start_server(database, src)
             started.append((server, folder))
             bases.append(base)
             pids.append(server.pid)
@@ -427,6 +443,7 @@ async def run(args, servers: int) -> dict:
         "target_rate": args.rate,
         "seconds": args.seconds,
         "servers": len(bases),
+        "src": src or "this checkout",
     }
     try:
         rss_start = rss_mib(pid)
@@ -495,6 +512,7 @@ async def run(args, servers: int) -> dict:
             watcher = asyncio.create_task(watch_loop(stats, measuring))
             await asyncio.sleep(args.warmup)
             measuring[0] = True
+            load_before = load_average()
             cpus_before, own_before = [cpu_seconds(p) for p in pids], time.process_time()
             sys_before = [cpu_seconds(p, system_only=True) for p in pids]
             database_before = database_cpu()
@@ -514,6 +532,7 @@ async def run(args, servers: int) -> dict:
             elapsed = time.perf_counter() - measured_from
             measuring[0] = False
             cpus_after, own_after = [cpu_seconds(p) for p in pids], time.process_time()
+            result["load_average"] = [load_before, load_average()]
             sys_after = [cpu_seconds(p, system_only=True) for p in pids]
             database_used = database_cpu() - database_before
             rss_end = rss_mib(pid)
@@ -643,6 +662,8 @@ def print_table(r: dict) -> None:
         ("load generator's event-loop lag p50 / p95 / p99", ms(r["load_generator_loop_lag_ms"]) + " ms"),
         ("websocket messages received (mean size)", f"{r['websocket_messages']} ({r['mean_message_kib']:.1f} KiB)"),
         ("errors", ", ".join(f"{k}: {v}" for k, v in r["errors"].items()) or "none"),
+        ("servers' tree", r["src"]),
+        ("load average at the start / end of the measure", "{:.1f} / {:.1f}".format(*r["load_average"])),
         ("games that ended during the run", str(r["finished_games"])),
         (
             "server CPU (each process) / load generator CPU",
@@ -704,6 +725,12 @@ def main() -> None:
         "each on a fresh schema of the PostgreSQL --database; prints each run and a comparison",
     )
     parser.add_argument("--pause", type=float, default=5, help="with --compare-servers: seconds between two runs")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each case; prints each p99's median and range")
+    parser.add_argument(
+        "--old-src",
+        help="the `src` folder of another tree (e.g. `git archive <commit> src | tar -x -C DIR`): its "
+        "servers run each case too, alternating with this checkout's, and the per-round ratios are printed",
+    )
     parser.add_argument("--json", help="also write the figures to this JSON file")
     parser.add_argument(
         "--py-spy",
@@ -729,11 +756,18 @@ def main() -> None:
     limit = raise_file_limit()
     if limit < 8 * args.games + 100:
         print(f"warning: {limit} open files allowed; {args.games} games need about {8 * args.games}", file=sys.stderr)
+    if args.old_src and (args.url or not (Path(args.old_src) / "judges").is_dir()):
+        raise SystemExit("--old-src needs a folder holding the judges package (and no --url)")
+    plan = []  # (round, servers, src): this checkout and --old-src alternate their order by round
+    for r in range(args.repeat):
+        sides: list[str | None] = [None] if not args.old_src else [None, args.old_src][:: 1 if r % 2 == 0 else -1]
+        plan += [(r, servers, src) for servers in counts for src in sides]
     results = []
-    for n, servers in enumerate(counts):
+    for n, (r, servers, src) in enumerate(plan):
         if n:
             time.sleep(args.pause)  # the previous run's processes and sockets wind down
-        result = asyncio.run(run(args, servers))
+        result = asyncio.run(run(args, servers, src))
+        result["round"] = r
         print_table(result)
         if args.py_spy:
             files = [profile_file(args.py_spy, servers, i) for i in range(servers if not args.url else 1)]
@@ -750,17 +784,50 @@ def main() -> None:
         results.append(result)
     if len(results) > 1:
         print_comparison(results)
+    if args.repeat > 1 or args.old_src:
+        print_summary(results)
     if args.json:
         Path(args.json).write_text(json.dumps(results[0] if len(results) == 1 else results, indent=2))
+
+
+def print_summary(results: list[dict]) -> None:
+    """Each case's p99 (delivery to each client) as median and range over its runs, and with
+    --old-src the ratios of this checkout's to the old tree's in the same round."""
+    print()
+    cases: dict[tuple[int, str], list[dict]] = {}
+    for r in results:
+        cases.setdefault((r["servers"], r["src"]), []).append(r)
+    for (servers, src), runs in cases.items():
+        p99 = [r["delivery_ms"]["p99"] for r in runs if r["delivery_ms"]["p99"] is not None]
+        cpu = [r["server_cpu_ms_per_action"] for r in runs if r["server_cpu_ms_per_action"] is not None]
+        loads = ", ".join(f"{a:.1f}-{b:.1f}" for a, b in (r["load_average"] for r in runs))
+        print(
+            f"{servers} process(es), {src}: p99 {', '.join(f'{x:.0f}' for x in p99)} ms -> median "
+            f"{statistics.median(p99):.0f} ms (range {min(p99):.0f}-{max(p99):.0f}); CPU per action median "
+            f"{statistics.median(cpu):.2f} ms; load average during each run {loads}"
+            if p99 and cpu
+            else f"{servers} process(es), {src}: no figures"
+        )
+    olds = [r for r in results if r["src"] != "this checkout"]
+    for old in olds:
+        same = (old["round"], old["servers"])
+        new = next((r for r in results if r["src"] == "this checkout" and (r["round"], r["servers"]) == same), None)
+        if new is None or not old["delivery_ms"]["p99"] or not old["server_cpu_ms_per_action"]:
+            continue
+        print(
+            f"round {old['round'] + 1}, {old['servers']} process(es): this checkout / old: p99 "
+            f"{new['delivery_ms']['p99'] / old['delivery_ms']['p99']:.2f}x, CPU per action "
+            f"{new['server_cpu_ms_per_action'] / old['server_cpu_ms_per_action']:.2f}x"
+        )
 
 
 def print_comparison(results: list[dict]) -> None:
     """The runs side by side, one line each (the table of docs/performance.md)."""
     print(
-        "| processes | achieved | delivery p50 / p95 / p99 | to all 4 clients p99 | HTTP p50 / p99 | errors "
-        "| servers' CPU | CPU per action | PostgreSQL CPU per action |"
+        "| processes | servers' tree | achieved | delivery p50 / p95 / p99 | to all 4 clients p99 | HTTP p50 / p99 "
+        "| errors | servers' CPU | CPU per action | PostgreSQL CPU per action | load average |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         d, a, h = r["delivery_ms"], r["all_clients_ms"], r["http_ms"]
 
@@ -769,11 +836,11 @@ def print_comparison(results: list[dict]) -> None:
 
         cpu, db = r["server_cpu_ms_per_action"], r["database_cpu_ms_per_action"]
         print(
-            f"| {r['servers']} | {r['actions_per_second']:.1f} actions/s "
+            f"| {r['servers']} | {r['src']} | {r['actions_per_second']:.1f} actions/s "
             f"| {f(d['p50'])} / {f(d['p95'])} / {f(d['p99'])} ms "
             f"| {f(a['p99'])} ms | {f(h['p50'])} / {f(h['p99'])} ms | {sum(r['errors'].values())} "
             f"| {r['server_cpu_percent'] or 0:.0f} % | {'-' if cpu is None else f'{cpu:.2f} ms'} "
-            f"| {'-' if db is None else f'{db:.2f} ms'} |"
+            f"| {'-' if db is None else f'{db:.2f} ms'} | {r['load_average'][0]:.1f}-{r['load_average'][1]:.1f} |"
         )
 
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Regenerates the documentation's screenshots (docs/screenshots/) by running the browser
-# tests with JUDGES_SCREENSHOTS_DIR pointing there: every moment of the gallery in English,
-# and in Spanish and Portuguese (<moment>-es.png, <moment>-pt_BR.png: test_screen_languages.py).
-# The ordinary test run writes its screenshots to a temporary folder and leaves the checkout clean.
+# Regenerates the documentation's gallery, docs/screenshots/: every moment of a game (start,
+# movement with a selection, acquisitions, a battle with its dice, each window, elimination,
+# the final table, the replay at step 0) at 1400x900, 1280x720 with 5 players and on a
+# 390x844 phone, and its index docs/screenshots/README.md (tests/browser/gallery.py).
+# Arguments go to the gallery: --profile desktop|laptop|phone, --moment NAME (each repeatable).
+# Only the README's picture and the index are kept in git (.gitignore).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/setup-browser.sh
-JUDGES_SCREENSHOTS_DIR="$PWD/docs/screenshots" .venv/bin/python -m pytest tests/browser -q "$@"
+PYTHONPATH="$PWD/src:$PWD/tests" .venv/bin/python -m browser.gallery docs/screenshots "$@"

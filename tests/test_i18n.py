@@ -64,7 +64,7 @@ VALUE_PATTERNS = {
     "razed_by": re.compile(r'\braze\([^()]*?,\s*"([^"]+)"\s*\)'),
     "crowned": re.compile(r'\bcrown\([^()]*?,\s*"([^"]+)"\s*\)'),
     "arrival": re.compile(r'\b_land\([^()]*?,\s*"([^"]+)"\s*\)'),
-    "outcome": re.compile(r'\boutcome\s*=\s*"([^"]+)"'),
+    "outcome": re.compile(r'\boutcome\s+=\s+"([^"]+)"'),  # an assignment, not a declared type
     "decision": re.compile(r'\bDecision\([^()]*?kind="([^"]+)"'),
 }
 

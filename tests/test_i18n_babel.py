@@ -140,7 +140,7 @@ def test_an_explicit_choice_wins():
 def client(tmp_path, monkeypatch):
     from judges.server.app import create_app
 
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True)) as c:
         yield c
 

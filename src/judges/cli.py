@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import json
-import os
 import socket
 import statistics
 import sys
@@ -141,10 +140,12 @@ def serve(
     import uvicorn
 
     from .server.app import create_app
-    from .server.store import database_url
+    from .server.memory import keep_collections_young
+    from .settings import load as load_settings
 
-    url = database or database_url()
-    application = create_app(url, allow_scenarios=allow_scenarios, allow_seeds=allow_seeds)
+    settings = load_settings()  # the environment, read once (judges/settings.py)
+    url = database or settings.database_url
+    application = create_app(url, allow_scenarios=allow_scenarios, allow_seeds=allow_seeds, settings=settings)
     # The port is taken before anything is announced: a port in use is said so, plainly, and
     # the URL printed is one that answers (on one line, whatever the terminal's width).
     listener = _listen(host, port)
@@ -154,11 +155,12 @@ def serve(
     # updates are small deltas (under 1 KiB), and compressing each one for each socket cost
     # about a tenth of the server's CPU per action and ~100 KiB of zlib state per socket
     # (docs/performance.md).
-    deflate = os.environ.get("JUDGES_WS_DEFLATE", "") not in ("", "0")
+    deflate = settings.deflate
     # The bare server's own limits (docs/deploy.md, "In front of it"): past
     # JUDGES_MAX_CONNECTIONS open connections and tasks a new request is answered 503 at once,
     # rather than the process running out of file descriptors; a websocket frame holds at most
     # 64 KiB (the protocol's are under 1 KiB); request headers at most 16 KiB.
+    keep_collections_young()  # the collector's pauses were the latency's tail (server/memory.py)
     # proxy_headers=False: uvicorn would believe X-Forwarded-For from any loopback peer; the
     # application believes it from JUDGES_TRUSTED_PROXIES only (server/limits.py).
     config = uvicorn.Config(
@@ -167,7 +169,7 @@ def serve(
         port=port,
         log_level="warning",
         ws_per_message_deflate=deflate,
-        limit_concurrency=int(os.environ.get("JUDGES_MAX_CONNECTIONS", "4000")),
+        limit_concurrency=settings.max_connections,
         timeout_keep_alive=5,
         ws_max_size=64 * 1024,
         ws_ping_interval=20.0,

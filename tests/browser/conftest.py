@@ -3,62 +3,18 @@ driven by Playwright. Chromium comes from scripts/setup-browser.sh."""
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from browser.play import TIMEOUT
-
-CHROMIUM = "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from browser.support import CHROMIUM, CHROMIUM_ARGS, serve
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    port = _free_port()
-    folder = tmp_path_factory.mktemp("db")
-    db = folder / "browser.db"
-    output = open(folder / "server.log", "wb")  # a file: a pipe nobody reads would fill and stall the server
-    env = {
-        **os.environ,
-        "JUDGES_BOT_DELAY": "0.02",
-        "JUDGES_CREATE_BURST": "1000",
-        "JUDGES_DATABASE_URL": f"sqlite:///{db}",
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "judges.cli", "serve", "--port", str(port), "--allow-scenarios", "--allow-seeds"],
-        env=env,
-        cwd=ROOT,
-        stdout=output,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            if httpx.get(base + "/api/world", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    else:
-        process.kill()
-        raise RuntimeError("the server did not start: " + (folder / "server.log").read_text()[-2000:])
-    yield base
-    process.terminate()
-    process.wait(timeout=10)
-    output.close()
+    with serve(tmp_path_factory.mktemp("db")) as base:
+        yield base
 
 
 @pytest.fixture(scope="session")
@@ -68,18 +24,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--no-first-run",
-                "--disable-sync",
-                "--disable-quic",
-            ],
-        )
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
 

@@ -33,6 +33,27 @@ FREE_POINT = """(node) => {
 }"""
 
 
+# Chromium turns a touch into its click a moment after the tap returns: a one-shot listener
+# tells when the click has been handled (the board's handlers run within its dispatch).
+ARM_CLICK = """() => { window.__judgesTapped = false;
+  document.addEventListener("click", () => { window.__judgesTapped = true; }, {capture: true, once: true}); }"""
+
+
+def tap_at(page, x: float, y: float) -> None:
+    """A finger's tap at (x, y), returning once the page has handled the click it makes."""
+    page.evaluate(ARM_CLICK)
+    page.touchscreen.tap(x, y)
+    page.wait_for_function("() => window.__judgesTapped === true")
+
+
+def tap(page, locator) -> None:
+    """A finger's tap in the middle of `locator` (a button), once the page has handled it."""
+    locator.scroll_into_view_if_needed()
+    box = locator.bounding_box()
+    assert box is not None, f"{locator} is not on screen"
+    tap_at(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
 def press(page, locator, touch: bool = False) -> None:
     """Clicks (or taps) `locator` where it is itself hit: a settlement under a general token is
     clicked beside the token, as a player would."""
@@ -44,20 +65,30 @@ def press(page, locator, touch: bool = False) -> None:
             " r.top + r.height / 2); return e ? e.outerHTML.slice(0, 200) : 'nothing (off screen)'; }"
         )
         raise AssertionError(f"no free point to click on {locator}: its middle is {covering}")
-    if touch:
-        page.touchscreen.tap(*point)
-        # a tap within reach of several pieces opens the cluster chooser (board.js): the player
-        # then names the piece he meant
-        which = locator.evaluate(
-            "(n) => n.dataset.general !== undefined ? `[data-general='${n.dataset.general}']`"
-            " : `[data-hex='${n.dataset.hex}']`"
-        )
-        choice = page.locator(f"#chooser:not([hidden]) .piece-choice{which}")
-        page.wait_for_timeout(60)
-        if choice.count():
-            choice.first.click()
-    else:
+    if not touch:
         page.mouse.click(*point)
+        return
+    # (the piece named before the tap: the locator may no longer match once the tap acted)
+    which = locator.evaluate(
+        "(n) => n.dataset.general !== undefined ? `[data-general='${n.dataset.general}']`"
+        " : `[data-hex='${n.dataset.hex}']`"
+    )
+    tap_at(page, *point)
+    # a tap within reach of several pieces opens the cluster chooser (board.js): the player
+    # then taps the piece he meant in it
+    pieces = page.locator("#chooser:not([hidden]) .piece-choice")
+    if pieces.count():
+        choice = page.locator(f"#chooser:not([hidden]) .piece-choice{which}")
+        assert choice.count() == 1, f"the cluster chooser does not name {which}: {pieces.all_inner_texts()}"
+        tap(page, choice)
+
+
+def push(page, locator, touch: bool = False) -> None:
+    """A button of the page (a menu's choice, the Actions panel's), clicked or tapped."""
+    if touch:
+        tap(page, locator)
+    else:
+        locator.click()
 
 
 def canonical(action: dict) -> str:
@@ -90,7 +121,9 @@ class Sent:
         """What `do()` sent."""
         before = len(self.actions)
         do()
-        self.page.wait_for_timeout(30)  # the request leaves from a click handler: let it go
+        # an action leaves from the click's handler, which marks the page as sending until its
+        # answer is in (connection.js: a click meanwhile would be dropped): wait for that
+        self.page.wait_for_function("() => document.body.dataset.sending !== 'true'")
         return self.actions[before:]
 
 
@@ -120,13 +153,13 @@ def survey(page, touch: bool = False) -> set[str]:
             page.locator(f"#modal:not([hidden]) h3[data-kind='{kind}']").wait_for()
             buttons = page.locator("#modal .options button:not([disabled])")
             for i in range(buttons.count()):
-                take(sent.after(buttons.nth(i).click))
+                take(sent.after(lambda i=i: push(page, buttons.nth(i), touch)))
         if page.locator("#modal:not([hidden])").count():
             page.click("#modal-close")
         # the Actions panel's buttons (events, a card to buy, End turn)
         buttons = page.locator("#actions:not([hidden]) button.action:not([disabled])")
         for i in range(buttons.count()):
-            take(sent.after(buttons.nth(i).click))
+            take(sent.after(lambda i=i: push(page, buttons.nth(i), touch)))
         # every target of the board and every choice of its menu
         # (a target whose hint another one had already offers the same actions: the hint lists
         # their words; a Tax's region has many hexes)
@@ -145,10 +178,10 @@ def survey(page, touch: bool = False) -> set[str]:
                 press(page, node, touch)
                 choice = page.locator("#chooser:not([hidden]) .choice:not(.cancel)").nth(c)
                 if choice.get_attribute("data-type") == "select":
-                    choice.click()
+                    push(page, choice, touch)
                     _explore_selection(page, sent, take, touch)
                 else:
-                    take(sent.after(choice.click))
+                    take(sent.after(lambda choice=choice: push(page, choice, touch)))
                 _escape(page)
         return found
     finally:
@@ -165,7 +198,7 @@ def _select(page, general: str, touch: bool) -> None:
     press(page, page.locator(f"#board [data-general='{general}']"), touch)
     choice = page.locator("#chooser:not([hidden]) .choice[data-type='select']")
     if choice.count():
-        choice.click()
+        push(page, choice, touch)
     page.locator(f"#board [data-general='{general}'].selected").wait_for()
 
 
@@ -176,7 +209,7 @@ def _explore_selection(page, sent: Sent, take, touch: bool) -> None:
     buttons = page.locator("#actions:not([hidden]) button.action:not(.end-turn):not([disabled])")
     for i in range(buttons.count()):
         _select(page, general, touch)
-        take(sent.after(buttons.nth(i).click))
+        take(sent.after(lambda i=i: push(page, buttons.nth(i), touch)))
     _select(page, general, touch)
     # a settlement lit for him is clicked as a settlement (its hex is the same move)
     places = page.evaluate(

@@ -132,6 +132,11 @@ def test_a_battles_dice_in_the_log_and_when_a_replay_steps_into_it(server, brows
     entry = page.locator("[data-panel='log'] [data-log-entry][data-key='notification.battle']").first
     assert entry.locator(".log-dice .battle-round").count() == len(battle["params"]["rounds"])
     assert entry.locator(".log-dice .die").count() == faces
+    # issue 32: the seat handed to a bot is a notice of the bell, not of the game log (its
+    # declaration says so: server/notices.py, log=False)
+    page.click("#bell")
+    assert page.locator("#bell-panel .note[data-key='notification.seat_bot']").count() >= 1
+    assert page.locator("[data-panel='log'] [data-log-entry][data-key^='notification.seat']").count() == 0
     # the replay, one step before the battle, then one step forward: its dice show
     page.goto(f"{server}/games/{data['id']}/replay")
     page.locator(".replay-where").wait_for()

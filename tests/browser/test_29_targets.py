@@ -248,17 +248,11 @@ def test_the_positions_make_every_action_type_of_the_registry_legal():
     assert registry - covered == set(), "action types no position makes legal"
 
 
-# Phone cases where a tap near several pieces opens the cluster chooser (item 5) and the survey
-# does not yet reach every action through it: known failures, issue 29 open (not strict: the
-# pick-up case passes in some runs and fails in others, by where the tap lands among the pieces).
-PHONE_CHOOSER_GAPS = {"acquisitions", "intrigue-captive", "movement-pick-up"}
-
-
 @pytest.mark.parametrize("profile", list(PROFILES))
 @pytest.mark.parametrize("name", list(REGISTRY_POSITIONS))
-def test_every_legal_action_is_sent_by_a_control_of_the_screen(server, browser, name, profile, request):
-    if profile == "phone-es" and name in PHONE_CHOOSER_GAPS:
-        request.applymarker(pytest.mark.xfail(strict=False, reason="cluster chooser vs the survey (issue 29 open)"))
+def test_every_legal_action_is_sent_by_a_control_of_the_screen(server, browser, name, profile):
+    # on the phone the board's pieces are tapped: a tap near several of them opens the cluster
+    # chooser, where the survey taps the piece it meant, then the choice of that piece's menu
     options, lang = PROFILES[profile]
     page = open_page(browser, **options)
     errors = watch_console(page)

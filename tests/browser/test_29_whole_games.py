@@ -16,7 +16,7 @@ from collections import Counter
 import httpx
 import pytest
 
-from browser.controls import press
+from browser.controls import press, tap
 from browser.play import (
     HTTP_TIMEOUT,
     new_game,
@@ -47,7 +47,8 @@ class Clicker:
     def tap(self, locator, timeout: float | None = None) -> None:
         """A button of the page (a window's choice, the Actions panel, the chooser)."""
         if self.touch:
-            locator.tap(timeout=timeout)
+            locator.wait_for(timeout=timeout)
+            tap(self.page, locator)
         else:
             locator.click(timeout=timeout)
 
@@ -215,10 +216,6 @@ GAMES = {
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_a_whole_game_finished_by_clicking_only(server, browser, name):
-    if name == "phone-es":
-        # known failure since the phone's cluster chooser (item 5): the game's taps on reachable
-        # settlements wait for a target the chooser now stands before; issue 29 open
-        pytest.xfail("the phone game's taps and the cluster chooser (issue 29 open)")
     options, lang, game = GAMES[name]
     page = open_page(browser, **options)
     errors = watch_console(page)

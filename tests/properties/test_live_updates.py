@@ -62,7 +62,7 @@ async def play(seed: int, choices: list[tuple[int, int]]) -> int:
                             break
                         s = live.game.waiting_for()[0]
                         legal = list(live.game.legal_actions(s))
-                        await service._apply_and_commit(live, legal[choice % len(legal)], None)
+                        await service.actor.apply_and_commit(live, legal[choice % len(legal)], None)
                 await service.broadcast(live)
             else:
                 legal = list(live.game.legal_actions(seat))

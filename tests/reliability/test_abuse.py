@@ -461,7 +461,7 @@ def assert_hides_secrets(doc: dict, seat: int, by_seq: list[dict], rngs: set[str
 
 @pytest.fixture
 def bot_client(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     url = f"sqlite:///{tmp_path / 'hidden.db'}"
     with TestClient(create_app(url, allow_seeds=True, limits=MANY_GAMES), raise_server_exceptions=False) as client:
         yield client, url

@@ -58,7 +58,7 @@ def leaks(frame: dict, secrets_text: set[str]) -> list[str]:
 
 @pytest.fixture
 def client(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0.01)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0.01")
     with TestClient(create_app(f"sqlite:///{tmp_path / 'secrecy.db'}")) as c:
         yield c, f"sqlite:///{tmp_path / 'secrecy.db'}"
 

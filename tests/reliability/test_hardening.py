@@ -284,9 +284,17 @@ RAW_HOSTILE = st.sampled_from(["NaN", "Infinity", "-Infinity", '"\\ud800"', "1e9
 RULE_NAMES = [f.name for f in msgspec.structs.fields(Rules)]
 
 
+def _all_routes(routes):
+    """The routes, with those of the routers included (server/routes/, one per topic)."""
+    for r in routes:
+        router = getattr(r, "original_router", None)  # FastAPI's included router
+        yield from _all_routes(router.routes) if router is not None else [r]
+
+
 def _routes(app):
-    http = [(m, r.path) for r in app.routes if isinstance(r, APIRoute) for m in sorted(r.methods)]
-    sockets = [r.path for r in app.routes if isinstance(r, WebSocketRoute)]
+    routes = list(_all_routes(app.routes))
+    http = [(m, r.path) for r in routes if isinstance(r, APIRoute) for m in sorted(r.methods)]
+    sockets = [r.path for r in routes if isinstance(r, WebSocketRoute)]
     return http, sockets
 
 

@@ -19,7 +19,7 @@ SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"k
 
 @pytest.fixture
 def client(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True)) as c:
         yield c
 
@@ -96,7 +96,7 @@ def test_29_9_the_board_follows_as_edits_of_the_drawing_held(client):
 
 
 def test_29_9_a_seat_socket_with_follow_sends_the_board_edits_after_the_views(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "human", "name": "Cy"}]
     with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True)) as client:
         data = client.post("/api/games", json={"seats": seats, "seed": 3}).json()

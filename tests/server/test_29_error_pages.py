@@ -1,5 +1,5 @@
 """Issue 29, item 8: an error met while browsing answers a page in the reader's language with
-a way back home (server/pages.py); the API keeps its JSON errors. The browser's side:
+a way back home (server/html.py); the API keeps its JSON errors. The browser's side:
 tests/browser/test_29_error_pages.py."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"ki
 
 @pytest.fixture
 def client(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}")) as c:
         yield c
 

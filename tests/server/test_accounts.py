@@ -22,7 +22,7 @@ ONE_HUMAN = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"},
 
 @pytest.fixture
 def client(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     # argon2's cheapest parameters: the tests check what is done, not how costly it is
     monkeypatch.setattr(
         "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)

@@ -22,7 +22,7 @@ def db_url(tmp_path):
 
 @pytest.fixture
 def client(db_url, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     # a turn timer shorter than the server's floor, so that the timer's test runs quickly
     with TestClient(create_app(db_url, allow_scenarios=True, allow_seeds=True, limits=Limits(min_turn_timer=0.5))) as c:
         yield c
@@ -153,7 +153,7 @@ def test_bots_play_their_seats_by_themselves(client):
 
 
 def test_a_restarted_server_resumes_every_game_exactly(db_url, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(db_url, allow_seeds=True)) as first:
         data = create(first)
         game_id, token = data["id"], data["seats"][0]["token"]
@@ -261,7 +261,7 @@ def test_the_turn_timer_hands_an_idle_seat_to_a_bot(client):
 
 
 def test_seat_takeovers_survive_a_restart(db_url, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(db_url, allow_seeds=True)) as first:
         data = create(first)
         game_id, token = data["id"], data["seats"][0]["token"]
@@ -277,7 +277,7 @@ def test_seat_takeovers_survive_a_restart(db_url, monkeypatch):
 def test_the_takeover_bot_is_a_game_option_kept_across_restarts(db_url, monkeypatch):
     """A seat whose player is away is played by the game's takeover bot: the MCTS bot unless
     the game chose another; a bot the server cannot play is refused at creation."""
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(db_url, allow_seeds=True)) as first:
         default = create(first)
         chosen = create(first, takeover_bot="random")
@@ -316,7 +316,7 @@ def test_the_screen_links_the_manual_chapter_of_the_current_phase(client):
 
 
 def test_a_game_keeps_its_own_rules_across_a_restart(db_url, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(db_url, allow_seeds=True)) as first:
         data = create(first, rules={"wrath_threshold": 5, "dowry": 2})
         plain = create(first)
@@ -352,7 +352,7 @@ def test_a_game_stored_with_old_options_loads_on_the_default_map(db_url):
         1,
         seats,
     )
-    game = GameService(store)._load("old").game
+    game = GameService(store).actor.load_copy("old").game
     assert game.state.options.rules.map == "canaan" and game.state.options.players == 2
 
 

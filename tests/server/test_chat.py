@@ -28,7 +28,7 @@ def db_url(tmp_path):
 
 @pytest.fixture
 def make_client(db_url, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     clients = []
 
     def make(**limits) -> TestClient:

@@ -33,7 +33,7 @@ def db_url(tmp_path):
 
 @pytest.fixture
 def client(db_url, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(db_url)) as c:
         yield c
 

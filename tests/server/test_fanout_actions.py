@@ -89,7 +89,7 @@ async def pair(url: str) -> tuple[GameService, GameService, Counting]:
     a, b = GameService(store_a, Limits()), GameService(store_b, Limits())
     for service, store in ((a, store_a), (b, store_b)):
         service.fanout = PostgresFanout(store.url, "test-scope")
-        await listening(service.fanout, service._on_change)  # no watchdog: nothing polls behind our back
+        await listening(service.fanout, service.sync.on_change)  # no watchdog: nothing polls behind our back
     return a, b, store_b
 
 
@@ -133,7 +133,7 @@ def test_a_process_one_action_behind_applies_the_carried_action_without_the_stor
             b.fanout.deliver = lambda change: None
             await act(a, live_a)
             await asyncio.sleep(0.3)
-            b.fanout.deliver = b._on_change
+            b.fanout.deliver = b.sync.on_change
             await act(a, live_a)
             await wait_until(lambda: len(live_b.game.log) == len(live_a.game.log))
             assert store_b.catch_ups == 1
@@ -152,18 +152,18 @@ def test_a_process_one_action_behind_applies_the_carried_action_without_the_stor
 
             # the watchdog: a game behind only since its last round is left to the fan-out...
             b.fanout.deliver = lambda change: None
-            await b._poll_versions(at_once=False)
+            await b.sync.poll_versions(at_once=False)
             await act(a, live_a)
-            await b._poll_versions(at_once=False)
+            await b.sync.poll_versions(at_once=False)
             await asyncio.sleep(0.3)
             assert len(live_b.game.log) == len(live_a.game.log) - 1 and store_b.catch_ups == 3
             # ...and read from the store at the next round if the message was lost
-            await b._poll_versions(at_once=False)
+            await b.sync.poll_versions(at_once=False)
             await wait_until(lambda: len(live_b.game.log) == len(live_a.game.log))
             assert store_b.catch_ups == 4
             # after a reconnection (anything may have been missed) at once
             await act(a, live_a)
-            await b._poll_versions()
+            await b.sync.poll_versions()
             await wait_until(lambda: len(live_b.game.log) == len(live_a.game.log))
             assert store_b.catch_ups == 5
             assert live_b.game.state == live_a.game.state

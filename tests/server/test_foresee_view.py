@@ -33,7 +33,7 @@ MAX_VIEW = 100_000  # bytes
 
 @pytest.fixture
 def client(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_scenarios=True, allow_seeds=True)) as c:
         yield c
 

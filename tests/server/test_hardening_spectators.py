@@ -41,7 +41,7 @@ THREE_HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"
 
 @pytest.fixture
 def make_client(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     clients = []
 
     def make(client_address: tuple[str, int] = ("testclient", 50000), **limits) -> TestClient:
@@ -322,7 +322,7 @@ def test_the_log_names_a_discard_as_the_face_up_pile_shows_it():
     seats = [{"name": n, "kind": "human", "bot": None} for n in ("Ada", "Bo", "Cy")]
     live = LiveGame(id="g", game=game, seats=seats)
     public = public_payload(live, "en")
-    assert public["state"].discard == ["plague"] and public["hand_sizes"][0] == 5
+    assert public.state.discard == ["plague"] and public.hand_sizes[0] == 5
     [entry] = log_entries(live, "es")
     assert entry["type"] == "discard"
     plague = i18n.label("es", "card", "plague")

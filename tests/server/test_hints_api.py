@@ -19,7 +19,7 @@ SEATS = [{"kind": "human", "name": "Ada", "language": "es"}, {"kind": "bot", "bo
 
 @pytest.fixture
 def client(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     limits = Limits(bot_cpu_seconds=0.1)  # a small budget: the test measures nothing
     with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", allow_seeds=True, limits=limits)) as c:
         yield c
@@ -76,7 +76,7 @@ def test_a_table_may_refuse_hints(client):
 
 
 def test_a_tables_refusal_of_hints_survives_a_restart(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     url = f"sqlite:///{tmp_path / 'g.db'}"
     with TestClient(create_app(url, allow_seeds=True)) as c:
         data = create(c, hints=False)

@@ -19,7 +19,7 @@ OPEN_TABLE = [{"kind": "human", "name": "Ada"}, {"kind": "human", "open": True},
 
 @pytest.fixture
 def client(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True)) as c:
         yield c
 
@@ -55,7 +55,8 @@ def test_the_board_the_log_and_the_spectators_view_show_only_public_things(clien
     log = client.get(f"/api/games/{gid}/log").json()
     assert log["seq"] == len(log["entries"])
     watched = client.get(f"/api/games/{gid}/spectate").json()
-    assert watched["spectator"] is True and watched["legal_actions"] == [] and watched["ballot"] is None
+    # a spectator's view is the view of no seat (issue 32: server/wire.py)
+    assert watched["seat"] is None and watched["legal_actions"] == [] and watched["ballot"] is None
     with client.websocket_connect(f"/ws/games/{gid}/spectate") as socket:
         assert socket.receive_json()["view"]["seq"] == watched["seq"]
 
@@ -78,7 +79,7 @@ def test_a_socket_that_falls_behind_is_dropped_and_its_next_one_gets_the_whole_v
         sub.close = lambda code, key: closed.append(code)
         assert first is not None and msgspec.json.decode(first)["type"] == "full"
         for _ in range(sub.queue.maxsize + 1):
-            service._push(live)
+            service.hub.push(live)
         # it never holds the others up: it is closed (the screen reconnects) ...
         assert closed == [1013] and sub not in live.subscribers
         # ... and the new socket's first message is the latest view with every notification

@@ -22,7 +22,7 @@ OPEN_TABLE = [{"kind": "human", "name": "Ada"}, {"kind": "human", "open": True},
 
 @pytest.fixture
 def make_client(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     clients = []
 
     def make(**limits) -> TestClient:
@@ -119,7 +119,7 @@ def test_a_seat_whose_player_left_or_is_gone_may_be_handed_over(make_client):
 
 
 def test_an_open_socket_keeps_its_player_present_and_its_close_starts_the_clock(make_client, monkeypatch):
-    monkeypatch.setattr("judges.server.service.WATCH_SECONDS", 0.1)
+    monkeypatch.setenv("JUDGES_WATCH_SECONDS", "0.1")
     client = make_client(absent_after=2.0)
     gid, (host, bo, _) = table(client)
     with client.websocket_connect(f"/ws/games/{gid}", headers=as_seat(bo)) as ws:

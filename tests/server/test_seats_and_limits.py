@@ -30,7 +30,7 @@ def run_apart(coroutine):
 
 @pytest.fixture
 def make_client(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     clients = []
 
     def make(**limits) -> TestClient:
@@ -216,7 +216,7 @@ def test_client_action_ids_are_unique_per_seat(client):
 
 
 def test_client_action_ids_per_seat_survive_a_restart(tmp_path, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     url = f"sqlite:///{tmp_path / 'games.db'}"
     with TestClient(create_app(url, allow_seeds=True)) as first:
         data = first.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 7}).json()
@@ -412,8 +412,8 @@ def test_a_socket_that_falls_behind_is_dropped_not_waited_for(make_client):
         async with live.lock:
             sub, _ = service.subscribe(live, 0, "en")
         sub.close = lambda code, key: closed.append((code, key))
-        service._push(live)  # one message waits: the queue is full
-        service._push(live)  # the next one drops the socket
+        service.hub.push(live)  # one message waits: the queue is full
+        service.hub.push(live)  # the next one drops the socket
         return sub
 
     sub = client.portal.call(attach)

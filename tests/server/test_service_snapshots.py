@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import msgspec
 
 from judges.engine import action_to_dict
-from judges.server import service as service_module
+from judges.server import actor as actor_module
 from judges.server.limits import Limits
 from judges.server.service import GameService, _game_from_snapshot
 from judges.server.store import GameStore
@@ -25,7 +25,7 @@ def run_apart(coroutine):
 
 
 def test_an_action_is_acknowledged_and_broadcast_without_waiting_for_its_snapshot(tmp_path, monkeypatch):
-    monkeypatch.setattr(service_module, "SNAPSHOT_EVERY", 3)
+    monkeypatch.setattr(actor_module, "SNAPSHOT_EVERY", 3)
     store = GameStore(f"sqlite:///{tmp_path / 'games.db'}")
     store.migrate()
     release = threading.Event()

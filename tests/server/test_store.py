@@ -107,7 +107,7 @@ def test_migrate_twice_is_fine(open_store):
     assert store.schema_revision() is None
     store.migrate()
     store.migrate()
-    assert store.schema_revision() == "0004"
+    assert store.schema_revision() == "0005"
     open_store().migrate()  # another instance on the same database
     tables = set(inspect(store.engine).get_table_names())
     assert {"games", "actions", "snapshots", "alembic_version"} <= tables
@@ -128,11 +128,38 @@ def test_accounts_migration_keeps_the_guest_games(open_store):
     store.append_action("g1", 0, 0, end_turn(0), "c0")
     before = store.load("g1", all_actions=True)
     store.migrate()
-    assert store.schema_revision() == "0004"
+    assert store.schema_revision() == "0005"
     assert {"accounts", "sessions", "account_seats"} <= set(inspect(store.engine).get_table_names())
     after = store.load("g1", all_actions=True)
     assert after.seats == before.seats == seats()
     assert after.all_actions == before.all_actions and after.action_count == 1
+
+
+def test_ratings_migration_keeps_the_games_and_accounts(open_store):
+    """Issue 30: a database at 0004 holding a guest game and an account upgrades to the ratings'
+    and e-mailed links' tables (0005) with the game, its seats and actions, and the account
+    unchanged."""
+    from alembic import command
+
+    from judges.server.account_store import AccountStore
+
+    store = open_store(migrate=False)
+    config = store.alembic_config()
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0004")
+    new_game(store)
+    store.append_action("g1", 0, 0, end_turn(0), "c0")
+    account = AccountStore(store).create("Ruth", "$argon2id$hash", None)
+    before = store.load("g1", all_actions=True)
+    store.migrate()
+    assert store.schema_revision() == "0005"
+    tables = set(inspect(store.engine).get_table_names())
+    assert {"ratings", "rated_games", "rating_changes", "account_links"} <= tables
+    after = store.load("g1", all_actions=True)
+    assert after.seats == before.seats == seats()
+    assert after.all_actions == before.all_actions and after.action_count == 1
+    assert AccountStore(store).by_name("ruth") == account
 
 
 def test_migration_matches_the_models(store):

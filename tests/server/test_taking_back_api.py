@@ -38,7 +38,7 @@ def db_url(tmp_path):
 
 @pytest.fixture
 def client(db_url, monkeypatch):
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(db_url, allow_scenarios=True, allow_seeds=True)) as c:
         yield c
 
@@ -124,8 +124,8 @@ def test_an_undo_after_the_turn_went_on_is_refused(client):
 def test_a_server_loading_a_snapshot_taken_mid_run_can_take_back(db_url, monkeypatch):
     """A snapshot written between two free steps carries the run: a restarted server (or
     another process) takes back exactly as the one that wrote it would."""
-    monkeypatch.setattr("judges.server.service.BOT_DELAY", 0)
-    monkeypatch.setattr("judges.server.service.SNAPSHOT_EVERY", 2)
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
+    monkeypatch.setattr("judges.server.actor.SNAPSHOT_EVERY", 2)
     with TestClient(create_app(db_url, allow_scenarios=True, allow_seeds=True)) as first:
         game_id, token = create(first, MOVEMENT)
         start = view(first, game_id, token)

@@ -9,8 +9,21 @@ from .effects import register_wrath
 from .errors import IllegalAction
 from .intrigue import draw_card
 from .items import ITEMS, cost, wrath
+from .messages import message
 from .rules import Rules
 from .state import General
+
+# What § 8 reports (engine/messages.py): a settlement's or a general's item names it.
+message(
+    "acquisition",
+    "acquisitions",
+    variants=(("acquisition.settlement", "settlement", "given"), ("acquisition.general", "general", "given")),
+    player="player",
+    item="item",
+    cost="coins",
+    settlement="settlement",
+    general="general",
+)
 
 RULE = "§8 Acquisitions"
 

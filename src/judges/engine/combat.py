@@ -10,7 +10,44 @@ from .board import base_value, control_map, generals_at, is_defended, living_sea
 from .context import Ctx
 from .effects import kill_general, raze, register_wrath
 from .errors import IllegalAction
+from .messages import Line, message
 from .state import CANAANITES, Decision, InvaderPair
+
+# What § 9 Combat reports (engine/messages.py). A battle's parties are seats, or "invaders".
+_BATTLE: dict[str, Any] = {  # (Any: spread into message's keywords)
+    "hex": "hex",
+    "attacker": "player",
+    "defender": "player",
+    "winner": "player",
+    "rounds": "battle_rounds",
+    "attacker_losses": "int",
+    "defender_losses": "int",
+    "captured": "generals",
+    "killed": "generals",
+}
+message("combat.battle", "movement-and-combat", variants=(("combat.battle.none", "winner", "missing"),), **_BATTLE)
+message(
+    "notification.battle",
+    "movement-and-combat",
+    lines=("rounds", Line("fmt.battle_losses"), Line("fmt.captured", "captured"), Line("fmt.killed", "killed")),
+    variants=(("notification.battle.none", "winner", "missing"),),
+    **_BATTLE,
+)
+message("general.captured", "captives", general="general", owner="player", captor="player", hex="hex")
+message("combat.siege_razed", "movement-and-combat", pair="int", settlement="settlement")
+message("combat.pair_destroyed", "movement-and-combat", pair="int", settlement="settlement")
+message("combat.plunder", "movement-and-combat", player="player", settlement="settlement", coins="coins")
+message("combat.conquest", "movement-and-combat", player="player", settlement="settlement")
+message(
+    "title.claimed",
+    "judges-and-kings",
+    variants=(("title.claimed.from", "previous_owner", "given"),),
+    region="region",
+    player="player",
+    previous_owner="player",
+    previous_holder="general",
+)
+message("title.judge", "judges-and-kings", region="region", general="general", player="player")
 
 RULE = "§9 Combat"
 RULE_CLAIM = "§9 Claiming a Judge title"

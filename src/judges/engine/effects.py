@@ -5,6 +5,17 @@ from __future__ import annotations
 
 from .board import standing_in_region
 from .context import Ctx
+from .messages import message
+
+# What its effects report (engine/messages.py).
+message("wrath.registered", "wrath-and-invaders", amount="int", reason="wrath_reason")
+message("general.died", "captives", general="general", owner="player", cause="cause", hex="hex")
+message("ark.dropped", "movement-and-combat", hex="hex")
+message("title.vacant", "judges-and-kings", region="region", owner="player")
+message("king.died", "judges-and-kings", general="general", owner="player")
+message("settlement.razed", "movement-and-combat", settlement="settlement", by="razed_by")
+message("title.left_play", "judges-and-kings", region="region")
+message("king.crowned", "judges-and-kings", general="general", owner="player", how="crowned")
 
 
 def register_wrath(ctx: Ctx, amount: int, reason: str) -> None:

@@ -8,8 +8,19 @@ from .board import generals_at, prophet_owner
 from .context import Ctx
 from .effects import kill_general
 from .errors import IllegalAction
+from .messages import message
 from .rules import Rules
 from .state import Decision, LandedEvent
+
+# What § 5.4-5.5 and § 11 report (engine/messages.py).
+message("events.expired", "events", cards="cards")
+message("events.roll", "events", card="card", die="die", terrain="terrain")
+message("prophet.foresaw_events", "events", player="player", terrains="terrains")
+message("events.displaced", "events", card="card", by="card", terrain="terrain")
+message("events.landed", "events", card="card", terrain="terrain")
+message("plague.garrison", "events", settlement="settlement", owner="player", die="die", lost="int")
+message("plague.army", "events", general="general", owner="player", die="die", lost="int")
+message("plague.general", "events", general="general", owner="player", die="die", died="death_outcome")
 
 RULE_LAND = "§5.5 New events land"
 

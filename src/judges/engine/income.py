@@ -5,7 +5,32 @@ from __future__ import annotations
 from ..world import World
 from .board import base_value, control_map, living_seats
 from .context import Ctx
+from .messages import message
 from .state import Entry, GameState
+
+# What § 7 Income reports (engine/messages.py): one notification per player, its lines.
+message("income.besieged", "income-and-victory", settlement="settlement", value="coins")
+message("income.taxed", "income-and-victory", settlement="settlement", value="coins", collector="player")
+message(
+    "income.tax",
+    "income-and-victory",
+    variants=(("income.tax.modified", "modifiers", "nonempty"),),
+    settlement="settlement",
+    value="coins",
+    modifiers="cards",
+    owner="player",
+)
+message(
+    "income.settlement",
+    "income-and-victory",
+    variants=(("income.settlement.modified", "modifiers", "nonempty"),),
+    settlement="settlement",
+    value="coins",
+    modifiers="cards",
+    developments="int",
+)
+message("income.dowry", "income-and-victory", value="coins")
+message("notification.income", "income-and-victory", player="player", before="coins", income="coins", after="coins")
 
 
 def settlement_value(state: GameState, world: World, settlement: int) -> tuple[int, list[str]]:

@@ -21,7 +21,29 @@ from .cards import EVENT_CARDS, is_event
 from .context import Ctx, TurnHandler
 from .effects import kill_general, register_wrath
 from .errors import IllegalAction
+from .messages import message
 from .state import CANAANITES, Decision
+
+# What § 6 reports (engine/messages.py).
+message("deck.reshuffled", "intrigue", cards="int")
+message("intrigue.tax", "intrigue", player="player", region="region")
+message("intrigue.event", "intrigue", player="player", card="card")
+message(
+    "intrigue.assassin", "intrigue", player="player", target="general", owner="player", die="die", outcome="outcome"
+)
+message(
+    "intrigue.revolt",
+    "intrigue",
+    player="player",
+    settlement="settlement",
+    owner="player",
+    die="die",
+    success="revolt_outcome",
+)
+message("intrigue.prophet", "intrigue", player="player", general="general")
+message("intrigue.anointing", "intrigue", player="player", general="general")
+message("intrigue.execution", "intrigue", player="player", general="general", owner="player")
+message("intrigue.release", "intrigue", player="player", general="general", owner="player", hex="hex")
 
 RULE_DRAW = "§6 Intrigue: drawing"
 RULE_CARDS = "§6 Intrigue cards"

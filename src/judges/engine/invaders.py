@@ -9,7 +9,17 @@ from .board import is_defended, prophet_owner
 from .context import Ctx
 from .effects import raze
 from .errors import IllegalAction
+from .messages import message
 from .state import CANAANITES, Decision, InvaderPair
+
+# What § 13 reports (engine/messages.py).
+message("invaders.besiege", "wrath-and-invaders", pair="int", settlement="settlement", how="arrival")
+message("invaders.raid", "wrath-and-invaders", pair="int", settlement="settlement", how="arrival")
+message("invaders.stay", "wrath-and-invaders", pair="int", settlement="settlement")
+message("invaders.wave", "wrath-and-invaders", wave="int", pairs="int")
+message("invaders.no_entry", "wrath-and-invaders", pair="int")
+message("invaders.entry_roll", "wrath-and-invaders", pair="int", die="die", sides="int")
+message("prophet.foresaw_invasion", "events", player="player", pair="int")
 
 RULE_MOVE = "§5.2 Invaders move"
 RULE_ENTRY = "§13 New wave"

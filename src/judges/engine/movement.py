@@ -10,8 +10,13 @@ from .board import settlement_controller
 from .context import Ctx, TurnHandler
 from .errors import IllegalAction
 from .interned import TROOP_ROW, leave_troops, take_troops
+from .messages import message
 from .rules import Rules
 from .state import General
+
+# What § 9 Movement reports (engine/messages.py).
+message("movement.ark_taken", "movement-and-combat", player="player", general="general", hex="hex")
+message("movement.ark_dropped", "movement-and-combat", player="player", general="general", hex="hex")
 
 RULE = "§9 Movement"
 

@@ -13,8 +13,22 @@ from . import combat, events, intrigue, invaders, movement, titles, turns, wrath
 from .board import living_seats
 from .context import Ctx
 from .income import run_income
+from .messages import message
 from .state import Entry
 from .victory import victory_check
+
+# What the phases' frame reports (engine/messages.py).
+message("player.eliminated", "income-and-victory", player="player", round="int")
+message("notification.eliminated", "income-and-victory", player="player", round="int")
+message(
+    "notification.announcements",
+    "announcements",
+    variants=(("notification.announcements.judgment", "judgment", "nonempty"),),
+    round="int",
+    wrath="int",
+    judgment="bool",
+    events="events",
+)
 
 Step = Callable[[Ctx], None]
 

@@ -9,7 +9,26 @@ from .board import turn_order
 from .context import Ctx
 from .effects import crown
 from .errors import IllegalAction
+from .messages import message
 from .state import Decision
+
+# What § 10 reports (engine/messages.py).
+message("king.token_lost", "judges-and-kings", owner="player")
+message("king.deposed", "judges-and-kings", general="general", owner="player")
+message("title.deferred", "judges-and-kings", region="region")
+message("title.appointed", "judges-and-kings", region="region", general="general", owner="player", by="player")
+message("election.opened", "judges-and-kings", candidates="generals")
+message("election.result", "judges-and-kings", tally="tally", winner="general")
+message("election.tie", "judges-and-kings", tally="tally", tied="generals")
+message(
+    "notification.election",
+    "judges-and-kings",
+    variants=(("notification.election.tie", "winner", "missing"),),
+    lines=("ballots",),
+    tally="tally",
+    ballots="ballots",
+    winner="general",
+)
 
 RULE_ANOINTED = "§5.3 The Anointed"
 RULE_SUCCESSION = "§10 Succession"

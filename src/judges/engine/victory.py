@@ -7,7 +7,29 @@ from typing import Any
 from ..world import World
 from .board import control_map, controlled_settlements, hex_controller, living_seats, sustaining_regions
 from .context import Ctx
+from .messages import Line, message
 from .state import GameState
+
+# What § 14 reports (engine/messages.py).
+message("captive.freed", "captives", general="general", owner="player", hex="hex")
+message("captive.transferred", "captives", general="general", owner="player", captor="player", hex="hex")
+message(
+    "notification.round_report",
+    "income-and-victory",
+    lines=("scores", Line("fmt.eliminated_now", "eliminated")),
+    round="int",
+    scores="scores",
+    eliminated="players",
+)
+message(
+    "notification.game_over",
+    "income-and-victory",
+    variants=(("notification.game_over.no_winner", "winners", "empty"),),
+    lines=("ending",),
+    ending="ending",
+    winners="players",
+    round="int",
+)
 
 
 def reconcile_custody(ctx: Ctx) -> None:

@@ -13,26 +13,38 @@ the start), and the seed itself once the game is over, so that any player can ch
 Because the state is a `GameState`, a bot asks the engine's own questions of it
 (`board.control_map`, `board.base_value`, `victory.score`…) and gets the engine's answers.
 It is turned into JSON only at the server's edge (`msgspec.json.encode`).
+
+A screen asks for more (`player_view(..., screen=True)`; bots leave it out, it costs): the
+scores and the final table (`victory.standings`, `victory.final_table`), the seat's legal
+actions with what each would give (`gains`: a plunder's coins), and whether it may take back
+a step. `seat_view` derives a seat's screen view from the view of no seat (`NOBODY`), sharing
+its public parts (the server builds the public view once per version: server/wire.py).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from msgspec import Struct
 
+from .actions import Action, Plunder
 from .board import turn_order
+from .combat import plunder_value
 from .dice import commitment, seed_text
-from .state import _NO_OPTIONS, PHASES, Decision, GameState, Notification
+from .state import _NO_OPTIONS, PHASES, Decision, GameState, Notification, Player
+from .victory import final_table, standings
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
-__all__ = ["DiceInfo", "PlayerView", "dice_info", "player_view", "public_state"]
+__all__ = ["NOBODY", "DiceInfo", "PlayerView", "dice_info", "player_view", "public_state", "seat_view"]
+
+NOBODY = -1  # the seat of a view that is nobody's (a spectator's): every hand hidden, no ballot
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(GameState)
+_player_decoder = msgspec.msgpack.Decoder(Player)
 
 
 class DiceInfo(Struct, kw_only=True):
@@ -61,6 +73,12 @@ class PlayerView(Struct, kw_only=True):
     ballot: int | None = None  # this seat's vote in an open election (others' stay secret)
     dice: DiceInfo
     notifications: list[Notification] = msgspec.field(default_factory=list)
+    # The screen's parts (`screen=True`), empty for a bot:
+    scores: dict[int, dict[str, int]] = msgspec.field(default_factory=dict)  # victory.standings
+    final: dict[str, Any] | None = None  # victory.final_table, once the game is over
+    legal_actions: list[Action] = msgspec.field(default_factory=list)  # this seat's
+    gains: list[int | None] = msgspec.field(default_factory=list)  # by legal action: a plunder's coins
+    undo: bool = False  # this seat may take back its last free step (§ 4 Taking back)
 
 
 def public_state(state: GameState, seat: int) -> GameState:
@@ -89,11 +107,12 @@ def public_state(state: GameState, seat: int) -> GameState:
     return public
 
 
-def player_view(game: Game, seat: int, notifications: bool = True) -> PlayerView:
-    """The seat's view. `notifications=False` leaves out the bell (bots do not read it)."""
+def player_view(game: Game, seat: int, notifications: bool = True, *, screen: bool = False) -> PlayerView:
+    """The seat's view. `notifications=False` leaves out the bell (bots do not read it);
+    `screen=True` adds the screen's parts (see the module docstring)."""
     state = game.state
     pending = list(state.pending)
-    return PlayerView(
+    view = PlayerView(
         seat=seat,
         round=state.round,
         phase=state.phase,
@@ -109,6 +128,57 @@ def player_view(game: Game, seat: int, notifications: bool = True) -> PlayerView
         dice=dice_info(game),
         notifications=[n for n in game.notifications if seat in n.to] if notifications else [],
     )
+    if screen:
+        _add_screen_parts(view, game)
+    return view
+
+
+def _add_screen_parts(view: PlayerView, game: Game) -> None:
+    state = game.state
+    view.scores = standings(view.state, game.world)  # the public state: scores hide nothing
+    view.final = final_table(state, game.world) if state.ending is not None else None
+    if view.seat != NOBODY:
+        view.legal_actions = game.legal_actions(view.seat)
+        view.gains = [_gain(game, a) for a in view.legal_actions]
+        view.undo = game.can_undo(view.seat)
+
+
+def _gain(game: Game, action: Action) -> int | None:
+    """What an action would give, for its button: a plunder's coins (None for any other)."""
+    if not isinstance(action, Plunder) or not action.plunder:
+        return None
+    return plunder_value(game._ctx, game.world.settlement_by_name[action.settlement])
+
+
+def seat_view(public: PlayerView, game: Game, seat: int) -> PlayerView:
+    """The screen's view of `seat` (as `player_view(game, seat, False, screen=True)`) from the
+    screen's view of no seat of the same position: its public parts are `public`'s own objects,
+    not copies (a server encodes them once for every seat), and only the seat's own are new:
+    its hand, its ballot, the Foresee terrains it chose so far, its decisions and actions."""
+    state = game.state
+    if seat == NOBODY:
+        return public
+    players = [
+        _player_decoder.decode(_encoder.encode(p)) if p.seat == seat else hidden
+        for p, hidden in zip(state.players, public.state.players, strict=True)
+    ]
+    foreseeing = any(d.player == seat and d.kind == "foresee_events" for d in state.pending)
+    shown = msgspec.structs.replace(
+        public.state, players=players, pending_terrains=list(state.pending_terrains) if foreseeing else []
+    )
+    view = msgspec.structs.replace(
+        public,
+        seat=seat,
+        my_decisions=[d for d in public.pending if d.player == seat],
+        state=shown,
+        ballot=state.votes.get(seat),
+        notifications=[],
+    )
+    view.scores, view.final = public.scores, public.final
+    view.legal_actions = game.legal_actions(seat)
+    view.gains = [_gain(game, a) for a in view.legal_actions]
+    view.undo = game.can_undo(seat)
+    return view
 
 
 def dice_info(game: Game) -> DiceInfo:

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from .board import canaanites_hold_israel_or_judah
 from .context import Ctx
+from .messages import message
+
+# What § 12 reports (engine/messages.py).
+message("wrath.reconciled", "wrath-and-invaders", before="int", registered="int", canaanites="int", after="int")
+message("wrath.judgment", "wrath-and-invaders", judgments="int")
 
 
 def reconcile_wrath(ctx: Ctx) -> None:

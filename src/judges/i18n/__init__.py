@@ -15,11 +15,15 @@ parameters (``{before}``, ``{settlement}``...).
     render_notification(n, "es", world, names)                 # {"title": ..., "lines": [...]}
     render_error(exc.to_dict(), "es")
 
-Before formatting, ``render_entry`` converts the parameters that name things: settlement and
-region indices become their names, seats become player names (``names``; -1 the Canaanites),
-general ids "General #N", hexes the settlement on them or "(q, r)", cards, terrains, items,
-endings... their translated words, lists a readable enumeration. Unknown parameters pass
-through unchanged.
+Before formatting, each parameter is converted by its declared type
+(`judges.engine.messages`: a report line's or notification's declaration beside its emitter;
+`FIELD_TYPES` for a refusal's or an action label's parameters), never guessed from its name:
+settlement and region indices become their names, seats player names (``names``; -1 the
+Canaanites), general ids "General #N", hexes the settlement on them or its terrain and the
+nearest settlement, cards, terrains, items, endings... their translated words, lists a readable
+enumeration. A parameter of no declared type is shown as it came (a KeyError when strict). A
+notification's lines under its title are those its declaration names (a battle's rolls, an
+election's ballots, the scores...), then one per entry.
 
 Plurals: a message with a count is a gettext plural entry. Its ``msgid`` is the key, its
 ``msgid_plural`` names the parameter that counts, as a field (``"{coins}"``), and its
@@ -54,7 +58,6 @@ field shows as "?".
 
 from __future__ import annotations
 
-import os
 import string
 from collections.abc import Iterable, Mapping
 from functools import cache, lru_cache
@@ -67,6 +70,9 @@ from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
+
+from ..engine.messages import MESSAGES, Line, param_type
+from ..settings import load as load_settings
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
@@ -82,6 +88,7 @@ __all__ = [
     "LOCALE_DIR",
     "STRICT",
     "VARIANTS",
+    "BASE_OF_VARIANT",
     "normalize_language",
     "negotiate_language",
     "request_language",
@@ -119,23 +126,16 @@ LANGUAGE_NAMES: dict[str, str] = {
 DOMAIN = "messages"
 
 #: Raise KeyError on a missing translation or format field instead of falling back.
-STRICT = os.environ.get("JUDGES_I18N_STRICT", "").strip().lower() not in ("", "0", "false", "no")
+STRICT = load_settings().strict_i18n
 
-#: Message keys rendered through a different sentence for some parameters: base key ->
-#: rows (variant key, parameter, test), tried in order; the first whose test holds is used,
-#: else the base key. Tests: "missing" (None or absent), "given" (not None), "empty" (no
-#: items, or falsy), "nonempty". Each variant uses the base key's parameters. Counts are
+#: Keys rendered through a different sentence for some parameters: base key -> rows (variant
+#: key, parameter, test), tried in order; the first whose test holds is used, else the base key.
+#: Tests: "missing" (None or absent), "given" (not None), "empty" (no items, or falsy),
+#: "nonempty". Each variant uses the base key's parameters. A message's variants are its
+#: declaration's (`judges.engine.messages`); an action's button's are listed here. Counts are
 #: not variants: they are plural entries (see the module's docstring).
 VARIANTS: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "combat.battle": (("combat.battle.none", "winner", "missing"),),
-    "notification.battle": (("notification.battle.none", "winner", "missing"),),
-    "title.claimed": (("title.claimed.from", "previous_owner", "given"),),
-    "acquisition": (("acquisition.settlement", "settlement", "given"), ("acquisition.general", "general", "given")),
-    "income.settlement": (("income.settlement.modified", "modifiers", "nonempty"),),
-    "income.tax": (("income.tax.modified", "modifiers", "nonempty"),),
-    "notification.announcements": (("notification.announcements.judgment", "judgment", "nonempty"),),
-    "notification.election": (("notification.election.tie", "winner", "missing"),),
-    "notification.game_over": (("notification.game_over.no_winner", "winners", "empty"),),
+    **{key: m.variants for key, m in MESSAGES.items() if m.variants},
     "label.buy": (("label.buy.settlement", "settlement", "given"), ("label.buy.general", "general", "given")),
     "label.plunder": (("label.hold", "plunder", "empty"),),
 }
@@ -429,24 +429,25 @@ def label(lang: str, prefix: str, value: Any, *, strict: bool | None = None) -> 
 
 # --- Rendering ---------------------------------------------------------------------------
 
-_SEAT_PARAMS = frozenset({"player", "owner", "captor", "collector", "previous_owner", "attacker", "defender"})
-_GENERAL_PARAMS = frozenset({"general", "target", "candidate", "previous_holder"})
-_GENERAL_LIST_PARAMS = frozenset({"candidates", "tied", "captured", "killed"})
-_SEAT_LIST_PARAMS = frozenset({"winners", "eliminated", "voters"})
-# parameter -> vocabulary prefix of its value
-_VOCABULARY_PARAMS = {
+#: Parameter type -> the vocabulary prefix of its value's word (`judges.engine.messages`).
+_WORD_TYPES = {
     "card": "card",
     "terrain": "terrain",
     "item": "item",
     "ending": "ending",
-    "kind": "decision",
-    "reason": "wrath_reason",
-    "cause": "cause",
-    "outcome": "outcome",
+    "decision": "decision",
     "action": "action",
     "kingdom": "kingdom",
+    "wrath_reason": "wrath_reason",
+    "cause": "cause",
+    "razed_by": "razed_by",
+    "crowned": "crowned",
+    "arrival": "arrival",
+    "outcome": "outcome",
 }
-_VOCABULARY_LIST_PARAMS = {"cards": "card", "terrains": "terrain", "modifiers": "card"}
+_WORD_LIST_TYPES = {"cards": "card", "terrains": "terrain"}
+#: A variant key -> its base key, whose declaration types its parameters.
+BASE_OF_VARIANT = {row[0]: base for base, rows in VARIANTS.items() for row in rows}
 _PHASE_NAMES = ("announcements", "intrigue", "income", "acquisitions", "movement", "combat", "victory")
 
 
@@ -581,54 +582,112 @@ class _Renderer:
     # parameters ---------------------------------------------------------------------------
 
     def value(self, key: str, name: str, params: Mapping[str, Any]) -> Any:
-        """The parameter `name` of message `key`, converted for the reader."""
+        """The parameter `name` of message `key`, converted for the reader by its declared
+        type (`judges.engine.messages`: a message's declaration, else `FIELD_TYPES`). A
+        parameter of no declared type is shown as it came (a KeyError when strict)."""
         v = params.get(name)
-        if name in _SEAT_PARAMS:
-            return self.seat(v)
-        if name == "winner":
-            # a party in a battle, a general in an election
-            return self.seat(v) if "battle" in key else self.general(v)
-        if name in _GENERAL_PARAMS:
-            return self.general(v)
-        if name == "settlement":
-            return self.settlement(v)
-        if name == "region":
-            return self.region(v)
-        if name == "hex":
-            return self.hex(v)
-        if name == "phase":
-            return self.phase(v)
-        if name == "by":
-            if isinstance(v, int) and not isinstance(v, bool):
-                return self.seat(v)
-            if isinstance(v, str) and has_message(self.lang, f"card.{v}"):
-                return self.word("card", v)
-            return self.word("razed_by", v)
-        if name == "how":
-            return self.word("crowned" if key.startswith("king.") else "arrival", v)
-        if name == "success":
-            return self.text("outcome.revolt_success" if v else "outcome.revolt_failure")
-        if name == "died":
-            return self.text("outcome.died" if v else "outcome.survived")
-        if name in _VOCABULARY_PARAMS:
-            if isinstance(v, str):
-                return self.word(_VOCABULARY_PARAMS[name], v)
+        kind = param_type(BASE_OF_VARIANT.get(key, key), name)
+        if kind is None:
+            if self.strict:
+                raise KeyError(f"message {key!r}: parameter {name!r} has no declared type")
             return "" if v is None else v
-        if name in _VOCABULARY_LIST_PARAMS:
+        return self.typed(kind, v)
+
+    def typed(self, kind: str, v: Any) -> Any:
+        """A value of a parameter type (`judges.engine.messages.PARAM_TYPES`) for the reader."""
+        if kind == "player":
+            return self.seat(v)
+        if kind == "general":
+            return self.general(v)
+        if kind == "settlement":
+            return self.settlement(v)
+        if kind == "region":
+            return self.region(v)
+        if kind == "hex":
+            return self.hex(v)
+        if kind == "phase":
+            return self.phase(v)
+        if kind in _WORD_TYPES:
+            return self.word(_WORD_TYPES[kind], v) if isinstance(v, str) else ("" if v is None else v)
+        if kind in _WORD_LIST_TYPES:
             if isinstance(v, list):
-                return self.join(self.word(_VOCABULARY_LIST_PARAMS[name], x) for x in v)
-            return "" if v is None else v  # deck.reshuffled: `cards` is a count
-        if name in _GENERAL_LIST_PARAMS:
-            return self.join(self.general(x) for x in v) if isinstance(v, list) else self.general(v)
-        if name in _SEAT_LIST_PARAMS:
+                return self.join(self.word(_WORD_LIST_TYPES[kind], x) for x in v)
+            return "" if v is None else v
+        if kind == "players":
             return self.join(self.seat(x) for x in v) if isinstance(v, list) else self.seat(v)
-        if name == "tally":
+        if kind == "generals":
+            return self.join(self.general(x) for x in v) if isinstance(v, list) else self.general(v)
+        if kind == "revolt_outcome":
+            return self.text("outcome.revolt_success" if v else "outcome.revolt_failure")
+        if kind == "death_outcome":
+            return self.text("outcome.died" if v else "outcome.survived")
+        if kind == "tally":
             return self.tally(v)
-        if name == "events":
+        if kind == "events":
             return self.events(v)
-        if v is None:
-            return ""
-        return v
+        return "" if v is None else v
+
+    # lines under a notification's title ----------------------------------------------------
+
+    def lines(self, key: str, params: Mapping[str, Any]) -> list[str]:
+        """The lines its declaration puts under a notification's title (before its entries)."""
+        declared = MESSAGES.get(key)
+        out: list[str] = []
+        if declared is None:
+            return out
+        for line in declared.lines:
+            if isinstance(line, Line):
+                if line.when is None or params.get(line.when):
+                    template = _template(self.lang, line.key, self.strict, params)
+                    values = {n: self.value(key, n, params) for n in message_fields(template or "") if n in params}
+                    out.append(line.key if template is None else _format(line.key, template, values, self.strict))
+            else:
+                out.extend(self.items(declared.params[line], params.get(line), params))
+        return out
+
+    def items(self, kind: str, v: Any, params: Mapping[str, Any]) -> list[str]:
+        """The lines of a parameter shown as lines (`messages.LINE_TYPES`)."""
+        if kind == "ballots":
+            return [
+                self.text(
+                    "fmt.ballot",
+                    player=self.seat(b.get("player")),
+                    candidate=self.general(b.get("candidate")),
+                    votes=b.get("votes", 0),
+                )
+                for b in v or []
+            ]
+        if kind == "battle_rounds":
+            attacker, defender = self.seat(params.get("attacker")), self.seat(params.get("defender"))
+            return [
+                self.text(
+                    "fmt.battle_round",
+                    n=i,
+                    attacker=attacker,
+                    defender=defender,
+                    attacker_dice=", ".join(str(f) for f in rnd.get("attacker", [])),
+                    defender_dice=", ".join(str(f) for f in rnd.get("defender", [])),
+                    attacker_hits=rnd.get("attacker_hits", 0),
+                    defender_hits=rnd.get("defender_hits", 0),
+                )
+                for i, rnd in enumerate(v or [], start=1)
+            ]
+        if kind == "scores":
+            scores = v or {}
+            return [
+                self.text(
+                    "fmt.score",
+                    player=self.seat(int(seat)),
+                    total=scores[seat].get("total", 0),
+                    judges=scores[seat].get("judges", 0),
+                    king=scores[seat].get("king", 0),
+                    tabernacle=scores[seat].get("tabernacle", 0),
+                )
+                for seat in sorted(scores, key=lambda s: int(s))
+            ]
+        if kind == "ending":
+            return [self.word("ending_text", v)] if v else []
+        raise ValueError(f"a parameter of type {kind!r} is not shown as lines")
 
     def render(self, key: str, params: Mapping[str, Any]) -> str:
         key = self.pick(key, params)
@@ -689,63 +748,7 @@ def render_notification(
     params.setdefault("round", n.get("round"))
     params.setdefault("phase", n.get("phase"))
     title = r.render(key, params)
-    lines: list[str] = []
-    if key == "notification.election":
-        for ballot in params.get("ballots") or []:
-            lines.append(
-                r.text(
-                    "fmt.ballot",
-                    player=r.seat(ballot.get("player")),
-                    candidate=r.general(ballot.get("candidate")),
-                    votes=ballot.get("votes", 0),
-                )
-            )
-    elif key == "notification.battle":
-        attacker, defender = r.seat(params.get("attacker")), r.seat(params.get("defender"))
-        for i, rnd in enumerate(params.get("rounds") or [], start=1):
-            lines.append(
-                r.text(
-                    "fmt.battle_round",
-                    n=i,
-                    attacker=attacker,
-                    defender=defender,
-                    attacker_dice=", ".join(str(f) for f in rnd.get("attacker", [])),
-                    defender_dice=", ".join(str(f) for f in rnd.get("defender", [])),
-                    attacker_hits=rnd.get("attacker_hits", 0),
-                    defender_hits=rnd.get("defender_hits", 0),
-                )
-            )
-        lines.append(
-            r.text(
-                "fmt.battle_losses",
-                attacker=attacker,
-                defender=defender,
-                attacker_losses=params.get("attacker_losses", 0),
-                defender_losses=params.get("defender_losses", 0),
-            )
-        )
-        if params.get("captured"):
-            lines.append(r.text("fmt.captured", generals=r.join(r.general(g) for g in params["captured"])))
-        if params.get("killed"):
-            lines.append(r.text("fmt.killed", generals=r.join(r.general(g) for g in params["killed"])))
-    elif key == "notification.round_report":
-        scores = params.get("scores") or {}
-        for seat in sorted(scores, key=lambda s: int(s)):
-            sc = scores[seat]
-            lines.append(
-                r.text(
-                    "fmt.score",
-                    player=r.seat(int(seat)),
-                    total=sc.get("total", 0),
-                    judges=sc.get("judges", 0),
-                    king=sc.get("king", 0),
-                    tabernacle=sc.get("tabernacle", 0),
-                )
-            )
-        if params.get("eliminated"):
-            lines.append(r.text("fmt.eliminated_now", players=r.join(r.seat(s) for s in params["eliminated"])))
-    elif key == "notification.game_over" and params.get("ending"):
-        lines.append(r.word("ending_text", params["ending"]))
+    lines = r.lines(key, params)
     for entry in n.get("entries") or []:
         entry = _as_dict(entry)
         lines.append(r.render(entry["key"], entry.get("params") or {}))

@@ -57,9 +57,10 @@ from markupsafe import Markup
 
 from ..engine.decisions import KINDS as DECISION_KINDS
 from ..engine.dice import Dice
+from ..engine.messages import MESSAGES
 from ..engine.rules import DEFAULT_RULES, Rules
 from ..engine.state import PHASES
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, gettext, place_name, request_language
+from ..i18n import BASE_OF_VARIANT, LANGUAGE_NAMES, LANGUAGES, gettext, place_name, request_language
 from ..world import load_world
 
 __all__ = [
@@ -119,53 +120,6 @@ _PHASE_CHAPTER = {
     "victory": "income-and-victory",
 }
 
-#: Notification keys (and their variants) -> chapter. Keys of report lines are matched by
-#: their first part below (`_ENTRY_PREFIX_CHAPTER`).
-_NOTIFICATION_CHAPTER = {
-    "notification.announcements": "announcements",
-    "notification.announcements.judgment": "wrath-and-invaders",
-    "notification.income": "income-and-victory",
-    "notification.election": "judges-and-kings",
-    "notification.election.tie": "judges-and-kings",
-    "notification.battle": "movement-and-combat",
-    "notification.battle.none": "movement-and-combat",
-    "notification.eliminated": "income-and-victory",
-    "notification.round_report": "income-and-victory",
-    "notification.game_over": "income-and-victory",
-    "notification.game_over.no_winner": "income-and-victory",
-    "notification.seat_bot": "screen",
-    "notification.seat_back": "screen",
-}
-_ENTRY_PREFIX_CHAPTER = {
-    "wrath": "wrath-and-invaders",
-    "wrath_reason": "wrath-and-invaders",
-    "invaders": "wrath-and-invaders",
-    "arrival": "wrath-and-invaders",
-    "razed_by": "wrath-and-invaders",
-    "events": "events",
-    "plague": "events",
-    "intrigue": "intrigue",
-    "deck": "intrigue",
-    "income": "income-and-victory",
-    "player": "income-and-victory",
-    "ending": "income-and-victory",
-    "ending_text": "income-and-victory",
-    "acquisition": "acquisitions",
-    "item": "acquisitions",
-    "movement": "movement-and-combat",
-    "combat": "movement-and-combat",
-    "ark": "movement-and-combat",
-    "settlement": "movement-and-combat",
-    "title": "judges-and-kings",
-    "king": "judges-and-kings",
-    "election": "judges-and-kings",
-    "crowned": "judges-and-kings",
-    "prophet": "events",
-    "captive": "captives",
-    "general": "captives",
-    "cause": "captives",
-}
-
 
 class ManualNotFound(KeyError):
     """No such language or chapter (the web pages answer 404)."""
@@ -221,18 +175,10 @@ def chapter_for_phase(phase: str | int) -> str:
 
 def chapter_for_notification(key: str) -> str | None:
     """The chapter that explains a notification (``notification.income``...) or a report line
-    (``wrath.reconciled``, ``invaders.besiege``...). Any other notification is explained by the
-    bell, in the chapter on the screen; None for a key that is not a notification or a line."""
-    if key in _NOTIFICATION_CHAPTER:
-        return _NOTIFICATION_CHAPTER[key]
-    parts = key.split(".")
-    for n in range(len(parts) - 1, 0, -1):  # a variant of a known notification
-        base = ".".join(parts[:n])
-        if base in _NOTIFICATION_CHAPTER:
-            return _NOTIFICATION_CHAPTER[base]
-    if parts[0] == "notification":
-        return "screen"
-    return _ENTRY_PREFIX_CHAPTER.get(parts[0])
+    (``wrath.reconciled``, ``invaders.besiege``...): its declaration's (`judges.engine.messages`;
+    a variant, its base key's). None for a key that is no declared message."""
+    declared = MESSAGES.get(BASE_OF_VARIANT.get(key, key))
+    return declared.chapter if declared is not None else None
 
 
 def chapter_for_decision(kind: str, phase: str | int | None = None) -> str | None:

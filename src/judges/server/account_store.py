@@ -13,13 +13,12 @@ from sqlalchemy.exc import IntegrityError
 
 from .store import (
     GameStore,
-    _now,
-    _utc,
     account_seats_table,
     accounts_table,
     games_table,
     sessions_table,
 )
+from .store.base import _now, _utc
 
 
 class NameTaken(Exception):

@@ -19,24 +19,19 @@ request signed in to the account (same site only, as for the seat's cookie) acts
 
 from __future__ import annotations
 
-import asyncio
-import os
 import secrets
-import time
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, Field
+from fastapi import Response
 from starlette.requests import HTTPConnection
 
-from ..engine.state import PHASES
+from ..settings import Settings
+from ..settings import load as load_settings
 from . import seats as seat_keys
-from .account_store import Account, AccountStore, NameTaken, name_key
-from .limits import RateLimiter, clean_name
+from .account_store import Account, AccountStore
+from .limits import RateLimiter
 from .service import GameService, LiveGame, ServiceError
 from .store import hash_token
 
@@ -58,24 +53,11 @@ class AccountLimits:
     sign_up_per_minute: float = 2.0
 
     @classmethod
-    def from_env(cls) -> AccountLimits:
-        env = os.environ.get
-        return cls(
-            session_days=float(env("JUDGES_SESSION_DAYS") or cls.session_days),
-            sign_in_burst=int(env("JUDGES_SIGN_IN_BURST") or cls.sign_in_burst),
-            sign_in_per_minute=float(env("JUDGES_SIGN_IN_PER_MINUTE") or cls.sign_in_per_minute),
-        )
-
-
-class SignUp(BaseModel):
-    name: str = Field(max_length=200)
-    password: str = Field(max_length=1000)
-    email: str | None = Field(default=None, max_length=200)
-
-
-class SignIn(BaseModel):
-    name: str = Field(max_length=200)
-    password: str = Field(max_length=1000)
+    def from_settings(cls, settings: Settings | None = None) -> AccountLimits:
+        """The defaults, with JUDGES_SESSION_DAYS and JUDGES_SIGN_IN_* (judges/settings.py)."""
+        settings = settings or load_settings()
+        names = ("session_days", "sign_in_burst", "sign_in_per_minute")
+        return cls(**{name: getattr(settings, name) for name in names if getattr(settings, name) is not None})
 
 
 class Accounts:
@@ -83,7 +65,7 @@ class Accounts:
 
     def __init__(self, service: GameService, limits: AccountLimits | None = None) -> None:
         self.service = service
-        self.limits = limits or AccountLimits.from_env()
+        self.limits = limits or AccountLimits.from_settings(service.settings)
         self.store = AccountStore(service.store)
         self.hasher = PasswordHasher()
         self._dummy_hash: str | None = None
@@ -153,7 +135,7 @@ class Accounts:
             # bound a moment ago through another process? its seats may not have reached this one
             if await self.service.db(self.store.seat_in, account.id, live.id) is not None:
                 async with live.lock:
-                    await self.service._caught_up_quietly(live)
+                    await self.service.caught_up_quietly(live)
                 seat = self.seat_in(live, account.id)
         return seat
 
@@ -183,157 +165,9 @@ class Accounts:
         async with live.lock:
             _, changed = await self.service.update_seat(live, seat, change)
         if changed:
-            self.service._publish(live)
+            self.service.publish(live)
             await self.service.db(self.store.bind_seat, account.id, live.id, seat)
 
 
 def account_payload(account: Account) -> dict[str, Any]:
     return {"id": account.id, "name": account.name, "email": account.email}
-
-
-def accounts_router(accounts: Accounts) -> APIRouter:
-    router = APIRouter()
-    service = accounts.service
-    limits = accounts.limits
-
-    def refuse(limiter: RateLimiter, key: Any) -> None:
-        wait = limiter.take(key)
-        if wait is not None:
-            seconds = max(1, int(wait + 0.999))
-            raise ServiceError(
-                429,
-                "error.rate_sign_in",
-                f"too many attempts: try again in {seconds} s",
-                headers={"Retry-After": str(seconds)},
-                retry_after=seconds,
-            )
-
-    def same_site(request: Request) -> None:
-        if not seat_keys.same_origin(request):
-            raise ServiceError(403, "error.cross_origin", "accounts are used from this site's pages only")
-
-    @router.post("/api/accounts", status_code=201)
-    async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
-        """Makes an account and signs the browser in to it."""
-        same_site(request)
-        name = clean_name(body.name, limits.name_max)
-        if len(name) < limits.name_min:
-            raise ServiceError(
-                422,
-                "error.account_name",
-                f"a name has {limits.name_min} to {limits.name_max} characters",
-                min=limits.name_min,
-                max=limits.name_max,
-            )
-        if not limits.password_min <= len(body.password) <= limits.password_max:
-            raise ServiceError(
-                422,
-                "error.password_length",
-                f"a password has {limits.password_min} to {limits.password_max} characters",
-                min=limits.password_min,
-                max=limits.password_max,
-            )
-        email = (body.email or "").strip() or None
-        if email is not None and (
-            "@" not in email or any(c.isspace() or unicodedata.category(c).startswith("C") for c in email)
-        ):
-            raise ServiceError(422, "error.email", "this is not an e-mail address")
-        refuse(accounts.sign_ups, request.client.host if request.client else "")
-        password_hash = await asyncio.to_thread(accounts.hasher.hash, body.password)
-        try:
-            account = await service.db(accounts.store.create, name, password_hash, email)
-        except NameTaken:
-            raise ServiceError(409, "error.name_taken", "this name is taken: choose another") from None
-        await accounts.sign_in(request, response, account)
-        return {"account": account_payload(account)}
-
-    @router.post("/api/session")
-    async def sign_in(body: SignIn, request: Request, response: Response) -> dict[str, Any]:
-        """Signs the browser in (a new session id). A wrong name or password: 401, the same
-        answer for both."""
-        same_site(request)
-        refuse(accounts.by_address, request.client.host if request.client else "")
-        name = clean_name(body.name, limits.name_max)  # as it was cleaned at sign-up
-        refuse(accounts.by_name, name_key(name))
-        account = await service.db(accounts.store.by_name, name)
-
-        def check() -> bool:
-            try:
-                accounts.hasher.verify(account.password_hash if account else accounts.dummy_hash, body.password)
-            except (VerifyMismatchError, VerificationError, InvalidHashError):
-                return False
-            return account is not None
-
-        if not await asyncio.to_thread(check):  # argon2 takes its time: off the event loop
-            raise ServiceError(401, "error.sign_in", "wrong name or password")
-        assert account is not None
-        if accounts.hasher.check_needs_rehash(account.password_hash):
-            new_hash = await asyncio.to_thread(accounts.hasher.hash, body.password)
-            await service.db(accounts.store.set_password_hash, account.id, new_hash)
-        await accounts.sign_in(request, response, account)
-        return {"account": account_payload(account)}
-
-    @router.delete("/api/session")
-    async def sign_out(request: Request, response: Response) -> dict[str, Any]:
-        """Signs the browser out (its session ends on the server too)."""
-        session_id = request.cookies.get(SESSION_COOKIE)
-        if session_id:
-            await service.db(accounts.store.close_session, hash_token(session_id))
-        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
-        return {"account": None}
-
-    @router.get("/api/me")
-    async def me(request: Request) -> dict[str, Any]:
-        """The account this browser is signed in to (`account`: null for a guest)."""
-        account = await accounts.account(request)
-        return {"account": account_payload(account) if account else None}
-
-    @router.get("/api/me/games")
-    async def my_games(request: Request, limit: int = 50) -> dict[str, Any]:
-        """The account's games: running ones first (the decisions owed by you first, then the
-        longest waiting), each with the table's names, round, phase, `your_turn` and `waiting`
-        (seconds since the last move); then the finished ones with their result and replay."""
-        account = await accounts.account(request)
-        if account is None:
-            raise ServiceError(401, "error.signed_out", "sign in to see your games")
-        running, finished = [], []
-        now = time.time()
-        # finished games as stored (not loaded into memory); running ones from their live copy
-        for stored in await service.db(accounts.store.games_of, account.id, max(1, min(limit, 200))):
-            if not 0 <= stored.seat < len(stored.seats) or not accounts.bound(stored.seats[stored.seat], account.id):
-                continue  # the seat was handed to someone else
-            entry: dict[str, Any] = {
-                "id": stored.id,
-                "seat": stored.seat,
-                "names": [s["name"] for s in stored.seats],
-                "link": f"/games/{stored.id}",
-            }
-            if stored.ending is not None:
-                entry.update(
-                    ending=stored.ending,
-                    winners=stored.winners,
-                    won=stored.seat in stored.winners,
-                    replay=f"/games/{stored.id}/replay",
-                    at=int(stored.updated_at.timestamp()),
-                )
-                finished.append(entry)
-                continue
-            try:
-                live = await service.get(stored.id)
-            except ServiceError:
-                continue
-            game = live.game
-            count = len(game.log)
-            last = await service.db(service.store.list_actions, stored.id, count - 1) if count else []
-            since = last[-1]["created_at"].timestamp() if last else stored.updated_at.timestamp()
-            entry.update(
-                round=game.state.round,
-                phase=PHASES[game.state.phase - 1],
-                your_turn=not game.is_over and stored.seat in game.waiting_for(),
-                waiting=round(max(0.0, now - since)),
-            )
-            running.append(entry)
-        running.sort(key=lambda e: (not e["your_turn"], -e["waiting"]))
-        return {"running": running, "finished": finished}
-
-    return router

@@ -39,19 +39,19 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import weakref
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
-from starlette.requests import HTTPConnection
+from typing import Any
 
 from . import seats as seat_keys
 from . import updates
+from .errors import ServiceError
+from .events import ChatPosted
 from .fanout import Change
+from .hub import Hub
 from .limits import RateLimiter, clean_text
-from .service import GameService, LiveGame, ServiceError, Subscriber, encode_payload
+from .runtime import Runtime
+from .tables import LiveGame, Subscriber
 
 TABLE = "table"
 SPECTATORS = "spectators"
@@ -117,11 +117,14 @@ class Room:
 
 
 class Chat:
-    """The chat of the games a `GameService` holds (`service.chat`)."""
+    """The chat of the games a process holds (`service.chat`): stored through the runtime's
+    store, delivered to the sockets through the hub (server/hub.py); each message stored is
+    announced as `ChatPosted` (server/events.py) for the other processes."""
 
-    def __init__(self, service: GameService) -> None:
-        self.service = service
-        limits = service.limits
+    def __init__(self, rt: Runtime, hub: Hub) -> None:
+        self.rt = rt
+        self.hub = hub
+        limits = rt.limits
         self.rooms: dict[str, Room] = {}
         self._loads: dict[str, asyncio.Task[Room]] = {}
         self._syncing: dict[str, asyncio.Task[None]] = {}
@@ -146,7 +149,7 @@ class Chat:
         return await asyncio.shield(load)
 
     async def _load(self, game_id: str) -> Room:
-        records = await self.service.db(self.service.store.list_chat, game_id, 0, ROOM_MESSAGES)
+        records = await self.rt.db(self.rt.store.list_chat, game_id, 0, ROOM_MESSAGES)
         room = self.rooms.get(game_id)
         if room is None:
             room = self.rooms[game_id] = Room(game_id)
@@ -157,7 +160,7 @@ class Chat:
     # --- sending ---------------------------------------------------------------------------
 
     def check_text(self, text: str) -> str:
-        limits = self.service.limits
+        limits = self.rt.limits
         cleaned = clean_text(text)
         if not cleaned:
             raise ServiceError(422, "error.chat_empty", "a message needs some text")
@@ -222,10 +225,9 @@ class Chat:
         self, live: LiveGame, channel: str, sender: int, name: str, text: str, stored_id: str | None
     ) -> dict[str, Any]:
         room = await self.room(live)
-        service = self.service
-        record, duplicate = await service.db(service.store.append_chat, live.id, channel, sender, name, text, stored_id)
+        record, duplicate = await self.rt.db(self.rt.store.append_chat, live.id, channel, sender, name, text, stored_id)
         await self.sync(live, room, upto=record["id"], fresh=None if duplicate else record)
-        service._publish(live)
+        self.rt.events.emit(ChatPosted(live))
         return {"id": record["id"], "duplicate": duplicate}
 
     # --- keeping in step and delivering ----------------------------------------------------------
@@ -239,7 +241,7 @@ class Chat:
             if fresh is not None and fresh["id"] == room.count + 1:
                 records = [fresh]
             else:
-                records = await self.service.db(self.service.store.list_chat, live.id, room.count)
+                records = await self.rt.db(self.rt.store.list_chat, live.id, room.count)
             records = [r for r in records if r["id"] > room.count]
             if not records:
                 return
@@ -265,8 +267,8 @@ class Chat:
                 continue
             message = message_for(sub.seat)
             if message is not None:
-                self.service._send(live, sub, message)
-        for watcher in list(self.service.watchers.get(live.id, [])):
+                self.hub.send(live, sub, message)
+        for watcher in list(self.rt.watchers.get(live.id, [])):
             if watcher not in self.listeners:
                 continue
             message = message_for(SPECTATOR)
@@ -281,7 +283,7 @@ class Chat:
         public channels with `public_only`: a replay)."""
         start = private_from(live, seat)
         out = [r for r in room.messages if may_read(r, seat, start) and (not public_only or is_public(r["channel"]))]
-        return out[-self.service.limits.max_chat_history :]
+        return out[-self.rt.limits.max_chat_history :]
 
     def greet(self, live: LiveGame, sub: Subscriber) -> None:
         """A new socket that asked for the chat: its history, queued right after it was
@@ -297,7 +299,7 @@ class Chat:
     def on_change(self, change: Change) -> None:
         """Another process stored messages: catch up if this process holds the game's chat."""
         room = self.rooms.get(change.game)
-        live = self.service.games.get(change.game)
+        live = self.rt.games.get(change.game)
         if room is not None and live is not None and change.chat_count > room.count:
             self._sync_soon(live, room)
 
@@ -305,7 +307,7 @@ class Chat:
         task = self._syncing.get(live.id)
         if task is not None and not task.done():
             return  # it reads everything up to the store's count; the poll catches a late one
-        self._syncing[live.id] = self.service._spawn(self._quiet_sync(live, room))
+        self._syncing[live.id] = self.rt.spawn(self._quiet_sync(live, room))
 
     async def _quiet_sync(self, live: LiveGame, room: Room) -> None:
         try:
@@ -315,13 +317,13 @@ class Chat:
 
     async def poll(self) -> None:
         """The watchdog's round: the rooms of this process whose stored count moved on."""
-        ids = [game_id for game_id in self.rooms if game_id in self.service.games]
+        ids = [game_id for game_id in self.rooms if game_id in self.rt.games]
         if not ids:
             return
-        counts = await self.service.db(self.service.store.chat_counts, ids)
+        counts = await self.rt.db(self.rt.store.chat_counts, ids)
         for game_id, count in counts.items():
             room = self.rooms.get(game_id)
-            live = self.service.games.get(game_id)
+            live = self.rt.games.get(game_id)
             if room is not None and live is not None and count > room.count:
                 self._sync_soon(live, room)
 
@@ -332,87 +334,4 @@ def chat_message(records: list[dict[str, Any]], history: bool) -> bytes:
     return updates.encode({"type": "chat", "history": history, "messages": records})
 
 
-# --- HTTP ----------------------------------------------------------------------------------
-
-
-class SeatMessage(BaseModel):
-    channel: Literal["table", "spectators", "private"] = "table"
-    to: list[int] = Field(default_factory=list, max_length=8, description="the other seats of a private message")
-    text: str = Field(max_length=4000, description="cleaned; at most 500 characters once cleaned")
-    client_message_id: str | None = Field(default=None, max_length=100, description="unique per seat: sent once")
-
-
-class SpectatorMessage(BaseModel):
-    text: str = Field(max_length=4000)
-    key: str = Field(min_length=8, max_length=100, description="a secret of the spectator's browser: their tag")
-    client_message_id: str | None = Field(default=None, max_length=100)
-
-
-def chat_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGame], Awaitable[int]]) -> APIRouter:
-    """The chat's HTTP routes; `seat_of` is the app's reading of a request's seat credential."""
-    router = APIRouter()
-    chat = service.chat
-
-    def json_response(payload: dict[str, Any]) -> Any:
-        from fastapi.responses import Response
-
-        return Response(encode_payload(payload), media_type="application/json")
-
-    @router.post("/api/games/{game_id}/chat")
-    async def post(game_id: str, body: SeatMessage, request: Request) -> dict[str, Any]:
-        """Your seat's message to the table, to the spectators' channel, or privately to other
-        seats (`channel: "private"`, `to`). Answered once stored: `{"id", "duplicate"}`."""
-        live = await service.get(game_id)
-        seat = await seat_of(request, live)
-        return await chat.post_as_seat(live, seat, body.channel, body.to, body.text, body.client_message_id)
-
-    @router.get("/api/games/{game_id}/chat")
-    async def history(game_id: str, request: Request, after: int = 0) -> Any:
-        """The latest messages your seat may read, after id `after`."""
-        live = await service.get(game_id)
-        seat = await seat_of(request, live)
-        room = await chat.room(live)
-        return json_response({"messages": [r for r in chat.visible(live, room, seat) if r["id"] > after]})
-
-    @router.get("/api/games/{game_id}/chat/public")
-    async def public(game_id: str, after: int = 0) -> Any:
-        """What anyone may read: the table's messages and the spectators' channel."""
-        live = await service.get(game_id)
-        room = await chat.room(live)
-        return json_response({"messages": [r for r in chat.visible(live, room, SPECTATOR, True) if r["id"] > after]})
-
-    @router.post("/api/games/{game_id}/chat/spectate")
-    async def spectate(game_id: str, body: SpectatorMessage, request: Request) -> dict[str, Any]:
-        """A spectator's message, in the spectators' channel."""
-        live = await service.get(game_id)
-        address = request.client.host if request.client else ""
-        return await chat.post_as_spectator(live, address, body.key, body.text, body.client_message_id)
-
-    @router.post("/api/games/{game_id}/chat/seats/{target}/{move}")
-    async def close_chat(game_id: str, target: int, move: Literal["close", "open"], request: Request) -> dict:
-        """The host closes (or opens again) the chat of another human seat."""
-        live = await service.get(game_id)
-        host = await seat_of(request, live)
-        if not live.seats[host].get("host"):
-            raise ServiceError(403, "error.not_host", "only the table's host may do this")
-        if not 0 <= target < len(live.seats) or live.seats[target]["kind"] != "human" or target == host:
-            raise ServiceError(422, "error.chat_target", "the host can close the chat of another human seat only")
-        closed = move == "close"
-        async with live.lock:
-
-            def change(info: dict[str, Any]) -> bool:
-                if bool(info.get("chat_closed")) == closed:
-                    return False
-                info["chat_closed"] = closed
-                return True
-
-            _, changed = await service.update_seat(live, target, change)
-        if changed:
-            service._publish(live)
-            await service.broadcast(live)
-        return {"seat": target, "chat_closed": closed}
-
-    return router
-
-
-__all__ = ["Chat", "chat_router", "can_read", "private_channel", "parties", "SPECTATORS", "TABLE"]
+__all__ = ["Chat", "can_read", "private_channel", "parties", "SPECTATORS", "TABLE", "SPECTATOR"]

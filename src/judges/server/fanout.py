@@ -30,7 +30,6 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import os
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -38,12 +37,13 @@ import msgspec
 from sqlalchemy.engine import make_url
 
 from ..extras import require
+from ..settings import Settings
+from ..settings import load as load_settings
 from .store import GameStore
 
 log = logging.getLogger("judges.server.fanout")
 
 REDIS_URL_ENV = "JUDGES_REDIS_URL"
-REDIS_PREFIX = os.environ.get("JUDGES_REDIS_PREFIX", "judges")
 RECONNECT_MAX = 2.0  # seconds between reconnection attempts, at most
 
 
@@ -236,11 +236,11 @@ class RedisFanout(_Listening):
 
     kind = "redis"
 
-    def __init__(self, redis_url: str, scope: str) -> None:
+    def __init__(self, redis_url: str, scope: str, prefix: str = "judges") -> None:
         super().__init__()
         redis = require("redis.asyncio", "redis", f"{REDIS_URL_ENV} (the fan-out through Redis)")
         self.client = redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=5, health_check_interval=10)
-        self.channel = channel_name(scope, REDIS_PREFIX)
+        self.channel = channel_name(scope, prefix)
 
     async def _listen(self) -> AsyncIterator[str | bytes | None]:
         pubsub = self.client.pubsub(ignore_subscribe_messages=True)
@@ -268,12 +268,13 @@ class RedisFanout(_Listening):
             await self.client.aclose()
 
 
-def make_fanout(store: GameStore, scope: str | None = None) -> Fanout:
+def make_fanout(store: GameStore, scope: str | None = None, settings: Settings | None = None) -> Fanout:
     """Redis when JUDGES_REDIS_URL is set, PostgreSQL LISTEN/NOTIFY on PostgreSQL, otherwise
-    one process (SQLite). `scope`: the store's (it is asked for it when not given)."""
-    redis_url = os.environ.get(REDIS_URL_ENV)
-    if redis_url:
-        return RedisFanout(redis_url, scope or store.scope())
+    one process (SQLite). `scope`: the store's (it is asked for it when not given);
+    `settings` default: read now (judges/settings.py)."""
+    settings = settings or load_settings()
+    if settings.redis_url:
+        return RedisFanout(settings.redis_url, scope or store.scope(), settings.redis_prefix)
     if not store.is_sqlite:
         return PostgresFanout(store.url, scope or store.scope())
     return LocalFanout()

@@ -73,7 +73,7 @@ def hints_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGa
 
                 _, changed = await service.update_seat(live, seat, count)
             if changed:
-                service._publish(live)
+                service.publish(live)
                 await service.broadcast(live)
         names = {i: s["name"] for i, s in enumerate(live.seats)}
         out = render_hint(hint_json(found), language, view, live.game.world, names)

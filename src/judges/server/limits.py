@@ -53,6 +53,9 @@ import msgspec
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..settings import Settings
+from ..settings import load as load_settings
+
 __all__ = [
     "DEFAULT_LIMITS",
     "BodySizeLimit",
@@ -93,7 +96,7 @@ class Limits:
     # spectators (server/screen.py)
     spectators_per_address: int = 8  # spectator sockets one client address may hold open...
     spectators_per_game: int = 200  # ...and one game may have, in one process
-    # a seat's full views: its sockets' openings, resync and language messages (server/app.py)
+    # a seat's full views: its sockets' openings, resync and language messages (server/routes/live.py)
     resync_burst: int = 10
     resync_per_minute: float = 30.0
     resync_abuse: int = 100  # messages sent while a late resync waits, before the socket is closed
@@ -111,20 +114,17 @@ class Limits:
                     raise ValueError(f"trusted proxy {entry!r}: not an IP address or network") from None
 
     @classmethod
-    def from_env(cls) -> Limits:
-        """The defaults, with JUDGES_CREATE_PER_MINUTE / JUDGES_CREATE_BURST for load tests and
-        JUDGES_TRUSTED_PROXIES (the reverse proxies in front of the server: docs/deploy.md)."""
+    def from_settings(cls, settings: Settings | None = None) -> Limits:
+        """The defaults, with JUDGES_CREATE_PER_MINUTE / JUDGES_CREATE_BURST for load tests,
+        JUDGES_BOT_WORKERS and JUDGES_TRUSTED_PROXIES (the reverse proxies in front of the
+        server: docs/deploy.md); `settings` default: read now (judges/settings.py)."""
+        settings = settings or load_settings()
         values: dict[str, Any] = {}
-        if os.environ.get("JUDGES_TRUSTED_PROXIES", "").strip():
-            values["trusted_proxies"] = tuple(
-                p for p in os.environ["JUDGES_TRUSTED_PROXIES"].replace(",", " ").split() if p
-            )
-        if "JUDGES_CREATE_PER_MINUTE" in os.environ:
-            values["create_per_minute"] = float(os.environ["JUDGES_CREATE_PER_MINUTE"])
-        if "JUDGES_CREATE_BURST" in os.environ:
-            values["create_burst"] = int(os.environ["JUDGES_CREATE_BURST"])
-        if "JUDGES_BOT_WORKERS" in os.environ:
-            values["bot_workers"] = int(os.environ["JUDGES_BOT_WORKERS"])
+        if settings.proxies:
+            values["trusted_proxies"] = settings.proxies
+        for name in ("create_per_minute", "create_burst", "bot_workers"):
+            if getattr(settings, name) is not None:
+                values[name] = getattr(settings, name)
         return cls(**values)
 
 

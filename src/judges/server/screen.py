@@ -1,5 +1,6 @@
 """What the game screen adds to the seat's view: the board drawing, the log, the lobby,
-spectators and replays. Routes only; the live games are `service.GameService`'s.
+spectators and replays. The routes are in
+server/routes/screen.py; the public view is built in server/views.py (`public_payload`).
 
 - `GET /api/games/{id}/board.svg`: the board as the public state has it (render/svg.py, the
   one drawing), in the reader's language; nothing on the board is secret.
@@ -10,6 +11,7 @@ spectators and replays. Routes only; the live games are `service.GameService`'s.
   discard pile is face up).
 - `GET /api/games/{id}/follow?base=&since=`: both of the above in one answer, the board as the
   line edits from the drawing the screen holds (server/textdelta.py): what the screen fetches.
+  A seat's socket with `?follow=1` sends the same as `follow` messages (`Screen.follow_message`).
 - `GET /api/lobby`: open tables (a free seat anyone may take) and games running or finished;
   `POST /api/games/{id}/join`: takes the first free seat (its token is made now).
 - `GET /api/games/{id}/spectate` and `WS /ws/games/{id}/spectate`: the public view (no hand, no
@@ -24,134 +26,24 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import time
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
-from fastapi import APIRouter, Request, Response, WebSocket, WebSocketDisconnect
-from fastapi.responses import HTMLResponse
-
-from ..engine import Game, action_to_dict
-from ..engine.decisions import secret_action_tags
-from ..engine.state import PHASES
-from ..engine.undo import taken_back
-from ..engine.victory import final_table, standings
-from ..i18n import gettext, normalize_language, render_action, render_notification, request_language
-from ..manual import chapter_for_notification, chapter_for_phase
+from ..engine import Game
 from ..render.board import SEAT_COLOURS, describe_board
 from ..render.svg import board_svg
 from ..verify import new_game
-from . import seats as seat_keys
-from . import textdelta, updates
-from .service import SERVER_OPTIONS, GameService, LiveGame, ServiceError, Subscriber, encode_payload
-from .store import SeatTable, hash_token, new_token, verify_token
+from . import textdelta, wire
+from .limits import Limits
+from .tables import SERVER_OPTIONS, LiveGame, Subscriber
+from .views import SPECTATOR, encode_payload, log_entries, public_notifications, public_payload
 
-SPECTATOR = -1  # a subscriber that is nobody's seat
 REPLAY_CHECKPOINT = 40  # actions between the replay's kept positions
 REPLAY_GAMES = 8  # finished games whose replay positions are kept in memory
+SVG_KEPT = 64  # boards kept drawn
 BOARD_TEXTS = 256  # board drawings kept to send the next as edits (~100 KiB each)
 BOARD_EDITS = 1024  # edits between two drawings kept (a few hundred bytes each)
-
-
-def log_entries(live: LiveGame, language: str, since: int = -1) -> list[dict[str, Any]]:
-    """The public actions of the game after index `since`, each as a sentence. A step taken
-    back says so (`undone`: the seq of its Undo), and an Undo names the step it took back
-    (`undoes`: that step's seq; "Ana took back: moves general 2 to Shiloh")."""
-    game, names = live.game, live.names()
-    secret = secret_action_tags()
-    costs = game.state.options.rules.costs
-    undone = taken_back(game.log)
-    undoes = {undo: step for step, undo in undone.items()}
-    out = []
-    for seq, action in enumerate(game.log):
-        if seq <= since:
-            continue
-        data = action_to_dict(action)
-        player = names.get(action.player, "?")
-        entry: dict[str, Any] = {"seq": seq, "player": action.player, "type": data["type"]}
-        if data["type"] in secret:  # the registry's secret kinds: who decided, never what
-            entry["text"] = gettext(language, "log.secret_action", player=player)
-        elif seq in undoes:
-            step = action_to_dict(game.log[undoes[seq]])
-            label = render_action(step, language, game.world, names, costs=costs)
-            entry["text"] = gettext(language, "log.undo", player=player, action=label)
-            entry["undoes"] = undoes[seq]
-        else:
-            label = render_action(data, language, game.world, names, costs=costs)
-            entry["text"] = gettext(language, "log.action", player=player, action=label)
-        if seq in undone:
-            entry["undone"] = undone[seq]
-        out.append(entry)
-    return out
-
-
-def public_notifications(game: Game, language: str, names: dict[int, str], since: int = -1) -> list[dict[str, Any]]:
-    """The notifications addressed to every player (what a spectator may read), rendered."""
-    everyone = set(range(len(game.state.players)))
-    out = []
-    for n in game.notifications:
-        if n.id <= since or not everyone <= set(n.to):
-            continue
-        data = msgspec.to_builtins(n)
-        text = render_notification(data, language, game.world, names)
-        out.append(
-            {
-                "id": n.id,
-                "round": n.round,
-                "phase": n.phase,
-                "key": n.key,
-                "title": text["title"],
-                "lines": text["lines"],
-                "params": data["params"],
-                "chapter": chapter_for_notification(n.key),
-                "after": n.after,
-            }
-        )
-    return out
-
-
-def public_payload(live: LiveGame, language: str, game: Game | None = None, reveal: bool = False) -> dict[str, Any]:
-    """The view of someone who holds no seat: the public state (every hand hidden, no ballot),
-    who we wait for, the scores; with `reveal` (a replay of a finished game) the whole state."""
-    game = game or live.game
-    state = game.state
-    view = game.view(SPECTATOR, notifications=False)
-    shown = state if reveal else view.state
-    return {
-        "game_id": live.id,
-        "seat": None,
-        "spectator": True,
-        "language": language,
-        "seq": len(game.log),
-        "round": view.round,
-        "phase": view.phase,
-        "phase_name": view.phase_name,
-        "turn_order": view.turn_order,
-        "waiting_for": view.waiting_for,
-        "pending": view.pending,
-        "my_decisions": [],
-        "legal_actions": [],
-        "undo": False,
-        "action_labels": [],
-        "state": shown,
-        "hand_sizes": view.hand_sizes,
-        "deck_size": view.deck_size,
-        "ballot": None,
-        "dice": view.dice,
-        "seats": [
-            {"seat": i, "name": s["name"], "kind": s["kind"], "bot": s["bot"], "away": bool(s.get("away"))}
-            for i, s in enumerate(live.seats)
-        ],
-        "scores": {str(seat): row for seat, row in standings(state, game.world).items()},
-        "ending": state.ending,
-        "winners": state.winners,
-        "final": final_table(state, game.world) if state.ending is not None else None,
-        "manual": {"phase": chapter_for_phase(view.phase_name), "decisions": {}},
-        "notifications": public_notifications(game, language, live.names()),
-    }
 
 
 class Replays:
@@ -216,324 +108,152 @@ class BoardTexts:
                 self.cached.popitem(last=False)
         return found
 
-
-_svg_cache: OrderedDict[tuple[str, int, str], str] = OrderedDict()
-BOARDS = BoardTexts()  # shared by every screen: content-addressed
-
-
-def svg_of(live: LiveGame, game: Game, language: str) -> str:
-    """The board drawing of `game` (a live game's is kept for its step and language)."""
-    key = (live.id, len(game.log), language)
-    text = _svg_cache.get(key)
-    if text is None or game is not live.game:
-        text = board_svg(describe_board(game.world, game.state, language), language, live.names())
-        if game is live.game:
-            _svg_cache[key] = text
-            while len(_svg_cache) > 64:
-                _svg_cache.popitem(last=False)
-    return text
-
-
-def board_part(text: str, base: str, whole: bool = True) -> dict[str, Any]:
-    """The board drawing `text` for a screen holding the drawing whose hash is `base`: the
-    edits from it when it is known, else the whole drawing (or, `whole` False, only its hash)."""
-    digest = BOARDS.keep(text)
-    if base == digest:
-        return {"hash": digest, "base": base, "edits": []}
-    old = BOARDS.text(base) if base else None
-    if old is not None:
-        return {"hash": digest, "base": base, "edits": BOARDS.edits(base, old, digest, text)}
-    return {"hash": digest, "svg": text} if whole else {"hash": digest}
+    def part(self, text: str, base: str) -> dict[str, Any]:
+        """The board drawing `text` for a screen holding the drawing whose hash is `base`: the
+        edits from it when it is known, else the whole drawing."""
+        digest = self.keep(text)
+        if base == digest:
+            return {"hash": digest, "base": base, "edits": []}
+        old = self.text(base) if base else None
+        if old is not None:
+            return {"hash": digest, "base": base, "edits": self.edits(base, old, digest, text)}
+        return {"hash": digest, "svg": text}
 
 
 @dataclass
 class Followed:
-    """What a seat's socket has sent of the board and the log (`follow_message`)."""
+    """What a seat's socket has sent of the board and the log (`Screen.follow_message`)."""
 
     seq: int = -1
     board: str = ""  # the hash of the drawing sent
     since: int = -1  # the last log entry sent
 
 
-async def follow_message(live: LiveGame, language: str, followed: Followed) -> str | None:
-    """The socket's next `follow` message, when the game moved since the last one: the board's
-    edits from the drawing it sent (whole the first time) and the new log entries (issue 29,
-    "Bytes": what the screen would otherwise fetch with GET .../follow after each view, one
-    more round trip per click)."""
-    async with live.lock:
+class Screen:
+    """What the screen's routes keep in a process (`app.state.screen`): the boards drawn, the
+    replays' positions, and the spectators: the public view is built and encoded once per
+    version and language, whatever the number of spectators (a game's entry goes when its last
+    spectator leaves), and the spectator sockets per client address."""
+
+    def __init__(
+        self, limits: Limits, watchers: dict[str, list[Subscriber]], turn_timers: dict[str, float] | None = None
+    ) -> None:
+        self.limits = limits
+        self.turn_timers = turn_timers if turn_timers is not None else {}  # the service's: game id -> seconds
+        self.watchers = watchers  # the service's: game id -> spectators' wake-up queues
+        self.replays = Replays()
+        self.svg_cache: OrderedDict[tuple[str, int, str], str] = OrderedDict()
+        self.boards = BoardTexts()  # shared by every screen: content-addressed
+        # game id -> (the version of the game its texts are of, language -> the spectators' message)
+        self.spectator_views: dict[str, tuple[tuple[int, ...], dict[str, str]]] = {}
+        self.spectating: dict[str, int] = {}  # client address -> its spectator sockets open here
+
+    def svg_of(self, live: LiveGame, game: Game, language: str) -> str:
+        key = (live.id, len(game.log), language)
+        text = self.svg_cache.get(key)
+        if text is None or game is not live.game:
+            text = board_svg(describe_board(game.world, game.state, language), language, live.names())
+            if game is live.game:
+                self.svg_cache[key] = text
+                while len(self.svg_cache) > SVG_KEPT:
+                    self.svg_cache.popitem(last=False)
+        return text
+
+    def _follow(self, live: LiveGame, language: str, base: str, since: int) -> dict[str, Any]:
+        # under the game's lock
         seq = len(live.game.log)
-        if seq == followed.seq or live.stale:
-            return None
-        text = svg_of(live, live.game, language)
-        entries = log_entries(live, language, followed.since)
-    board = board_part(text, followed.board)
-    followed.seq, followed.board = seq, board["hash"]
-    followed.since = max(followed.since, seq - 1)
-    message = {"type": "follow", "seq": seq, "board": board, "log": {"seq": seq, "entries": entries}}
-    return encode_payload(message).decode()
+        text = self.svg_of(live, live.game, language)
+        entries = log_entries(live, language, since)
+        return {"seq": seq, "board": self.boards.part(text, base), "log": {"seq": seq, "entries": entries}}
 
-
-def screen_router(service: GameService, page: Callable[..., HTMLResponse]) -> APIRouter:
-    router = APIRouter()
-    replays = Replays()
-    # --- pages -----------------------------------------------------------------------------
-
-    @router.get("/games/{game_id}/watch", response_class=HTMLResponse, include_in_schema=False)
-    async def watch_page(request: Request, game_id: str, lang: str | None = None) -> HTMLResponse:
-        await service.get(game_id)
-        return page(
-            "game.html", request, request_language(request, lang), game_id=game_id, token="", seat=-1, mode="watch"
-        )
-
-    @router.get("/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
-    async def replay_page(request: Request, game_id: str, lang: str | None = None) -> HTMLResponse:
-        live = await service.get(game_id)
-        if not live.game.is_over:  # a page saying so (server/pages.py), not a blank screen
-            raise ServiceError(409, "error.replay_running", "a game is replayed once it is over")
-        return page(
-            "game.html", request, request_language(request, lang), game_id=game_id, token="", seat=-1, mode="replay"
-        )
-
-    # --- the board and the log ---------------------------------------------------------------
-
-    @router.get("/api/games/{game_id}/board.svg")
-    async def board(game_id: str, request: Request, lang: str | None = None) -> Response:
-        """The board as the public state has it, in the reader's language (the one drawing:
-        render/svg.py). Its groups carry data-hex, data-region, data-settlement, data-general."""
-        live = await service.get(game_id)
-        language = request_language(request, lang)
+    async def follow(self, live: LiveGame, language: str, base: str, since: int) -> bytes:
+        """The board of the game's current step (as edits from the drawing `base` when it is
+        kept) and the public actions after `since`: GET /api/games/{id}/follow's answer."""
         async with live.lock:
-            text = svg_of(live, live.game, language)
-        return Response(text, media_type="image/svg+xml")
+            return encode_payload(self._follow(live, language, base, since))
 
-    @router.get("/api/games/{game_id}/follow")
-    async def follow(
-        game_id: str, request: Request, lang: str | None = None, base: str = "", since: int = -1
-    ) -> Response:
-        """What the screen fetches when the game moved (issue 29, "Bytes"), in one answer: the
-        board drawing of the game's current step, and the public actions after index `since`
-        (as `/log`). `base`: the `hash` of the drawing the screen holds; when the server still
-        has that drawing, the board comes as the line edits from it (server/textdelta.py), a
-        few hundred bytes instead of ~100 KiB; else whole.
-
-            {"seq": S, "board": {"hash": H, "svg": "..."} | {"hash": H, "base": B, "edits": [...]},
-             "log": {"seq": S, "entries": [...]}}"""
-        live = await service.get(game_id)
-        language = request_language(request, lang)
+    async def follow_message(self, live: LiveGame, language: str, followed: Followed) -> str | None:
+        """A seat socket's next `follow` message, when the game moved since the last one: the
+        board's edits from the drawing it sent (whole the first time) and the new log entries
+        (issue 29, "Bytes": what the screen would otherwise fetch with GET .../follow after
+        each view, one more round trip per click)."""
         async with live.lock:
-            seq = len(live.game.log)
-            text = svg_of(live, live.game, language)
-            entries = log_entries(live, language, since)
-        payload = {"seq": seq, "board": board_part(text, base), "log": {"seq": seq, "entries": entries}}
-        return Response(encode_payload(payload), media_type="application/json")
+            if len(live.game.log) == followed.seq or live.stale:
+                return None
+            answer = self._follow(live, language, followed.board, followed.since)
+        seq = answer["seq"]
+        followed.seq, followed.board = seq, answer["board"]["hash"]
+        followed.since = max(followed.since, seq - 1)
+        return encode_payload({"type": "follow", **answer}).decode()
 
-    @router.get("/api/games/{game_id}/log")
-    async def game_log(game_id: str, request: Request, lang: str | None = None, since: int = -1) -> dict[str, Any]:
-        """The public actions after index `since`, in the reader's language."""
-        live = await service.get(game_id)
-        language = request_language(request, lang)
-        async with live.lock:
-            return {"seq": len(live.game.log), "entries": log_entries(live, language, since)}
-
-    # --- lobby -------------------------------------------------------------------------------
-
-    @router.get("/api/lobby")
-    async def lobby(limit: int = 40) -> dict[str, Any]:
-        """Open tables (a free seat), games running (to watch) and finished (to replay)."""
-        games = await service.db(service.store.list_games)
-        open_, running, finished = [], [], []
-        for g in games[: max(1, min(limit, 200)) * 3]:
-            entry = {
-                "id": g.id,
-                "seats": [{"name": s["name"], "kind": s["kind"], "open": seat_keys.free(s)} for s in g.seats],
-                "actions": g.action_count,
-                "ending": g.ending,
-                "winners": g.winners,
-            }
-            if g.ending is not None:
-                finished.append(entry)
-            elif any(seat_keys.free(s) for s in g.seats):
-                open_.append(entry)
-            else:
-                running.append(entry)
-        return {"open": open_[:limit], "running": running[:limit], "finished": finished[:limit]}
-
-    @router.post("/api/games/{game_id}/join")
-    async def join(game_id: str, request: Request, response: Response) -> dict[str, Any]:
-        """Takes the first free seat of an open table: its credential is made now, set as the
-        game's cookie (server/seats.py) and answered once (API clients send it as X-Seat-Token).
-        A seat the host invited someone to is reserved for them; a player already seated at the
-        table takes no second seat (409 `error.seat_held`)."""
-        if not seat_keys.same_origin(request):
-            raise ServiceError(403, "error.cross_origin", "a seat is taken from this site's pages only")
-        live = await service.get(game_id)
-        service.refuse_seated(live, seat_keys.credential(request, game_id)[0])
-        await request.app.state.accounts.refuse_seated(request, live)  # server/accounts.py
-        token = new_token()
-        now = time.time()
-
-        def take(info: dict[str, Any], table: SeatTable) -> bool:
-            # decided on the stored seat, under its row lock: a seat another process gave away
-            # stays taken, and one with an open invitation stays its invited player's
-            if not seat_keys.free(info):
-                return False
-            seat_keys.hand_to(info, hash_token(token), table.chat_count, now)
-            return True
-
-        async with live.lock:
-            if live.game.is_over:
-                raise ServiceError(409, "error.no_free_seat", "this table has no free seat")
-            seat = None
-            for free in [i for i, s in enumerate(live.seats) if seat_keys.free(s)]:
-                seats, _ = await service.update_seat(live, free, take, table=True)
-                taken = verify_token(token, seats[free].get("token_hash"))
-                if taken:
-                    seat = free
-                    break
-            if seat is None:
-                raise ServiceError(409, "error.no_free_seat", "this table has no free seat")
-        service._publish(live)
-        await service.broadcast(live)
-        seat_keys.set_seat_cookie(response, request, live.id, token)
-        await request.app.state.accounts.bind(request, live, seat, token)  # server/accounts.py
-        base = str(request.base_url).rstrip("/")
-        return {"seat": seat, "token": token, "link": f"{base}/games/{live.id}"}
-
-    # --- spectators ----------------------------------------------------------------------------
-
-    limits = service.limits
-    # game id -> (the version of the game its texts are of, language -> the spectators' message):
-    # the public view is built and encoded once per version and language, whatever the number
-    # of spectators; a game's entry goes when its last spectator leaves.
-    spectator_views: dict[str, tuple[tuple[int, ...], dict[str, str]]] = {}
-    spectating: dict[str, int] = {}  # client address -> its spectator sockets open here
-
-    def full_message(payload: dict[str, Any]) -> str:
+    @staticmethod
+    def full_message(payload: wire.View) -> str:
         """A spectator's update: always the whole public view (as the seats' first message)."""
-        return encode_payload({"type": "full", "version": payload["seq"], "view": payload}).decode()
+        return wire.encode({"type": "full", "version": payload.seq, "view": payload}).decode()
 
+    def table_options(self, live: LiveGame) -> dict[str, Any]:
+        """The table's options as the seats' views show them (its turn timer, the limits)."""
+        return {"turn_timer": self.turn_timers.get(live.id), "limits": self.limits}
+
+    @staticmethod
     def view_version(live: LiveGame) -> tuple[int, ...]:
         return (live.version, len(live.game.log), live.seats_version, id(live.game))
 
-    async def spectator_message(live: LiveGame, language: str) -> str | None:
+    async def spectator_message(self, live: LiveGame, language: str) -> str | None:
         """The spectators' message of the game's current version in `language` (None while the
         copy waits for its reload: the recovery's push wakes the spectators again)."""
-        entry = spectator_views.get(live.id)
-        if entry is not None and entry[0] == view_version(live) and language in entry[1]:
+        entry = self.spectator_views.get(live.id)
+        if entry is not None and entry[0] == self.view_version(live) and language in entry[1]:
             return entry[1][language]  # built under the lock from this very version
         async with live.lock:
             if live.stale:
                 return None
-            version = view_version(live)
-            entry = spectator_views.get(live.id)
+            version = self.view_version(live)
+            entry = self.spectator_views.get(live.id)
             if entry is None or entry[0] != version:
-                entry = spectator_views[live.id] = (version, {})
+                entry = self.spectator_views[live.id] = (version, {})
             text = entry[1].get(language)
             if text is None:
-                text = entry[1][language] = full_message(public_payload(live, language))
+                text = entry[1][language] = self.full_message(
+                    public_payload(live, language, **self.table_options(live))
+                )
             return text
 
-    @router.get("/api/games/{game_id}/spectate")
-    async def spectate(game_id: str, request: Request, lang: str | None = None) -> Response:
-        """The public view: what a spectator sees (no hand, no ballot)."""
-        live = await service.get(game_id)
-        language = request_language(request, lang)
-        async with live.lock:
-            payload = public_payload(live, language)
-        return Response(encode_payload(payload), media_type="application/json")
+    def refusal(self, live: LiveGame, address: str) -> tuple[str, int] | None:
+        """Why a new spectator socket is refused (a message key and its limit), if it is."""
+        if self.spectating.get(address, 0) >= self.limits.spectators_per_address:
+            return "error.too_many_spectators", self.limits.spectators_per_address
+        if len(self.watchers.get(live.id, [])) >= self.limits.spectators_per_game:
+            return "error.spectators_full", self.limits.spectators_per_game
+        return None
 
-    @router.websocket("/ws/games/{game_id}/spectate")
-    async def spectate_live(websocket: WebSocket, game_id: str, lang: str | None = None, chat: bool = False) -> None:
-        try:
-            live = await service.get(game_id)
-            if chat:
-                await service.chat.room(live)
-        except ServiceError as exc:
-            await websocket.close(code=4404, reason=exc.message[:120])
-            return
-        language = request_language(websocket, lang)
-        address = websocket.client.host if websocket.client else ""
-        watching = service.watchers.get(live.id, [])
-        refusal, limit = None, 0
-        if spectating.get(address, 0) >= limits.spectators_per_address:
-            refusal, limit = "error.too_many_spectators", limits.spectators_per_address
-        elif len(watching) >= limits.spectators_per_game:
-            refusal, limit = "error.spectators_full", limits.spectators_per_game
-        if refusal is not None:
-            try:
-                await websocket.accept()
-                text = gettext(language, refusal, limit=limit)
-                await websocket.send_text(updates.error_message(refusal, text).decode())
-                await websocket.close(code=4429, reason=refusal)
-            except Exception:  # noqa: BLE001 - the socket is already gone
-                pass
-            return
-        # A spectator's queue is filled by the service's broadcasts: each wakes this socket,
-        # which sends the public view of the latest version, encoded once for all spectators.
+    def join(self, live: LiveGame, address: str, language: str) -> tuple[Subscriber, list[Subscriber]]:
+        """A spectator's socket, and the game's spectators it joined: its queue is filled by
+        the service's broadcasts, each waking it to send the public view of the latest version."""
         sub = Subscriber(seat=SPECTATOR, language=language, queue=asyncio.Queue(maxsize=64))
         sub.queue.put_nowait(None)  # the first message: the whole public view
-        watching = service.watchers.setdefault(live.id, [])
+        watching = self.watchers.setdefault(live.id, [])
         watching.append(sub)
-        spectating[address] = spectating.get(address, 0) + 1
-        if chat:
-            service.chat.greet(live, sub)  # the public chat (server/chat.py), then each new message
+        self.spectating[address] = self.spectating.get(address, 0) + 1
+        return sub, watching
 
-        async def pump() -> None:
-            while True:
-                item = await sub.queue.get()
-                if isinstance(item, bytes):  # a chat message, as it is
-                    await websocket.send_text(item.decode())
-                    continue
-                text = await spectator_message(live, language)
-                if text is not None:
-                    await websocket.send_text(text)
-
-        sender: asyncio.Task[None] | None = None
-        try:
-            await websocket.accept()
-            sender = asyncio.create_task(pump())
-            while (await websocket.receive())["type"] != "websocket.disconnect":
-                pass  # until the spectator leaves (what they send, text or bytes, is ignored)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            if sender is not None:
-                sender.cancel()
-            watching.remove(sub)
-            if not watching and service.watchers.get(live.id) is watching:
-                del service.watchers[live.id]
-                spectator_views.pop(live.id, None)
-            spectating[address] -= 1
-            if not spectating[address]:
-                del spectating[address]
-
-    # --- replays -----------------------------------------------------------------------------
-
-    @router.get("/api/games/{game_id}/replay")
-    async def replay(game_id: str, request: Request, step: int | None = None, lang: str | None = None) -> Response:
-        """A finished game at `step` (default: the end), every hand shown; the steps where each
-        round begins; the board and the log up to that step."""
-        live = await service.get(game_id)
-        language = normalize_language(lang) if lang else request_language(request)
-        async with live.lock:
-            if not live.game.is_over:
-                raise ServiceError(409, "error.not_over", "a game is replayed once it is over")
-            stored = await service.db(service.store.load, live.id)
-            total = len(live.game.log)
-            at = total if step is None else max(0, min(step, total))
-            options = {**stored.options, **msgspec.to_builtins(live.game.state.options)}
-            game, rounds = await asyncio.to_thread(replays.game_at, live, options, at)
-            entries = [e for e in log_entries(live, language) if e["seq"] < at]
-            names = live.names()
-        payload = public_payload(live, language, game, reveal=True)
-        payload.update(
-            replay={"step": at, "steps": total, "rounds": rounds},
-            board_svg=board_svg(describe_board(game.world, game.state, language), language, names),
-            log=entries,
-        )
-        return Response(encode_payload(payload), media_type="application/json")
-
-    return router
+    def leave(self, live: LiveGame, address: str, sub: Subscriber, watching: list[Subscriber]) -> None:
+        watching.remove(sub)
+        if not watching and self.watchers.get(live.id) is watching:
+            del self.watchers[live.id]
+            self.spectator_views.pop(live.id, None)
+        self.spectating[address] -= 1
+        if not self.spectating[address]:
+            del self.spectating[address]
 
 
-__all__ = ["screen_router", "public_payload", "log_entries", "SEAT_COLOURS", "PHASES"]
+__all__ = [
+    "Screen",
+    "BoardTexts",
+    "Followed",
+    "public_payload",
+    "public_notifications",
+    "log_entries",
+    "SEAT_COLOURS",
+    "SPECTATOR",
+]

@@ -1,9 +1,10 @@
 """What a websocket receives: a full view, then small updates (docs/web.md, "Live updates").
 
-A view is a JSON object of named parts (`seq`, `legal_actions`, `state`…); `state` is itself
-an object of the game state's fields. Each part is encoded to bytes once: the public parts
-once per action for every seat, a seat's private parts once per seat and language. A
-message is assembled from those bytes, never re-encoded per socket:
+A view is the JSON object of a `wire.View` (server/wire.py): its fields are the parts (`seq`,
+`legal_actions`, `state`…); `state` is itself an object of the game state's fields. Each part
+is encoded to bytes once (`wire.parts`): the public parts once per action for every seat, a
+seat's private parts once per seat and language. A message is assembled from those bytes,
+never re-encoded per socket:
 
     {"type": "full", "version": V, "view": {...}}
     {"type": "delta", "version": V, "base": V - 1, "set": {part: value}, "state": {field: value},
@@ -23,36 +24,15 @@ from typing import Any
 
 import msgspec
 
-from ..engine.state import GameState
+from . import wire
 
 encode = msgspec.json.Encoder().encode
 
-# The view's parts, in the order a full view lists them. `state` is made of STATE_FIELDS.
-PUBLIC_PARTS = (
-    "game_id",
-    "seq",
-    "round",
-    "phase",
-    "phase_name",
-    "turn_order",
-    "waiting_for",
-    "pending",
-    "hand_sizes",
-    "deck_size",
-    "dice",
-    "seats",
-    "table",
-    "scores",
-    "ending",
-    "winners",
-    "final",
-    "max_notifications",
-)
-SEAT_PARTS = ("seat", "my_decisions", "legal_actions", "undo", "ballot", "manual")  # one seat's own
-LANGUAGE_PARTS = ("language", "action_labels", "seat_events")  # one seat's, in one language
-STATE_FIELDS: tuple[str, ...] = GameState.__struct_fields__
-PARTS = PUBLIC_PARTS + SEAT_PARTS + LANGUAGE_PARTS
-STATE_PREFIX = "state."
+# The view's parts, in the order a full view lists them: the fields of the wire view
+# (server/wire.py), `state` made of STATE_FIELDS.
+PARTS = wire.PARTS
+STATE_FIELDS: tuple[str, ...] = wire.STATE_FIELDS
+STATE_PREFIX = wire.STATE_PREFIX
 
 
 def _object(items: Iterable[tuple[str, bytes]]) -> bytes:

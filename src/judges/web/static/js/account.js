@@ -12,10 +12,22 @@ const t = (key, params) => {
 
 function ago(seconds) {
   const format = new Intl.RelativeTimeFormat(lang.replace("_", "-"), {numeric: "auto"});
-  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
+  /** @type {[Intl.RelativeTimeFormatUnit, number][]} */
+  const units = [["day", 86400], ["hour", 3600], ["minute", 60]];
+  for (const [unit, size] of units) {
     if (seconds >= size) return format.format(-Math.floor(seconds / size), unit);
   }
   return format.format(-Math.floor(seconds), "second");
+}
+
+function until(seconds) {
+  const format = new Intl.RelativeTimeFormat(lang.replace("_", "-"), {numeric: "auto"});
+  /** @type {[Intl.RelativeTimeFormatUnit, number][]} */
+  const units = [["day", 86400], ["hour", 3600], ["minute", 60]];
+  for (const [unit, size] of units) {
+    if (seconds >= size) return format.format(Math.floor(seconds / size), unit);
+  }
+  return format.format(Math.max(0, Math.floor(seconds)), "second");
 }
 
 async function send(method, url, body) {
@@ -30,18 +42,20 @@ function show(account) {
   $("my-games").hidden = !account;
   if (account) {
     $("account-name").textContent = t("ui.signed_in_as", {name: account.name});
+    /** @type {HTMLAnchorElement} */ ($("account-name")).href = `/players/${encodeURIComponent(account.name)}?lang=${lang}`;  // ratings, history
     loadGames();
   }
 }
 
 async function submit(action) {
-  const form = $("account-form");
-  const body = {name: form.elements.name.value, password: form.elements.password.value};
-  if (action === "sign-up" && form.elements.email.value) body.email = form.elements.email.value;
+  const form = /** @type {HTMLFormElement} */ ($("account-form"));
+  const field = (name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+  const body = {name: field("name").value, password: field("password").value};
+  if (action === "sign-up" && field("email").value) body.email = field("email").value;
   const [ok, data] = await send("POST", action === "sign-up" ? "/api/accounts" : "/api/session", body);
   $("account-error").hidden = ok;
   if (!ok) { $("account-error").textContent = data.text || data.message; return; }
-  form.elements.password.value = "";
+  field("password").value = "";
   show(data.account);
 }
 
@@ -54,17 +68,45 @@ async function loadGames() {
     el("td", {}, g.your_turn ? el("span", {class: "mark", title: t("ui.your_turn")}) : null, g.names.join(", ")),
     el("td", {}, t("ui.round_phase", {round: g.round, phase: t("phase." + g.phase)}),
       el("br"), el("span", {class: "my-games-when"},
-        (g.your_turn ? t("ui.your_turn") : t("ui.waiting_for_others")) + " · " + t("ui.waited", {time: ago(g.waiting)}))),
+        (g.your_turn ? t("ui.your_turn") : t("ui.waiting_for_others")) + " · " + t("ui.waited", {time: ago(g.waiting)})
+        + (g.deadline ? " · " + t("ui.deadline_in", {time: until(g.deadline - Date.now() / 1000)}) : ""))),
     el("td", {}, el("a", {href: `${g.link}?lang=${lang}`, class: "play primary"}, t("ui.play"))))));
   $("my-finished").replaceChildren(...data.finished.slice(0, 10).map((g) => el("tr", {dataset: {myGame: g.id, finished: "true"}},
     el("td", {}, g.names.join(", ")),
-    el("td", {}, g.won ? t("ui.you_won") : t("ui.you_lost")),
-    el("td", {}, el("a", {href: `${g.replay}?lang=${lang}`, class: "replay"}, t("ui.replay"))))));
+    el("td", {}, g.ending === "abandoned" ? t("ui.abandoned") : g.won ? t("ui.you_won") : t("ui.you_lost")),
+    el("td", {}, g.ending === "abandoned" ? null : el("a", {href: `${g.replay}?lang=${lang}`, class: "replay"}, t("ui.replay")),
+      " ", el("button", {type: "button", class: "rematch", dataset: {rematch: g.id}, onclick: () => rematch(g.id)},
+        g.rematch ? t("ui.rematch_join") : t("ui.rematch"))))));
   $("no-my-games").hidden = data.running.length + data.finished.length > 0;
 }
 
+// A rematch with the same seats (server/rematch.py): the first to ask makes it (the other human
+// seats' invitations are shown, as for a new game); a player asking after joins his kept seat.
+async function rematch(id) {
+  const [ok, data] = await send("POST", `/api/games/${id}/rematch`);
+  if (!ok) { $("account-error").hidden = false; $("account-error").textContent = data.text || data.message; return; }
+  const invited = (data.seats || []).filter((s) => s.invitation);
+  if (!data.made || !invited.length) { location.href = data.link; return; }
+  $("link-list").replaceChildren(
+    el("li", {}, el("a", {href: data.link, class: "own-seat"}, data.seats[data.seat].name)),
+    ...invited.map((s) => el("li", {}, el("a", {href: s.invitation, class: "seat-link"}, s.name), " ", el("code", {}, s.invitation))));
+  $("links").hidden = false;
+  loadGames();
+}
+
+$("send-reset").addEventListener("click", async () => {
+  const form = /** @type {HTMLFormElement} */ ($("account-form"));
+  const field = /** @type {HTMLInputElement} */ (form.elements.namedItem("name"));
+  const name = field.value;
+  if (!name) { field.reportValidity(); return; }
+  const [ok, data] = await send("POST", "/api/password-reset", {name});
+  $("reset-sent").hidden = !ok;
+  $("account-error").hidden = ok;
+  if (!ok) $("account-error").textContent = data.text || data.message;
+});
+
 $("account-form").addEventListener("submit", (event) => { event.preventDefault(); submit("sign-in"); });
-$("sign-up").addEventListener("click", () => { if ($("account-form").reportValidity()) submit("sign-up"); });
+$("sign-up").addEventListener("click", () => { if (/** @type {HTMLFormElement} */ ($("account-form")).reportValidity()) submit("sign-up"); });
 $("sign-out").addEventListener("click", async () => { await send("DELETE", "/api/session"); show(null); });
 
 fetch(`/api/i18n/${lang}`).then((r) => r.json()).then(async (s) => {

@@ -202,12 +202,30 @@ function openChooser(event, list, selectGeneral) {
       onclick: () => { closeChooser(); update({selected: selectGeneral}); }}, t("ui.select_to_move", {general: selectGeneral})));
   }
   box.replaceChildren(...items, el("button", {type: "button", class: "choice cancel", onclick: closeChooser}, t("ui.cancel")));
-  const wrap = $("board-wrap").getBoundingClientRect();
-  const x = (event.clientX || wrap.left + wrap.width / 2) - wrap.left, y = (event.clientY || wrap.top + wrap.height / 2) - wrap.top;
-  box.hidden = false;
-  box.style.left = Math.max(4, Math.min(x, wrap.width - box.offsetWidth - 4)) + "px";
-  box.style.top = Math.max(4, Math.min(y, wrap.height - box.offsetHeight - 4)) + "px";
+  placeChooser(event);
   box.querySelector("button").focus();
+}
+
+// A menu opens where the finger (or the pointer) was, inside the part of the board one sees:
+// the bars fixed over a phone's page (the status on top, the actions and the windows' bar at
+// the bottom) never cover it; a menu taller than that room scrolls.
+function placeChooser(event) {
+  const box = $("chooser"), wrap = $("board-wrap").getBoundingClientRect();
+  let top = Math.max(wrap.top, 0), bottom = Math.min(wrap.bottom, window.innerHeight);
+  for (const bar of document.querySelectorAll("[data-panel=status], #actions, #bottombar")) {
+    const position = getComputedStyle(bar).position, r = bar.getBoundingClientRect();
+    if ((position !== "fixed" && position !== "sticky") || !r.height) continue;
+    if (r.top + r.bottom > window.innerHeight) bottom = Math.min(bottom, r.top);
+    else top = Math.max(top, r.bottom);
+  }
+  box.hidden = false;
+  box.style.maxHeight = Math.max(88, bottom - top - 8) + "px";
+  box.style.overflowY = "auto";
+  const x = event.clientX || wrap.left + wrap.width / 2, y = event.clientY || (top + bottom) / 2;
+  const left = Math.max(4, Math.min(x - wrap.left, wrap.width - box.offsetWidth - 4));
+  const above = Math.max(top + 4, Math.min(y, bottom - box.offsetHeight - 4));
+  box.style.left = left + "px";
+  box.style.top = (above - wrap.top) + "px";
 }
 
 // --- a tap on a phone: the pieces are small, so a tap reaches every piece within TOUCH_PX of
@@ -216,11 +234,12 @@ function openChooser(event, list, selectGeneral) {
 const TOUCH_PX = 22;
 let lastPointer = "mouse";
 
+/** The pieces within a finger's reach of a tap. @returns {SVGElement[]} */
 function reach(event) {
   const svg = $("board").querySelector("svg");
   if (!svg) return [];
   const x = event.clientX, y = event.clientY;
-  const near = [...svg.querySelectorAll("[data-general][data-hint]")].filter((node) => {
+  const near = [.../** @type {NodeListOf<SVGElement>} */ (svg.querySelectorAll("[data-general][data-hint]"))].filter((node) => {
     const r = (node.querySelector(".token") || node).getBoundingClientRect();
     return Math.hypot(Math.max(r.left - x, 0, x - r.right), Math.max(r.top - y, 0, y - r.bottom)) <= TOUCH_PX;
   });
@@ -250,13 +269,12 @@ function onTap(event) {
   const box = $("chooser");
   box.replaceChildren(...near.map((node) => el("button", {type: "button", role: "menuitem", class: "choice piece-choice",
     dataset: node.dataset.general !== undefined ? {general: node.dataset.general} : {hex: node.dataset.hex},
-    onclick: () => { closeChooser(); clickPiece(node); }},
+    // the piece's own menu replaces this one: the click must not reach the page's "a click
+    // outside closes the menu" (main.js), for its button is gone from the page by then
+    onclick: (e) => { e.stopPropagation(); closeChooser(); clickPiece(node); }},
     el("span", {class: "choice-label"}, pieceName(node)), el("span", {class: "choice-help"}, node.dataset.hint))),
     el("button", {type: "button", class: "choice cancel", onclick: closeChooser}, t("ui.cancel")));
-  const wrap = $("board-wrap").getBoundingClientRect();
-  box.hidden = false;
-  box.style.left = Math.max(4, Math.min(event.clientX - wrap.left, wrap.width - box.offsetWidth - 4)) + "px";
-  box.style.top = Math.max(4, Math.min(event.clientY - wrap.top, wrap.height - box.offsetHeight - 4)) + "px";
+  placeChooser(event);
 }
 
 export function closeChooser() { $("chooser").hidden = true; }
@@ -367,7 +385,9 @@ function layOut(svg, k) {
   const labels = [...svg.querySelectorAll("text.label")].filter((n) => getComputedStyle(n).display !== "none");
   labels.sort((a, b) => Number(b.classList.contains("city")) - Number(a.classList.contains("city")));
   const placed = [];
-  const inside = (box) => box.left >= view.x && box.right <= view.x + view.width;
+  // (a name above a settlement of the top row would be cut by the board's edge: it goes beside it)
+  const inside = (box) => box.left >= view.x && box.right <= view.x + view.width
+    && box.top >= view.y && box.bottom <= view.y + view.height;
   for (const label of labels) {
     const group = label.parentNode.parentNode;  // <g translate(x y)><g class="grow"><text>
     if (!group.dataset.base) group.dataset.base = translation(group).join(" ");

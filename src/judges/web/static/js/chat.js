@@ -115,7 +115,7 @@ function highlight(ref) {
   if (!svg) return;
   const selector = ref.dataset.general !== undefined ? `[data-general="${CSS.escape(ref.dataset.general)}"]`
     : `[data-settlement="${CSS.escape(ref.dataset.settlement)}"]`;
-  const node = svg.querySelector(selector);
+  const node = /** @type {SVGGraphicsElement & {chatTimer?: number}} */ (svg.querySelector(selector));
   if (!node) return;
   node.classList.remove("chat-highlight");
   void node.getBBox();  // restart the animation
@@ -211,7 +211,7 @@ function showError(text) {
 }
 
 async function send() {
-  const box = $("chat-text");
+  const box = /** @type {HTMLTextAreaElement} */ ($("chat-text"));
   const text = box.value;
   if (!text.trim() || sending) return;
   const {gameId, lang} = store.app;
@@ -266,7 +266,7 @@ export function initChat() {
     el("p", {id: "chat-error", class: "chat-error", role: "alert", hidden: true, dataset: {chatError: "1"}}),
     form);
   panel.hidden = false;
-  panel.addEventListener("click", (e) => { const ref = e.target.closest(".chat-ref"); if (ref) highlight(ref); });
+  panel.addEventListener("click", (e) => { const ref = /** @type {Element} */ (e.target).closest(".chat-ref"); if (ref) highlight(ref); });
   if (store.app.mode === "replay") {
     fetch(`/api/games/${store.app.gameId}/chat/public`).then((r) => r.json()).then((data) => receiveChat({history: true, messages: data.messages}));
   }
@@ -291,7 +291,7 @@ export function renderChat() {
       onclick: () => { tab = channel; shown = ""; renderChat(); }},
       channelLabel(channel), n ? el("span", {class: "chat-unread"}, String(n)) : null);
   }));
-  const details = $("chat-settings");
+  const details = /** @type {HTMLDetailsElement} */ ($("chat-settings"));
   const open = details.open;
   details.replaceChildren(...settings());
   details.open = open;
@@ -314,5 +314,5 @@ export function renderChat() {
     : watching() && tab === TABLE ? t("ui.chat_read_only") : "";
   note.hidden = !note.textContent;
   $("chat-form").hidden = !writable;
-  $("chat-text").placeholder = t("ui.chat_placeholder", {channel: channelLabel(tab)});
+  /** @type {HTMLTextAreaElement} */ ($("chat-text")).placeholder = t("ui.chat_placeholder", {channel: channelLabel(tab)});
 }

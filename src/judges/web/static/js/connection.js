@@ -4,6 +4,14 @@ import {store, update} from "./store.js";
 import {$, toast} from "./dom.js";
 import {receiveChat} from "./chat.js";
 
+/** @typedef {import('./wire').View} View  the view the server sends (server/wire.py) */
+/** @typedef {import('./store.js').ScreenView} ScreenView */
+/** @typedef {{type: "full", version: number, view: View}} FullMessage */
+/**
+ * @typedef {{type: "delta", version: number, base: number, set?: Partial<View>,
+ *   state?: Partial<import('./wire').GameState>, notifications?: import('./wire').Note[]}} DeltaMessage
+ */
+
 // The seat's credential is an HttpOnly cookie the browser sends by itself: the screen holds no
 // token and sends none.
 const get = (url) => fetch(url, {credentials: "same-origin"}).then((r) => { if (!r.ok) throw new Error(url + " " + r.status); return r; });
@@ -74,6 +82,7 @@ function followed(seq) {
 }
 
 // The board and the log of the view's seq (the board may be of a later step).
+/** @param {ScreenView} view */
 async function follow(view) {
   const seq = view.seq;
   let failed = null;
@@ -91,6 +100,7 @@ async function follow(view) {
 let latest = null, busy = false, notes = [];
 
 // The bell: the engine's notifications and the seat takeovers (`seat_events`), by id.
+/** @param {View} payload @param {boolean} first */
 function receive(payload, first) {
   if (first) notes = [];
   const known = new Set(notes.map((n) => n.id));
@@ -129,6 +139,11 @@ async function pump() {
 // `updates.apply_update`): a full view replaces it; a delta sets the parts and state fields it
 // names and appends its notifications. null: the delta does not follow this view (a message
 // was missed): ask for a full view.
+/**
+ * @param {View | null} view
+ * @param {FullMessage | DeltaMessage} message  (any other: null)
+ * @returns {View | null}
+ */
 export function applyUpdate(view, message) {
   if (message.type === "full") return message.view;
   if (message.type !== "delta" || !view || view.version !== message.base) return null;
@@ -192,6 +207,7 @@ function released() {
 }
 
 // A view was drawn: the answer on its way is done once the game moved past where it was sent.
+/** @param {ScreenView} view */
 function drawn(view) {
   if (sending && sending.answered && view.seq > sending.seq) released();
 }

@@ -1,6 +1,7 @@
 // Building the page: elements from data, never from HTML strings (no innerHTML with data).
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+/** @param {string} id */
 export const $ = (id) => document.getElementById(id);
 
 // el("button", {class: "x", onclick: f, dataset: {seat: 1}}, "text", child...)
@@ -42,10 +43,11 @@ export function swatch(colour, cls = "swatch") {
   return node;
 }
 
+let toastTimer = 0;
 export function toast(text) {
   const node = $("toast");
   node.textContent = text;
   node.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { node.hidden = true; }, 4000);
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { node.hidden = true; }, 4000);
 }

@@ -1,10 +1,10 @@
 // Short, skippable effects: a battle's dice, the "your turn" chime (sound off by default).
 import {store} from "./store.js";
 import {$, el, icon} from "./dom.js";
-import {t} from "./i18n.js";
+import {t, diceParam} from "./i18n.js";
 
 let seenBattle = null, replayStep = null, wasMyTurn = false, audio = null;
-const isBattle = (n) => n.key === "notification.battle";
+const isBattle = (n) => diceParam(n) !== null;
 
 // A battle fought since the last drawing shows its dice; those already fought when the page
 // opened do not (seenBattle starts at the newest of them). In a replay, stepping forward by
@@ -33,10 +33,10 @@ export const die = (face) => el("span", {class: "die"}, String(face));
 
 // The dice of one battle's rounds: the attacker's against the defender's, each with its hits.
 export function battleRounds(note) {
-  const p = note.params || {};
+  const rolls = (note.params || {})[diceParam(note)];
   const side = (faces, hits, cls) => el("span", {class: "dice " + cls}, ...(faces || []).map(die),
     el("span", {class: "hits"}, t("ui.hits_n", {n: hits ?? 0})));
-  return (p.rounds || []).map((r) => el("div", {class: "battle-round"},
+  return (rolls || []).map((r) => el("div", {class: "battle-round"},
     side(r.attacker, r.attacker_hits, "attacker"), el("span", {class: "vs"}, "×"), side(r.defender, r.defender_hits, "defender")));
 }
 
@@ -75,7 +75,7 @@ function chime() {
     osc.frequency.value = 660; gain.gain.setValueAtTime(0.15, audio.currentTime);
     gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.5);
     osc.connect(gain).connect(audio.destination); osc.start(); osc.stop(audio.currentTime + 0.5);
-  } catch (e) { /* no sound device: the screen still says it */ }
+  } catch { /* no sound device: the screen still says it */ }
 }
 
 // A click anywhere finishes the running animations at once.

@@ -16,7 +16,7 @@ async function ask(control) {
     const body = await response.json();
     if (!response.ok) { toast(body.text || body.message); return; }
     update({hint: body});
-  } catch (e) {
+  } catch {
     toast(t("ui.hint_failed"));
   } finally {
     asking = false;

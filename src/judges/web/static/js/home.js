@@ -4,7 +4,9 @@ import {$, el} from "./dom.js";
 
 const home = $("home").dataset;
 const seats = $("seats");
-const row = $("seat-row");
+const row = /** @type {HTMLTemplateElement} */ ($("seat-row"));
+/** A form control of the page, or of one seat's row. @returns {HTMLInputElement} */
+const input = (node, selector) => node.querySelector(selector);
 let strings = {};
 const t = (key, params) => {
   let text = strings[key] ?? key;
@@ -14,9 +16,9 @@ const t = (key, params) => {
 
 function addSeat(kind) {
   if (seats.children.length >= Number(home.maxPlayers)) return;
-  const node = row.content.firstElementChild.cloneNode(true);
+  const node = /** @type {Element} */ (row.content.firstElementChild.cloneNode(true));
   node.querySelector(".seat-label").textContent = home.seatWord + " " + (seats.children.length + 1);
-  node.querySelector(".seat-kind").value = kind;
+  input(node, ".seat-kind").value = kind;
   seats.append(node);
 }
 ["human", "bot:greedy", "bot:greedy", "bot:greedy"].forEach(addSeat);
@@ -26,13 +28,14 @@ $("remove-seat").addEventListener("click", () => { if (seats.children.length > N
 $("new-game").addEventListener("submit", async (event) => {
   event.preventDefault();
   const spec = {
-    wave_pairs: Number($("wave-pairs").value),
-    turn_timer: Number($("turn-timer").value) || null,
-    takeover_bot: $("takeover-bot").value,
+    wave_pairs: Number(input(document, "#wave-pairs").value),
+    turn_timer: Number(input(document, "#pace").value) ? null : Number(input(document, "#turn-timer").value) || null,
+    pace: Number(input(document, "#pace").value) ? {hours: Number(input(document, "#pace").value)} : null,  // issue 30: a game over days
+    takeover_bot: input(document, "#takeover-bot").value,
     seats: [...seats.children].map((node) => {
-      const [kind, bot] = node.querySelector(".seat-kind").value.split(":");
+      const [kind, bot] = input(node, ".seat-kind").value.split(":");
       return {kind: kind === "open" ? "human" : kind, open: kind === "open", bot: bot || null,
-              name: node.querySelector(".seat-name").value || null, language: node.querySelector(".seat-lang").value};
+              name: input(node, ".seat-name").value || null, language: input(node, ".seat-lang").value};
     }),
   };
   const response = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(spec)});

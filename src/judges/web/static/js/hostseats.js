@@ -23,7 +23,7 @@ async function reissue(seat) {
 
 function decorate() {
   const host = isHost();
-  for (const board of document.querySelectorAll("#players .player-board[data-seat]")) {
+  for (const board of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#players .player-board[data-seat]"))) {
     const seat = Number(board.dataset.seat);
     let box = board.querySelector(".host-seat");
     const wanted = host && seat !== store.app.seat && store.view.seats[seat]?.kind === "human";

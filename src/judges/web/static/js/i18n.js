@@ -15,4 +15,15 @@ export function seatName(seat) {
   return (s && s.name) || t("ui.player_n", {n: seat + 1});
 }
 
+// A message's declaration (GET /api/games/{id}/protocol, `messages`: judges/engine/messages.py):
+// its parameters' types, the lines under its title, whether the game log shows it.
+export const message = (key) => (store.protocol && store.protocol.messages[key]) || null;
+
+// The parameter of a notification whose battle rolls are its first lines (`battle_rounds`,
+// drawn as dice), or null.
+export function diceParam(note) {
+  const m = message(note.key), first = m && m.lines[0];
+  return typeof first === "string" && m.params[first] === "battle_rounds" ? first : null;
+}
+
 export const seatColour = (seat) => store.world.seat_colours[seat % store.world.seat_colours.length];

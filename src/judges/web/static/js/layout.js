@@ -17,9 +17,9 @@ function showTab(name) {
 }
 
 export function renderLayout() {
-  const main = document.querySelector(".main");
+  const main = /** @type {HTMLElement} */ (document.querySelector(".main"));
   main.dataset.tab = tab;
-  document.querySelectorAll("#panel-tabs .panel-tab").forEach((b) => {
+  /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#panel-tabs .panel-tab")).forEach((b) => {
     b.setAttribute("aria-selected", String(b.dataset.tab === tab));
   });
   if (tab === "chat") seenMessages = messageCount();
@@ -39,7 +39,7 @@ function dock() {
 
 export function initLayout() {
   tab = localStorage.getItem(tabKey()) === "chat" ? "chat" : "log";
-  document.querySelectorAll("#panel-tabs .panel-tab").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
+  /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#panel-tabs .panel-tab")).forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
   const observer = new ResizeObserver(dock);
   observer.observe($("actions"));
   observer.observe($("bottombar"));

@@ -2,7 +2,7 @@
 // first, newest at the bottom, each report with its manual chapter.
 import {store} from "./store.js";
 import {$, el, icon, swatch} from "./dom.js";
-import {t, seatName, seatColour} from "./i18n.js";
+import {t, seatName, seatColour, message, diceParam} from "./i18n.js";
 import {battleRounds} from "./effects.js";
 
 let shown = "";
@@ -14,7 +14,7 @@ export function logEntries() {
   for (const a of store.actions) items.push({at: a.seq + 0.5, order: 0, kind: "action", text: a.text, type: a.type, player: a.player,
                                               undone: a.undone !== undefined || undone.has(a.seq)});
   for (const n of store.notes) {
-    if (n.id >= 1e9) continue;  // the server's seat notices are the bell's
+    if (message(n.key)?.log === false) continue;  // the server's seat notices are the bell's
     items.push({at: n.after, order: 1 + n.id / 1e6, kind: "note", title: n.title, lines: n.lines, key: n.key, chapter: n.chapter, round: n.round,
                 note: n});
   }
@@ -39,7 +39,11 @@ function battleDice(item) {
   return el("div", {class: "log-dice", dataset: {rolls: rows.length}}, ...rows);
 }
 
-const lines = (item) => item.key === "notification.battle" ? item.lines.slice((item.note.params?.rounds || []).length) : item.lines;
+// a battle's rolls are drawn as dice: their lines (the first ones) are not repeated below
+const lines = (item) => {
+  const dice = diceParam(item.note);
+  return dice ? item.lines.slice((item.note.params?.[dice] || []).length) : item.lines;
+};
 
 // The log follows the newest entry unless the reader scrolled up. Only the reader's own
 // scrolling (wheel, touch, keys, the scroll bar) decides it: the panels around it growing or
@@ -70,7 +74,7 @@ export function renderLog() {
         el("div", {class: "log-title"}, el("span", {class: "log-round"}, t("ui.round_n", {n: item.round})), " ", item.title,
           item.chapter ? el("a", {href: `/manual/${store.app.lang}/${item.chapter}`, target: "_blank", class: "manual-ref",
             title: t("ui.manual"), "aria-label": t("ui.manual")}, icon("book")) : null),
-        item.key === "notification.battle" ? battleDice(item) : null,
+        diceParam(item.note) ? battleDice(item) : null,
         lines(item).length ? el("ul", {}, ...lines(item).map((l) => el("li", {}, l))) : null)));
   if (list.dataset.pinned !== "0") list.scrollTop = list.scrollHeight;
 }

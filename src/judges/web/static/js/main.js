@@ -20,7 +20,7 @@ function render() {
   renderEvents(); renderLog(); renderChat(); renderBell(); renderBottomBar(); renderModal(); renderLayout();
   effects();
   document.body.dataset.phase = store.view.phase_name;
-  document.body.dataset.seq = store.view.seq;
+  document.body.dataset.seq = String(store.view.seq);
   document.body.dataset.mode = store.app.mode;
   document.body.dataset.over = store.view.ending ? "true" : "false";
 }
@@ -31,7 +31,7 @@ $("modal-close").addEventListener("click", () => {
   update({openKind: null});
 });
 $("bell").addEventListener("click", toggleBell);
-document.addEventListener("click", (e) => { if (!e.target.closest("#chooser, #board")) closeChooser(); });
+document.addEventListener("click", (e) => { if (!/** @type {Element} */ (e.target).closest("#chooser, #board")) closeChooser(); });
 
 loadStatic().then(() => {
   initBoard(); initPanels(); initEffects(); initChat(); initLayout();

@@ -3,7 +3,7 @@ import {store, update} from "./store.js";
 import {$, el, icon, swatch} from "./dom.js";
 import {t, seatName, seatColour} from "./i18n.js";
 import {act, isSending, seatControl} from "./connection.js";
-import {label, extrasOf, offBoard, GENERAL_EXTRAS} from "./targets.js";
+import {label, extrasOf, offBoard} from "./targets.js";
 import {hintParts, markHint} from "./hint.js";
 
 const me = () => store.app.seat >= 0 ? store.view.state.players[store.app.seat] : null;
@@ -24,7 +24,7 @@ export function renderTop() {
   $("waiting").title = $("waiting").textContent;
   $("waiting").classList.toggle("mine", playing() && view.waiting_for.includes(store.app.seat));
   renderWrath();
-  const manual = $("manual-link");
+  const manual = /** @type {HTMLAnchorElement} */ ($("manual-link"));
   manual.href = `/manual/${store.app.lang}/${view.manual.phase}`;
   if (!manual.firstChild) manual.append(icon("book"), el("span", {class: "label"}, t("ui.manual")));
   const sound = $("sound");
@@ -47,7 +47,7 @@ export function renderTop() {
 function renderWrath() {
   const box = $("wrath");
   const level = Math.min(store.view.state.wrath, store.world.wrath_threshold);
-  let fill = box.querySelector(".cup-fill");
+  let fill = /** @type {HTMLElement} */ (box.querySelector(".cup-fill"));
   if (!fill) {
     const cup = el("span", {class: "cup", "aria-hidden": "true"}, fill = el("span", {class: "cup-fill"}));
     box.replaceChildren(cup, el("span", {class: "wrath-text"}, el("span", {class: "wrath-word"}), " ", el("span", {class: "wrath-count"})));
@@ -208,7 +208,7 @@ export function initPanels() {
     localStorage.setItem("jk-sound", store.sound ? "off" : "on");
     update({sound: !store.sound});
   });
-  document.querySelectorAll("#langs .lang").forEach((b) => b.addEventListener("click", () => {
+  /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#langs .lang")).forEach((b) => b.addEventListener("click", () => {
     const url = new URL(location.href);
     url.searchParams.set("lang", b.dataset.lang);
     location.href = url.toString();

@@ -22,7 +22,7 @@ export function movesOf(gid) {
   return out;
 }
 
-export const extrasOf = (gid) => store.view.legal_actions.filter((a) => a.general === gid && GENERAL_EXTRAS.includes(a.type));
+export const extrasOf = (gid) => store.view.legal_actions.filter((a) => "general" in a && a.general === gid && GENERAL_EXTRAS.includes(a.type));
 
 export function selectable(gid) {
   return Object.keys(movesOf(gid)).length + extrasOf(gid).length > 0;
@@ -40,7 +40,7 @@ const BOARD_FIELDS = ["settlement", "region", "general", "target", "q"];
 export const offBoard = (a) => a.type !== "end_turn" && BOARD_FIELDS.every((f) => a[f] === undefined || a[f] === null);
 
 export function settlementActions(name) {
-  return store.view.legal_actions.filter((a) => SETTLEMENT_TYPES.includes(a.type) && a.settlement === name);
+  return store.view.legal_actions.filter((a) => SETTLEMENT_TYPES.includes(a.type) && "settlement" in a && a.settlement === name);
 }
 
 export function regionActions(region) {
@@ -60,7 +60,7 @@ export function hexActions(h) {
 // The region a hex belongs to on the board (its territory, as the drawing shades it).
 export function regionOfHex(h) {
   const node = document.querySelector(`#board [data-hex="${h}"].hex`);
-  const group = node && node.closest("[data-region]");
+  const group = node && /** @type {HTMLElement | null} */ (node.closest("[data-region]"));
   if (!group) return null;
   const name = group.dataset.region;
   return store.world.regions.findIndex((r) => r.name === name);

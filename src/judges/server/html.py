@@ -1,9 +1,10 @@
-"""Errors met while browsing answer a page, not JSON (issue 29): a bad game address, a spent
-invitation, the replay of a game still running, an unknown address. The page is in the
-reader's language (`?lang=`, the `lang` cookie, Accept-Language) and leads back home.
+"""The server's HTML pages: the templates of web/templates, rendered in the reader's language.
 
-The JSON API (`/api/...`), the websockets and the static files keep their JSON errors; the
-exception handlers of server/app.py ask `wants_page` and answer `error_page` for the rest."""
+Errors met while browsing answer a page, not JSON (issue 29): a bad game address, a spent
+invitation, the replay of a game still running, an unknown address. The page is in the
+reader's language (`?lang=`, the `lang` cookie, Accept-Language) and leads back home. The JSON
+API (`/api/...`), the websockets and the static files keep their JSON errors; the exception
+handlers of server/errors.py ask `wants_page` and answer `error_page` for the rest."""
 
 from __future__ import annotations
 
@@ -17,13 +18,23 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ..i18n import LANGUAGES, catalog, gettext, request_language
 
-TEMPLATES = Environment(
-    loader=FileSystemLoader(Path(__file__).resolve().parent.parent / "web" / "templates"),
-    autoescape=select_autoescape(["html"]),
-)
+WEB = Path(__file__).resolve().parent.parent / "web"
+templates = Environment(loader=FileSystemLoader(WEB / "templates"), autoescape=select_autoescape(["html"]))
 # Where errors stay JSON (or plain): the API, the websockets, the files, the schema.
 MACHINE_PREFIXES = ("/api/", "/ws/", "/static/", "/docs", "/redoc", "/openapi.json")
 GENERIC = "ui.error_page"  # the text of an error whose key has no words
+
+
+def page(template: str, request: Request, language: str, **values: Any) -> HTMLResponse:
+    """A page in the reader's language; an explicit ?lang= is remembered in a cookie."""
+    response = HTMLResponse(
+        templates.get_template(template).render(
+            lang=language, t=lambda key, **p: gettext(language, key, **p), languages=LANGUAGES, **values
+        )
+    )
+    if request.query_params.get("lang"):
+        response.set_cookie("lang", language, max_age=365 * 86400, samesite="lax")
+    return response
 
 
 def wants_page(request: Request) -> bool:
@@ -42,9 +53,8 @@ def error_page(
     """The error `key` (a message key; its words filled from `params`) as a page with the
     status code `status`, a link home, and `data-error` naming the key for tests and tools."""
     language = request_language(request)
-    words = catalog(language)
-    text = gettext(language, key, **dict(params or {})) if key in words else gettext(language, GENERIC)
-    body = TEMPLATES.get_template("error.html").render(
+    text = gettext(language, key, **dict(params or {})) if key in catalog(language) else gettext(language, GENERIC)
+    body = templates.get_template("error.html").render(
         lang=language,
         t=lambda k, **p: gettext(language, k, **p),
         languages=LANGUAGES,
@@ -53,6 +63,3 @@ def error_page(
         text=text,
     )
     return HTMLResponse(body, status_code=status, headers=dict(headers or {}) or None)
-
-
-__all__ = ["error_page", "wants_page"]

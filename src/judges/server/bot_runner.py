@@ -1,0 +1,147 @@
+"""The bots of the tables in this process: bot seats, and human seats handed to a bot (away).
+A game's bots play in one background task, each choice computed on the bots' shared pool
+(limits.FairPool) so that the event loop stays free for the humans; with many processes, only
+the one holding the game's lease in the store plays them. The turn timer hands a human seat
+that owes a decision for too long to the takeover bot."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from typing import Any
+
+from ..bots import make_bot
+from .actor import TableActor
+from .errors import ServiceError, StoreUnavailable
+from .runtime import Runtime
+from .seating import Seating
+from .store import SequenceConflict
+from .tables import (
+    LiveGame,
+    bot_seed,
+)
+
+log = logging.getLogger("judges.server")
+
+
+class BotRunner:
+    def __init__(self, rt: Runtime, actor: TableActor, seating: Seating) -> None:
+        self.rt = rt
+        self.actor = actor
+        self.seating = seating
+
+    def owing(self, live: LiveGame) -> list[int]:
+        """Seats a bot plays now: bot seats, and human seats handed to a bot (away)."""
+        if any(s.get("abandoned") for s in live.seats):  # issue 30: an abandoned game is over
+            return []
+        return [s for s in live.game.waiting_for() if live.seats[s]["kind"] == "bot" or live.seats[s].get("away")]
+
+    def watch_timer(self, live: LiveGame) -> None:
+        """A per-game turn timer (a game option): a human seat that owes a decision for longer
+        than the timer is handed to a bot until its player comes back."""
+        timer = self.rt.turn_timers.get(live.id)
+        if not timer or (live.timer_task is not None and not live.timer_task.done()):
+            return
+        live.timer_task = asyncio.get_running_loop().create_task(self._watch(live, timer))
+
+    async def _watch(self, live: LiveGame, timer: float) -> None:
+        loop = asyncio.get_running_loop()
+        since: dict[int, tuple[float, int]] = {}  # seat -> (owing since, its actions then)
+        while not live.game.is_over and not any(s.get("abandoned") for s in live.seats):  # issue 30
+            now = loop.time()
+            owing = {
+                s for s in live.game.waiting_for() if live.seats[s]["kind"] == "human" and not live.seats[s].get("away")
+            }
+            for seat in list(since):
+                if seat not in owing:
+                    del since[seat]
+            for seat in owing:
+                acted = live.acted.get(seat, 0)
+                if seat not in since or since[seat][1] != acted:
+                    since[seat] = (now, acted)  # a new decision, or the player is acting
+                elif now - since[seat][0] >= timer:
+                    del since[seat]
+                    await self.seating.set_away(live, seat, True, "timer")
+            await asyncio.sleep(min(1.0, timer / 4))
+
+    def wake(self, live: LiveGame) -> None:
+        self.watch_timer(live)
+        if live.stale or live.game.is_over or not self.owing(live):
+            return
+        if live.bot_task is None or live.bot_task.done():
+            live.bot_task = asyncio.get_running_loop().create_task(self._run(live))
+
+    async def _hold_lease(self, live: LiveGame) -> bool:
+        """Whether this process plays the game's bots now (one process only: the lease in the
+        store, renewed when half of it is gone). Alone on its database, a process always does."""
+        if not self.rt.fanout.shared:
+            return True
+        now = asyncio.get_running_loop().time()
+        lease = self.rt.settings.bot_lease_seconds  # a process that died loses them after this long
+        if live.lease_until - now > lease / 2:
+            return True
+        try:
+            held: bool = await self.rt.db(self.rt.store.take_bot_lease, live.id, self.rt.node, lease)
+        except ServiceError:
+            held = False
+        live.lease_until = now + lease if held else 0.0
+        return held
+
+    async def _run(self, live: LiveGame) -> None:
+        try:
+            while not live.game.is_over and not live.stale:
+                owing = self.owing(live)
+                if not owing:
+                    return
+                seat = owing[0]
+                if not await self._hold_lease(live):
+                    return  # another process plays them; the watchdog asks again
+                if self.rt.settings.bot_delay:
+                    await asyncio.sleep(self.rt.settings.bot_delay)
+                async with live.lock:
+                    if live.stale or seat not in self.owing(live):
+                        continue
+                    bot = live.bots.get(seat)
+                    if bot is None:
+                        bot = live.bots[seat] = make_bot(
+                            live.seats[seat]["bot"] or live.takeover_bot,
+                            bot_seed(live.game.state.options, seat),
+                            cpu_budget=self.rt.limits.bot_cpu_seconds,
+                        )
+                    seq = len(live.game.log)
+                    legal = list(live.game.legal_actions(seat))
+                    view = live.game.view(seat, notifications=False)
+                # The bot thinks outside the game's lock, on the bots' own threads: humans'
+                # views and actions, and database commits, never wait for it.
+                # The shared pool serves the games in turn; a search bot's thinking is heavy.
+                heavy = getattr(bot, "iterations", 0) > 0
+                action = await self.rt.bot_pool.run(
+                    live.id, heavy, bot.choose, seat, legal, functools.partial(_same, view)
+                )
+                async with live.lock:
+                    if live.stale or len(live.game.log) != seq or seat not in self.owing(live):
+                        continue  # someone acted meanwhile, or the player is back: look again
+                    try:
+                        await self.actor.apply_and_commit(live, action, None, attempts=1)
+                    except SequenceConflict:
+                        continue  # another process moved first: think again on the fresh copy
+                await self.rt.events.settle(live, wake=False)
+        except StoreUnavailable:
+            return  # the recovery task (or the watchdog) restarts the bots
+        except Exception:  # pragma: no cover - a bot must never take the server down
+            log.exception("bot task of game %s failed", live.id)
+        finally:
+            if live.game.is_over and live.lease_until:
+                live.lease_until = 0.0
+                self.rt.spawn(self._release_lease(live))
+
+    async def _release_lease(self, live: LiveGame) -> None:
+        with contextlib.suppress(ServiceError):
+            await self.rt.db(self.rt.store.release_bot_lease, live.id, self.rt.node)
+
+
+def _same(value: Any) -> Any:
+    """A bot's view callback: the view taken under the game's lock."""
+    return value

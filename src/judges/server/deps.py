@@ -1,0 +1,102 @@
+"""What the routes depend on (FastAPI `Depends`): the app's service, accounts, limits, rate
+limiters and options, all kept on `app.state` by `create_app`, and a request's seat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Depends
+from starlette.requests import HTTPConnection
+
+from . import seats as seat_keys
+from .accounts import Accounts
+from .errors import ServiceError
+from .limits import Limits, RateLimiter
+from .service import GameService, LiveGame
+
+
+@dataclass(frozen=True)
+class Rates:
+    """The app's own rate limits (each request's route takes from one)."""
+
+    create: RateLimiter  # new games, per client address
+    away: RateLimiter  # a seat handed to a bot and back, per seat
+    view: RateLimiter  # a seat's full views (a socket opened, a resync, a language): what a view costs
+
+    @classmethod
+    def of(cls, limits: Limits) -> Rates:
+        return cls(
+            RateLimiter(limits.create_burst, limits.create_per_minute),
+            RateLimiter(limits.away_burst, limits.away_per_minute),
+            RateLimiter(limits.resync_burst, limits.resync_per_minute),
+        )
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the server allows beyond its defaults (create_app's arguments)."""
+
+    allow_scenarios: bool = False  # games may start from a scenario position
+    allow_seeds: bool = False  # a game's creator may choose its seed (tests and design only)
+
+
+def get_service(conn: HTTPConnection) -> GameService:
+    service: GameService = conn.app.state.service
+    return service
+
+
+def get_accounts(conn: HTTPConnection) -> Accounts:
+    accounts: Accounts = conn.app.state.accounts
+    return accounts
+
+
+def get_limits(conn: HTTPConnection) -> Limits:
+    return get_service(conn).limits
+
+
+def get_rates(conn: HTTPConnection) -> Rates:
+    rates: Rates = conn.app.state.rates
+    return rates
+
+
+def get_options(conn: HTTPConnection) -> Options:
+    options: Options = conn.app.state.options
+    return options
+
+
+ServiceDep = Annotated[GameService, Depends(get_service)]
+AccountsDep = Annotated[Accounts, Depends(get_accounts)]
+LimitsDep = Annotated[Limits, Depends(get_limits)]
+RatesDep = Annotated[Rates, Depends(get_rates)]
+OptionsDep = Annotated[Options, Depends(get_options)]
+
+
+async def seat_of(conn: HTTPConnection, live: LiveGame) -> int:
+    """The seat a request's credential (X-Seat-Token, or the game's cookie) belongs to; the
+    request is a sign of life of its player (server/seats.py, `present`)."""
+    service, accounts = get_service(conn), get_accounts(conn)
+    token, from_cookie = seat_keys.credential(conn, live.id)
+    bound = None if token and not from_cookie else await accounts.bound_seat(conn, live)
+    if bound is not None:  # signed in to the account the seat is bound to (server/accounts.py)
+        service.saw(live, bound)
+        return bound
+    if from_cookie and not seat_keys.same_origin(conn):
+        raise ServiceError(403, "error.cross_origin", "a seat's cookie is accepted from this site's pages only")
+    seat = await service.seat_for(live, token)
+    service.saw(live, seat)
+    return seat
+
+
+def rate_limited(limiter: RateLimiter, key: Any, error: str, what: str) -> None:
+    """429 with Retry-After when `key` has used up its allowance."""
+    wait = limiter.take(key)
+    if wait is not None:
+        seconds = max(1, int(wait + 0.999))
+        raise ServiceError(
+            429,
+            error,
+            f"too many {what}: try again in {seconds} s",
+            headers={"Retry-After": str(seconds)},
+            retry_after=seconds,
+        )

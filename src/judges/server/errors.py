@@ -1,0 +1,106 @@
+"""The server's errors and how they are answered: every refusal is JSON with a message key
+(`key`), an English `message`, its `params` and the `text` in the reader's language; a client's
+mistake is never a 500. An address a browser opens (not the API's) answers a page instead
+(server/html.py, `error_page`; issue 29)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..engine import RuleError
+from ..i18n import gettext, render_error, request_language
+from .html import error_page, wants_page
+
+RETRY_AFTER = 2  # seconds: what a 503 tells the client to wait
+
+
+class ServiceError(Exception):
+    """A client's mistake, with the HTTP status it deserves and a message key."""
+
+    def __init__(
+        self, status: int, key: str, message: str, headers: dict[str, str] | None = None, **params: Any
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.key = key
+        self.message = message
+        self.headers = headers
+        self.params = params
+
+    def to_dict(self) -> dict:
+        return {"error": "ServiceError", "key": self.key, "message": self.message, "params": self.params}
+
+
+class StoreUnavailable(ServiceError):
+    """The database did not answer in time (down, locked, every connection busy): 503."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            503,
+            "error.store_busy",
+            "the game's database is not answering; try again in a moment",
+            headers={"Retry-After": str(RETRY_AFTER)},
+        )
+
+
+def refusal(request: Request, status: int, key: str, message: str, **params: Any) -> JSONResponse:
+    """A refusal made before any route (a middleware's), in the shape of a ServiceError's."""
+    text = gettext(request_language(request), key, **params)
+    body = {"error": "ServiceError", "key": key, "message": message, "params": params, "text": text}
+    return JSONResponse(status_code=status, content=body)
+
+
+async def service_error(request: Request, exc: ServiceError) -> Response:
+    if wants_page(request):  # a browser's address: a page in its language (server/html.py)
+        return error_page(request, exc.status, exc.key, {"detail": exc.message, **exc.params}, exc.headers)
+    body = exc.to_dict()
+    body["text"] = gettext(request_language(request), exc.key, **{"detail": exc.message, **exc.params})
+    return JSONResponse(status_code=exc.status, content=body, headers=exc.headers)
+
+
+async def rule_error(request: Request, exc: RuleError) -> JSONResponse:
+    body = exc.to_dict()
+    body["text"] = render_error(body, request_language(request))
+    return JSONResponse(status_code=422, content=body)
+
+
+async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+    # Starlette's own refusals (a body that is not JSON, an unknown path, a wrong method)
+    # answer in the same shape as every other error: a key and a message.
+    if wants_page(request):
+        return error_page(request, exc.status_code, f"error.http_{exc.status_code}", None, exc.headers)
+    return JSONResponse(
+        status_code=exc.status_code,
+        headers=getattr(exc, "headers", None),
+        content={"error": "HTTPException", "key": f"error.http_{exc.status_code}", "message": str(exc.detail)},
+    )
+
+
+async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+    lang = request_language(request)
+    return JSONResponse(
+        status_code=422,
+        content={
+            "error": "RequestValidationError",
+            "key": "error.request",
+            "message": "the request is not valid",
+            "text": gettext(lang, "error.request"),
+            # where and why, not the input echoed back (it may be large, or not encodable)
+            "detail": [
+                {"loc": [str(part)[:100] for part in e.get("loc", ())], "msg": str(e.get("msg", ""))[:200]}
+                for e in exc.errors()[:20]
+            ],
+        },
+    )
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(ServiceError, service_error)  # type: ignore[arg-type]
+    app.add_exception_handler(RuleError, rule_error)  # type: ignore[arg-type]
+    app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]

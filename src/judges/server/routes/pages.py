@@ -1,0 +1,75 @@
+"""The pages of a table: home, a seat's game page, an invitation and taking its seat."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+
+from ...engine import DEFAULT_RULES
+from ...i18n import request_language
+from .. import seats as seat_keys
+from ..deps import AccountsDep, ServiceDep, seat_of
+from ..errors import ServiceError
+from ..html import page
+
+router = APIRouter()
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+async def home(request: Request, lang: str | None = None) -> HTMLResponse:
+    return page(
+        "home.html",
+        request,
+        request_language(request, lang),
+        min_players=DEFAULT_RULES.min_players,
+        max_players=DEFAULT_RULES.max_players,
+    )
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+async def game_page(request: Request, game_id: str, service: ServiceDep, lang: str | None = None) -> HTMLResponse:
+    live = await service.get(game_id)
+    try:
+        seat = await seat_of(request, live)
+    except ServiceError as exc:
+        language = request_language(request, lang)
+        response = page("message.html", request, language, key="ui.no_seat", error=exc.key)
+        response.status_code = exc.status
+        return response
+    language = request_language(request, lang, live.seats[seat]["language"])
+    return page("game.html", request, language, game_id=game_id, seat=seat, mode="play")
+
+
+@router.get("/join/{game_id}/{code}", response_class=HTMLResponse, include_in_schema=False)
+async def invitation_page(
+    request: Request, game_id: str, code: str, service: ServiceDep, lang: str | None = None
+) -> HTMLResponse:
+    """An invitation: a button that takes the seat. Opening the link alone claims nothing
+    (a chat's link preview must not take the seat of the player it was meant for)."""
+    live = await service.get(game_id)
+    seat = seat_keys.invited_seat(live.seats, code)
+    language = request_language(request, lang, live.seats[seat]["language"] if seat is not None else None)
+    if seat is None:
+        response = page("message.html", request, language, key="ui.invitation_spent", error="error.invitation")
+        response.status_code = 404
+        return response
+    if service.holds_a_seat(live, seat_keys.credential(request, game_id)[0]) is not None:
+        response = page("message.html", request, language, key="error.seat_held", error="error.seat_held")
+        response.status_code = 409  # one seat per player: the host cannot take an invited seat
+        return response
+    return page("join.html", request, language, seat=seat, name=live.seats[seat]["name"])
+
+
+@router.post("/join/{game_id}/{code}", include_in_schema=False)
+async def take_seat(
+    request: Request, game_id: str, code: str, service: ServiceDep, accounts: AccountsDep
+) -> RedirectResponse:
+    """Takes the invited seat: its credential goes into the game's cookie and the browser
+    goes on to the game's page, whose address holds no secret."""
+    live = await service.get(game_id)
+    await accounts.refuse_seated(request, live)
+    seat, token = await service.claim(live, code, seat_keys.credential(request, game_id)[0])
+    await accounts.bind(request, live, seat, token)
+    response = RedirectResponse(f"/games/{game_id}", status_code=303)
+    seat_keys.set_seat_cookie(response, request, game_id, token)
+    return response

@@ -1,0 +1,265 @@
+"""The game screen's routes (server/screen.py): the watch and replay pages, the board drawing,
+the public log (and both at once, `/follow`), the lobby and its free seats, spectators (a view
+and a socket) and replays."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Annotated, Any
+
+import msgspec
+from fastapi import APIRouter, Depends, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse
+from starlette.requests import HTTPConnection
+
+from ...i18n import gettext, normalize_language, request_language
+from ...render.board import describe_board
+from ...render.svg import board_svg
+from .. import seats as seat_keys
+from .. import updates, wire
+from ..deps import ServiceDep
+from ..errors import ServiceError
+from ..html import page
+from ..screen import Screen
+from ..store import SeatTable, hash_token, new_token, verify_token
+from ..views import log_entries, public_payload
+
+router = APIRouter()
+
+
+def get_screen(conn: HTTPConnection) -> Screen:
+    screen: Screen = conn.app.state.screen
+    return screen
+
+
+ScreenDep = Annotated[Screen, Depends(get_screen)]
+
+
+@router.get("/games/{game_id}/watch", response_class=HTMLResponse, include_in_schema=False)
+async def watch_page(request: Request, game_id: str, service: ServiceDep, lang: str | None = None) -> HTMLResponse:
+    await service.get(game_id)
+    return page("game.html", request, request_language(request, lang), game_id=game_id, token="", seat=-1, mode="watch")
+
+
+@router.get("/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
+async def replay_page(request: Request, game_id: str, service: ServiceDep, lang: str | None = None) -> HTMLResponse:
+    live = await service.get(game_id)
+    if not live.game.is_over:  # a page saying so (server/html.py, error_page), not a blank screen
+        raise ServiceError(409, "error.replay_running", "a game is replayed once it is over")
+    return page(
+        "game.html", request, request_language(request, lang), game_id=game_id, token="", seat=-1, mode="replay"
+    )
+
+
+@router.get("/api/games/{game_id}/board.svg")
+async def board(
+    game_id: str, request: Request, service: ServiceDep, screen: ScreenDep, lang: str | None = None
+) -> Response:
+    """The board as the public state has it, in the reader's language (the one drawing:
+    render/svg.py). Its groups carry data-hex, data-region, data-settlement, data-general."""
+    live = await service.get(game_id)
+    language = request_language(request, lang)
+    async with live.lock:
+        text = screen.svg_of(live, live.game, language)
+    return Response(text, media_type="image/svg+xml")
+
+
+@router.get("/api/games/{game_id}/follow")
+async def follow(
+    game_id: str,
+    request: Request,
+    service: ServiceDep,
+    screen: ScreenDep,
+    lang: str | None = None,
+    base: str = "",
+    since: int = -1,
+) -> Response:
+    """What the screen fetches when the game moved (issue 29, "Bytes"), in one answer: the
+    board drawing of the game's current step, and the public actions after index `since`
+    (as `/log`). `base`: the `hash` of the drawing the screen holds; when the server still
+    has that drawing, the board comes as the line edits from it (server/textdelta.py), a
+    few hundred bytes instead of ~100 KiB; else whole.
+
+        {"seq": S, "board": {"hash": H, "svg": "..."} | {"hash": H, "base": B, "edits": [...]},
+         "log": {"seq": S, "entries": [...]}}"""
+    live = await service.get(game_id)
+    language = request_language(request, lang)
+    return Response(await screen.follow(live, language, base, since), media_type="application/json")
+
+
+@router.get("/api/games/{game_id}/log")
+async def game_log(
+    game_id: str, request: Request, service: ServiceDep, lang: str | None = None, since: int = -1
+) -> dict[str, Any]:
+    """The public actions after index `since`, in the reader's language."""
+    live = await service.get(game_id)
+    language = request_language(request, lang)
+    async with live.lock:
+        return {"seq": len(live.game.log), "entries": log_entries(live, language, since)}
+
+
+@router.get("/api/lobby")
+async def lobby(service: ServiceDep, limit: int = 40) -> dict[str, Any]:
+    """Open tables (a free seat), games running (to watch) and finished (to replay)."""
+    games = await service.db(service.store.list_games)
+    open_, running, finished = [], [], []
+    for g in games[: max(1, min(limit, 200)) * 3]:
+        entry = {
+            "id": g.id,
+            "seats": [{"name": s["name"], "kind": s["kind"], "open": seat_keys.free(s)} for s in g.seats],
+            "actions": g.action_count,
+            "ending": g.ending,
+            "winners": g.winners,
+        }
+        if g.ending is not None:
+            finished.append(entry)
+        elif any(seat_keys.free(s) for s in g.seats):
+            open_.append(entry)
+        else:
+            running.append(entry)
+    return {"open": open_[:limit], "running": running[:limit], "finished": finished[:limit]}
+
+
+@router.post("/api/games/{game_id}/join")
+async def join(game_id: str, request: Request, response: Response, service: ServiceDep) -> dict[str, Any]:
+    """Takes the first free seat of an open table: its credential is made now, set as the
+    game's cookie (server/seats.py) and answered once (API clients send it as X-Seat-Token).
+    A seat the host invited someone to is reserved for them; a player already seated at the
+    table takes no second seat (409 `error.seat_held`)."""
+    if not seat_keys.same_origin(request):
+        raise ServiceError(403, "error.cross_origin", "a seat is taken from this site's pages only")
+    live = await service.get(game_id)
+    service.refuse_seated(live, seat_keys.credential(request, game_id)[0])
+    await request.app.state.accounts.refuse_seated(request, live)  # server/accounts.py
+    token = new_token()
+    now = time.time()
+
+    def take(info: dict[str, Any], table: SeatTable) -> bool:
+        # decided on the stored seat, under its row lock: a seat another process gave away
+        # stays taken, and one with an open invitation stays its invited player's
+        if not seat_keys.free(info):
+            return False
+        seat_keys.hand_to(info, hash_token(token), table.chat_count, now)
+        return True
+
+    async with live.lock:
+        if live.game.is_over:
+            raise ServiceError(409, "error.no_free_seat", "this table has no free seat")
+        seat = None
+        for free in [i for i, s in enumerate(live.seats) if seat_keys.free(s)]:
+            seats, _ = await service.update_seat(live, free, take, table=True)
+            taken = verify_token(token, seats[free].get("token_hash"))
+            if taken:
+                seat = free
+                break
+        if seat is None:
+            raise ServiceError(409, "error.no_free_seat", "this table has no free seat")
+    service.publish(live)
+    await service.broadcast(live)
+    seat_keys.set_seat_cookie(response, request, live.id, token)
+    await request.app.state.accounts.bind(request, live, seat, token)  # server/accounts.py
+    base = str(request.base_url).rstrip("/")
+    return {"seat": seat, "token": token, "link": f"{base}/games/{live.id}"}
+
+
+@router.get("/api/games/{game_id}/spectate")
+async def spectate(game_id: str, request: Request, service: ServiceDep, lang: str | None = None) -> Response:
+    """The public view: what a spectator sees (no hand, no ballot)."""
+    live = await service.get(game_id)
+    language = request_language(request, lang)
+    async with live.lock:
+        payload = public_payload(live, language, **get_screen(request).table_options(live))
+    return Response(wire.encode(payload), media_type="application/json")
+
+
+async def _refuse(websocket: WebSocket, language: str, refusal: str, limit: int) -> None:
+    try:
+        await websocket.accept()
+        text = gettext(language, refusal, limit=limit)
+        await websocket.send_text(updates.error_message(refusal, text).decode())
+        await websocket.close(code=4429, reason=refusal)
+    except Exception:  # noqa: BLE001 - the socket is already gone
+        pass
+
+
+@router.websocket("/ws/games/{game_id}/spectate")
+async def spectate_live(
+    websocket: WebSocket,
+    game_id: str,
+    service: ServiceDep,
+    screen: ScreenDep,
+    lang: str | None = None,
+    chat: bool = False,
+) -> None:
+    try:
+        live = await service.get(game_id)
+        if chat:
+            await service.chat.room(live)
+    except ServiceError as exc:
+        await websocket.close(code=4404, reason=exc.message[:120])
+        return
+    language = request_language(websocket, lang)
+    address = websocket.client.host if websocket.client else ""
+    refused = screen.refusal(live, address)
+    if refused is not None:
+        await _refuse(websocket, language, *refused)
+        return
+    sub, watching = screen.join(live, address, language)
+    if chat:
+        service.chat.greet(live, sub)  # the public chat (server/chat.py), then each new message
+
+    async def pump() -> None:
+        while True:
+            item = await sub.queue.get()
+            if isinstance(item, bytes):  # a chat message, as it is
+                await websocket.send_text(item.decode())
+                continue
+            text = await screen.spectator_message(live, language)
+            if text is not None:
+                await websocket.send_text(text)
+
+    sender: asyncio.Task[None] | None = None
+    try:
+        await websocket.accept()
+        sender = asyncio.create_task(pump())
+        while (await websocket.receive())["type"] != "websocket.disconnect":
+            pass  # until the spectator leaves (what they send, text or bytes, is ignored)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        if sender is not None:
+            sender.cancel()
+        screen.leave(live, address, sub, watching)
+
+
+@router.get("/api/games/{game_id}/replay")
+async def replay(
+    game_id: str,
+    request: Request,
+    service: ServiceDep,
+    screen: ScreenDep,
+    step: int | None = None,
+    lang: str | None = None,
+) -> Response:
+    """A finished game at `step` (default: the end), every hand shown; the steps where each
+    round begins; the board and the log up to that step."""
+    live = await service.get(game_id)
+    language = normalize_language(lang) if lang else request_language(request)
+    async with live.lock:
+        if not live.game.is_over:
+            raise ServiceError(409, "error.not_over", "a game is replayed once it is over")
+        stored = await service.db(service.store.load, live.id)
+        total = len(live.game.log)
+        at = total if step is None else max(0, min(step, total))
+        options = {**stored.options, **msgspec.to_builtins(live.game.state.options)}
+        game, rounds = await asyncio.to_thread(screen.replays.game_at, live, options, at)
+        entries = [e for e in log_entries(live, language) if e["seq"] < at]
+        names = live.names()
+    payload = wire.ReplayView(
+        **msgspec.structs.asdict(public_payload(live, language, game, reveal=True, **screen.table_options(live))),
+        replay=wire.ReplayStep(step=at, steps=total, rounds=rounds),
+        board_svg=board_svg(describe_board(game.world, game.state, language), language, names),
+        log=entries,
+    )
+    return Response(wire.encode(payload), media_type="application/json")

@@ -1,0 +1,48 @@
+"""A table's seats: the host's control of another human seat, and a player's own away/back."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+
+from .. import seats as seat_keys
+from ..deps import RatesDep, ServiceDep, rate_limited, seat_of
+
+router = APIRouter()
+
+
+@router.post("/api/games/{game_id}/seats/{target}/{move}")
+async def host_control(
+    game_id: str,
+    target: int,
+    move: Literal["revoke", "invitation", "consent", "withhold"],
+    request: Request,
+    service: ServiceDep,
+) -> dict:
+    """The host's control of another human seat: "revoke" takes it from its player (the
+    takeover bot plays it); "invitation" also opens a new invitation link for it. A player
+    present keeps the seat (409 `error.seat_present`) unless every other player present
+    agrees: "consent" (any other seat's player agrees), "withhold" (no longer agrees)."""
+    live = await service.get(game_id)
+    host = await seat_of(request, live)
+    if move in ("consent", "withhold"):
+        await service.consent(live, host, target, agree=move == "consent")
+        return {"seat": target, "consent": move == "consent"}
+    code = await service.revoke(live, host, target, invite=move == "invitation")
+    out: dict[str, Any] = {"seat": target, "away": True}
+    if code is not None:
+        out["invitation"] = seat_keys.invitation_link(str(request.base_url).rstrip("/"), game_id, code)
+    return out
+
+
+@router.post("/api/games/{game_id}/seat/{move}")
+async def seat_control(
+    game_id: str, move: Literal["away", "back"], request: Request, service: ServiceDep, rates: RatesDep
+) -> dict:
+    """Hands your seat to a bot ("away") or takes it back ("back"); a few times a minute."""
+    live = await service.get(game_id)
+    seat = await seat_of(request, live)
+    rate_limited(rates.away, (game_id, seat), "error.rate_away", "seat changes")
+    await service.set_away(live, seat, move == "away", "left" if move == "away" else "returned")
+    return {"seat": seat, "away": bool(live.seats[seat].get("away"))}

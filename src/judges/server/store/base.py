@@ -1,0 +1,254 @@
+"""The store's engine: its URL and limits (judges/settings.py), its sessions, its schema's
+migrations, and the rows' shared conversions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+from sqlalchemy import (
+    Engine,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import Connection, CursorResult, Result, make_url
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from ...settings import Settings
+from ...settings import load as load_settings
+
+if TYPE_CHECKING:
+    import psycopg
+    from alembic.config import Config
+
+from typing import Self
+
+from .records import (
+    normalize_url,
+)
+from .schema import (
+    ActionRow,
+    ChatRow,
+)
+
+# The database's limits, each overridable by its setting (judges/settings.py, read when a store
+# is made; docs/deploy.md lists them): a statement, a lock wait (SQLite: its busy timeout), a
+# free connection of the pool, the pool's size and overflow, a new PostgreSQL connection.
+LIMITS: dict[str, tuple[str, type]] = {
+    "statement_timeout_ms": ("db_statement_timeout_ms", int),
+    "lock_timeout_ms": ("db_lock_timeout_ms", int),
+    "sqlite_busy_timeout_ms": ("db_busy_timeout_ms", int),
+    "pool_timeout": ("db_pool_timeout", float),
+    "pool_size": ("db_pool_size", int),
+    "pool_overflow": ("db_pool_overflow", int),
+    "connect_timeout": ("db_connect_timeout", int),
+}
+
+
+def _limit(name: str, given: float | None, settings: Settings) -> Any:
+    field, kind = LIMITS[name]
+    return kind(given if given is not None else getattr(settings, field))
+
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+
+
+# --- the store --------------------------------------------------------------------------
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(value: datetime) -> datetime:
+    """SQLite gives naive datetimes back (they were written in UTC)."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
+
+
+def _json_dumps(obj: Any) -> str:
+    # msgspec: fast, keeps dict order, encodes int dict keys as strings (like json.dumps)
+    return msgspec.json.encode(obj).decode("utf-8")
+
+
+def _json_loads(data: str | bytes) -> Any:
+    return msgspec.json.decode(data)
+
+
+def _rowcount(result: Result[Any]) -> int:
+    """The rows an UPDATE or DELETE matched. Session.execute types its result as a Result;
+    for such a statement it is a CursorResult, the kind that has a rowcount."""
+    assert isinstance(result, CursorResult)
+    return result.rowcount
+
+
+def _action_record(row: ActionRow) -> dict[str, Any]:
+    return {
+        "seq": row.seq,
+        "player": row.player,
+        "action": row.action,
+        "client_action_id": row.client_action_id,
+        "created_at": _utc(row.created_at),
+    }
+
+
+def _chat_record(row: ChatRow) -> dict[str, Any]:
+    """A chat message as the server keeps and sends it ("at": milliseconds since the epoch)."""
+    return {
+        "id": row.id,
+        "channel": row.channel,
+        "sender": row.sender,
+        "name": row.name,
+        "text": row.text,
+        "at": int(_utc(row.created_at).timestamp() * 1000),
+    }
+
+
+class StoreBase:
+    """The store's engine, sessions and schema (the topics' mixins build on it)."""
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        echo: bool = False,
+        settings: Settings | None = None,
+        **limits: float,
+    ) -> None:
+        """`url`: default the setting's (JUDGES_DATABASE_URL); `limits`: any of LIMITS by name
+        (default: its setting, judges/settings.py; `settings` default: read now)."""
+        unknown = set(limits) - set(LIMITS)
+        if unknown:
+            raise TypeError(f"unknown store limits: {sorted(unknown)}")
+        settings = settings or load_settings()
+        self.limits = {name: _limit(name, limits.get(name), settings) for name in LIMITS}
+        pool_size, pool_overflow = self.limits["pool_size"], self.limits["pool_overflow"]
+        self.url = normalize_url(url or settings.database_url)
+        parsed = make_url(self.url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        kwargs: dict[str, Any] = {"echo": echo, "json_serializer": _json_dumps, "json_deserializer": _json_loads}
+        in_memory = self.is_sqlite and parsed.database in (None, "", ":memory:")
+        # the most connections this process opens: the server sizes its database threads by it
+        self.max_connections = 1 if in_memory else pool_size + pool_overflow
+        if not in_memory:
+            kwargs.update(pool_size=pool_size, max_overflow=pool_overflow, pool_timeout=self.limits["pool_timeout"])
+        if not self.is_sqlite:
+            kwargs["pool_pre_ping"] = True  # a connection the server closed is replaced, not used
+            kwargs["connect_args"] = {"connect_timeout": self.limits["connect_timeout"]}
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.is_sqlite:
+            _configure_sqlite(self.engine, self.limits["sqlite_busy_timeout_ms"])
+        else:
+            _configure_postgres(self.engine, self.limits["statement_timeout_ms"], self.limits["lock_timeout_ms"])
+
+    def __repr__(self) -> str:
+        return f"GameStore({make_url(self.url).render_as_string(hide_password=True)!r})"
+
+    def close(self) -> None:
+        """Closes the pooled connections."""
+        self.engine.dispose()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _session(self, write: bool = False) -> Iterator[Session]:
+        """A session in one transaction; rolled back unless the caller commits. A writing
+        session on SQLite begins IMMEDIATE (takes the write lock first, waiting busy_timeout)."""
+        with Session(self.engine, expire_on_commit=False, autoflush=False) as session:
+            if write and self.is_sqlite:
+                session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})
+            yield session
+
+    # --- schema ---------------------------------------------------------------------------
+
+    def alembic_config(self) -> Config:
+        """An Alembic Config for this store, built in code (no alembic.ini)."""
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS_DIR).replace("%", "%%"))
+        config.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
+        return config
+
+    def migrate(self) -> None:
+        """Upgrades the schema to the newest revision (Alembic 'upgrade head'); idempotent."""
+        from alembic import command
+
+        config = self.alembic_config()
+        with self.engine.connect() as connection:
+            if self.is_sqlite:
+                connection.execution_options(sqlite_begin="IMMEDIATE")
+            with connection.begin():
+                if not self.is_sqlite:
+                    # a migration may take long; several processes starting at once take turns
+                    connection.exec_driver_sql("SET LOCAL statement_timeout = 0")
+                    connection.exec_driver_sql("SET LOCAL lock_timeout = 0")
+                    connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7243650189)")
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+
+    def scope(self) -> str:
+        """What names this database among others on the same server: the fan-out's channel
+        (PostgreSQL: database and schema; SQLite: the file)."""
+        if self.is_sqlite:
+            return f"sqlite:{Path(make_url(self.url).database or ':memory:').resolve()}"
+        with self.engine.connect() as connection:
+            database, schema = connection.exec_driver_sql("SELECT current_database(), current_schema()").one()
+        return f"postgresql:{database}/{schema}"
+
+    def schema_revision(self) -> str | None:
+        """The Alembic revision the database is at (None before the first migrate)."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+
+
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
+    """WAL, foreign keys and busy_timeout on every new connection; SQLAlchemy emits BEGIN
+    itself (DEFERRED, or IMMEDIATE for writers) instead of the sqlite3 module's legacy
+    transaction handling, so reads are transactional and DDL is too."""
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+        dbapi_connection.isolation_level = None  # sqlite3 emits no BEGIN of its own
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if mode == "IMMEDIATE" else "BEGIN")
+
+
+def _configure_postgres(engine: Engine, statement_timeout_ms: int, lock_timeout_ms: int) -> None:
+    """Every connection gets its timeouts: no statement runs, and no lock is awaited, for
+    longer than the server can afford (a locked table then fails fast instead of freezing)."""
+
+    # the driver of postgresql:// URLs is psycopg (normalize_url)
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: psycopg.Connection[Any], _record: ConnectionPoolEntry) -> None:
+        autocommit = dbapi_connection.autocommit
+        dbapi_connection.autocommit = True  # session settings, outside any transaction
+        try:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute(f"SET statement_timeout = {int(statement_timeout_ms)}")
+                cursor.execute(f"SET lock_timeout = {int(lock_timeout_ms)}")
+                # a transaction left open by a stuck caller does not hold its locks for ever
+                cursor.execute(f"SET idle_in_transaction_session_timeout = {int(statement_timeout_ms) * 3}")
+        finally:
+            dbapi_connection.autocommit = autocommit

@@ -1,0 +1,203 @@
+"""A table as one process holds it (`LiveGame`: the game's copy, its seats, its sockets and
+tasks), the sockets' records, and the rules a table's setup and log follow: seat names, bots
+allowed, server options, client action ids, snapshots."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from ..bots import bot_seed as game_bot_seed
+from ..bots import make_bot
+from ..engine import Action, Game, Options, action_from_dict
+from ..engine.dice import key_bytes
+from ..engine.errors import RuleError
+from ..engine.state import GameState, Notification, upgrade_options
+from ..engine.undo import TakeBack
+from ..verify import new_game
+from .errors import ServiceError
+from .store import hash_token
+
+# Default seat names: tribes of Israel whose names are not regions of the map.
+TRIBES = ("Reuben", "Simeon", "Levi", "Issachar", "Zebulun", "Dan")
+# A bot seat's search budget, in rollout-rounds (rollouts x horizon): a bigger one would starve
+# the other games (about 5-15 ms of CPU per rollout-round, docs/bots.md).
+MAX_MCTS_BUDGET = 256
+MAX_BOT_SPEC_CHARS = 40
+# The bot that plays a human's seat while its player is away (left, or the turn timer ran out):
+# the strongest one (docs/bots.md); a game may choose another at creation.
+TAKEOVER_BOT = "mcts"
+# Options stored with a game that are the server's, not the rules' (never passed to Options).
+SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot", "hints", "pace")  # issue 30: "pace"
+# Stored client action ids are prefixed with the seat ("2:abc"): ids are unique per seat.
+CLIENT_ID_SEP = ":"
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One websocket: the encoded messages waiting for it (bounded), and how to close it."""
+
+    seat: int
+    language: str
+    queue: asyncio.Queue
+    close: Callable[[int, str], None] = lambda code, key: None  # set by the websocket's handler
+
+
+@dataclass(eq=False)
+class ViewGroup:
+    """The sockets of one seat in one language, and the parts of the view they last received."""
+
+    seat: int
+    language: str
+    parts: dict[str, bytes]
+    note_id: int  # the latest engine notification they received
+    subscribers: list[Subscriber] = field(default_factory=list)
+
+
+@dataclass
+class LiveGame:
+    id: str
+    game: Game
+    seats: list[dict]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    groups: dict[tuple[int, str], ViewGroup] = field(default_factory=dict)
+    client_ids: dict[tuple[int, str], int] = field(default_factory=dict)  # (seat, id) -> count after it
+    version: int = 0  # of the views in this process: one more at every push
+    bot_task: asyncio.Task | None = None
+    timer_task: asyncio.Task | None = None
+    acted: dict[int, int] = field(default_factory=dict)  # seat -> actions applied in this process
+    bots: dict[int, Any] = field(default_factory=dict)
+    takeover_bot: str = TAKEOVER_BOT
+    hints: bool = True  # the table allows hints (server/hints.py)
+    seats_version: int = 0
+    # The copy may hold an action the store does not (a commit failed): never shown, never
+    # acted on, until the recovery task has reloaded it from the store.
+    stale: bool = False
+    recovery: asyncio.Task[None] | None = None
+    sync_task: asyncio.Task[None] | None = None
+    sync_again: bool = False
+    lease_until: float = 0.0  # event-loop time until which this process holds the bots' lease
+    # The copy was replaced by the store's: the next push sends every socket a full view (the
+    # notifications they hold may not be the new copy's).
+    full_next: bool = False
+    # Other processes' commits this process heard of: the furthest action count and seats
+    # version, and the actions the fan-out carried (seq -> (player, action, stored client id)),
+    # applied without reading the store when the copy reaches them in order.
+    known_count: int = 0
+    known_seats_version: int = 0
+    heard: dict[int, tuple[int, dict[str, Any], str | None]] = field(default_factory=dict)
+    polled: tuple[int, int] = (0, 0)  # the stored (action count, seats version) the watchdog last read
+
+    @property
+    def subscribers(self) -> list[Subscriber]:
+        return [sub for group in self.groups.values() for sub in group.subscribers]
+
+    def seat_of(self, token: str | None) -> int:
+        if not token:
+            raise ServiceError(
+                401, "error.token_missing", "this needs your seat: open your invitation, or send X-Seat-Token"
+            )
+        digest = hash_token(token)
+        for i, seat in enumerate(self.seats):
+            if seat.get("token_hash") and secrets.compare_digest(seat["token_hash"], digest):
+                return i
+        raise ServiceError(403, "error.token_wrong", "this token belongs to no seat of this game")
+
+    def names(self) -> dict[int, str]:
+        return {i: s["name"] for i, s in enumerate(self.seats)}
+
+
+def snapshot_data(game: Game) -> dict:
+    data = game.to_dict()
+    del data["log"]
+    return data
+
+
+def new_table_game(options: dict, position: dict | None) -> Game:
+    """The setup position, or a scenario position on top of it (docs/scenarios.md)."""
+    return new_game(options, position)
+
+
+def bot_seed(options: Options, seat: int) -> int:
+    """The seed of a bot seat's own choices. From a SplitMix64 seed as before; from the dice
+    key through a one-way hash, so that a bot's play tells nothing about the key."""
+    if options.dice == "splitmix64":
+        return game_bot_seed(options.seed, seat)
+    digest = hashlib.blake2b(
+        f"bot seat {seat}".encode(), digest_size=8, key=key_bytes(options.key), person=b"judges-bot-seed"
+    ).digest()
+    return int.from_bytes(digest, "little") >> 2
+
+
+def game_from_snapshot(data: dict) -> Game:
+    # JSON turned the integer keys of the state's dicts into strings: str_keys converts them back.
+    state = msgspec.convert(
+        {**data["state"], "options": upgrade_options(data["state"]["options"])}, GameState, str_keys=True
+    )
+    notifications = msgspec.convert(data["notifications"], list[Notification], str_keys=True)
+    game = Game(state, notifications=notifications)
+    if data.get("takeback"):  # a seat's free steps that an Undo may still take back (snapshots since issue 29)
+        game.takeback = TakeBack.from_builtins(data["takeback"])
+    return game
+
+
+def check_bot(spec: str, label: str) -> None:
+    """The check a bot must pass when it first plays, made when the game is created (a bot that
+    cannot be built would leave its seat waiting for ever), and the server's search budget."""
+    if not isinstance(spec, str) or len(spec) > MAX_BOT_SPEC_CHARS:
+        raise ServiceError(
+            422, "error.bot", f"{label}: a bot's name or spec has at most {MAX_BOT_SPEC_CHARS} characters"
+        )
+    try:
+        built = make_bot(spec, 0)
+    except ValueError as exc:
+        raise ServiceError(422, "error.bot", f"{label}: {exc}") from None
+    # The budget, and the first stage's samples of every candidate before an early stop: both
+    # are rollouts this server plays for each decision (before the CPU budget cuts it).
+    horizon = getattr(built, "horizon", 1)
+    if (
+        getattr(built, "iterations", 0) * horizon > MAX_MCTS_BUDGET
+        or (getattr(built, "max_rollouts", lambda: 0)() - getattr(built, "iterations", 0)) * horizon > MAX_MCTS_BUDGET
+    ):
+        raise ServiceError(
+            422,
+            "error.bot",
+            f"{label}: at most {MAX_MCTS_BUDGET} rollouts x horizon rounds on this server, "
+            "for the budget and for the early samples of all the candidates",
+        )
+
+
+def client_key(player: int, stored_id: str) -> tuple[int, str]:
+    """(seat, the client's own id) of a stored client action id ("seat:id"; older games
+    stored the bare id)."""
+    prefix = f"{player}{CLIENT_ID_SEP}"
+    return player, stored_id[len(prefix) :] if stored_id.startswith(prefix) else stored_id
+
+
+def same_action(live: LiveGame, seat: int, client_action_id: str, action: Action | dict[str, Any]) -> int:
+    """The action count after the seat's action stored under `client_action_id`, when `action`
+    is that very action (a retry); a different action under a used id is refused (409)."""
+    count = live.client_ids[seat, client_action_id]
+    try:
+        same = (action if isinstance(action, Action) else action_from_dict(action)) == live.game.log[count - 1]
+    except RuleError:
+        same = False
+    if not same:
+        raise ServiceError(
+            409,
+            "error.client_id_reused",
+            f"client_action_id {client_action_id!r} was used for another action of your seat: "
+            "a new action needs a new id",
+            client_action_id=client_action_id,
+        )
+    return count
+
+
+def stored_client_id(player: int, client_action_id: str | None) -> str | None:
+    return f"{player}{CLIENT_ID_SEP}{client_action_id}" if client_action_id else None

@@ -1,0 +1,99 @@
+"""Issue 31, items 1 and 3: /learn, the guided first game, runs from its first lesson to the real
+game against easy bots in each language, by clicking only what the guide rings (or its Next); the
+course is left and resumed half-way; its last table's final screen shows the review of the
+player's costliest decisions; in Spanish and Portuguese no English word shows, at every step
+(the check of the screen's language test). Screenshots: `31-lesson-<lang>-<w>x<h>.png`."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from browser.play import open_page, watch_console
+from browser.support import shot
+from browser.test_screen_languages import check_no_english
+from judges.server.learn import lessons_payload
+
+# What the guide shows now: the step, its counter, what it rings, whether Next is offered.
+SIGNATURE = """() => {
+  const g = document.querySelector('#learn-guide');
+  if (!g || g.hidden) return 'none';
+  const text = g.querySelector('.learn-text'), step = g.querySelector('.learn-step');
+  const t = document.querySelector('.learn-target');
+  const next = g.querySelector('.learn-next');
+  return [location.pathname, text ? text.dataset.step : '', step ? step.textContent : '',
+          t ? t.tagName + (t.dataset.settlement || t.dataset.general || t.id || '') + t.textContent.slice(0, 60) : '',
+          next ? next.dataset.learn : ''].join('|');
+}"""
+
+
+def guide_moves_on(page, before: str) -> None:
+    page.wait_for_function(f"(before) => ({SIGNATURE})() !== before && ({SIGNATURE})() !== 'none'", arg=before)
+
+
+def follow_the_guide(page, lang: str, seen: set[str], stop_at: str | None = None) -> str:
+    """Clicks what the guide rings until it offers the real game (or reaches lesson `stop_at`)."""
+    for _ in range(300):
+        page.locator("#learn-guide:not([hidden]) .learn-text").wait_for()
+        if lang != "en":
+            check_no_english(page, lang, "lesson")
+        before = page.evaluate(SIGNATURE)
+        key, offered = before.split("|")[1], before.split("|")[-1]
+        seen.add(key)
+        if stop_at and key.startswith(stop_at):
+            return key
+        if offered == "real":
+            return "real"
+        try:  # the control of the step read, not of a later one (the guide may move on meanwhile)
+            if offered:
+                next_of_step = f"#learn-guide .learn-text[data-step='{key}'] ~ .learn-buttons .learn-next"
+                page.locator(next_of_step).click(timeout=5000)
+            else:
+                page.locator(f".learn-target[data-learn-step='{key}']").first.click(timeout=5000)
+        except PlaywrightTimeout:
+            continue
+        guide_moves_on(page, before)
+    raise AssertionError(f"the course did not end; steps seen: {sorted(seen)}")
+
+
+@pytest.mark.parametrize(
+    "lang, size", [("en", (1400, 900)), ("es", (1400, 900)), ("pt_BR", (390, 844))], ids=["en", "es", "pt_BR-phone"]
+)
+def test_learn_runs_from_the_first_lesson_to_a_real_game(server, browser, lang, size):
+    page = open_page(browser, viewport={"width": size[0], "height": size[1]})
+    errors = watch_console(page)
+    page.goto(f"{server}/learn?lang={lang}")
+    if lang != "en":
+        check_no_english(page, lang, "the course's page")
+    links = page.locator("#lessons .manual-ref")
+    assert links.count() == len(lessons_payload(lang)["lessons"])
+    assert all(f"/manual/{lang}/" in (links.nth(i).get_attribute("href") or "") for i in range(links.count()))
+    page.click("#learn-start")
+    page.wait_for_url("**/games/**")
+    seen: set[str] = set()
+    follow_the_guide(page, lang, seen, stop_at="learn.acquisitions")
+    page.locator(".learn-target").first.wait_for()
+    shot(page, f"31-lesson-{lang}-{size[0]}x{size[1]}")
+    # leave the course half-way and resume it from its page
+    page.goto(f"{server}/learn?lang={lang}")
+    assert page.locator("#lessons li.done").count() >= 5  # the Announcements' lessons, Intrigue, Income
+    page.click("#learn-resume")
+    page.wait_for_url("**/games/**")
+    assert follow_the_guide(page, lang, seen) == "real"
+    every_step = {s["key"] for lesson in lessons_payload(lang)["lessons"] for s in lesson["steps"]}
+    assert every_step <= seen, sorted(every_step - seen)
+    # the lesson's table is over: the review of the seat's costliest decisions, under the final table
+    page.locator("[data-panel='final'] [data-panel='review'][data-ready='true'] h3").wait_for()
+    if lang != "en":
+        check_no_english(page, lang, "the review after the game")
+    course_table = page.url
+    page.locator("#learn-guide [data-learn='real']").click()
+    page.wait_for_url(lambda url: url != course_table and "/games/" in url)
+    page.wait_for_function("() => document.body.dataset.seq !== undefined")
+    assert page.locator("#learn-guide").count() == 0  # a real table: no guide
+    seats = page.evaluate(
+        "fetch(location.pathname.replace('/games/', '/api/games/') + '/view').then(r => r.json()).then(v => v.seats)"
+    )
+    assert [s["kind"] for s in seats] == ["human", "bot", "bot"]
+    assert errors == []
+    page.context.close()

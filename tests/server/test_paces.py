@@ -1,0 +1,327 @@
+"""Games over days and abandoned games (issue 30, docs/accounts.md "Paces and notices"): a
+24-hour pace's decision owed is told by e-mail through a real local SMTP server (aiosmtpd,
+started here), one digest a player, with links that sign the player in to the seat; past the
+deadline the takeover bot plays the turn and the seat's record counts the missed deadline; a
+forgotten password by e-mail; an idle game ends as abandoned."""
+
+from __future__ import annotations
+
+import re
+import socket
+import time
+from contextlib import ExitStack
+from email import message_from_bytes
+from email.message import Message
+
+import pytest
+from aiosmtpd.controller import Controller
+from argon2 import PasswordHasher
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from judges.server.app import create_app
+from judges.server.paces import step
+from judges.server.rating_tables import rated_games_table
+from postgres_support import postgres_schema
+from seats_support import invitation_code
+
+HOUR = 3600.0
+
+
+class Mailbox:
+    """aiosmtpd's handler: keeps every message it receives."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
+        self.messages.append(message_from_bytes(envelope.content))
+        return "250 OK"
+
+    def to(self, address: str) -> list[Message]:
+        return [m for m in self.messages if m["To"] == address]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def mailbox(monkeypatch):
+    box = Mailbox()
+    port = free_port()
+    controller = Controller(box, hostname="127.0.0.1", port=port)
+    controller.start()
+    monkeypatch.setenv("JUDGES_SMTP_URL", f"smtp://127.0.0.1:{port}")
+    yield box
+    controller.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def client(request, tmp_path, monkeypatch, mailbox):
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
+    monkeypatch.setattr(
+        "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    )
+    monkeypatch.setenv("JUDGES_UPKEEP_SECONDS", "3600")  # the tests run the rounds themselves
+    monkeypatch.setenv("JUDGES_PUBLIC_URL", "http://testserver")
+    with ExitStack() as stack:
+        url = f"sqlite:///{tmp_path / 'games.db'}"
+        if request.param == "postgresql":
+            url = stack.enter_context(postgres_schema("judges_paces"))[2]
+        yield stack.enter_context(TestClient(create_app(url, allow_seeds=True)))
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(client):
+    c = Clock()
+    client.app.state.upkeep.clock = c
+    return c
+
+
+def upkeep(client, scan: bool = False) -> None:
+    client.portal.call(client.app.state.upkeep.round, scan)
+
+
+def sign_up(client, name, email=None):
+    client.cookies.clear()
+    body = {"name": name, "password": "a long secret"}
+    if email:
+        body["email"] = email
+    assert client.post("/api/accounts", json=body).status_code == 201
+
+
+def view_of(client, gid, token):
+    return client.get(f"/api/games/{gid}/view", headers={"X-Seat-Token": token}).json()
+
+
+def wait_for(predicate, deadline=60.0):
+    stop = time.time() + deadline
+    while time.time() < stop:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError("never happened")
+
+
+def paced_game(client, seats, **extra):
+    """Ada (with an e-mail address) creates a 24-hour-pace game; answers its creation."""
+    sign_up(client, "ada", "ada@example.org")
+    body = {"seats": seats, "seed": 11, "pace": {"hours": 24}, "takeover_bot": "greedy", **extra}
+    data = client.post("/api/games", json=body)
+    assert data.status_code == 201, data.text
+    return data.json()
+
+
+def links_in(message: Message) -> list[str]:
+    return re.findall(r"http://testserver(/links/\S+)", message.get_payload(decode=True).decode())
+
+
+ADA_AND_BOT = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}]
+
+
+def test_a_24_hour_pace_game_whose_turn_passes_mails_a_link_that_opens_the_seat(client, clock, mailbox):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    data = paced_game(client, seats)
+    gid, ada = data["id"], data["token"]
+    sign_up(client, "bo", "bo@example.org")
+    code = invitation_code(data["seats"][1]["invitation"])
+    bo = client.post(f"/api/games/{gid}/claim", json={"invitation": code}).json()["token"]
+    client.cookies.clear()
+    tokens = {0: ada, 1: bo}
+    # the players act until the turn passes to Bo alone
+    while True:
+        waiting = view_of(client, gid, ada)["waiting_for"]
+        if waiting == [1]:
+            break
+        seat = waiting[0]
+        action = view_of(client, gid, tokens[seat])["legal_actions"][0]
+        client.post(f"/api/games/{gid}/actions", json={"action": action}, headers={"X-Seat-Token": tokens[seat]})
+    upkeep(client, scan=True)  # Bo's decision is owed from now
+    clock.now += 5 * 60
+    upkeep(client)
+    assert mailbox.messages == []  # not at once: the player may be deciding
+    clock.now += 6 * 60  # past JUDGES_NOTICE_DELAY_MINUTES (10), the player away
+    upkeep(client)
+    (mail,) = mailbox.to("bo@example.org")
+    assert mailbox.to("ada@example.org") == []  # not her decision
+    assert "Judges & Kings" in mail["Subject"]
+    (link,) = links_in(mail)
+    upkeep(client)
+    clock.now += HOUR
+    upkeep(client)
+    assert len(mailbox.messages) == 1  # told once for the decision
+    # a browser of Bo's with no cookie at all: the link signs him in and opens his seat
+    client.cookies.clear()
+    page = client.get(link)
+    assert page.status_code == 200 and 'id="use-link"' in page.text  # a preview takes nothing
+    opened = client.post(link, follow_redirects=False)
+    assert opened.status_code == 303 and opened.headers["location"] == f"/games/{gid}"
+    assert client.get("/api/me").json()["account"]["name"] == "bo"
+    assert client.get(f"/api/games/{gid}/view").json()["seat"] == 1
+    assert client.get(f"/games/{gid}").status_code == 200
+
+
+def test_a_player_owed_decisions_in_two_games_gets_one_digest(client, clock, mailbox):
+    first = paced_game(client, ADA_AND_BOT)
+    client.post("/api/session", json={"name": "ada", "password": "a long secret"})
+    second = client.post(
+        "/api/games", json={"seats": ADA_AND_BOT, "seed": 12, "pace": {"days": 1}, "takeover_bot": "greedy"}
+    ).json()
+    client.cookies.clear()
+    for data in (first, second):
+        wait_for(lambda data=data: 0 in view_of(client, data["id"], data["token"])["waiting_for"])
+    upkeep(client, scan=True)
+    owed_from = clock.now
+    client.post("/api/session", json={"name": "ada", "password": "a long secret"})
+    running = client.get("/api/me/games").json()["running"]
+    assert [g["deadline"] for g in running] == [round(owed_from + 24 * HOUR)] * 2  # shown in My games
+    client.cookies.clear()
+    clock.now += 11 * 60
+    upkeep(client)
+    (mail,) = mailbox.messages
+    assert mail["To"] == "ada@example.org" and len(links_in(mail)) == 2
+
+
+def test_past_the_deadline_the_bot_plays_the_turn_and_the_record_counts_it(client, clock, mailbox):
+    data = paced_game(client, ADA_AND_BOT)
+    gid, ada = data["id"], data["token"]
+    wait_for(lambda: 0 in view_of(client, gid, ada)["waiting_for"])
+    upkeep(client, scan=True)
+    clock.now += 24 * HOUR - 1
+    upkeep(client)
+    live = client.portal.call(client.app.state.service.get, gid)
+    assert not live.seats[0].get("away") and "missed" not in live.seats[0]
+    clock.now += 2
+    upkeep(client)  # past the deadline: the takeover bot plays Ada's turn
+    seat = live.seats[0]
+    assert seat["missed"] == 1 and seat["missed_row"] == 1 and seat["away"]
+    wait_for(lambda: 0 not in view_of(client, gid, ada)["waiting_for"] or not live.seats[0].get("away"))
+    wait_for(lambda: (upkeep(client), not live.seats[0].get("away"))[1])  # then the seat is hers again
+    assert live.seats[0]["missed_row"] == 1
+    # she decides herself the next time: the row ends, the total stays
+    wait_for(lambda: 0 in view_of(client, gid, ada)["waiting_for"])
+    upkeep(client)
+    action = view_of(client, gid, ada)["legal_actions"][0]
+    assert client.post(f"/api/games/{gid}/actions", json={"action": action}, headers={"X-Seat-Token": ada}).is_success
+    upkeep(client)
+    assert live.seats[0]["missed_row"] == 0 and live.seats[0]["missed"] == 1 and live.seats[0]["missed_most"] == 1
+    assert client.get("/api/players/ada").json()["missed"] == 1
+    page = client.get("/players/ada")
+    assert page.status_code == 200 and 'id="player-missed"' in page.text
+
+
+def test_missed_deadlines_in_a_row_are_counted_per_seat():
+    info: dict = {}
+    assert step(info, True, 3, 0.0, 10.0) == "owed"
+    assert step(info, True, 3, 5.0, 10.0) is None
+    assert step(info, True, 3, 10.0, 10.0) == "late" and info["missed_row"] == 1
+    info["away"] = True  # the caller hands the seat to the bot, which plays the turn
+    assert step(info, True, 4, 11.0, 10.0) is None
+    assert step(info, False, 5, 12.0, 10.0) == "back" and "owed" not in info
+    info["away"] = False
+    assert step(info, True, 5, 13.0, 10.0) == "owed"
+    assert step(info, True, 5, 23.0, 10.0) == "late" and info["missed_row"] == 2 and info["missed_most"] == 2
+    info["away"] = False  # taken back before the bot played
+    assert step(info, True, 5, 24.0, 10.0) == "owed"
+    assert step(info, False, 6, 25.0, 10.0) == "done" and info["missed_row"] == 0 and info["missed"] == 2
+
+
+def test_a_forgotten_password_by_e_mail(client, mailbox):
+    sign_up(client, "ada", "ada@example.org")
+    elsewhere = client.cookies.get("jk_session")  # a browser left signed in somewhere
+    client.cookies.clear()
+    assert client.post("/api/password-reset", json={"name": "ADA"}).status_code == 202
+    unknown = client.post("/api/password-reset", json={"name": "nobody"})
+    assert unknown.status_code == 202 and unknown.json() == {"sent": True}  # the same answer
+    (mail,) = wait_for(lambda: mailbox.to("ada@example.org"))
+    (link,) = links_in(mail)
+    assert client.get(link).status_code == 200
+    assert (
+        client.post(
+            link, content="password=short", headers={"Content-Type": "application/x-www-form-urlencoded"}
+        ).status_code
+        == 422
+    )
+    done = client.post(
+        link,
+        content="password=a+new+secret",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+        follow_redirects=False,
+    )
+    assert done.status_code == 303 and client.get("/api/me").json()["account"]["name"] == "ada"
+    client.cookies.clear()
+    client.cookies.set("jk_session", elsewhere)
+    assert client.get("/api/me").json() == {"account": None}  # a new password signs every browser out
+    client.cookies.clear()
+    assert client.post("/api/session", json={"name": "ada", "password": "a long secret"}).status_code == 401
+    assert client.post("/api/session", json={"name": "ada", "password": "a new secret"}).status_code == 200
+    assert client.get(link).status_code == 404  # spent
+    assert len(mailbox.messages) == 1
+
+
+def test_an_idle_game_ends_as_abandoned_and_frees_the_lobby(client, clock):
+    sign_up(client, "ada")
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "open": True}, {"kind": "bot", "bot": "greedy"}]
+    data = client.post("/api/games", json={"seats": seats, "seed": 11}).json()
+    gid = data["id"]
+    assert gid in [g["id"] for g in client.get("/api/lobby").json()["open"]]
+    upkeep(client, scan=True)
+    assert gid in [g["id"] for g in client.get("/api/lobby").json()["open"]]  # not idle yet
+    clock.now += 25 * HOUR  # JUDGES_ABANDON_HOURS: 24 by default
+    upkeep(client, scan=True)
+    lobby = client.get("/api/lobby").json()
+    assert gid not in [g["id"] for g in lobby["open"] + lobby["running"]]
+    (entry,) = [g for g in lobby["finished"] if g["id"] == gid]
+    assert entry["ending"] == "abandoned"
+    view = view_of(client, gid, data["token"])
+    action = {"type": "end_turn", "player": 0}
+    refused = client.post(f"/api/games/{gid}/actions", json={"action": action}, headers={"X-Seat-Token": data["token"]})
+    assert refused.status_code == 409 and refused.json()["key"] == "error.game_abandoned"
+    assert any(n["key"] == "notification.game_abandoned" for n in view["seat_events"])
+    client.post("/api/session", json={"name": "ada", "password": "a long secret"})
+    (mine,) = client.get("/api/me/games").json()["finished"]
+    assert mine["ending"] == "abandoned"
+    store = client.app.state.service.store
+    with store.engine.connect() as conn:
+        row = conn.execute(select(rated_games_table).where(rated_games_table.c.game_id == gid)).one()
+    assert not row.rated and row.reason == "abandoned"
+
+
+@pytest.mark.parametrize(
+    "extra,key",
+    [
+        ({"pace": {"hours": 24}, "turn_timer": 60}, "error.pace_timer"),
+        ({"pace": {"hours": 0.5}}, "error.request"),
+        ({"pace": {"hours": 24, "days": 1}}, "error.request"),
+        ({"pace": {}}, "error.request"),
+    ],
+)
+def test_a_bad_pace_is_refused(client, extra, key):
+    response = client.post("/api/games", json={"seats": ADA_AND_BOT, **extra})
+    assert response.status_code == 422 and response.json()["key"] == key
+
+
+def test_a_pace_is_stored_with_the_game(client):
+    data = paced_game(client, ADA_AND_BOT)
+    stored = client.app.state.service.store.load(data["id"])
+    assert stored.options["pace"] == {"hours": 24.0}
+    assert client.app.state.upkeep.paces.paced[data["id"]] == 24.0
+
+
+def test_without_a_mail_server_a_forgotten_password_is_refused_plainly(tmp_path, monkeypatch):
+    monkeypatch.delenv("JUDGES_SMTP_URL", raising=False)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}")) as c:
+        refused = c.post("/api/password-reset", json={"name": "ada"})
+    assert refused.status_code == 409 and refused.json()["key"] == "error.no_mail"  # not a server error

@@ -1,0 +1,224 @@
+"""Ratings (issue 30, docs/accounts.md "Ratings"): a finished game between accounts moves their
+OpenSkill Plackett-Luce ratings exactly as the library computes; bots are fixed anchors; games
+with a guest, a hint, a scenario or a long takeover are not rated; the leaderboard and a
+player's page."""
+
+from __future__ import annotations
+
+import time
+from contextlib import ExitStack
+
+import pytest
+from argon2 import PasswordHasher
+from fastapi.testclient import TestClient
+from openskill.models import PlackettLuce
+from sqlalchemy import select
+
+from judges.server.app import create_app
+from judges.server.rating_tables import rated_games_table, ratings_table
+from judges.server.ratings import ANCHOR_SIGMA, ANCHORS, ranks_of, took_over_too_long
+from judges.server.store import accounts_table
+from postgres_support import postgres_schema
+from seats_support import invitation_code
+
+THREE = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "human", "name": "Cy"}]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def client(request, tmp_path, monkeypatch):
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
+    monkeypatch.setattr(
+        "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    )
+    with ExitStack() as stack:
+        url = f"sqlite:///{tmp_path / 'games.db'}"
+        if request.param == "postgresql":
+            url = stack.enter_context(postgres_schema("judges_ratings"))[2]
+        yield stack.enter_context(TestClient(create_app(url, allow_seeds=True)))
+
+
+def sign_up(client, name):
+    client.cookies.clear()
+    response = client.post("/api/accounts", json={"name": name, "password": "a long secret"})
+    assert response.status_code == 201, response.text
+
+
+def account_game(client, seats, names, **options):
+    """A game whose human seats are each claimed by a new account (the first one creates it);
+    answers its id and each human seat's credential."""
+    sign_up(client, names[0])
+    data = client.post("/api/games", json={"seats": seats, "seed": 11, **options}).json()
+    tokens = {data["seat"]: data["token"]}
+    invited = [s for s in data["seats"] if "invitation" in s]
+    for name, seat in zip(names[1:], invited):
+        sign_up(client, name)
+        claimed = client.post(
+            f"/api/games/{data['id']}/claim", json={"invitation": invitation_code(seat["invitation"])}
+        )
+        assert claimed.status_code == 200, claimed.text
+        tokens[claimed.json()["seat"]] = claimed.json()["token"]
+    client.cookies.clear()
+    return data["id"], tokens
+
+
+def play_to_the_end(client, gid, tokens, deadline=240):
+    """Each human seat plays its first legal action whenever it owes one, until the end."""
+    stop = time.time() + deadline
+    while time.time() < stop:
+        acted = False
+        for seat, token in tokens.items():
+            view = client.get(f"/api/games/{gid}/view", headers={"X-Seat-Token": token}).json()
+            if view.get("ending"):
+                return
+            if seat in view["waiting_for"] and view["legal_actions"]:
+                client.post(
+                    f"/api/games/{gid}/actions",
+                    json={"action": view["legal_actions"][0]},
+                    headers={"X-Seat-Token": token},
+                )
+                acted = True
+        if not acted:
+            time.sleep(0.02)
+    raise AssertionError("the game did not end")
+
+
+def considered(client, gid, deadline=30):
+    store = client.app.state.service.store
+    stop = time.time() + deadline
+    while time.time() < stop:
+        with store.engine.connect() as conn:
+            row = conn.execute(select(rated_games_table).where(rated_games_table.c.game_id == gid)).first()
+        if row is not None:
+            return row
+        time.sleep(0.05)
+    raise AssertionError("the game was not considered for rating")
+
+
+def stored_ratings(client):
+    with client.app.state.service.store.engine.connect() as conn:
+        rows = conn.execute(
+            select(accounts_table.c.name, ratings_table.c.mu, ratings_table.c.sigma, ratings_table.c.games).join(
+                ratings_table, ratings_table.c.account_id == accounts_table.c.id
+            )
+        ).all()
+    return {r.name: (r.mu, r.sigma, r.games) for r in rows}
+
+
+def final_ranks(client, gid):
+    final = client.get(f"/api/games/{gid}/spectate").json()["final"]
+    return ranks_of(final)
+
+
+def test_a_three_account_game_moves_the_ratings_as_the_library_computes(client):
+    gid, tokens = account_game(client, THREE, ["ada", "bo", "cy"], round_limit=1)
+    play_to_the_end(client, gid, tokens)
+    row = considered(client, gid)
+    assert row.rated and row.reason is None
+    ranks = final_ranks(client, gid)
+    model = PlackettLuce()
+    expected = model.rate([[model.rating()] for _ in range(3)], ranks=[ranks[0], ranks[1], ranks[2]])
+    got = stored_ratings(client)
+    for seat, name in enumerate(["ada", "bo", "cy"]):
+        assert got[name] == (expected[seat][0].mu, expected[seat][0].sigma, 1)
+    board = client.get("/api/ratings").json()
+    assert [p["name"] for p in board["players"]] == sorted(
+        got, key=lambda n: -(got[n][0] - 3 * got[n][1])
+    )  # the best first, by mu - 3 sigma
+    assert {a["bot"] for a in board["anchors"]} == set(ANCHORS)
+    page = client.get("/ratings")
+    assert page.status_code == 200 and 'data-player="ada"' in page.text
+    ada = client.get("/api/players/ADA").json()  # a name whatever its case
+    (entry,) = ada["history"]
+    assert entry["game"] == gid and entry["rank"] == ranks[0] and entry["players"] == 3
+    assert entry["after"] == pytest.approx(got["ada"][0] - 3 * got["ada"][1], abs=0.01)
+    assert f'data-game="{gid}"' in client.get("/players/ada").text
+    # considered once: the sweep finds nothing more, the ratings stay
+    assert client.portal.call(client.app.state.ratings.sweep) == 0
+    assert client.portal.call(client.app.state.ratings.consider, gid) is False
+    assert stored_ratings(client) == got
+
+
+def test_bots_are_fixed_anchors(client):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+    gid, tokens = account_game(client, seats, ["ada"], round_limit=1)
+    play_to_the_end(client, gid, tokens)
+    assert considered(client, gid).rated
+    ranks = final_ranks(client, gid)
+    model = PlackettLuce()
+    teams = [
+        [model.rating()],
+        [model.rating(mu=ANCHORS["greedy"], sigma=ANCHOR_SIGMA)],
+        [model.rating(mu=ANCHORS["random"], sigma=ANCHOR_SIGMA)],
+    ]
+    expected = model.rate(teams, ranks=[ranks[0], ranks[1], ranks[2]])[0][0]
+    assert stored_ratings(client) == {"ada": (expected.mu, expected.sigma, 1)}
+    anchors = client.get("/api/ratings").json()["anchors"]
+    assert {a["bot"]: a["mu"] for a in anchors} == ANCHORS  # unmoved
+
+
+def test_a_game_with_a_guest_is_not_rated(client):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Guest"}, {"kind": "bot", "bot": "greedy"}]
+    sign_up(client, "ada")
+    data = client.post("/api/games", json={"seats": seats, "seed": 11, "round_limit": 1}).json()
+    client.cookies.clear()
+    guest = client.post(
+        f"/api/games/{data['id']}/claim", json={"invitation": invitation_code(data["seats"][1]["invitation"])}
+    ).json()
+    client.cookies.clear()
+    play_to_the_end(client, data["id"], {0: data["token"], 1: guest["token"]})
+    row = considered(client, data["id"])
+    assert not row.rated and row.reason == "guest"
+    assert stored_ratings(client) == {}
+    assert client.get("/api/ratings").json()["players"] == []
+
+
+def test_a_game_with_a_hint_is_not_rated(client):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}]
+    gid, tokens = account_game(client, seats, ["ada"], round_limit=1)
+    service = client.app.state.service
+    live = client.portal.call(service.get, gid)
+
+    def hinted(info):
+        info["hints"] = 1
+        return True
+
+    client.portal.call(service.db, service.store.update_seat, gid, 0, hinted)
+    client.portal.call(service.actor.refresh, live)
+    play_to_the_end(client, gid, tokens)
+    row = considered(client, gid)
+    assert not row.rated and row.reason == "hint"
+
+
+def test_a_takeover_of_more_than_a_turn_unrates_the_game():
+    away = {"away": True, "reason": "timer", "round": 2, "after": 10}
+    assert not took_over_too_long({"history": [away, {"away": False, "round": 3, "after": 30}]}, 9)
+    assert took_over_too_long({"history": [away, {"away": False, "round": 4, "after": 50}]}, 9)
+    assert not took_over_too_long({"history": [away]}, 3)  # still away, the game ended the next round
+    assert took_over_too_long({"history": [away]}, 4)
+    revoked = {"event": "revoked", "round": 1, "after": 0}  # not a takeover event
+    assert not took_over_too_long({"history": [revoked]}, 9)
+
+
+def test_ranks_follow_the_final_table():
+    def row(seat, winner=False, out=None, total=0, settlements=0):
+        return {"seat": seat, "winner": winner, "eliminated_round": out, "total": total, "settlements": settlements}
+
+    table = {
+        "players": [
+            row(0, total=1, settlements=3),
+            row(1, winner=True, total=3),
+            row(2, out=4),
+            row(3, out=2, total=2),
+            row(4, total=1, settlements=3),
+        ]
+    }
+    assert ranks_of(table) == {1: 1, 0: 2, 4: 2, 2: 4, 3: 5}
+
+
+def test_a_scenario_game_and_an_abandoned_one_are_not_rated():
+    from judges.server.ratings import check
+
+    seats = [{"kind": "bot", "bot": "greedy"}]
+    assert check({"position": {"round": 3}}, seats, "three_points", 3) == "scenario"
+    assert check({}, seats, "abandoned", 3) == "abandoned"
+    assert check({}, [{"kind": "bot", "bot": "mcts:16"}], "three_points", 3) == "bot"  # not an anchor

@@ -1,0 +1,97 @@
+"""Issue 32, "a house others can carry on": the server's modules stay small and acyclic, and
+the environment is read in one place (judges/settings.py)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import judges
+
+SRC = Path(judges.__file__).resolve().parent
+SERVER = SRC / "server"
+MAX_FILE_LINES = 600
+MAX_FUNCTION_LINES = 80
+
+
+def _server_files() -> list[Path]:
+    return sorted(p for p in SERVER.rglob("*.py") if "migrations" not in p.parts)
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(SRC.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _runtime_imports(path: Path) -> set[str]:
+    """The judges.server modules `path` imports when it runs (not those under TYPE_CHECKING)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = _module(path) if path.name == "__init__.py" else _module(path).rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                continue
+            if isinstance(node, ast.ImportFrom):
+                base = package
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                name = f"{base}.{node.module}" if node.level and node.module else (node.module or base)
+                found.add(name)
+                found.update(f"{name}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.stmt):
+                    visit([child])
+
+    visit(tree.body)
+    return found
+
+
+def test_no_server_file_is_over_600_lines():
+    long = {str(p.relative_to(SRC)): n for p in _server_files() if (n := len(p.read_text().splitlines())) > 600}
+    assert not long, f"files over {MAX_FILE_LINES} lines: {long}"
+
+
+def test_no_server_function_is_over_80_lines():
+    long = []
+    for path in _server_files():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    long.append(f"{path.relative_to(SRC)}:{node.lineno} {node.name} ({length} lines)")
+    assert not long, f"functions over {MAX_FUNCTION_LINES} lines: {long}"
+
+
+def test_the_server_modules_import_no_circle():
+    modules = {_module(p): p for p in _server_files()}
+    graph = {name: {m for m in _runtime_imports(path) if m in modules and m != name} for name, path in modules.items()}
+    # a package's __init__ that re-exports its own modules is not a circle with them
+    for name in graph:
+        graph[name] = {m for m in graph[name] if not (m.startswith(name + ".") and modules[name].name == "__init__.py")}
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}
+
+    def walk(name: str, stack: list[str]) -> None:
+        state[name] = 1
+        for target in sorted(graph[name]):
+            if state.get(target) == 1:
+                cycles.append([*stack[stack.index(target) :], target])
+            elif target not in state:
+                walk(target, [*stack, target])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            walk(name, [name])
+    assert not cycles, f"import circles among server modules: {cycles}"
+
+
+def test_the_environment_is_read_in_one_module():
+    readers = sorted(
+        str(p.relative_to(SRC)) for p in SRC.rglob("*.py") if "os.environ" in p.read_text(encoding="utf-8")
+    )
+    assert readers in ([], ["settings.py"]), f"os.environ read outside judges/settings.py: {readers}"
