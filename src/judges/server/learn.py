@@ -284,7 +284,11 @@ def learn_router(service: GameService) -> APIRouter:
             {"kind": "bot", "bot": "greedy"},
         ]
         live, token, _ = await service.create(
-            seats, seed=spec["seed"], round_limit=spec["round_limit"], position=spec["position"]
+            seats,
+            seed=spec["seed"],
+            round_limit=spec["round_limit"],
+            position=spec["position"],
+            extra_options={"course": True},  # a learner's table: not listed in the lobby
         )
         seat_keys.set_seat_cookie(response, request, live.id, token)
         service.wake_bots(live)

@@ -34,7 +34,8 @@ MAX_BOT_SPEC_CHARS = 40
 # the strongest one (docs/bots.md); a game may choose another at creation.
 TAKEOVER_BOT = "mcts"
 # Options stored with a game that are the server's, not the rules' (never passed to Options).
-SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot", "hints", "pace")  # issue 30: "pace"
+# "pace": issue 30; "course": a table of /learn (server/learn.py)
+SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot", "hints", "pace", "course")
 # Stored client action ids are prefixed with the seat ("2:abc"): ids are unique per seat.
 CLIENT_ID_SEP = ":"
 

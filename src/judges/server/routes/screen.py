@@ -105,6 +105,8 @@ async def lobby(service: ServiceDep, limit: int = 40) -> dict[str, Any]:
     games = await service.db(service.store.list_games)
     open_, running, finished = [], [], []
     for g in games[: max(1, min(limit, 200)) * 3]:
+        if g.options.get("course"):
+            continue  # a learner's table of /learn is nobody else's to watch or join
         entry = {
             "id": g.id,
             "seats": [{"name": s["name"], "kind": s["kind"], "open": seat_keys.free(s)} for s in g.seats],
