@@ -121,3 +121,66 @@ def test_29_9_a_seat_socket_with_follow_sends_the_board_edits_after_the_views(tm
         now = _follow(client, gid)["board"]["svg"]
         assert apply_edits(held, message["board"]["edits"]) == now
         assert [e["seq"] for e in message["log"]["entries"]] == [first["seq"]]
+
+
+def test_29_9_a_delta_sends_the_edits_of_an_array_or_object_when_they_are_shorter():
+    """server/updates.py: a part that changed in a few of its items travels as their edits."""
+    from judges.server.updates import apply_edits, edits
+
+    settlements = [{"owner": i % 4, "troops": i, "walls": False} for i in range(40)]
+    cases = [
+        (settlements, [*settlements[:3], {"owner": 1, "troops": 9, "walls": True}, *settlements[4:]]),  # one item
+        (settlements, [*settlements[:3], {"x": 1}, {"x": 2}, *settlements[5:39], {"x": 3}]),  # two runs
+        (settlements, [*settlements, {"owner": 0, "troops": 1, "walls": False}]),  # a log that grew
+        (settlements, settlements[:-2]),  # shrank
+        (settlements, settlements[:5] + settlements[6:]),  # one taken out of the middle
+        (
+            {str(i): {"hex": i, "army": 2} for i in range(20)},
+            {
+                **{str(i): {"hex": i, "army": 2} for i in range(1, 20)},
+                "3": {"hex": 9, "army": 0},
+                "20": {"hex": 1, "army": 1},
+            },
+        ),
+    ]
+    for old, new in cases:
+        before, after = json.dumps(old, separators=(",", ":")).encode(), json.dumps(new, separators=(",", ":")).encode()
+        data = edits(before, after)
+        assert data is not None and len(data) < len(after) / 4, (old, new)
+        assert apply_edits(old, json.loads(data)) == new
+    # a value changed all over is sent whole, and so is a short one
+    shuffled = [dict(s, troops=s["troops"] + 1) for s in settlements]
+    compact = {"separators": (",", ":")}
+    assert edits(json.dumps(settlements, **compact).encode(), json.dumps(shuffled, **compact).encode()) is None
+    assert edits(b"[1,2]", b"[1,3]") is None
+
+
+def test_29_9_a_seat_socket_gets_the_changed_settlements_not_all_of_them(client):
+    """Steps that change a few settlements send their edits, never the forty again; the view
+    the socket builds from them is the server's."""
+    from judges.server.updates import apply_update
+
+    data = client.post("/api/games", json={"seats": SEATS, "seed": 3}).json()
+    gid, token = data["id"], data["token"]
+    sizes = []
+    with client.websocket_connect(f"/ws/games/{gid}", headers={"X-Seat-Token": token}) as ws:
+        view = apply_update(None, ws.receive_json())
+        whole = len(json.dumps(view["state"]["settlements"], separators=(",", ":")))
+        for _ in range(60):
+            if view["state"]["ending"] or len(sizes) >= 3:
+                break
+            action = view["legal_actions"][-1]  # end_turn or pass where there is one
+            client.post(f"/api/games/{gid}/actions", json={"action": action}, headers={"X-Seat-Token": token})
+            while True:  # the bots play until the seat owes a decision again
+                message = ws.receive_json()
+                assert message["type"] == "delta" and "settlements" not in message.get("state", {})
+                if "state.settlements" in message.get("patch", {}):
+                    sizes.append(len(json.dumps(message["patch"]["state.settlements"], separators=(",", ":"))))
+                view = apply_update(view, message)
+                if view["my_decisions"] or view["state"]["ending"]:
+                    break
+        assert view == client.get(f"/api/games/{gid}/view", headers={"X-Seat-Token": token}).json() | {
+            "version": view["version"],
+            "notifications": view["notifications"],
+        }
+    assert sizes and all(size < whole / 4 for size in sizes), sizes

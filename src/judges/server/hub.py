@@ -46,6 +46,7 @@ class Hub:
         if not live.groups:
             return
         public = self.views.public_parts(live)
+        patches: updates.Patches = {}  # a shared part's edits, computed for the first group
         for group in list(live.groups.values()):
             parts = self.views.seat_parts(live, public, group.seat, group.language)
             if full or not group.parts:
@@ -55,7 +56,8 @@ class Hub:
                 # the group's parts are those of the version it last received (the previous one:
                 # every push reaches every group), however many actions came since
                 notes, group.note_id = self.views.notes(live, group.seat, group.language, group.note_id)
-                message = updates.delta_message(updates.changed(group.parts, parts), parts, live.version, notes)
+                names = updates.changed(group.parts, parts)
+                message = updates.delta_message(names, parts, live.version, notes, group.parts, patches)
             group.parts = parts
             for sub in list(group.subscribers):
                 self.send(live, sub, message)

@@ -9,7 +9,13 @@ import {receiveChat} from "./chat.js";
 /** @typedef {{type: "full", version: number, view: View}} FullMessage */
 /**
  * @typedef {{type: "delta", version: number, base: number, set?: Partial<View>,
- *   state?: Partial<import('./wire').GameState>, notifications?: import('./wire').Note[]}} DeltaMessage
+ *   state?: Partial<import('./wire').GameState>, patch?: Record<string, Edits>,
+ *   notifications?: import('./wire').Note[]}} DeltaMessage
+ */
+/**
+ * A part's edits (server/updates.py): an array's [start, end, items] (items [start, end)
+ * replaced), or an object's keys set and dropped.
+ * @typedef {Array<[number, number, any[]]> | {set: Record<string, any>, drop: string[]}} Edits
  */
 
 // The seat's credential is an HttpOnly cookie the browser sends by itself: the screen holds no
@@ -135,9 +141,29 @@ async function pump() {
   busy = false;
 }
 
+/**
+ * A part with a delta's edits applied: a new value (`updates.apply_edits` is the reference).
+ * @param {any} value
+ * @param {Edits} change
+ * @returns {any}
+ */
+export function applyEdits(value, change) {
+  if (Array.isArray(change)) {
+    const items = value.slice();
+    for (let i = change.length - 1; i >= 0; i--) {
+      const [start, end, replacement] = change[i];
+      items.splice(start, end - start, ...replacement);
+    }
+    return items;
+  }
+  const out = {...value, ...change.set};
+  for (const key of change.drop) delete out[key];
+  return out;
+}
+
 // One live-update message applied to the view (docs/web.md, "Live updates"; the reference is
 // `updates.apply_update`): a full view replaces it; a delta sets the parts and state fields it
-// names and appends its notifications. null: the delta does not follow this view (a message
+// names, applies the edits of its `patch` and appends its notifications. null: the delta does not follow this view (a message
 // was missed): ask for a full view.
 /**
  * @param {View | null} view
@@ -148,7 +174,16 @@ export function applyUpdate(view, message) {
   if (message.type === "full") return message.view;
   if (message.type !== "delta" || !view || view.version !== message.base) return null;
   const next = {...view, ...(message.set || {}), version: message.version};
-  if (message.state) next.state = {...view.state, ...message.state};
+  const patch = message.patch || {};
+  if (message.state || Object.keys(patch).some((name) => name.startsWith("state."))) {
+    next.state = {...view.state, ...(message.state || {})};
+  }
+  for (const [name, change] of Object.entries(patch)) {
+    /** @type {Record<string, any>} */
+    const holder = name.startsWith("state.") ? next.state : next;
+    const key = name.startsWith("state.") ? name.slice(6) : name;
+    holder[key] = applyEdits(holder[key], change);
+  }
   if (message.notifications) {
     next.notifications = view.notifications.concat(message.notifications).slice(-next.max_notifications);
   }
