@@ -116,11 +116,6 @@ class NetworkLog:
 
 
 @pytest.mark.timeout(1800)  # a whole game at the bots' default pace: minutes
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 29 open: measured 2.08 MB, 1.97 MB of it the websocket's view deltas as sent "
-    "uncompressed (HTTP 0.11 MB); docs/performance.md, 'The screen's bytes'",
-)
 def test_29_9_a_whole_four_player_game_transfers_at_most_2_mb(paced_server, browser):
     assert Settings.model_fields["bot_delay"].default > 0.1  # the default pace (a test run's own server may be faster)
     response = httpx.post(paced_server + "/api/games", json={"seats": FOUR, "seed": 11}, timeout=HTTP_TIMEOUT)
