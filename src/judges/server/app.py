@@ -115,15 +115,18 @@ def create_app(
     _middlewares(app, limits)
     install_error_handlers(app)
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
+    # The routers are tried in order, each route against the path: the hot ones first (an
+    # action, a view, a socket), so that a turn's request is not matched against forty others.
+    for topic in (games, live, screen):
+        app.include_router(topic.router)
     app.include_router(manual_router())
     app.include_router(accounts.router)
     upkeep = install_upkeep(app, service, app.state.accounts)  # issue 30: ratings, paces, notices, routes
-    app.include_router(screen.router)
     app.include_router(chat.router)
     app.include_router(rematch_router(app.state.accounts, upkeep.paces, seat_of))  # issue 30
     app.include_router(hints_router(service, seat_of))
     app.include_router(learn_router(service))  # issue 31: /learn, the guided first game (server/learn.py)
     app.include_router(review_router(service, seat_of))  # issue 31: the review after the game (server/review.py)
-    for topic in (pages, games, world, seats, live):
+    for topic in (pages, world, seats):
         app.include_router(topic.router)
     return app

@@ -28,7 +28,7 @@ from ..views import log_entries, public_payload
 router = APIRouter()
 
 
-def get_screen(conn: HTTPConnection) -> Screen:
+async def get_screen(conn: HTTPConnection) -> Screen:  # async: no worker thread (deps.py)
     screen: Screen = conn.app.state.screen
     return screen
 
@@ -166,12 +166,14 @@ async def join(game_id: str, request: Request, response: Response, service: Serv
 
 
 @router.get("/api/games/{game_id}/spectate")
-async def spectate(game_id: str, request: Request, service: ServiceDep, lang: str | None = None) -> Response:
+async def spectate(
+    game_id: str, request: Request, service: ServiceDep, screen: ScreenDep, lang: str | None = None
+) -> Response:
     """The public view: what a spectator sees (no hand, no ballot)."""
     live = await service.get(game_id)
     language = request_language(request, lang)
     async with live.lock:
-        payload = public_payload(live, language, **get_screen(request).table_options(live))
+        payload = public_payload(live, language, **screen.table_options(live))
     return Response(wire.encode(payload), media_type="application/json")
 
 
