@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import resource
@@ -210,12 +211,14 @@ class GameClient:
 @dataclass
 class Stats:
     delivery: list[float] = field(default_factory=list)  # submission -> one client, per (action, client)
+    delivered_at: list[float] = field(default_factory=list)  # when each of `delivery` arrived
     everyone: list[float] = field(default_factory=list)  # submission -> the last of the game's 4 clients
     http: list[float] = field(default_factory=list)  # submission -> HTTP answer
     actions: int = 0
     errors: Counter = field(default_factory=Counter)
     finished_games: int = 0
     loop_lag: list[float] = field(default_factory=list)  # the load generator's own event-loop delays
+    collections: list[tuple[float, int, float]] = field(default_factory=list)  # the generator's (when, generation, s)
     messages: int = 0
     message_bytes: int = 0
 
@@ -249,6 +252,7 @@ async def listen(game: GameClient, seat: int, ws, stats: Stats, measuring: list[
             sent = game.submitted.get(seq)
             if sent is not None and measuring[0]:
                 stats.delivery.append(now - sent)
+                stats.delivered_at.append(now)
             if game.target >= 0 and min(game.seen) >= game.target:
                 game.arrived.set()
     except Exception as exc:  # a dropped connection is an error of the run
@@ -510,6 +514,23 @@ async def run(args, servers: int, src: str | None = None) -> dict:
                 for i, g in enumerate(games)
             ]
             watcher = asyncio.create_task(watch_loop(stats, measuring))
+            # The generator's own collector must not pause it: with 2,000 clients' views held, a
+            # full collection took 0.4 s and the middle ones 40-110 ms, measured as the servers'
+            # latency (the slowest 1 % of deliveries all fell in the second of a full collection).
+            # Its views are plain decoded JSON, freed by reference counting: no collection while
+            # it measures.
+            gc.collect()
+            gc.freeze()
+            gc.disable()
+            collecting: list[float] = []
+
+            def timed(phase: str, info: dict) -> None:  # the load generator's own collections
+                if phase == "start":
+                    collecting[:] = [time.perf_counter()]
+                elif collecting and measuring[0]:
+                    stats.collections.append((collecting[0], info["generation"], time.perf_counter() - collecting[0]))
+
+            gc.callbacks.append(timed)
             await asyncio.sleep(args.warmup)
             measuring[0] = True
             load_before = load_average()
@@ -531,6 +552,8 @@ async def run(args, servers: int, src: str | None = None) -> dict:
             watcher.cancel()
             elapsed = time.perf_counter() - measured_from
             measuring[0] = False
+            gc.enable()
+            gc.unfreeze()
             cpus_after, own_after = [cpu_seconds(p) for p in pids], time.process_time()
             result["load_average"] = [load_before, load_average()]
             sys_after = [cpu_seconds(p, system_only=True) for p in pids]
@@ -552,9 +575,15 @@ async def run(args, servers: int, src: str | None = None) -> dict:
                 "actions_per_second": stats.actions / args.seconds,
                 "drain_seconds": elapsed - args.seconds,
                 "delivery_ms": percentiles(stats.delivery),
+                "slowest_seconds": slowest_seconds(stats.delivery, stats.delivered_at),
                 "all_clients_ms": percentiles(stats.everyone),
                 "http_ms": percentiles(stats.http),
                 "load_generator_loop_lag_ms": percentiles(stats.loop_lag),
+                "load_generator_collections": [
+                    (round(when - measured_from, 1), generation, round(took * 1000, 1))
+                    for when, generation, took in stats.collections
+                    if generation > 0
+                ],
                 "errors": dict(stats.errors),
                 "websocket_messages": stats.messages,
                 "mean_message_kib": stats.message_bytes / max(1, stats.messages) / 1024,
@@ -593,6 +622,25 @@ async def run(args, servers: int, src: str | None = None) -> dict:
         if schema is not None:
             drop_schema(args.database, schema)
     return result
+
+
+def slowest_seconds(latencies: list[float], at: list[float]) -> dict:
+    """Where the slowest 1 % of the deliveries fell: in how many distinct seconds, and the
+    share of them in the worst three (a stall of the servers or the machine gathers them in a
+    few seconds; a server short of CPU spreads them over the run)."""
+    if len(latencies) < 100:
+        return {}
+    threshold = sorted(latencies)[int(len(latencies) * 0.99)]
+    first = min(at)
+    seconds = Counter(int(t - first) for lat, t in zip(latencies, at, strict=True) if lat >= threshold)
+    slow = sum(seconds.values())
+    return {
+        "threshold_ms": round(threshold * 1000, 1),
+        "seconds": len(seconds),
+        "worst_three_share": round(sum(n for _, n in seconds.most_common(3)) / slow, 2),
+        "worst_three": sorted(second for second, _ in seconds.most_common(3)),  # from the measure's start
+        "by_second": {second: seconds[second] for second in sorted(seconds)},
+    }
 
 
 def profile_file(prefix: str, servers: int, index: int) -> str:
@@ -658,8 +706,20 @@ def print_table(r: dict) -> None:
         ("achieved", f"{r['actions_per_second']:.1f} actions/s ({r['actions']} actions in {r['seconds']:.0f} s)"),
         ("delivery to each client p50 / p95 / p99", ms(r["delivery_ms"]) + " ms"),
         ("delivery to all 4 clients p50 / p95 / p99", ms(r["all_clients_ms"]) + " ms"),
+        (
+            "the slowest 1 % of deliveries fell in",
+            "{seconds} distinct seconds, {worst_three_share:.0%} in the worst three (at {worst_three} s)".format(
+                **r["slowest_seconds"]
+            )
+            if r.get("slowest_seconds")
+            else "-",
+        ),
         ("HTTP answer p50 / p95 / p99", ms(r["http_ms"]) + " ms"),
         ("load generator's event-loop lag p50 / p95 / p99", ms(r["load_generator_loop_lag_ms"]) + " ms"),
+        (
+            "load generator's own collections while measuring",
+            str(len(r.get("load_generator_collections", []))) + " (none expected: its collector is off then)",
+        ),
         ("websocket messages received (mean size)", f"{r['websocket_messages']} ({r['mean_message_kib']:.1f} KiB)"),
         ("errors", ", ".join(f"{k}: {v}" for k, v in r["errors"].items()) or "none"),
         ("servers' tree", r["src"]),

@@ -129,3 +129,34 @@ def test_the_view_schema_is_published_beside_the_protocol(tmp_path):
     view = body["view"]["$defs"]["View"]
     assert set(view["required"]) == set(wire.PARTS) | {"state", "version", "notifications"}
     assert "decisions" in body and "items" in body  # the registry's protocol as before
+
+
+def test_the_buttons_words_kept_by_the_table_are_those_rendered_afresh():
+    """wire.label: a table keeps its buttons' words from version to version; over a whole game
+    of five, in two languages, they are the words rendered without it, and a seat's new name
+    is in the words at once."""
+    from judges.bots import make_bot
+    from judges.engine import Game, Options
+
+    game = Game.new(Options(players=5, seed=3))
+    seats = [{"name": f"P{i}", "kind": "bot", "bot": "greedy"} for i in range(5)]
+    bots = [make_bot("greedy", 3 + i) for i in range(5)]
+    table = wire.Table(turn_timer=None, takeover_bot="greedy", hints=True)
+    kept: dict = {}
+    hits = 0
+    renamed = False
+    while not game.is_over:
+        seat = game.waiting_for()[0]
+        for language in ("en", "pt_BR"):
+            before = len(kept)
+            cached = wire.view(wire.public("g", game, seats, table, 50, labels=kept), seat, language)
+            fresh = wire.view(wire.public("g", game, seats, table, 50), seat, language)
+            assert cached.action_labels == fresh.action_labels, len(game.log)
+            hits += len(cached.action_labels) - (len(kept) - before)
+        if not renamed and any("(P1)" in words for words in cached.action_labels):
+            seats[1] = {**seats[1], "name": "Gideon"}  # the seat changes hands: its words at once
+            renamed = True
+            again = wire.view(wire.public("g", game, seats, table, 50, labels=kept), seat, "pt_BR")
+            assert any("(Gideon)" in words for words in again.action_labels), again.action_labels
+        game.apply(bots[seat].choose(seat, game.legal_actions(seat), lambda: game.view(seat)))
+    assert renamed and hits > 0 and len(kept) <= wire.LABELS_KEPT

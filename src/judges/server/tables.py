@@ -94,6 +94,9 @@ class LiveGame:
     known_seats_version: int = 0
     heard: dict[int, tuple[int, dict[str, Any], str | None]] = field(default_factory=dict)
     polled: tuple[int, int] = (0, 0)  # the stored (action count, seats version) the watchdog last read
+    # The words of the actions' buttons rendered so far (server/wire.py, `label`): the same
+    # action is offered version after version (a general's moves while the others move).
+    labels: dict[tuple[Any, ...], str] = field(default_factory=dict)
 
     @property
     def subscribers(self) -> list[Subscriber]:

@@ -40,7 +40,9 @@ class Views:
     def public_parts(self, live: LiveGame) -> wire.Public:
         """The table's current version as every seat shares it (server/wire.py, issue 32)."""
         table = wire.Table(turn_timer=self.turn_timers.get(live.id), takeover_bot=live.takeover_bot, hints=live.hints)
-        return wire.public(live.id, live.game, live.seats, table, self.limits.max_view_notifications)
+        return wire.public(
+            live.id, live.game, live.seats, table, self.limits.max_view_notifications, labels=live.labels
+        )
 
     def seat_parts(self, live: LiveGame, public: wire.Public, seat: int, language: str) -> dict[str, bytes]:
         """The view of `seat` in `language` as the live updates send it (server/wire.py, issue 32)."""

@@ -157,6 +157,7 @@ class Public:
     names: dict[int, str]
     reveal: bool = False
     encoded: dict[str, tuple[Any, bytes]] = field(default_factory=dict)
+    labels: dict[tuple[Any, ...], str] = field(default_factory=dict)  # the table's, kept across versions
 
 
 def public(
@@ -167,9 +168,11 @@ def public(
     max_notifications: int,
     *,
     reveal: bool = False,
+    labels: dict[tuple[Any, ...], str] | None = None,
 ) -> Public:
     """The table at its current version as every seat shares it. `reveal` (a replay of a
-    finished game): the views show the whole state."""
+    finished game): the views show the whole state. `labels`: the table's buttons' words
+    rendered so far (`label`), kept by the caller from version to version."""
     return Public(
         game_id=game_id,
         game=game,
@@ -191,6 +194,7 @@ def public(
         max_notifications=max_notifications,
         names={i: s["name"] for i, s in enumerate(seats)},
         reveal=reveal,
+        labels=labels if labels is not None else {},
     )
 
 
@@ -212,14 +216,11 @@ def view(
     labels = []
     if mine.legal_actions:
         owners = {g.id: g.owner for g in state.generals.values()}
-        costs = state.options.rules.costs
-        for action, gain in zip(mine.legal_actions, mine.gains, strict=True):
-            label = render_action(
-                action, language, game.world, shared.names, owners=owners, costs=costs, events=state.events_area
-            )
-            if gain is not None:  # what a plunder would give ("· +6 coins")
-                label += " · " + gettext(language, "ui.plunder_gives", coins=gain)
-            labels.append(label)
+        seated = tuple(shared.names.items())
+        labels = [
+            label(shared, action, gain, language, owners, seated)
+            for action, gain in zip(mine.legal_actions, mine.gains, strict=True)
+        ]
     return View(
         game_id=shared.game_id,
         seq=len(game.log),
@@ -255,6 +256,49 @@ def view(
         notifications=notifications or [],
         version=version,
     )
+
+
+LABELS_KEPT = 512  # a table's rendered buttons kept (a few hundred bytes each)
+
+
+def label(
+    shared: Public,
+    action: Action,
+    gain: int | None,
+    language: str,
+    owners: dict[int, int],
+    seated: tuple[tuple[int, str], ...],
+) -> str:
+    """The words of an action's button ("Move general 3 to Shiloh · +6 coins"), rendered once
+    per table for the same action and what its words depend on: the owner of the general it
+    names, the Events Area for a foresight, the seats' names, the language."""
+    game, state = shared.game, shared.game.state
+    who = next((getattr(action, f) for f in ("target", "candidate", "general") if hasattr(action, f)), None)
+    events = tuple(state.events_area) if action.__struct_config__.tag == "foresee_events" else None
+    key = (action, gain, language, owners.get(who) if who is not None else None, events, seated)
+    try:
+        known = shared.labels.get(key)
+        cacheable = True
+    except TypeError:  # an action with a list (a foresight's terrains) is not hashable
+        known, cacheable = None, False
+    if known is not None:
+        return known
+    words = render_action(
+        action,
+        language,
+        game.world,
+        shared.names,
+        owners=owners,
+        costs=state.options.rules.costs,
+        events=state.events_area,
+    )
+    if gain is not None:  # what a plunder would give ("· +6 coins")
+        words += " · " + gettext(language, "ui.plunder_gives", coins=gain)
+    if cacheable:
+        if len(shared.labels) >= LABELS_KEPT:
+            shared.labels.clear()
+        shared.labels[key] = words
+    return words
 
 
 def note(data: dict[str, Any], language: str, game: Game, names: dict[int, str]) -> Note:
