@@ -32,7 +32,7 @@ from judges.world import KINGDOMS, TERRAINS, load_world
 
 WORLD = load_world()
 ENGINE_DIR = Path(judges.engine.__file__).resolve().parent
-I18N_SOURCE = Path(i18n.__file__).read_text(encoding="utf-8")
+I18N_SOURCE = "".join(p.read_text(encoding="utf-8") for p in sorted(Path(i18n.__file__).parent.glob("*.py")))
 LANGS = i18n.LANGUAGES
 NAMES = {0: "Ana", 1: "Bruno", 2: "Carla", 3: "Davi", 4: "Elena", 5: "Fábio"}
 

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from judges import i18n
 from judges.engine import ACTION_TYPES
+from judges.i18n import render
 from judges.world import load_world
 
 LANGS = i18n.LANGUAGES
@@ -100,9 +101,9 @@ def test_variants_are_data():
             assert test in i18n._VARIANT_TESTS and variant.startswith(base.split(".")[0])
             for lang in LANGS:
                 assert variant in i18n.catalog(lang), (lang, variant)
-    assert i18n._variant("combat.battle", {"winner": None}) == "combat.battle.none"
-    assert i18n._variant("combat.battle", {"winner": 2}) == "combat.battle"
-    assert i18n._variant("acquisition", {"general": 4}) == "acquisition.general"
+    assert render._variant("combat.battle", {"winner": None}) == "combat.battle.none"
+    assert render._variant("combat.battle", {"winner": 2}) == "combat.battle"
+    assert render._variant("acquisition", {"general": 4}) == "acquisition.general"
 
 
 # --- the language of a reader ---------------------------------------------------------------------
