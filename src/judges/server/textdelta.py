@@ -11,6 +11,7 @@ web/static/js/connection.js does the same, from the last edit to the first)."""
 from __future__ import annotations
 
 from difflib import SequenceMatcher
+from typing import Any
 
 Edits = list[list[object]]
 
@@ -24,13 +25,19 @@ def line_edits(old: str, new: str) -> Edits:
     return [[i1, i2, b[j1:j2]] for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
 
 
-def apply_edits(old: str, edits: Edits) -> str:
-    """`old` with `edits` applied: the new text."""
-    lines = old.split("\n")
+def splice(items: list[Any], edits: Edits) -> list[Any]:
+    """A new list: `items` with `edits` applied, from the last to the first (the same edits
+    turn a drawing's lines and a view's arrays into their new ones: server/updates.py)."""
+    out = list(items)
     for start, end, replacement in reversed(edits):
         assert isinstance(start, int) and isinstance(end, int) and isinstance(replacement, list)
-        lines[start:end] = replacement
-    return "\n".join(lines)
+        out[start:end] = replacement
+    return out
 
 
-__all__ = ["line_edits", "apply_edits", "Edits"]
+def apply_edits(old: str, edits: Edits) -> str:
+    """`old` with `edits` applied: the new text."""
+    return "\n".join(splice(old.split("\n"), edits))
+
+
+__all__ = ["line_edits", "apply_edits", "splice", "Edits"]

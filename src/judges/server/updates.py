@@ -30,6 +30,7 @@ from typing import Any
 import msgspec
 
 from . import wire
+from .textdelta import splice
 
 encode = msgspec.json.Encoder().encode
 
@@ -154,10 +155,7 @@ def error_message(key: str, text: str) -> bytes:
 def apply_edits(value: Any, change: Any) -> Any:
     """`value` (a JSON array or object) with the edits of a delta's `patch` applied: a new value."""
     if isinstance(change, list):
-        items = list(value)
-        for start, end, replacement in reversed(change):
-            items[start:end] = replacement
-        return items
+        return splice(value, change)
     out = {**value, **change["set"]}
     for key in change["drop"]:
         del out[key]

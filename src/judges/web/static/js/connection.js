@@ -38,15 +38,10 @@ let known = [];                      // the public actions received, by seq
 // are fetched (GET /api/games/{id}/follow).
 let following = false, followedSeq = -1, waiters = [];
 
-// A text with line edits applied ([start, end, lines]: old lines [start, end) replaced; the
-// reference is server/textdelta.py's apply_edits).
+// A text with line edits applied ([start, end, lines]: old lines [start, end) replaced, as
+// `applyEdits` does to a view's arrays; the reference is server/textdelta.py's apply_edits).
 export function patchText(text, edits) {
-  const lines = text.split("\n");
-  for (let i = edits.length - 1; i >= 0; i--) {
-    const [start, end, replacement] = edits[i];
-    lines.splice(start, end - start, ...replacement);
-  }
-  return lines.join("\n");
+  return applyEdits(text.split("\n"), edits).join("\n");
 }
 
 // A board and log update (a `follow` message, or the answer of GET .../follow); false when
