@@ -19,7 +19,7 @@ change one settlement of the forty, one general, one line of the round's log: th
 array each time was ~80 % of a game's bytes. A client whose view is not at
 `base` (it missed a message) sends `{"type": "resync"}` and receives a full view.
 `apply_update` is the reference of how a client applies a message; the screen's
-`applyUpdate` in web/static/js/store.js does the same.
+`applyUpdate` in web/static/js/connection.js does the same.
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def delta_message(
     if state:
         items.append(("state", _object(state)))
     if patched:
-        items.append(("patch", b"{" + b",".join(encode(k) + b":" + v for k, v in patched) + b"}"))
+        items.append(("patch", _object(patched)))
     if notifications != b"[]":
         items.append(("notifications", notifications))
     return _object(items)
