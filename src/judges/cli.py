@@ -154,7 +154,7 @@ def serve(
     # Websocket compression (permessage-deflate) is off unless JUDGES_WS_DEFLATE=1: the live
     # updates are small deltas (under 1 KiB), and compressing each one for each socket cost
     # about a tenth of the server's CPU per action and ~100 KiB of zlib state per socket
-    # (docs/performance.md).
+    # (docs/decisions/0019-live-updates-as-deltas-and-the-fan-out-carries-the-action.md).
     deflate = settings.deflate
     # The bare server's own limits (docs/deploy.md, "In front of it"): past
     # JUDGES_MAX_CONNECTIONS open connections and tasks a new request is answered 503 at once,

@@ -50,7 +50,7 @@ def settle_memory() -> None:
     """What start-up allocated (modules, the maps, resumed games) lives as long as the process:
     it is frozen out of the collector's sight (`gc.freeze`), so that a full collection walks only
     what came after; measured, full collections of the whole heap were the tail of the
-    submission-to-delivery latency under load (docs/performance.md)."""
+    submission-to-delivery latency under load (docs/decisions/0020-*.md)."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

@@ -3,7 +3,8 @@
 Serving an action leaves about a hundred tracked objects alive (the log, notifications, the
 engine's caches). With CPython's generations they pile up in the middle generation, and its
 collection, every twentieth young one, walked them all on the event loop: 80-200 ms of CPU
-under the load benchmark, the tail of the submission-to-delivery latency (docs/performance.md).
+under the load benchmark, the tail of the submission-to-delivery latency
+(docs/decisions/0020-the-server-freezes-what-survives-a-collection.md).
 So what survives any collection is frozen at once (`gc.freeze`): the collector never walks it
 again, the older generations stay empty, and each collection walks only what is young.
 
