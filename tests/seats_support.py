@@ -3,6 +3,35 @@ is taken by claiming its invitation, as its player would (server/seats.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from fastapi.testclient import TestClient
+
+from judges.server.app import create_app
+from judges.server.limits import Limits
+
+THREE_HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "human", "name": "Cy"}]
+
+
+@contextmanager
+def app_clients(db_url: str) -> Iterator[Callable[..., TestClient]]:
+    """Yields `make(client_address=..., **limits)`: a started test client of a new app on
+    `db_url` (seeds allowed, a client's mistake answered, not raised); all are closed at the end."""
+    clients: list[TestClient] = []
+
+    def make(client_address: tuple[str, int] = ("testclient", 50000), **limits) -> TestClient:
+        app = create_app(db_url, allow_seeds=True, limits=Limits(**limits))
+        client = TestClient(app, raise_server_exceptions=False, client=client_address)
+        clients.append(client.__enter__())
+        return client
+
+    try:
+        yield make
+    finally:
+        for client in clients:
+            client.__exit__(None, None, None)
+
 
 def invitation_code(link: str) -> str:
     return link.rstrip("/").rsplit("/", 1)[1]
@@ -40,3 +69,11 @@ def with_tokens(client, data: dict, base: str = "") -> dict:
         if token:
             seat["token"] = token
     return data
+
+
+def new_table(client, seats: list[dict] = THREE_HUMANS, **extra) -> tuple[str, list[str | None]]:
+    """A new game of seed 7 and each seat's credential (see seat_tokens)."""
+    response = client.post("/api/games", json={"seats": seats, "seed": 7, **extra})
+    assert response.status_code == 201, response.text
+    data = response.json()
+    return data["id"], seat_tokens(client, data)

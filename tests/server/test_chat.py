@@ -8,16 +8,13 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from fastapi.testclient import TestClient
 
 import judges.bots as bots_package
-from judges.server.app import create_app
 from judges.server.chat import can_read, parties, private_channel
-from judges.server.limits import Limits, clean_text
+from judges.server.limits import clean_text
 from judges.server.store import GameStore
-from seats_support import seat_tokens
+from seats_support import THREE_HUMANS, app_clients, new_table
 
-THREE_HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "human", "name": "Cy"}]
 WITH_A_BOT = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "bot", "bot": "greedy"}]
 
 
@@ -29,17 +26,8 @@ def db_url(tmp_path):
 @pytest.fixture
 def make_client(db_url, monkeypatch):
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
-    clients = []
-
-    def make(**limits) -> TestClient:
-        app = create_app(db_url, allow_seeds=True, limits=Limits(**limits))
-        client = TestClient(app, raise_server_exceptions=False)
-        clients.append(client.__enter__())
-        return client
-
-    yield make
-    for client in clients:
-        client.__exit__(None, None, None)
+    with app_clients(db_url) as make:
+        yield make
 
 
 @pytest.fixture
@@ -48,10 +36,7 @@ def client(make_client):
 
 
 def table(client, seats=THREE_HUMANS) -> tuple[str, list[str | None]]:
-    response = client.post("/api/games", json={"seats": seats, "seed": 7})
-    assert response.status_code == 201, response.text
-    data = response.json()
-    return data["id"], seat_tokens(client, data)
+    return new_table(client, seats)
 
 
 def say(client, gid, token, text, channel="table", to=(), cid=None, lang="en"):

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 import judges
@@ -28,31 +27,19 @@ from conftest import make_game
 from judges import i18n
 from judges.engine import Discard
 from judges.server import screen
-from judges.server.app import create_app
 from judges.server.chat import spectator_tag
 from judges.server.limits import DEFAULT_LIMITS, Limits
 from judges.server.screen import log_entries, public_payload
 from judges.server.service import LiveGame
-from seats_support import seat_tokens
+from seats_support import THREE_HUMANS, app_clients, new_table
 from server_process import Server
-
-THREE_HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "human", "name": "Cy"}]
 
 
 @pytest.fixture
 def make_client(tmp_path, monkeypatch):
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
-    clients = []
-
-    def make(client_address: tuple[str, int] = ("testclient", 50000), **limits) -> TestClient:
-        app = create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True, limits=Limits(**limits))
-        client = TestClient(app, raise_server_exceptions=False, client=client_address)
-        clients.append(client.__enter__())
-        return client
-
-    yield make
-    for client in clients:
-        client.__exit__(None, None, None)
+    with app_clients(f"sqlite:///{tmp_path / 'games.db'}") as make:
+        yield make
 
 
 @pytest.fixture
@@ -61,10 +48,7 @@ def client(make_client):
 
 
 def table(client, seats=THREE_HUMANS) -> tuple[str, list[str | None]]:
-    response = client.post("/api/games", json={"seats": seats, "seed": 7})
-    assert response.status_code == 201, response.text
-    data = response.json()
-    return data["id"], seat_tokens(client, data)
+    return new_table(client, seats)
 
 
 def owed_seat(client, game_id: str, tokens: list) -> tuple[int, dict]:

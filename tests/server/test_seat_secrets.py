@@ -8,32 +8,19 @@ from __future__ import annotations
 import time
 
 import pytest
-from fastapi.testclient import TestClient
 
 from judges import i18n
 from judges.server import chat
-from judges.server.app import create_app
-from judges.server.limits import Limits
-from seats_support import invitation_code, seat_tokens
+from seats_support import THREE_HUMANS, app_clients, invitation_code, new_table
 
-THREE_HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "human", "name": "Cy"}]
 OPEN_TABLE = [{"kind": "human", "name": "Ada"}, {"kind": "human", "open": True}, {"kind": "bot", "bot": "greedy"}]
 
 
 @pytest.fixture
 def make_client(tmp_path, monkeypatch):
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
-    clients = []
-
-    def make(**limits) -> TestClient:
-        app = create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True, limits=Limits(**limits))
-        client = TestClient(app, raise_server_exceptions=False)
-        clients.append(client.__enter__())
-        return client
-
-    yield make
-    for client in clients:
-        client.__exit__(None, None, None)
+    with app_clients(f"sqlite:///{tmp_path / 'games.db'}") as make:
+        yield make
 
 
 @pytest.fixture
@@ -42,10 +29,7 @@ def client(make_client):
 
 
 def table(client, seats=THREE_HUMANS) -> tuple[str, list[str | None]]:
-    response = client.post("/api/games", json={"seats": seats, "seed": 7, "takeover_bot": "greedy"})
-    assert response.status_code == 201, response.text
-    data = response.json()
-    return data["id"], seat_tokens(client, data)
+    return new_table(client, seats, takeover_bot="greedy")
 
 
 def as_seat(token: str | None) -> dict[str, str]:

@@ -14,9 +14,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from judges import i18n
 from judges.server.app import create_app
-from judges.server.limits import FairPool, Limits, RateLimiter, clean_name
+from judges.server.limits import FairPool, RateLimiter, clean_name
 from judges.server.seats import cookie_name
-from seats_support import invitation_code
+from seats_support import app_clients, invitation_code
 
 TWO_HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "bot", "bot": "greedy"}]
 
@@ -31,17 +31,8 @@ def run_apart(coroutine):
 @pytest.fixture
 def make_client(tmp_path, monkeypatch):
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
-    clients = []
-
-    def make(**limits) -> TestClient:
-        app = create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True, limits=Limits(**limits))
-        client = TestClient(app, raise_server_exceptions=False)
-        clients.append(client.__enter__())
-        return client
-
-    yield make
-    for client in clients:
-        client.__exit__(None, None, None)
+    with app_clients(f"sqlite:///{tmp_path / 'games.db'}") as make:
+        yield make
 
 
 @pytest.fixture
