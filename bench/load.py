@@ -100,6 +100,21 @@ def start_server(database: str | None, src: str | None = None) -> tuple[subproce
     raise SystemExit("the server did not start within 60 s")
 
 
+async def claimed_tokens(http: httpx.AsyncClient, data: dict) -> list[str]:
+    """Each seat's credential from a create answer: the host's, and every invitation claimed as
+    from its player's own browser (no cookie sent: a player holds one seat of a table)."""
+    tokens = [data["token"]] * len(data["seats"])
+    for seat in data["seats"]:
+        if "invitation" in seat:
+            http.cookies.clear()
+            code = seat["invitation"].rstrip("/").rsplit("/", 1)[1]
+            claimed = await http.post(f"/api/games/{data['id']}/claim", json={"invitation": code})
+            claimed.raise_for_status()
+            tokens[seat["seat"]] = claimed.json()["token"]
+    http.cookies.clear()
+    return tokens
+
+
 def rss_mib(pid: int | None) -> float | None:
     """Resident memory of a process (psutil if installed, else /proc/<pid>/status)."""
     if pid is None:
@@ -465,14 +480,7 @@ async def run(args, servers: int, src: str | None = None) -> dict:
                     response = await http.post("/api/games", json={"seats": [{"kind": "human"}] * 4})
                     response.raise_for_status()
                     data = response.json()
-                    tokens = [data["token"]] * 4
-                    for seat in data["seats"]:
-                        if "invitation" in seat:
-                            code = seat["invitation"].rsplit("/", 1)[1]
-                            claimed = await http.post(f"/api/games/{data['id']}/claim", json={"invitation": code})
-                            claimed.raise_for_status()
-                            tokens[seat["seat"]] = claimed.json()["token"]
-                    return GameClient(data["id"], tokens)
+                    return GameClient(data["id"], await claimed_tokens(http, data))
 
             games = await asyncio.gather(*(create(i) for i in range(args.games)))
             result["create_seconds"] = time.perf_counter() - t0

@@ -29,16 +29,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 
 import httpx
 import msgspec
-from load import Http11, cpu_seconds, free_port, percentiles
+from load import Http11, claimed_tokens, cpu_seconds, percentiles, start_server
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -47,52 +43,12 @@ from judges.server.updates import apply_update
 FOUR_HUMANS = [{"kind": "human"}] * 4
 
 
-def start_server(src: Path) -> tuple[subprocess.Popen, str, Path]:
-    folder = Path(tempfile.mkdtemp(prefix="judges-spectators-"))
-    port = free_port()
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(src),
-        "JUDGES_DATABASE_URL": f"sqlite:///{folder}/bench.db",
-        "JUDGES_CREATE_BURST": "1000",
-    }
-    log = open(folder / "server.log", "wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "judges.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=folder,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"the server exited: {(folder / 'server.log').read_text()[-2000:]}")
-        try:
-            if httpx.get(f"{base}/api/world", timeout=2).status_code == 200:
-                return process, base, folder
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not start within 60 s")
-
-
 async def new_game(base: str) -> tuple[str, list[str]]:
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         created = await http.post("/api/games", json={"seats": FOUR_HUMANS})
         created.raise_for_status()
         data = created.json()
-        tokens = [""] * 4
-        tokens[data["seat"]] = data["token"]
-        for seat in data["seats"]:
-            if "invitation" in seat:
-                code = seat["invitation"].rstrip("/").rsplit("/", 1)[1]
-                claimed = await http.post(f"/api/games/{data['id']}/claim", json={"invitation": code})
-                claimed.raise_for_status()
-                tokens[seat["seat"]] = claimed.json()["token"]
-        return data["id"], tokens
+        return data["id"], await claimed_tokens(http, data)
 
 
 class Table:
@@ -316,7 +272,7 @@ SHOWN = {"scenario", "actions", "http_ms", "seen_ms", "server_cpu_ms_per_action"
 
 
 async def main_async(args) -> list[dict]:
-    process, base, folder = start_server(args.src)
+    process, base, _ = start_server(None, str(args.src))
     rows = []
     try:
         for name in args.scenarios.split(","):

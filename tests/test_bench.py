@@ -1,7 +1,8 @@
 """The benchmarks in bench/ start from a fresh `pip install -e '.[bench]'` (docs/performance.md).
 
 Nothing is timed here: the benches' imports are checked against what the project declares,
-and each bench's top level is run (its imports, not its main()).
+each bench's top level is run (its imports, not its main()), and the server's benches, which
+start a `judges serve` of their own, run whole at a small size.
 """
 
 from __future__ import annotations
@@ -85,4 +86,35 @@ def test_every_bench_imports_what_it_needs():
         if process.returncode != 0:
             failed[name] = err.strip().splitlines()[-1:]
     assert len(running) >= 9
+    assert not failed, failed
+
+
+SERVER_BENCHES_SMALL = {
+    "load.py": ["--games", "3", "--seconds", "2", "--warmup", "1", "--rate", "10"],
+    "spectators.py": ["--spectators", "6", "--per-address", "2", "--actions", "6", "--warmup", "1", "--resyncs", "20"],
+    "gc_pauses.py": ["--games", "3", "--actions", "60", "--rounds", "1"],
+    "view_bytes.py": ["--seed", "11"],
+}
+
+
+def test_the_server_benches_run_whole_at_a_small_size(tmp_path):
+    """A bench that starts its own server claims seats and plays as players would: when the
+    server's rules for seats change (a player holds one seat of a table), the bench must follow."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    running = {
+        name: subprocess.Popen(
+            [sys.executable, str(ROOT / "bench" / name), *arguments],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name, arguments in SERVER_BENCHES_SMALL.items()
+    }
+    failed = {}
+    for name, process in running.items():
+        out, err = process.communicate(timeout=600)
+        if process.returncode != 0:
+            failed[name] = (err or out).strip().splitlines()[-3:]
     assert not failed, failed
