@@ -126,21 +126,19 @@ class _Renderer:
             return self.text("fmt.general", n=value)
         return str(value)
 
-    def settlement(self, value: Any) -> str:
+    def _place(self, value: Any, places: Any) -> str:
+        """A settlement's or region's name: by its index in `places`, or as given."""
         if value is None:
             return ""
-        world = self.world
-        if isinstance(value, int) and world is not None and 0 <= value < len(world.settlements):
-            return place_name(self.lang, world.settlements[value].name)
+        if isinstance(value, int) and places is not None and 0 <= value < len(places):
+            return place_name(self.lang, places[value].name)
         return place_name(self.lang, value) if isinstance(value, str) else str(value)
 
+    def settlement(self, value: Any) -> str:
+        return self._place(value, self.world.settlements if self.world is not None else None)
+
     def region(self, value: Any) -> str:
-        if value is None:
-            return ""
-        world = self.world
-        if isinstance(value, int) and world is not None and 0 <= value < len(world.regions):
-            return place_name(self.lang, world.regions[value].name)
-        return place_name(self.lang, value) if isinstance(value, str) else str(value)
+        return self._place(value, self.world.regions if self.world is not None else None)
 
     def hex(self, value: Any) -> str:
         if value is None:
