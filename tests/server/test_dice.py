@@ -134,9 +134,12 @@ def tampered_exports(exported: dict) -> dict[str, dict]:
     dropped = copy.deepcopy(exported)
     dropped["actions"].pop()
     out["log cut short"] = dropped
-    swapped = copy.deepcopy(exported)
-    swapped["actions"][0], swapped["actions"][1] = swapped["actions"][1], swapped["actions"][0]
-    out["log reordered"] = swapped
+    # Reordered: the game's last action moved to the front. (Swapping the first two actions is
+    # no tamper when they are the same action, as when a player plays two cards of one kind.)
+    reordered = copy.deepcopy(exported)
+    reordered["actions"].insert(0, reordered["actions"].pop())
+    assert reordered["actions"] != exported["actions"]
+    out["log reordered"] = reordered
     winners = copy.deepcopy(exported)
     winners["result"]["winners"] = [0] if winners["result"]["winners"] != [0] else [1]
     out["winners"] = winners
