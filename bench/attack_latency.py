@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import sys
 import tempfile
 import threading
@@ -203,6 +204,7 @@ def run_attack(name: str, seconds: float) -> dict:
             watcher.join(60)
     finally:
         server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
     out = {"attack": name, "honest_action_ms": percentiles(latencies)}
     if name.startswith("bots"):
         out["honest_bot_answer_ms"] = percentiles(bot_answers)

@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import gc
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -83,6 +84,7 @@ async def serve(games: int, actions: int, policy: str) -> dict:
                     sub.queue.get_nowait()
     gc.callbacks.remove(timer)
     grown = rss_mib() - rss_before
+    shutil.rmtree(folder, ignore_errors=True)
     # the young policy's hourly full collection (server/memory.py): what it costs here
     t = time.thread_time()
     memory.collect_fully()

@@ -19,9 +19,11 @@ SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "b
 
 
 def main() -> None:
-    folder = tempfile.mkdtemp()
     times: list[float] = []
-    with TestClient(create_app(f"sqlite:///{folder}/g.db", allow_seeds=True, settings=Settings(bot_delay=0))) as c:
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        TestClient(create_app(f"sqlite:///{folder}/g.db", allow_seeds=True, settings=Settings(bot_delay=0))) as c,
+    ):
         for seed in range(1, 6):
             data = c.post("/api/games", json={"seats": SEATS, "seed": seed}).json()
             game_id = data["id"]

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import time
 from pathlib import Path
 
@@ -272,7 +273,7 @@ SHOWN = {"scenario", "actions", "http_ms", "seen_ms", "server_cpu_ms_per_action"
 
 
 async def main_async(args) -> list[dict]:
-    process, base, _ = start_server(None, str(args.src))
+    process, base, folder = start_server(None, str(args.src))
     rows = []
     try:
         for name in args.scenarios.split(","):
@@ -282,6 +283,7 @@ async def main_async(args) -> list[dict]:
     finally:
         process.terminate()
         process.wait(15)
+        shutil.rmtree(folder, ignore_errors=True)
     return rows
 
 

@@ -99,8 +99,11 @@ SERVER_BENCHES_SMALL = {
 
 def test_the_server_benches_run_whole_at_a_small_size(tmp_path):
     """A bench that starts its own server claims seats and plays as players would: when the
-    server's rules for seats change (a player holds one seat of a table), the bench must follow."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    server's rules for seats change (a player holds one seat of a table), the bench must follow.
+    Each removes the temporary folders of its servers and databases when it is done."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "TMPDIR": str(temporary)}
     running = {
         name: subprocess.Popen(
             [sys.executable, str(ROOT / "bench" / name), *arguments],
@@ -118,3 +121,4 @@ def test_the_server_benches_run_whole_at_a_small_size(tmp_path):
         if process.returncode != 0:
             failed[name] = (err or out).strip().splitlines()[-3:]
     assert not failed, failed
+    assert sorted(p.name for p in temporary.iterdir()) == [], "a bench left temporary folders behind"
