@@ -141,6 +141,14 @@ def test_a_spectator_sees_the_public_view_live_and_no_hand(server, browser):
     data = new_game(server, seed=5)
     watcher = open_page(browser, viewport={"width": 1400, "height": 900})
     errors = watch_console(watcher)
+    received: list[str] = []
+    sent: list[str] = []
+
+    def frames(socket):  # the spectator's socket: a full view, then deltas (server/hub.py)
+        socket.on("framereceived", lambda payload: received.append(str(payload)[:40]))
+        socket.on("framesent", lambda payload: sent.append(str(payload)))
+
+    watcher.on("websocket", frames)
     watcher.goto(f"{server}/games/{data['id']}/watch")
     watcher.wait_for_function("() => document.body.dataset.seq !== undefined")
     assert watcher.locator("#me").is_hidden() and watcher.locator(".card-chip").count() == 0
@@ -155,6 +163,13 @@ def test_a_spectator_sees_the_public_view_live_and_no_hand(server, browser):
     player.locator("#actions .end-turn").click()
     wait_change(watcher, before)
     shot(watcher, "spectator")
+    watcher.set_viewport_size({"width": 390, "height": 844})
+    shot(watcher, "spectator-phone")
+    # the screen turned the deltas into the view it draws, without asking for a whole one
+    assert received[0].startswith('{"type":"full"') and any(f.startswith('{"type":"delta"') for f in received)
+    assert [f for f in sent if "resync" in f] == []
+    view = httpx.get(f"{server}/api/games/{data['id']}/spectate", timeout=HTTP_TIMEOUT).json()
+    watcher.wait_for_function(f"() => Number(document.body.dataset.seq) >= {view['seq']}")
     assert errors == []
     player.context.close()
     watcher.context.close()

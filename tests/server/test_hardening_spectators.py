@@ -13,6 +13,7 @@ and fails on the server before the fix.
 from __future__ import annotations
 
 import gc
+import json
 import sys
 import time
 import tracemalloc
@@ -26,7 +27,7 @@ import judges
 from conftest import make_game
 from judges import i18n
 from judges.engine import Discard
-from judges.server import screen
+from judges.server import updates, wire
 from judges.server.chat import spectator_tag
 from judges.server.limits import DEFAULT_LIMITS, Limits
 from judges.server.screen import log_entries, public_payload
@@ -124,15 +125,17 @@ def test_a_game_has_at_most_so_many_spectators(make_client):
 
 def test_spectators_share_one_public_view_per_version_and_language(client, monkeypatch):
     """The attack: every broadcast built the public view anew for each spectator (300 of them
-    took an honest player's action from 4.6 ms to 340 ms). It is built once per language."""
+    took an honest player's action from 4.6 ms to 340 ms). It is built once per language, and
+    sent as a seat's is: a full view, then a delta that turns it into the next public view."""
     built: list[str] = []
-    original = screen.public_payload
+    original = wire.view
 
-    def counting(live, language, *args, **kwargs):
-        built.append(language)
-        return original(live, language, *args, **kwargs)
+    def counting(shared, seat, language, **kwargs):
+        if seat is None:  # the view of no seat
+            built.append(language)
+        return original(shared, seat, language, **kwargs)
 
-    monkeypatch.setattr(screen, "public_payload", counting)
+    monkeypatch.setattr(wire, "view", counting)
     game_id, tokens = table(client)
     url = f"/ws/games/{game_id}/spectate"
     languages = ["en"] * 5 + ["es"] * 2
@@ -142,22 +145,44 @@ def test_spectators_share_one_public_view_per_version_and_language(client, monke
         for ws in sockets:
             ws.__enter__()
             firsts.append(ws.receive_json())
+        assert {m["type"] for m in firsts} == {"full"}
         assert sorted(built) == ["en", "es"]
         built.clear()
         seat, mine = owed_seat(client, game_id, tokens)
         assert act(client, game_id, tokens[seat], mine["legal_actions"][-1]).status_code == 200
-        seconds = []
-        for ws in sockets:
-            message = ws.receive_json()
-            while message["version"] == firsts[0]["version"]:
-                message = ws.receive_json()
-            seconds.append(message)
+        seconds = [ws.receive_json() for ws in sockets]
         assert sorted(built) == ["en", "es"], built
         assert all(m == seconds[0] for m in seconds[:5]) and seconds[5] == seconds[6]
-        assert seconds[0]["view"]["seq"] == mine["seq"] + 1 and seconds[5]["view"]["language"] == "es"
+        assert {m["type"] for m in seconds} == {"delta"}
+        assert len(json.dumps(seconds[0])) * 5 < len(json.dumps(firsts[0]))  # a delta, not the view again
+        after = [updates.apply_update(first["view"], second) for first, second in zip(firsts, seconds, strict=True)]
+        assert after[0] is not None and after[5] is not None
+        assert after[0]["seq"] == mine["seq"] + 1 and after[5]["language"] == "es"
+        public = client.get(f"/api/games/{game_id}/spectate?lang=es").json()
+        assert {k: v for k, v in after[5].items() if k != "version"} == {
+            k: v for k, v in public.items() if k != "version"
+        }
     finally:
         for ws in sockets:
             ws.__exit__(None, None, None)
+
+
+def test_a_spectator_out_of_step_asks_for_a_full_view(make_client):
+    """A screen that missed a delta asks for a resync: it gets the full view, within its
+    address's allowance; past it the socket is closed with 1013 (the screen reconnects)."""
+    client = make_client(resync_burst=2, resync_per_minute=1)
+    game_id, _ = table(client)
+    with client.websocket_connect(f"/ws/games/{game_id}/spectate") as ws:
+        first = ws.receive_json()
+        ws.send_json({"type": "resync"})
+        again = ws.receive_json()
+        assert again["type"] == "full" and again["view"] == first["view"]
+        ws.send_json({"type": "resync"})
+        assert ws.receive_json()["type"] == "full"
+        ws.send_json({"type": "resync"})
+        message, code = refused(ws)
+    assert (message["key"], code) == ("error.rate_resync", 1013)
+    assert not client.app.state.service.games[game_id].subscribers
 
 
 def test_a_resync_flood_is_answered_at_the_limit_then_closed(make_client):

@@ -51,12 +51,11 @@ from .fanout import Change
 from .hub import Hub
 from .limits import RateLimiter, clean_text
 from .runtime import Runtime
-from .tables import LiveGame, Subscriber
+from .tables import SPECTATOR, LiveGame, Subscriber
 
 TABLE = "table"
 SPECTATORS = "spectators"
 PRIVATE = "seats:"
-SPECTATOR = -1  # the sender of a spectator's message, the seat of a spectator's socket
 ROOM_MESSAGES = 2000  # the latest messages a process keeps in memory per game
 
 
@@ -262,21 +261,12 @@ class Chat:
                 cache[mine] = chat_message([r for r in records if r["id"] in mine], history=False)
             return cache[mine]
 
-        for sub in list(live.subscribers):
+        for sub in list(live.subscribers):  # the seats' sockets and the spectators' (seat SPECTATOR)
             if sub not in self.listeners:
                 continue
             message = message_for(sub.seat)
             if message is not None:
                 self.hub.send(live, sub, message)
-        for watcher in list(self.rt.watchers.get(live.id, [])):
-            if watcher not in self.listeners:
-                continue
-            message = message_for(SPECTATOR)
-            if message is not None:
-                try:
-                    watcher.queue.put_nowait(message)
-                except asyncio.QueueFull:  # pragma: no cover - the spectator reloads for the history
-                    pass
 
     def visible(self, live: LiveGame, room: Room, seat: int, public_only: bool = False) -> list[dict[str, Any]]:
         """The latest `max_chat_history` messages `seat`'s current player may read (only the

@@ -1,6 +1,7 @@
 """The sockets of the tables in this process, by seat and language (`ViewGroup`), and what
 they are sent: a full view, then deltas (server/updates.py), built once per group at each new
-version of the views. A socket that does not keep up is dropped (it reconnects for a full view)."""
+version of the views. A socket that does not keep up is dropped (it reconnects for a full view).
+Spectators are the group of no seat (SPECTATOR) in their language: one view for all of them."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import asyncio
 from . import updates
 from .runtime import Runtime
 from .tables import (
+    SPECTATOR,
     LiveGame,
     Subscriber,
     ViewGroup,
@@ -35,11 +37,6 @@ class Hub:
         everyone once it was replaced by the store's."""
         if live.stale:
             return  # the copy may hold an uncommitted action; the recovery pushes a full view
-        for watcher in self.rt.watchers.get(live.id, []):
-            try:
-                watcher.queue.put_nowait(None)
-            except asyncio.QueueFull:  # pragma: no cover - it will send the latest view anyway
-                pass
         full = full or live.full_next
         live.full_next = False
         live.version += 1
@@ -74,15 +71,22 @@ class Hub:
     def subscribe(self, live: LiveGame, seat: int, language: str) -> tuple[Subscriber, bytes | None]:
         """A new socket of `seat` (call under the game's lock): its full view, as the first
         message (None while the copy is stale: the recovery sends it). Past
-        `sockets_per_seat`, the seat's oldest socket is closed."""
-        mine = [sub for sub in live.subscribers if sub.seat == seat]
-        for old in mine[: max(0, len(mine) - self.rt.limits.sockets_per_seat + 1)]:
-            self.unsubscribe(live, old)
-            old.close(1008, "error.too_many_sockets")
+        `sockets_per_seat`, the seat's oldest socket is closed (spectators are counted by
+        server/screen.py, per address and per game)."""
+        if seat != SPECTATOR:
+            mine = [sub for sub in live.subscribers if sub.seat == seat]
+            for old in mine[: max(0, len(mine) - self.rt.limits.sockets_per_seat + 1)]:
+                self.unsubscribe(live, old)
+                old.close(1008, "error.too_many_sockets")
         sub = Subscriber(seat=seat, language=language, queue=asyncio.Queue(maxsize=self.rt.limits.socket_queue))
-        group = self.group(live, seat, language)
+        return sub, self.attach(live, sub)
+
+    def attach(self, live: LiveGame, sub: Subscriber) -> bytes | None:
+        """`sub` joins the group of its seat and language (call under the game's lock): its
+        first message, the full view (None while the copy is stale)."""
+        group = self.group(live, sub.seat, sub.language)
         group.subscribers.append(sub)
-        return sub, self.full_message(live, group)
+        return self.full_message(live, group)
 
     def full_message(self, live: LiveGame, group: ViewGroup) -> bytes | None:
         if live.stale or not group.parts:

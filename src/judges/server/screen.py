@@ -15,9 +15,10 @@ server/routes/screen.py; the public view is built in server/views.py (`public_pa
 - `GET /api/lobby`: open tables (a free seat anyone may take) and games running or finished;
   `POST /api/games/{id}/join`: takes the first free seat (its token is made now).
 - `GET /api/games/{id}/spectate` and `WS /ws/games/{id}/spectate`: the public view (no hand, no
-  ballot), live: built and encoded once per version and language for all the game's
-  spectators; at most `spectators_per_address` sockets per client address and
-  `spectators_per_game` per game (server/limits.py), one more is closed with code 4429.
+  ballot), live: the view of no seat, sent as a seat's is (a full view, then deltas, built once
+  per version and language for all the game's spectators: server/hub.py); at most
+  `spectators_per_address` sockets per client address and `spectators_per_game` per game
+  (server/limits.py), one more is closed with code 4429.
 - `GET /api/games/{id}/replay?step=`: a finished game rebuilt from its options (the seed is
   revealed at the end) and its log up to `step`, every hand shown.
 """
@@ -34,10 +35,10 @@ from ..engine import Game
 from ..render.board import SEAT_COLOURS, describe_board
 from ..render.svg import board_svg
 from ..verify import new_game
-from . import textdelta, wire
+from . import textdelta
 from .limits import Limits
-from .tables import SERVER_OPTIONS, LiveGame, Subscriber
-from .views import SPECTATOR, encode_payload, log_entries, public_notifications, public_payload
+from .tables import SERVER_OPTIONS, SPECTATOR, LiveGame, Subscriber
+from .views import encode_payload, log_entries, public_notifications, public_payload
 
 REPLAY_CHECKPOINT = 40  # actions between the replay's kept positions
 REPLAY_GAMES = 8  # finished games whose replay positions are kept in memory
@@ -131,21 +132,18 @@ class Followed:
 
 class Screen:
     """What the screen's routes keep in a process (`app.state.screen`): the boards drawn, the
-    replays' positions, and the spectators: the public view is built and encoded once per
-    version and language, whatever the number of spectators (a game's entry goes when its last
-    spectator leaves), and the spectator sockets per client address."""
+    replays' positions, and the spectator sockets per game and per client address (their views
+    are the hub's, server/hub.py)."""
 
     def __init__(
         self, limits: Limits, watchers: dict[str, list[Subscriber]], turn_timers: dict[str, float] | None = None
     ) -> None:
         self.limits = limits
         self.turn_timers = turn_timers if turn_timers is not None else {}  # the service's: game id -> seconds
-        self.watchers = watchers  # the service's: game id -> spectators' wake-up queues
+        self.watchers = watchers  # the service's: game id -> its spectators' sockets in this process
         self.replays = Replays()
         self.svg_cache: OrderedDict[tuple[str, int, str], str] = OrderedDict()
         self.boards = BoardTexts()  # shared by every screen: content-addressed
-        # game id -> (the version of the game its texts are of, language -> the spectators' message)
-        self.spectator_views: dict[str, tuple[tuple[int, ...], dict[str, str]]] = {}
         self.spectating: dict[str, int] = {}  # client address -> its spectator sockets open here
 
     def svg_of(self, live: LiveGame, game: Game, language: str) -> str:
@@ -186,38 +184,9 @@ class Screen:
         followed.since = max(followed.since, seq - 1)
         return encode_payload({"type": "follow", **answer}).decode()
 
-    @staticmethod
-    def full_message(payload: wire.View) -> str:
-        """A spectator's update: always the whole public view (as the seats' first message)."""
-        return wire.encode({"type": "full", "version": payload.seq, "view": payload}).decode()
-
     def table_options(self, live: LiveGame) -> dict[str, Any]:
         """The table's options as the seats' views show them (its turn timer, the limits)."""
         return {"turn_timer": self.turn_timers.get(live.id), "limits": self.limits}
-
-    @staticmethod
-    def view_version(live: LiveGame) -> tuple[int, ...]:
-        return (live.version, len(live.game.log), live.seats_version, id(live.game))
-
-    async def spectator_message(self, live: LiveGame, language: str) -> str | None:
-        """The spectators' message of the game's current version in `language` (None while the
-        copy waits for its reload: the recovery's push wakes the spectators again)."""
-        entry = self.spectator_views.get(live.id)
-        if entry is not None and entry[0] == self.view_version(live) and language in entry[1]:
-            return entry[1][language]  # built under the lock from this very version
-        async with live.lock:
-            if live.stale:
-                return None
-            version = self.view_version(live)
-            entry = self.spectator_views.get(live.id)
-            if entry is None or entry[0] != version:
-                entry = self.spectator_views[live.id] = (version, {})
-            text = entry[1].get(language)
-            if text is None:
-                text = entry[1][language] = self.full_message(
-                    public_payload(live, language, **self.table_options(live))
-                )
-            return text
 
     def refusal(self, live: LiveGame, address: str) -> tuple[str, int] | None:
         """Why a new spectator socket is refused (a message key and its limit), if it is."""
@@ -228,10 +197,10 @@ class Screen:
         return None
 
     def join(self, live: LiveGame, address: str, language: str) -> tuple[Subscriber, list[Subscriber]]:
-        """A spectator's socket, and the game's spectators it joined: its queue is filled by
-        the service's broadcasts, each waking it to send the public view of the latest version."""
-        sub = Subscriber(seat=SPECTATOR, language=language, queue=asyncio.Queue(maxsize=64))
-        sub.queue.put_nowait(None)  # the first message: the whole public view
+        """A spectator's socket, counted in the game's and its address's (call right after
+        `refusal`, with no await between), and the game's spectators it joined; the hub sends
+        it the view of no seat once attached (`Hub.attach`)."""
+        sub = Subscriber(seat=SPECTATOR, language=language, queue=asyncio.Queue(maxsize=self.limits.socket_queue))
         watching = self.watchers.setdefault(live.id, [])
         watching.append(sub)
         self.spectating[address] = self.spectating.get(address, 0) + 1
@@ -241,7 +210,6 @@ class Screen:
         watching.remove(sub)
         if not watching and self.watchers.get(live.id) is watching:
             del self.watchers[live.id]
-            self.spectator_views.pop(live.id, None)
         self.spectating[address] -= 1
         if not self.spectating[address]:
             del self.spectating[address]

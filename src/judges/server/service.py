@@ -261,6 +261,9 @@ class GameService:
     def subscribe(self, live: LiveGame, seat: int, language: str) -> tuple[Subscriber, bytes | None]:
         return self.hub.subscribe(live, seat, language)
 
+    def attach(self, live: LiveGame, sub: Subscriber) -> bytes | None:
+        return self.hub.attach(live, sub)  # a spectator's socket (server/screen.py counts them)
+
     def unsubscribe(self, live: LiveGame, sub: Subscriber) -> None:
         self.hub.unsubscribe(live, sub)
 

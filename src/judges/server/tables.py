@@ -38,6 +38,7 @@ TAKEOVER_BOT = "mcts"
 SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot", "hints", "pace", "course")
 # Stored client action ids are prefixed with the seat ("2:abc"): ids are unique per seat.
 CLIENT_ID_SEP = ":"
+SPECTATOR = -1  # the seat of a spectator's socket and the sender of a spectator's message: nobody's
 
 
 @dataclass(eq=False)

@@ -16,9 +16,8 @@ from ..i18n import gettext, render_action
 from . import updates, wire
 from .errors import StoreUnavailable
 from .limits import DEFAULT_LIMITS, Limits
-from .tables import LiveGame
+from .tables import SPECTATOR, LiveGame
 
-SPECTATOR = -1  # a subscriber that is nobody's seat
 SEAT_EVENT_IDS = 1_000_000_000  # ids of the server's seat-takeover notifications start here
 
 
@@ -45,7 +44,10 @@ class Views:
         )
 
     def seat_parts(self, live: LiveGame, public: wire.Public, seat: int, language: str) -> dict[str, bytes]:
-        """The view of `seat` in `language` as the live updates send it (server/wire.py, issue 32)."""
+        """The view of `seat` in `language` as the live updates send it (server/wire.py, issue 32);
+        SPECTATOR's is the view of no seat, without the seats' events (as `public_payload`)."""
+        if seat == SPECTATOR:
+            return wire.parts(wire.view(public, None, language), public)
         events = [self.render_note(live, n, language) for n in self.seat_events(live)]
         return wire.parts(wire.view(public, seat, language, seat_events=events), public)
 
@@ -54,12 +56,15 @@ class Views:
 
     def notes(self, live: LiveGame, seat: int, language: str, after: int) -> tuple[bytes, int]:
         """The seat's engine notifications after id `after` (the latest `max_view_notifications`),
-        rendered and encoded, and the latest id."""
+        rendered and encoded, and the latest id. SPECTATOR's: those addressed to every player
+        (`public_notifications`)."""
         notes: list[Notification] = []
+        everyone = set(range(len(live.game.state.players)))
         for n in reversed(live.game.notifications):
             if n.id <= after or len(notes) == self.limits.max_view_notifications:
                 break
-            if seat in n.to:
+            addressed = everyone <= set(n.to) if seat == SPECTATOR else seat in n.to
+            if addressed:
                 notes.append(n)
         notes.reverse()
         latest = live.game.notifications[-1].id if live.game.notifications else after

@@ -9,9 +9,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from ..chat import SPECTATOR
 from ..deps import ServiceDep, seat_of
 from ..errors import ServiceError
+from ..tables import SPECTATOR
 from ..views import encode_payload
 
 router = APIRouter()

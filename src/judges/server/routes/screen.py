@@ -18,7 +18,7 @@ from ...render.board import describe_board
 from ...render.svg import board_svg
 from .. import seats as seat_keys
 from .. import updates, wire
-from ..deps import ServiceDep
+from ..deps import RatesDep, ServiceDep
 from ..errors import ServiceError
 from ..html import page
 from ..screen import Screen
@@ -193,9 +193,14 @@ async def spectate_live(
     game_id: str,
     service: ServiceDep,
     screen: ScreenDep,
+    rates: RatesDep,
     lang: str | None = None,
     chat: bool = False,
 ) -> None:
+    """The public view live: the view of no seat, a full view then deltas as a seat's socket
+    gets them (server/hub.py), and with `?chat=1` the public table talk. A spectator may ask
+    for a resync (a full view) within its address's allowance; past it the socket is closed
+    (1013: the screen reconnects for a full view). Anything else it sends is ignored."""
     try:
         live = await service.get(game_id)
         if chat:
@@ -210,31 +215,61 @@ async def spectate_live(
         await _refuse(websocket, language, *refused)
         return
     sub, watching = screen.join(live, address, language)
-    if chat:
-        service.chat.greet(live, sub)  # the public chat (server/chat.py), then each new message
+    closing: list[asyncio.Task[None]] = []
 
-    async def pump() -> None:
-        while True:
-            item = await sub.queue.get()
-            if isinstance(item, bytes):  # a chat message, as it is
-                await websocket.send_text(item.decode())
-                continue
-            text = await screen.spectator_message(live, language)
-            if text is not None:
-                await websocket.send_text(text)
+    async def close(code: int, key: str) -> None:
+        try:
+            await websocket.send_text(updates.error_message(key, gettext(language, key)).decode())
+            await websocket.close(code=code, reason=key)
+        except Exception:  # noqa: BLE001 - the socket is already gone
+            pass
+
+    sub.close = lambda code, key: closing.append(asyncio.create_task(close(code, key)))
+
+    async def pump(first: bytes | None) -> None:
+        if first is not None:  # else the copy is being reloaded: a full view follows
+            await websocket.send_text(first.decode())
+        while True:  # the hub's deltas and the chat's messages, in order
+            await websocket.send_text((await sub.queue.get()).decode())
 
     sender: asyncio.Task[None] | None = None
     try:
         await websocket.accept()
-        sender = asyncio.create_task(pump())
-        while (await websocket.receive())["type"] != "websocket.disconnect":
-            pass  # until the spectator leaves (what they send, text or bytes, is ignored)
+        async with live.lock:
+            first = service.attach(live, sub)
+            if chat:
+                service.chat.greet(live, sub)  # the public chat (server/chat.py), then each new message
+        sender = asyncio.create_task(pump(first))
+        while not closing:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if not _asks_resync(message.get("text")):
+                continue
+            if rates.view.take((live.id, address)) is not None:
+                sub.close(1013, "error.rate_resync")
+                break
+            async with live.lock:
+                if sub in live.subscribers:
+                    service.resync(live, sub)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
         if sender is not None:
             sender.cancel()
+        service.unsubscribe(live, sub)
         screen.leave(live, address, sub, watching)
+        if closing:
+            await asyncio.gather(*closing, return_exceptions=True)
+
+
+def _asks_resync(text: str | None) -> bool:
+    """A spectator's `{"type": "resync"}` (the screen missed a delta); any other frame is ignored."""
+    try:
+        data = msgspec.json.decode(text or "")
+    except (msgspec.DecodeError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("type") == "resync"
 
 
 @router.get("/api/games/{game_id}/replay")
