@@ -59,12 +59,11 @@ class Views:
         rendered and encoded, and the latest id. SPECTATOR's: those addressed to every player
         (`public_notifications`)."""
         notes: list[Notification] = []
-        everyone = set(range(len(live.game.state.players)))
+        players = len(live.game.state.players)
         for n in reversed(live.game.notifications):
             if n.id <= after or len(notes) == self.limits.max_view_notifications:
                 break
-            addressed = everyone <= set(n.to) if seat == SPECTATOR else seat in n.to
-            if addressed:
+            if for_everyone(n, players) if seat == SPECTATOR else seat in n.to:
                 notes.append(n)
         notes.reverse()
         latest = live.game.notifications[-1].id if live.game.notifications else after
@@ -162,13 +161,18 @@ def log_entries(live: LiveGame, language: str, since: int = -1) -> list[dict[str
     return out
 
 
+def for_everyone(n: Notification, players: int) -> bool:
+    """Whether a notification is addressed to every player: what a spectator may read."""
+    return set(range(players)) <= set(n.to)
+
+
 def public_notifications(game: Game, language: str, names: dict[int, str], since: int = -1) -> list[wire.Note]:
     """The notifications addressed to every player (what a spectator may read), rendered."""
-    everyone = set(range(len(game.state.players)))
+    players = len(game.state.players)
     return [
         wire.note(msgspec.to_builtins(n), language, game, names)  # server/wire.py (issue 32)
         for n in game.notifications
-        if n.id > since and everyone <= set(n.to)
+        if n.id > since and for_everyone(n, players)
     ]
 
 

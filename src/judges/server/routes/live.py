@@ -30,6 +30,25 @@ from ..service import GameService, LiveGame, Subscriber
 router = APIRouter()
 
 
+async def close_with_error(websocket: WebSocket, language: str, code: int, key: str, **params: Any) -> None:
+    """Tells the client why in its language (an `error` message), then closes the socket; a
+    socket already gone is left as it is. Seats' and spectators' sockets (routes/screen.py)."""
+    try:
+        await websocket.send_text(updates.error_message(key, gettext(language, key, **params)).decode())
+        await websocket.close(code=code, reason=key)
+    except Exception:  # noqa: BLE001 - the socket is already gone
+        pass
+
+
+def client_message(text: str) -> dict[str, Any] | None:
+    """A client's JSON message as a dict, None when the text is no message of the protocol."""
+    try:
+        data: Any = msgspec.json.decode(text)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
 class SeatSocket:
     """One seat's open websocket: what it sends, the resyncs it owes, how it closes."""
 
@@ -47,11 +66,7 @@ class SeatSocket:
         self.followed: Followed | None = None  # with ?follow=1: the board and the log sent
 
     async def close(self, code: int, key: str) -> None:
-        try:
-            await self.websocket.send_text(updates.error_message(key, gettext(self.language, key)).decode())
-            await self.websocket.close(code=code, reason=key)
-        except Exception:  # noqa: BLE001 - the socket is already gone
-            pass
+        await close_with_error(self.websocket, self.language, code, key)
 
     async def pump(self, sub: Subscriber, first: bytes | None) -> None:
         if first is not None:  # else the copy is being reloaded: a full view follows
@@ -78,12 +93,9 @@ class SeatSocket:
 
     async def on_text(self, text: str, limits: Limits) -> bool:
         """A message of the client; False when the socket is to close."""
-        try:
-            data: Any = msgspec.json.decode(text)
-        except (msgspec.DecodeError, RecursionError):
+        data = client_message(text)
+        if data is None or data.get("type") not in ("language", "resync"):
             return True  # not a message of the protocol: ignored
-        if not isinstance(data, dict) or data.get("type") not in ("language", "resync"):
-            return True
         if data["type"] == "language":  # no language or not a string: the default
             lang_asked = data.get("lang")
             self.wanted = normalize_language(lang_asked if isinstance(lang_asked, str) else "")

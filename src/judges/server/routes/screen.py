@@ -13,17 +13,18 @@ from fastapi import APIRouter, Depends, Request, Response, WebSocket, WebSocketD
 from fastapi.responses import HTMLResponse
 from starlette.requests import HTTPConnection
 
-from ...i18n import gettext, normalize_language, request_language
+from ...i18n import normalize_language, request_language
 from ...render.board import describe_board
 from ...render.svg import board_svg
 from .. import seats as seat_keys
-from .. import updates, wire
+from .. import wire
 from ..deps import RatesDep, ServiceDep
 from ..errors import ServiceError
 from ..html import page
 from ..screen import Screen
 from ..store import SeatTable, hash_token, new_token, verify_token
 from ..views import log_entries, public_payload
+from .live import client_message, close_with_error
 
 router = APIRouter()
 
@@ -180,11 +181,9 @@ async def spectate(
 async def _refuse(websocket: WebSocket, language: str, refusal: str, limit: int) -> None:
     try:
         await websocket.accept()
-        text = gettext(language, refusal, limit=limit)
-        await websocket.send_text(updates.error_message(refusal, text).decode())
-        await websocket.close(code=4429, reason=refusal)
     except Exception:  # noqa: BLE001 - the socket is already gone
-        pass
+        return
+    await close_with_error(websocket, language, 4429, refusal, limit=limit)
 
 
 @router.websocket("/ws/games/{game_id}/spectate")
@@ -216,15 +215,7 @@ async def spectate_live(
         return
     sub, watching = screen.join(live, address, language)
     closing: list[asyncio.Task[None]] = []
-
-    async def close(code: int, key: str) -> None:
-        try:
-            await websocket.send_text(updates.error_message(key, gettext(language, key)).decode())
-            await websocket.close(code=code, reason=key)
-        except Exception:  # noqa: BLE001 - the socket is already gone
-            pass
-
-    sub.close = lambda code, key: closing.append(asyncio.create_task(close(code, key)))
+    sub.close = lambda code, key: closing.append(asyncio.create_task(close_with_error(websocket, language, code, key)))
 
     async def pump(first: bytes | None) -> None:
         if first is not None:  # else the copy is being reloaded: a full view follows
@@ -244,8 +235,9 @@ async def spectate_live(
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            if not _asks_resync(message.get("text")):
-                continue
+            data = client_message(message.get("text") or "")
+            if data is None or data.get("type") != "resync":
+                continue  # the screen asks for a full view when it missed a delta; the rest is ignored
             if rates.view.take((live.id, address)) is not None:
                 sub.close(1013, "error.rate_resync")
                 break
@@ -261,15 +253,6 @@ async def spectate_live(
         screen.leave(live, address, sub, watching)
         if closing:
             await asyncio.gather(*closing, return_exceptions=True)
-
-
-def _asks_resync(text: str | None) -> bool:
-    """A spectator's `{"type": "resync"}` (the screen missed a delta); any other frame is ignored."""
-    try:
-        data = msgspec.json.decode(text or "")
-    except (msgspec.DecodeError, RecursionError):
-        return False
-    return isinstance(data, dict) and data.get("type") == "resync"
 
 
 @router.get("/api/games/{game_id}/replay")
