@@ -16,15 +16,16 @@ Two ways to pick the decisions (`--mode`):
 The figures are CPU milliseconds per decision with a choice (two legal actions or more; the
 bot's `choose` only) and per *searched* decision (the bot's `searched` counter). The two trees
 run in alternating child processes (baseline, new, baseline, new, …) and the medians are
-compared, so the machine's load hits both alike. A tree that fails (a ref that is not there, a
+compared, so the machine's load hits both alike; each pair's own ratio is also given, as the
+median of the pairs' ratios and their range (low-high). A tree that fails (a ref that is not there, a
 spec or an interface it does not have) stops the run with its error and a non-zero exit; in
 `positions` mode, a baseline whose greedy games give other positions (its rules or its greedy
 bot changed) is named as such, since its searches are then of other positions.
 
 Run: .venv/bin/python bench/mcts_speed.py [--baseline REF] [--pairs 3] [--spec mcts] [--baseline-spec mcts:32:2]
      [--mode games|positions] [--games 2] [--seed 5001]
-The default baseline is 523f900, the tree before issue 14 (MCTS at 133 ms a searched decision
-on an idle core, the figure the issue asks to make five times smaller).
+The default baseline is ca0ff88, the tree of 2026-12-04 (MCTS at 26-31 ms a searched decision
+on this shared machine); 523f900 is the tree before the first search work (133 ms).
 """
 
 from __future__ import annotations
@@ -140,7 +141,7 @@ def run_child(src: Path, args: argparse.Namespace, label: str) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--baseline", default="523f900", help="git ref to compare with (default: before issue 14)")
+    parser.add_argument("--baseline", default="ca0ff88", help="git ref to compare with (default: ca0ff88)")
     parser.add_argument("--spec", default="mcts", help="bot spec, e.g. mcts, mcts:32:2")
     parser.add_argument("--baseline-spec", default=None, help="the spec for the baseline (default: --spec)")
     parser.add_argument("--pairs", type=int, default=3)
@@ -198,6 +199,20 @@ def main() -> None:
             f"{m[0]:.1f} ms per searched decision ({m[2]} searched){won}"
         )
     print(f"  ratio baseline / this tree: {o[1] / n[1]:.2f}x per decision, {o[0] / n[0]:.2f}x per searched decision")
+
+    def searched_ms(run: dict) -> float:
+        return run["cpu"] / max(1, run["searched"])
+
+    def call_ms(run: dict) -> float:
+        return run["cpu"] / max(1, run["calls"])
+
+    for what, cost in (("per decision", call_ms), ("per searched decision", searched_ms)):
+        pairs = [cost(a) / cost(b) for a, b in zip(old, new, strict=True)]
+        print(
+            f"  per pair, baseline / this tree {what}: median {statistics.median(pairs):.2f}x, "
+            f"range {min(pairs):.2f}-{max(pairs):.2f}x ({', '.join(f'{x:.2f}' for x in pairs)})"
+        )
+    print(f"  load average (1 min) at the end: {os.getloadavg()[0]:.2f}")
     if args.mode == "positions" and old[0].get("positions") != new[0]["positions"]:
         print(
             f"  (the baseline's greedy games gave other positions than this tree's: its rules or its greedy bot "

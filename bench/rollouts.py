@@ -6,14 +6,21 @@ shared and wall-clock time measures the neighbours too), and prints actions per 
 The runs alternate — old, new, peers, then the next round in the other order — and each
 ratio is the median of the per-round ratios, so a burst of load hits both sides of a ratio.
 
-    python bench/rollouts.py --old-src /tmp/old/src              # new ÷ old
-    python bench/rollouts.py --old-src /tmp/old/src --peers      # and OpenSpiel, python-chess
+    python bench/rollouts.py --old-src /tmp/old/src --old-name ca0ff88   # new ÷ old
+    python bench/rollouts.py --old-src /tmp/old/src --peers              # and OpenSpiel, python-chess
 
-`bash bench/run.sh` checks out the old version and runs this. The two versions must play the
-same games from the same seeds (checked: a digest of every game's actions); when they do not
-(the rules or the random bot changed since), there is no new ÷ old ratio, and the run says so.
-A peer that is not installed is skipped, with the reason; the figures are also compared with
-the stored ones (bench/reference.py), which stand in for what cannot be run side by side.
+Which path is timed: each Judges run plays its games twice over — `Game.new(options,
+undoable=False)`, the path of bots, the lab and search (no copy kept for an Undo), and
+`undoable=True`, the path of every server game (a copy of the position at the start of each
+run of free steps) — and both are reported ("new" and "new, undoable"). An older tree without
+`undoable` plays its only path (it is named in the output). `bash bench/run.sh` exports the
+older tree (OLD_REF) and runs this. Whether the two versions play the same games from the same
+seeds is checked (a digest of every game's actions); when they do not (the rules or the random
+bot changed since), the ratio is still given, marked as over other games with each side's
+actions per game: random games of the same rules' length, a fair measure of the engine's speed
+but not the same work. A peer that is not installed is skipped, with the reason; the figures
+are also compared with the stored ones (bench/reference.py), which stand in for what cannot be
+run side by side.
 
 An action is one decision
 of a player: Judges' automatic steps and dice, and OpenSpiel's chance nodes (backgammon's
@@ -44,15 +51,19 @@ import reference  # noqa: E402
 # --- workers: one measure each, in a process of its own ---------------------------------------
 
 
-def judges_rollouts(games: int, players: int) -> tuple[int, float, str]:
+def judges_rollouts(games: int, players: int, undoable: bool) -> tuple[int, float, str]:
     """Whole random-bot games as a rollout drives them: enumerate the legal actions of the
-    seat to move, pick one, apply it (through the trusted path when the engine has one).
-    Also returns a digest of every game's actions (taken after the timing)."""
+    seat to move, pick one, apply it (through the trusted path when the engine has one), on
+    the `undoable` path when the engine has one. Also returns a digest of every game's actions
+    (taken after the timing)."""
+    import inspect
+
     from judges import engine
     from judges.bots import RandomBot
     from judges.engine import DEFAULT_RULES, Game, Options
 
     encode = getattr(engine, "action_to_dict", repr)
+    path = {"undoable": undoable} if "undoable" in inspect.signature(Game.new).parameters else {}
     digest = hashlib.sha256()
     actions = 0
     cpu = 0.0
@@ -60,7 +71,7 @@ def judges_rollouts(games: int, players: int) -> tuple[int, float, str]:
         options = Options(players=players, seed=seed, round_limit=DEFAULT_RULES.simulation_round_limit)
         bots = [RandomBot(seed * 100 + s) for s in range(players)]
         start = time.process_time()
-        game = Game.new(options)
+        game = Game.new(options, **path)
         apply = getattr(game, "apply_legal", game.apply)
         legal_actions = game.legal_actions
         while not game.is_over:
@@ -115,8 +126,8 @@ def python_chess_rollouts(games: int) -> tuple[int, float]:
 
 
 def worker(args: argparse.Namespace) -> None:
-    if args.worker == "judges":
-        actions, cpu, games = judges_rollouts(args.games, args.players)
+    if args.worker in ("judges", "judges-undoable"):
+        actions, cpu, games = judges_rollouts(args.games, args.players, args.worker == "judges-undoable")
         print(json.dumps({"actions": actions, "cpu": cpu, "games": games}))
         return
     if args.worker == "python-chess":
@@ -152,6 +163,7 @@ def measure(name: str, games: int, src: Path | None = None, players: int = 4) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--old-src", type=Path, help="the `src` folder of the version to compare with")
+    parser.add_argument("--old-name", default="old", help="what to call it (a commit): printed with its figures")
     parser.add_argument("--peers", action="store_true", help="also run OpenSpiel and python-chess")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (the ratios are their medians)")
     parser.add_argument("--games", type=int, default=30, help="Judges games per run")
@@ -165,7 +177,11 @@ def main() -> None:
         return
 
     load_before = os.getloadavg()[0]
-    sides = {"new": NEW_SRC} | ({"old": args.old_src.resolve()} if args.old_src else {})
+    # side -> (the worker, its src): this checkout on both paths, the older tree on its own
+    sides = {"new": ("judges", NEW_SRC), "new, undoable": ("judges-undoable", NEW_SRC)}
+    if args.old_src:
+        sides["old"] = ("judges", args.old_src.resolve())
+        print(f"old: {args.old_name} ({args.old_src})")
     peers = {}
     for name, games in PEERS.items() if args.peers else ():
         if importlib.util.find_spec(PEER_MODULES[name]) is None:
@@ -176,7 +192,7 @@ def main() -> None:
     for r in range(args.rounds):
         order = list(sides) if r % 2 == 0 else list(reversed(sides))
         for side in order:
-            runs[side].append(measure("judges", args.games, sides[side], args.players))
+            runs[side].append(measure(sides[side][0], args.games, sides[side][1], args.players))
         for name, games in peers.items():
             runs[name].append(measure(name, games))
         line = "  ".join(f"{name} {runs[name][-1]['rate']:,.0f}/s" for name in runs)
@@ -185,36 +201,40 @@ def main() -> None:
     same_games = "old" in runs and all(a.get("games") == b["games"] for a, b in zip(runs["old"], runs["new"]))
     if "old" in runs and not same_games:
         print(
-            f"\nno new ÷ old ratio: the old tree played other games from the same seeds "
-            f"({runs['old'][0]['actions']:,} actions against {runs['new'][0]['actions']:,} in a run, and other "
-            "moves): its rules or its random bot differ, so its actions/s measure other work. Compare "
-            "with a tree that plays these games (bench/run.sh: OLD_REF) or with the stored figures below."
+            f"\n{args.old_name} played other games from the same seeds ({runs['old'][0]['actions'] / args.games:,.0f} "
+            f"actions per game against {runs['new'][0]['actions'] / args.games:,.0f}): its rules or its random bot "
+            "differ, so the ratios to it are over other random games of the same length, not the same work."
         )
-
-    def median_ratio(a: str, b: str) -> float:
-        return statistics.median(x["rate"] / y["rate"] for x, y in zip(runs[a], runs[b], strict=True))
 
     print(
         f"\nJudges, {args.players}-player random games, {args.games} per run "
         f"({runs['new'][0]['actions'] / args.games:,.0f} actions per game), {args.rounds} alternating rounds, CPU time:"
     )
     for name, results in runs.items():
-        other = "  (other games: not comparable)" if name == "old" and not same_games else ""
-        print(f"  {name:22} {statistics.median(x['rate'] for x in results):>10,.0f} actions/s (median){other}")
+        label = f"old ({args.old_name})" if name == "old" else name
+        other = "  (other games)" if name == "old" and not same_games else ""
+        print(f"  {label:22} {statistics.median(x['rate'] for x in results):>10,.0f} actions/s (median){other}")
     summary: dict[str, float] = {}
-    if "old" in runs and same_games:
-        summary["new/old"] = median_ratio("new", "old")
-    for name in peers:
-        summary[f"new/{name}"] = median_ratio("new", name)
+    spans: dict[str, tuple[float, float]] = {}
+    mine = ("new", "new, undoable")
+    for a in mine:
+        for b in ["old", *peers]:
+            if b in runs:
+                name = f"{a}/{args.old_name if b == 'old' else b}"
+                per_round = [x["rate"] / y["rate"] for x, y in zip(runs[a], runs[b], strict=True)]
+                summary[name] = statistics.median(per_round)
+                spans[name] = (min(per_round), max(per_round))
     for name, ratio in summary.items():
-        print(f"  ratio {name:28} {ratio:5.2f}x  (median of the per-round ratios)")
+        low, high = spans[name]
+        print(f"  ratio {name:36} {ratio:5.2f}x  (median of the per-round ratios; range {low:.2f}-{high:.2f})")
+    print(f"  load average (1 min): {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
     if args.json:
         args.json.write_text(json.dumps({"runs": runs, "ratios": summary}, indent=1))
 
     medians = {
         f"{'judges' if name == 'new' else name} actions/s": statistics.median(x["rate"] for x in results)
         for name, results in runs.items()
-        if name != "old"
+        if name not in ("old", "new, undoable")
     }
     reference.compare("rollouts", medians)
     entry, _ = reference.stored("rollouts")

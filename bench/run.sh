@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Every engine benchmark, one after the other (the server's: bench/load.py, bench/attack_latency.py).
 #
-# First the side-by-side run (bench/rollouts.py): random games on this checkout against an
-# older tree (OLD_REF, a git ref; default: main), exported from git into a temporary folder,
+# First the side-by-side run (bench/rollouts.py): random games on this checkout (with and without
+# what Undo keeps, each named) against an older tree (OLD_REF, a git ref, named in the output;
+# default: ca0ff88, the tree of 2026-12-04 the current targets are set against), exported from
+# git into a temporary folder,
 # then against OpenSpiel's backgammon and chess and python-chess (the `bench` extra:
 # `pip install -e '.[bench]'`; a peer not installed is skipped, with the reason). The older
 # tree is compared only if it plays the same games from the same seeds, and is not run at all
@@ -11,10 +13,10 @@
 # side-by-side comparison can be made.
 #
 # Then whole games and replay (bench/engine_speed.py), the state types (bench/state_types.py),
-# and MCTS at its default budget against the tree before issue 14 (bench/mcts_speed.py; MCTS_REF,
+# and MCTS at its default budget against an older tree (bench/mcts_speed.py; MCTS_REF, default ca0ff88,
 # MCTS_PAIRS, MCTS_GAMES; MCTS_PAIRS=0 skips it: whole games, it takes tens of minutes).
 #
-#   bash bench/run.sh                  # ROUNDS=5 GAMES=30 SPEED_GAMES=100 OLD_REF=main MCTS_REF=523f900
+#   bash bench/run.sh                  # ROUNDS=5 GAMES=30 SPEED_GAMES=100 OLD_REF=ca0ff88 MCTS_REF=ca0ff88
 #   bash bench/run.sh --quick          # every step at a small size: a few minutes on 2 busy cores
 #   OLD_REF=1fa966f ROUNDS=9 bash bench/run.sh
 #   PYTHON=/path/to/python bash bench/run.sh     # default: .venv/bin/python, else python3
@@ -41,10 +43,7 @@ if [ "$quick" = 1 ]; then
 else
     mcts=(--pairs "${MCTS_PAIRS:-2}" --games "${MCTS_GAMES:-2}")
 fi
-if [ -z "${OLD_REF:-}" ]; then  # main, or a clone's origin/main
-    OLD_REF=main
-    git rev-parse -q --verify main >/dev/null || ! git rev-parse -q --verify origin/main >/dev/null || OLD_REF=origin/main
-fi
+OLD_REF="${OLD_REF:-ca0ff88}"
 
 old_args=()
 old="$(mktemp -d)"
@@ -56,7 +55,7 @@ elif git diff --quiet "$commit" -- src; then
     echo " noise, so there is none; OLD_REF=<another ref> compares with that tree)"
 else
     git archive "$commit" src | tar -x -C "$old"
-    old_args=(--old-src "$old/src")
+    old_args=(--old-src "$old/src" --old-name "$OLD_REF ($commit)")
     echo "== random rollouts: this checkout against $OLD_REF ($commit)"
 fi
 [ ${#old_args[@]} = 0 ] && echo "== random rollouts: this checkout"
@@ -70,8 +69,8 @@ echo "== state types"
 PYTHONPATH="$PWD/src" "$PYTHON" bench/state_types.py
 if [ "${MCTS_PAIRS:-2}" != 0 ]; then
     echo
-    echo "== MCTS per decision, default budget: this checkout against ${MCTS_REF:-523f900}"
-    "$PYTHON" bench/mcts_speed.py --baseline "${MCTS_REF:-523f900}" "${mcts[@]}"
+    echo "== MCTS per decision, default budget: this checkout against ${MCTS_REF:-ca0ff88}"
+    "$PYTHON" bench/mcts_speed.py --baseline "${MCTS_REF:-ca0ff88}" "${mcts[@]}"
 fi
 echo
 echo "== every step ran"

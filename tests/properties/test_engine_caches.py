@@ -338,3 +338,25 @@ def test_no_module_level_container_grows_during_games():
         name: (size, _module_containers()[name]) for name, size in before.items() if _module_containers()[name] != size
     }
     assert not grown, grown
+
+
+def test_action_pool_is_the_maps_and_bounded(monkeypatch):
+    """The actions games list again and again belong to the map (one pool per World, shared by
+    its games and their clones), and the pool keeps at most POOL_ROWS rows of a kind: a row
+    past that is built when asked for (equal to a kept one) and not kept."""
+    from judges.engine import interned
+
+    world = load_world()
+    a = Game.new(Options(players=4, seed=1), world=world, undoable=False)
+    b = Game.new(Options(players=3, seed=2), world=world, undoable=False)
+    assert a._ctx.actions is b._ctx.actions is interned.action_pool(world)
+    assert a.clone()._ctx.actions is a._ctx.actions
+    pool = interned.ActionPool()
+    monkeypatch.setattr(interned, "POOL_ROWS", 2)
+    rows = [pool.moves_row(0, gid, world) for gid in range(5)]
+    assert pool.moves_row(0, 1, world) is rows[1]  # kept
+    assert pool.moves_row(0, 4, world) == rows[4] and pool.moves_row(0, 4, world) is not rows[4]  # not kept
+    for gid in range(5):
+        pool.troops(1, gid)
+        pool.placed_buys(gid, world.settlements[gid].name)
+    assert pool.rows() == 6

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from ..world import World
 from .board import control_map
 from .dice import Dice
-from .interned import ActionPool
+from .interned import ActionPool, action_pool
 from .rules import Rules
 from .state import PHASES, Decision, Entry, GameState, Notification
 
@@ -34,8 +34,8 @@ class Ctx:
     def __init__(self, state: GameState, world: World, dice: Dice, actions: ActionPool | None = None) -> None:
         self.state = state
         self.world = world
-        # the actions this game lists again and again, built once (shared with its clones)
-        self.actions = actions if actions is not None else ActionPool()
+        # the actions games list again and again, built once per map (shared by its games)
+        self.actions = actions if actions is not None else action_pool(world)
         self.dice = dice
         self.outbox: list[Notification] = []  # notifications emitted since the game last took them
         # True while a handler applies an action taken from the list of legal actions just

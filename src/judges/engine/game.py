@@ -23,7 +23,7 @@ from .errors import GameOver, MalformedAction, NotYourDecision
 from .interned import ActionPool
 from .phases import PHASE_STEPS
 from .setup import initial_state
-from .state import PHASES, Decision, GameState, Notification, Options, clone_state, state_to_json
+from .state import PHASES, Decision, GameState, Notification, Options, clone_state, state_to_bytes, state_to_json
 from .undo import TakeBack, is_free, refusal
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -215,22 +215,22 @@ class Game:
 
     # --- taking back (§ 4 Taking back, engine/undo.py) ------------------------------------------
 
-    def _base_before(self, action: Action) -> GameState | None:
-        """A copy of the position, when `action` would begin a run of free steps."""
+    def _base_before(self, action: Action) -> bytes | None:
+        """The position as bytes (`state_to_bytes`), when `action` would begin a run of free steps."""
         if not self.undoable or not is_free(action):
             return None
         run = self.takeback
         if run is not None and run.seat == action.player:
             return None  # the run goes on: its base stands
-        return clone_state(self.state)
+        return state_to_bytes(self.state)
 
-    def _ran(self, action: Action, base: GameState | None, notes: int) -> None:
+    def _ran(self, action: Action, base: bytes | None, notes: int) -> None:
         """After `action` was applied: a free step joins (or begins) its seat's run; anything
         else ends the run."""
         if not self.undoable or not is_free(action):
             self.takeback = None
         elif base is not None:
-            self.takeback = TakeBack(action.player, base, notes, [action])
+            self.takeback = TakeBack(action.player, base, notes, [action], self.state.options)
         elif self.takeback is not None:
             self.takeback.steps.append(action)
 
@@ -247,7 +247,7 @@ class Game:
         if run is None or run.seat != action.player or not run.steps:
             raise refusal(self.log, action.player)
         state = self.state
-        fresh = clone_state(run.base)
+        fresh = run.base
         for name in state.__struct_fields__:  # in place: the dice and the context hold this state
             setattr(state, name, getattr(fresh, name))
         del self.notifications[run.notes :]

@@ -1,9 +1,11 @@
-"""The actions a game lists again and again, built once per game (`ActionPool`).
+"""The actions games list again and again, built once per map (`ActionPool`, `action_pool`).
 
-Actions are frozen values: the same EndTurn, Move, TakeTroops or Buy serves every turn in
-which it is legal, so listing the legal actions allocates almost nothing. The pool belongs to
-one game (its `Ctx.actions`) and to the clones a search makes of it; it grows with that game's
-seats and generals only, and goes when the game goes.
+Actions are frozen values: the same EndTurn, Move, TakeTroops or Buy serves every turn and
+every game in which it is legal, so listing the legal actions allocates almost nothing. The
+pool is a fact of the World (`World.derived`): every game on that map and every clone a search
+makes share it, and it goes when the World goes. It is bounded: rows are kept by seat and
+general id (a game's ids start at 0 and are at most a few dozen) up to `POOL_ROWS` rows of
+each kind; a row past that is built each time it is asked for, never kept.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from ..world import World
 from .actions import Buy, EndTurn, LeaveTroops, Move, TakeTroops
 
+POOL_ROWS = 4096  # rows kept of each kind per map (6 seats x 100 generals of moves fit with room)
 TROOP_ROW = 12  # troop counts kept ready per (seat, general); larger ones are built each time
 PLACED = ("troop", "development", "wall", "general")  # what a settlement can receive, in listing order
 
@@ -42,21 +45,34 @@ class ActionPool:
         """General `gid` of `seat`: his Move to each hex of the map, by hex."""
         row = self._moves.get((seat, gid))
         if row is None:
-            row = self._moves[seat, gid] = tuple(Move(player=seat, general=gid, q=h.q, r=h.r) for h in world.hexes)
+            row = tuple(Move(player=seat, general=gid, q=h.q, r=h.r) for h in world.hexes)
+            if len(self._moves) < POOL_ROWS:
+                self._moves[seat, gid] = row
         return row
 
     def troops(self, seat: int, gid: int) -> tuple[list[TakeTroops], list[LeaveTroops]]:
         """The first TROOP_ROW troops general `gid` may take, and leave."""
         row = self._troops.get((seat, gid))
         if row is None:
-            row = self._troops[seat, gid] = (take_troops(seat, gid, TROOP_ROW), leave_troops(seat, gid, TROOP_ROW))
+            row = (take_troops(seat, gid, TROOP_ROW), leave_troops(seat, gid, TROOP_ROW))
+            if len(self._troops) < POOL_ROWS:
+                self._troops[seat, gid] = row
         return row
 
     def placed_buys(self, seat: int, settlement: str) -> tuple[Buy, ...]:
         """The purchases placed in a settlement, one of each of PLACED."""
         buys = self._buys.get((seat, settlement))
         if buys is None:
-            buys = self._buys[seat, settlement] = tuple(
-                Buy(player=seat, item=item, settlement=settlement) for item in PLACED
-            )
+            buys = tuple(Buy(player=seat, item=item, settlement=settlement) for item in PLACED)
+            if len(self._buys) < POOL_ROWS:
+                self._buys[seat, settlement] = buys
         return buys
+
+    def rows(self) -> int:
+        """How many rows the pool keeps (each kind at most POOL_ROWS)."""
+        return len(self._end) + len(self._moves) + len(self._troops) + len(self._buys)
+
+
+def action_pool(world: World) -> ActionPool:
+    """The pool of the games played on `world`: one per map."""
+    return world.derived("actions", ActionPool)

@@ -228,9 +228,19 @@ class _NoOptions(Struct):
 _NO_OPTIONS = _NoOptions()
 
 
+def state_to_bytes(state: GameState) -> bytes:
+    """The state as msgpack, but its options (frozen: `state_from_bytes` is handed them)."""
+    return _mp_encoder.encode(msgspec.structs.replace(state, options=_NO_OPTIONS))
+
+
+def state_from_bytes(data: bytes, options: Options) -> GameState:
+    """The state `state_to_bytes` wrote, with these options (shared, not copied)."""
+    state = _mp_decoder.decode(data)
+    state.options = options
+    return state
+
+
 def clone_state(state: GameState) -> GameState:
     """A deep copy, through msgpack (faster than copy.deepcopy by an order of magnitude). The
     options are frozen: the copy shares them."""
-    copy = _mp_decoder.decode(_mp_encoder.encode(msgspec.structs.replace(state, options=_NO_OPTIONS)))
-    copy.options = state.options
-    return copy
+    return state_from_bytes(state_to_bytes(state), state.options)

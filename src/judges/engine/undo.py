@@ -13,9 +13,11 @@ answers no decision and is never among the legal actions: bots, the search and t
 consider it. `Game.can_undo(seat)` says whether the seat may send it now; the server's view
 says it as `undo`.
 
-The game keeps, in memory, the position before the run (`TakeBack.base`) and the run's
-steps; an Undo restores that position and plays the steps again but the last (free steps roll
-no die: the same steps give the same position). `taken_back(log)` reads the same pairing
+The game keeps, in memory, the position before the run (`TakeBack.base`, kept as its msgpack
+bytes: encoding is a third of a copy's cost and makes no objects for the collector to walk;
+they are decoded only when an Undo is sent) and the run's steps; an Undo restores that
+position and plays the steps again but the last (free steps roll no die: the same steps give
+the same position). `taken_back(log)` reads the same pairing
 from a log alone, for the log's display.
 """
 
@@ -42,7 +44,7 @@ from .actions import (
 )
 from .errors import IllegalAction
 from .items import ITEMS
-from .state import GameState, upgrade_options
+from .state import GameState, Options, state_from_bytes, state_to_bytes, upgrade_options
 
 RULE = "§4 Taking back"
 
@@ -63,19 +65,32 @@ def is_free(action: Action) -> bool:
 
 
 class TakeBack:
-    """The run of free steps a seat can take back: the position before it (never changed:
-    clones of a game share it), the number of notifications then, and the steps since."""
+    """The run of free steps a seat can take back: the position before it (as bytes, never
+    changed: clones of a game share them), the number of notifications then, and the steps since."""
 
-    __slots__ = ("seat", "base", "notes", "steps")
+    __slots__ = ("seat", "packed", "options", "notes", "steps")
 
-    def __init__(self, seat: int, base: GameState, notes: int, steps: list[Action]) -> None:
+    def __init__(
+        self, seat: int, base: GameState | bytes, notes: int, steps: list[Action], options: Options | None = None
+    ) -> None:
         self.seat = seat
-        self.base = base
+        self.packed: bytes
+        self.options: Options
+        if isinstance(base, GameState):
+            self.packed, self.options = state_to_bytes(base), base.options
+        else:
+            assert options is not None, "a base given as bytes needs its options"
+            self.packed, self.options = base, options
         self.notes = notes
         self.steps = steps
 
+    @property
+    def base(self) -> GameState:
+        """The position before the run, a fresh copy each time it is asked for."""
+        return state_from_bytes(self.packed, self.options)
+
     def copy(self) -> TakeBack:
-        return TakeBack(self.seat, self.base, self.notes, list(self.steps))
+        return TakeBack(self.seat, self.packed, self.notes, list(self.steps), self.options)
 
     def to_builtins(self) -> dict[str, Any]:
         """As JSON-ready values (a stored snapshot of the game carries its run)."""
