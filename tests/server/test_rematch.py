@@ -84,3 +84,112 @@ def test_a_rematch_is_for_a_finished_game(client):
     assert refused.status_code == 409 and refused.json()["key"] == "error.rematch_running"
     client.cookies.clear()
     assert client.post(f"/api/games/{data['id']}/rematch").status_code == 401  # not a player
+
+
+# --- one rematch, however many ask at once -----------------------------------------------------
+
+
+def games_stored(client) -> int:
+    from sqlalchemy import func, select
+
+    from judges.server.store import games_table
+
+    with client.app.state.service.store.engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(games_table)).scalar_one())
+
+
+def test_concurrent_rematch_requests_make_one_table(client):
+    """Twelve requests for the rematch of one game at the same moment make one table: the first
+    claims it in the store, the others are told of (or seated in) the same one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    gid, ada, bo = finished_game(client)
+    client.cookies.clear()
+    before = games_stored(client)
+
+    def ask(i: int):
+        return client.post(f"/api/games/{gid}/rematch", headers={"X-Seat-Token": ada if i % 2 else bo})
+
+    with ThreadPoolExecutor(12) as pool:
+        answers = list(pool.map(ask, range(12)))
+    made = [a.json() for a in answers if a.status_code == 200 and a.json()["made"]]
+    assert len(made) == 1, [a.status_code for a in answers]
+    assert games_stored(client) == before + 1
+    for answer in answers:  # the others: the table made (a guest's credential keeps no seat)
+        assert answer.status_code in (200, 409), answer.text
+        if answer.status_code == 409:
+            assert answer.json()["key"] in ("error.rematch_made", "error.rematch_making")
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_rematch_is_claimed_once_across_processes(tmp_path, backend):
+    """Two processes (two stores on one database) claiming the same game's rematch: one wins; a
+    claim whose table never came is free again after a while; a failed making releases it."""
+    from contextlib import ExitStack
+
+    from test_store import new_game
+
+    from judges.server.rematch import RematchClaims
+    from judges.server.store import GameStore
+    from postgres_support import postgres_schema
+
+    with ExitStack() as stack:
+        if backend == "sqlite":
+            url = f"sqlite:///{tmp_path / 'games.db'}"
+        else:
+            url = stack.enter_context(postgres_schema("judges_rematch"))[2]
+        one, two = GameStore(url), GameStore(url)
+        stack.callback(one.close)
+        stack.callback(two.close)
+        one.migrate()
+        new_game(one)
+        first, second = RematchClaims(one), RematchClaims(two)
+        assert first.claim("g1") == (True, None)
+        assert second.claim("g1") == (False, None)  # being made by the first
+        first.done("g1", "g2")
+        assert second.claim("g1") == (False, "g2") and second.made("g1") == "g2"
+        new_game(one, "g3")
+        assert first.claim("g3") == (True, None)
+        assert second.claim("g3", stale=0.0) == (True, None)  # the first never made it: taken over
+        second.release("g3")
+        assert first.claim("g3") == (True, None)
+
+
+def test_a_rematch_counts_as_a_new_game_for_the_creation_limit(client):
+    from judges.server.deps import Rates
+    from judges.server.limits import RateLimiter
+
+    gid, ada, _ = finished_game(client)
+    client.cookies.clear()
+    rates = client.app.state.rates
+    client.app.state.rates = Rates(RateLimiter(1, 6.0, clock=lambda: 0.0), rates.away, rates.view)  # time stands still
+    assert client.post("/api/games", json={"seats": SEATS, "seed": 5}).status_code == 201  # the one allowed
+    refused = client.post(f"/api/games/{gid}/rematch", headers={"X-Seat-Token": ada})
+    assert refused.status_code == 429 and refused.json()["key"] == "error.rate_create"
+    assert int(refused.headers["retry-after"]) >= 1
+
+
+def test_a_lessons_table_takes_from_the_same_allowance(client):
+    from judges.server.deps import Rates
+    from judges.server.limits import RateLimiter
+
+    rates = client.app.state.rates
+    client.app.state.rates = Rates(RateLimiter(1, 6.0, clock=lambda: 0.0), rates.away, rates.view)
+    assert client.post("/api/games", json={"seats": SEATS, "seed": 5}).status_code == 201
+    refused = client.post("/api/learn/games/round")
+    assert refused.status_code == 429 and refused.json()["key"] == "error.rate_create"
+
+
+def test_a_lessons_rematch_starts_no_scenario_on_a_server_without_scenarios(client):
+    """A lesson's table starts from a scenario position the server chose; its rematch would start
+    that position again (with dice of the player's asking) on a server that allows none."""
+    lesson = client.post("/api/learn/games/round")
+    assert lesson.status_code == 201, lesson.text
+    gid = lesson.json()["id"]
+    client.post(f"/api/games/{gid}/seat/away")  # the bots finish the one-round game
+    stop = time.time() + 120
+    while not client.get(f"/api/games/{gid}/spectate").json()["ending"]:
+        assert time.time() < stop, "the lesson's game did not end"
+        time.sleep(0.05)
+    refused = client.post(f"/api/games/{gid}/rematch")
+    assert refused.status_code == 403 and refused.json()["key"] == "error.scenarios_off"

@@ -27,7 +27,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ..i18n import LANGUAGES, catalog, gettext, request_language
 from . import seats as seat_keys
-from .limits import RateLimiter
+from .deps import rate_limited
 from .service import GameService, ServiceError
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -236,8 +236,6 @@ def lessons_payload(lang: str) -> dict[str, Any]:
 def learn_router(service: GameService) -> APIRouter:
     """The course's routes (`app.include_router(learn_router(service))`)."""
     router = APIRouter()
-    limits = service.limits
-    create_rate = RateLimiter(limits.create_burst, limits.create_per_minute)
 
     @router.get("/learn", response_class=HTMLResponse, include_in_schema=False)
     async def learn_page(request: Request, lang: str | None = None) -> HTMLResponse:
@@ -262,21 +260,14 @@ def learn_router(service: GameService) -> APIRouter:
     @router.post("/api/learn/games/{key}", status_code=201)
     async def lesson_game(key: str, request: Request, response: Response) -> dict[str, Any]:
         """A table of the course (`announcements` or `round`): the reader's seat against two
-        greedy bots, from the lesson's position; the seat's cookie is set."""
+        greedy bots, from the lesson's position; the seat's cookie is set. It counts as a new
+        game (the address's allowance shared with `POST /api/games`: 429 `error.rate_create`)."""
         spec = GAMES.get(key)
         if spec is None:
             raise ServiceError(404, "error.no_lesson", f"the course has no table {key[:40]!r}")
+        # a lesson's table is a new game: it takes from the address's allowance of new games
         address = request.client.host if request.client else ""
-        wait = create_rate.take(address)
-        if wait is not None:
-            seconds = max(1, int(wait + 0.999))
-            raise ServiceError(
-                429,
-                "error.rate_create",
-                f"too many new games: try again in {seconds} s",
-                headers={"Retry-After": str(seconds)},
-                retry_after=seconds,
-            )
+        rate_limited(request.app.state.rates.create, address, "error.rate_create", "new games")
         language = request_language(request)
         seats = [
             {"kind": "human", "name": gettext(language, "learn.you"), "language": language},

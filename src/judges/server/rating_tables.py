@@ -10,6 +10,9 @@ metadata (store.py imports this module, so that `Base.metadata` always holds the
   account_links   token_hash primary key, account_id, kind, game_id, expires_at: the links sent
                   by e-mail (server/mail_notices.py): "seat" signs the player in and opens the seat of
                   game_id, "reset" sets a forgotten password; only the link's sha256 is stored
+  rematches       game_id primary key, rematch_id, claimed_at (migration 0006): the claim of a
+                  finished game's one rematch (server/rematch.py): the first insert wins in every
+                  process; rematch_id is null while the claimer makes the table
 """
 
 from __future__ import annotations
@@ -60,4 +63,12 @@ account_links_table = Table(
     Column("kind", String, nullable=False),
     Column("game_id", String, ForeignKey("games.id", ondelete="CASCADE"), nullable=True),
     Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+
+rematches_table = Table(
+    "rematches",
+    Base.metadata,
+    Column("game_id", String, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("rematch_id", String, nullable=True),
+    Column("claimed_at", DateTime(timezone=True), nullable=False),
 )

@@ -7,25 +7,100 @@ new dice), where he is the host. Every other human seat gets an invitation (answ
 at creation) and, when its player had an account, is kept for that account: he takes it from
 his "My games" (the same route) without the link. The finished game remembers its rematch; a
 player asking after it was made is seated in it (his kept seat), or told where it is.
+
+One rematch per finished game, however many ask at once and through however many processes:
+the maker first claims it in the store (table `rematches`: the first insert wins), the others
+wait for the table he makes and are seated in it. Making a rematch counts as creating a game
+(the address's creation allowance, 429 `error.rate_create`), and a game that started from a
+scenario position (a lesson's table among them) gets a rematch only on a server that allows
+scenarios (403 `error.scenarios_off`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
 from starlette.requests import HTTPConnection
 
 from . import seats as seat_keys
 from .accounts import Accounts
+from .deps import rate_limited
 from .paces import Paces, abandoned
+from .rating_tables import rematches_table
 from .ratings import RatingStore, seat_account
 from .service import GameService, LiveGame, ServiceError
-from .store import SeatTable, hash_token, new_token, verify_token
+from .store import GameStore, SeatTable, hash_token, new_token, verify_token
+from .store.base import _now, _rowcount
 
 SeatOf = Callable[[HTTPConnection, LiveGame], Awaitable[int]]
+
+CLAIM_STALE = 60.0  # seconds after which a claim whose table never came (its process died) is free again
+WAIT = 5.0  # seconds a player waits for the table another request is making
+POLL = 0.1
+
+
+class RematchClaims:
+    """The rematch of each finished game, claimed in the store (one transaction each)."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    def claim(self, game_id: str, stale: float = CLAIM_STALE) -> tuple[bool, str | None]:
+        """(True, None): this caller makes the rematch; else (False, its id or None while it is
+        being made). A claim left without a table for `stale` seconds is taken over."""
+        now = _now()
+        with self.store._session(write=True) as session:
+            try:
+                session.execute(rematches_table.insert().values(game_id=game_id, rematch_id=None, claimed_at=now))
+                session.commit()
+                return True, None
+            except IntegrityError:
+                session.rollback()
+            taken = session.execute(
+                rematches_table.update()
+                .where(
+                    rematches_table.c.game_id == game_id,
+                    rematches_table.c.rematch_id.is_(None),
+                    rematches_table.c.claimed_at < now - timedelta(seconds=stale),
+                )
+                .values(claimed_at=now)
+            )
+            if _rowcount(taken) == 1:
+                session.commit()
+                return True, None
+            made = session.scalar(select(rematches_table.c.rematch_id).where(rematches_table.c.game_id == game_id))
+        return False, made
+
+    def made(self, game_id: str) -> str | None:
+        with self.store._session() as session:
+            found: str | None = session.scalar(
+                select(rematches_table.c.rematch_id).where(rematches_table.c.game_id == game_id)
+            )
+        return found
+
+    def done(self, game_id: str, rematch_id: str) -> None:
+        with self.store._session(write=True) as session:
+            session.execute(
+                rematches_table.update().where(rematches_table.c.game_id == game_id).values(rematch_id=rematch_id)
+            )
+            session.commit()
+
+    def release(self, game_id: str) -> None:
+        """The table could not be made: the claim is free again."""
+        with self.store._session(write=True) as session:
+            session.execute(
+                delete(rematches_table).where(
+                    rematches_table.c.game_id == game_id, rematches_table.c.rematch_id.is_(None)
+                )
+            )
+            session.commit()
 
 
 async def _take_kept(accounts: Accounts, request: Request, response: Response, live: LiveGame) -> dict[str, Any]:
@@ -89,6 +164,23 @@ def rematch_router(accounts: Accounts, paces: Paces, seat_of: SeatOf) -> APIRout
     router = APIRouter()
     service: GameService = accounts.service
     games = RatingStore(service.store)
+    claims = RematchClaims(service.store)
+
+    async def made_by_another(game_id: str) -> str:
+        """The rematch another request is making: waited for a few seconds."""
+        stop = time.monotonic() + WAIT
+        while time.monotonic() < stop:
+            await asyncio.sleep(POLL)
+            made = await service.db(claims.made, game_id)
+            if made:
+                return made
+        raise ServiceError(
+            409,
+            "error.rematch_making",
+            "the rematch is being made: try again in a moment",
+            headers={"Retry-After": "1"},
+            retry_after=1,
+        )
 
     @router.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, request: Request, response: Response) -> dict[str, Any]:
@@ -99,11 +191,29 @@ def rematch_router(accounts: Accounts, paces: Paces, seat_of: SeatOf) -> APIRout
         seat = await seat_of(request, old)
         if not (old.game.is_over or abandoned(old)):
             raise ServiceError(409, "error.rematch_running", "a rematch is for a finished game")
-        made = old.seats[0].get("rematch")
+        made = old.seats[0].get("rematch") or await service.db(claims.made, game_id)
         if made:
             return await _take_kept(accounts, request, response, await service.get(made))
         row = await service.db(games.game_row, game_id)
         options = row[0] if row else {}
+        if options.get("position") is not None and not request.app.state.options.allow_scenarios:
+            raise ServiceError(403, "error.scenarios_off", "this server does not start games from scenario positions")
+        address = request.client.host if request.client else ""
+        rate_limited(request.app.state.rates.create, address, "error.rate_create", "new games")
+        claimed, made = await service.db(claims.claim, game_id)
+        if not claimed:
+            made = made or await made_by_another(game_id)
+            return await _take_kept(accounts, request, response, await service.get(made))
+        try:
+            return await make(old, seat, options, request, response)
+        except BaseException:
+            await asyncio.shield(service.db(claims.release, game_id))
+            raise
+
+    async def make(
+        old: LiveGame, seat: int, options: dict[str, Any], request: Request, response: Response
+    ) -> dict[str, Any]:
+        """The rematch's table, claimed by this request."""
         state_options = old.game.state.options
         specs = [
             {"kind": s["kind"], "bot": s.get("bot"), "name": s["name"], "language": s.get("language")}
@@ -123,6 +233,7 @@ def rematch_router(accounts: Accounts, paces: Paces, seat_of: SeatOf) -> APIRout
             old.hints,
             {"pace": pace} if pace else None,
         )
+        await service.db(claims.done, old.id, live.id)
         if isinstance(pace, dict) and pace.get("hours"):
             paces.started(live.id, float(pace["hours"]))
         async with live.lock:
