@@ -210,10 +210,12 @@ def test_past_the_deadline_the_bot_plays_the_turn_and_the_record_counts_it(clien
     wait_for(lambda: 0 not in view_of(client, gid, ada)["waiting_for"] or not live.seats[0].get("away"))
     wait_for(lambda: (upkeep(client), not live.seats[0].get("away"))[1])  # then the seat is hers again
     assert live.seats[0]["missed_row"] == 1
-    # she decides herself the next time: the row ends, the total stays
+    # she decides herself the next time (a turn is answered by its end, not by a move): the row
+    # ends, the total stays
     wait_for(lambda: 0 in view_of(client, gid, ada)["waiting_for"])
     upkeep(client)
-    action = view_of(client, gid, ada)["legal_actions"][0]
+    legal = view_of(client, gid, ada)["legal_actions"]
+    action = next((a for a in legal if a["type"] == "end_turn"), legal[0])
     assert client.post(f"/api/games/{gid}/actions", json={"action": action}, headers={"X-Seat-Token": ada}).is_success
     upkeep(client)
     assert live.seats[0]["missed_row"] == 0 and live.seats[0]["missed"] == 1 and live.seats[0]["missed_most"] == 1
@@ -224,18 +226,75 @@ def test_past_the_deadline_the_bot_plays_the_turn_and_the_record_counts_it(clien
 
 def test_missed_deadlines_in_a_row_are_counted_per_seat():
     info: dict = {}
-    assert step(info, True, 3, 0.0, 10.0) == "owed"
-    assert step(info, True, 3, 5.0, 10.0) is None
-    assert step(info, True, 3, 10.0, 10.0) == "late" and info["missed_row"] == 1
+    turn, vote = ["1.5.3.turn.None"], ["2.1.4.vote.2"]
+    assert step(info, turn, 0.0, 10.0) == "owed"
+    assert step(info, turn, 5.0, 10.0) is None
+    assert step(info, turn, 10.0, 10.0) == "late" and info["missed_row"] == 1
     info["away"] = True  # the caller hands the seat to the bot, which plays the turn
-    assert step(info, True, 4, 11.0, 10.0) is None
-    assert step(info, False, 5, 12.0, 10.0) == "back" and "owed" not in info
+    assert step(info, turn, 11.0, 10.0) is None
+    assert step(info, [], 12.0, 10.0) == "back" and "owed" not in info
     info["away"] = False
-    assert step(info, True, 5, 13.0, 10.0) == "owed"
-    assert step(info, True, 5, 23.0, 10.0) == "late" and info["missed_row"] == 2 and info["missed_most"] == 2
+    assert step(info, vote, 13.0, 10.0) == "owed"
+    assert step(info, vote, 23.0, 10.0) == "late" and info["missed_row"] == 2 and info["missed_most"] == 2
     info["away"] = False  # taken back before the bot played
-    assert step(info, True, 5, 24.0, 10.0) == "owed"
-    assert step(info, False, 6, 25.0, 10.0) == "done" and info["missed_row"] == 0 and info["missed"] == 2
+    assert step(info, vote, 24.0, 10.0) == "owed"
+    assert step(info, [], 25.0, 10.0) == "done" and info["missed_row"] == 0 and info["missed"] == 2
+
+
+def test_a_deadline_holds_while_any_decision_it_was_set_for_is_owed():
+    info: dict = {}
+    assert step(info, ["v.1", "v.2"], 0.0, 10.0) == "owed"
+    assert step(info, ["v.2"], 6.0, 10.0) is None  # one vote answered: the other's deadline holds
+    assert step(info, ["v.2"], 10.0, 10.0) == "late" and info["missed_row"] == 1
+    info["away"] = False
+    assert step(info, ["t.1"], 11.0, 10.0) == "owed"
+    assert step(info, ["t.2"], 12.0, 10.0) == "owed" and info["missed_row"] == 0  # answered himself
+
+
+MOVEMENT = {  # round 1's Movement: Ada plays first
+    "phase": "movement",
+    "clear_board": True,
+    "settlements": {
+        "Shunem": {"owner": 0, "troops": 3},
+        "Hebron": {"owner": 1, "troops": 2},
+        "Shechem": {"owner": 2, "troops": 2},
+    },
+    "generals": [{"id": 10, "owner": 0, "at": "Shunem"}, {"id": 11, "owner": 1, "at": "Hebron"}],
+}
+
+
+def test_a_move_and_its_undo_do_not_push_the_deadline_back_and_the_missed_deadline_counts(tmp_path, monkeypatch):
+    """A player who moves and takes the move back before each deadline kept his seat for ever,
+    and so the game was never abandoned: the deadline belongs to the decision, which a free step
+    and its Undo do not answer."""
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
+    monkeypatch.setenv("JUDGES_UPKEEP_SECONDS", "3600")
+    monkeypatch.setenv("JUDGES_ABANDON_MISSED", "1")  # one missed deadline of every human: abandoned
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", allow_seeds=True, allow_scenarios=True)) as c:
+        clock = Clock()
+        c.app.state.upkeep.clock = clock
+        seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
+        body = {"seats": seats, "seed": 7, "position": MOVEMENT, "pace": {"hours": 24}, "takeover_bot": "greedy"}
+        data = c.post("/api/games", json=body).json()
+        gid, ada = data["id"], data["token"]
+        assert view_of(c, gid, ada)["waiting_for"] == [0]
+        upkeep(c, scan=True)  # Ada's turn is owed from now
+        live = c.portal.call(c.app.state.service.get, gid)
+        since = live.seats[0]["owed"]["since"]
+        for _ in range(3):  # before each deadline, a move and its Undo
+            clock.now += 20 * HOUR
+            move = next(a for a in view_of(c, gid, ada)["legal_actions"] if a["type"] == "move")
+            for action in (move, {"type": "undo"}):
+                answer = c.post(f"/api/games/{gid}/actions", json={"action": action}, headers={"X-Seat-Token": ada})
+                assert answer.status_code == 200, answer.text
+            upkeep(c)
+            if live.seats[0].get("missed"):
+                break
+            assert live.seats[0]["owed"]["since"] == since  # the same deadline
+        seat = live.seats[0]
+        assert seat["missed"] == 1 and seat["missed_row"] == 1 and seat["away"]
+        upkeep(c, scan=True)
+        assert live.seats[0].get("abandoned")  # every human seat missed its deadline: abandoned
 
 
 def test_a_forgotten_password_by_e_mail(client, mailbox):

@@ -3,11 +3,13 @@
 A table's pace: live (the default: today's turn timer, if any) or a deadline per decision
 (`"pace": {"hours": 24}` or `{"days": 2}` on create, stored in the game's options). Every round
 of upkeep (server/upkeep.py) looks at each paced game: a human seat that owes a decision gets
-its deadline (`owed` in the stored seat: since when, and the seat's action count then); past it,
-the takeover bot plays the seat's overdue turn (today's rule: the seat is handed to the bot,
-reason "deadline") and the seat comes back to its player once it owes nothing. Each missed
-deadline is counted in the seat's record (`missed`, `missed_row`: in a row, reset when the
-player decides himself, `missed_most`), shown on the player's page.
+its deadline (`owed` in the stored seat: since when, and which decisions: `owed_decisions`).
+The deadline holds until the decision is answered: the free steps of a turn and their Undo
+answer nothing (the seat still owes the same turn), so moving and taking back does not push
+it back. Past it, the takeover bot plays the seat's overdue turn (the seat is handed to the
+bot, reason "deadline") and the seat comes back to its player once it owes nothing. Each
+missed deadline is counted in the seat's record (`missed`, `missed_row`: in a row, reset only
+when the player answers a decision himself, `missed_most`), shown on the player's page.
 
 Abandoned games: a running game in which nobody has moved for `JUDGES_ABANDON_HOURS` (default
 24; a paced game: that plus its pace), or a paced game in which every human seat has missed
@@ -20,7 +22,6 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -28,6 +29,7 @@ from typing import Any
 from pydantic import BaseModel, Field, model_validator
 from sqlalchemy import and_, select
 
+from ..engine import Game
 from .service import GameService, LiveGame, ServiceError
 from .store import GameStore, actions_table, games_table
 from .store.base import _utc
@@ -66,31 +68,45 @@ def abandoned(live: LiveGame) -> bool:
     return any(s.get("abandoned") for s in live.seats)
 
 
-def step(info: dict[str, Any], owing: bool, acted: int, now: float, limit: float) -> str | None:
+def owed_decisions(game: Game, seat: int) -> list[str]:
+    """The decisions `seat` owes now, each named by where the round machine posted it and
+    what it is (round, phase, step, kind, subject): a turn keeps its name through its free
+    steps and their Undo, and loses it once answered (the machine moves on)."""
+    state = game.state
+    return sorted(
+        f"{state.round}.{state.phase}.{state.step}.{d.kind}.{d.subject}" for d in state.pending if d.player == seat
+    )
+
+
+def step(info: dict[str, Any], owing: list[str], now: float, limit: float) -> str | None:
     """One look at a paced human seat (its stored dict, changed in place): what happened.
 
-    `owing`: the seat owes a decision now; `acted`: its actions so far; `limit`: seconds per
-    decision. Answers "owed" (a new decision: its deadline starts), "late" (the deadline passed:
-    counted; the caller hands the seat to the bot), "back" (the bot played the overdue turn: the
-    caller gives the seat back), "done" (the player decided), or None (nothing changed)."""
+    `owing`: the decisions the seat owes now (`owed_decisions`; empty: none); `limit`: seconds
+    per decision. The deadline belongs to the decisions it was set for: it holds while any of
+    them is still owed, whatever the seat did meanwhile (moves, Undo). Answers "owed" (a new
+    decision: its deadline starts), "late" (the deadline passed: counted; the caller hands the
+    seat to the bot), "back" (the bot played the overdue turn: the caller gives the seat back),
+    "done" (the player decided), or None (nothing changed)."""
     owed = info.get("owed")
     if info.get("away"):
         if isinstance(owed, dict) and owed.get("missed") and not owing:
             del info["owed"]
             return "back"
         return None
-    if isinstance(owed, dict) and owed.get("acted") != acted and not owed.get("missed"):
-        info["missed_row"] = 0  # the player decided himself
+    current = owed if isinstance(owed, dict) and not owed.get("missed") else None
+    answered = current is not None and not set(current.get("decisions") or ()) & set(owing)
+    if answered:
+        info["missed_row"] = 0  # the player answered himself
     if not owing:
         if owed is not None:
             del info["owed"]
             return "done"
         return None
-    if not isinstance(owed, dict) or owed.get("acted") != acted or owed.get("missed"):
-        info["owed"] = {"since": now, "acted": acted}
+    if current is None or answered:
+        info["owed"] = {"since": now, "decisions": owing}
         return "owed"
-    if now - float(owed["since"]) >= limit:
-        owed["missed"] = True
+    if now - float(current["since"]) >= limit:
+        current["missed"] = True
         info["missed"] = int(info.get("missed", 0)) + 1
         info["missed_row"] = int(info.get("missed_row", 0)) + 1
         info["missed_most"] = max(int(info.get("missed_most", 0)), info["missed_row"])
@@ -205,17 +221,18 @@ class Paces:
         async with live.lock:
             if live.stale:
                 return
-            waiting = set(live.game.waiting_for())
-            acted = Counter(a.player for a in live.game.log)
             for seat, info in enumerate(live.seats):
                 if info.get("kind") != "human":
                     continue
-                if step(copy.deepcopy(info), seat in waiting, acted[seat], now, limit) is None:
+                owing = owed_decisions(live.game, seat)
+                if step(copy.deepcopy(info), owing, now, limit) is None:
                     continue  # nothing to store: no write transaction
                 outcome: list[str | None] = []
 
-                def change(stored: dict[str, Any], seat: int = seat, outcome: list[str | None] = outcome) -> bool:
-                    outcome.append(step(stored, seat in waiting, acted[seat], now, limit))
+                def change(
+                    stored: dict[str, Any], owing: list[str] = owing, outcome: list[str | None] = outcome
+                ) -> bool:
+                    outcome.append(step(stored, owing, now, limit))
                     return outcome[-1] is not None
 
                 await service.update_seat(live, seat, change, quiet=True)
