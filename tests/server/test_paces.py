@@ -10,6 +10,7 @@ import re
 import socket
 import time
 from contextlib import ExitStack
+from datetime import UTC
 from email import message_from_bytes
 from email.message import Message
 
@@ -21,7 +22,7 @@ from sqlalchemy import select
 
 from judges.server.app import create_app
 from judges.server.paces import step
-from judges.server.rating_tables import rated_games_table
+from judges.server.rating_tables import account_links_table, rated_games_table
 from postgres_support import postgres_schema
 from seats_support import invitation_code
 
@@ -328,6 +329,52 @@ def test_a_forgotten_password_by_e_mail(client, mailbox):
     assert client.post("/api/session", json={"name": "ada", "password": "a new secret"}).status_code == 200
     assert client.get(link).status_code == 404  # spent
     assert len(mailbox.messages) == 1
+
+
+def seat_link_of_ada(client, clock, mailbox) -> tuple[str, str]:
+    """A paced game where Ada's decision waits: the game and the link of her notice."""
+    data = paced_game(client, ADA_AND_BOT)
+    client.cookies.clear()
+    wait_for(lambda: 0 in view_of(client, data["id"], data["token"])["waiting_for"])
+    upkeep(client, scan=True)
+    clock.now += 11 * 60
+    upkeep(client)
+    (mail,) = mailbox.to("ada@example.org")
+    (link,) = links_in(mail)
+    return data["id"], link
+
+
+def test_a_seat_link_opens_the_seat_once_and_lives_a_day(client, clock, mailbox):
+    gid, link = seat_link_of_ada(client, clock, mailbox)
+    with client.app.state.service.store.engine.connect() as conn:
+        (expires,) = conn.execute(select(account_links_table.c.expires_at)).one()
+    if expires.tzinfo is None:
+        expires = expires.replace(tzinfo=UTC)
+    assert expires.timestamp() <= time.time() + 24 * HOUR + 60  # not a week
+    opened = client.post(link, follow_redirects=False)
+    assert opened.status_code == 303 and opened.headers["location"] == f"/games/{gid}"
+    client.cookies.clear()  # the same link again (a forwarded mail, a copy in the history)
+    assert client.get(link).status_code == 404
+    again = client.post(link, follow_redirects=False)
+    assert again.status_code == 404 and client.get("/api/me").json() == {"account": None}
+
+
+def test_a_new_password_spends_every_link_of_the_account(client, clock, mailbox):
+    gid, seat_link = seat_link_of_ada(client, clock, mailbox)
+    client.cookies.clear()
+    assert client.post("/api/password-reset", json={"name": "ada"}).status_code == 202
+    (reset,) = wait_for(lambda: mailbox.to("ada@example.org")[1:])  # after the notice
+    (reset_link,) = links_in(reset)
+    done = client.post(
+        reset_link,
+        content="password=a+new+secret",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+        follow_redirects=False,
+    )
+    assert done.status_code == 303
+    client.cookies.clear()
+    assert client.post(seat_link, follow_redirects=False).status_code == 404  # the notice's link is dead too
+    assert client.get("/api/me").json() == {"account": None}
 
 
 def test_an_idle_game_ends_as_abandoned_and_frees_the_lobby(client, clock):

@@ -13,7 +13,9 @@ the same whatever the name.
 
 Links (`/links/{code}`) are random 256-bit codes stored only as their sha256 (table
 `account_links`); opening one shows a button (a mail client's preview takes nothing), pressing
-it acts.
+it acts and spends the link: each link works once. A seat's link lives `SEAT_LINK_HOURS`, a
+reset's `JUDGES_RESET_MINUTES`; a new password deletes every link of the account (and ends its
+sessions), so a link mailed before it opens nothing.
 """
 
 from __future__ import annotations
@@ -43,11 +45,11 @@ from .rating_tables import account_links_table
 from .ratings import _page
 from .service import ServiceError
 from .store import GameStore, accounts_table, hash_token, sessions_table
-from .store.base import _now, _utc
+from .store.base import _now, _rowcount, _utc
 
 log = logging.getLogger("judges.server")
 
-SEAT_LINK_DAYS = 7
+SEAT_LINK_HOURS = 24  # a seat's link: once, within a day (a paced decision waits 24 hours or more)
 
 
 class LinkStore:
@@ -83,14 +85,24 @@ class LinkStore:
             return None
         return Account(row.account_id, row.name, row.email, row.password_hash), row.kind, row.game_id
 
-    def spend_resets(self, account_id: int) -> None:
-        """A new password: its links are spent and every browser signed in is signed out."""
+    def spend(self, code: str) -> bool:
+        """Deletes a live link: True for the one caller that did (a link works once, also when
+        two presses race, in one process or several)."""
         with self.store._session(write=True) as session:
-            session.execute(
+            spent = session.execute(
                 delete(account_links_table).where(
-                    account_links_table.c.account_id == account_id, account_links_table.c.kind == "reset"
+                    account_links_table.c.token_hash == hash_token(code),
+                    account_links_table.c.expires_at > _now(),
                 )
             )
+            session.commit()
+        return _rowcount(spent) == 1
+
+    def password_changed(self, account_id: int) -> None:
+        """A new password: every link of the account (seats' and resets') is spent and every
+        browser signed in is signed out."""
+        with self.store._session(write=True) as session:
+            session.execute(delete(account_links_table).where(account_links_table.c.account_id == account_id))
             session.execute(delete(sessions_table).where(sessions_table.c.account_id == account_id))
             session.commit()
 
@@ -164,7 +176,7 @@ class Notices:
                 if live is None or not await self._claim(live.id, seat, since):
                     continue  # decided meanwhile, or told by another process
                 language = live.seats[seat].get("language") or language
-                code = await service.db(self.links.make, account, "seat", game_id, SEAT_LINK_DAYS * 86400)
+                code = await service.db(self.links.make, account, "seat", game_id, SEAT_LINK_HOURS * 3600)
                 deadline = since + self.paces.paced.get(game_id, 0.0) * 3600
                 lines.append(
                     (
@@ -299,11 +311,15 @@ def notices_router(notices: Notices) -> APIRouter:
                 )
                 page.status_code = 422
                 return page
+            if not await service.db(notices.links.spend, code[:100]):
+                return spent(request, lang)
             new_hash = await asyncio.to_thread(accounts.hasher.hash, password)
             await service.db(accounts.store.set_password_hash, account.id, new_hash)
-            await service.db(notices.links.spend_resets, account.id)
+            await service.db(notices.links.password_changed, account.id)
             target = "/"
         else:
+            if not await service.db(notices.links.spend, code[:100]):
+                return spent(request, lang)
             target = f"/games/{game_id}"
         response = RedirectResponse(target, status_code=303)
         await accounts.sign_in(request, response, account)
