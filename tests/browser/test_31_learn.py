@@ -27,6 +27,24 @@ SIGNATURE = """() => {
 }"""
 
 
+# What is wrong with the guide on screen: a line of no words ("null"), or the guide lying over a
+# button of the bottom bar (the buttons that reopen a decision's window).
+GUIDE_FAULTS = """() => {
+  const g = document.querySelector('#learn-guide');
+  if (!g || g.hidden) return [];
+  const faults = [...g.querySelectorAll('p')].map((p) => p.textContent.trim())
+    .filter((line) => ['null', 'undefined', 'NaN', '[object Object]'].some((w) => line.includes(w)));
+  const box = g.getBoundingClientRect();
+  for (const b of document.querySelectorAll('#bottombar:not([hidden]) button')) {
+    const r = b.getBoundingClientRect();
+    if (!r.width) continue;
+    if (r.left < box.right && box.left < r.right && r.top < box.bottom && box.top < r.bottom)
+      faults.push('the guide covers the button ' + b.textContent.trim());
+  }
+  return faults;
+}"""
+
+
 def guide_moves_on(page, before: str) -> None:
     page.wait_for_function(f"(before) => ({SIGNATURE})() !== before && ({SIGNATURE})() !== 'none'", arg=before)
 
@@ -38,6 +56,7 @@ def follow_the_guide(page, lang: str, seen: set[str], stop_at: str | None = None
         if lang != "en":
             check_no_english(page, lang, "lesson")
         before = page.evaluate(SIGNATURE)
+        assert page.evaluate(GUIDE_FAULTS) == [], before
         key, offered = before.split("|")[1], before.split("|")[-1]
         seen.add(key)
         if stop_at and key.startswith(stop_at):

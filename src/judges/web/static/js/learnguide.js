@@ -93,18 +93,34 @@ function render(p, lesson, step, ready, finished) {
     buttons.push(el("button", {type: "button", class: "primary learn-next", dataset: {learn: "next"}, onclick: next}, words("learn.next")));
   }
   buttons.push(el("a", {href: `/learn?lang=${lang}`, class: "learn-course"}, words("learn.course")));
-  panel.replaceChildren(
+  panel.replaceChildren(...[
     el("p", {class: "learn-lesson"}, words("learn.lesson_n", {n: here + 1, total: n, title: lesson.title})),
     el("p", {class: "learn-text", dataset: {step: step ? step.key : "done"}},
       finished ? (here + 1 >= n ? words("learn.finish") : words("learn.done")) : step.text),
     step && !finished ? el("p", {class: "muted learn-step"}, words("learn.step_n", {n: p.step + 1, total: lesson.steps.length})) : null,
     el("p", {class: "learn-buttons"}, ...buttons,
       el("a", {href: lesson.manual, target: "_blank", rel: "noopener", class: "manual-ref"}, words("learn.read_chapter"))),
-    el("p", {class: "learn-status muted", role: "status"}));
+    el("p", {class: "learn-status muted", role: "status"})].filter(Boolean));  // no "null" line for a step not shown
+}
+
+// The guide stands above whatever is docked at the screen's bottom (the windows' bar, and on a
+// phone the actions' bar), so that it never covers the button that reopens a window.
+function dock() {
+  let top = window.innerHeight;
+  for (const id of ["actions", "bottombar"]) {  // from the lowest up
+    const node = $(id);
+    if (!node || node.hidden || getComputedStyle(node).display === "none") continue;
+    if (id === "actions" && getComputedStyle(node).position !== "fixed") continue;  // a panel beside the board
+    const box = node.getBoundingClientRect();
+    // a bar at the bottom of the screen: it reaches the screen's bottom edge, or the bar below it
+    if (box.height > 0 && box.bottom >= top - 2 && box.top < top) top = box.top;
+  }
+  panel.style.bottom = `${Math.max(0, window.innerHeight - top) + 8}px`;
 }
 
 function tick() {
   if (!payload || !store.view || !store.world) return;
+  dock();
   const p = loadProgress();
   const lesson = payload.lessons[p.lesson];
   if (!lesson || p.games[lesson.game] !== gameId) { panel.hidden = true; point(null, "", ""); return; }
@@ -134,6 +150,7 @@ async function start() {
   panel = el("aside", {id: "learn-guide", class: "learn-guide card", "aria-live": "polite"});
   document.body.append(panel);
   subscribe(() => requestAnimationFrame(tick));
+  window.addEventListener("resize", tick);
   setInterval(tick, 400);  // the board and the windows draw after the view: look again
   tick();
 }
