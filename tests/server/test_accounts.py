@@ -31,8 +31,8 @@ def client(tmp_path, monkeypatch):
         yield c
 
 
-def sign_up(client, name="ruth", password="a long secret", **extra):
-    return client.post("/api/accounts", json={"name": name, "password": password, **extra})
+def sign_up(client, name="ruth", password="a long secret", headers=None, **extra):
+    return client.post("/api/accounts", json={"name": name, "password": password, **extra}, headers=headers)
 
 
 def only_session(client) -> str:
@@ -119,15 +119,15 @@ def test_a_wrong_password_and_an_unknown_name_answer_alike(client):
     assert "jk_session" not in client.cookies
 
 
-def test_sign_in_is_rate_limited_per_name(client):
+def test_sign_in_failures_are_limited_per_name_and_address(client):
     sign_up(client)
     client.cookies.clear()
     accounts = client.app.state.accounts
-    limit = accounts.by_name.burst
-    accounts.by_name = RateLimiter(limit, accounts.by_name.rate * 60, clock=lambda: 0.0)  # time stands still
+    limit = accounts.by_pair.burst
+    accounts.by_pair = RateLimiter(limit, accounts.by_pair.rate * 60, clock=lambda: 0.0)  # time stands still
     for _ in range(limit):
         assert client.post("/api/session", json={"name": "ruth", "password": "guess"}).status_code == 401
-    # the right password too, once the name's attempts are spent
+    # the right password too, from the address that spent the name's failures
     refused = client.post("/api/session", json={"name": "ruth", "password": "a long secret"})
     assert refused.status_code == 429 and refused.json()["key"] == "error.rate_sign_in"
     assert int(refused.headers["retry-after"]) >= 1
@@ -291,3 +291,113 @@ def test_a_name_is_read_at_sign_in_as_it_was_cleaned_at_sign_up(client):
     assert client.get("/api/me").json()["account"]["name"] == "ruth"
     client.cookies.clear()
     assert client.post("/api/session", json={"name": "RU\u0000TH", "password": "a long secret"}).status_code == 200
+
+
+# --- guessing and flooding -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def proxied(tmp_path, monkeypatch):
+    """A server behind a trusted proxy: each request's address is its X-Forwarded-For."""
+    from judges.server.limits import Limits
+
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
+    monkeypatch.setattr(
+        "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    )
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", limits=Limits(trusted_proxies=("*",)))
+    with TestClient(app) as c:
+        yield c
+
+
+def from_address(address: str) -> dict[str, str]:
+    return {"X-Forwarded-For": address}
+
+
+def test_a_strangers_guesses_do_not_lock_the_owner_out(proxied):
+    """Two wrong guesses a second on a name, from another address: the owner, at the address he
+    signed up from, still signs in with his password at every try."""
+    client = proxied
+    assert sign_up(client, headers=from_address("10.0.0.1")).status_code == 201
+    accounts = client.app.state.accounts
+    for name in ("by_pair", "by_name", "by_address"):  # time stands still: no allowance refills
+        limiter = getattr(accounts, name)
+        setattr(accounts, name, RateLimiter(limiter.burst, limiter.rate * 60, clock=lambda: 0.0))
+    for _ in range(9):
+        client.cookies.clear()
+        for _ in range(2):
+            wrong = client.post(
+                "/api/session", json={"name": "ruth", "password": "guess"}, headers=from_address("10.6.6.6")
+            )
+            assert wrong.status_code in (401, 429)
+        owner = client.post(
+            "/api/session", json={"name": "ruth", "password": "a long secret"}, headers=from_address("10.0.0.1")
+        )
+        assert owner.status_code == 200, owner.text
+    assert wrong.status_code == 429  # the stranger is stopped
+
+
+def test_guesses_spread_over_many_addresses_are_limited_per_name_but_not_for_the_owner(proxied):
+    client = proxied
+    assert sign_up(client, headers=from_address("10.0.0.1")).status_code == 201
+    accounts = client.app.state.accounts
+    accounts.by_name = RateLimiter(accounts.by_name.burst, accounts.by_name.rate * 60, clock=lambda: 0.0)
+    answers = [
+        client.post(
+            "/api/session", json={"name": "ruth", "password": "guess"}, headers=from_address(f"10.9.{i}.1")
+        ).status_code
+        for i in range(accounts.by_name.burst + 5)
+    ]
+    assert answers.count(401) == accounts.by_name.burst and answers[-1] == 429
+    client.cookies.clear()
+    new_place = client.post(
+        "/api/session", json={"name": "ruth", "password": "a long secret"}, headers=from_address("10.7.7.7")
+    )
+    assert new_place.status_code == 429  # an address the account never used waits
+    home = client.post(
+        "/api/session", json={"name": "ruth", "password": "a long secret"}, headers=from_address("10.0.0.1")
+    )
+    assert home.status_code == 200
+
+
+def test_password_checks_are_bounded_and_a_flood_gets_503_with_retry_after(proxied, monkeypatch):
+    """Twenty sign-ins at once from twenty addresses: at most `password_checks` argon2 runs at a
+    time, the queue holds `password_queue`, the rest are told 503 and when to come back."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from judges.server.accounts import PasswordChecks
+
+    client = proxied
+    accounts = client.app.state.accounts
+    accounts.checks = PasswordChecks(workers=2, queue=4, wait=30.0)
+    real = accounts.hasher
+    running, most, lock = [0], [0], threading.Lock()
+    assert accounts.dummy_hash  # made before the flood
+
+    class SlowHasher:
+        """argon2 as slow as at its real parameters."""
+
+        def verify(self, hash_, password):
+            with lock:
+                running[0] += 1
+                most[0] = max(most[0], running[0])
+            time.sleep(0.3)
+            with lock:
+                running[0] -= 1
+            return real.verify(hash_, password)
+
+    monkeypatch.setattr(accounts, "hasher", SlowHasher())
+
+    def attempt(i: int):
+        return client.post(
+            "/api/session", json={"name": f"name{i}", "password": "guess"}, headers=from_address(f"10.8.{i}.1")
+        )
+
+    with ThreadPoolExecutor(20) as pool:
+        answers = list(pool.map(attempt, range(20)))
+    codes = sorted(a.status_code for a in answers)
+    assert set(codes) == {401, 503}, codes
+    assert most[0] <= 2 and codes.count(401) >= 6  # two running, four waiting at least
+    busy = next(a for a in answers if a.status_code == 503)
+    assert busy.json()["key"] == "error.busy_sign_in" and int(busy.headers["retry-after"]) >= 1

@@ -6,9 +6,18 @@ Routes: `POST /api/accounts {name, password, email?}` (201, signed in), `POST /a
 Passwords are stored as argon2id hashes (argon2-cffi's defaults). A signed-in browser holds a
 session cookie (`jk_session`: HttpOnly, SameSite=Lax, Secure over https) whose random id is
 stored only hashed (sha256); every sign-in makes a new id and ends the one the browser held.
-Sign-in attempts are rate-limited per name and per address; a wrong password and an unknown
-name answer alike (401 `error.sign_in`), and an unknown name is checked against a dummy hash so
-that both take about as long.
+Sign-in attempts are limited per address (every attempt), and failures per name and address
+together: a stranger's wrong guesses spend his own allowance on the name, never the owner's. A
+name's failures from all addresses together are limited too (a guessing spread over many
+addresses), but an address the account signed in or up from before is exempt: the owner at
+home still gets in. A wrong password and an unknown name answer alike (401 `error.sign_in`),
+and an unknown name is checked against a dummy hash so that both take about as long.
+
+Every password hashed or checked (sign-in, sign-up, a new password) waits its turn in one
+bounded queue (`PasswordChecks`): `password_checks` at a time on threads of their own (argon2
+costs ~0.1-0.2 s of CPU and 64 MiB each), `password_queue` waiting; beyond, or after waiting
+`password_wait` seconds, 503 `error.busy_sign_in` with Retry-After. A flood of sign-ins cannot
+take more CPU or memory than that, and an honest one waits behind at most the queue.
 
 A seat taken while signed in (created, claimed from an invitation, taken from the lobby) is
 bound to the account: the stored seat holds `account` (the account's id) and `account_for` (the
@@ -19,9 +28,14 @@ request signed in to the account (same site only, as for the seat's cookie) acts
 
 from __future__ import annotations
 
+import asyncio
+import os
 import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from fastapi import Response
@@ -36,6 +50,7 @@ from .service import GameService, LiveGame, ServiceError
 from .store import hash_token
 
 SESSION_COOKIE = "jk_session"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -47,10 +62,16 @@ class AccountLimits:
     name_max: int = 40
     password_min: int = 8
     password_max: int = 200
-    sign_in_burst: int = 5  # JUDGES_SIGN_IN_BURST: attempts at once, per name and per address
+    sign_in_burst: int = 5  # JUDGES_SIGN_IN_BURST: failures at once, per name and address
     sign_in_per_minute: float = 5.0  # JUDGES_SIGN_IN_PER_MINUTE
+    address_factor: int = 4  # attempts per address (any names, right or wrong): this many times that
+    name_factor: int = 6  # failures per name from addresses it never signed in from: this many times that
     sign_up_burst: int = 5
     sign_up_per_minute: float = 2.0
+    password_checks: int = max(1, min(4, (os.cpu_count() or 2) // 2))  # argon2 runs at once
+    password_queue: int = 16  # waiting for one, beyond which 503
+    password_wait: float = 5.0  # seconds one may wait
+    known_addresses: int = 100_000  # (name, address) pairs remembered as the owner's
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None) -> AccountLimits:
@@ -69,9 +90,28 @@ class Accounts:
         self.store = AccountStore(service.store)
         self.hasher = PasswordHasher()
         self._dummy_hash: str | None = None
-        self.by_name = RateLimiter(self.limits.sign_in_burst, self.limits.sign_in_per_minute)
-        self.by_address = RateLimiter(self.limits.sign_in_burst * 4, self.limits.sign_in_per_minute * 4)
-        self.sign_ups = RateLimiter(self.limits.sign_up_burst, self.limits.sign_up_per_minute)
+        limits = self.limits
+        self.by_address = RateLimiter(
+            limits.sign_in_burst * limits.address_factor, limits.sign_in_per_minute * limits.address_factor
+        )
+        self.by_pair = RateLimiter(limits.sign_in_burst, limits.sign_in_per_minute)
+        self.by_name = RateLimiter(
+            limits.sign_in_burst * limits.name_factor, limits.sign_in_per_minute * limits.name_factor
+        )
+        self.known: OrderedDict[tuple[str, str], None] = OrderedDict()  # (name key, address) signed in from
+        self.sign_ups = RateLimiter(limits.sign_up_burst, limits.sign_up_per_minute)
+        self.checks = PasswordChecks(limits.password_checks, limits.password_queue, limits.password_wait)
+
+    def is_known(self, key: str, address: str) -> bool:
+        return (key, address) in self.known
+
+    def remember(self, key: str, address: str) -> None:
+        """The account signed in (or up) from this address: its owner's, exempt from the name's
+        limit on failures from everywhere."""
+        self.known[(key, address)] = None
+        self.known.move_to_end((key, address))
+        while len(self.known) > self.limits.known_addresses:
+            self.known.popitem(last=False)
 
     @property
     def dummy_hash(self) -> str:
@@ -171,3 +211,52 @@ class Accounts:
 
 def account_payload(account: Account) -> dict[str, Any]:
     return {"id": account.id, "name": account.name, "email": account.email}
+
+
+class PasswordChecks:
+    """The one queue where passwords are hashed and checked: `workers` at a time on threads of
+    their own, at most `queue` waiting, each at most `wait` seconds; beyond, 503 with
+    Retry-After (the server stays within `workers` times argon2's CPU and memory)."""
+
+    def __init__(self, workers: int, queue: int, wait: float) -> None:
+        self.workers = max(1, workers)
+        self.queue = queue
+        self.wait = wait
+        self.executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="password")
+        self._free: asyncio.Semaphore | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.waiting = 0
+        self.running = 0
+        self.most = 0  # the most run at once (tests, benchmarks)
+
+    def _busy(self) -> ServiceError:
+        seconds = max(1, round(self.wait / 2))
+        return ServiceError(
+            503,
+            "error.busy_sign_in",
+            f"too many sign-ins at once: try again in {seconds} s",
+            headers={"Retry-After": str(seconds)},
+            retry_after=seconds,
+        )
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        if self._free is None or self._loop is not loop:  # bound to the loop that serves the app
+            self._free, self._loop = asyncio.Semaphore(self.workers), loop
+        free = self._free
+        if self.waiting >= self.queue:
+            raise self._busy()
+        self.waiting += 1
+        try:
+            await asyncio.wait_for(free.acquire(), self.wait)
+        except TimeoutError:
+            raise self._busy() from None
+        finally:
+            self.waiting -= 1
+        self.running += 1
+        self.most = max(self.most, self.running)
+        try:
+            return await loop.run_in_executor(self.executor, fn, *args)
+        finally:
+            self.running -= 1
+            free.release()

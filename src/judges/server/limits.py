@@ -189,6 +189,12 @@ class RateLimiter:
             return None
         return (1.0 - tokens) / self.rate if self.rate > 0 else 3600.0
 
+    def give_back(self, key: Any) -> None:
+        """Returns the token a request took (it turned out not to count: a right password)."""
+        found = self._buckets.get(key)
+        if found is not None:
+            self._buckets[key] = (min(float(self.burst), found[0] + 1.0), found[1])
+
 
 # --- ASGI middleware ---------------------------------------------------------------------
 

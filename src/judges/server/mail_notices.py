@@ -311,9 +311,9 @@ def notices_router(notices: Notices) -> APIRouter:
                 )
                 page.status_code = 422
                 return page
+            new_hash = await accounts.checks.run(accounts.hasher.hash, password)  # 503 when busy: the link stays good
             if not await service.db(notices.links.spend, code[:100]):
                 return spent(request, lang)
-            new_hash = await asyncio.to_thread(accounts.hasher.hash, password)
             await service.db(accounts.store.set_password_hash, account.id, new_hash)
             await service.db(notices.links.password_changed, account.id)
             target = "/"

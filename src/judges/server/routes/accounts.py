@@ -3,7 +3,6 @@ games."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 import unicodedata
 from typing import Any
@@ -72,12 +71,14 @@ async def sign_up(
         "@" not in email or any(c.isspace() or unicodedata.category(c).startswith("C") for c in email)
     ):
         raise ServiceError(422, "error.email", "this is not an e-mail address")
-    _refuse(accounts.sign_ups, request.client.host if request.client else "")
-    password_hash = await asyncio.to_thread(accounts.hasher.hash, body.password)
+    address = request.client.host if request.client else ""
+    _refuse(accounts.sign_ups, address)
+    password_hash = await accounts.checks.run(accounts.hasher.hash, body.password)
     try:
         account = await service.db(accounts.store.create, name, password_hash, email)
     except NameTaken:
         raise ServiceError(409, "error.name_taken", "this name is taken: choose another") from None
+    accounts.remember(name_key(name), address)
     await accounts.sign_in(request, response, account)
     return {"account": account_payload(account)}
 
@@ -87,11 +88,23 @@ async def sign_in(
     body: SignIn, request: Request, response: Response, service: ServiceDep, accounts: AccountsDep
 ) -> dict[str, Any]:
     """Signs the browser in (a new session id). A wrong name or password: 401, the same
-    answer for both."""
+    answer for both. 429 `error.rate_sign_in` past the address's attempts or the failures on
+    this name (from this address, or from everywhere but the owner's addresses); 503
+    `error.busy_sign_in` when too many passwords wait to be checked."""
     _same_site(request)
-    _refuse(accounts.by_address, request.client.host if request.client else "")
+    address = request.client.host if request.client else ""
+    _refuse(accounts.by_address, address)
     name = clean_name(body.name, accounts.limits.name_max)  # as it was cleaned at sign-up
-    _refuse(accounts.by_name, name_key(name))
+    key = name_key(name)
+    # a failure's tokens are taken now (attempts at once count) and given back on success
+    _refuse(accounts.by_pair, (key, address))
+    known = accounts.is_known(key, address)
+    if not known:
+        try:
+            _refuse(accounts.by_name, key)
+        except ServiceError:
+            accounts.by_pair.give_back((key, address))
+            raise
     account = await service.db(accounts.store.by_name, name)
 
     def check() -> bool:
@@ -101,11 +114,23 @@ async def sign_in(
             return False
         return account is not None
 
-    if not await asyncio.to_thread(check):  # argon2 takes its time: off the event loop
+    right = False
+    try:
+        right = await accounts.checks.run(check)  # argon2 takes its time: off the event loop, in turn
+    except ServiceError:  # busy (503): no guess was checked, the tokens go back
+        right = True
+        raise
+    finally:
+        if right:
+            accounts.by_pair.give_back((key, address))
+            if not known:
+                accounts.by_name.give_back(key)
+    if not right:
         raise ServiceError(401, "error.sign_in", "wrong name or password")
     assert account is not None
+    accounts.remember(key, address)
     if accounts.hasher.check_needs_rehash(account.password_hash):
-        new_hash = await asyncio.to_thread(accounts.hasher.hash, body.password)
+        new_hash = await accounts.checks.run(accounts.hasher.hash, body.password)
         await service.db(accounts.store.set_password_hash, account.id, new_hash)
     await accounts.sign_in(request, response, account)
     return {"account": account_payload(account)}
