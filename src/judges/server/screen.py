@@ -52,29 +52,34 @@ class Replays:
     so that any step is at most that many actions away."""
 
     def __init__(self) -> None:
-        # game id -> (kept positions, the step at which each round begins)
-        self.kept: OrderedDict[str, tuple[list[Game], dict[str, int]]] = OrderedDict()
+        # game id -> (kept positions, the step at which each round begins, each phase's)
+        self.kept: OrderedDict[str, tuple[list[Game], dict[str, int], list[int]]] = OrderedDict()
 
-    def game_at(self, live: LiveGame, options: dict[str, Any], step: int) -> tuple[Game, dict[str, int]]:
-        """The game after `step` actions, and the step at which each round begins."""
+    def game_at(self, live: LiveGame, options: dict[str, Any], step: int) -> tuple[Game, dict[str, int], list[int]]:
+        """The game after `step` actions, the step at which each round begins, and the steps at
+        which a new phase begins (a round's or a phase's first step: where "step by phase" stops)."""
         if live.id not in self.kept:
             position = options.get("position")
             game = new_game({k: v for k, v in options.items() if k not in SERVER_OPTIONS}, position)
-            checkpoints, rounds = [game.clone()], {str(game.state.round): 0}
+            checkpoints, rounds, phases = [game.clone()], {str(game.state.round): 0}, [0]
+            where = (game.state.round, game.state.phase)
             for seq, action in enumerate(live.game.log, start=1):
                 game.apply(action)
                 rounds.setdefault(str(game.state.round), seq)
+                if (game.state.round, game.state.phase) != where:
+                    where = (game.state.round, game.state.phase)
+                    phases.append(seq)
                 if seq % REPLAY_CHECKPOINT == 0:
                     checkpoints.append(game.clone())
-            self.kept[live.id] = (checkpoints, rounds)
+            self.kept[live.id] = (checkpoints, rounds, phases)
             while len(self.kept) > REPLAY_GAMES:
                 self.kept.popitem(last=False)
         self.kept.move_to_end(live.id)
-        checkpoints, rounds = self.kept[live.id]
+        checkpoints, rounds, phases = self.kept[live.id]
         game = checkpoints[step // REPLAY_CHECKPOINT].clone()
         for action in live.game.log[len(game.log) : step]:
             game.apply(action)
-        return game, rounds
+        return game, rounds, phases
 
 
 class BoardTexts:

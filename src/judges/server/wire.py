@@ -126,6 +126,7 @@ class ReplayStep(Struct, kw_only=True):
     step: int
     steps: int
     rounds: dict[str, int]  # the step at which each round begins
+    phases: list[int]  # the steps at which a phase begins, in order (0 first)
 
 
 class ReplayView(View, kw_only=True):

@@ -265,7 +265,7 @@ async def replay(
     lang: str | None = None,
 ) -> Response:
     """A finished game at `step` (default: the end), every hand shown; the steps where each
-    round begins; the board and the log up to that step."""
+    round and each phase begins; the board and the log up to that step."""
     live = await service.get(game_id)
     language = normalize_language(lang) if lang else request_language(request)
     async with live.lock:
@@ -275,12 +275,12 @@ async def replay(
         total = len(live.game.log)
         at = total if step is None else max(0, min(step, total))
         options = {**stored.options, **msgspec.to_builtins(live.game.state.options)}
-        game, rounds = await asyncio.to_thread(screen.replays.game_at, live, options, at)
+        game, rounds, phases = await asyncio.to_thread(screen.replays.game_at, live, options, at)
         entries = [e for e in log_entries(live, language) if e["seq"] < at]
         names = live.names()
     payload = wire.ReplayView(
         **msgspec.structs.asdict(public_payload(live, language, game, reveal=True, **screen.table_options(live))),
-        replay=wire.ReplayStep(step=at, steps=total, rounds=rounds),
+        replay=wire.ReplayStep(step=at, steps=total, rounds=rounds, phases=phases),
         board_svg=board_svg(describe_board(game.world, game.state, language), language, names),
         log=entries,
     )

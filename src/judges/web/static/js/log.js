@@ -22,6 +22,26 @@ export function logEntries() {
   return items;
 }
 
+// A player's same step taken again and again in a row (twelve troops bought for one
+// settlement) is one line with its count; a step taken back stays a line of its own.
+export function grouped(items) {
+  const out = [];
+  for (const item of items) {
+    const last = out[out.length - 1];
+    if (item.kind === "action" && last && last.kind === "action" && !item.undone && !last.undone
+        && last.player === item.player && last.type === item.type && last.text === item.text) {
+      out[out.length - 1] = {...last, count: (last.count || 1) + 1};
+    } else {
+      out.push(item);
+    }
+  }
+  return out;
+}
+
+const times = (item) => item.count > 1
+  ? el("span", {class: "log-count", title: t("ui.log_times_title", {n: item.count})}, t("ui.log_times", {n: item.count}))
+  : null;
+
 // A battle's report shows its dice as dice, each side named (and coloured) before its own;
 // the words of each roll (the report's first lines, one per roll) stay as the row's label.
 const party = (p) => typeof p === "number" ? el("span", {class: "party"}, swatch(seatColour(p)), seatName(p))
@@ -67,9 +87,9 @@ export function renderLog() {
   if (signature === shown) return;
   shown = signature;
   if (!list.dataset.watched) follow(list);
-  list.replaceChildren(...items.map((item) => item.kind === "action"
+  list.replaceChildren(...grouped(items).map((item) => item.kind === "action"
     ? el("li", {class: "log-action" + (item.undone ? " undone" : ""), dataset: {logEntry: "action", type: item.type,
-        ...(item.undone ? {undone: "true"} : {})}}, item.text)
+        ...(item.undone ? {undone: "true"} : {}), ...(item.count > 1 ? {count: item.count} : {})}}, item.text, times(item))
     : el("li", {class: "log-note", dataset: {logEntry: "note", key: item.key}},
         el("div", {class: "log-title"}, el("span", {class: "log-round"}, t("ui.round_n", {n: item.round})), " ", item.title,
           item.chapter ? el("a", {href: `/manual/${store.app.lang}/${item.chapter}`, target: "_blank", class: "manual-ref",

@@ -536,4 +536,5 @@ export interface ReplayStep {
   step: number;
   steps: number;
   rounds: Record<string, number>;
+  phases: number[];
 }
