@@ -1,0 +1,72 @@
+"""THE REGISTRY OF THE ROME ENGINE'S DECISION KINDS.
+
+A `Decision` in `state.pending` names its kind; this registry says everything else about it:
+the action types that answer it, the generator of its legal actions, the handler that applies
+one (it validates fully before it changes anything), the rule its refusals name, and whether
+its answer is secret. `RomeGame` dispatches through it, and so will the bots, the protocol and
+the docs. Its order is the order a seat owing several answers them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from . import playing, revenue, setup
+from .actions import Action, ChooseLeader, Contribute, Done, PlayConcession, PlayStatesman, Transfer
+from .context import Ctx
+from .state import Decision
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionKind:
+    name: str
+    actions: tuple[type[Action], ...]
+    legal: Callable[[Ctx, Decision], Iterable[Any]]
+    handler: Callable[[Ctx, Decision, Any], None]
+    rule: str
+    secret: bool = False
+
+
+KINDS: Mapping[str, DecisionKind] = MappingProxyType(
+    {
+        k.name: k
+        for k in (
+            DecisionKind(
+                "choose_leader",
+                (ChooseLeader,),
+                setup.legal_choose_leader,
+                setup.apply_choose_leader,
+                setup.RULE_LEADER,
+            ),
+            DecisionKind(
+                "play_cards",
+                (PlayStatesman, PlayConcession, Done),
+                playing.legal_play_cards,
+                playing.apply_play_cards,
+                playing.RULE,
+            ),
+            DecisionKind(
+                "redistribute",
+                (Transfer, Done),
+                revenue.legal_redistribute,
+                revenue.apply_redistribute,
+                revenue.RULE_REDISTRIBUTION,
+                secret=True,  # faction treasuries are secret (VG 1.06.31)
+            ),
+            DecisionKind(
+                "contribute",
+                (Contribute, Done),
+                revenue.legal_contribute,
+                revenue.apply_contribute,
+                revenue.RULE_CONTRIBUTION,
+            ),
+        )
+    }
+)
+
+
+def kinds_answered_by(action: Action) -> list[str]:
+    return [k.name for k in KINDS.values() if type(action) in k.actions]

@@ -1,0 +1,74 @@
+"""The Rome engine's messages: one registry of its report lines, as `decisions.py` is of its
+decision kinds.
+
+The engine never writes a sentence. A rule emits a key with typed parameters
+(`Ctx.report("rome.mortality.dies", senator="4", cause="mortality")`); the key is declared here
+once, with the type of each parameter, so the renderer (`judges.rome.i18n`) converts each
+parameter by its type (a senator id becomes his name, a faction its player's name, a war its
+name in the reader's language). The tests check that every key the engine emits is declared
+here, emitted with exactly its declared parameters, and has its text in every catalog.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+#: What a parameter may be, and what its value is.
+PARAM_TYPES: Mapping[str, str] = MappingProxyType(
+    {
+        "senator": "a senator's family id ('4'): his name",
+        "card": "any card id: its name",
+        "faction": "a seat: its player's name",
+        "war": "a war's id: its name",
+        "event": "an event's id: its name",
+        "office": "an office (rome.office.<name>)",
+        "cause": "why a senator died (rome.cause.<name>)",
+        "chit": "a mortality chit: a senator id, 'blank' or 'draw_two'",
+        "int": "a number",
+        "talents": "a number of talents",
+        "phase": "a phase's name (rome.phase.<name>)",
+        "ending": "how the game ended (rome.ending.<name>)",
+        "factions": "a list of seats",
+    }
+)
+
+
+def _declare(**params: str) -> Mapping[str, str]:
+    for kind in params.values():
+        assert kind in PARAM_TYPES, kind
+    return MappingProxyType(params)
+
+
+#: key -> its parameters and their types.
+MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {
+        # setup
+        "rome.setup.temporary_consul": _declare(senator="senator", faction="faction"),
+        "rome.setup.leader": _declare(senator="senator", faction="faction"),
+        "rome.setup.dealt": _declare(faction="faction", int="int"),
+        # cards played to the table (setup and the Revolution phase)
+        "rome.cards.statesman": _declare(card="card", faction="faction"),
+        "rome.cards.concession": _declare(card="card", senator="senator", faction="faction"),
+        # mortality
+        "rome.war.imminent_active": _declare(war="war"),
+        "rome.mortality.chit": _declare(chit="chit"),
+        "rome.mortality.dies": _declare(senator="senator", cause="cause"),
+        "rome.mortality.no_one": _declare(),
+        # revenue
+        "rome.revenue.faction": _declare(faction="faction", talents="talents"),
+        "rome.revenue.gift": _declare(faction="faction", receiver="faction", talents="talents"),
+        "rome.revenue.contribution": _declare(senator="senator", talents="talents", int="int"),
+        "rome.revenue.state": _declare(talents="talents", int="int"),
+        "rome.revenue.debits": _declare(talents="talents", int="int"),
+        # population
+        "rome.population.unrest": _declare(int="int"),
+        "rome.population.roll": _declare(senator="senator", int="int"),
+        "rome.population.result": _declare(int="int"),
+        "rome.population.manpower_shortage": _declare(),
+        "rome.population.no_recruitment": _declare(),
+        "rome.population.mob": _declare(),
+        # the end
+        "rome.game.over": _declare(ending="ending", factions="factions"),
+    }
+)

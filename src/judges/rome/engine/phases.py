@@ -1,0 +1,38 @@
+"""THE TURN MACHINE'S DECLARATION: each phase as its list of steps.
+
+A step is a function of the context that returns True when it is finished (the cursor moves
+on) or False when it posted a decision and must run again once that is answered (the
+factions that decide one after another). A step may post decisions several factions owe at
+once and return True: the next step runs when all are answered.
+
+`PHASE_STEPS` names the phases the engine plays, in order. The turn runs setup once, then
+Mortality, Revenue, Forum, Population, Senate, Combat, Revolution again and again (R1); a
+phase that is not in `PHASE_STEPS` is one the engine does not play yet: the game stops there
+(`RomeGame.frontier`) and says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+from . import mortality, population, revenue, setup
+from .context import Ctx
+
+Step = Callable[[Ctx], bool]
+
+PHASE_STEPS: Mapping[str, tuple[Step, ...]] = MappingProxyType(
+    {
+        "setup": (setup.deal, setup.temporary_consul, setup.ask_leaders, setup.ask_first_cards),
+        "mortality": (mortality.activate_imminent, mortality.mortality_draw),
+        "revenue": (
+            revenue.personal_revenue,
+            revenue.ask_redistribution,
+            revenue.state_revenue,
+            revenue.ask_contributions,
+            revenue.debits,
+            revenue.returning_governors,
+        ),
+        "population": (population.unrest_from_wars_and_droughts, population.state_of_the_republic),
+    }
+)
