@@ -22,7 +22,9 @@ def test_every_named_test_exists():
     for path, first, more in named:
         source = ROOT / path
         assert source.is_file(), path
-        defined = {n.name for n in ast.walk(ast.parse(source.read_text(encoding="utf-8"))) if isinstance(n, ast.FunctionDef)}
+        defined = {
+            n.name for n in ast.walk(ast.parse(source.read_text(encoding="utf-8"))) if isinstance(n, ast.FunctionDef)
+        }
         for name in [first, *re.findall(r"::(\w+)", more)]:
             assert name in defined, f"{path}::{name}"
 
