@@ -1,4 +1,4 @@
-"""Wall time of GET /api/games/{id}/hint at the server's default limits: 20 hints in 3-player
+"""Wall time of POST /api/games/{id}/hint at the server's default limits: 20 hints in 3-player
 games (a human seat beside a greedy and an MCTS seat), each hint then played (docs/bots.md,
 "Hints").
 
@@ -35,12 +35,16 @@ def main() -> None:
                         break
                     time.sleep(0.05)
                 start = time.perf_counter()
-                hint = c.get(f"/api/games/{game_id}/hint", headers=headers)
+                hint = c.post(f"/api/games/{game_id}/hint", headers=headers)
                 times.append(time.perf_counter() - start)
                 assert hint.status_code == 200, hint.text
                 action = {"action": hint.json()["action"]}
                 played = c.post(f"/api/games/{game_id}/actions", json=action, headers=headers)
                 assert played.status_code == 200, played.text
+                # one hint per decision: the rest of a turn is ended, so that the next hint is searched
+                legal = c.get(f"/api/games/{game_id}/view", headers=headers).json()["legal_actions"]
+                if any(a["type"] == "end_turn" for a in legal):
+                    c.post(f"/api/games/{game_id}/actions", json={"action": {"type": "end_turn"}}, headers=headers)
     times.sort()
     print(f"{len(times)} hints via the API: median {times[len(times) // 2]:.3f} s, longest {times[-1]:.3f} s")
 

@@ -1,9 +1,11 @@
 """Issue 31, item 2, in the browser: the Hint button of the actions panel asks the server for the
-strong bot's choice, lists its reasons in the reader's language and rings its target on the
-board; a table without hints shows no button."""
+strong bot's choice (a POST from the game's page), lists its reasons in the reader's language and
+rings its target on the board; the hint stays for the whole decision, free steps included, and is
+counted once; a table without hints shows no button."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from browser.play import new_game, open_host_seat, open_page, watch_console
@@ -30,7 +32,9 @@ def test_the_hint_button_lists_reasons_and_rings_the_target(server, browser, lan
     data = new_game(server, seed=3, position=SHOP)
     open_host_seat(page, server, data, f"?lang={lang}")
     page.locator("#actions .end-turn").wait_for()
-    page.locator("#actions [data-action='hint']").click()
+    with page.expect_request(lambda r: r.url.split("?")[0].endswith("/hint")) as asked:
+        page.locator("#actions [data-action='hint']").click()
+    assert asked.value.method == "POST"
     page.locator("#actions .hint-box li").first.wait_for()
     reasons = page.locator("#actions .hint-reasons li").all_inner_texts()
     assert reasons and all(r.strip() for r in reasons)
@@ -48,3 +52,24 @@ def test_a_table_without_hints_shows_no_button(server, page):
     open_host_seat(page, server, data)
     page.locator("#actions .end-turn").wait_for()
     assert page.locator("#actions [data-action='hint']").count() == 0
+
+
+def test_the_hint_stays_for_the_whole_decision_and_is_counted_once(server, page):
+    data = new_game(server, seed=3, position=SHOP)
+    open_host_seat(page, server, data)
+    page.locator("#actions .end-turn").wait_for()
+    page.locator("#actions [data-action='hint']").click()
+    page.locator("#actions .hint-box li").first.wait_for()
+    first = page.locator("#actions .hint-action").inner_text()
+    headers = {"X-Seat-Token": data["token"]}
+    seq = httpx.get(f"{server}/api/games/{data['id']}/view", headers=headers).json()["seq"]
+    step = {"type": "buy", "item": "troop", "settlement": "Shunem"}  # a free step: the same decision
+    bought = httpx.post(f"{server}/api/games/{data['id']}/actions", headers=headers, json={"action": step})
+    assert bought.status_code == 200, bought.text
+    page.wait_for_function(f"document.body.dataset.seq === '{seq + 1}'")  # the step drawn
+    assert page.locator("#actions .hint-box").is_visible()  # the hint still shown: the same decision
+    page.locator("#actions [data-action='hint']").click()  # asked again: the same hint
+    page.wait_for_timeout(300)
+    assert page.locator("#actions .hint-action").inner_text() == first
+    view = httpx.get(f"{server}/api/games/{data['id']}/view", headers=headers).json()
+    assert view["seq"] == seq + 1 and view["seats"][0]["hints"] == 1

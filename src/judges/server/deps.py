@@ -3,7 +3,7 @@ limiters and options, all kept on `app.state` by `create_app`, and a request's s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends
@@ -12,7 +12,7 @@ from starlette.requests import HTTPConnection
 from . import seats as seat_keys
 from .accounts import Accounts
 from .errors import ServiceError
-from .limits import Limits, RateLimiter
+from .limits import DEFAULT_LIMITS, Limits, RateLimiter
 from .service import GameService, LiveGame
 
 
@@ -23,6 +23,10 @@ class Rates:
     create: RateLimiter  # new games, per client address
     away: RateLimiter  # a seat handed to a bot and back, per seat
     view: RateLimiter  # a seat's full views (a socket opened, a resync, a language): what a view costs
+    # hints, per client address (server/hints.py)
+    hint: RateLimiter = field(
+        default_factory=lambda: RateLimiter(DEFAULT_LIMITS.hint_burst, DEFAULT_LIMITS.hint_per_minute)
+    )
 
     @classmethod
     def of(cls, limits: Limits) -> Rates:
@@ -30,6 +34,7 @@ class Rates:
             RateLimiter(limits.create_burst, limits.create_per_minute),
             RateLimiter(limits.away_burst, limits.away_per_minute),
             RateLimiter(limits.resync_burst, limits.resync_per_minute),
+            RateLimiter(limits.hint_burst, limits.hint_per_minute),
         )
 
 

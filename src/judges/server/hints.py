@@ -1,83 +1,151 @@
 """The hint route: the strong bot's choice for the decision a seat owes, with its reasons.
 
-`GET /api/games/{id}/hint` (the seat's credential) answers `{action, text, reasons, alternatives}`
-(bots/hint.py): the search runs from the seat's view only, on the bots' pool (`FairPool`, as a
-search bot's thinking: other tables never wait for it) under the server's CPU budget for one
-decision (`Limits.bot_cpu_seconds`). One search a position: asked again (or twice at once) for
-the same position, the seat gets the same hint, searched once. Each position hinted is counted in
-the seat's stored record (`hints`, shown in the view's seats); a table created with
+`POST /api/games/{id}/hint` (the seat's credential; a cookie from this site's pages only, so
+another site can neither ask a hint for the player nor mark the game as hinted) answers
+`{action, text, reasons, alternatives, seq, at}` (bots/hint.py): the search runs from the seat's
+view only, on the bots' pool under the server's CPU budget for one decision
+(`Limits.bot_cpu_seconds`).
+
+One hint per decision owed (`tables.owed_decisions`: a turn keeps its name through its free
+steps and their Undo): the first request for a decision searches, once; asked again for the
+same decision, in whatever position of it, the seat gets that same hint (`seq`: the position
+it was searched for; `at`: the decision's round, phase and step). The hint is kept in the
+stored seat (`hinted`), so every process and a restarted server answer it alike, and the
+decisions hinted are counted in the seat's record (`hints`, shown in the view's seats; a
+hinted game is not rated). A table created with
 `hints: false` refuses them (403).
+
+What hints may take (server/limits.py): `hint_burst` then `hint_per_minute` per client address
+(429 `error.rate_hint`); every table's hints share one share of the bots' pool (`HINTS`: served
+as one table's bots, never ahead of the tables whose bots used less), at most `hint_queue`
+waiting (503 `error.hints_busy`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import msgspec
 from fastapi import APIRouter, Request
 from starlette.requests import HTTPConnection
 
-from ..bots.hint import Hint, hint_for, hint_json, render_hint
+from ..bots.hint import hint_for, hint_json, render_hint
 from ..i18n import request_language
+from .deps import rate_limited
+from .limits import HINTS
 from .service import GameService, LiveGame, ServiceError, bot_seed
+from .tables import owed_decisions
 
-MAX_KEPT = 10_000  # the last hint of this many seats is kept (asked again, it is not searched again)
+MAX_KEPT = 10_000  # searches under way kept by the route (a bound on its memory)
+CLAIM_SECONDS = 60.0  # a search claimed by a process that never stored its hint may be claimed again
 
 
 def hints_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGame], Awaitable[int]]) -> APIRouter:
     """The hint's route; `seat_of` is the app's reading of a request's seat credential."""
     router = APIRouter()
-    # (game, seat) -> (the position's digest, its hint's search): the last position asked
-    searches: dict[tuple[str, int], tuple[bytes, asyncio.Task[Hint]]] = {}
+    # (game, seat) -> (the decisions, the search): a search under way, shared by the requests
+    # that ask for the same decision meanwhile
+    searches: dict[tuple[str, int], tuple[list[str], asyncio.Task[dict[str, Any]]]] = {}
 
-    @router.get("/api/games/{game_id}/hint")
-    async def hint(game_id: str, request: Request, lang: str | None = None) -> dict[str, Any]:
-        """The strong bot's choice for the decision your seat owes, with its reasons in your
-        language and the two best alternatives with their value (in % of the searched futures
-        won). 403 on a table that refuses hints; 409 when your seat owes no decision."""
-        live = await service.get(game_id)
-        seat = await seat_of(request, live)
-        if not live.hints:
-            raise ServiceError(403, "error.hints_off", "this table plays without hints")
-        language = request_language(request, lang, live.seats[seat]["language"])
+    def given(info: dict[str, Any], owing: list[str]) -> dict[str, Any] | None:
+        """The hint the stored seat holds for one of the decisions it owes now, if any."""
+        hinted = info.get("hinted")
+        if isinstance(hinted, dict) and hinted.get("decisions") == owing and "hint" in hinted:
+            return hinted
+        return None
+
+    async def search(live: LiveGame, seat: int, owing: list[str]) -> dict[str, Any]:
+        """Searches the decision's hint (once: claimed in the stored seat) and stores it."""
         async with live.lock:
             game = live.game
-            if game.is_over or seat not in game.waiting_for():
+            if game.is_over or owed_decisions(game, seat) != owing:
                 raise ServiceError(409, "error.no_decision", "your seat owes no decision now")
             seq = len(game.log)
             legal = list(game.legal_actions(seat))
             view = game.view(seat, notifications=False)  # the hint sees what the seat sees, no more
             seed = bot_seed(game.state.options, seat) + seq
-        # The position exactly (a move taken back and replaced reaches the same count elsewhere).
-        position = hashlib.blake2b(msgspec.msgpack.encode(view), digest_size=16).digest()
-        known = searches.get((live.id, seat))
-        fresh = known is None or known[0] != position or (known[1].done() and known[1].exception() is not None)
-        if fresh:
-            if len(searches) >= MAX_KEPT:  # a bound on what the route keeps: the oldest go first
-                for key in list(searches)[: MAX_KEPT // 2]:
-                    del searches[key]
-            searches.pop((live.id, seat), None)
-            run = service.bot_pool.run(live.id, True, hint_for, seat, legal, view, seed, service.limits.bot_cpu_seconds)
-            known = searches[(live.id, seat)] = (position, asyncio.ensure_future(run))
-        assert known is not None
-        found = await asyncio.shield(known[1])
-        if fresh:
+            # the decision's place in the round: the screen shows the hint while it is owed
+            hinted: dict[str, Any] = {
+                "decisions": owing,
+                "seq": seq,
+                "at": [game.state.round, game.state.phase, game.state.step],
+            }
+
+            def claim(info: dict[str, Any]) -> bool:
+                before = info.get("hinted") or {}
+                if given(info, owing) is not None:
+                    return False
+                if before.get("decisions") == owing and time.time() - float(before.get("claimed", 0)) < CLAIM_SECONDS:
+                    return False  # searched meanwhile by another process
+                if before.get("decisions") != owing:
+                    info["hints"] = int(info.get("hints", 0)) + 1  # a decision hinted, on record
+                info["hinted"] = {**hinted, "claimed": time.time()}
+                return True
+
+            _, claimed = await service.update_seat(live, seat, claim)
+        if not claimed:
+            raise ServiceError(
+                503, "error.hints_busy", "the hint is being searched: ask again", headers={"Retry-After": "2"}
+            )
+        service.publish(live)
+        await service.broadcast(live)
+        budget = service.limits.bot_cpu_seconds
+        try:
+            found = await service.bot_pool.run(HINTS, True, hint_for, seat, legal, view, seed, budget)
+            hinted["hint"] = hint_json(found)
+        finally:  # the hint stored; or, when the search failed, the claim given up (asked again: searched)
             async with live.lock:
 
-                def count(info: dict[str, Any]) -> bool:
-                    info["hints"] = int(info.get("hints", 0)) + 1
+                def keep(info: dict[str, Any]) -> bool:
+                    if (info.get("hinted") or {}).get("decisions") != owing:
+                        return False  # the seat has moved on to another decision meanwhile
+                    info["hinted"] = hinted if "hint" in hinted else {**hinted, "claimed": 0}
                     return True
 
-                _, changed = await service.update_seat(live, seat, count)
-            if changed:
-                service.publish(live)
-                await service.broadcast(live)
+                await service.update_seat(live, seat, keep, quiet=True)
+        return hinted
+
+    @router.post("/api/games/{game_id}/hint")
+    async def hint(game_id: str, request: Request, lang: str | None = None) -> dict[str, Any]:
+        """The strong bot's choice for the decision your seat owes, with its reasons in your
+        language and the two best alternatives with their value (in % of the searched futures
+        won); one per decision (asked again, the same hint). 403 on a table that refuses hints;
+        409 when your seat owes no decision; 429 past your address's allowance."""
+        live = await service.get(game_id)
+        seat = await seat_of(request, live)
+        if not live.hints:
+            raise ServiceError(403, "error.hints_off", "this table plays without hints")
+        language = request_language(request, lang, live.seats[seat]["language"])
+        owing = owed_decisions(live.game, seat)
+        if live.game.is_over or not owing:
+            raise ServiceError(409, "error.no_decision", "your seat owes no decision now")
+        hinted = given(live.seats[seat], owing)
+        known = searches.get((live.id, seat))
+        if hinted is None and (known is None or known[0] != owing or known[1].done()):
+            address = request.client.host if request.client else ""
+            rate_limited(request.app.state.rates.hint, address, "error.rate_hint", "hints")
+            if service.bot_pool.pending(HINTS) >= service.limits.hint_queue:
+                raise ServiceError(
+                    503, "error.hints_busy", "too many hints are waiting: ask again", headers={"Retry-After": "5"}
+                )
+            if len(searches) >= MAX_KEPT:  # the oldest go first
+                for key in list(searches)[: MAX_KEPT // 2]:
+                    del searches[key]
+            known = searches[(live.id, seat)] = (owing, asyncio.ensure_future(search(live, seat, owing)))
+        if hinted is None:
+            assert known is not None
+            try:
+                hinted = await asyncio.shield(known[1])
+            finally:
+                if known[1].done() and searches.get((live.id, seat)) is known:
+                    del searches[(live.id, seat)]
         names = {i: s["name"] for i, s in enumerate(live.seats)}
-        out = render_hint(hint_json(found), language, view, live.game.world, names)
-        out["seq"] = seq  # the position the hint is for
+        view = live.game.view(seat, notifications=False)
+        out = render_hint(hinted["hint"], language, view, live.game.world, names)
+        out["seq"] = hinted["seq"]  # the position the hint was searched for
+        out["at"] = hinted["at"]  # the decision's round, phase and step
         return out
 
     return router

@@ -22,6 +22,9 @@ message) or, on a websocket, a close code after an error message:
 - chat messages (server/chat.py): cleaned the same way (line breaks kept), at most
   `max_chat_chars` characters and `max_chat_lines` lines (422), `chat_burst` then
   `chat_per_minute` per seat and less for spectators (429 with Retry-After, `error.rate_chat`);
+- hints (server/hints.py): one per decision owed, `hint_burst` then `hint_per_minute` per client
+  address (429 with Retry-After, `error.rate_hint`), at most `hint_queue` waiting for the bots'
+  pool (503, `error.hints_busy`), all tables' hints one share of the pool (`HINTS`);
 - the notifications a view holds (`max_view_notifications`) and the takeovers kept per seat;
 - the host hands over the seat of a player present (seen less than `absent_after` seconds ago)
   only with the other players' consent (409, `error.seat_present`).
@@ -58,6 +61,7 @@ from ..settings import load as load_settings
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "HINTS",
     "BodySizeLimit",
     "FairPool",
     "Limits",
@@ -104,6 +108,11 @@ class Limits:
     trusted_proxies: tuple[str, ...] = ()
     bot_workers: int = max(2, os.cpu_count() or 2)
     bot_cpu_seconds: float = 2.0  # CPU a search bot may spend on one decision
+    # hints (server/hints.py): one per decision owed; per client address `hint_burst` at once,
+    # then `hint_per_minute`; at most `hint_queue` waiting for the pool (503 past it)
+    hint_burst: int = 6
+    hint_per_minute: float = 6.0
+    hint_queue: int = 8
 
     def __post_init__(self) -> None:
         for entry in self.trusted_proxies:
@@ -337,6 +346,12 @@ class SecurityHeaders:
 # --- bot thinking ---------------------------------------------------------------------------
 
 
+#: The share of the bots' pool every table's hints take together (no table's id: ids have no
+#: spaces): the hints of many tables are served as one table's bots are, so however many
+#: tables ask, they cannot take more of the pool than one table of bots.
+HINTS = "hints of every table"
+
+
 class FairPool:
     """A bounded pool of threads where the bots think, shared fairly across games.
 
@@ -363,13 +378,18 @@ class FairPool:
         self._history = 256
 
     async def run(self, game: str, heavy: bool, fn: Callable[..., Any], *args: Any) -> Any:
-        """Runs fn(*args) on a worker when the game's turn comes; returns its result."""
+        """Runs fn(*args) on a worker when the game's turn comes; returns its result. `game` is
+        whose share the job takes: a table's id, or a name shared by a kind of jobs served as one
+        table (`HINTS`: every table's hints together)."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queues[heavy].setdefault(game, deque()).append((future, fn, args))
         self._dispatch()
         return await future
 
-    def pending(self) -> int:
+    def pending(self, game: str | None = None) -> int:
+        """The jobs waiting (of `game`'s share only, when given)."""
+        if game is not None:
+            return sum(len(queues.get(game, ())) for queues in self._queues.values())
         return sum(len(q) for queues in self._queues.values() for q in queues.values())
 
     def used(self, game: str) -> float:

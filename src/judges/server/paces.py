@@ -29,10 +29,10 @@ from typing import Any
 from pydantic import BaseModel, Field, model_validator
 from sqlalchemy import and_, select
 
-from ..engine import Game
 from .service import GameService, LiveGame, ServiceError
 from .store import GameStore, actions_table, games_table
 from .store.base import _utc
+from .tables import owed_decisions
 
 log = logging.getLogger("judges.server")
 
@@ -66,16 +66,6 @@ def pace_hours(options: dict[str, Any]) -> float | None:
 
 def abandoned(live: LiveGame) -> bool:
     return any(s.get("abandoned") for s in live.seats)
-
-
-def owed_decisions(game: Game, seat: int) -> list[str]:
-    """The decisions `seat` owes now, each named by where the round machine posted it and
-    what it is (round, phase, step, kind, subject): a turn keeps its name through its free
-    steps and their Undo, and loses it once answered (the machine moves on)."""
-    state = game.state
-    return sorted(
-        f"{state.round}.{state.phase}.{state.step}.{d.kind}.{d.subject}" for d in state.pending if d.player == seat
-    )
 
 
 def step(info: dict[str, Any], owing: list[str], now: float, limit: float) -> str | None:

@@ -41,6 +41,16 @@ CLIENT_ID_SEP = ":"
 SPECTATOR = -1  # the seat of a spectator's socket and the sender of a spectator's message: nobody's
 
 
+def owed_decisions(game: Game, seat: int) -> list[str]:
+    """The decisions `seat` owes now, each named by where the round machine posted it and
+    what it is (round, phase, step, kind, subject): a turn keeps its name through its free
+    steps and their Undo, and loses it once answered (the machine moves on)."""
+    state = game.state
+    return sorted(
+        f"{state.round}.{state.phase}.{state.step}.{d.kind}.{d.subject}" for d in state.pending if d.player == seat
+    )
+
+
 @dataclass(eq=False)
 class Subscriber:
     """One websocket: the encoded messages waiting for it (bounded), and how to close it."""

@@ -4,7 +4,7 @@ import {store, update} from "./store.js";
 import {$, el, icon} from "./dom.js";
 import {t, placeName} from "./i18n.js";
 import {act} from "./connection.js";
-import {movesOf, selectable, generalActions, hexActions, label, extrasOf, hexOf} from "./targets.js";
+import {movesOf, selectable, generalActions, hexActions, label, extrasOf, hexOf, settlementActions, regionActions, regionOfHex} from "./targets.js";
 
 let shownSvg = null, zoom = 1;
 const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -108,11 +108,13 @@ function decorate(svg) {
     const h = Number(node.dataset.hex);
     if (moves[h]) { node.classList.add("reachable"); }
   });
+  // a settlement is outlined when a click acts on it (a purchase, a Revolt); a card naming its
+  // region (Tax) lights the region's border under the pointer instead (lightRegion)
   svg.querySelectorAll("[data-settlement]").forEach((node) => {
     const h = Number(node.dataset.hex);
     const hint = hexHint(h, moves);
     if (moves[h]) node.classList.add("reachable");
-    if (hint) target(node, hint);
+    if (hint) target(node, hint, !moves[h] && !settlementActions(node.dataset.settlement).length);
   });
   svg.querySelectorAll("polygon.hex[data-hex]").forEach((node) => {
     const h = Number(node.dataset.hex);
@@ -279,6 +281,21 @@ function onTap(event) {
 
 export function closeChooser() { $("chooser").hidden = true; }
 
+// The border of the region under the pointer lights up when a card may name it (Tax): the
+// region is the target, not each settlement in it.
+function lightRegion(event) {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  svg.querySelectorAll(".region-outline.lit").forEach((n) => n.classList.remove("lit"));
+  const node = event.target.closest && event.target.closest("[data-hex]");
+  if (!node || store.app.mode !== "play") return;
+  const region = regionOfHex(Number(node.dataset.hex));
+  if (region === null) return;
+  const name = store.world.regions[region].name;
+  if (!regionActions(name).length) return;
+  svg.querySelector(`[data-region-outline="${CSS.escape(name)}"]`)?.classList.add("lit");
+}
+
 // What a piece is or what a click on it would do; a piece with nothing to do shows its
 // tooltip (a settlement's name, owner and garrison; a general's titles), so that a tap or a
 // long press on a phone names what the compact board leaves unlabelled.
@@ -295,14 +312,23 @@ function showHint(event) {
 
 // --- zoom: buttons, ctrl+wheel; the page itself never scrolls sideways ----------------------
 
+// Zoom 1: the map fills its frame's width (taller than the frame on a wide screen: the frame
+// scrolls up and down); `whole()`: the zoom at which the whole map fits in the frame.
+function whole() {
+  const svg = $("board").querySelector("svg"), frame = $("board");
+  const box = svg && svg.viewBox.baseVal;
+  if (!box || !box.height || !frame.clientWidth) return 1;
+  return Math.min(1, frame.clientHeight * (box.width / box.height) / frame.clientWidth);
+}
+
 function applyZoom() {
   const svg = $("board").querySelector("svg");
   if (!svg) return;
-  const box = svg.viewBox.baseVal;  // a narrow screen sizes the board to the map's proportions
+  const box = svg.viewBox.baseVal;  // the frame is sized from the map's proportions
   if (box && box.height) $("board-wrap").style.setProperty("--board-ratio", String(box.width / box.height));
+  zoom = Math.max(zoom, whole());
   svg.classList.toggle("zoomed", zoom > 1);
-  svg.style.width = zoom > 1 ? `${zoom * 100}%` : "";
-  svg.style.height = zoom > 1 ? `${zoom * 100}%` : "";
+  svg.style.width = zoom !== 1 ? `${zoom * 100}%` : "";
   fitLabels(svg);
 }
 
@@ -433,7 +459,7 @@ function layOut(svg, k) {
 function setZoom(z) {
   const b = $("board");
   const cx = (b.scrollLeft + b.clientWidth / 2) / (b.scrollWidth || 1), cy = (b.scrollTop + b.clientHeight / 2) / (b.scrollHeight || 1);
-  zoom = Math.max(1, Math.min(4, z));
+  zoom = Math.max(whole(), Math.min(4, z));
   applyZoom();
   b.scrollLeft = cx * b.scrollWidth - b.clientWidth / 2;
   b.scrollTop = cy * b.scrollHeight - b.clientHeight / 2;
@@ -446,6 +472,7 @@ export function initBoard() {
   board.addEventListener("click", onActivate);
   board.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onActivate(e); } });
   board.addEventListener("mouseover", showHint);
+  board.addEventListener("mouseover", lightRegion);
   board.addEventListener("click", showHint);
   window.addEventListener("resize", applyZoom);
   // the board's frame changes size with the panels around it too (a bar appears, a name wraps)
@@ -455,7 +482,7 @@ export function initBoard() {
     if (size !== frame) { frame = size; applyZoom(); }
   }).observe(board);
   board.addEventListener("focusin", showHint);
-  board.addEventListener("mouseleave", () => { $("hint").hidden = true; });
+  board.addEventListener("mouseleave", (e) => { $("hint").hidden = true; lightRegion(e); });
   board.addEventListener("wheel", (e) => { if (e.ctrlKey) { e.preventDefault(); setZoom(zoom * (e.deltaY < 0 ? 1.2 : 1 / 1.2)); } }, {passive: false});
   // a long press shows the hint, as a hover does
   let press = null;
@@ -465,7 +492,7 @@ export function initBoard() {
   $("zoom").replaceChildren(
     el("button", {type: "button", "aria-label": t("ui.zoom_in"), title: t("ui.zoom_in"), onclick: () => setZoom(zoom * 1.4)}, "+"),
     el("button", {type: "button", "aria-label": t("ui.zoom_out"), title: t("ui.zoom_out"), onclick: () => setZoom(zoom / 1.4)}, "−"),
-    el("button", {type: "button", "aria-label": t("ui.zoom_fit"), title: t("ui.zoom_fit"), onclick: () => setZoom(1)}, "⤢"));
+    el("button", {type: "button", "aria-label": t("ui.zoom_fit"), title: t("ui.zoom_fit"), onclick: () => setZoom(zoom === 1 ? whole() : 1)}, "⤢"));
 }
 
 export {extrasOf};

@@ -34,7 +34,10 @@ export function hintParts() {
     onclick: (e) => ask(e.currentTarget)}, t("ui.hint"));
   const hint = current();
   if (!hint) return [button];
+  // the words can be long: the box closes (a phone's bottom bar grows with it)
   const box = el("div", {class: "hint-box", role: "status"},
+    el("button", {type: "button", class: "hint-close", dataset: {action: "close-hint"}, "aria-label": t("ui.close"), title: t("ui.close"),
+      onclick: () => update({hint: null})}, "×"),
     el("p", {class: "hint-action"}, el("strong", {}, hint.text)),
     el("ul", {class: "hint-reasons"}, ...hint.reasons.map((r) => el("li", {}, r.text))),
     hint.alternatives.length ? el("p", {class: "muted hint-alternatives"}, t("ui.hint_alternatives", {

@@ -77,7 +77,7 @@ export function renderMe() {
   const coins = el("span", {class: "coins", dataset: {coins: p.coins}}, icon("tax"), ` ${p.coins}`);
   box.replaceChildren(
     el("h3", {}, swatch(seatColour(store.app.seat)), `${seatName(store.app.seat)} (${t("ui.you")})`),
-    el("p", {class: "me-line"}, coins, ` · ${t("ui.score")}: ${score.total}`),
+    el("p", {class: "me-line"}, coins, " · ", el("span", {class: "my-score"}, `${t("ui.score")}: ${score.total}`)),
     el("div", {class: "hand", "aria-label": t("ui.hand")}, el("span", {class: "muted"}, t("ui.hand") + ":"),
       ...hand.map((c) => el("span", {class: "card-chip", title: t("card_help." + c), tabindex: "0"},
         icon(cards[c] ? cards[c].icon : "card"), t("card." + c)))));
@@ -118,8 +118,11 @@ export function renderActions() {
   }
   // What the board cannot name: events to play, cards to buy (no target).
   parts.push(...legal.filter(offBoard).map(button));
-  if (legal.some((a) => ["buy", "play_tax", "play_revolt", "play_assassin", "play_prophet", "play_anointing", "execute", "release"].includes(a.type)))
+  // what a click on the board does now: buy there (Acquisitions) or play a card there (Intrigue)
+  if (legal.some((a) => a.type === "buy"))
     parts.push(el("p", {class: "muted hint-line"}, t("ui.click_targets")));
+  else if (legal.some((a) => ["play_tax", "play_revolt", "play_assassin", "play_prophet", "play_anointing", "execute", "release"].includes(a.type)))
+    parts.push(el("p", {class: "muted hint-line"}, t("ui.click_card_targets")));
   const end = legal.find((a) => a.type === "end_turn");
   const tools = [undoButton()];
   if (end) tools.push(el("button", {type: "button", class: "action end-turn primary" + (isSending(end) ? " pressed" : ""),
