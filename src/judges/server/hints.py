@@ -42,22 +42,50 @@ MAX_KEPT = 10_000  # searches under way kept by the route (a bound on its memory
 CLAIM_SECONDS = 60.0  # a search claimed by a process that never stored its hint may be claimed again
 
 
-def hints_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGame], Awaitable[int]]) -> APIRouter:
-    """The hint's route; `seat_of` is the app's reading of a request's seat credential."""
-    router = APIRouter()
-    # (game, seat) -> (the decisions, the search): a search under way, shared by the requests
-    # that ask for the same decision meanwhile
-    searches: dict[tuple[str, int], tuple[list[str], asyncio.Task[dict[str, Any]]]] = {}
+def given(info: dict[str, Any], owing: list[str]) -> dict[str, Any] | None:
+    """The hint the stored seat holds for the decisions it owes now, if any."""
+    hinted = info.get("hinted")
+    if isinstance(hinted, dict) and hinted.get("decisions") == owing and "hint" in hinted:
+        return hinted
+    return None
 
-    def given(info: dict[str, Any], owing: list[str]) -> dict[str, Any] | None:
-        """The hint the stored seat holds for one of the decisions it owes now, if any."""
-        hinted = info.get("hinted")
-        if isinstance(hinted, dict) and hinted.get("decisions") == owing and "hint" in hinted:
-            return hinted
-        return None
 
-    async def search(live: LiveGame, seat: int, owing: list[str]) -> dict[str, Any]:
+class Searches:
+    """The hints being searched in this process: one search a seat's decision, shared by the
+    requests that ask for it meanwhile, claimed in the stored seat (one process searches it)."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        # (game, seat) -> (the decisions, the search)
+        self.running: dict[tuple[str, int], tuple[list[str], asyncio.Task[dict[str, Any]]]] = {}
+
+    def start(self, request: Request, live: LiveGame, seat: int, owing: list[str]) -> asyncio.Task[dict[str, Any]]:
+        """The search of the seat's decision: the one under way, or a new one within the limits."""
+        known = self.running.get((live.id, seat))
+        if known is not None and known[0] == owing and not known[1].done():
+            return known[1]
+        address = request.client.host if request.client else ""
+        rate_limited(request.app.state.rates.hint, address, "error.rate_hint", "hints")
+        if self.service.bot_pool.pending(HINTS) >= self.service.limits.hint_queue:
+            raise ServiceError(
+                503, "error.hints_busy", "too many hints are waiting: ask again", headers={"Retry-After": "5"}
+            )
+        if len(self.running) >= MAX_KEPT:  # the oldest go first
+            for key in list(self.running)[: MAX_KEPT // 2]:
+                del self.running[key]
+        task = asyncio.ensure_future(self.search(live, seat, owing))
+        self.running[(live.id, seat)] = (owing, task)
+        task.add_done_callback(lambda _: self._forget(live.id, seat, task))
+        return task
+
+    def _forget(self, game_id: str, seat: int, task: asyncio.Task[dict[str, Any]]) -> None:
+        known = self.running.get((game_id, seat))
+        if known is not None and known[1] is task:
+            del self.running[(game_id, seat)]
+
+    async def search(self, live: LiveGame, seat: int, owing: list[str]) -> dict[str, Any]:
         """Searches the decision's hint (once: claimed in the stored seat) and stores it."""
+        service = self.service
         async with live.lock:
             game = live.game
             if game.is_over or owed_decisions(game, seat) != owing:
@@ -67,11 +95,8 @@ def hints_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGa
             view = game.view(seat, notifications=False)  # the hint sees what the seat sees, no more
             seed = bot_seed(game.state.options, seat) + seq
             # the decision's place in the round: the screen shows the hint while it is owed
-            hinted: dict[str, Any] = {
-                "decisions": owing,
-                "seq": seq,
-                "at": [game.state.round, game.state.phase, game.state.step],
-            }
+            state = game.state
+            hinted: dict[str, Any] = {"decisions": owing, "seq": seq, "at": [state.round, state.phase, state.step]}
 
             def claim(info: dict[str, Any]) -> bool:
                 before = info.get("hinted") or {}
@@ -107,6 +132,12 @@ def hints_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGa
                 await service.update_seat(live, seat, keep, quiet=True)
         return hinted
 
+
+def hints_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGame], Awaitable[int]]) -> APIRouter:
+    """The hint's route; `seat_of` is the app's reading of a request's seat credential."""
+    router = APIRouter()
+    searches = Searches(service)
+
     @router.post("/api/games/{game_id}/hint")
     async def hint(game_id: str, request: Request, lang: str | None = None) -> dict[str, Any]:
         """The strong bot's choice for the decision your seat owes, with its reasons in your
@@ -122,25 +153,8 @@ def hints_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGa
         if live.game.is_over or not owing:
             raise ServiceError(409, "error.no_decision", "your seat owes no decision now")
         hinted = given(live.seats[seat], owing)
-        known = searches.get((live.id, seat))
-        if hinted is None and (known is None or known[0] != owing or known[1].done()):
-            address = request.client.host if request.client else ""
-            rate_limited(request.app.state.rates.hint, address, "error.rate_hint", "hints")
-            if service.bot_pool.pending(HINTS) >= service.limits.hint_queue:
-                raise ServiceError(
-                    503, "error.hints_busy", "too many hints are waiting: ask again", headers={"Retry-After": "5"}
-                )
-            if len(searches) >= MAX_KEPT:  # the oldest go first
-                for key in list(searches)[: MAX_KEPT // 2]:
-                    del searches[key]
-            known = searches[(live.id, seat)] = (owing, asyncio.ensure_future(search(live, seat, owing)))
         if hinted is None:
-            assert known is not None
-            try:
-                hinted = await asyncio.shield(known[1])
-            finally:
-                if known[1].done() and searches.get((live.id, seat)) is known:
-                    del searches[(live.id, seat)]
+            hinted = await asyncio.shield(searches.start(request, live, seat, owing))
         names = {i: s["name"] for i, s in enumerate(live.seats)}
         view = live.game.view(seat, notifications=False)
         out = render_hint(hinted["hint"], language, view, live.game.world, names)
