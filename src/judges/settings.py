@@ -46,6 +46,7 @@ class Settings(BaseSettings):
     trusted_proxies: str = ""  # addresses or networks, separated by commas or spaces
     create_per_minute: float | None = None
     create_burst: int | None = None
+    absent_after: float | None = None  # seconds without a sign of life that make a seat's player absent
 
     # --- accounts (server/accounts.py) ---
     session_days: float | None = None

@@ -40,9 +40,10 @@ def _free_port() -> int:
 
 
 @contextmanager
-def serve(folder: Path) -> Iterator[str]:
+def serve(folder: Path, env: dict[str, str] | None = None) -> Iterator[str]:
     """A real server (its own process, loopback only, its database in `folder`) that builds
-    scenario positions and takes seeds; yields its address."""
+    scenario positions and takes seeds; yields its address, which is also the one its mails'
+    links name. `env` adds settings (JUDGES_*)."""
     port = _free_port()
     db = folder / "browser.db"
     output = open(folder / "server.log", "wb")  # a file: a pipe nobody reads would fill and stall the server
@@ -51,6 +52,8 @@ def serve(folder: Path) -> Iterator[str]:
         "JUDGES_BOT_DELAY": "0.02",
         "JUDGES_CREATE_BURST": "1000",
         "JUDGES_DATABASE_URL": f"sqlite:///{db}",
+        "JUDGES_PUBLIC_URL": f"http://127.0.0.1:{port}",
+        **(env or {}),
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "judges.cli", "serve", "--port", str(port), "--allow-scenarios", "--allow-seeds"],

@@ -281,7 +281,8 @@ def test_another_sites_page_cannot_act_through_the_session(client):
     gid = client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 7}).json()["id"]
     only_session(client)
     evil = {"Origin": "https://evil.example"}
-    assert client.get(f"/api/games/{gid}/view", headers=evil).status_code == 401
+    refused = client.get(f"/api/games/{gid}/view", headers=evil)
+    assert refused.status_code == 403 and refused.json()["key"] == "error.cross_origin"
     assert client.get(f"/api/games/{gid}/view").status_code == 200
 
 

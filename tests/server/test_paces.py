@@ -6,16 +6,12 @@ forgotten password by e-mail; an idle game ends as abandoned."""
 
 from __future__ import annotations
 
-import re
-import socket
 import time
 from contextlib import ExitStack
 from datetime import UTC
-from email import message_from_bytes
 from email.message import Message
 
 import pytest
-from aiosmtpd.controller import Controller
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import select
@@ -23,41 +19,19 @@ from sqlalchemy import select
 from judges.server.app import create_app
 from judges.server.paces import step
 from judges.server.rating_tables import account_links_table, rated_games_table
+from mail_support import links_in as mail_links
+from mail_support import smtp_server
 from postgres_support import postgres_schema
 from seats_support import invitation_code
 
 HOUR = 3600.0
 
 
-class Mailbox:
-    """aiosmtpd's handler: keeps every message it receives."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
-        self.messages.append(message_from_bytes(envelope.content))
-        return "250 OK"
-
-    def to(self, address: str) -> list[Message]:
-        return [m for m in self.messages if m["To"] == address]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def mailbox(monkeypatch):
-    box = Mailbox()
-    port = free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
-    controller.start()
-    monkeypatch.setenv("JUDGES_SMTP_URL", f"smtp://127.0.0.1:{port}")
-    yield box
-    controller.stop()
+    with smtp_server() as box:
+        monkeypatch.setenv("JUDGES_SMTP_URL", box.url)
+        yield box
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -126,7 +100,7 @@ def paced_game(client, seats, **extra):
 
 
 def links_in(message: Message) -> list[str]:
-    return re.findall(r"http://testserver(/links/\S+)", message.get_payload(decode=True).decode())
+    return [link.removeprefix("http://testserver") for link in mail_links(message, "http://testserver")]
 
 
 ADA_AND_BOT = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}]

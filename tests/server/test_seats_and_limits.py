@@ -131,6 +131,52 @@ def test_a_cookie_from_another_sites_page_is_refused(client):
     assert ours.status_code == 200
 
 
+# What browsers send (fetch metadata, Origin, Referer) for a request carrying the seat's cookie.
+# Chromium's form on a page of `Referrer-Policy: no-referrer` said `Origin: null` with
+# `Sec-Fetch-Site: same-origin`: the site's own page, to be accepted.
+OURS = {
+    "chromium, this site's page": {"Sec-Fetch-Site": "same-origin", "Origin": "http://testserver"},
+    "chromium, this site's page under no-referrer": {"Sec-Fetch-Site": "same-origin", "Origin": "null"},
+    "typed or from a mail program": {"Sec-Fetch-Site": "none"},
+    "a browser without fetch metadata": {"Origin": "http://testserver"},
+    "an old browser, Referer only": {"Referer": "http://testserver/games/x"},
+    "an API client": {},
+}
+THEIRS = {
+    "another port of this host (same-site)": {"Sec-Fetch-Site": "same-site", "Origin": "http://testserver:1"},
+    "another site": {"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"},
+    "another site hiding itself": {"Sec-Fetch-Site": "cross-site", "Origin": "null"},
+    "a sandboxed frame, no fetch metadata": {"Origin": "null"},
+    "another site, no fetch metadata": {"Origin": "https://evil.example"},
+    "an old browser, another site's Referer": {"Referer": "https://evil.example/"},
+}
+
+
+@pytest.mark.parametrize("headers", OURS.values(), ids=OURS.keys())
+def test_this_sites_pages_use_the_seats_cookie(client, headers):
+    data = create(client)
+    chat = client.post(f"/api/games/{data['id']}/chat", json={"text": "hi"}, headers=headers)
+    assert chat.status_code == 200, chat.text
+
+
+@pytest.mark.parametrize("headers", THEIRS.values(), ids=THEIRS.keys())
+def test_other_sites_pages_do_not_use_the_seats_cookie(client, headers):
+    data = create(client)
+    chat = client.post(f"/api/games/{data['id']}/chat", json={"text": "hi"}, headers=headers)
+    assert chat.status_code == 403 and chat.json()["key"] == "error.cross_origin"
+    away = client.post(f"/api/games/{data['id']}/seat/away", headers=headers)
+    assert away.status_code == 403 and away.json()["key"] == "error.cross_origin"
+
+
+def test_a_link_from_another_site_opens_the_seats_page(client):
+    """A top-level navigation changes nothing: a link in a web mail opens the player's page."""
+    data = create(client)
+    navigation = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+    assert client.get(f"/games/{data['id']}", headers=navigation).status_code == 200
+    fetched = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"}
+    assert client.get(f"/api/games/{data['id']}/view", headers=fetched).status_code == 403
+
+
 def test_the_host_revokes_a_seat_and_reissues_its_invitation(client):
     data = create(client, takeover_bot="greedy")
     game_id, host = data["id"], data["token"]
@@ -344,7 +390,7 @@ def test_security_headers_on_pages_and_api(client):
             and "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
         )
         assert headers["x-content-type-options"] == "nosniff"
-        assert headers["referrer-policy"] == "no-referrer"
+        assert headers["referrer-policy"] == "same-origin"
         assert headers["x-frame-options"] == "DENY"
 
 

@@ -10,7 +10,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from . import seats as seat_keys
-from .accounts import Accounts
+from .accounts import SESSION_COOKIE, Accounts
 from .errors import ServiceError
 from .limits import DEFAULT_LIMITS, Limits, RateLimiter
 from .service import GameService, LiveGame
@@ -85,12 +85,14 @@ async def seat_of(conn: HTTPConnection, live: LiveGame) -> int:
     request is a sign of life of its player (server/seats.py, `present`)."""
     service, accounts = await get_service(conn), await get_accounts(conn)
     token, from_cookie = seat_keys.credential(conn, live.id)
-    bound = None if token and not from_cookie else await accounts.bound_seat(conn, live)
+    by_header = bool(token) and not from_cookie
+    cookies = from_cookie or SESSION_COOKIE in conn.cookies
+    if not by_header and cookies and not seat_keys.same_origin(conn):
+        raise ServiceError(403, "error.cross_origin", "a seat's cookie is accepted from this site's pages only")
+    bound = None if by_header else await accounts.bound_seat(conn, live)
     if bound is not None:  # signed in to the account the seat is bound to (server/accounts.py)
         service.saw(live, bound)
         return bound
-    if from_cookie and not seat_keys.same_origin(conn):
-        raise ServiceError(403, "error.cross_origin", "a seat's cookie is accepted from this site's pages only")
     seat = await service.seat_for(live, token)
     service.saw(live, seat)
     return seat

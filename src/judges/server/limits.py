@@ -125,13 +125,14 @@ class Limits:
     @classmethod
     def from_settings(cls, settings: Settings | None = None) -> Limits:
         """The defaults, with JUDGES_CREATE_PER_MINUTE / JUDGES_CREATE_BURST for load tests,
-        JUDGES_BOT_WORKERS and JUDGES_TRUSTED_PROXIES (the reverse proxies in front of the
-        server: docs/deploy.md); `settings` default: read now (judges/settings.py)."""
+        JUDGES_ABSENT_AFTER (the browser tests' notices), JUDGES_BOT_WORKERS and
+        JUDGES_TRUSTED_PROXIES (the reverse proxies in front of the server: docs/deploy.md);
+        `settings` default: read now (judges/settings.py)."""
         settings = settings or load_settings()
         values: dict[str, Any] = {}
         if settings.proxies:
             values["trusted_proxies"] = settings.proxies
-        for name in ("create_per_minute", "create_burst", "bot_workers"):
+        for name in ("create_per_minute", "create_burst", "absent_after", "bot_workers"):
             if getattr(settings, name) is not None:
                 values[name] = getattr(settings, name)
         return cls(**values)
@@ -311,9 +312,11 @@ DOCS_CSP = (
     "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
+# `same-origin`: no other site learns an address of ours (an invitation's, a mail link's code),
+# and a browser names this site in its own requests' Origin (server/seats.py, `same_origin`).
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),
     (b"x-frame-options", b"DENY"),
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),

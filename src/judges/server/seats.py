@@ -50,14 +50,44 @@ def credential(conn: HTTPConnection, game_id: str) -> tuple[str | None, bool]:
     return (token, True) if token else (None, False)
 
 
+# The methods that change nothing: a link followed from another site may open a page with them.
+SAFE_METHODS = frozenset({"GET", "HEAD"})
+
+
 def same_origin(conn: HTTPConnection) -> bool:
-    """A browser's request from this site (or a client that sends no Origin). A cookie rides
-    along with any request to the site, so a request it authenticates must come from a page
-    of the site: another site's page cannot then act or listen for the player."""
-    origin = conn.headers.get("origin")
-    if not origin or origin == "null":
-        return origin is None
-    return bool(urlsplit(origin).netloc == conn.headers.get("host"))
+    """Whether a request may use the site's cookies: it comes from one of the site's own pages,
+    or the player opened it himself, or it is no browser's. A cookie rides along with requests
+    from other sites' pages too (SameSite=Lax lets a same-site page, another port of the same
+    host, send it with a form), so a request it authenticates must show where it comes from:
+
+    - `Sec-Fetch-Site` (fetch metadata: set by the browser, no page can forge it) is trusted
+      when sent: `same-origin`, or `none` (typed, a bookmark, a link in a mail program); from
+      another site (`same-site`, `cross-site`) only a link followed to a page, a top-level GET
+      navigation, which changes nothing;
+    - else `Origin` (a browser without fetch metadata): this site's; `null` (a sandboxed frame,
+      a page whose referrer policy hides it) is refused;
+    - else, for a request that may change something, `Referer` if sent: this site's;
+    - else it is a client that is no browser (an API client): its cookies are its own.
+
+    The pages are served with `Referrer-Policy: same-origin`, so a browser names this site in
+    its own requests' `Origin` and `Referer` (under `no-referrer` it sent `Origin: null`)."""
+    headers = conn.headers
+    host = headers.get("host")
+    changes = conn.scope["type"] != "http" or conn.scope.get("method") not in SAFE_METHODS
+    site = headers.get("sec-fetch-site")
+    if site is not None:
+        if site in ("same-origin", "none"):
+            return True
+        return (
+            not changes and headers.get("sec-fetch-mode") == "navigate" and headers.get("sec-fetch-dest") == "document"
+        )
+    origin = headers.get("origin")
+    if origin is not None:
+        return origin != "null" and urlsplit(origin).netloc == host
+    referer = headers.get("referer")
+    if referer and changes:
+        return urlsplit(referer).netloc == host
+    return True
 
 
 def set_seat_cookie(response: Response, conn: HTTPConnection, game_id: str, token: str) -> None:

@@ -65,7 +65,10 @@ async def take_seat(
     request: Request, game_id: str, code: str, service: ServiceDep, accounts: AccountsDep
 ) -> RedirectResponse:
     """Takes the invited seat: its credential goes into the game's cookie and the browser
-    goes on to the game's page, whose address holds no secret."""
+    goes on to the game's page, whose address holds no secret. Another site's page cannot
+    make a player's browser take a seat (and bind it to his account)."""
+    if not seat_keys.same_origin(request):
+        raise ServiceError(403, "error.cross_origin", "a seat is taken from this site's pages only")
     live = await service.get(game_id)
     await accounts.refuse_seated(request, live)
     seat, token = await service.claim(live, code, seat_keys.credential(request, game_id)[0])
