@@ -84,8 +84,10 @@ def convert(lang: str, kind: str, value: Any, names: Mapping[int, str], deck: De
         return _faction(lang, int(value), names)
     if kind == "factions":
         return ", ".join(_faction(lang, int(v), names) for v in value) or text(lang, "rome.nobody")
-    if kind in ("war", "event", "office", "cause", "phase", "ending"):
+    if kind in ("war", "event", "office", "cause", "phase", "ending", "war_state", "games"):
         return text(lang, f"rome.{kind}.{value}")
+    if kind == "outcome":
+        return text(lang, f"rome.outcome.{'true' if value else 'false'}")
     if kind == "chit":
         return text(lang, f"rome.chit.{value}") if value in ("blank", "draw_two") else card_name(lang, str(value), deck)
     return str(value)
@@ -99,5 +101,9 @@ def render_entry(entry: Entry, lang: str, names: Mapping[int, str] | None = None
 
 
 def render_error(error: Mapping[str, Any], lang: str) -> str:
-    """A refusal (`RuleError.to_dict()`) in the reader's language."""
-    return text(lang, str(error["key"]))
+    """A refusal (`RuleError.to_dict()`) in the reader's language; a step is named in words."""
+    params = dict(error.get("params") or {})
+    if "step" in params:
+        params["step"] = text(lang, f"rome.step.{params['step']}")
+    template = catalog(lang)[str(error["key"])]
+    return template.format(**{k: params.get(k, "?") for k in fields(template)})

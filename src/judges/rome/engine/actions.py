@@ -59,8 +59,106 @@ class Contribute(Action, tag="contribute", frozen=True):
     talents: int
 
 
-ACTION_TYPES: tuple[type[Action], ...] = (Done, ChooseLeader, PlayStatesman, PlayConcession, Transfer, Contribute)
-_DECODER = msgspec.json.Decoder(Done | ChooseLeader | PlayStatesman | PlayConcession | Transfer | Contribute)
+class Skip(Action, tag="skip", frozen=True):
+    """Lets a step of one's initiative go by (persuasion, knights, games, leader), or passes
+    in an auction."""
+
+
+class Persuade(Action, tag="persuade", frozen=True):
+    """Forum: one of one's senators in Rome tries to win `target`, paying `bribe` talents from
+    his personal treasury at once (R51-R56)."""
+
+    persuader: str
+    target: str
+    bribe: int = 0
+
+
+class CounterBribe(Action, tag="counter_bribe", frozen=True):
+    """Forum: talents from one's faction treasury against a persuasion attempt (0: none)."""
+
+    talents: int
+
+
+class Raise(Action, tag="raise", frozen=True):
+    """Forum: the persuader adds talents from his personal treasury."""
+
+    talents: int
+
+
+class Roll(Action, tag="roll", frozen=True):
+    """Forum: the persuader accepts the number and rolls."""
+
+
+class AttractKnight(Action, tag="attract_knight", frozen=True):
+    """Forum: a senator in Rome pays `talents` (to the bank) and rolls for a knight (R61, R62)."""
+
+    senator: str
+    talents: int = 0
+
+
+class PressureKnights(Action, tag="pressure_knights", frozen=True):
+    """Forum: a senator's knights are pressured: a die each to his treasury, the knights lost (R64)."""
+
+    senator: str
+    knights: int
+
+
+class SponsorGames(Action, tag="sponsor_games", frozen=True):
+    """Forum: a senator pays for games from his personal treasury (R66)."""
+
+    senator: str
+    games: str
+
+
+class Bid(Action, tag="bid", frozen=True):
+    """Forum: a senator in Rome bids for an initiative from his personal treasury (GAP-12)."""
+
+    senator: str
+    talents: int
+
+
+class DiscardLeader(Action, tag="discard_leader", frozen=True):
+    """Forum (Enemy Leader Dies): the HRAO discards an enemy leader in play."""
+
+    card: str
+
+
+ACTION_TYPES: tuple[type[Action], ...] = (
+    Done,
+    ChooseLeader,
+    PlayStatesman,
+    PlayConcession,
+    Transfer,
+    Contribute,
+    Skip,
+    Persuade,
+    CounterBribe,
+    Raise,
+    Roll,
+    AttractKnight,
+    PressureKnights,
+    SponsorGames,
+    Bid,
+    DiscardLeader,
+)
+_DECODER = msgspec.json.Decoder(
+    Done
+    | ChooseLeader
+    | PlayStatesman
+    | PlayConcession
+    | Transfer
+    | Contribute
+    | Skip
+    | Persuade
+    | CounterBribe
+    | Raise
+    | Roll
+    | AttractKnight
+    | PressureKnights
+    | SponsorGames
+    | Bid
+    | DiscardLeader
+)
 
 
 def action_from_dict(data: dict[str, Any]) -> Action:

@@ -14,8 +14,26 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from . import playing, revenue, setup
-from .actions import Action, ChooseLeader, Contribute, Done, PlayConcession, PlayStatesman, Transfer
+from . import forum, playing, revenue, setup
+from .actions import (
+    Action,
+    AttractKnight,
+    Bid,
+    ChooseLeader,
+    Contribute,
+    CounterBribe,
+    DiscardLeader,
+    Done,
+    Persuade,
+    PlayConcession,
+    PlayStatesman,
+    PressureKnights,
+    Raise,
+    Roll,
+    Skip,
+    SponsorGames,
+    Transfer,
+)
 from .context import Ctx
 from .state import Decision
 
@@ -62,6 +80,35 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 revenue.legal_contribute,
                 revenue.apply_contribute,
                 revenue.RULE_CONTRIBUTION,
+            ),
+            DecisionKind(
+                "initiative",
+                (Persuade, AttractKnight, PressureKnights, SponsorGames, ChooseLeader, Skip),
+                forum.legal_initiative,
+                forum.apply_initiative,
+                forum.RULE_INITIATIVE,
+            ),
+            DecisionKind(
+                "counter_bribe",
+                (CounterBribe,),
+                forum.legal_counter_bribe,
+                forum.apply_counter_bribe,
+                forum.RULE_PERSUASION,
+            ),
+            DecisionKind(
+                "persuasion",
+                (Raise, Roll),
+                forum.legal_persuasion,
+                forum.apply_persuasion,
+                forum.RULE_PERSUASION,
+            ),
+            DecisionKind("bid", (Bid, Skip), forum.legal_bid, forum.apply_bid, forum.RULE_AUCTION),
+            DecisionKind(
+                "discard_leader",
+                (DiscardLeader,),
+                forum.legal_discard_leader,
+                forum.apply_discard_leader,
+                forum.RULE_ENEMY_LEADER,
             ),
         )
     }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .context import Ctx
 from .effects import kill_senator
+from .wars import call_leaders
 
 BLANK = "blank"
 DRAW_TWO = "draw_two"
@@ -49,6 +50,7 @@ def activate_imminent(ctx: Ctx) -> bool:
     for _, i in sorted(lowest.values(), key=lambda t: t[1]):
         state.wars[i].state = "active"
         ctx.report("rome.war.imminent_active", war=state.wars[i].id)
+        call_leaders(ctx, state.wars[i])
     return True
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from . import mortality, population, revenue, setup
+from . import forum, mortality, population, revenue, setup
 from .context import Ctx
 
 Step = Callable[[Ctx], bool]
@@ -32,6 +32,13 @@ PHASE_STEPS: Mapping[str, tuple[Step, ...]] = MappingProxyType(
             revenue.ask_contributions,
             revenue.debits,
             revenue.returning_governors,
+        ),
+        "forum": (
+            forum.passage_of_time,
+            forum.initiatives,
+            forum.enemy_leader_dies,
+            forum.put_rome_in_order,
+            forum.era_ends,
         ),
         "population": (population.unrest_from_wars_and_droughts, population.state_of_the_republic),
     }

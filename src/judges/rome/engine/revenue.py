@@ -142,6 +142,8 @@ def state_revenue(ctx: Ctx) -> bool:
     state = ctx.state
     income = ctx.rules.state_income + state.state_due
     state.state_due = 0
+    for used in ("allied_enthusiasm",):  # its card leaves once the State has been paid
+        state.events.pop(used, None)
     state.treasury += income
     ctx.report("rome.revenue.state", talents=income, int=state.treasury)
     state.scratch["contributed"] = []
