@@ -132,17 +132,22 @@ def movement_decisions(players: int, seed: int, bot: GreedyBot):
 
 @pytest.mark.parametrize("players, seed", [(2, 31), (3, 32), (4, 33)])
 def test_targets_kept_across_a_movement_turn_equal_the_plain_code(players, seed):
-    """The targets the bot reuses from its last listing are, at every movement decision, those
-    the plain code lists afresh — and the reuse does happen."""
+    """The targets the bot reuses from its last listing (by its key, or within the same Movement
+    turn by control and the Ark alone, with the turn's points), are, at every movement decision,
+    those the plain code lists afresh — and both reuses do happen."""
     bot = GreedyBot()
-    checked = reused = 0
+    checked = reused = within_turn = 0
     for game, seat, _ in movement_decisions(players, seed, bot):
-        kept = bot._kept
-        targets = bot._targets(_View.of_state(game.state, game.world, seat))
-        assert targets == plain_targets(_View(game.view(seat, notifications=False), game.world))
+        kept, quick = bot._kept, bot._quick
+        me = _View.of_state(game.state, game.world, seat)
+        targets = bot._targets(me)
+        plain = _View(game.view(seat, notifications=False), game.world)
+        assert targets == plain_targets(plain)
+        assert me.scores() == plain.scores()
         reused += kept is not None and targets is kept[1]
+        within_turn += quick is not None and targets is quick[5]
         checked += 1
-    assert checked > 20 and reused > 5
+    assert checked > 20 and reused + within_turn > 5 and within_turn > 0
 
 
 @pytest.mark.parametrize("players, seed", [(2, 41), (4, 42), (6, 43)])

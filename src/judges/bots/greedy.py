@@ -117,14 +117,12 @@ class _View:
     def __init__(self, view: PlayerView, world: World) -> None:
         self._setup(view.state, world, view.seat)
 
-    @classmethod
-    def of_state(cls, state: GameState, world: World, seat: int) -> _View:
+    @staticmethod
+    def of_state(state: GameState, world: World, seat: int) -> _View:
         """The same questions over a state the caller may read whole: a search's own sample,
         whose hidden parts it drew itself (the bot reads nothing a view hides: its own hand,
         never the deck, other hands, ballots or dice)."""
-        me = cls.__new__(cls)
-        me._setup(state, world, seat)
-        return me
+        return _StateView(state, world, seat)
 
     def _setup(self, state: GameState, world: World, seat: int) -> None:
         self.s = state
@@ -138,6 +136,7 @@ class _View:
         self._by_hex: dict[int, list[General]] | None = None
         self._leader: tuple[int | None] | None = None
         self._targets: dict[int, tuple[float, float]] | None = None
+        self._scores: dict[int, int] | None = None
         # Built at once (one pass over the invaders, most often none): every phase asks.
         self.besieged: set[int] = besieged_settlements(state)
 
@@ -186,8 +185,10 @@ class _View:
     def scores(self) -> dict[int, int]:
         """Each living player's points for judges and the King (the Tabernacle's point, which
         lasts only while the Ark stays, does not count here)."""
-        points = scores_of(self.s, self.world, living_seats(self.s))  # one pass over titles and generals
-        return {seat: p["judges"] + p["king"] for seat, p in points.items()}
+        if self._scores is None:
+            points = scores_of(self.s, self.world, living_seats(self.s))  # one pass over titles and generals
+            self._scores = {seat: p["judges"] + p["king"] for seat, p in points.items()}
+        return self._scores
 
     def leader(self) -> int | None:
         """The rival with the most points, then the most settlements (once per view)."""
@@ -202,6 +203,13 @@ class _View:
         self.controller(0)
         held = Counter(self._controllers)
         return max(rivals, key=lambda k: (rivals[k], held[k]))
+
+
+class _StateView(_View):
+    """`_View.of_state`: the questions over a state read whole."""
+
+    def __init__(self, state: GameState, world: World, seat: int) -> None:  # noqa: D107
+        self._setup(state, world, seat)
 
 
 K = TypeVar("K")
@@ -241,6 +249,12 @@ class GreedyBot:
         # general -> (targets, his hex/strength/Ark/spare troops, his moves, his plans): the plan
         # of a general nothing has touched since, reused by the next decision of the turn.
         self._plans: dict[int, tuple[Any, tuple[Any, ...], list[Move], list[Any]]] = {}
+        # The turn decision, state, seat, Ark and control the last targets were listed for, and
+        # those targets: while that turn lasts, the same control and Ark give the same targets.
+        self._quick: (
+            tuple[Any, GameState, int, int | None, list[int | None], dict[int, tuple[float, float]], dict[int, int]]
+            | None
+        ) = None
         # The threat to each settlement (`_buy_scores`) and what it was counted from.
         self._threats: tuple[tuple[Any, ...], dict[int, int]] | None = None
 
@@ -362,7 +376,7 @@ class GreedyBot:
             return max(options, key=lambda a: value(cards[k], a.terrains[k]))
 
         def gain(terrains: list[str]) -> float:
-            total: float = 0
+            total = 0.0
             for card, terrain in zip(cards, terrains):
                 total += value(card, terrain)
             if len(set(terrains)) < len(terrains):
@@ -533,25 +547,44 @@ class GreedyBot:
         # control, sieges, titles, the Ark. A general's step, the troops he takes from a garrison
         # of mine, change none of it, so the next decision of a movement turn reuses the list.
         state = me.s
-        # The structs are compared by their msgpack bytes (encoded at C speed); with control
-        # equal, the settlements not controlled by the seat are the same ones in both lists.
-        key = (
-            world,
-            rules,
-            seat,
-            state.ark_hex,
-            state.king,
-            tuple(control),
-            _encode(list(compress(me.settlements, map(partial(ne, seat), control)))),
-            _encode([g for g in me.generals.values() if g.owner != seat]),
-            _encode(state.titles),
-            tuple([p.eliminated for p in state.players]),
-            tuple(sorted(besieged)),
-        )
-        kept = self._kept
-        if kept is not None and kept[0] == key:
-            me._targets = kept[1]
-            return kept[1]
+        # Within one Movement turn (the same turn decision of the same state still owed), only
+        # the seat's free steps happened since: they move its own generals, its own garrisons
+        # and the Ark, and change nothing else the targets read (other players' generals, titles,
+        # the King, sieges, eliminations). What they can change is control (a settlement taken
+        # by presence or left) and where the unattended Ark lies; a settlement not controlled
+        # by the seat then and now holds what it held (its garrison was the seat's to change only
+        # while the seat controlled it). So the same control and Ark give the same targets.
+        quick = self._quick
+        pending = state.pending
+        same_turn = quick is not None and len(pending) == 1 and pending[0] is quick[0] and quick[1] is state
+        if same_turn and quick is not None and quick[2] == seat:
+            if quick[3] == state.ark_hex and quick[4] == control:
+                me._targets = quick[5]
+                return quick[5]
+            key = None  # the turn goes on with other control: listed afresh, no key to compare
+            # nor do the points change in a Movement turn (titles, the King, captives stay)
+            me._scores = quick[6]
+        else:
+            # The structs are compared by their msgpack bytes (encoded at C speed); with control
+            # equal, the settlements not controlled by the seat are the same ones in both lists.
+            key = (
+                world,
+                rules,
+                seat,
+                state.ark_hex,
+                state.king,
+                tuple(control),
+                _encode(list(compress(me.settlements, map(partial(ne, seat), control)))),
+                _encode([g for g in me.generals.values() if g.owner != seat]),
+                _encode(state.titles),
+                tuple([p.eliminated for p in state.players]),
+                tuple(sorted(besieged)),
+            )
+            kept = self._kept
+            if kept is not None and kept[0] == key:
+                me._targets = kept[1]
+                self._remember_turn(me, state, seat, control, kept[1])
+                return kept[1]
         leader = me.leader()
         enemies: dict[int, int] = {}  # hex -> strength of the free generals not mine on it
         for g in me.generals.values():
@@ -590,8 +623,19 @@ class GreedyBot:
             worth, need = out.get(me.s.ark_hex, (0.0, 0.0))
             out[me.s.ark_hex] = (worth + 10, need)
         me._targets = out
-        self._kept = (key, out)
+        self._kept = (key, out) if key is not None else None
+        self._remember_turn(me, state, seat, control, out)
         return out
+
+    def _remember_turn(
+        self, me: _View, state: GameState, seat: int, control: list[int | None], targets: dict[int, tuple[float, float]]
+    ) -> None:
+        """Keeps `targets` for the rest of the seat's Movement turn (`_targets`' quick check)."""
+        pending = state.pending
+        if state.phase == 5 and len(pending) == 1 and pending[0].kind == "turn" and pending[0].player == seat:
+            self._quick = (pending[0], state, seat, state.ark_hex, list(control), targets, me.scores())
+        else:
+            self._quick = None
 
     def _movement(self, me: _View, by_type) -> Action | None:
         world = me.world
