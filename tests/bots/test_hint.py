@@ -1,5 +1,6 @@
-"""Hints (issue 31): the strong bot's choice for the decision a seat owes, legal, from the seat's
-view only, with reasons rendered from the catalogs in every language."""
+"""Hints: the best of the strong bot's candidates for the decision a seat owes, measured on paired
+samples, legal, from the seat's view only, never claiming a difference its samples cannot tell,
+with reasons rendered from the catalogs in every language."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import pytest
 
 from judges import i18n
 from judges.bots import make_bot
-from judges.bots.hint import Reason, hint_for, hint_json, render_hint
-from judges.engine import Game, Options
+from judges.bots.hint import FIRST_SAMPLES, Reason, hint_for, hint_json, render_hint
+from judges.bots.paired import Z
+from judges.engine import Game, Options, action_to_dict
 
 LANGS = ("en", "es", "pt_BR")
 # A small budget keeps 200 searches quick; the default budget is measured in docs/bots.md.
@@ -45,7 +47,7 @@ def test_the_hint_is_a_legal_action_in_200_positions_of_bot_games():
     for n, (_, seat, legal, view) in enumerate(_positions(200)):
         found = hint_for(seat, legal, view, seed=n, cpu_budget=FAST)
         assert found.action in legal, (n, found.action)
-        assert all(a in legal and a != found.action for a, _ in found.alternatives)
+        assert all(a.action in legal and a.action != found.action for a in found.alternatives)
         assert found.reasons  # at least what the action does and why
         kinds.add(type(found.action).__name__)
     assert len(kinds) >= 5, kinds  # the positions cover many kinds of decision
@@ -127,16 +129,58 @@ def test_a_reason_is_a_key_with_parameters():
     assert i18n.render_entry({"key": r.key, "params": r.params}, "es") != r.key
 
 
-def test_the_hint_is_the_strong_bots_choice():
-    """Outside Acquisitions (where `choose` stops searching after a few purchases and a hint
-    searches every one), the search behind a hint plays what the MCTS bot plays."""
-    from judges.bots.mcts import MCTSBot
-
-    compared = 0
-    for n, (_, seat, legal, view) in enumerate(_positions(30, every=4)):
-        if view.phase_name == "acquisitions":
+def test_a_hint_says_about_even_where_its_samples_cannot_tell_the_options_apart():
+    """The hint names its action ahead of the nearest alternative only when the gap is beyond
+    its noise (Z standard errors, one point at least); otherwise it says they are about even.
+    Every alternative it names is no better than its action on the samples both were played on."""
+    said = set()
+    for n, (_, seat, legal, view) in enumerate(_positions(40, every=4)):
+        found = hint_for(seat, legal, view, seed=n, cpu_budget=None)
+        if not found.alternatives:
             continue
-        played = MCTSBot(n).choose(seat, legal, lambda view=view: view)
-        assert MCTSBot(n).appraise(seat, legal, view)[0] == played
-        compared += 1
-    assert compared >= 10
+        first = found.reasons[0]
+        nearest = found.alternatives[0]
+        assert [a.gap for a in found.alternatives] == sorted(a.gap for a in found.alternatives)
+        for a in found.alternatives:
+            assert a.gap >= 0 or a.even
+            # shown in whole points: each number is within half a point of the one compared
+            if a.even:
+                assert a.gap - 0.5 < 1 or a.gap - 0.5 <= Z * (a.error + 0.5), a
+            else:
+                assert a.gap + 0.5 >= 1 and a.gap + 0.5 > Z * (a.error - 0.5), a
+        if nearest.even:
+            assert first.key == "hint.even" and first.params["other"] == action_to_dict(nearest.action)
+        else:
+            assert first.key == "hint.ahead" and first.params["gap"] == nearest.gap and first.params["sure"] >= 97
+        said.add(first.key)
+    assert said == {"hint.even", "hint.ahead"}, said
+
+
+def test_a_hint_spends_more_samples_where_the_choice_is_close():
+    """The nearest alternative about even: the comparison went on past its first samples."""
+    close, clear = [], []
+    for n, (_, seat, legal, view) in enumerate(_positions(40, every=4)):
+        found = hint_for(seat, legal, view, seed=n, cpu_budget=None)
+        if found.alternatives:
+            (close if found.alternatives[0].even else clear).append(found.samples)
+    assert close and clear
+    assert sum(close) / len(close) > sum(clear) / len(clear)
+    assert max(close) > FIRST_SAMPLES
+
+
+def test_movement_is_searched_too():
+    """In Movement, where greedy's own next step may be a free one (troops, the Ark), the hint
+    still weighs the generals' moves and ending the turn on paired samples."""
+    compared = 0
+    for n, (_, seat, legal, view) in enumerate(_positions(200, every=2)):
+        if view.phase_name != "movement" or len(legal) < 3:
+            continue
+        found = hint_for(seat, legal, view, seed=n, cpu_budget=None)
+        if found.samples:
+            compared += 1
+            assert found.reasons[0].key in ("hint.even", "hint.ahead")
+            kinds = {type(a.action).__name__ for a in found.alternatives} | {type(found.action).__name__}
+            assert kinds & {"Move", "EndTurn"}, kinds
+        if compared >= 5:
+            return
+    raise AssertionError(f"only {compared} movement decisions were compared")

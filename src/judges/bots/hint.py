@@ -1,13 +1,18 @@
-"""A hint: the strong bot's choice for the decision a seat owes, with its reasons.
+"""A hint: the best of a decision's strong candidates, measured on paired samples, with reasons.
 
-The search (`MCTSBot.appraise`) runs from the seat's view only, as a bot's does, so a hint knows
-nothing the seat may not see. Its reasons are message keys with parameters (``hint.*`` in the
-catalogs), built from the search's own numbers (each candidate's mean reward: the seat's share
-of the wins where the rollouts stop, shown as a percentage) and from the facts the greedy bot's
-scoring used for that kind of action: the enemy generals near a settlement (`THREAT_RANGE`), a
-siege, the settlement's income, the Judge title of its region, the share of the region held, the
-generals and cards in hand. Nothing here is English: the server renders the keys in the reader's
-language (`render_hint`).
+The candidates are the MCTS bot's (`MCTSBot.candidates`: greedy's choice, ending the turn, the
+best option of each kind greedy ranks — in Movement each general's steps toward its two best
+goals, whatever greedy's own next step is). They are compared on paired samples from the seat's
+view only (`paired.compare`: every candidate played on the same determinized futures, so a hint
+knows nothing the seat may not see), a batch at a time while the leader is within its noise of
+another, up to `SAMPLES` samples, `ROLLOUTS` rollouts or `CPU_SECONDS` of CPU: the search's time
+goes where the choice is close. The hint names the best, how far ahead it is of the nearest
+alternative (in points of the searched futures won, ± the standard error, how sure the samples
+are), or that they are *about even* when the samples cannot tell them apart; and the next two
+alternatives the same way. Its other reasons are the facts greedy's scoring read for that kind of
+action: the enemy generals near a settlement (`THREAT_RANGE`), a siege, the settlement's income,
+the Judge title of its region, the share of the region held, the generals and cards in hand.
+Nothing here is English: the server renders the keys in the reader's language (`render_hint`).
 """
 
 from __future__ import annotations
@@ -21,11 +26,19 @@ from ..engine.board import base_value, besieged_settlements, control_map
 from ..engine.view import PlayerView
 from ..world import World, load_world
 from .greedy import THREAT_RANGE, _near_settlements
-from .mcts import _REVERSIBLE, Appraisal, MCTSBot
+from .mcts import MCTSBot
+from .paired import Measure, compare
 
-#: The bot whose choice a hint gives, and how many alternatives it lists.
+#: The bot whose candidates a hint weighs, and how many alternatives it names.
 HINT_SPEC = "mcts"
 ALTERNATIVES = 2
+#: Paired samples every candidate gets, and the most the close ones get.
+FIRST_SAMPLES = 8
+SAMPLES = 48
+#: The rollouts a hint may play (the same hint on every machine), and its CPU (the server's
+#: safety net: past it the hint stands on the samples played).
+ROLLOUTS = 160
+CPU_SECONDS = 0.8
 
 
 class Reason(NamedTuple):
@@ -33,62 +46,75 @@ class Reason(NamedTuple):
     params: dict[str, Any]
 
 
+class Alternative(NamedTuple):
+    action: Action
+    value: int  # % of the searched futures won
+    gap: int  # points behind the hinted action, on the samples both were played on
+    error: int  # the gap's standard error, in points
+    even: bool  # the samples cannot tell it from the hinted action
+
+
 class Hint(NamedTuple):
     action: Action
     reasons: list[Reason]
-    alternatives: list[tuple[Action, int | None]]  # (action, value in %), best first
+    alternatives: list[Alternative]  # the nearest first
+    samples: int = 0  # paired samples of the hinted action (0: no comparison was needed)
 
 
-def _percent(x: float | None) -> int | None:
-    return None if x is None else round(100 * x)
+def _points(x: float) -> int:
+    return round(100 * x)
 
 
-def hint_for(seat: int, legal: list[Action], view: PlayerView, seed: int, cpu_budget: float | None = None) -> Hint:
+def _alternative(m: Measure) -> Alternative:
+    return Alternative(m.action, _points(m.mean), _points(m.gap), max(1, _points(m.error)), m.even)
+
+
+def hint_for(
+    seat: int, legal: list[Action], view: PlayerView, seed: int, cpu_budget: float | None = CPU_SECONDS
+) -> Hint:
     """The hint for `seat`'s decision: `legal` are its legal actions, `view` its view (nothing
-    else is read). `cpu_budget`: seconds of CPU the search may take (None: its whole budget)."""
+    else is read). `cpu_budget`: seconds of CPU the comparison may take (None: no bound but the
+    rollouts')."""
     if not legal:
         raise ValueError("the seat owes no decision")
-    bot = MCTSBot(seed, cpu_budget=cpu_budget)
-    choice, cands = bot.appraise(seat, legal, view)
     world = load_world(view.state.options.rules.map)
-    mine = next((c for c in cands if c.action == choice), Appraisal(choice, None, None, 0))
-    others = sorted((c for c in cands if c.action != choice and c.mean is not None), key=lambda c: -(c.mean or 0.0))
-    reasons: list[Reason] = []
-    step = action_to_dict(choice)
     if len(legal) == 1:
-        reasons.append(Reason("hint.only", {"step": step}))
-    elif mine.mean is None and isinstance(choice, _REVERSIBLE):
-        reasons.append(Reason("hint.heuristic", {"step": step}))
-    elif mine.mean is None:
-        reasons.append(Reason("hint.unrivalled", {"step": step}))
-    elif others:
-        best = others[0]
-        reasons.append(
-            Reason(
-                # the search keeps greedy's choice unless another is ahead by its margin on the
-                # samples both were played on: a higher mean on fewer samples does not overrule it
-                "hint.value" if (best.mean or 0.0) <= mine.mean else "hint.kept",
-                {
-                    "step": step,
-                    "value": _percent(mine.mean),
-                    "other": action_to_dict(best.action),
-                    "other_value": _percent(best.mean),
-                    "samples": mine.samples,
-                },
-            )
+        return Hint(
+            legal[0], [Reason("hint.only", {"step": action_to_dict(legal[0])})] + facts(seat, legal[0], view, world), []
         )
+    bot = MCTSBot(seed)
+    greedy = bot._greedy.choose(seat, legal, lambda: view)
+    cands = bot.candidates(seat, legal, view, greedy)
+    if len(cands) == 1:
+        step = action_to_dict(greedy)
+        return Hint(greedy, [Reason("hint.unrivalled", {"step": step})] + facts(seat, greedy, view, world), [])
+    found = compare(
+        seat,
+        view,
+        cands,
+        seed,
+        min_samples=FIRST_SAMPLES,
+        max_samples=SAMPLES,
+        max_rollouts=ROLLOUTS,
+        cpu_budget=cpu_budget,
+        search=bot,
+    )
+    best = found.best
+    others = [_alternative(m) for m in found.measures[1:]]
+    nearest = others[0]
+    params: dict[str, Any] = {
+        "step": action_to_dict(best.action),
+        "other": action_to_dict(nearest.action),
+        "gap": nearest.gap,
+        "error": nearest.error,
+        "samples": found.measures[1].samples,
+    }
+    if nearest.even:
+        reasons = [Reason("hint.even", params)]
     else:
-        reasons.append(Reason("hint.value_alone", {"step": step, "value": _percent(mine.mean)}))
-    if mine.advantage is not None and choice != cands[0].action:
-        reasons.append(
-            Reason(
-                "hint.overrules",
-                {"other": action_to_dict(cands[0].action), "gain": _percent(mine.advantage)},
-            )
-        )
-    reasons += facts(seat, choice, view, world)
-    alternatives = [(c.action, _percent(c.mean)) for c in others[:ALTERNATIVES]]
-    return Hint(choice, reasons, alternatives)
+        reasons = [Reason("hint.ahead", {**params, "sure": round(100 * found.measures[1].sure)})]
+    reasons += facts(seat, best.action, view, world)
+    return Hint(best.action, reasons, others[:ALTERNATIVES], best.samples)
 
 
 def facts(seat: int, action: Action, view: PlayerView, world: World) -> list[Reason]:
@@ -162,12 +188,19 @@ def facts(seat: int, action: Action, view: PlayerView, world: World) -> list[Rea
     return out
 
 
+_NOTES = {True: "hint.alternative_even", False: "hint.alternative_behind"}
+
+
 def hint_json(hint: Hint) -> dict[str, Any]:
     """The hint as data (keys and parameters; `render_hint` adds the texts)."""
     return {
         "action": action_to_dict(hint.action),
         "reasons": [{"key": r.key, "params": r.params} for r in hint.reasons],
-        "alternatives": [{"action": action_to_dict(a), "value": v} for a, v in hint.alternatives],
+        "alternatives": [
+            {"action": action_to_dict(a.action), "value": a.value, "gap": a.gap, "error": a.error, "even": a.even}
+            for a in hint.alternatives
+        ],
+        "samples": hint.samples,
     }
 
 
@@ -196,5 +229,12 @@ def render_hint(
                 params[name] = words(params[name])
         reasons.append({**r, "text": render_entry({"key": r["key"], "params": params}, lang, world, names)})
     out["reasons"] = reasons
-    out["alternatives"] = [{**a, "text": words(a["action"])} for a in data["alternatives"]]
+    out["alternatives"] = [
+        {
+            **a,
+            "text": words(a["action"]),
+            "note": render_entry({"key": _NOTES[a["even"]], "params": {"gap": a["gap"], "error": a["error"]}}, lang),
+        }
+        for a in data["alternatives"]
+    ]
     return out

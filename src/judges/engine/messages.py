@@ -190,11 +190,11 @@ FIELD_TYPES: Mapping[str, str] = MappingProxyType(
         ),
         **dict.fromkeys(("retry_after", "seconds"), "int"),
         **dict.fromkeys(("detail", "rule", "lines"), "text"),
-        # the hints' reasons and the review's items (bots/hint.py, server/review.py, issue 31):
-        # actions already rendered in the reader's language, and numbers
+        # the hints' reasons and the review's items (bots/hint.py, server/review.py): actions
+        # already rendered in the reader's language, and numbers (points, samples, % sure)
         **dict.fromkeys(("step", "other", "best", "played", "title"), "text"),
         **dict.fromkeys(
-            ("other_value", "best_value", "played_value", "gain", "defenders", "held", "total", "troops", "range"),
+            ("gap", "error", "sure", "samples", "defenders", "held", "total", "troops", "range"),
             "int",
         ),
         **dict.fromkeys(("round", "n"), "int"),

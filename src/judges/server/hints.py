@@ -2,9 +2,9 @@
 
 `POST /api/games/{id}/hint` (the seat's credential; a cookie from this site's pages only, so
 another site can neither ask a hint for the player nor mark the game as hinted) answers
-`{action, text, reasons, alternatives, seq, at}` (bots/hint.py): the search runs from the seat's
-view only, on the bots' pool under the server's CPU budget for one decision
-(`Limits.bot_cpu_seconds`).
+`{action, text, reasons, alternatives, seq, at}` (bots/hint.py): the paired comparison runs from
+the seat's view only, on the bots' pool within the hint's own CPU bound (`hint.CPU_SECONDS`) or
+the server's budget for one decision (`Limits.bot_cpu_seconds`), whichever is smaller.
 
 One hint per decision owed (`tables.owed_decisions`: a turn keeps its name through its free
 steps and their Undo): the first request for a decision searches, once; asked again for the
@@ -31,7 +31,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from starlette.requests import HTTPConnection
 
-from ..bots.hint import hint_for, hint_json, render_hint
+from ..bots.hint import CPU_SECONDS, hint_for, hint_json, render_hint
 from ..i18n import request_language
 from .deps import rate_limited
 from .limits import HINTS
@@ -116,7 +116,7 @@ class Searches:
             )
         service.publish(live)
         await service.broadcast(live)
-        budget = service.limits.bot_cpu_seconds
+        budget = min(CPU_SECONDS, service.limits.bot_cpu_seconds)
         try:
             found = await service.bot_pool.run(HINTS, True, hint_for, seat, legal, view, seed, budget)
             hinted["hint"] = hint_json(found)
@@ -141,8 +141,8 @@ def hints_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGa
     @router.post("/api/games/{game_id}/hint")
     async def hint(game_id: str, request: Request, lang: str | None = None) -> dict[str, Any]:
         """The strong bot's choice for the decision your seat owes, with its reasons in your
-        language and the two best alternatives with their value (in % of the searched futures
-        won); one per decision (asked again, the same hint). 403 on a table that refuses hints;
+        language and the two nearest alternatives: how far behind each is, in points of the
+        searched futures won with its standard error, or that it is about even; one per decision (asked again, the same hint). 403 on a table that refuses hints;
         409 when your seat owes no decision; 429 past your address's allowance."""
         live = await service.get(game_id)
         seat = await seat_of(request, live)

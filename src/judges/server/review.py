@@ -1,10 +1,12 @@
-"""The review after the game (issue 31): `GET /api/games/{id}/review` (the seat's credential).
+"""The review after the game: `GET /api/games/{id}/review` (the seat's credential).
 
-Once a game is over, a human seat may ask for its three costliest decisions by the hint's
-measure (bots/review.py): the game is replayed and searched on the bots' pool (`FairPool`, off
-the event loop; other tables never wait for it) within `REVIEW_BUDGETS` times the CPU budget of
-one bot decision (`Limits.bot_cpu_seconds`). One review a seat: asked again, or twice at once,
-it is searched once. The final table's screen shows it (web/static/js/review.js).
+Once a game is over, a human seat may ask for its costliest decisions, each measured beyond its
+noise (bots/review.py: every decision screened, the candidates re-measured on 48 paired
+samples against the hint's choice there, taken-back steps left out): the game is replayed and
+searched on the bots' pool (`FairPool`, off the event loop; other tables never wait for it)
+within `REVIEW_BUDGETS` times the CPU budget of one bot decision (`Limits.bot_cpu_seconds`).
+One review a seat: asked again, or twice at once, it is searched once. The final table's screen
+shows it (web/static/js/review.js).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from ..i18n import gettext, render_action, request_language
 from ..verify import new_game
 from .service import SERVER_OPTIONS, GameService, LiveGame, ServiceError, bot_seed
 
-REVIEW_BUDGETS = 3  # a review's CPU: this many bot decisions' budget
+REVIEW_BUDGETS = 15  # a review's CPU: this many bot decisions' budget (30 s at the default 2 s)
 MAX_KEPT = 1_000  # reviews kept in memory (the oldest go first)
 
 
@@ -40,9 +42,10 @@ def review_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveG
 
     @router.get("/api/games/{game_id}/review")
     async def game_review(game_id: str, request: Request, lang: str | None = None) -> dict[str, Any]:
-        """Your three costliest decisions of a finished game, by the hint's measure: each with
-        the round, the phase, what you chose and what the search preferred, both valued in % of
-        the searched futures won, and the cost in points of %. 409 until the game is over."""
+        """Your costliest decisions of a finished game (three at most), each beyond its noise: the
+        round, the phase, what you chose and the hint's choice there, both valued in % of the
+        searched futures won, the cost in points with its standard error, how sure the samples
+        are (%), and how many paired samples measured it. 409 until the game is over."""
         live = await service.get(game_id)
         seat = await seat_of(request, live)
         language = request_language(request, lang, live.seats[seat]["language"])
@@ -82,23 +85,29 @@ def review_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveG
                     "played": {"action": item.played, "value": item.played_value, "text": played},
                     "best": {"action": item.best, "value": item.best_value, "text": best},
                     "cost": item.cost,
+                    "error": item.error,
+                    "sure": round(100 * item.sure),
+                    "samples": item.samples,
                     "text": gettext(
                         language,
                         "review.item",
                         round=item.round,
                         phase=gettext(language, f"phase.{item.phase}"),
                         played=played,
-                        played_value=item.played_value,
                         best=best,
-                        best_value=item.best_value,
-                        cost=item.cost,
+                        cost=round(item.cost),
+                        error=max(1, round(item.error)),
+                        sure=round(100 * item.sure),
+                        samples=item.samples,
                     ),
                 }
             )
         return {
             "seat": seat,
             "decisions": decisions,
-            "title": gettext(language, "review.title"),
+            "title": gettext(language, "review.title", count=len(decisions))
+            if decisions
+            else gettext(language, "review.title_none"),
             "measure": gettext(language, "review.measure"),
             "none": gettext(language, "review.none"),
         }

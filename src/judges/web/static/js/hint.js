@@ -41,7 +41,7 @@ export function hintParts() {
     el("p", {class: "hint-action"}, el("strong", {}, hint.text)),
     el("ul", {class: "hint-reasons"}, ...hint.reasons.map((r) => el("li", {}, r.text))),
     hint.alternatives.length ? el("p", {class: "muted hint-alternatives"}, t("ui.hint_alternatives", {
-      alternatives: hint.alternatives.map((a) => `${a.text} (${a.value === null ? "?" : a.value + " %"})`).join(" · ")})) : null);
+      alternatives: hint.alternatives.map((a) => `${a.text} (${a.note})`).join(" · ")})) : null);
   return [button, box];
 }
 
