@@ -191,6 +191,17 @@ def facts(seat: int, action: Action, view: PlayerView, world: World) -> list[Rea
 _NOTES = {True: "hint.alternative_even", False: "hint.alternative_behind"}
 
 
+def _note(alternative: dict[str, Any], lang: str) -> str:
+    """How an alternative compares with the hinted action, in `lang` (a hint stored before the
+    paired measure has only its value)."""
+    from ..i18n import render_entry
+
+    if "gap" not in alternative:
+        return f"{alternative.get('value')} %"
+    params = {"gap": alternative["gap"], "error": alternative["error"]}
+    return render_entry({"key": _NOTES[bool(alternative["even"])], "params": params}, lang)
+
+
 def hint_json(hint: Hint) -> dict[str, Any]:
     """The hint as data (keys and parameters; `render_hint` adds the texts)."""
     return {
@@ -233,7 +244,7 @@ def render_hint(
         {
             **a,
             "text": words(a["action"]),
-            "note": render_entry({"key": _NOTES[a["even"]], "params": {"gap": a["gap"], "error": a["error"]}}, lang),
+            "note": _note(a, lang),
         }
         for a in data["alternatives"]
     ]

@@ -142,7 +142,8 @@ def hints_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGa
     async def hint(game_id: str, request: Request, lang: str | None = None) -> dict[str, Any]:
         """The strong bot's choice for the decision your seat owes, with its reasons in your
         language and the two nearest alternatives: how far behind each is, in points of the
-        searched futures won with its standard error, or that it is about even; one per decision (asked again, the same hint). 403 on a table that refuses hints;
+        searched futures won with its standard error, or that it is about even; one per decision
+        (asked again, the same hint). 403 on a table that refuses hints;
         409 when your seat owes no decision; 429 past your address's allowance."""
         live = await service.get(game_id)
         seat = await seat_of(request, live)
