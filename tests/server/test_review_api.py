@@ -56,9 +56,7 @@ def test_the_review_names_the_seats_costliest_decisions_in_its_language(client):
         assert d["samples"] == SAMPLES and 97 <= d["sure"] <= 100
     count = len(es["decisions"])
     english = answers["en"].json()["title"]
-    assert english == {0: "Your decisions, reviewed", 1: "Your costliest decision"}.get(
-        count, f"Your {count} costliest decisions"
-    )
+    assert english == {0: "Your decisions, reviewed", 1: "1 costly decision"}.get(count, f"{count} costly decisions")
     texts = {
         lang: a.json()["title"] + " ".join(d["text"] for d in a.json()["decisions"]) for lang, a in answers.items()
     }
