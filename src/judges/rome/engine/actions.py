@@ -123,6 +123,33 @@ class DiscardLeader(Action, tag="discard_leader", frozen=True):
     card: str
 
 
+class ProposeConsuls(Action, tag="propose_consuls", frozen=True):
+    """Senate: the presiding magistrate nominates a pair of consuls (R94)."""
+
+    first: str
+    second: str
+
+
+class ProposeCensor(Action, tag="propose_censor", frozen=True):
+    """Senate: the presiding magistrate nominates a censor (R122)."""
+
+    senator: str
+
+
+class Vote(Action, tag="vote", frozen=True):
+    """Senate: a faction's senators in Rome vote as a block ("yea", "nay" or "abstain"), with
+    `talents` bought votes paid from their personal treasuries (VG 1.09.141)."""
+
+    choice: str
+    talents: int = 0
+
+
+class Veto(Action, tag="veto", frozen=True):
+    """Senate: play a tribune card from the hand to stop the vote (R84, VG 1.09.152)."""
+
+    card: str
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     Done,
     ChooseLeader,
@@ -140,6 +167,10 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     SponsorGames,
     Bid,
     DiscardLeader,
+    ProposeConsuls,
+    ProposeCensor,
+    Vote,
+    Veto,
 )
 _DECODER = msgspec.json.Decoder(
     Done
@@ -158,6 +189,10 @@ _DECODER = msgspec.json.Decoder(
     | SponsorGames
     | Bid
     | DiscardLeader
+    | ProposeConsuls
+    | ProposeCensor
+    | Vote
+    | Veto
 )
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from . import forum, playing, revenue, setup
+from . import forum, playing, revenue, senate, setup
 from .actions import (
     Action,
     AttractKnight,
@@ -28,11 +28,15 @@ from .actions import (
     PlayConcession,
     PlayStatesman,
     PressureKnights,
+    ProposeCensor,
+    ProposeConsuls,
     Raise,
     Roll,
     Skip,
     SponsorGames,
     Transfer,
+    Veto,
+    Vote,
 )
 from .context import Ctx
 from .state import Decision
@@ -110,6 +114,21 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 forum.apply_discard_leader,
                 forum.RULE_ENEMY_LEADER,
             ),
+            DecisionKind(
+                "propose_consuls",
+                (ProposeConsuls,),
+                senate.legal_propose_consuls,
+                senate.apply_propose_consuls,
+                senate.RULE_CONSULS,
+            ),
+            DecisionKind(
+                "propose_censor",
+                (ProposeCensor,),
+                senate.legal_propose_censor,
+                senate.apply_propose_censor,
+                senate.RULE_CENSOR,
+            ),
+            DecisionKind("vote", (Vote, Veto), senate.legal_vote, senate.apply_vote, senate.RULE_VOTE, secret=True),
         )
     }
 )

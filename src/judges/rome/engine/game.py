@@ -18,7 +18,7 @@ from ..cards import load_deck
 from .actions import Action, action_from_dict, action_to_dict
 from .context import Ctx
 from .decisions import KINDS
-from .phases import PHASE_STEPS
+from .phases import PHASE_STEPS, UNFINISHED
 from .setup import initial_state
 from .state import PHASES, Decision, RomeOptions, RomeState, clone_state
 
@@ -61,8 +61,12 @@ class RomeGame:
     def frontier(self) -> str | None:
         """The phase the game stopped at because the engine does not play it yet, else None."""
         state = self.state
-        if state.result is None and not state.pending and PHASES[state.phase] not in PHASE_STEPS:
-            return PHASES[state.phase]
+        if state.result is not None or state.pending:
+            return None
+        phase = PHASES[state.phase]
+        steps = PHASE_STEPS.get(phase)
+        if steps is None or (phase in UNFINISHED and state.step >= len(steps)):
+            return phase
         return None
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -84,6 +88,8 @@ class RomeGame:
             if steps is None:
                 return
             if state.step >= len(steps):
+                if phase in UNFINISHED:
+                    return
                 state.step = 0
                 state.scratch.clear()
                 state.phase = state.phase + 1 if state.phase + 1 < len(PHASES) else 1

@@ -33,6 +33,8 @@ PARAM_TYPES: Mapping[str, str] = MappingProxyType(
         "outcome": "true when an attempt succeeded (rome.outcome.<true|false>)",
         "war_state": "where a war stands (rome.war_state.<name>)",
         "games": "a kind of games (rome.games.<name>)",
+        "proposal": "a kind of proposal (rome.proposal.<name>)",
+        "senators": "a list of senators' family ids",
     }
 )
 
@@ -88,6 +90,16 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.leader.gone": _declare(card="card"),
         "rome.concession.destroyed": _declare(card="card"),
         "rome.concession.revived": _declare(card="card"),
+        # senate
+        "rome.senate.opens": _declare(senator="senator"),
+        "rome.senate.no_candidates": _declare(office="office"),
+        "rome.senate.proposal": _declare(proposal="proposal", senators="senators"),
+        "rome.senate.vetoed": _declare(faction="faction"),
+        "rome.senate.tally": _declare(yea="int", nay="int", won="outcome"),
+        "rome.senate.rebuked": _declare(senator="senator"),
+        "rome.senate.steps_down": _declare(senator="senator"),
+        "rome.senate.consuls": _declare(senator="senator", other="senator"),
+        "rome.senate.censor": _declare(senator="senator"),
         # population
         "rome.population.unrest": _declare(int="int"),
         "rome.population.roll": _declare(senator="senator", int="int"),

@@ -24,5 +24,8 @@ def player_view(state: RomeState, seat: int | None) -> dict[str, Any]:
         if f["seat"] != seat:
             f["hand"] = len(f["hand"])
             f["treasury"] = HIDDEN
-    data["pending"] = [p for p in data["pending"]]
+    sitting = data["scratch"].get("senate")
+    if sitting and sitting.get("ballots") and "veto" not in sitting["ballots"]:
+        # a vote is secret until the tally: the others' ballots show only that they voted
+        sitting["ballots"] = {k: (v if k == str(seat) else "voted") for k, v in sitting["ballots"].items()}
     return data

@@ -1,0 +1,166 @@
+"""Phase 5, Senate (VG 1.09; R80-R103, R122-R124; E10): the presiding magistrate, proposals voted
+by every faction at once, bought votes, tribunes' vetoes, the consuls and the censor."""
+
+from __future__ import annotations
+
+import pytest
+from rome_position import game_in, position, senator
+
+from judges.engine.errors import IllegalAction, NotYourDecision
+from judges.rome.engine.actions import ProposeCensor, ProposeConsuls, Veto, Vote
+from judges.rome.engine.view import player_view
+
+
+def senate_game(faces=(6, 1), **extra):
+    """Faction 0: Cornelius (Rome Consul, ORA 3) and Fabius (ORA 2); faction 1: Valerius (ORA 2)
+    and Julius (ORA 3); faction 2: Claudius (ORA 3, prior consul) and Manlius (ORA 2)."""
+    state = position()
+    senator(state, "1", 0, office="rome_consul")
+    senator(state, "2", 0)
+    senator(state, "3", 1)
+    senator(state, "4", 1)
+    senator(state, "5", 2, prior_consul=True)
+    senator(state, "6", 2)
+    for card, changes in extra.items():
+        for name, value in changes.items():
+            setattr(state.senators[card.removeprefix("s")], name, value)
+    return game_in(state, "senate", faces)
+
+
+def vote_all(game, *choices):
+    for seat, choice in enumerate(choices):
+        if isinstance(choice, tuple):
+            game.apply(Vote(player=seat, choice=choice[0], talents=choice[1]))
+        else:
+            game.apply(Vote(player=seat, choice=choice))
+
+
+def test_the_hrao_opens_and_nominates_a_pair_the_current_consul_excluded():
+    """R80, R94, R96, R97."""
+    game = senate_game()
+    assert [(d.player, d.kind) for d in game.pending] == [(0, "propose_consuls")]
+    pairs = {(a.first, a.second) for a in game.legal_actions(0)}
+    assert ("2", "3") in pairs and not any("1" in p for p in pairs)
+    with pytest.raises(NotYourDecision):
+        game.apply(ProposeConsuls(player=1, first="3", second="4"))
+    with pytest.raises(IllegalAction):
+        game.apply(ProposeConsuls(player=0, first="1", second="2"))
+
+
+def test_every_faction_votes_at_once_and_a_majority_of_votes_cast_elects_the_pair():
+    """R88 (as simultaneous ballots), R89, R91, R100-R102: 2+3 for (faction 1), 3+2 against
+    (faction 2), faction 0 abstains: 5 to 5 fails; with faction 0 for, 10 to 5 passes."""
+    game = senate_game()
+    game.apply(ProposeConsuls(player=0, first="3", second="4"))
+    assert sorted((d.player, d.kind) for d in game.pending) == [(0, "vote"), (1, "vote"), (2, "vote")]
+    vote_all(game, "abstain", "yea", "nay")
+    assert game.state.report[-1].params == {"yea": 5, "nay": 5, "won": False}
+    game.apply(ProposeConsuls(player=0, first="2", second="3"))
+    vote_all(game, "yea", "yea", "nay")
+    s = game.state.senators
+    assert (s["2"].office, s["3"].office) == ("rome_consul", "field_consul")  # dice 6 and 1
+    assert (s["2"].influence, s["3"].influence) == (5 + 5, 5 + 5)
+    assert s["1"].office == "" and s["1"].prior_consul  # R101
+    assert game.state.scratch["senate"]["presiding"] == "2"  # R102
+
+
+def test_a_rejected_pair_is_not_proposed_again_but_its_members_may_be():
+    """R98, E10."""
+    game = senate_game()
+    game.apply(ProposeConsuls(player=0, first="3", second="4"))
+    vote_all(game, "nay", "yea", "nay")
+    pairs = {(a.first, a.second) for a in game.legal_actions(0)}
+    assert ("3", "4") not in pairs and ("2", "3") in pairs and ("2", "4") in pairs
+    with pytest.raises(IllegalAction):
+        game.apply(ProposeConsuls(player=0, first="4", second="3"))
+
+
+def test_bought_votes_count_one_a_talent_and_go_to_the_bank():
+    """VG 1.09.141."""
+    game = senate_game(s6={"talents": 4})
+    game.apply(ProposeConsuls(player=0, first="2", second="3"))
+    vote_all(game, "yea", "abstain", ("nay", 4))
+    assert game.state.report[-1].params == {"yea": 5, "nay": 9, "won": False}
+    assert game.state.senators["6"].talents == 0
+
+
+def test_a_tribune_vetoes_the_vote_and_is_discarded():
+    """R84, R86, VG 1.09.152: the slate may not come back this turn."""
+    game = senate_game()
+    game.state.factions[2].hand = ["tribune.3"]
+    game.apply(ProposeConsuls(player=0, first="2", second="3"))
+    game.apply(Vote(player=0, choice="yea"))
+    game.apply(Veto(player=2, card="tribune.3"))
+    assert game.state.discard == ["tribune.3"] and game.state.factions[2].hand == []
+    assert [(d.player, d.kind) for d in game.pending] == [(0, "propose_consuls")]
+    assert ("2", "3") not in {(a.first, a.second) for a in game.legal_actions(0)}
+    with pytest.raises(IllegalAction):
+        game.apply(ProposeConsuls(player=0, first="2", second="3"))
+
+
+def test_a_unanimous_rejection_costs_the_presiding_magistrate_1_influence():
+    """R90, VG 1.09.144; with no influence he steps down."""
+    game = senate_game()
+    game.apply(ProposeConsuls(player=0, first="2", second="3"))
+    vote_all(game, "yea", "nay", "nay")
+    assert game.state.senators["1"].influence == 5 - 1
+    game.state.senators["1"].influence = 0
+    game.apply(ProposeConsuls(player=0, first="2", second="4"))
+    vote_all(game, "yea", "nay", "nay")
+    assert game.state.scratch["senate"]["presiding"] == "2"  # influence 5, oratory 2, the lowest id
+
+
+def test_the_last_legal_pair_is_appointed_without_a_vote():
+    """R85, VG 1.09.21."""
+    state = position()
+    senator(state, "1", 0, office="rome_consul")
+    senator(state, "2", 0, office="field_consul")
+    senator(state, "3", 1)
+    senator(state, "4", 2)
+    game = game_in(state, "senate", [2, 5])
+    assert (state.senators["4"].office, state.senators["3"].office) == ("rome_consul", "field_consul")
+    assert state.senators["1"].prior_consul and state.senators["2"].prior_consul
+    assert [(d.player, d.kind) for d in game.pending] == [(2, "propose_censor")]  # the new Rome Consul
+
+
+def test_the_censor_comes_from_the_prior_consuls_and_gains_5():
+    """R122, R124, VG 1.09.4: the only eligible candidate is appointed."""
+    game = senate_game()
+    game.apply(ProposeConsuls(player=0, first="2", second="3"))
+    vote_all(game, "yea", "yea", "nay")
+    # prior consuls free of other offices: Cornelius (just left the consulship) and Claudius
+    assert [(d.player, d.kind) for d in game.pending] == [(0, "propose_censor")]
+    assert {a.senator for a in game.legal_actions(0)} == {"1", "5"}
+    game.apply(ProposeCensor(player=0, senator="5"))
+    vote_all(game, "nay", "nay", "yea")
+    assert game.state.senators["1"].office == "censor" and game.state.senators["1"].influence == 5 + 5
+    assert game.frontier == "senate"
+
+
+def test_a_single_eligible_censor_is_appointed_and_the_game_stops_at_the_engines_frontier():
+    """VG 1.09.4; the Senate's later business is not played yet (docs/rome/rules-coverage.md)."""
+    state = position()
+    senator(state, "1", 0, office="rome_consul")
+    senator(state, "2", 0, office="field_consul", location="province")
+    senator(state, "3", 1)
+    senator(state, "4", 2)
+    game = game_in(state, "senate", [2, 5])  # 3 and 4 the last pair; Cornelius the only prior consul in Rome
+    assert state.senators["1"].office == "censor" and state.senators["1"].influence == 5 + 5
+    assert game.pending == [] and game.frontier == "senate"
+
+
+def test_a_ballot_is_secret_until_the_tally():
+    game = senate_game()
+    game.apply(ProposeConsuls(player=0, first="2", second="3"))
+    game.apply(Vote(player=1, choice="nay"))
+    view = player_view(game.state, 2)
+    assert view["scratch"]["senate"]["ballots"] == {"1": "voted"}
+    assert player_view(game.state, 1)["scratch"]["senate"]["ballots"] == {"1": ["nay", 0]}
+
+
+def test_without_a_senator_in_rome_there_is_no_senate():
+    """R80."""
+    state = position()
+    senator(state, "1", 0, location="province")
+    game = game_in(state, "senate")
+    assert game.pending == [] and game.frontier == "senate"
