@@ -310,6 +310,21 @@ class Game:
     def notifications_for(self, seat: int) -> list[Notification]:
         return [n for n in self.notifications if seat in n.to]
 
+    def general_owners(self) -> dict[int, int]:
+        """Every general's owner (general id -> seat), the dead generals' too: the log names
+        the owner of a general an earlier action named, though he may have died since. A
+        general leaves the board only by dying (effects.kill_general), whose report line says
+        whose he was; that line is in a notification, or still in this phase's or round's report."""
+        owners: dict[int, int] = {}
+        state = self.state
+        reports = [n.entries for n in self.notifications]
+        for entries in (*reports, state.round_log, state.report):
+            for entry in entries:
+                if entry.key == "general.died":
+                    owners[entry.params["general"]] = entry.params["owner"]
+        owners.update((gid, g.owner) for gid, g in state.generals.items())
+        return owners
+
     def view(self, seat: int, notifications: bool = True) -> PlayerView:
         from .view import player_view
 

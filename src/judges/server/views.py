@@ -136,6 +136,7 @@ def log_entries(live: LiveGame, language: str, since: int = -1) -> list[dict[str
     game, names = live.game, live.names()
     secret = secret_action_tags()
     costs = game.state.options.rules.costs
+    owners = game.general_owners()  # the buttons name a general's owner: the log does too
     undone = taken_back(game.log)
     undoes = {undo: step for step, undo in undone.items()}
     out = []
@@ -149,11 +150,11 @@ def log_entries(live: LiveGame, language: str, since: int = -1) -> list[dict[str
             entry["text"] = gettext(language, "log.secret_action", player=player)
         elif seq in undoes:
             step = action_to_dict(game.log[undoes[seq]])
-            label = render_action(step, language, game.world, names, costs=costs)
+            label = render_action(step, language, game.world, names, owners=owners, costs=costs)
             entry["text"] = gettext(language, "log.undo", player=player, action=label)
             entry["undoes"] = undoes[seq]
         else:
-            label = render_action(data, language, game.world, names, costs=costs)
+            label = render_action(data, language, game.world, names, owners=owners, costs=costs)
             entry["text"] = gettext(language, "log.action", player=player, action=label)
         if seq in undone:
             entry["undone"] = undone[seq]
