@@ -18,10 +18,12 @@ class Mailbox:
 
     def __init__(self) -> None:
         self.messages: list[Message] = []
+        self.recipients: list[str] = []  # every envelope recipient, whatever the headers say
         self.url = ""  # the server's JUDGES_SMTP_URL, once it listens
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
         self.messages.append(message_from_bytes(envelope.content))
+        self.recipients += envelope.rcpt_tos
         return "250 OK"
 
     def to(self, address: str) -> list[Message]:

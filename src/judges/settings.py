@@ -59,6 +59,8 @@ class Settings(BaseSettings):
     public_url: str = "http://localhost:8000"  # the server's address, in the mails' links
     notice_delay_minutes: float = 10.0  # a paced decision waits this long before a mail
     reset_minutes: float = 60.0  # a password-reset link lasts this long
+    mails_per_day: int = 20  # mails to one recipient in 24 hours, at most (server/mail_notices.py)
+    verify_mails_per_day: int = 3  # of which asking to confirm the address
     abandon_hours: float = 24.0  # a game nobody moved in for this long (paced: missed deadlines)
     abandon_missed: int = 3  # ... or with this many missed deadlines in a row, is abandoned
     upkeep_seconds: float = 5.0  # between two rounds of upkeep (server/upkeep.py)

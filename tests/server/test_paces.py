@@ -46,7 +46,9 @@ def client(request, tmp_path, monkeypatch, mailbox):
         url = f"sqlite:///{tmp_path / 'games.db'}"
         if request.param == "postgresql":
             url = stack.enter_context(postgres_schema("judges_paces"))[2]
-        yield stack.enter_context(TestClient(create_app(url, allow_seeds=True)))
+        client = stack.enter_context(TestClient(create_app(url, allow_seeds=True)))
+        client.app.state.test_mailbox = mailbox
+        yield client
 
 
 class Clock:
@@ -68,12 +70,21 @@ def upkeep(client, scan: bool = False) -> None:
     client.portal.call(client.app.state.upkeep.round, scan)
 
 
-def sign_up(client, name, email=None):
+def sign_up(client, name, email=None, confirm=True):
+    """A new account, signed in; its address (if any) confirmed by the link mailed to it, and
+    that mail taken out of the mailbox."""
     client.cookies.clear()
     body = {"name": name, "password": "a long secret"}
     if email:
         body["email"] = email
     assert client.post("/api/accounts", json=body).status_code == 201
+    if email and confirm:
+        mailbox = client.app.state.test_mailbox
+        (mail,) = wait_for(lambda: mailbox.to(email))
+        mailbox.messages.remove(mail)
+        (link,) = links_in(mail)
+        assert client.post(link, follow_redirects=False).status_code == 303
+        assert client.get("/api/me").json()["account"]["email_verified"] is True
 
 
 def view_of(client, gid, token):
@@ -405,3 +416,91 @@ def test_without_a_mail_server_a_forgotten_password_is_refused_plainly(tmp_path,
     with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}")) as c:
         refused = c.post("/api/password-reset", json={"name": "ada"})
     assert refused.status_code == 409 and refused.json()["key"] == "error.no_mail"  # not a server error
+
+
+# --- e-mail addresses: one, confirmed, and a cap per recipient ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "email",
+    [
+        "ruth@example.org, boaz@example.org",
+        "ruth@example.org,boaz@example.org",
+        "ruth@example.org;boaz@example.org",
+        "Ruth <ruth@example.org>",
+        "ruth@example.org boaz@example.org",
+        '"ruth,boaz"@example.org',
+        "ruth@example.org\nBcc: boaz@example.org",
+        "ruth@localhost",
+        "ruth@@example.org",
+    ],
+)
+def test_the_address_field_takes_exactly_one_address(client, email):
+    client.cookies.clear()
+    refused = client.post("/api/accounts", json={"name": "ruth", "password": "a long secret", "email": email})
+    assert refused.status_code == 422 and refused.json()["key"] == "error.email"
+
+
+def test_an_address_is_kept_as_one_mailbox_with_its_domain_in_lower_case(client, mailbox):
+    client.cookies.clear()
+    made = client.post(
+        "/api/accounts", json={"name": "ruth", "password": "a long secret", "email": " Ruth.B+jk@Example.ORG "}
+    )
+    assert made.status_code == 201
+    assert made.json()["account"]["email"] == "Ruth.B+jk@example.org"
+    assert made.json()["account"]["email_verified"] is False
+
+
+def test_the_mailer_sends_to_one_recipient_only(mailbox):
+    from judges.server.mailer import Mailer, MailError
+
+    mailer = Mailer.from_url(__import__("os").environ["JUDGES_SMTP_URL"])
+    with pytest.raises(MailError):
+        mailer.send("ruth@example.org, boaz@example.org", "subject", "body")
+    mailer.send("ruth@example.org", "subject", "body")
+    assert mailbox.recipients == ["ruth@example.org"]
+
+
+def test_nothing_but_its_confirmation_is_mailed_to_an_unconfirmed_address(client, mailbox):
+    sign_up(client, "ruth", "ruth@example.org", confirm=False)
+    (confirm,) = wait_for(lambda: mailbox.to("ruth@example.org"))
+    assert "/links/" in confirm.get_payload(decode=True).decode()
+    client.cookies.clear()
+    assert client.post("/api/password-reset", json={"name": "ruth"}).status_code == 202
+    time.sleep(0.5)
+    assert len(mailbox.to("ruth@example.org")) == 1  # no reset link: the address is not confirmed
+    (link,) = links_in(confirm)
+    page = client.get(link)
+    assert page.status_code == 200 and "ruth@example.org" in page.text  # a preview confirms nothing
+    assert client.post(link, follow_redirects=False).status_code == 303
+    assert client.get("/api/me").json() == {"account": None}  # confirming signs nobody in
+    assert client.post(link, follow_redirects=False).status_code == 404  # once
+    assert client.post("/api/password-reset", json={"name": "ruth"}).status_code == 202
+    wait_for(lambda: len(mailbox.to("ruth@example.org")) == 2)
+
+
+def test_one_address_given_for_many_accounts_gets_the_days_cap_of_mails(client, mailbox):
+    """Accounts made with someone else's address, and their forgotten passwords asked for: the
+    address gets the few confirmation mails of the day's cap, and nothing else."""
+    victim = "someone@example.net"
+    for i in range(5):
+        sign_up(client, f"name{i}", victim, confirm=False)
+        client.cookies.clear()
+        assert client.post("/api/password-reset", json={"name": f"name{i}"}).status_code == 202
+    wait_for(lambda: len(mailbox.to(victim)) >= 3)
+    time.sleep(0.5)  # the last of the background mails
+    got = mailbox.to(victim)
+    assert len(got) == client.app.state.service.settings.verify_mails_per_day == 3
+    assert all("confirm" in m["Subject"] for m in got)
+    client.post("/api/session", json={"name": "name0", "password": "a long secret"})
+    again = client.post("/api/me/email")
+    assert again.status_code == 202 and again.json() == {"sent": True}
+    time.sleep(0.3)
+    assert len(mailbox.to(victim)) == 3  # asked again: the day's cap holds
+
+
+def test_every_mail_counts_against_the_recipients_day(client, mailbox):
+    notices = client.app.state.upkeep.notices
+    notices.per_day = 2
+    sent = [client.portal.call(notices.send, "ruth@example.org", "s", "b", "notice") for _ in range(3)]
+    assert sent == [True, True, False] and len(mailbox.to("ruth@example.org")) == 2

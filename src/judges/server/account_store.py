@@ -31,6 +31,11 @@ class Account:
     name: str
     email: str | None
     password_hash: str
+    email_verified: bool = False  # confirmed by the link mailed to it: only then is anything else mailed
+
+
+def _account(row: Any) -> Account:
+    return Account(row.id, row.name, row.email, row.password_hash, row.email_verified_at is not None)
 
 
 def name_key(name: str) -> str:
@@ -75,7 +80,23 @@ class AccountStore:
     def by_name(self, name: str) -> Account | None:
         with self.store._session() as session:
             row = session.execute(select(accounts_table).where(accounts_table.c.name_key == name_key(name))).first()
-        return Account(row.id, row.name, row.email, row.password_hash) if row else None
+        return _account(row) if row else None
+
+    def verify_email(self, account_id: int, email: str) -> bool:
+        """Confirms the account's address, if it is still `email`; whether it is confirmed now."""
+        with self.store._session(write=True) as session:
+            session.execute(
+                accounts_table.update()
+                .where(
+                    accounts_table.c.id == account_id,
+                    accounts_table.c.email == email,
+                    accounts_table.c.email_verified_at.is_(None),
+                )
+                .values(email_verified_at=_now())
+            )
+            session.commit()
+            row = session.execute(select(accounts_table).where(accounts_table.c.id == account_id)).first()
+        return row is not None and row.email == email and row.email_verified_at is not None
 
     def set_password_hash(self, account_id: int, password_hash: str) -> None:
         with self.store._session(write=True) as session:
@@ -119,7 +140,7 @@ class AccountStore:
             ).first()
         if row is None or _utc(row.expires_at) <= datetime.now(UTC):
             return None
-        return Account(row.id, row.name, row.email, row.password_hash)
+        return _account(row)
 
     # --- seats ----------------------------------------------------------------------------
 

@@ -210,7 +210,7 @@ class Accounts:
 
 
 def account_payload(account: Account) -> dict[str, Any]:
-    return {"id": account.id, "name": account.name, "email": account.email}
+    return {"id": account.id, "name": account.name, "email": account.email, "email_verified": account.email_verified}
 
 
 class PasswordChecks:

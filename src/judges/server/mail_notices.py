@@ -8,8 +8,15 @@ for every game waiting for him then (a digest, not one mail per step). A player 
 Each game in the mail comes with a link that signs the player in and opens his seat.
 
 A forgotten password: `POST /api/password-reset {name}` mails the account's address, if it has
-one, a link valid `JUDGES_RESET_MINUTES` (default 60) that sets a new password; the answer is
-the same whatever the name.
+a confirmed one, a link valid `JUDGES_RESET_MINUTES` (default 60) that sets a new password; the
+answer is the same whatever the name.
+
+An address is one mailbox (server/mailer.py, `clean_email`), and nothing but the link that
+confirms it is mailed to it before it is confirmed: at sign-up (and on `POST /api/me/email`)
+the server mails a "verify" link, valid `VERIFY_LINK_HOURS`, that confirms the address it was
+sent to. Every mail sent is recorded (table `mails_sent`): a recipient gets at most
+`JUDGES_MAILS_PER_DAY` mails in 24 hours, of which `JUDGES_VERIFY_MAILS_PER_DAY` asking to
+confirm the address; beyond, the mail is not sent.
 
 Links (`/links/{code}`) are random 256-bit codes stored only as their sha256 (table
 `account_links`); opening one shows a button (a mail client's preview takes nothing), pressing
@@ -23,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qs
@@ -30,7 +38,7 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 
 from ..engine.state import PHASES
 from ..i18n import gettext, normalize_language, request_language
@@ -39,9 +47,9 @@ from .account_store import Account, name_key
 from .accounts import Accounts
 from .deps import rate_limited
 from .limits import RateLimiter, clean_name
-from .mailer import Mailer, MailError
+from .mailer import Mailer, MailError, clean_email
 from .paces import Paces
-from .rating_tables import account_links_table
+from .rating_tables import account_links_table, mails_sent_table
 from .ratings import _page
 from .service import ServiceError
 from .store import GameStore, accounts_table, hash_token, sessions_table
@@ -50,13 +58,14 @@ from .store.base import _now, _rowcount, _utc
 log = logging.getLogger("judges.server")
 
 SEAT_LINK_HOURS = 24  # a seat's link: once, within a day (a paced decision waits 24 hours or more)
+VERIFY_LINK_HOURS = 24  # the link that confirms an address
 
 
 class LinkStore:
     def __init__(self, store: GameStore) -> None:
         self.store = store
 
-    def make(self, account_id: int, kind: str, game_id: str | None, lifetime: float) -> str:
+    def make(self, account_id: int, kind: str, game_id: str | None, lifetime: float, email: str | None = None) -> str:
         code = secrets.token_urlsafe(32)
         now = _now()
         with self.store._session(write=True) as session:
@@ -68,22 +77,25 @@ class LinkStore:
                     kind=kind,
                     game_id=game_id,
                     expires_at=now + timedelta(seconds=lifetime),
+                    email=email,
                 )
             )
             session.commit()
         return code
 
-    def find(self, code: str) -> tuple[Account, str, str | None] | None:
-        """The account, kind and game of a live link."""
+    def find(self, code: str) -> Link | None:
+        """A live link: its account, kind, game and (a "verify" link's) address."""
+        links = account_links_table.c
         with self.store._session() as session:
             row = session.execute(
-                select(account_links_table, accounts_table)
-                .join(accounts_table, accounts_table.c.id == account_links_table.c.account_id)
-                .where(account_links_table.c.token_hash == hash_token(code))
+                select(accounts_table, links.kind, links.game_id, links.expires_at, links.email.label("link_email"))
+                .join(account_links_table, accounts_table.c.id == links.account_id)
+                .where(links.token_hash == hash_token(code))
             ).first()
         if row is None or _utc(row.expires_at) <= datetime.now(UTC):
             return None
-        return Account(row.account_id, row.name, row.email, row.password_hash), row.kind, row.game_id
+        account = Account(row.id, row.name, row.email, row.password_hash, row.email_verified_at is not None)
+        return Link(account, row.kind, row.game_id, row.link_email)
 
     def spend(self, code: str) -> bool:
         """Deletes a live link: True for the one caller that did (a link works once, also when
@@ -107,22 +119,59 @@ class LinkStore:
             session.commit()
 
     def contacts(self, account_ids: list[int]) -> dict[int, tuple[str, str | None]]:
+        """Each account's name and confirmed address (None: none, or not confirmed)."""
         with self.store._session() as session:
             rows = session.execute(
-                select(accounts_table.c.id, accounts_table.c.name, accounts_table.c.email).where(
-                    accounts_table.c.id.in_(account_ids)
-                )
+                select(
+                    accounts_table.c.id,
+                    accounts_table.c.name,
+                    accounts_table.c.email,
+                    accounts_table.c.email_verified_at,
+                ).where(accounts_table.c.id.in_(account_ids))
             ).all()
-        return {r.id: (r.name, r.email) for r in rows}
+        return {r.id: (r.name, r.email if r.email_verified_at is not None else None) for r in rows}
 
     def by_name(self, name: str) -> tuple[int, str, str | None] | None:
+        """An account's id, name and confirmed address."""
         with self.store._session() as session:
             row = session.execute(
-                select(accounts_table.c.id, accounts_table.c.name, accounts_table.c.email).where(
-                    accounts_table.c.name_key == name_key(name)
-                )
+                select(
+                    accounts_table.c.id,
+                    accounts_table.c.name,
+                    accounts_table.c.email,
+                    accounts_table.c.email_verified_at,
+                ).where(accounts_table.c.name_key == name_key(name))
             ).first()
-        return (row.id, row.name, row.email) if row else None
+        return (row.id, row.name, row.email if row.email_verified_at is not None else None) if row else None
+
+    def may_send(self, recipient: str, kind: str, per_day: int, verify_per_day: int) -> bool:
+        """Records a mail to `recipient` if the day's caps allow it (the last 24 hours: all
+        mails, and those asking to confirm the address); whether it may be sent."""
+        now = _now()
+        mails = mails_sent_table.c
+        with self.store._session(write=True) as session:
+            if not self.store.is_sqlite:  # two processes mailing one recipient: one after the other
+                session.execute(select(func.pg_advisory_xact_lock(func.hashtext(recipient))))
+            rows = session.execute(
+                select(mails.kind, func.count())
+                .where(mails.recipient == recipient, mails.at > now - timedelta(days=1))
+                .group_by(mails.kind)
+            ).all()
+            counts = {row[0]: int(row[1]) for row in rows}
+            if sum(counts.values()) >= per_day or (kind == "verify" and counts.get("verify", 0) >= verify_per_day):
+                return False
+            session.execute(delete(mails_sent_table).where(mails.at < now - timedelta(days=2)))
+            session.execute(mails_sent_table.insert().values(recipient=recipient, kind=kind, at=now))
+            session.commit()
+        return True
+
+
+@dataclass(frozen=True)
+class Link:
+    account: Account
+    kind: str  # "seat", "reset", "verify"
+    game_id: str | None
+    email: str | None  # the address a "verify" link confirms
 
 
 class Notices:
@@ -136,6 +185,8 @@ class Notices:
         self.delay = settings.notice_delay_minutes * 60
         self.reset_minutes = settings.reset_minutes
         self.public_url = settings.public_url.rstrip("/")
+        self.per_day = settings.mails_per_day
+        self.verify_per_day = settings.verify_mails_per_day
 
     async def tick(self, now: float) -> int:
         """Mails each player the paced games whose decisions have waited `delay` for him
@@ -204,7 +255,7 @@ class Notices:
                 )
                 body += [link, ""]
             body.append(gettext(language, "mail.turn_footer"))
-            if await self.send(email, gettext(language, "mail.turn_subject"), "\n".join(body)):
+            if await self.send(email, gettext(language, "mail.turn_subject"), "\n".join(body), "notice"):
                 sent += 1
         return sent
 
@@ -225,8 +276,16 @@ class Notices:
         owed = seats[seat].get("owed")
         return isinstance(owed, dict) and bool(owed.get("noticed")) and not (before or {}).get("noticed")
 
-    async def send(self, to: str, subject: str, body: str) -> bool:
+    async def send(self, to: str, subject: str, body: str, kind: str) -> bool:
+        """Sends one mail unless the recipient had the day's share (recorded in the store)."""
         assert self.mailer is not None
+        recipient = clean_email(to)
+        if recipient is None:
+            log.warning("a mail was not sent: not one address")
+            return False
+        if not await self.service.db(self.links.may_send, recipient, kind, self.per_day, self.verify_per_day):
+            log.info("a mail was not sent: its recipient had the day's mails")
+            return False
         try:
             await asyncio.to_thread(self.mailer.send, to, subject, body)
         except MailError as exc:
@@ -248,7 +307,25 @@ class Notices:
             link=f"{self.public_url}/links/{code}",
             minutes=round(self.reset_minutes),
         )
-        await self.send(email, gettext(language, "mail.reset_subject"), body)
+        await self.send(email, gettext(language, "mail.reset_subject"), body, "reset")
+
+    async def verify(self, account: Account, language: str) -> None:
+        """Mails the account's address the link that confirms it (nothing else is mailed to an
+        address before)."""
+        email = clean_email(account.email)
+        if email is None or account.email_verified or self.mailer is None:
+            return
+        code = await self.service.db(
+            self.links.make, account.id, "verify", None, VERIFY_LINK_HOURS * 3600, account.email
+        )
+        body = gettext(
+            language,
+            "mail.verify_body",
+            name=account.name,
+            link=f"{self.public_url}/links/{code}",
+            hours=VERIFY_LINK_HOURS,
+        )
+        await self.send(email, gettext(language, "mail.verify_subject"), body, "verify")
 
 
 class ResetRequest(BaseModel):
@@ -280,6 +357,24 @@ def notices_router(notices: Notices) -> APIRouter:
         service.rt.spawn(notices.reset(name, request_language(request)))
         return {"sent": True}
 
+    @router.post("/api/me/email", status_code=202)
+    async def confirm_again(request: Request) -> dict[str, Any]:
+        """Mails the signed-in account's address the link that confirms it, again (its first
+        went at sign-up). `sent`: false when there is nothing to confirm; each recipient gets
+        at most `JUDGES_VERIFY_MAILS_PER_DAY` such mails a day."""
+        if not seat_keys.same_origin(request):
+            raise ServiceError(403, "error.cross_origin", "accounts are used from this site's pages only")
+        if notices.mailer is None:
+            raise ServiceError(409, "error.no_mail", "this server sends no mail")
+        account = await accounts.account(request)
+        if account is None:
+            raise ServiceError(401, "error.signed_out", "sign in to see your games")
+        refuse(by_address, request.client.host if request.client else "")
+        if not account.email or account.email_verified:
+            return {"sent": False}
+        service.rt.spawn(notices.verify(account, request_language(request)))
+        return {"sent": True}
+
     def spent(request: Request, lang: str | None) -> HTMLResponse:
         response = _page(request, "message.html", lang, key="ui.link_spent", error="error.link")
         response.status_code = 404
@@ -290,8 +385,15 @@ def notices_router(notices: Notices) -> APIRouter:
         found = await service.db(notices.links.find, code[:100])
         if found is None:
             return spent(request, lang)
-        account, kind, _ = found
-        return _page(request, "link.html", lang, kind=kind, name=account.name, min=accounts.limits.password_min)
+        return _page(
+            request,
+            "link.html",
+            lang,
+            kind=found.kind,
+            name=found.account.name,
+            email=found.email,
+            min=accounts.limits.password_min,
+        )
 
     @router.post("/links/{code}", include_in_schema=False)
     async def use_link(request: Request, code: str, lang: str | None = None) -> Response:
@@ -300,7 +402,12 @@ def notices_router(notices: Notices) -> APIRouter:
         found = await service.db(notices.links.find, code[:100])
         if found is None:
             return spent(request, lang)
-        account, kind, game_id = found
+        account, kind, game_id = found.account, found.kind, found.game_id
+        if kind == "verify":  # confirms the address it was mailed to; signs nobody in
+            if not await service.db(notices.links.spend, code[:100]) or not found.email:
+                return spent(request, lang)
+            await service.db(accounts.store.verify_email, account.id, found.email)
+            return RedirectResponse("/", status_code=303)
         if kind == "reset":
             form = parse_qs((await request.body()).decode("utf-8", "replace"))
             password = (form.get("password") or [""])[0]

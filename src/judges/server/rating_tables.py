@@ -9,7 +9,10 @@ metadata (store.py imports this module, so that `Base.metadata` always holds the
                   rating before and after: a player's history
   account_links   token_hash primary key, account_id, kind, game_id, expires_at: the links sent
                   by e-mail (server/mail_notices.py): "seat" signs the player in and opens the seat of
-                  game_id, "reset" sets a forgotten password; only the link's sha256 is stored
+                  game_id, "reset" sets a forgotten password, "verify" confirms the
+                  address `email` (migration 0007); only the link's sha256 is stored
+  mails_sent      id, recipient, kind, at (migration 0007): every mail sent, so that no
+                  recipient gets more than the day's cap (server/mail_notices.py)
   rematches       game_id primary key, rematch_id, claimed_at (migration 0006): the claim of a
                   finished game's one rematch (server/rematch.py): the first insert wins in every
                   process; rematch_id is null while the claimer makes the table
@@ -63,6 +66,16 @@ account_links_table = Table(
     Column("kind", String, nullable=False),
     Column("game_id", String, ForeignKey("games.id", ondelete="CASCADE"), nullable=True),
     Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("email", String, nullable=True),  # a "verify" link: the address it confirms (migration 0007)
+)
+
+mails_sent_table = Table(
+    "mails_sent",
+    Base.metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("recipient", String, nullable=False, index=True),
+    Column("kind", String, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
 )
 
 rematches_table = Table(

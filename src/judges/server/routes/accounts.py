@@ -4,7 +4,6 @@ games."""
 from __future__ import annotations
 
 import time
-import unicodedata
 from typing import Any
 
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -12,12 +11,14 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
 from ...engine.state import PHASES
+from ...i18n import request_language
 from .. import seats as seat_keys
 from ..account_store import NameTaken, name_key
 from ..accounts import SESSION_COOKIE, account_payload
 from ..deps import AccountsDep, ServiceDep, rate_limited
 from ..errors import ServiceError
 from ..limits import RateLimiter, clean_name
+from ..mailer import clean_email
 from ..store import hash_token
 
 router = APIRouter()
@@ -66,11 +67,11 @@ async def sign_up(
             min=accounts.limits.password_min,
             max=accounts.limits.password_max,
         )
-    email = (body.email or "").strip() or None
-    if email is not None and (
-        "@" not in email or any(c.isspace() or unicodedata.category(c).startswith("C") for c in email)
-    ):
-        raise ServiceError(422, "error.email", "this is not an e-mail address")
+    email = None
+    if (body.email or "").strip():
+        email = clean_email(body.email)  # one plain address: no list, no name, no comment
+        if email is None:
+            raise ServiceError(422, "error.email", "this is not an e-mail address")
     address = request.client.host if request.client else ""
     _refuse(accounts.sign_ups, address)
     password_hash = await accounts.checks.run(accounts.hasher.hash, body.password)
@@ -80,6 +81,9 @@ async def sign_up(
         raise ServiceError(409, "error.name_taken", "this name is taken: choose another") from None
     accounts.remember(name_key(name), address)
     await accounts.sign_in(request, response, account)
+    upkeep = getattr(request.app.state, "upkeep", None)
+    if email is not None and upkeep is not None:  # the link that confirms the address (server/mail_notices.py)
+        service.rt.spawn(upkeep.notices.verify(account, request_language(request)))
     return {"account": account_payload(account)}
 
 

@@ -115,6 +115,8 @@ class AccountRow(Base):
     password_hash: Mapped[str] = mapped_column(String)
     email: Mapped[str | None] = mapped_column(String, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # when the address was confirmed by its link (migration 0007); nothing else is mailed before
+    email_verified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class SessionRow(Base):
