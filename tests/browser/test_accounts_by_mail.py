@@ -50,11 +50,22 @@ def account_form(page, name: str, password: str = PASSWORD, email: str | None = 
         form.locator("input[name=email]").fill(email)
 
 
-def sign_up(page, base: str, name: str, email: str | None = None, lang: str = "en") -> None:
+def sign_up(page, base: str, name: str, email: str | None = None, lang: str = "en", mailbox=None) -> None:
+    """Signs up; with an address and the mailbox, confirms the address by the link mailed to it
+    (nothing else is mailed to it before) and takes that mail out of the mailbox."""
     page.goto(f"{base}/?lang={lang}")
     account_form(page, name, email=email)
     page.click("#sign-up")
     page.wait_for_selector("#signed-in:not([hidden])")
+    if email and mailbox is not None:
+        (mail,) = mailbox.wait_for(email)
+        mailbox.messages.remove(mail)
+        (link,) = links_in(mail, base)
+        page.goto(link)
+        assert email in page.locator("#link").inner_text()
+        page.click("#use-link")
+        page.wait_for_url(base + "/")
+        page.wait_for_selector("#signed-in:not([hidden])")  # confirming changed no session
 
 
 def sign_in(page, base: str, name: str, password: str = PASSWORD) -> None:
@@ -98,12 +109,52 @@ def test_sign_up_sign_out_and_sign_in_again(browser, mail_server):
     page.context.close()
 
 
+def test_an_address_is_confirmed_by_its_link_before_anything_else_is_mailed(browser, mail_server):
+    base, mailbox = mail_server
+    name = a_name("orpah")
+    address = f"{name}@example.org"
+    desk = open_page(browser, viewport={"width": 1400, "height": 900})
+    sign_up(desk, base, name, address)
+    (mail,) = mailbox.wait_for(address)
+    assert "confirm" in mail["Subject"]
+    # a forgotten password before the address is confirmed: nothing is mailed
+    phone = open_page(browser, viewport={"width": 390, "height": 844})
+    errors = watch_console(phone)
+    phone.goto(base + "/?lang=en")
+    phone.locator("#account-form input[name=name]").fill(name)
+    phone.click("#send-reset")
+    phone.wait_for_selector("#reset-sent:not([hidden])")
+    (link,) = links_in(mail, base)
+    desk.goto(link)  # opening it shows its button and confirms nothing
+    shot(desk, "mail-verify-1400")
+    phone.goto(link)  # the mail opened on the phone, never signed in
+    assert address in phone.locator("#link").inner_text()
+    shot(phone, "mail-verify-390")
+    phone.click("#use-link")
+    phone.wait_for_url(base + "/")
+    phone.wait_for_selector("#account-form:not([hidden])")  # confirming signs nobody in
+    assert len(mailbox.to(address)) == 1
+    assert (phone.goto(link) or pytest.fail("no answer")).status == 404  # once
+    desk.goto(base + "/?lang=en")
+    desk.wait_for_selector("#signed-in:not([hidden])")
+    assert desk.evaluate("fetch('/api/me').then((r) => r.json())")["account"]["email_verified"] is True
+    shot(desk, "mail-verified-1400")
+    phone.goto(base + "/?lang=en")
+    phone.locator("#account-form input[name=name]").fill(name)
+    phone.click("#send-reset")
+    phone.wait_for_selector("#reset-sent:not([hidden])")
+    mailbox.wait_for(address, 2)  # now the reset link comes
+    assert [e for e in errors if "404" not in e] == [], errors
+    desk.context.close()
+    phone.context.close()
+
+
 def test_a_forgotten_password_is_set_again_from_the_mailed_link(browser, mail_server):
     base, mailbox = mail_server
     name = a_name("naomi")
     address = f"{name}@example.org"
     first = open_page(browser, viewport={"width": 1400, "height": 900})
-    sign_up(first, base, name, address)
+    sign_up(first, base, name, address, mailbox=mailbox)
     # another browser, never signed in: the player forgot his password
     phone = open_page(browser, viewport={"width": 390, "height": 844})
     errors = watch_console(phone)
@@ -140,7 +191,7 @@ def test_the_turn_notice_link_opens_the_seat_in_a_new_browser(browser, mail_serv
     name = a_name("deborah")
     address = f"{name}@example.org"
     desk = open_page(browser, viewport={"width": 1400, "height": 900})
-    sign_up(desk, base, name, address)
+    sign_up(desk, base, name, address, mailbox=mailbox)
     desk.select_option("#pace", "24")
     desk.click("#create-game")
     desk.wait_for_selector("#link-list .own-seat")
