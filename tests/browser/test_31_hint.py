@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from browser.play import new_game, open_host_seat, open_page, watch_console
 from browser.positions import BOTS_GENERALS
@@ -34,7 +35,7 @@ def test_the_hint_button_lists_reasons_and_rings_the_target(server, browser, lan
     page.locator("#actions .end-turn").wait_for()
     with page.expect_request(lambda r: r.url.split("?")[0].endswith("/hint")) as asked:
         page.locator("#actions [data-action='hint']").click()
-    assert asked.value.method == "POST"
+    assert asked.value.method == "POST", asked.value.url
     page.locator("#actions .hint-box li").first.wait_for()
     reasons = page.locator("#actions .hint-reasons li").all_inner_texts()
     assert reasons and all(r.strip() for r in reasons)
@@ -66,7 +67,7 @@ def test_the_hint_stays_for_the_whole_decision_and_is_counted_once(server, page)
     step = {"type": "buy", "item": "troop", "settlement": "Shunem"}  # a free step: the same decision
     bought = httpx.post(f"{server}/api/games/{data['id']}/actions", headers=headers, json={"action": step})
     assert bought.status_code == 200, bought.text
-    page.wait_for_function(f"document.body.dataset.seq === '{seq + 1}'")  # the step drawn
+    expect(page.locator("body")).to_have_attribute("data-seq", str(seq + 1))  # the step drawn
     assert page.locator("#actions .hint-box").is_visible()  # the hint still shown: the same decision
     page.locator("#actions [data-action='hint']").click()  # asked again: the same hint
     page.wait_for_timeout(300)

@@ -1,5 +1,6 @@
-// The Hint button (issue 31): the strong bot's choice for the decision the seat owes, its
-// reasons in the reader's language (GET /api/games/{id}/hint), its target marked on the board.
+// The Hint button: the strong bot's choice for the decision the seat owes, its reasons in the
+// reader's language (POST /api/games/{id}/hint: one per decision; asked again, the same one),
+// its target marked on the board.
 import {store, update} from "./store.js";
 import {el, toast} from "./dom.js";
 import {t} from "./i18n.js";
@@ -12,7 +13,7 @@ async function ask(control) {
   control.setAttribute("aria-busy", "true");
   try {
     const {gameId, lang} = store.app;
-    const response = await fetch(`/api/games/${gameId}/hint?lang=${lang}`, {credentials: "same-origin"});
+    const response = await fetch(`/api/games/${gameId}/hint?lang=${lang}`, {method: "POST", credentials: "same-origin"});
     const body = await response.json();
     if (!response.ok) { toast(body.text || body.message); return; }
     update({hint: body});
@@ -24,8 +25,14 @@ async function ask(control) {
   }
 }
 
-// The hint of the position on screen, if any (a hint is for one position: `seq`).
-const current = () => (store.hint && store.view && store.hint.seq === store.view.seq ? store.hint : null);
+// The hint of the decision on screen, if any: shown while the seat owes the decision it was
+// asked for (the same round, phase and step: its free steps and their Undo keep it).
+function current() {
+  const {hint, view} = store;
+  if (!hint || !view || !view.waiting_for.includes(view.seat)) return null;
+  const s = view.state;
+  return [s.round, s.phase, s.step].every((n, i) => n === hint.at[i]) ? hint : null;
+}
 
 // The button, and the hint's words once asked for; nothing on a table that refuses hints.
 export function hintParts() {
