@@ -2,7 +2,11 @@
 game against easy bots in each language, by clicking only what the guide rings (or its Next); the
 course is left and resumed half-way; its last table's final screen shows the review of the
 player's costliest decisions; in Spanish and Portuguese no English word shows, at every step
-(the check of the screen's language test). Screenshots: `31-lesson-<lang>-<w>x<h>.png`."""
+(the check of the screen's language test). At every step the guide shows no line of no words
+("null") and lies over no button of the bottom bar, at 1400x900 and on a phone (390x844); the
+court's lessons (succession, a Judge appointed, a discard, a captive, the Ark) read in every
+language at both sizes. Screenshots: `31-lesson-<lang>-<w>x<h>.png`,
+`31-court-<step>-<lang>-<w>x<h>.png`."""
 
 from __future__ import annotations
 
@@ -114,5 +118,39 @@ def test_learn_runs_from_the_first_lesson_to_a_real_game(server, browser, lang, 
         "fetch(location.pathname.replace('/games/', '/api/games/') + '/view').then(r => r.json()).then(v => v.seats)"
     )
     assert [s["kind"] for s in seats] == ["human", "bot", "bot"]
+    assert errors == []
+    page.context.close()
+
+
+COURT_SHOTS = ("learn.succession.choose", "learn.discard.card", "learn.captives.execute", "learn.ark.carry", "learn.ark.points")
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt_BR"])
+@pytest.mark.parametrize("size", [(1400, 900), (390, 844)], ids=["desktop", "phone"])
+def test_the_court_lessons_play_through_in_every_language_and_size(server, browser, lang, size):
+    """The course resumed at its court (its first lesson there): the guide's steps to the end,
+    a screenshot of each of the court's windows and moments."""
+    page = open_page(browser, viewport={"width": size[0], "height": size[1]})
+    errors = watch_console(page)
+    lessons = lessons_payload(lang)["lessons"]
+    first = next(i for i, lesson in enumerate(lessons) if lesson["game"] == "court")
+    page.goto(f"{server}/learn?lang={lang}")
+    progress = {"lesson": first, "step": 0, "games": {}, "done": [x["id"] for x in lessons[:first]], "started": True}
+    page.evaluate("(p) => localStorage.setItem('jk-learn', JSON.stringify(p))", progress)
+    page.reload()
+    page.click("#learn-resume")
+    page.wait_for_url("**/games/**")
+    seen: set[str] = set()
+    for key in COURT_SHOTS:
+        assert follow_the_guide(page, lang, seen, stop_at=key) == key
+        page.locator(f".learn-target[data-learn-step='{key}']").first.wait_for()
+        shot(page, f"31-court-{key.split('.', 1)[1]}-{lang}-{size[0]}x{size[1]}")
+    assert follow_the_guide(page, lang, seen) == "real"
+    court = {s["key"] for lesson in lessons[first:] for s in lesson["steps"]}
+    assert court <= seen, sorted(court - seen)
+    winners = page.evaluate(
+        "fetch(location.pathname.replace('/games/', '/api/games/') + '/view').then(r => r.json()).then(v => v.winners)"
+    )
+    assert winners == [0]  # King, Judge and Tabernacle: three points
     assert errors == []
     page.context.close()

@@ -39,6 +39,16 @@ def holds(game, done: dict) -> bool:
         return state.taxes.get(region) == 0
     if "walls" in done:
         return state.settlements[settlement(done["walls"])].walls
+    if "judge" in done:
+        region = next(r.index for r in world.regions if r.name == done["judge"][0])
+        return state.titles[region].holder == done["judge"][1]
+    if "discarded" in done:
+        return done["discarded"] in state.discard
+    if "gone" in done:
+        return done["gone"] not in state.generals
+    if "ark" in done:
+        general = state.generals.get(done["ark"])
+        return general is not None and general.ark
     if "at" in done:
         general = state.generals.get(done["at"][0])
         return general is not None and general.hex == world.settlements[settlement(done["at"][1])].hex
@@ -77,6 +87,8 @@ def play_the_script(key: str) -> list[tuple[str, str]]:
         assert state.judgments >= 1 and state.king == 10 and state.events_landed and state.invaders
     else:
         assert game.is_over
+    if key == "court":  # King, Judge and Tabernacle: the three points that win
+        assert game.state.winners == [0], game.state.winners
     return seen
 
 

@@ -6,10 +6,12 @@ script expects: the player acts at each step while the game screen points at wha
 (`web/static/js/learn-guide.js`, `point`: CSS selectors of the screen, the first one shown wins;
 `action`: the legal action whose button to light) and says why (``learn.*`` message keys). A step
 is done when its condition (`done`) holds in the seat's view; a step without one waits for the
-player's "Next". Two games carry the course: the Announcements of a round with a Judgment, a
-King's election and an event (`announcements`), then one whole round from the Intrigue to the
-Victory Check (`round`, a one-round game). After the last lesson the player starts a real game
-against easy (greedy) bots.
+player's "Next". Three games carry the course: the Announcements of a round with a Judgment, a
+King's election and an event (`announcements`); one whole round from the Intrigue to the
+Victory Check (`round`, a one-round game); a round at court (`court`): a King's succession, a
+vacant Judge title appointed, a discard down to the hand limit, a captive executed, the Ark
+carried to the Tabernacle, and the three points that win. After the last lesson the player
+starts a real game against easy (greedy) bots.
 
 Routes: `GET /learn` (the course's page), `GET /api/learn` (the lessons in the reader's
 language), `POST /api/learn/games/{key}` (a lesson's table; the seat's cookie comes with it). The
@@ -74,6 +76,38 @@ GAMES: dict[str, dict[str, Any]] = {
             },
             "generals": [{"id": 10, "owner": 0, "at": "Hazor", "army": 4}, *_BOTS],
             "players": [{"seat": 0, "hand": ["tax"], "coins": 3}, *_NO_CARDS],
+        },
+    },
+    # A second round at court: the player's King fell last round (a succession is owed) and the
+    # Judge title of Naphtali is vacant (the new King fills it); the player's hand is full, so
+    # the Intrigue's free draw asks for a discard; a rival's general is the player's captive at
+    # Hazor; the Ark lies at Succoth, a desert and a mountain from the Tabernacle at Shiloh. King, Judge and
+    # Tabernacle are the three points that win.
+    "court": {
+        "seed": 1,
+        "round_limit": 1,
+        "position": {
+            "clear_board": True,
+            "settlements": {
+                "Hazor": {"owner": 0, "troops": 2},
+                "Kedesh": {"owner": 0, "troops": 1},
+                "Succoth": {"owner": 0, "troops": 1},
+                "Hebron": {"owner": 1, "troops": 2},
+                "Beersheba": {"owner": 2, "troops": 2},
+            },
+            "generals": [
+                {"id": 20, "owner": 0, "at": "Hazor"},
+                {"id": 21, "owner": 0, "at": "Kedesh"},
+                {"id": 22, "owner": 0, "at": "Succoth"},
+                {"id": 31, "owner": 1, "at": "Hazor", "captor": 0},
+                {"id": 11, "owner": 1, "at": "Hebron"},
+                {"id": 12, "owner": 2, "at": "Beersheba"},
+            ],
+            "titles": {"Naphtali": {"owner": 0}},
+            "succession_owner": 0,
+            "ark": "Succoth",
+            "deck": ["plague", "abundance", "sandstorm"],  # the top card last: the player draws a Sandstorm
+            "players": [{"seat": 0, "hand": ["tax", "prophet", "famine", "revolt", "assassin"]}, *_NO_CARDS],
         },
     },
 }
@@ -194,6 +228,82 @@ LESSONS: list[dict[str, Any]] = [
         "chapter": "income-and-victory",
         "steps": [_step("learn.victory.table", ["[data-panel='final']"], done={"over": True}, next=True)],
     },
+    {
+        "id": "succession",
+        "game": "court",
+        "chapter": "judges-and-kings",
+        "steps": [
+            _step(
+                "learn.succession.choose",
+                ["#modal:not([hidden]) .options"],
+                {"type": "choose_successor", "general": 20},
+                {"king": True},
+            ),
+        ],
+    },
+    {
+        "id": "appoint",
+        "game": "court",
+        "chapter": "judges-and-kings",
+        "steps": [
+            _step(
+                "learn.appoint.judge",
+                ["#modal:not([hidden]) .options"],
+                {"type": "appoint_judge", "region": "Naphtali", "general": 21},
+                {"judge": ["Naphtali", 21]},
+            ),
+            _step("learn.appoint.titles", ["#players .player-board[data-seat='0']"]),
+        ],
+    },
+    {
+        "id": "discard",
+        "game": "court",
+        "chapter": "intrigue",
+        "steps": [
+            _step(
+                "learn.discard.card",
+                ["#modal:not([hidden]) .options"],
+                {"type": "discard", "card": "sandstorm"},
+                {"discarded": "sandstorm"},
+            ),
+        ],
+    },
+    {
+        "id": "captives",
+        "game": "court",
+        "chapter": "intrigue",
+        "steps": [
+            _step(
+                "learn.captives.execute",
+                ["#board [data-general='31']", "#board [data-settlement='Hazor']"],
+                {"type": "execute", "general": 31},
+                {"gone": 31},
+            ),
+            _step("learn.captives.end", END_TURN, {"type": "end_turn"}, {"past": "intrigue"}),
+        ],
+    },
+    {
+        "id": "ark",
+        "game": "court",
+        "chapter": "movement-and-combat",
+        "steps": [
+            _step("learn.ark.shop", END_TURN, {"type": "end_turn"}, {"past": "acquisitions"}),
+            _step(
+                "learn.ark.pick_up",
+                ["#board [data-general='22']"],
+                {"type": "pick_up_ark", "general": 22},
+                {"ark": 22},
+            ),
+            _step(
+                "learn.ark.carry",
+                ["#board [data-settlement='Shiloh'].reachable", "#board [data-general='22']"],
+                {"type": "move", "general": 22, "q": 4, "r": 10},  # Shiloh
+                {"at": [22, "Shiloh"]},
+            ),
+            _step("learn.ark.end", END_TURN, {"type": "end_turn"}, {"past": "movement"}),
+            _step("learn.ark.points", ["[data-panel='final']"], done={"over": True}, next=True),
+        ],
+    },
 ]
 
 #: The guide's own words (buttons, the course's page).
@@ -259,7 +369,7 @@ def learn_router(service: GameService) -> APIRouter:
 
     @router.post("/api/learn/games/{key}", status_code=201)
     async def lesson_game(key: str, request: Request, response: Response) -> dict[str, Any]:
-        """A table of the course (`announcements` or `round`): the reader's seat against two
+        """A table of the course (`announcements`, `round` or `court`): the reader's seat against two
         greedy bots, from the lesson's position; the seat's cookie is set. It counts as a new
         game (the address's allowance shared with `POST /api/games`: 429 `error.rate_create`)."""
         spec = GAMES.get(key)

@@ -21,6 +21,10 @@ function holds(done) {
   if (done.landed) return st.events_landed.length > 0;
   if (done.taxed) return st.taxes[String(rIndex(done.taxed))] === store.app.seat;
   if (done.walls) return st.settlements[sIndex(done.walls)].walls;
+  if (done.judge) return st.titles[rIndex(done.judge[0])].holder === done.judge[1];
+  if (done.discarded) return st.discard.includes(done.discarded);
+  if (done.gone) return !st.generals[String(done.gone)];
+  if (done.ark) { const g = st.generals[String(done.ark)]; return !!g && !!g.ark; }
   if (done.at) { const g = st.generals[String(done.at[0])]; return !!g && g.hex === w.settlements[sIndex(done.at[1])].hex; }
   if (done.owner) return st.settlements[sIndex(done.owner[0])].owner === done.owner[1];
   return false;
@@ -29,14 +33,15 @@ function holds(done) {
 const visible = (node) => !!node && !node.closest("[hidden]") && node.getClientRects().length > 0;
 
 // What the step points at: the button of its action when one is on screen (a window's choice,
-// the chooser's item), else the first of its selectors shown.
+// the chooser's item, the actions panel's button), else the first of its selectors shown.
 function target(step) {
   if (step.action) {
     const v = store.view;
     const i = v.legal_actions.findIndex((a) => Object.entries(step.action).every(([k, x]) => a[k] === x));
     const words = i >= 0 ? v.action_labels[i] : null;
     if (words) {
-      const buttons = document.querySelectorAll("#modal:not([hidden]) .options button, #chooser:not([hidden]) .choice");
+      const buttons = document.querySelectorAll(
+        "#modal:not([hidden]) .options button, #chooser:not([hidden]) .choice, #actions:not([hidden]) button.action");
       const hit = [...buttons].find((b) => visible(b) && b.textContent.trim().startsWith(words));
       if (hit) return hit;
       const inside = [...buttons].find((b) => visible(b) && b.textContent.includes(words));
