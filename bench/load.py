@@ -73,8 +73,15 @@ def start_server(database: str | None, src: str | None = None) -> tuple[subproce
     folder = tempfile.mkdtemp(prefix="judges-load-")
     url = database or f"sqlite:///{folder}/load.db"
     port = free_port()
-    # the load creates its games from one address: no creation rate limit for it
-    env = {**os.environ, "JUDGES_DATABASE_URL": url, "JUDGES_CREATE_BURST": "1000000"}
+    # the load creates its games and opens its players' sockets from one address: no creation
+    # rate limit and no per-address cap of connections for it (server/connections.py)
+    env = {
+        **os.environ,
+        "JUDGES_DATABASE_URL": url,
+        "JUDGES_CREATE_BURST": "1000000",
+        "JUDGES_CONNECTIONS_PER_ADDRESS": "0",
+        "JUDGES_SOCKETS_PER_ADDRESS": "0",
+    }
     if src is not None:
         env["PYTHONPATH"] = str(Path(src).resolve())
     log = open(Path(folder) / "server.log", "wb")

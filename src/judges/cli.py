@@ -140,6 +140,7 @@ def serve(
     import uvicorn
 
     from .server.app import create_app
+    from .server.connections import ConnectionLimits, Gate
     from .server.memory import keep_collections_young
     from .settings import load as load_settings
 
@@ -156,10 +157,12 @@ def serve(
     # about a tenth of the server's CPU per action and ~100 KiB of zlib state per socket
     # (docs/decisions/0019-live-updates-as-deltas-and-the-fan-out-carries-the-action.md).
     deflate = settings.deflate
-    # The bare server's own limits (docs/deploy.md, "In front of it"): past
-    # JUDGES_MAX_CONNECTIONS open connections and tasks a new request is answered 503 at once,
-    # rather than the process running out of file descriptors; a websocket frame holds at most
-    # 64 KiB (the protocol's are under 1 KiB); request headers at most 16 KiB.
+    # The bare server's own limits (docs/deploy.md, "In front of it"): its connections are
+    # counted by server/connections.py (HTTP connections and websockets apart, per address, a
+    # request read in time, idle connections closed first to make room), not by uvicorn's
+    # limit_concurrency; a websocket frame holds at most 64 KiB (the protocol's are under
+    # 1 KiB); request headers at most 16 KiB.
+    http_protocol, ws_protocol = Gate(ConnectionLimits.from_settings(settings)).protocols()
     keep_collections_young()  # the collector's pauses were the latency's tail (server/memory.py)
     # proxy_headers=False: uvicorn would believe X-Forwarded-For from any loopback peer; the
     # application believes it from JUDGES_TRUSTED_PROXIES only (server/limits.py).
@@ -169,7 +172,8 @@ def serve(
         port=port,
         log_level="warning",
         ws_per_message_deflate=deflate,
-        limit_concurrency=settings.max_connections,
+        http=http_protocol,
+        ws=ws_protocol,
         timeout_keep_alive=5,
         ws_max_size=64 * 1024,
         ws_ping_interval=20.0,

@@ -68,7 +68,13 @@ class Settings(BaseSettings):
 
     # --- the bare server (judges serve) ---
     ws_deflate: str = ""  # websocket compression: on unless empty or "0"
+    # connections (server/connections.py): open HTTP connections, and per client address (0: no
+    # cap); open websockets, and per address; the seconds a request has to arrive whole
     max_connections: int = 4000
+    connections_per_address: int = 64
+    max_sockets: int = 10_000
+    sockets_per_address: int = 256
+    request_read_seconds: float = 10.0
 
     # --- translations (judges/i18n) ---
     i18n_strict: str = ""  # a missing translation raises unless empty, "0", "false" or "no"

@@ -188,6 +188,33 @@ export function applyUpdate(view, message) {
 // The view as the socket built it (the drawn one may lag behind while the board is fetched).
 let live = null;
 
+// When the server holds all the live connections it may (close code 4503, its reason shown),
+// the table is followed by asking for the view every few seconds, and a socket is tried again
+// later; the first view a new socket sends ends the asking.
+const FULL = 4503, POLL_MS = 3000, RETRY_FULL_MS = 20000;
+let polling = null;
+
+function startPolling() {
+  if (polling !== null) return;
+  const {gameId, lang, mode} = store.app;
+  const url = mode === "watch" ? `/api/games/${gameId}/spectate?lang=${lang}` : `/api/games/${gameId}/view?lang=${lang}`;
+  const ask = async () => {
+    try {
+      const view = await json(url);
+      if (live && view.version === live.version) return;
+      receive(view, live === null);
+      live = view;
+    } catch { /* the next turn asks again */ }
+  };
+  polling = setInterval(ask, POLL_MS);
+  ask();
+}
+
+function stopPolling() {
+  if (polling !== null) clearInterval(polling);
+  polling = null;
+}
+
 export async function connect() {
   const {gameId, lang, mode} = store.app;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -205,12 +232,14 @@ export async function connect() {
     if (message.type === "follow") { receiveFollow(message); return; }  // the board and the log
     const next = applyUpdate(live, message);
     if (next === null) { socket.send(JSON.stringify({type: "resync"})); return; }
+    if (message.type === "full") stopPolling();
     receive(next, message.type === "full" && live === null);
     live = next;
   });
   // Reconnect (the first message is a full view), unless the server closed for good reasons
-  // (1008); too many spectators (4429): much later.
+  // (1008); too many spectators (4429): much later; the server full (4503): by asking meanwhile.
   socket.addEventListener("close", (event) => {
+    if (event.code === FULL) { startPolling(); setTimeout(connect, RETRY_FULL_MS); return; }
     if (event.code !== 1008) setTimeout(connect, event.code === 4429 ? 30000 : 1000);
   });
 }

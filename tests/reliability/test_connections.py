@@ -1,0 +1,162 @@
+"""The bare server's connections (server/connections.py), against a real `judges serve`:
+connections that never finish their request, or the websockets of busy tables, no longer keep
+the players' requests out.
+
+The attackers connect from other loopback addresses (127.0.0.2 and up: all of 127.0.0.0/8 is
+the loopback on Linux), the honest player from 127.0.0.1. Every loop is bounded; the caps are
+set small (JUDGES_MAX_CONNECTIONS ...) so that a few hundred sockets reach them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import time
+
+import httpx
+import pytest
+import websockets
+
+from server_process import Server
+
+pytestmark = pytest.mark.timeout(180)
+
+PARTIAL = b"GET /api/world HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "  # headers never finished
+
+
+@pytest.fixture
+def serve(tmp_path):
+    servers: list[Server] = []
+
+    def start(**env: str) -> Server:
+        server = Server(f"sqlite:///{tmp_path / 'g.db'}", tmp_path / f"server{len(servers)}.log", env=env)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+def slow_connections(port: int, addresses: int, each: int) -> list[socket.socket]:
+    """`addresses` × `each` connections that send part of their headers and nothing more."""
+    held = []
+    for a in range(addresses):
+        for _ in range(each):
+            s = socket.socket()
+            s.bind((f"127.0.0.{2 + a}", 0))
+            s.settimeout(5)
+            try:
+                s.connect(("127.0.0.1", port))
+                s.sendall(PARTIAL)
+            except OSError:
+                s.close()
+                continue
+            held.append(s)
+    return held
+
+
+def fresh_requests(base: str, n: int) -> list[int]:
+    """`n` requests of the honest player, each on a new connection."""
+    codes = []
+    for _ in range(n):
+        with httpx.Client(base_url=base, timeout=10) as client:
+            try:
+                codes.append(client.get("/api/world").status_code)
+            except httpx.TransportError:
+                codes.append(0)
+    return codes
+
+
+def closed_by_server(s: socket.socket) -> bool:
+    try:
+        s.settimeout(0.5)
+        return s.recv(1024) == b""
+    except (TimeoutError, BlockingIOError):
+        return False
+    except OSError:
+        return True
+
+
+def test_idle_connections_no_longer_answer_503_to_everyone(serve):
+    """Before: the cap counted connections that never finished their headers, and nothing timed
+    them out; 300 of them (the cap at 200) made every fresh request of an honest player a 503."""
+    server = serve(JUDGES_MAX_CONNECTIONS="200", JUDGES_CONNECTIONS_PER_ADDRESS="20", JUDGES_REQUEST_READ_SECONDS="3")
+    held = slow_connections(server.port, addresses=15, each=20)
+    try:
+        assert len(held) >= 250
+        assert fresh_requests(server.base, 10) == [200] * 10
+        # the headers never finished: every such connection is closed once its time is up
+        time.sleep(3.5)
+        assert sum(closed_by_server(s) for s in held) == len(held)
+    finally:
+        for s in held:
+            s.close()
+
+
+def test_one_address_holds_at_most_its_share_and_its_oldest_idle_give_way(serve):
+    server = serve(JUDGES_CONNECTIONS_PER_ADDRESS="20", JUDGES_REQUEST_READ_SECONDS="30")
+    held = slow_connections(server.port, addresses=1, each=50)
+    try:
+        time.sleep(0.5)
+        open_now = [not closed_by_server(s) for s in held]
+        assert sum(open_now) == 20 and open_now[-20:] == [True] * 20  # the newest 20 stay
+        assert fresh_requests(server.base, 3) == [200] * 3  # another address is not concerned
+    finally:
+        for s in held:
+            s.close()
+
+
+async def _spectators(ws_base: str, game: str, n: int, per_address: int) -> list:
+    sockets = []
+    for i in range(n):
+        address = f"127.0.0.{2 + i // per_address}"
+        ws = await websockets.connect(f"{ws_base}/ws/games/{game}/spectate", local_addr=(address, 0), max_size=None)
+        first = json.loads(await ws.recv())
+        assert first["type"] == "full", first
+        sockets.append(ws)
+    return sockets
+
+
+def test_websockets_no_longer_keep_requests_out_and_one_too_many_is_told_why(serve):
+    """Before: websockets counted against the request cap: with the tables' sockets open (here
+    60 with the cap at 50; 4,000 at 1,000 tables of four), every request answered 503."""
+    server = serve(JUDGES_MAX_CONNECTIONS="50", JUDGES_MAX_SOCKETS="60")
+    created = httpx.post(f"{server.base}/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]})
+    game = created.json()["id"]
+
+    async def scenario() -> tuple[list[int], dict, int | None]:
+        sockets = await _spectators(server.ws_base, game, 60, per_address=8)
+        codes = await asyncio.to_thread(fresh_requests, server.base, 10)
+        extra = await websockets.connect(
+            f"{server.ws_base}/ws/games/{game}/spectate?lang=es", local_addr=("127.0.0.40", 0)
+        )
+        told = json.loads(await extra.recv())
+        try:
+            await extra.recv()
+        except websockets.ConnectionClosed:
+            pass
+        code = extra.close_code
+        for ws in sockets:
+            await ws.close()
+        return codes, told, code
+
+    codes, told, code = asyncio.run(scenario())
+    assert codes == [200] * 10
+    assert told["type"] == "error" and told["key"] == "error.sockets_full" and "servidor" in told["text"]
+    assert code == 4503
+
+
+def test_a_request_over_the_total_is_answered_clearly_when_nothing_is_idle(serve):
+    server = serve(JUDGES_MAX_CONNECTIONS="1", JUDGES_REQUEST_READ_SECONDS="30")
+    with socket.create_connection(("127.0.0.1", server.port)) as busy:
+        # a request being served (its body still coming) is never closed to make room
+        busy.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"
+        )
+        time.sleep(0.3)
+        answer = httpx.get(f"{server.base}/api/world", headers={"Accept-Language": "pt-BR"}, timeout=10)
+        assert answer.status_code == 503 and answer.json()["key"] == "error.server_busy"
+        assert "servidor" in answer.json()["text"] and answer.headers["Retry-After"]
+        assert not closed_by_server(busy)
