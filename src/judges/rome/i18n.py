@@ -86,7 +86,7 @@ def convert(lang: str, kind: str, value: Any, names: Mapping[int, str], deck: De
         return ", ".join(_faction(lang, int(v), names) for v in value) or text(lang, "rome.nobody")
     if kind == "senators":
         return ", ".join(card_name(lang, str(v), deck) for v in value)
-    if kind in ("war", "event", "office", "cause", "phase", "ending", "war_state", "games", "proposal"):
+    if kind in ("war", "event", "office", "cause", "phase", "ending", "war_state", "games", "proposal", "result"):
         return text(lang, f"rome.{kind}.{value}")
     if kind == "outcome":
         return text(lang, f"rome.outcome.{'true' if value else 'false'}")

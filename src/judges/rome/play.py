@@ -1,5 +1,5 @@
 """The headless game loop of Republic of Rome: bots answer every decision owed until the
-game ends or reaches the first phase the engine does not play yet."""
+game ends."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def play_random(options: RomeOptions, bot_seed: int = 0, max_actions: int = MAX_
     bots: Sequence[RandomRomeBot] = [RandomRomeBot(bot_seed * 7919 + seat) for seat in range(options.players)]
     game = RomeGame.new(options)
     for _ in range(max_actions):
-        if game.over or not game.state.pending:
+        if game.over:
             return game
         seat = game.state.pending[0].player
         game.apply(bots[seat].choose(game.legal_actions(seat)))

@@ -134,11 +134,11 @@ def test_the_censor_comes_from_the_prior_consuls_and_gains_5():
     game.apply(ProposeCensor(player=0, senator="5"))
     vote_all(game, "nay", "nay", "yea")
     assert game.state.senators["1"].office == "censor" and game.state.senators["1"].influence == 5 + 5
-    assert game.frontier == "senate"
+    assert [(d.player, d.kind) for d in game.pending] == [(0, "propose_business")]
 
 
-def test_a_single_eligible_censor_is_appointed_and_the_game_stops_at_the_engines_frontier():
-    """VG 1.09.4; the Senate's later business is not played yet (docs/rome/rules-coverage.md)."""
+def test_a_single_eligible_censor_is_appointed_then_other_business():
+    """VG 1.09.4."""
     state = position()
     senator(state, "1", 0, office="rome_consul")
     senator(state, "2", 0, office="field_consul", location="province")
@@ -146,7 +146,7 @@ def test_a_single_eligible_censor_is_appointed_and_the_game_stops_at_the_engines
     senator(state, "4", 2)
     game = game_in(state, "senate", [2, 5])  # 3 and 4 the last pair; Cornelius the only prior consul in Rome
     assert state.senators["1"].office == "censor" and state.senators["1"].influence == 5 + 5
-    assert game.pending == [] and game.frontier == "senate"
+    assert [(d.player, d.kind) for d in game.pending] == [(2, "propose_business")]  # the new Rome Consul
 
 
 def test_a_ballot_is_secret_until_the_tally():
@@ -163,4 +163,99 @@ def test_without_a_senator_in_rome_there_is_no_senate():
     state = position()
     senator(state, "1", 0, location="province")
     game = game_in(state, "senate")
-    assert game.pending == [] and game.frontier == "senate"
+    assert [d.kind for d in game.pending] == ["play_cards"]  # no Senate: Combat, then the Revolution
+
+
+# --- other business: levies, deployments, closing ------------------------------------------------
+
+from judges.rome.engine import senate as senate_rules  # noqa: E402
+from judges.rome.engine.actions import CloseSenate, Deploy, RaiseForces  # noqa: E402
+from judges.rome.engine.state import Force, WarInPlay  # noqa: E402
+
+
+def business_game(**state_changes):
+    """Consuls already chosen: Fabius (faction 0) Rome Consul, Valerius (faction 1) Field Consul;
+    Cornelius, the only prior consul, censor: the presiding Rome Consul proposes business."""
+    state = position()
+    senator(state, "1", 0, office="rome_consul")
+    senator(state, "2", 0)
+    senator(state, "3", 1)
+    senator(state, "4", 1, location="province")
+    senator(state, "5", 2, location="province")
+    state.units.legions = 8
+    state.units.fleets = 2
+    state.wars = [WarInPlay(id="gallic_1", state="active"), WarInPlay(id="syrian_1", state="inactive")]
+    for name, value in state_changes.items():
+        setattr(state, name, value)
+    game = game_in(state, "senate", [6, 1])  # the last pair (2, 3): Fabius rolls 6
+    assert state.senators["2"].office == "rome_consul" and state.senators["1"].office == "censor"
+    return game
+
+
+def test_a_levy_costs_the_state_10_a_unit_and_pays_the_armaments_holder():
+    """R146, R147, R149, VG 1.09.631."""
+    game = business_game()
+    game.state.senators["1"].concessions = ["armaments"]
+    assert [(d.player, d.kind) for d in game.pending] == [(0, "propose_business")]
+    game.apply(RaiseForces(player=0, legions=3, fleets=1))
+    vote_all(game, "yea", "yea", "yea")
+    assert (game.state.treasury, game.state.units.legions, game.state.units.fleets) == (60, 11, 3)
+    assert game.state.senators["1"].talents == 6 and game.state.senators["1"].corrupt
+
+
+def test_a_manpower_shortage_raises_the_price_and_no_recruitment_forbids_levies():
+    """R77, R147; ror-data §5.2."""
+    game = business_game(events={"manpower_shortage": 1})
+    assert senate_rules.unit_cost(game.ctx) == 20
+    game.state.no_recruitment = True
+    assert senate_rules.raise_refusal(game.ctx, RaiseForces(player=0, legions=1)) == "rome.error.no_recruitment"
+    assert not any(isinstance(a, RaiseForces) for a in game.legal_actions(0))
+
+
+def test_the_field_consul_goes_first_with_enough_force_and_fleet_support():
+    """R151-R155, R159: the Rome Consul waits for the Field Consul; the Syrian War needs 2 fleets
+    and, inactive, becomes active when attacked."""
+    game = business_game()
+    ctx_ = game.ctx
+    assert senate_rules.deploy_refusal(ctx_, Deploy(player=0, commander="2", war="gallic_1", legions=8)) == (
+        "rome.error.not_a_commander"
+    )
+    assert senate_rules.deploy_refusal(ctx_, Deploy(player=0, commander="3", war="syrian_1", legions=8)) == (
+        "rome.error.too_weak"
+    )
+    assert senate_rules.deploy_refusal(ctx_, Deploy(player=0, commander="3", war="gallic_1", legions=5)) == (
+        "rome.error.too_weak"  # 5 + 1 < 10: he would have to consent
+    )
+    assert senate_rules.deploy_refusal(ctx_, Deploy(player=0, commander="3", war="syrian_1", legions=4, fleets=2)) == (
+        "rome.error.too_weak"  # 4 + 1 < 6
+    )
+    game.apply(Deploy(player=0, commander="3", war="syrian_1", legions=6, fleets=2))
+    vote_all(game, "yea", "yea", "nay")
+    assert game.state.wars[1].state == "active" and game.state.senators["3"].location == "field"
+    assert game.state.forces == [Force(war="syrian_1", commander="3", legions=6, fleets=2)]
+    assert [s.id for s in senate_rules.commanders(ctx_)] == ["2"]  # now the Rome Consul may go
+
+
+def test_sending_the_presiding_magistrate_closes_the_senate():
+    """R92, R158."""
+    from judges.engine.dice import SeededDice
+
+    game = business_game()
+    game.state.units.legions = 16
+    game.ctx.dice.fallback = SeededDice(game.state)  # the battles that follow
+    game.apply(Deploy(player=0, commander="3", war="syrian_1", legions=6, fleets=2))
+    vote_all(game, "yea", "yea", "yea")
+    game.apply(Deploy(player=0, commander="2", war="gallic_1", legions=10))
+    vote_all(game, "yea", "yea", "yea")
+    keys = [e.key for e in game.state.report]
+    assert keys[keys.index("rome.senate.deployed", keys.index("rome.senate.deployed") + 1) + 1] == "rome.senate.closed"
+    assert "rome.combat.battle" in keys  # straight on to the Combat phase
+
+
+def test_closing_brings_home_forces_without_a_commander():
+    """VG 1.09.9."""
+    game = business_game()
+    game.state.forces = [Force(war="gallic_1", legions=3)]
+    game.ctx.dice.faces += [1, 1, 1]
+    game.apply(CloseSenate(player=0))
+    assert game.state.units.legions == 8 + 3

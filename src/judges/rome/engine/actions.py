@@ -150,6 +150,33 @@ class Veto(Action, tag="veto", frozen=True):
     card: str
 
 
+class RaiseForces(Action, tag="raise_forces", frozen=True):
+    """Senate: propose to raise legions and fleets, paid by the State (R146, R147)."""
+
+    legions: int = 0
+    fleets: int = 0
+
+
+class Deploy(Action, tag="deploy", frozen=True):
+    """Senate: propose to send a consul with units from Rome against a war (R150-R159)."""
+
+    commander: str
+    war: str
+    legions: int = 0
+    veterans: int = 0
+    fleets: int = 0
+
+
+class CloseSenate(Action, tag="close_senate", frozen=True):
+    """Senate: the presiding magistrate closes the sitting (R92)."""
+
+
+class Discard(Action, tag="discard", frozen=True):
+    """Revolution: a card discarded down to the hand limit (R236)."""
+
+    card: str
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     Done,
     ChooseLeader,
@@ -171,6 +198,10 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     ProposeCensor,
     Vote,
     Veto,
+    RaiseForces,
+    Deploy,
+    CloseSenate,
+    Discard,
 )
 _DECODER = msgspec.json.Decoder(
     Done
@@ -193,6 +224,10 @@ _DECODER = msgspec.json.Decoder(
     | ProposeCensor
     | Vote
     | Veto
+    | RaiseForces
+    | Deploy
+    | CloseSenate
+    | Discard
 )
 
 

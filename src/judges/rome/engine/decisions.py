@@ -14,14 +14,17 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from . import forum, playing, revenue, senate, setup
+from . import forum, playing, revenue, revolution, senate, setup
 from .actions import (
     Action,
     AttractKnight,
     Bid,
     ChooseLeader,
+    CloseSenate,
     Contribute,
     CounterBribe,
+    Deploy,
+    Discard,
     DiscardLeader,
     Done,
     Persuade,
@@ -31,6 +34,7 @@ from .actions import (
     ProposeCensor,
     ProposeConsuls,
     Raise,
+    RaiseForces,
     Roll,
     Skip,
     SponsorGames,
@@ -128,7 +132,17 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 senate.apply_propose_censor,
                 senate.RULE_CENSOR,
             ),
+            DecisionKind(
+                "propose_business",
+                (RaiseForces, Deploy, CloseSenate),
+                senate.legal_propose_business,
+                senate.apply_propose_business,
+                senate.RULE_PROPOSAL,
+            ),
             DecisionKind("vote", (Vote, Veto), senate.legal_vote, senate.apply_vote, senate.RULE_VOTE, secret=True),
+            DecisionKind(
+                "discard", (Discard,), revolution.legal_discard, revolution.apply_discard, revolution.RULE_HAND
+            ),
         )
     }
 )

@@ -18,7 +18,7 @@ from ..cards import load_deck
 from .actions import Action, action_from_dict, action_to_dict
 from .context import Ctx
 from .decisions import KINDS
-from .phases import PHASE_STEPS, UNFINISHED
+from .phases import PHASE_STEPS
 from .setup import initial_state
 from .state import PHASES, Decision, RomeOptions, RomeState, clone_state
 
@@ -57,18 +57,6 @@ class RomeGame:
     def pending(self) -> list[Decision]:
         return list(self.state.pending)
 
-    @property
-    def frontier(self) -> str | None:
-        """The phase the game stopped at because the engine does not play it yet, else None."""
-        state = self.state
-        if state.result is not None or state.pending:
-            return None
-        phase = PHASES[state.phase]
-        steps = PHASE_STEPS.get(phase)
-        if steps is None or (phase in UNFINISHED and state.step >= len(steps)):
-            return phase
-        return None
-
     def legal_actions(self, seat: int) -> list[Action]:
         out: list[Action] = []
         for decision in self.state.pending:
@@ -79,17 +67,11 @@ class RomeGame:
     # --- moving --------------------------------------------------------------------------
 
     def advance(self) -> None:
-        """Runs automatic steps until a decision is owed, the game ends, or the phase is one
-        the engine does not play yet."""
+        """Runs automatic steps until a decision is owed or the game ends."""
         state, ctx = self.state, self.ctx
         while not state.pending and state.result is None:
-            phase = PHASES[state.phase]
-            steps = PHASE_STEPS.get(phase)
-            if steps is None:
-                return
+            steps = PHASE_STEPS[PHASES[state.phase]]
             if state.step >= len(steps):
-                if phase in UNFINISHED:
-                    return
                 state.step = 0
                 state.scratch.clear()
                 state.phase = state.phase + 1 if state.phase + 1 < len(PHASES) else 1

@@ -35,6 +35,7 @@ PARAM_TYPES: Mapping[str, str] = MappingProxyType(
         "games": "a kind of games (rome.games.<name>)",
         "proposal": "a kind of proposal (rome.proposal.<name>)",
         "senators": "a list of senators' family ids",
+        "result": "a battle's result (rome.result.<name>)",
     }
 )
 
@@ -100,6 +101,14 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.senate.steps_down": _declare(senator="senator"),
         "rome.senate.consuls": _declare(senator="senator", other="senator"),
         "rome.senate.censor": _declare(senator="senator"),
+        "rome.senate.raised": _declare(legions="int", fleets="int"),
+        "rome.senate.deployed": _declare(senator="senator", war="war"),
+        "rome.senate.closed": _declare(),
+        # combat
+        "rome.combat.battle": _declare(war="war", senator="senator", int="int", total="int", result="result"),
+        "rome.combat.captured": _declare(senator="senator"),
+        "rome.combat.naval_victory": _declare(war="war"),
+        "rome.combat.victory": _declare(war="war", talents="talents"),
         # population
         "rome.population.unrest": _declare(int="int"),
         "rome.population.roll": _declare(senator="senator", int="int"),

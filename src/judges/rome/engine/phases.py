@@ -5,10 +5,8 @@ on) or False when it posted a decision and must run again once that is answered 
 factions that decide one after another). A step may post decisions several factions owe at
 once and return True: the next step runs when all are answered.
 
-`PHASE_STEPS` names the phases the engine plays, in order. The turn runs setup once, then
-Mortality, Revenue, Forum, Population, Senate, Combat, Revolution again and again (R1); a
-phase that is not in `PHASE_STEPS` is one the engine does not play yet: the game stops there
-(`RomeGame.frontier`) and says so; so does a phase listed in `UNFINISHED` after its last step.
+`PHASE_STEPS` lists every phase's steps. The turn runs setup once, then Mortality, Revenue,
+Forum, Population, Senate, Combat, Revolution again and again (R1) until the game ends.
 """
 
 from __future__ import annotations
@@ -16,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from . import forum, mortality, population, revenue, senate, setup
+from . import combat, forum, mortality, population, revenue, revolution, senate, setup
 from .context import Ctx
 
 Step = Callable[[Ctx], bool]
@@ -41,10 +39,8 @@ PHASE_STEPS: Mapping[str, tuple[Step, ...]] = MappingProxyType(
             forum.era_ends,
         ),
         "population": (population.unrest_from_wars_and_droughts, population.state_of_the_republic),
-        "senate": (senate.open_senate, senate.consul_elections, senate.censor_election),
+        "senate": (senate.open_senate, senate.consul_elections, senate.censor_election, senate.business),
+        "combat": (combat.combat, combat.end_of_combat),
+        "revolution": (revolution.lay_down_commands, revolution.play_cards, revolution.hand_limit),
     }
 )
-
-#: Phases whose steps above are only their beginning: after the last one the game stops there
-#: (`RomeGame.frontier`), naming the business the engine does not play yet.
-UNFINISHED: Mapping[str, str] = MappingProxyType({"senate": senate.NOT_YET})

@@ -5,8 +5,8 @@ A proposal is put to the vote of every faction at once: each owes a `vote` decis
 ballot is secret until all are in), answered by a block vote with any bought votes, or by a
 tribune's veto. The tally counts the votes cast (abstentions are not cast): more than half
 passes, a tie fails (R89). The Senate's later business (prosecutions, governors, forces,
-concessions, land bills, Dictator, Consul for Life, assassinations) is not played yet: the
-phase stops after the censor's election (`RomeGame.frontier`).
+concessions, land bills, Dictator, Consul for Life, assassinations, recalls) is not played yet:
+after the censor, the presiding magistrate proposes levies and deployments until he closes.
 
 `state.scratch["senate"]` holds the sitting: the presiding magistrate, the slates rejected this
 turn, the proposal on the floor and its ballots."""
@@ -18,19 +18,17 @@ from itertools import combinations
 from typing import Any
 
 from ...engine.errors import IllegalAction
-from .actions import ProposeCensor, ProposeConsuls, Veto, Vote
+from .actions import CloseSenate, Deploy, ProposeCensor, ProposeConsuls, RaiseForces, Veto, Vote
 from .board import aligned, hrao, rank_key, votes
+from .combat import army, commander_bonus, return_force, strength, war_on_board
 from .context import Ctx
-from .state import UNALIGNED, Decision, Senator
+from .state import UNALIGNED, Decision, Force, Senator
 
 RULE_PROPOSAL = "R83 Proposals (VG 1.09.13)"
 RULE_VOTE = "R84-R89 Voting (VG 1.09.14)"
 RULE_CONSULS = "R94-R98 Consuls (VG 1.09.2)"
 RULE_CENSOR = "R122 Censor (VG 1.09.4)"
 CHOICES = ("yea", "nay", "abstain")
-STAGES = ("consuls", "censor")
-#: What the engine's Senate does not play yet: the phase stops here.
-NOT_YET = "prosecutions"
 
 
 def _sitting(ctx: Ctx) -> dict[str, Any]:
@@ -168,7 +166,8 @@ def put_to_vote(ctx: Ctx, kind: str, subject: tuple[str, ...], vetoable: bool) -
     sitting["floor"] = {"kind": kind, "subject": list(subject), "vetoable": vetoable}
     sitting["last"] = list(subject)
     sitting["ballots"] = {}
-    ctx.report("rome.senate.proposal", proposal=kind, senators=list(subject))
+    named = [x for x in subject if x in ctx.state.senators]
+    ctx.report("rome.senate.proposal", proposal=kind, senators=named)
     for f in ctx.state.factions:
         if not f.eliminated:
             ctx.state.pending.append(Decision(f.seat, "vote"))
@@ -303,3 +302,198 @@ def install_censor(ctx: Ctx, senator: str) -> None:
     s.office = "censor"
     s.influence += ctx.rules.censor_influence
     ctx.report("rome.senate.censor", senator=senator)
+
+
+# --- other business: forces and their deployment (R145-R163), closing (R92) ----------------------
+
+RULE_FORCES = "R145-R150 Forces (VG 1.09.63)"
+RULE_DEPLOY = "R151-R159 Deployment (VG 1.09.64)"
+LEVIES = (0, 1, 3, 6)  # the sizes of levy offered as legal actions (any size is legal)
+
+
+def unit_cost(ctx: Ctx) -> int:
+    """R147, ror-data §12: 10T a unit, +10T per manpower shortage in force."""
+    shortages = ctx.state.events.get("manpower_shortage", 0)
+    return ctx.rules.unit_cost + ctx.rules.manpower_shortage_extra * shortages
+
+
+def raise_refusal(ctx: Ctx, action: RaiseForces) -> str | None:
+    state = ctx.state
+    if state.no_recruitment:
+        return "rome.error.no_recruitment"
+    if action.legions < 0 or action.fleets < 0 or action.legions + action.fleets == 0:
+        return "rome.error.bad_levy"
+    fielded_l = state.units.legions + sum(f.legions for f in state.forces)
+    fielded_f = state.units.fleets + sum(f.fleets for f in state.forces)
+    if fielded_l + action.legions > ctx.rules.max_legions or fielded_f + action.fleets > ctx.rules.max_fleets:
+        return "rome.error.too_many_units"
+    if (action.legions + action.fleets) * unit_cost(ctx) > state.treasury:
+        return "rome.error.state_cannot_pay"
+    return None
+
+
+def commanders(ctx: Ctx) -> list[Senator]:
+    """R151, R152: the Field Consul first; the Rome Consul once the Field Consul has gone (or
+    with no Field Consul in Rome)."""
+    state = ctx.state
+    field_ = next((s for s in in_senate(ctx) if s.office == "field_consul"), None)
+    rome = next((s for s in in_senate(ctx) if s.office == "rome_consul"), None)
+    if field_ is not None:
+        return [field_]
+    return [rome] if rome is not None and state.scratch["senate"]["consuls_elected"] else []
+
+
+def deploy_refusal(ctx: Ctx, action: Deploy) -> str | None:
+    """R153, R155, VG 1.09.643: units from Rome's box, the war's fleet support, at least a legion
+    (a fleet at sea), and [D] a force at least as strong as the war: weaker dispatches need the
+    commander's consent, which the engine does not ask yet."""
+    state = ctx.state
+    s = state.senators.get(action.commander)
+    if s is None or s not in commanders(ctx):
+        return "rome.error.not_a_commander"
+    war = war_on_board(ctx, action.war)
+    if war is None:
+        return "rome.error.no_such_war"
+    units = state.units
+    if not (0 <= action.veterans <= action.legions and action.fleets >= 0):
+        return "rome.error.bad_levy"
+    if action.legions > units.legions or action.veterans > units.veterans or action.fleets > units.fleets:
+        return "rome.error.units_not_in_rome"
+    if action.legions - action.veterans > units.legions - units.veterans:
+        return "rome.error.units_not_in_rome"
+    card = ctx.deck.wars[war.id]
+    if action.fleets < card.fleet_support or action.legions == 0:
+        return "rome.error.too_weak"
+    force = Force(war=war.id, legions=action.legions, veterans=action.veterans, fleets=action.fleets)
+    land, naval = strength(ctx, war)
+    if naval and army(force, True) + commander_bonus(s, action.fleets) < naval:
+        return "rome.error.too_weak"
+    if army(force, False) + commander_bonus(s, army(force, False)) < land:
+        return "rome.error.too_weak"
+    earlier = [
+        w
+        for w in state.wars
+        if ctx.deck.wars[w.id].series == card.series
+        and ctx.deck.wars[w.id].number < card.number
+        and w.state in ("active", "unprosecuted")
+        and not any(f.war == w.id for f in state.forces)
+    ]
+    if earlier:
+        return "rome.error.earlier_war_first"  # R199
+    return None
+
+
+def business(ctx: Ctx) -> bool:
+    """Other business, proposed by the presiding magistrate until he closes the sitting or is
+    sent to war (R92, R158)."""
+    sitting = _sitting(ctx)
+    if not sitting["presiding"] or sitting.get("closed"):
+        return True
+    if sitting["floor"] is not None:
+        floor = sitting["floor"]
+        if tally(ctx):
+            enact(ctx, floor["kind"], floor["subject"])
+            if sitting.get("closed"):
+                return True
+    ask_presiding(ctx, "propose_business")
+    return False
+
+
+def legal_propose_business(ctx: Ctx, decision: Decision) -> Iterable[RaiseForces | Deploy | CloseSenate]:
+    seat = decision.player
+    out: list[RaiseForces | Deploy | CloseSenate] = [CloseSenate(player=seat)]
+    rejected = _sitting(ctx)["rejected"]
+    for legions in LEVIES:
+        for fleets in LEVIES:
+            levy = RaiseForces(player=seat, legions=legions, fleets=fleets)
+            if raise_refusal(ctx, levy) is None and subject_of(levy) not in rejected:
+                out.append(levy)
+    units = ctx.state.units
+    for s in commanders(ctx):
+        for war in ctx.state.wars:
+            send = Deploy(
+                player=seat,
+                commander=s.id,
+                war=war.id,
+                legions=units.legions,
+                veterans=units.veterans,
+                fleets=units.fleets,
+            )
+            if deploy_refusal(ctx, send) is None and subject_of(send) not in rejected:
+                out.append(send)
+    return out
+
+
+def subject_of(action: RaiseForces | Deploy) -> list[str]:
+    if isinstance(action, RaiseForces):
+        return ["raise", str(action.legions), str(action.fleets)]
+    return ["deploy", action.commander, action.war, str(action.legions), str(action.veterans), str(action.fleets)]
+
+
+def apply_propose_business(ctx: Ctx, decision: Decision, action: RaiseForces | Deploy | CloseSenate) -> None:
+    sitting = _sitting(ctx)
+    if isinstance(action, CloseSenate):
+        ctx.state.pending.remove(decision)
+        close(ctx)
+        return
+    if subject_of(action) in sitting["rejected"]:
+        raise IllegalAction(RULE_PROPOSAL, "rome.error.proposal_rejected", "this proposal was rejected this turn")
+    if isinstance(action, RaiseForces):
+        why = raise_refusal(ctx, action)
+        if why is not None:
+            raise IllegalAction(RULE_FORCES, why, f"cannot raise {action.legions} legions and {action.fleets} fleets")
+        ctx.state.pending.remove(decision)
+        put_to_vote(ctx, "raise", tuple(subject_of(action)), vetoable=True)
+        return
+    why = deploy_refusal(ctx, action)
+    if why is not None:
+        raise IllegalAction(RULE_DEPLOY, why, f"cannot send {action.commander} to {action.war}")
+    ctx.state.pending.remove(decision)
+    put_to_vote(ctx, "deploy", tuple(subject_of(action)), vetoable=True)
+
+
+def enact(ctx: Ctx, kind: str, subject: list[str]) -> None:
+    state = ctx.state
+    if kind == "raise":
+        legions, fleets = int(subject[1]), int(subject[2])
+        state.treasury -= (legions + fleets) * unit_cost(ctx)
+        state.units.legions += legions
+        state.units.fleets += fleets
+        for s in state.senators.values():  # R149, VG 1.09.631: Armaments and Ship Building pay now
+            for c in s.concessions:
+                card = ctx.deck.concessions[c]
+                paid = card.income * (
+                    legions if card.kind == "per_legion" else fleets if card.kind == "per_fleet" else 0
+                )
+                if paid:
+                    s.talents += paid
+                    s.corrupt = True
+        ctx.report("rome.senate.raised", legions=legions, fleets=fleets)
+        return
+    commander, war, legions, veterans, fleets = subject[1], subject[2], *map(int, subject[3:])
+    units = state.units
+    units.legions -= legions
+    units.veterans -= veterans
+    units.fleets -= fleets
+    state.forces.append(Force(war=war, commander=commander, legions=legions, veterans=veterans, fleets=fleets))
+    s = state.senators[commander]
+    s.location = "field"
+    for w in state.wars:
+        if w.id == war and w.state in ("inactive", "imminent"):
+            w.state = "active"  # R159
+    ctx.report("rome.senate.deployed", senator=commander, war=war)
+    if _sitting(ctx)["presiding"] == commander:  # R158: the Senate closes
+        close(ctx)
+
+
+def close(ctx: Ctx) -> None:
+    """R92; VG 1.09.9: forces without a commander, and proconsuls without legions or fleet
+    support, come home."""
+    state = ctx.state
+    _sitting(ctx)["closed"] = True
+    for force in list(state.forces):
+        card = ctx.deck.wars[force.war]
+        if not force.commander or force.legions == 0 or force.fleets < card.fleet_support:
+            state.forces.remove(force)
+            return_force(ctx, force)
+    ctx.report("rome.senate.closed")

@@ -76,6 +76,7 @@ class Senator(Struct, kw_only=True):
     corrupt: bool = False
     concessions: list[str] = field(default_factory=list)
     governor_of: str = ""
+    captive_of: str = ""  # the war that holds him captive
     # offices held during the previous turn's Senate (minor/major prosecutions, R126/R128) and
     # this turn's (a consul cannot serve two turns running, R97)
     held_office: str = ""
@@ -117,6 +118,19 @@ class Units(Struct, kw_only=True):
     fleets: int = 0
 
 
+class Force(Struct, kw_only=True):
+    """Roman units away from Rome: on a war under a commander (a senator id; "" when he fell
+    and the survivors wait on the war card for the next Senate)."""
+
+    war: str
+    commander: str = ""
+    legions: int = 0  # veterans included
+    veterans: int = 0
+    fleets: int = 0
+    fought: bool = False  # fought this Combat phase
+    won: bool = False  # its commander won the war this turn: he returns in the Revolution phase
+
+
 class Decision(Struct, frozen=True):
     """A seat owes an answer of `kind` (judges.rome.engine.decisions.KINDS); `subject` names
     what it is about (a senator, a card), "" when nothing."""
@@ -149,7 +163,8 @@ class RomeState(Struct, kw_only=True):
     senators: dict[str, Senator] = field(default_factory=dict)
     treasury: int = 0  # the State's
     unrest: int = 0
-    units: Units = field(default_factory=Units)
+    units: Units = field(default_factory=Units)  # the active-forces box in Rome
+    forces: list[Force] = field(default_factory=list)  # in the order they were sent
     wars: list[WarInPlay] = field(default_factory=list)
     provinces: list[ProvinceInPlay] = field(default_factory=list)
     deck: list[str] = field(default_factory=list)  # the top is the end of the list

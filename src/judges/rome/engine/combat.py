@@ -1,0 +1,247 @@
+"""Phase 6, Combat (VG 1.10; R206-R232; ror-data §9): each force on a war fights in the order it
+was sent: at sea first when the war has a fleet, then on land when the fleets still meet its
+fleet support; disasters and standoffs on the unmodified 3d6; losses, veterans, the commander's
+fate, victory's spoils, influence and provinces; then unprosecuted wars and Rome's fall under
+four wars.
+
+Not played yet: the Master of Horse, Ally Deserts / Enemy's Ally Deserts, Refuge, civil wars,
+ransoms (a captive waits; he dies if his war ends first)."""
+
+from __future__ import annotations
+
+from .board import active_wars
+from .context import Ctx
+from .effects import kill_senator
+from .events import omens
+from .mortality import draw_chits
+from .state import Force, ProvinceInPlay, Senator, WarInPlay
+from .victory import rome_falls
+
+
+def war_on_board(ctx: Ctx, war: str) -> WarInPlay | None:
+    return next((w for w in ctx.state.wars if w.id == war), None)
+
+
+def strength(ctx: Ctx, war: WarInPlay) -> tuple[int, int]:
+    """Land and naval strength (R198, R201, R204; VG 1.07.332, 1.07.342): the printed numbers
+    times the active wars of the series, then each leader of the series added."""
+    deck = ctx.deck
+    card = deck.wars[war.id]
+    series = [w for w in ctx.state.wars if deck.wars[w.id].series == card.series]
+    multiplier = max(1, sum(1 for w in series if w.state in ("active", "unprosecuted")))
+    if war.state not in ("active", "unprosecuted"):
+        multiplier = 1
+    leaders = sum(deck.leaders[x].strength for w in series for x in w.leaders)
+    naval = 0 if war.naval_won or card.naval == 0 else card.naval * multiplier + leaders
+    return card.land * multiplier + leaders, naval
+
+
+def army(force: Force, naval: bool) -> int:
+    """R212, E6: fleets at sea; legions on land, a veteran counting 2."""
+    return force.fleets if naval else force.legions + force.veterans
+
+
+def commander_bonus(senator: Senator | None, units: int) -> int:
+    """R213: his military rating, no more than his army's strength."""
+    return 0 if senator is None else min(senator.military, units)
+
+
+def is_revolt(ctx: Ctx, war: str) -> bool:
+    card = ctx.deck.wars[war]
+    return bool(card.revolt_if_province) and any(p.id == card.revolt_if_province for p in ctx.state.provinces)
+
+
+def combat(ctx: Ctx) -> bool:
+    """R206: forces fight in the order they were sent (proconsuls from earlier turns included)."""
+    state = ctx.state
+    state.scratch["spent"] = {}
+    for force in list(state.forces):
+        if state.result is not None:
+            return True
+        war = war_on_board(ctx, force.war)
+        if war is None or force not in state.forces or not force.commander:
+            continue
+        if war.state in ("inactive", "imminent"):
+            war.state = "active"  # R159
+        fight(ctx, force, war)
+    return True
+
+
+def fight(ctx: Ctx, force: Force, war: WarInPlay) -> None:
+    card = ctx.deck.wars[war.id]
+    force.fought = True
+    if card.naval and not war.naval_won:
+        if force.fleets == 0 or battle(ctx, force, war, naval=True) != "victory":
+            return
+        if force not in ctx.state.forces or not force.commander:
+            return
+    if force.legions > 0 and force.fleets >= card.fleet_support:
+        battle(ctx, force, war, naval=False)
+
+
+def battle(ctx: Ctx, force: Force, war: WarInPlay, naval: bool) -> str:
+    """One battle: R209-R227, VG 1.10.1-1.10.8. Returns "victory", "stalemate", "defeat",
+    "disaster" or "standoff"."""
+    state, deck = ctx.state, ctx.deck
+    card = deck.wars[war.id]
+    commander = state.senators.get(force.commander)
+    land, sea = strength(ctx, war)
+    enemy = sea if naval else land
+    units = army(force, naval)
+    dice = ctx.roll(3)
+    natural = sum(dice)
+    total = natural + units + commander_bonus(commander, units) - enemy - omens(ctx)
+    spent: list[int] = state.scratch["spent"].setdefault(war.id, [])
+    ignores = (
+        commander is not None
+        and commander.statesman
+        and deck.statesmen[commander.statesman].ability == "ignores_war_numbers"
+        and card.series in deck.statesmen[commander.statesman].ability_series
+    )
+    leaders = [deck.leaders[x] for w in state.wars if deck.wars[w.id].series == card.series for x in w.leaders]
+    disasters = set(() if ignores else card.disaster) | {n for x in leaders for n in x.disaster}
+    standoffs = set(() if ignores else card.standoff) | {n for x in leaders for n in x.standoff}
+    supported = naval or card.fleet_support > 0
+    if natural in disasters and natural not in spent:
+        spent.append(natural)
+        result = "disaster"
+        lost_l, lost_f = -(-force.legions // 2), -(-force.fleets // 2) if supported else 0
+        state.unrest += ctx.rules.disaster_unrest
+    elif natural in standoffs and natural not in spent:
+        spent.append(natural)
+        result = "standoff"
+        lost_l, lost_f = -(-force.legions // 4), -(-force.fleets // 4) if supported else 0
+    else:
+        row = deck.combat_result(total)
+        result = row.result
+        n = max(force.legions, force.fleets) if row.losses < 0 else row.losses
+        lost_l, lost_f = min(n, force.legions), (min(n, force.fleets) if supported else 0)
+    if commander is not None and commander.statesman and deck.statesmen[commander.statesman].ability == "halves_losses":
+        lost_l, lost_f = -(-lost_l // 2), -(-lost_f // 2)  # Fabius: halved, rounded up
+    lose_units(ctx, force, lost_l, lost_f)
+    ctx.report("rome.combat.battle", war=war.id, senator=force.commander, int=natural, total=total, result=result)
+    if commander is not None:
+        commander.popularity = max(-9, commander.popularity - lost_l // 2)  # VG 1.10.61
+    if result == "defeat":
+        state.unrest += ctx.rules.defeat_unrest
+        if commander is not None:
+            kill_senator(ctx, commander.id, "battle")
+        force.commander = ""
+        return result
+    if result != "victory" and not naval and force.legions:
+        force.veterans = min(force.legions, force.veterans + 1)  # VG 1.10.5
+    fate(ctx, force, war.id, lost_l + lost_f, result)
+    if result == "victory":
+        win(ctx, force, war, naval)
+    elif force.commander:
+        proconsul(ctx, force)
+    return result
+
+
+def lose_units(ctx: Ctx, force: Force, legions: int, fleets: int) -> None:
+    """VG 1.10.6: lost legions are drawn at random among regular and veteran ones."""
+    for _ in range(legions):
+        if force.legions == 0:
+            break
+        if force.veterans and ctx.dice.roll(force.legions) <= force.veterans:
+            force.veterans -= 1
+        force.legions -= 1
+    force.fleets -= min(fleets, force.fleets)
+
+
+def fate(ctx: Ctx, force: Force, war: str, lost: int, result: str) -> None:
+    """R227, R228, VG 1.10.7: a chit per unit lost; the commander's kills him, or captures him
+    when it is the last of two or more and the battle was not a victory."""
+    if lost == 0 or not force.commander:
+        return
+    chits = draw_chits(ctx, lost)
+    if force.commander not in chits:
+        return
+    if chits[-1] == force.commander and len(chits) >= 2 and result != "victory":
+        captive = ctx.state.senators[force.commander]
+        captive.location, captive.captive_of = "captive", war
+        ctx.report("rome.combat.captured", senator=force.commander)
+    else:
+        kill_senator(ctx, force.commander, "battle")
+    force.commander = ""
+
+
+def proconsul(ctx: Ctx, force: Force) -> None:
+    """VG 1.10.8: he stays in command, loses his office and takes the prior-consul marker."""
+    s = ctx.state.senators[force.commander]
+    s.office = ""
+    s.prior_consul = True
+
+
+def win(ctx: Ctx, force: Force, war: WarInPlay, naval: bool) -> None:
+    """R210, R222, R223, R224: unrest −1; the commander gains half the beaten strength (rounded
+    up) in influence and popularity; at sea the war keeps a naval-victory marker; on land the war
+    is gone: spoils to the State (none for a revolt), its provinces to the Forum, its leaders to
+    the Curia (VG 1.07.344); one surviving legion becomes a veteran."""
+    state, deck = ctx.state, ctx.deck
+    card = deck.wars[war.id]
+    state.unrest = max(0, state.unrest + ctx.rules.victory_unrest)
+    gain = -(-(card.naval if naval else card.land) // 2)
+    commander = state.senators.get(force.commander)
+    if commander is not None:
+        commander.influence += gain
+        commander.popularity = min(9, commander.popularity + gain)
+    if naval:
+        war.naval_won = True
+        ctx.report("rome.combat.naval_victory", war=war.id)
+        return
+    if force.legions:
+        force.veterans = min(force.legions, force.veterans + 1)
+    revolt = is_revolt(ctx, war.id)
+    state.wars.remove(war)
+    state.removed.append(war.id)
+    state.curia.extend(war.leaders)
+    if not revolt:
+        state.treasury += card.spoils
+    for p in card.provinces:
+        whole = [w.id for w in deck.wars.values() if w.series == card.series]
+        if card.provinces_need_whole_series and not all(w in state.removed for w in whole):
+            continue
+        if not any(x.id == p for x in state.provinces):
+            state.provinces.append(ProvinceInPlay(id=p))
+    ctx.report("rome.combat.victory", war=war.id, talents=0 if revolt else card.spoils)
+    force.won = True
+    for other in [f for f in state.forces if f.war == war.id and f is not force]:
+        state.forces.remove(other)  # VG 1.10.4: other commanders on the war come home
+        return_force(ctx, other)
+    for s in list(state.senators.values()):  # R229: a captive of this war dies with it
+        if s.location == "captive" and s.captive_of == war.id:
+            kill_senator(ctx, s.id, "execution")
+
+
+def return_force(ctx: Ctx, force: Force) -> None:
+    """Units back to the active-forces box, the commander back to Rome."""
+    units = ctx.state.units
+    units.legions += force.legions
+    units.veterans += force.veterans
+    units.fleets += force.fleets
+    s = ctx.state.senators.get(force.commander)
+    if s is not None and s.location == "field":
+        s.location = "rome"
+
+
+def end_of_combat(ctx: Ctx) -> bool:
+    """R231, R232, VG 1.10.9: an active war with a force that fought and kept its legions (and
+    fleet support) or fleets at sea is prosecuted, every other active war unprosecuted; four or
+    more active wars and Rome falls."""
+    state, deck = ctx.state, ctx.deck
+    for war in state.wars:
+        if war.state not in ("active", "unprosecuted"):
+            continue
+        card = deck.wars[war.id]
+        held = [
+            f
+            for f in state.forces
+            if f.war == war.id and f.fought and (f.legions and f.fleets >= card.fleet_support or f.fleets)
+        ]
+        war.state = "active" if held else "unprosecuted"
+    for f in state.forces:
+        f.fought = False
+    if len(active_wars(state)) >= ctx.rules.wars_lose_game:
+        rome_falls(ctx, "wars")
+    return True

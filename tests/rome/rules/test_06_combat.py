@@ -1,0 +1,136 @@
+"""Phase 6, Combat (VG 1.10; R198-R232; E5, E6; ror-data §9): strength with matching wars and
+leaders, battles at sea and on land, disasters and standoffs, defeat, victory's rewards, the
+commander's fate, unprosecuted wars and Rome's fall under four wars."""
+
+from __future__ import annotations
+
+from rome_position import ctx, position, senator
+
+from judges.rome.engine import combat
+from judges.rome.engine.state import Force, WarInPlay
+
+
+def test_e5_matching_wars_multiply_then_leaders_add():
+    """E5, R198, R201, R204: Hamilcar with the 1st and 2nd Punic Wars both active."""
+    state = position()
+    first = WarInPlay(id="punic_1", state="active", leaders=["hamilcar"])
+    second = WarInPlay(id="punic_2", state="active")
+    state.wars = [first, second]
+    c = ctx(state)
+    assert combat.strength(c, first) == (23, 23)
+    assert combat.strength(c, second) == (33, 0)
+    second.state = "imminent"  # E4: an imminent war doubles nothing
+    assert combat.strength(c, first) == (13, 13)
+
+
+def test_e6_the_commander_adds_no_more_than_his_armys_strength():
+    """E6, R212, R213."""
+    army = combat.army(Force(war="x", legions=9, veterans=2), naval=False)
+    assert army + combat.commander_bonus(senator(position(), "1", 0, military=4), army) == 15
+    small = combat.army(Force(war="x", legions=4), naval=False)
+    assert small + combat.commander_bonus(senator(position(), "2", 0, military=5), small) == 8
+
+
+def land_position(mil=4, legions=10, war="gallic_1", statesman=""):
+    state = position()
+    senator(state, "1", 0, military=mil, office="field_consul", location="field", statesman=statesman)
+    state.wars = [WarInPlay(id=war, state="active")]
+    force = Force(war=war, commander="1", legions=legions)
+    state.forces = [force]
+    state.unrest = 2
+    return state, force
+
+
+def test_a_land_victory_removes_the_war_pays_spoils_and_makes_a_province():
+    """R222-R224: 17 + 10 + 4 − 10 = 21: victory without loss; 20T spoils; Gallia Cisalpina to the
+    Forum; +5 influence and popularity (half of 10); unrest −1; a veteran."""
+    state, force = land_position()
+    combat.combat(ctx(state, [6, 6, 5]))
+    assert state.wars == [] and state.removed == ["gallic_1"]
+    assert state.treasury == 100 + 20 and [p.id for p in state.provinces] == ["gallia_cisalpina"]
+    s = state.senators["1"]
+    assert (s.influence, s.popularity, state.unrest) == (5 + 5, 5, 1)
+    assert (force.legions, force.veterans, force.won) == (10, 1, True)
+
+
+def test_a_disaster_on_the_unmodified_dice_costs_half_and_unrest():
+    """R214, VG 1.10.21: 13 is the 1st Gallic War's disaster number: half of 9 legions, rounded
+    up, lost, +1 unrest, five chits (none his), he stays as proconsul, losing his office."""
+    state, force = land_position(legions=9)
+    combat.combat(ctx(state, [6, 4, 3, 30, 29, 28, 27, 26]))
+    assert (force.legions, state.unrest) == (4, 3)
+    s = state.senators["1"]
+    assert (s.office, s.prior_consul, s.location, s.popularity) == ("", True, "field", -2)
+    assert state.wars[0].id == "gallic_1"
+
+
+def test_a_standoff_costs_a_quarter_rounded_up():
+    """R215: 15 is its standoff number: 3 of 10 legions."""
+    state, force = land_position()
+    combat.combat(ctx(state, [6, 5, 4, 30, 29, 28]))
+    assert (force.legions, state.unrest) == (7, 2)
+
+
+def test_each_disaster_number_strikes_once_a_turn_per_war():
+    """R157, VG 1.09.645: the second commander's 13 reads the table instead."""
+    state, force = land_position()
+    senator(state, "2", 0, military=3, office="rome_consul", location="field")
+    second = Force(war="gallic_1", commander="2", legions=5)
+    state.forces.append(second)
+    combat.combat(ctx(state, [6, 4, 3, 30, 29, 28, 27, 26, 6, 4, 3, 30, 29]))
+    # second: 13 + 5 + 3 − 10 = 11: a stalemate losing 2, not a disaster
+    assert second.legions == 3
+
+
+def test_a_statesman_ignores_his_wars_numbers_but_not_a_leaders():
+    """R216: Paullus (19A) against the 2nd Macedonian War rolls its disaster number 13."""
+    state, force = land_position(mil=5, legions=12, war="macedonian_2", statesman="19A")
+    force.fleets = 5
+    combat.combat(ctx(state, [6, 4, 3, 30, 29]))  # 13 + 12 + 5 − 10 = 20: a victory, no loss
+    assert state.wars == [] and force.won
+
+
+def test_a_defeat_kills_the_commander_and_raises_unrest_by_2():
+    """R217, R218: 3 + 4 + 4 − 10 = 1: defeat, all lost."""
+    state, force = land_position(legions=4)
+    combat.combat(ctx(state, [1, 1, 1]))
+    assert "1" not in state.senators and state.unrest == 4
+    assert (force.commander, force.legions) == ("", 0)
+
+
+def test_the_last_chit_of_two_or_more_captures_instead():
+    """R228, VG 1.10.71: a stalemate losing 2; the second chit is his."""
+    state, force = land_position(legions=6)
+    combat.combat(ctx(state, [2, 3, 4, 30, 29, 28, 1]))  # 9 + 6 + 4 − 10 = 9: stalemate, 4 lost
+    s = state.senators["1"]
+    assert (s.location, s.captive_of, force.commander) == ("captive", "gallic_1", "")
+
+
+def test_at_sea_first_then_on_land_with_fleet_support():
+    """R208-R211: the 1st Punic War (naval 10, fleet support 5): a naval victory marks the war,
+    then the land battle."""
+    state = position()
+    senator(state, "1", 0, military=4, location="field")
+    state.wars = [WarInPlay(id="punic_1", state="active")]
+    force = Force(war="punic_1", commander="1", legions=10, fleets=10)
+    state.forces = [force]
+    combat.combat(ctx(state, [6, 6, 6, 6, 6, 6]))  # at sea 18 + 10 + 4 − 10; on land the same
+    assert state.wars == [] and force.won
+    assert state.senators["1"].influence == 5 + 5 + 5  # half of 10 at sea, half of 10 on land
+
+
+def test_unattacked_active_wars_are_unprosecuted_and_four_active_wars_lose_the_game():
+    """R231, R232: inactive and imminent wars do not count."""
+    state = position()
+    state.wars = [
+        WarInPlay(id="punic_1", state="active"),
+        WarInPlay(id="gallic_1", state="active"),
+        WarInPlay(id="syrian_1", state="unprosecuted"),
+        WarInPlay(id="illyrian_1", state="inactive"),
+    ]
+    combat.end_of_combat(ctx(state))
+    assert [w.state for w in state.wars] == ["unprosecuted"] * 3 + ["inactive"]
+    assert state.result is None
+    state.wars.append(WarInPlay(id="macedonian_1", state="active"))
+    combat.end_of_combat(ctx(state))
+    assert state.result is not None and state.result.ending == "wars"
