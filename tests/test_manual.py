@@ -547,3 +547,34 @@ def test_the_designer_mark_and_its_legend_show_in_the_rendered_chapter(lang):
     legend = i18n.gettext(lang, "manual.designer_legend", mark=manual.DESIGNER_MARK)
     assert html.count(manual.DESIGNER_MARK) >= 3
     assert legend.split(manual.DESIGNER_MARK, 1)[1].strip()[:20] in html
+
+
+# --- (g) what the screen lets a player do that the printed manual does not know ----------------
+
+FACE_UP = {"en": "face up", "es": "boca arriba", "pt_BR": "virada para cima"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_manual_says_the_discard_pile_is_face_up_and_where_to_see_it(lang):
+    """§ 6: the discard pile is face up (rules-reference [R]); the Intrigue chapter says so, in a
+    section of its own, naming the panel that shows it and marked as the designer's addition."""
+    html = render_chapter_body(lang, "intrigue")
+    sections = re.split(r"<h2 ", html)
+    (text,) = [part for part in sections if FACE_UP[lang] in part]
+    pile = i18n.gettext(lang, "ui.discard_pile")
+    assert pile in text and i18n.gettext(lang, "ui.events_area") in text and manual.DESIGNER_MARK in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_manual_explains_taking_back(lang):
+    """§ 4 Taking back: the screen chapter names the Undo button and its key, what can be taken
+    back and what ends it, and the Actions panel points to it."""
+    html = render_chapter_body(lang, "screen")
+    undo = i18n.gettext(lang, "ui.undo")
+    section = re.search(rf'<h2 id="([^"]+)">{re.escape(undo)}</h2>|<h2 id="(taking-back)">', html)
+    assert section, "no section on taking back"
+    anchor = section.group(1) or section.group(2)
+    body = html[section.end() : html.find("<h2", section.end())]
+    assert undo in body and "Ctrl+Z" in body and i18n.gettext(lang, "ui.end_turn") in body
+    assert manual.DESIGNER_MARK in body
+    assert f'href="/manual/{lang}/screen#{anchor}"' in html  # the Actions panel's line leads there

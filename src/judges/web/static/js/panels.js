@@ -200,8 +200,22 @@ export function renderEvents() {
     icon(cards[e.card]?.icon || "card"), `${t("card." + e.card)} → ${t("terrain." + e.terrain)}`));
   const coming = st.events_area.map((c) => el("div", {class: "event pending", title: t("card_help." + c)},
     icon(cards[c]?.icon || "card"), `${t("card." + c)} (${t("ui.next_round")})`));
-  box.hidden = !landed.length && !coming.length;
-  box.replaceChildren(el("h3", {}, t("ui.events_area")), ...landed, ...coming);
+  box.hidden = !landed.length && !coming.length && !st.discard.length;
+  box.replaceChildren(el("h3", {}, t("ui.events_area")), ...landed, ...coming, cardPiles(cards));
+}
+
+// The deck's size and the discard pile, face up (§ 6): every card in it, with how many, for
+// anyone to count which cards may still come.
+function cardPiles(cards) {
+  const st = store.view.state;
+  const counts = new Map();
+  for (const c of st.discard) counts.set(c, (counts.get(c) || 0) + 1);
+  const sorted = [...counts].sort((a, b) => b[1] - a[1] || t("card." + a[0]).localeCompare(t("card." + b[0])));
+  return el("details", {class: "card-piles", dataset: {discard: st.discard.length}},
+    el("summary", {}, t("ui.deck_size", {n: store.view.deck_size}), " · ", t("ui.discard_pile_size", {n: st.discard.length})),
+    el("ul", {class: "discard-pile", "aria-label": t("ui.discard_pile")}, ...sorted.map(([card, n]) =>
+      el("li", {class: "event", dataset: {card}, title: t("card_help." + card)}, icon(cards[card]?.icon || "card"),
+        n > 1 ? `${t("card." + card)} ×${n}` : t("card." + card)))));
 }
 
 export function initPanels() {
