@@ -122,7 +122,13 @@ def test_learn_runs_from_the_first_lesson_to_a_real_game(server, browser, lang, 
     page.context.close()
 
 
-COURT_SHOTS = ("learn.succession.choose", "learn.discard.card", "learn.captives.execute", "learn.ark.carry", "learn.ark.points")
+COURT_SHOTS = (
+    "learn.succession.choose",
+    "learn.discard.card",
+    "learn.captives.execute",
+    "learn.ark.carry",
+    "learn.ark.points",
+)
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "pt_BR"])
