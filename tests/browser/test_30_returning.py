@@ -7,6 +7,7 @@ import secrets
 import time
 
 from browser.play import TIMEOUT, open_page, watch_console
+from judges.server.ratings import MIN_RATED_ROUNDS
 
 # Before the page's scripts: the tab is out of sight, and the browser's Notification records
 # what it is asked to show (the permission granted).
@@ -42,15 +43,19 @@ def test_a_rematch_from_my_games_and_the_ratings_pages(browser, server):
     signed = page.request.post(server + "/api/accounts", data={"name": name, "password": "a long secret"})
     assert signed.status == 201
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
-    created = page.request.post(
-        server + "/api/games", data={"seats": seats, "round_limit": 1, "takeover_bot": "greedy"}
-    )
+    # a game long enough to be rated, played by its player (a seat the bot plays is not rated)
+    created = page.request.post(server + "/api/games", data={"seats": seats, "round_limit": MIN_RATED_ROUNDS})
     game_id = created.json()["id"]
-    page.request.post(f"{server}/api/games/{game_id}/seat/away")  # the bots finish it
-    stop = time.time() + TIMEOUT / 1000
-    while not page.request.get(f"{server}/api/games/{game_id}/spectate").json()["ending"]:
+    stop = time.time() + 4 * TIMEOUT / 1000
+    while True:
+        view = page.request.get(f"{server}/api/games/{game_id}/view").json()
+        if view.get("ending"):
+            break
         assert time.time() < stop, "the game did not end"
-        time.sleep(0.2)
+        if 0 in view["waiting_for"] and view["legal_actions"]:
+            page.request.post(f"{server}/api/games/{game_id}/actions", data={"action": view["legal_actions"][0]})
+        else:
+            time.sleep(0.05)
     page.reload()
     button = page.locator(f"#my-finished tr[data-my-game='{game_id}'] button.rematch")
     button.click()

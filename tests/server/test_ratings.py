@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from judges.server.app import create_app
 from judges.server.rating_tables import rated_games_table, ratings_table
-from judges.server.ratings import ANCHOR_SIGMA, ANCHORS, ranks_of, took_over_too_long
+from judges.server.ratings import ANCHOR_SIGMA, ANCHORS, MIN_RATED_ROUNDS, ranks_of, took_over_too_long
 from judges.server.store import accounts_table
 from postgres_support import postgres_schema
 from seats_support import invitation_code
@@ -110,7 +110,7 @@ def final_ranks(client, gid):
 
 
 def test_a_three_account_game_moves_the_ratings_as_the_library_computes(client):
-    gid, tokens = account_game(client, THREE, ["ada", "bo", "cy"], round_limit=1)
+    gid, tokens = account_game(client, THREE, ["ada", "bo", "cy"], round_limit=MIN_RATED_ROUNDS)
     play_to_the_end(client, gid, tokens)
     row = considered(client, gid)
     assert row.rated and row.reason is None
@@ -140,7 +140,7 @@ def test_a_three_account_game_moves_the_ratings_as_the_library_computes(client):
 
 def test_bots_are_fixed_anchors(client):
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
-    gid, tokens = account_game(client, seats, ["ada"], round_limit=1)
+    gid, tokens = account_game(client, seats, ["ada"], round_limit=MIN_RATED_ROUNDS)
     play_to_the_end(client, gid, tokens)
     assert considered(client, gid).rated
     ranks = final_ranks(client, gid)
@@ -222,3 +222,58 @@ def test_a_scenario_game_and_an_abandoned_one_are_not_rated():
     assert check({"position": {"round": 3}}, seats, "three_points", 3) == "scenario"
     assert check({}, seats, "abandoned", 3) == "abandoned"
     assert check({}, [{"kind": "bot", "bot": "mcts:16"}], "three_points", 3) == "bot"  # not an anchor
+
+
+# --- ratings earned by playing ---------------------------------------------------------------------
+
+ADA_AND_BOTS = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+
+
+def test_a_game_shorter_than_the_minimum_is_not_rated(client):
+    gid, tokens = account_game(client, ADA_AND_BOTS, ["ada"], round_limit=1)
+    play_to_the_end(client, gid, tokens)
+    row = considered(client, gid)
+    assert not row.rated and row.reason == "short"
+    assert stored_ratings(client) == {}
+
+
+def test_a_seat_left_to_the_bot_and_taken_back_every_round_is_not_rated(client, monkeypatch):
+    """The farm: the player hands his seat to the takeover bot, comes back as each round begins
+    (no takeover lasts into a second round) and leaves again; the bot plays nearly every one of
+    his decisions. A seat played mostly by the bot is not rated."""
+    gid, tokens = account_game(client, ADA_AND_BOTS, ["ada"], round_limit=MIN_RATED_ROUNDS)
+    token = {"X-Seat-Token": tokens[0]}
+    rt = client.app.state.service.rt
+    rt.settings = rt.settings.model_copy(update={"bot_delay": 0.1})  # a round lasts seconds: each is noticed
+    seen_round = 0
+    stop = time.time() + 240
+    while time.time() < stop:
+        view = client.get(f"/api/games/{gid}/view", headers=token).json()
+        if view.get("ending"):
+            break
+        away = client.portal.call(client.app.state.service.get, gid).seats[0].get("away")
+        if not away:
+            assert client.post(f"/api/games/{gid}/seat/away", headers=token).is_success
+        elif view["state"]["round"] > seen_round:
+            seen_round = view["state"]["round"]
+            assert client.post(f"/api/games/{gid}/seat/back", headers=token).is_success
+        time.sleep(0.02)
+    row = considered(client, gid)
+    assert not row.rated and row.reason == "takeover"
+    assert stored_ratings(client) == {}
+
+
+def test_at_a_table_of_accounts_the_takeover_bot_is_the_reference_bot(client):
+    """The table chose the strongest takeover (MCTS, the default); its seats all accounts', its
+    game may be rated: the seat left is played by greedy, the ratings' reference player."""
+    from judges.bots.greedy import GreedyBot
+
+    gid, tokens = account_game(client, ADA_AND_BOTS, ["ada"], takeover_bot="mcts")
+    live = client.portal.call(client.app.state.service.get, gid)
+    assert live.takeover_bot == "mcts"
+    assert client.post(f"/api/games/{gid}/seat/away", headers={"X-Seat-Token": tokens[0]}).is_success
+    stop = time.time() + 60
+    while 0 not in live.bots:
+        assert time.time() < stop, "the takeover bot never played"
+        time.sleep(0.02)
+    assert isinstance(live.bots[0], GreedyBot)

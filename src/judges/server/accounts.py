@@ -152,12 +152,7 @@ class Accounts:
     @staticmethod
     def bound(seat: dict[str, Any], account_id: int) -> bool:
         """Whether the seat is the account's now: bound to it, with the credential it had then."""
-        token_hash = seat.get("token_hash")
-        return (
-            seat.get("account") == account_id
-            and bool(token_hash)
-            and seat.get("account_for") == hash_token(str(token_hash))
-        )
+        return seat_keys.account_of(seat) == account_id
 
     def seat_in(self, live: LiveGame, account_id: int) -> int | None:
         return next((i for i, s in enumerate(live.seats) if self.bound(s, account_id)), None)

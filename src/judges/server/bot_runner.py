@@ -13,12 +13,14 @@ import logging
 from typing import Any
 
 from ..bots import make_bot
+from . import seats as seat_keys
 from .actor import TableActor
 from .errors import ServiceError, StoreUnavailable
 from .runtime import Runtime
 from .seating import Seating
 from .store import SequenceConflict
 from .tables import (
+    RATED_TAKEOVER_BOT,
     LiveGame,
     bot_seed,
 )
@@ -106,7 +108,7 @@ class BotRunner:
                     bot = live.bots.get(seat)
                     if bot is None:
                         bot = live.bots[seat] = make_bot(
-                            live.seats[seat]["bot"] or live.takeover_bot,
+                            live.seats[seat]["bot"] or takeover_bot(live),
                             bot_seed(live.game.state.options, seat),
                             cpu_budget=self.rt.limits.bot_cpu_seconds,
                         )
@@ -140,6 +142,16 @@ class BotRunner:
     async def _release_lease(self, live: LiveGame) -> None:
         with contextlib.suppress(ServiceError):
             await self.rt.db(self.rt.store.release_bot_lease, live.id, self.rt.node)
+
+
+def takeover_bot(live: LiveGame) -> str:
+    """The bot that plays a seat its player left: the table's choice, but the ratings' reference
+    bot (RATED_TAKEOVER_BOT) at a table every human seat of which is an account's, whose game may
+    be rated (server/ratings.py): no player's rating rides on a stronger bot."""
+    humans = [s for s in live.seats if s.get("kind") == "human"]
+    if humans and all(seat_keys.account_of(s) is not None for s in humans):
+        return RATED_TAKEOVER_BOT
+    return live.takeover_bot
 
 
 def _same(value: Any) -> Any:

@@ -4,8 +4,11 @@ OpenSkill Plackett-Luce ratings; bots are fixed anchors.
 A finished game is considered once (table `rated_games`, whichever process gets there first):
 it is rated when it started from the setup (no scenario position), every human seat is bound to
 an account (server/accounts.py), no seat asked for a hint, no takeover of a human seat by the
-bot lasted into a second round after it began, every bot seat is an anchored bot, and it ended
-by the rules (not abandoned). Each seat's rank comes from the final table: the winners first,
+bot lasted into a second round after it began, no human seat's actions were half or more the
+takeover bot's, it lasted `MIN_RATED_ROUNDS` rounds, every bot seat is an anchored bot, and it
+ended by the rules (not abandoned). At a table whose every human seat is an account's, the
+takeover bot is the reference anchor, greedy (server/bot_runner.py, `takeover_bot`).
+Each seat's rank comes from the final table: the winners first,
 then the players still in the game, then the eliminated (the later the better), then by points
 and settlements; equal keys share a rank.
 
@@ -31,8 +34,8 @@ from sqlalchemy.exc import IntegrityError
 from ..engine.state import ENDINGS
 from ..engine.victory import final_table
 from ..i18n import LANGUAGES, gettext, request_language
+from . import seats as seat_keys
 from .account_store import name_key
-from .accounts import Accounts
 from .rating_tables import rated_games_table, rating_changes_table, ratings_table
 from .service import GameService, LiveGame, ServiceError
 from .store import GameStore, account_seats_table, accounts_table, games_table
@@ -55,7 +58,12 @@ ANCHOR_SIGMA = 1.0
 ANCHORS: dict[str, float] = {"greedy": 25.0, "mcts": 37.0, "random": -30.0}
 
 # why a finished game was not rated (rated_games.reason; the player page's words: rating.unrated.*)
-UNRATED = ("scenario", "guest", "hint", "takeover", "bot", "abandoned", "alone")
+UNRATED = ("scenario", "guest", "hint", "takeover", "bot", "abandoned", "alone", "short")
+
+# A rated game lasts this many rounds at least (bots' games last 4 to 29, median 10: docs/bots.md);
+# a human seat whose actions the takeover bot played this share of, or more, is not rated.
+MIN_RATED_ROUNDS = 3
+MAX_BOT_SHARE = 0.5
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -79,8 +87,7 @@ class Outcome:
 
 
 def seat_account(seat: dict[str, Any]) -> int | None:
-    account = seat.get("account")
-    return account if isinstance(account, int) and Accounts.bound(seat, account) else None
+    return seat_keys.account_of(seat)
 
 
 def took_over_too_long(seat: dict[str, Any], last_round: int) -> bool:
@@ -99,8 +106,21 @@ def took_over_too_long(seat: dict[str, Any], last_round: int) -> bool:
     return since is not None and last_round - since > 1
 
 
-def check(options: dict[str, Any], seats: list[dict[str, Any]], ending: str | None, last_round: int) -> str | None:
-    """Why a finished game is not rated, or None: it is (the ranks aside)."""
+def played_by_bot(seat: dict[str, Any], player: int, log: list[Any]) -> bool:
+    """Whether the takeover bot played `MAX_BOT_SHARE` of a human seat's actions, or more."""
+    total = sum(1 for action in log if action.player == player)
+    return total > 0 and seat_keys.bot_moves(seat, log, player) >= MAX_BOT_SHARE * total
+
+
+def check(
+    options: dict[str, Any],
+    seats: list[dict[str, Any]],
+    ending: str | None,
+    last_round: int | None,
+    log: list[Any] | None = None,
+) -> str | None:
+    """Why a finished game is not rated, or None: it is (the ranks aside). Without the last
+    round and the log, what the stored rows tell alone (the takeovers and the length unchecked)."""
     if ending not in (None, *ENDINGS):
         return "abandoned"
     if options.get("position") is not None:
@@ -117,8 +137,15 @@ def check(options: dict[str, Any], seats: list[dict[str, Any]], ending: str | No
         accounts.append(account)
     if any(int(seat.get("hints", 0) or 0) > 0 for seat in seats):
         return "hint"
-    if any(seat.get("kind") == "human" and took_over_too_long(seat, last_round) for seat in seats):
-        return "takeover"
+    if last_round is not None:
+        if any(seat.get("kind") == "human" and took_over_too_long(seat, last_round) for seat in seats):
+            return "takeover"
+        if log is not None and any(
+            seat.get("kind") == "human" and played_by_bot(seat, i, log) for i, seat in enumerate(seats)
+        ):
+            return "takeover"
+        if last_round < MIN_RATED_ROUNDS:
+            return "short"
     if not accounts:
         return "alone"
     return None
@@ -138,7 +165,7 @@ def ranks_of(table: dict[str, Any]) -> dict[int, int]:
 def outcome_of(live: LiveGame, options: dict[str, Any], seats: list[dict[str, Any]], ending: str | None) -> Outcome:
     """The finished game's rating outcome (under the game's lock)."""
     state = live.game.state
-    reason = check(options, seats, ending, state.round)
+    reason = check(options, seats, ending, state.round, live.game.log)
     if reason is not None:
         return Outcome(False, reason)
     ranks = ranks_of(final_table(state, live.game.world))
@@ -394,8 +421,8 @@ class Ratings:
         if row is None or row[2] is None:
             return False
         options, seats, ending = row
-        quick = check(options, seats, ending, 0)  # a takeover still on at the end: checked below
-        if quick is not None and quick != "takeover":
+        quick = check(options, seats, ending, None)  # the takeovers and the length: checked below
+        if quick is not None:
             outcome = Outcome(False, quick)  # decided without loading the game
         else:
             live = await service.get(game_id)

@@ -33,12 +33,18 @@ class Seating:
         async with live.lock:
             if live.seats[seat]["kind"] != "human":
                 return
-            event = {"away": away, "reason": reason, "round": live.game.state.round, "after": len(live.game.log)}
+            log = live.game.log
+            event = {"away": away, "reason": reason, "round": live.game.state.round, "after": len(log)}
 
             def change(info: dict) -> bool:
                 # decided on the stored seat, under its row lock: another process's change stands
                 if info["kind"] != "human" or bool(info.get("away")) == away:
                     return False
+                if away:  # the bot's share of the seat's actions (a rated game's, server/ratings.py)
+                    info["bot_from"] = len(log)
+                else:
+                    info["bot_moves"] = seat_keys.bot_moves(info, log, seat)
+                    info.pop("bot_from", None)
                 info["away"] = away
                 self.note(info, event)
                 return True

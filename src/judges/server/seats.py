@@ -179,3 +179,22 @@ def hand_to(seat: dict[str, Any], token_hash: str, chat_count: int, now: float) 
 def private_from(seat: dict[str, Any]) -> int:
     """The chat id after which the seat's current player reads its private conversations."""
     return int(seat.get("chat_from", 0))
+
+
+def account_of(seat: dict[str, Any]) -> int | None:
+    """The account the seat is bound to now (server/accounts.py): bound to it, with the
+    credential it had then; None for a guest's seat or one that changed hands."""
+    account, token_hash = seat.get("account"), seat.get("token_hash")
+    if isinstance(account, int) and token_hash and seat.get("account_for") == hash_token(str(token_hash)):
+        return account
+    return None
+
+
+def bot_moves(seat: dict[str, Any], log: list[Any], player: int) -> int:
+    """The actions of a human seat its takeover bot played: those counted when the player came
+    back (`bot_moves`), and those since it left if it is away now (`bot_from`: the log's length
+    then)."""
+    moves = int(seat.get("bot_moves", 0))
+    if seat.get("away") and isinstance(seat.get("bot_from"), int):
+        moves += sum(1 for action in log[seat["bot_from"] :] if action.player == player)
+    return moves

@@ -33,6 +33,10 @@ MAX_BOT_SPEC_CHARS = 40
 # The bot that plays a human's seat while its player is away (left, or the turn timer ran out):
 # the strongest one (docs/bots.md); a game may choose another at creation.
 TAKEOVER_BOT = "mcts"
+# At a table whose game may be rated, the takeover is the ratings' reference player (the
+# anchor a new player starts level with, server/ratings.py): a seat left to a bot plays no
+# better than a new player, whatever the table chose.
+RATED_TAKEOVER_BOT = "greedy"
 # Options stored with a game that are the server's, not the rules' (never passed to Options).
 # "pace": issue 30; "course": a table of /learn (server/learn.py)
 SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot", "hints", "pace", "course")
