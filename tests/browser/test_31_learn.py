@@ -6,7 +6,7 @@ player's costliest decisions; in Spanish and Portuguese no English word shows, a
 ("null") and lies over no button of the bottom bar, at 1400x900 and on a phone (390x844); the
 court's lessons (succession, a Judge appointed, a discard, a captive, the Ark) read in every
 language at both sizes. Screenshots: `31-lesson-<lang>-<w>x<h>.png`,
-`31-court-<step>-<lang>-<w>x<h>.png`."""
+`31-court-<step>-<lang>-<w>x<h>.png`, `31-course-<lang>-<w>x<h>.png`."""
 
 from __future__ import annotations
 
@@ -144,6 +144,8 @@ def test_the_court_lessons_play_through_in_every_language_and_size(server, brows
     progress = {"lesson": first, "step": 0, "games": {}, "done": [x["id"] for x in lessons[:first]], "started": True}
     page.evaluate("(p) => localStorage.setItem('jk-learn', JSON.stringify(p))", progress)
     page.reload()
+    page.locator("#learn-resume").wait_for()
+    shot(page, f"31-course-{lang}-{size[0]}x{size[1]}")
     page.click("#learn-resume")
     page.wait_for_url("**/games/**")
     seen: set[str] = set()

@@ -2,7 +2,7 @@
 (play, pause, a speed), steps by one action, one phase or one round, follows the keyboard's
 arrows (Home and End, space to play); a player's same step taken again and again in a row is one
 line of the log with its count, at the table and in the replay, in the three languages.
-Screenshots: `replay-<lang>-<w>x<h>.png`, `log-grouped-<lang>.png`."""
+Screenshots: `replay-<lang>-<w>x<h>.png`, `log-grouped-<lang>-<w>x<h>.png`."""
 
 from __future__ import annotations
 
@@ -132,11 +132,12 @@ def test_the_replay_plays_by_itself_pauses_and_keeps_its_speed(server, page, two
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "pt_BR"])
-def test_repeated_steps_are_one_log_line_with_a_count_at_the_table_and_in_the_replay(server, browser, lang):
+@pytest.mark.parametrize("size", [(1400, 900), (390, 844)], ids=["desktop", "phone"])
+def test_repeated_steps_are_one_log_line_with_a_count_at_the_table_and_in_the_replay(server, browser, lang, size):
     data = new_game(server, seed=4, round_limit=1, position=SHOP)
     headers = {"X-Seat-Token": data["token"]}
     actions = f"{server}/api/games/{data['id']}/actions"
-    page = open_page(browser, viewport={"width": 1400, "height": 900})
+    page = open_page(browser, viewport={"width": size[0], "height": size[1]})
     errors = watch_console(page)
     open_host_seat(page, server, data, f"?lang={lang}")
     page.locator("#actions .end-turn").wait_for()
@@ -157,7 +158,8 @@ def test_repeated_steps_are_one_log_line_with_a_count_at_the_table_and_in_the_re
     assert line.first.locator(".log-count").inner_text() == gettext(lang, "ui.log_times", n=4)
     if lang != "en":
         check_no_english(page, lang, "the log")
-    shot(page, f"log-grouped-{lang}")
+    line.first.scroll_into_view_if_needed()
+    shot(page, f"log-grouped-{lang}-{size[0]}x{size[1]}")
     hand_to_bots_and_wait(server, data)
     page.goto(f"{server}/games/{data['id']}/replay?lang={lang}")
     at(page, 0)
