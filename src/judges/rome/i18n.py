@@ -88,6 +88,8 @@ def convert(lang: str, kind: str, value: Any, names: Mapping[int, str], deck: De
         return ", ".join(card_name(lang, str(v), deck) for v in value)
     if kind in ("war", "event", "office", "cause", "phase", "ending", "war_state", "games", "proposal", "result"):
         return text(lang, f"rome.{kind}.{value}")
+    if kind == "trial":
+        return text(lang, f"rome.trial.{'major' if value else 'minor'}")
     if kind == "outcome":
         return text(lang, f"rome.outcome.{'true' if value else 'false'}")
     if kind == "chit":

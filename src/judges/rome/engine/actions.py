@@ -177,6 +177,24 @@ class Discard(Action, tag="discard", frozen=True):
     card: str
 
 
+class Prosecute(Action, tag="prosecute", frozen=True):
+    """Senate: the Censor accuses a senator, naming a prosecutor (R125-R130)."""
+
+    accused: str
+    prosecutor: str
+    major: bool = False
+
+
+class Consent(Action, tag="consent", frozen=True):
+    """Senate: the named prosecutor's faction agrees to prosecute, or refuses (R130)."""
+
+    agree: bool
+
+
+class Appeal(Action, tag="appeal", frozen=True):
+    """Senate: the accused appeals to the people before his faction votes (R133)."""
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     Done,
     ChooseLeader,
@@ -202,6 +220,9 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     Deploy,
     CloseSenate,
     Discard,
+    Prosecute,
+    Consent,
+    Appeal,
 )
 _DECODER = msgspec.json.Decoder(
     Done
@@ -228,6 +249,9 @@ _DECODER = msgspec.json.Decoder(
     | Deploy
     | CloseSenate
     | Discard
+    | Prosecute
+    | Consent
+    | Appeal
 )
 
 

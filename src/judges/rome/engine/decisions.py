@@ -14,13 +14,15 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from . import forum, playing, revenue, revolution, senate, setup
+from . import forum, playing, prosecutions, revenue, revolution, senate, setup
 from .actions import (
     Action,
+    Appeal,
     AttractKnight,
     Bid,
     ChooseLeader,
     CloseSenate,
+    Consent,
     Contribute,
     CounterBribe,
     Deploy,
@@ -33,6 +35,7 @@ from .actions import (
     PressureKnights,
     ProposeCensor,
     ProposeConsuls,
+    Prosecute,
     Raise,
     RaiseForces,
     Roll,
@@ -139,7 +142,19 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 senate.apply_propose_business,
                 senate.RULE_PROPOSAL,
             ),
-            DecisionKind("vote", (Vote, Veto), senate.legal_vote, senate.apply_vote, senate.RULE_VOTE, secret=True),
+            DecisionKind(
+                "prosecute",
+                (Prosecute, Done),
+                prosecutions.legal_prosecute,
+                prosecutions.apply_prosecute,
+                prosecutions.RULE,
+            ),
+            DecisionKind(
+                "consent", (Consent,), prosecutions.legal_consent, prosecutions.apply_consent, prosecutions.RULE
+            ),
+            DecisionKind(
+                "vote", (Vote, Veto, Appeal), senate.legal_vote, senate.apply_vote, senate.RULE_VOTE, secret=True
+            ),
             DecisionKind(
                 "discard", (Discard,), revolution.legal_discard, revolution.apply_discard, revolution.RULE_HAND
             ),

@@ -36,6 +36,7 @@ PARAM_TYPES: Mapping[str, str] = MappingProxyType(
         "proposal": "a kind of proposal (rome.proposal.<name>)",
         "senators": "a list of senators' family ids",
         "result": "a battle's result (rome.result.<name>)",
+        "trial": "true for a major prosecution (rome.trial.<major|minor>)",
     }
 )
 
@@ -101,6 +102,10 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.senate.steps_down": _declare(senator="senator"),
         "rome.senate.consuls": _declare(senator="senator", other="senator"),
         "rome.senate.censor": _declare(senator="senator"),
+        "rome.senate.trial": _declare(senator="senator", prosecutor="senator", major="trial"),
+        "rome.senate.appeal": _declare(senator="senator", int="int"),
+        "rome.senate.freed": _declare(senator="senator"),
+        "rome.senate.convicted": _declare(senator="senator"),
         "rome.senate.raised": _declare(legions="int", fleets="int"),
         "rome.senate.deployed": _declare(senator="senator", war="war"),
         "rome.senate.closed": _declare(),

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from . import combat, forum, mortality, population, revenue, revolution, senate, setup
+from . import combat, forum, mortality, population, prosecutions, revenue, revolution, senate, setup
 from .context import Ctx
 
 Step = Callable[[Ctx], bool]
@@ -39,7 +39,13 @@ PHASE_STEPS: Mapping[str, tuple[Step, ...]] = MappingProxyType(
             forum.era_ends,
         ),
         "population": (population.unrest_from_wars_and_droughts, population.state_of_the_republic),
-        "senate": (senate.open_senate, senate.consul_elections, senate.censor_election, senate.business),
+        "senate": (
+            senate.open_senate,
+            senate.consul_elections,
+            senate.censor_election,
+            prosecutions.prosecutions,
+            senate.business,
+        ),
         "combat": (combat.combat, combat.end_of_combat),
         "revolution": (revolution.lay_down_commands, revolution.play_cards, revolution.hand_limit),
     }

@@ -18,7 +18,7 @@ from itertools import combinations
 from typing import Any
 
 from ...engine.errors import IllegalAction
-from .actions import CloseSenate, Deploy, ProposeCensor, ProposeConsuls, RaiseForces, Veto, Vote
+from .actions import Appeal, CloseSenate, Deploy, ProposeCensor, ProposeConsuls, RaiseForces, Veto, Vote
 from .board import aligned, hrao, rank_key, votes
 from .combat import army, commander_bonus, return_force, strength, war_on_board
 from .context import Ctx
@@ -37,8 +37,18 @@ def _sitting(ctx: Ctx) -> dict[str, Any]:
 
 
 def presiding(ctx: Ctx) -> Senator | None:
-    sid = _sitting(ctx)["presiding"]
-    return ctx.state.senators.get(sid) if sid else None
+    """The presiding magistrate; one who died or left Rome hands the chair to the next in rank
+    (R9: "el HRAO pasa inmediatamente al siguiente senador en rango"); None when nobody is left."""
+    sitting = _sitting(ctx)
+    s = ctx.state.senators.get(sitting["presiding"]) if sitting["presiding"] else None
+    if s is not None and s.location == "rome" and s.faction != UNALIGNED:
+        return s
+    if not sitting["presiding"]:
+        return None
+    rest = [x for x in in_senate(ctx) if x.id not in sitting["stepped_down"]]
+    successor = min(rest, key=rank_key) if rest else None
+    sitting["presiding"] = successor.id if successor is not None else ""
+    return successor
 
 
 def in_senate(ctx: Ctx) -> list[Senator]:
@@ -91,7 +101,7 @@ def censor_candidates(ctx: Ctx) -> list[str]:
 
 def consul_elections(ctx: Ctx) -> bool:
     sitting = _sitting(ctx)
-    if not sitting["presiding"] or sitting["consuls_elected"]:
+    if presiding(ctx) is None or sitting["consuls_elected"]:
         return True
     if sitting["floor"] is not None:
         if tally(ctx):
@@ -110,7 +120,7 @@ def consul_elections(ctx: Ctx) -> bool:
 
 def censor_election(ctx: Ctx) -> bool:
     sitting = _sitting(ctx)
-    if not sitting["presiding"]:
+    if presiding(ctx) is None:
         return True
     if sitting["floor"] is not None:
         if tally(ctx):
@@ -182,22 +192,31 @@ def purse(ctx: Ctx, seat: int) -> int:
     return sum(s.talents for s in aligned(ctx.state, seat) if s.location == "rome")
 
 
-def legal_vote(ctx: Ctx, decision: Decision) -> Iterable[Vote | Veto]:
+def legal_vote(ctx: Ctx, decision: Decision) -> Iterable[Vote | Veto | Appeal]:
     seat = decision.player
-    out: list[Vote | Veto] = [Vote(player=seat, choice=c) for c in CHOICES]
+    out: list[Vote | Veto | Appeal] = [Vote(player=seat, choice=c) for c in CHOICES]
     money = purse(ctx, seat)
     if money:
         out += [Vote(player=seat, choice=c, talents=money) for c in ("yea", "nay")]
     if _sitting(ctx)["floor"]["vetoable"]:
         out += [Veto(player=seat, card=c) for c in dict.fromkeys(tribunes_in_hand(ctx, seat))]
+    from .prosecutions import may_appeal
+
+    if may_appeal(ctx, decision):
+        out.append(Appeal(player=seat))
     return out
 
 
-def apply_vote(ctx: Ctx, decision: Decision, action: Vote | Veto) -> None:
+def apply_vote(ctx: Ctx, decision: Decision, action: Vote | Veto | Appeal) -> None:
     """The ballot is kept secret (the scratch) until the tally; a veto ends the vote at once."""
     state = ctx.state
     seat = decision.player
     sitting = _sitting(ctx)
+    if isinstance(action, Appeal):
+        from .prosecutions import appeal
+
+        appeal(ctx, decision, action)
+        return
     if isinstance(action, Veto):
         if not sitting["floor"]["vetoable"]:
             raise IllegalAction(RULE_VOTE, "rome.error.no_veto_here", "this proposal cannot be vetoed")
@@ -232,10 +251,15 @@ def tally(ctx: Ctx) -> bool:
         ctx.report("rome.senate.vetoed", faction=ballots["veto"])
         return False
     counts = {"yea": 0, "nay": 0, "abstain": 0}
+    for side, extra in floor.get("extra", {}).items():
+        counts[side] += extra
+    accused = state.senators.get(floor.get("accused", ""))
     for seat_text, (choice, talents) in ballots.items():
         seat = int(seat_text)
         present = [s for s in aligned(state, seat) if s.location == "rome"]
         counts[choice] += sum(votes(s) for s in present) + talents
+        if accused is not None and accused.faction == seat:
+            counts[choice] += accused.influence  # VG 1.09.42: the accused's influence
         for s in sorted(present, key=lambda x: (-x.talents, int(x.id))):
             paid = min(talents, s.talents)
             s.talents -= paid
@@ -252,6 +276,8 @@ def tally(ctx: Ctx) -> bool:
         if pm.influence > 0:
             pm.influence -= ctx.rules.rejected_proposal_influence
             ctx.report("rome.senate.rebuked", senator=pm.id)
+        elif floor["kind"] == "trial":
+            sitting["prosecutions_over"] = True  # VG 1.09.41: the Censor hands the chair back
         else:
             step_down(ctx, pm)
     return False
@@ -387,7 +413,10 @@ def business(ctx: Ctx) -> bool:
     """Other business, proposed by the presiding magistrate until he closes the sitting or is
     sent to war (R92, R158)."""
     sitting = _sitting(ctx)
-    if not sitting["presiding"] or sitting.get("closed"):
+    if sitting.get("closed"):
+        return True
+    if presiding(ctx) is None:
+        close(ctx)
         return True
     if sitting["floor"] is not None:
         floor = sitting["floor"]
@@ -395,6 +424,9 @@ def business(ctx: Ctx) -> bool:
             enact(ctx, floor["kind"], floor["subject"])
             if sitting.get("closed"):
                 return True
+        if presiding(ctx) is None:
+            close(ctx)
+            return True
     ask_presiding(ctx, "propose_business")
     return False
 
