@@ -7,7 +7,7 @@ from rome_position import chit_face, ctx, game_in, position, senator
 
 from judges.rome.engine import mortality
 from judges.rome.engine.effects import kill_senator
-from judges.rome.engine.state import ProvinceInPlay, WarInPlay
+from judges.rome.engine.state import Force, ProvinceInPlay, WarInPlay
 
 
 def test_one_imminent_war_of_each_series_becomes_active_the_lowest_first():
@@ -103,3 +103,13 @@ def test_a_lone_statesman_who_led_his_faction_leaves_it_without_a_leader():
     kill_senator(ctx(state), "19", "mortality")
     assert "19" not in state.senators and state.curia == [] and state.removed == ["19A"]
     assert state.factions[1].leader == ""
+
+
+def test_a_proconsul_who_dies_leaves_his_force_on_the_war_without_him():
+    """VG 1.05.3, 1.10.2: the survivors wait for the next Senate (found by the random games: a
+    dead proconsul must not fight again)."""
+    state = position()
+    senator(state, "7", 0, location="field")
+    state.forces = [Force(war="gallic_1", commander="7", legions=5)]
+    kill_senator(ctx(state), "7", "mortality")
+    assert state.forces == [Force(war="gallic_1", commander="", legions=5)]

@@ -25,7 +25,7 @@ def senator_from_card(deck: Deck, card: str, faction: int = UNALIGNED) -> Senato
 
 def kill_senator(ctx: Ctx, senator_id: str, cause: str) -> None:
     """VG 1.05.3 / 1.05.31 (R18, R19): every marker but the faction leader's goes; concessions
-    and a governor's province go to the Forum; a statesman's card leaves the game; a family
+    and a governor's province go to the Forum; a commander's force stays on its war without him; a statesman's card leaves the game; a family
     card stays in its faction, stripped and back in Rome, if it carries the faction-leader
     marker, and otherwise goes to the Curia. Money in his personal treasury is lost."""
     state = ctx.state
@@ -36,6 +36,9 @@ def kill_senator(ctx: Ctx, senator_id: str, cause: str) -> None:
         if p.governor == senator_id:
             p.governor = ""
             p.term = 0
+    for force in state.forces:
+        if force.commander == senator_id:
+            force.commander = ""  # his force waits on the war for the next Senate (VG 1.10.2)
     leader = s.faction != UNALIGNED and state.factions[s.faction].leader == senator_id
     if s.statesman:
         state.removed.append(s.statesman)
