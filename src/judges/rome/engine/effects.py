@@ -25,9 +25,10 @@ def senator_from_card(deck: Deck, card: str, faction: int = UNALIGNED) -> Senato
 
 def kill_senator(ctx: Ctx, senator_id: str, cause: str) -> None:
     """VG 1.05.3 / 1.05.31 (R18, R19): every marker but the faction leader's goes; concessions
-    and a governor's province go to the Forum; a commander's force stays on its war without him; a statesman's card leaves the game; a family
-    card stays in its faction, stripped and back in Rome, if it carries the faction-leader
-    marker, and otherwise goes to the Curia. Money in his personal treasury is lost."""
+    and a governor's province go to the Forum; a commander's force stays on its war without him;
+    a statesman's card leaves the game; a family card stays in its faction, stripped and back in
+    Rome, if it carries the faction-leader marker, and otherwise goes to the Curia. Money in his
+    personal treasury is lost."""
     state = ctx.state
     s = state.senators[senator_id]
     ctx.report("rome.mortality.dies", senator=senator_id, cause=cause)
