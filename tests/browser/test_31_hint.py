@@ -30,7 +30,7 @@ SHOP = {  # round 1's Acquisitions, Deborah (seat 0) first, an enemy general nea
 def test_the_hint_button_lists_reasons_and_rings_the_target(server, browser, lang, size):
     page = open_page(browser, viewport={"width": size[0], "height": size[1]})
     errors = watch_console(page)
-    data = new_game(server, seed=3, position=SHOP)
+    data = new_game(server, seed=3, position=SHOP, hints=True)
     open_host_seat(page, server, data, f"?lang={lang}")
     page.locator("#actions .end-turn").wait_for()
     with page.expect_request(lambda r: r.url.split("?")[0].endswith("/hint")) as asked:
@@ -56,7 +56,7 @@ def test_a_table_without_hints_shows_no_button(server, page):
 
 
 def test_the_hint_stays_for_the_whole_decision_and_is_counted_once(server, page):
-    data = new_game(server, seed=3, position=SHOP)
+    data = new_game(server, seed=3, position=SHOP, hints=True)
     open_host_seat(page, server, data)
     page.locator("#actions .end-turn").wait_for()
     page.locator("#actions [data-action='hint']").click()

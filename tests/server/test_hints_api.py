@@ -30,7 +30,7 @@ def client(tmp_path, monkeypatch):
 
 
 def create(client, **extra) -> dict:
-    response = client.post("/api/games", json={"seats": SEATS, "seed": 11, **extra})
+    response = client.post("/api/games", json={"seats": SEATS, "seed": 11, "hints": True, **extra})
     assert response.status_code == 201, response.text
     return with_tokens(client, response.json())
 
@@ -121,7 +121,7 @@ def test_one_hint_per_decision_owed_through_free_steps_and_undo(tmp_path, monkey
     app = create_app(f"sqlite:///{tmp_path / 'g.db'}", allow_seeds=True, allow_scenarios=True, limits=LIMITS)
     with TestClient(app) as client:
         seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
-        data = client.post("/api/games", json={"seats": seats, "seed": 7, "position": MOVEMENT}).json()
+        data = client.post("/api/games", json={"seats": seats, "seed": 7, "position": MOVEMENT, "hints": True}).json()
         game_id, token = data["id"], data["token"]
         first = hint_of(client, game_id, token)
         assert first.status_code == 200, first.text

@@ -16,7 +16,14 @@ from sqlalchemy import select
 
 from judges.server.app import create_app
 from judges.server.rating_tables import rated_games_table, ratings_table
-from judges.server.ratings import ANCHOR_SIGMA, ANCHORS, MIN_RATED_ROUNDS, ranks_of, took_over_too_long
+from judges.server.ratings import (
+    ANCHOR_SIGMA,
+    ANCHORS,
+    MIN_RATED_ROUNDS,
+    hinted_table,
+    ranks_of,
+    took_over_too_long,
+)
 from judges.server.store import accounts_table
 from postgres_support import postgres_schema
 from seats_support import invitation_code
@@ -172,21 +179,21 @@ def test_a_game_with_a_guest_is_not_rated(client):
     assert client.get("/api/ratings").json()["players"] == []
 
 
-def test_a_game_with_a_hint_is_not_rated(client):
+def test_a_table_created_with_hints_is_not_rated_though_nobody_asked_for_one(client):
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}]
-    gid, tokens = account_game(client, seats, ["ada"], round_limit=1)
-    service = client.app.state.service
-    live = client.portal.call(service.get, gid)
-
-    def hinted(info):
-        info["hints"] = 1
-        return True
-
-    client.portal.call(service.db, service.store.update_seat, gid, 0, hinted)
-    client.portal.call(service.actor.refresh, live)
+    gid, tokens = account_game(client, seats, ["ada"], round_limit=1, hints=True)
     play_to_the_end(client, gid, tokens)
     row = considered(client, gid)
     assert not row.rated and row.reason == "hint"
+
+
+def test_hints_and_the_rating_are_decided_at_the_tables_creation():
+    """A table says at its creation whether it plays with hints (then it is not rated) or not;
+    a table stored before that choice was kept is unrated once a seat asked for a hint."""
+    seat = {"kind": "human", "name": "Ada"}
+    asked = {**seat, "hints": 1}
+    assert hinted_table({"hints": True}, [seat]) and not hinted_table({"hints": False}, [seat])
+    assert hinted_table({}, [asked]) and not hinted_table({}, [seat])
 
 
 def test_a_takeover_of_more_than_a_turn_unrates_the_game():

@@ -136,8 +136,8 @@ class TableActor:
         if turn_timer:
             stored_options["turn_timer"] = turn_timer  # a server option, not a rule
             self.rt.turn_timers[game_id] = turn_timer
-        if not hints:
-            stored_options["hints"] = False  # a server option: the table refuses hints
+        # a server option decided at creation: a table with hints is not rated (server/ratings.py)
+        stored_options["hints"] = hints
         stored_options.update(extra_options or {})  # issue 30: a pace (server/paces.py)
         await self.rt.db(self.rt.store.create_game, game_id, stored_options, options.seed, RULES_VERSION, stored_seats)
         live = LiveGame(id=game_id, game=game, seats=stored_seats, takeover_bot=takeover_bot, hints=hints)

@@ -3,8 +3,9 @@ OpenSkill Plackett-Luce ratings; bots are fixed anchors.
 
 A finished game is considered once (table `rated_games`, whichever process gets there first):
 it is rated when it started from the setup (no scenario position), every human seat is bound to
-an account (server/accounts.py), no seat asked for a hint, no takeover of a human seat by the
-bot lasted into a second round after it began, no human seat's actions were half or more the
+an account (server/accounts.py), the table was created without hints (a table with hints is
+unrated from its creation, whether or not anyone asks for one), no takeover of a human seat by
+the bot lasted into a second round after it began, no human seat's actions were half or more the
 takeover bot's, it lasted `MIN_RATED_ROUNDS` rounds, every bot seat is an anchored bot, and it
 ended by the rules (not abandoned). At a table whose every human seat is an account's, the
 takeover bot is the reference anchor, greedy (server/bot_runner.py, `takeover_bot`).
@@ -106,6 +107,14 @@ def took_over_too_long(seat: dict[str, Any], last_round: int) -> bool:
     return since is not None and last_round - since > 1
 
 
+def hinted_table(options: dict[str, Any], seats: list[dict[str, Any]]) -> bool:
+    """Whether the table played with hints, which it decided at its creation (`hints`); a table
+    stored before that choice was kept counts as hinted once a seat asked for one."""
+    if "hints" in options:
+        return bool(options["hints"])
+    return any(int(seat.get("hints", 0) or 0) > 0 for seat in seats)
+
+
 def played_by_bot(seat: dict[str, Any], player: int, log: list[Any]) -> bool:
     """Whether the takeover bot played `MAX_BOT_SHARE` of a human seat's actions, or more."""
     total = sum(1 for action in log if action.player == player)
@@ -135,7 +144,7 @@ def check(
         if account is None:
             return "guest"
         accounts.append(account)
-    if any(int(seat.get("hints", 0) or 0) > 0 for seat in seats):
+    if hinted_table(options, seats):
         return "hint"
     if last_round is not None:
         if any(seat.get("kind") == "human" and took_over_too_long(seat, last_round) for seat in seats):

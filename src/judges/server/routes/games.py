@@ -55,7 +55,11 @@ class CreateGame(BaseModel):
         le=86400,
         description="seconds a human may take over a decision before a bot plays the seat (at least 10)",
     )
-    hints: bool = Field(default=True, description="whether the players may ask for hints (server/hints.py)")
+    hints: bool = Field(
+        default=False,
+        description="whether the players may ask for hints (server/hints.py); a table with hints is "
+        "not rated, a table without them may be (server/ratings.py)",
+    )
     pace: Pace | None = Field(  # issue 30: server/paces.py
         default=None, description='a deadline per decision, {"hours": 24} or {"days": 2} (default: live)'
     )

@@ -114,6 +114,8 @@ async def lobby(service: ServiceDep, limit: int = 40) -> dict[str, Any]:
             "actions": g.action_count,
             "ending": g.ending,
             "winners": g.winners,
+            # decided at creation: a table with hints is unrated (server/ratings.py)
+            "hints": bool(g.options.get("hints", True)),
         }
         if g.ending is not None:
             finished.append(entry)

@@ -34,11 +34,21 @@ function current() {
   return [s.round, s.phase, s.step].every((n, i) => n === hint.at[i]) ? hint : null;
 }
 
-// The button, and the hint's words once asked for; nothing on a table that refuses hints.
+// Whether the table plays with hints, decided at its creation: with hints it is not rated.
+const hinted = () => Boolean(store.view.table && store.view.table.hints);
+
+// The table's kind, shown on the table (players' panel): hints and unrated, or rated without.
+export function tableKind() {
+  return el("p", {class: "muted table-kind", dataset: {tableKind: hinted() ? "hints" : "rated"}},
+    t(hinted() ? "ui.table_hints" : "ui.table_rated"));
+}
+
+// The button, saying what a hint costs before it is pressed (the table is unrated), and the
+// hint's words once asked for; nothing on a table that refuses hints.
 export function hintParts() {
-  if (!store.view.table || !store.view.table.hints) return [];
+  if (!hinted()) return [];
   const button = el("button", {type: "button", class: "action hint-button", dataset: {action: "hint"}, title: t("ui.hint_help"),
-    onclick: (e) => ask(e.currentTarget)}, t("ui.hint"));
+    onclick: (e) => ask(e.currentTarget)}, t("ui.hint"), " ", el("small", {class: "hint-cost"}, t("ui.hint_cost")));
   const hint = current();
   if (!hint) return [button];
   // the words can be long: the box closes (a phone's bottom bar grows with it)

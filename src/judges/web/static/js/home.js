@@ -32,6 +32,7 @@ $("new-game").addEventListener("submit", async (event) => {
     turn_timer: Number(input(document, "#pace").value) ? null : Number(input(document, "#turn-timer").value) || null,
     pace: Number(input(document, "#pace").value) ? {hours: Number(input(document, "#pace").value)} : null,  // issue 30: a game over days
     takeover_bot: input(document, "#takeover-bot").value,
+    hints: input(document, "#hints").value === "on",  // decided now: a table with hints is not rated
     seats: [...seats.children].map((node) => {
       const [kind, bot] = input(node, ".seat-kind").value.split(":");
       return {kind: kind === "open" ? "human" : kind, open: kind === "open", bot: bot || null,
@@ -52,6 +53,9 @@ $("new-game").addEventListener("submit", async (event) => {
 });
 
 const names = (g) => g.seats.map((s) => s.open ? t("ui.free_seat") : s.name).join(", ");
+// Hints or a rating, as the table was created (an older table without the choice allowed hints).
+const kind = (g) => el("td", {class: "table-kind", dataset: {tableKind: g.hints === false ? "rated" : "hints"}},
+  t(g.hints === false ? "ui.table_rated" : "ui.table_hints"));
 
 async function join(id) {
   // the seat's credential comes back as the game's cookie; the game's page reads it
@@ -65,13 +69,13 @@ async function loadLobby() {
   const lang = home.lang;
   const data = await fetch("/api/lobby").then((r) => r.json());
   $("open-games").replaceChildren(...data.open.map((g) => el("tr", {dataset: {openGame: g.id}},
-    el("td", {}, names(g)),
+    el("td", {}, names(g)), kind(g),
     el("td", {}, el("button", {type: "button", class: "join primary", onclick: () => join(g.id)}, t("ui.join_game"))))));
   $("no-open").hidden = data.open.length > 0;
   $("running-games").replaceChildren(...data.running.map((g) => el("tr", {dataset: {runningGame: g.id}},
-    el("td", {}, names(g)), el("td", {}, el("a", {href: `/games/${g.id}/watch?lang=${lang}`, class: "watch"}, t("ui.watch"))))));
+    el("td", {}, names(g)), kind(g), el("td", {}, el("a", {href: `/games/${g.id}/watch?lang=${lang}`, class: "watch"}, t("ui.watch"))))));
   $("finished-games").replaceChildren(...data.finished.slice(0, 10).map((g) => el("tr", {dataset: {finishedGame: g.id}},
-    el("td", {}, names(g)), el("td", {}, el("a", {href: `/games/${g.id}/replay?lang=${lang}`, class: "replay"}, t("ui.watch_replay"))))));
+    el("td", {}, names(g)), kind(g), el("td", {}, el("a", {href: `/games/${g.id}/replay?lang=${lang}`, class: "replay"}, t("ui.watch_replay"))))));
 }
 
 fetch(`/api/i18n/${home.lang}`).then((r) => r.json()).then((s) => { strings = s; loadLobby(); setInterval(loadLobby, 5000); });

@@ -4,7 +4,7 @@ import {$, el, icon, swatch} from "./dom.js";
 import {t, seatName, seatColour} from "./i18n.js";
 import {act, isSending, seatControl} from "./connection.js";
 import {label, extrasOf, offBoard} from "./targets.js";
-import {hintParts, markHint} from "./hint.js";
+import {hintParts, markHint, tableKind} from "./hint.js";
 
 const me = () => store.app.seat >= 0 ? store.view.state.players[store.app.seat] : null;
 export const eliminated = () => { const p = me(); return !!(p && p.eliminated); };
@@ -188,7 +188,7 @@ export function renderPlayers() {
   });
   const out = st.players.filter((p) => p.eliminated).map((p) => el("li", {dataset: {outSeat: p.seat}},
     swatch(seatColour(p.seat)), seatName(p.seat), " — ", t("ui.eliminated_in_round", {round: p.eliminated_round})));
-  $("players").replaceChildren(el("h3", {}, t("ui.players")), ...rows,
+  $("players").replaceChildren(el("h3", {}, t("ui.players")), tableKind(), ...rows,
     ...(out.length ? [el("ul", {class: "eliminated-list muted"}, ...out)] : []));
 }
 
