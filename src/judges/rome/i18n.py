@@ -76,6 +76,10 @@ def _faction(lang: str, seat: int, names: Mapping[int, str]) -> str:
     return names.get(seat) or text(lang, "rome.faction", seat=seat + 1)
 
 
+#: The parameter types rendered as a catalog word: rome.<type>.<value>.
+WORDS = ("war", "event", "office", "cause", "phase", "ending", "war_state", "games", "proposal", "result", "province")
+
+
 def convert(lang: str, kind: str, value: Any, names: Mapping[int, str], deck: Deck) -> str:
     """One parameter as words, by its declared type."""
     if kind in ("senator", "card"):
@@ -86,7 +90,19 @@ def convert(lang: str, kind: str, value: Any, names: Mapping[int, str], deck: De
         return ", ".join(_faction(lang, int(v), names) for v in value) or text(lang, "rome.nobody")
     if kind == "senators":
         return ", ".join(card_name(lang, str(v), deck) for v in value)
-    if kind in ("war", "event", "office", "cause", "phase", "ending", "war_state", "games", "proposal", "result"):
+    if kind in (
+        "war",
+        "event",
+        "office",
+        "cause",
+        "phase",
+        "ending",
+        "war_state",
+        "games",
+        "proposal",
+        "result",
+        "province",
+    ):
         return text(lang, f"rome.{kind}.{value}")
     if kind == "trial":
         return text(lang, f"rome.trial.{'major' if value else 'minor'}")

@@ -195,6 +195,19 @@ class Appeal(Action, tag="appeal", frozen=True):
     """Senate: the accused appeals to the people before his faction votes (R133)."""
 
 
+class ProposeGovernor(Action, tag="propose_governor", frozen=True):
+    """Senate: the presiding magistrate nominates a governor for a vacant province (R137)."""
+
+    senator: str
+    province: str
+
+
+class Spoils(Action, tag="spoils", frozen=True):
+    """Revenue: which of one's governors take provincial spoils (and become corrupt, R32)."""
+
+    governors: list[str]
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     Done,
     ChooseLeader,
@@ -223,6 +236,8 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     Prosecute,
     Consent,
     Appeal,
+    ProposeGovernor,
+    Spoils,
 )
 _DECODER = msgspec.json.Decoder(
     Done
@@ -252,6 +267,8 @@ _DECODER = msgspec.json.Decoder(
     | Prosecute
     | Consent
     | Appeal
+    | ProposeGovernor
+    | Spoils
 )
 
 

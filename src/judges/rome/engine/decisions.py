@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from . import forum, playing, prosecutions, revenue, revolution, senate, setup
+from . import forum, playing, prosecutions, provinces, revenue, revolution, senate, setup
 from .actions import (
     Action,
     Appeal,
@@ -35,11 +35,13 @@ from .actions import (
     PressureKnights,
     ProposeCensor,
     ProposeConsuls,
+    ProposeGovernor,
     Prosecute,
     Raise,
     RaiseForces,
     Roll,
     Skip,
+    Spoils,
     SponsorGames,
     Transfer,
     Veto,
@@ -135,6 +137,14 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 senate.apply_propose_censor,
                 senate.RULE_CENSOR,
             ),
+            DecisionKind(
+                "propose_governor",
+                (ProposeGovernor,),
+                provinces.legal_propose_governor,
+                provinces.apply_propose_governor,
+                provinces.RULE_GOVERNORS,
+            ),
+            DecisionKind("spoils", (Spoils,), provinces.legal_spoils, provinces.apply_spoils, provinces.RULE_SPOILS),
             DecisionKind(
                 "propose_business",
                 (RaiseForces, Deploy, CloseSenate),

@@ -37,6 +37,7 @@ PARAM_TYPES: Mapping[str, str] = MappingProxyType(
         "senators": "a list of senators' family ids",
         "result": "a battle's result (rome.result.<name>)",
         "trial": "true for a major prosecution (rome.trial.<major|minor>)",
+        "province": "a province's id (rome.province.<id>)",
     }
 )
 
@@ -107,6 +108,10 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.senate.freed": _declare(senator="senator"),
         "rome.senate.convicted": _declare(senator="senator"),
         "rome.senate.raised": _declare(legions="int", fleets="int"),
+        "rome.province.governor": _declare(senator="senator", province="province"),
+        "rome.province.spoils": _declare(senator="senator", province="province", int="int"),
+        "rome.province.developed": _declare(province="province", senator="senator"),
+        "rome.province.taxes": _declare(province="province", int="int"),
         "rome.senate.deployed": _declare(senator="senator", war="war"),
         "rome.senate.closed": _declare(),
         # combat

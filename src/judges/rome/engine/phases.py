@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from . import combat, forum, mortality, population, prosecutions, revenue, revolution, senate, setup
+from . import combat, forum, mortality, population, prosecutions, provinces, revenue, revolution, senate, setup
 from .context import Ctx
 
 Step = Callable[[Ctx], bool]
@@ -24,9 +24,12 @@ PHASE_STEPS: Mapping[str, tuple[Step, ...]] = MappingProxyType(
         "setup": (setup.deal, setup.temporary_consul, setup.ask_leaders, setup.ask_first_cards),
         "mortality": (mortality.activate_imminent, mortality.mortality_draw),
         "revenue": (
+            provinces.ask_spoils,
             revenue.personal_revenue,
             revenue.ask_redistribution,
+            provinces.develop,
             revenue.state_revenue,
+            provinces.taxes,
             revenue.ask_contributions,
             revenue.debits,
             revenue.returning_governors,
@@ -44,6 +47,7 @@ PHASE_STEPS: Mapping[str, tuple[Step, ...]] = MappingProxyType(
             senate.consul_elections,
             senate.censor_election,
             prosecutions.prosecutions,
+            provinces.governors,
             senate.business,
         ),
         "combat": (combat.combat, combat.end_of_combat),

@@ -198,12 +198,14 @@ def apply_contribute(ctx: Ctx, decision: Decision, action: Done | Contribute) ->
 
 
 def debits(ctx: Ctx) -> bool:
-    """VG 1.06.53 (R28, R29): 20T per active war, the land bills, 2T per legion and fleet. A
-    State that cannot pay is bankrupt: Rome falls (R39)."""
+    """VG 1.06.53 (R28, R29): 20T per active war, the provinces' negative spoils and taxes, the
+    land bills, 2T per legion and fleet. A State that cannot pay is bankrupt: Rome falls (R39)."""
     state, rules, deck = ctx.state, ctx.rules, ctx.deck
-    owed = rules.war_cost * len(active_wars(state))
+    owed = rules.war_cost * len(active_wars(state)) + state.scratch.pop("state_owes", 0)
     owed += sum(deck.land_bills[t].cost for t in state.land_bills)
-    owed += rules.unit_upkeep * (state.units.legions + state.units.fleets)
+    owed += rules.unit_upkeep * (
+        state.units.legions + state.units.fleets + sum(f.legions + f.fleets for f in state.forces)
+    )
     state.land_bills = [t for t in state.land_bills if deck.land_bills[t].recurring]
     state.scratch.pop("contributed", None)
     if owed > state.treasury:
