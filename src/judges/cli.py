@@ -67,10 +67,17 @@ def simulate(
         DEFAULT_RULES.simulation_round_limit, min=1, help="Round cap: a longer game ends with no winner."
     ),
     as_json: bool = typer.Option(False, "--json", help="One JSON record per game, then the summary."),
+    game: str = typer.Option("judges", help="The game: judges (Judges & Kings) or rome (Republic of Rome)."),
 ) -> None:
     """Play whole games headless between bots and print how they ended."""
     from .bots import BOTS, parse_bot_spec
     from .play import simulate_one
+
+    if game == "rome":
+        simulate_rome(players, games, bot, seed, as_json)
+        return
+    if game != "judges":
+        raise typer.BadParameter("the games are judges and rome", param_hint="--game")
 
     names = [b.strip() for b in bot.split(",") if b.strip()]
     if not names:
@@ -105,6 +112,28 @@ def simulate(
     out.print(
         f"settlements razed: {summary['razed']['by_invaders']} by invaders, {summary['razed']['by_plunder']} by plunder"
     )
+
+
+def simulate_rome(players: int, games: int, bot: str, seed: int, as_json: bool) -> None:
+    """`simulate --game rome`: Republic of Rome's random bots (the only Rome bot yet)."""
+    from .rome.engine.rules import DEFAULT_ROME_RULES
+    from .rome.play import simulate as simulate_games
+
+    if not DEFAULT_ROME_RULES.min_players <= players <= DEFAULT_ROME_RULES.max_players:
+        raise typer.BadParameter("Republic of Rome seats 3 to 6 factions", param_hint="--players")
+    if bot != "random":
+        raise typer.BadParameter("Republic of Rome has the random bot only, yet", param_hint="--bot")
+    summary = simulate_games(players, games, seed)
+    if as_json:
+        sys.stdout.write(json.dumps({"summary": summary}, sort_keys=True) + "\n")
+        return
+    out = Console()
+    out.print(f"{summary['games']} games of Republic of Rome, {players} factions, bots: random, first seed {seed}")
+    out.print("endings: " + ", ".join(f"{k} {v}" for k, v in summary["endings"].items()))
+    out.print("wins by seat: " + (", ".join(f"seat {k}: {v}" for k, v in summary["wins_by_seat"].items()) or "none"))
+    t = summary["turns"]
+    out.print(f"turns per game: median {t['median']}, min {t['min']}, max {t['max']}")
+    out.print(f"actions per game: {summary['actions_per_game']}")
 
 
 @app.command()
