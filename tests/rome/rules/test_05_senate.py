@@ -259,3 +259,39 @@ def test_closing_brings_home_forces_without_a_commander():
     game.ctx.dice.faces += [1, 1, 1]
     game.apply(CloseSenate(player=0))
     assert game.state.units.legions == 8 + 3
+
+
+from judges.rome.engine.actions import AwardConcession, LandBill  # noqa: E402
+
+
+def test_a_concession_in_the_forum_is_voted_on_once_a_turn():
+    """R164, R167."""
+    game = business_game()
+    game.state.forum_concessions = ["mining", "harbor_fees"]
+    game.apply(AwardConcession(player=0, card="mining", senator="3"))
+    vote_all(game, "nay", "yea", "yea")
+    assert game.state.forum_concessions == ["mining", "harbor_fees"]
+    with pytest.raises(IllegalAction) as err:
+        game.apply(AwardConcession(player=0, card="mining", senator="2"))
+    assert err.value.key == "rome.error.no_such_concession"
+    game.apply(AwardConcession(player=0, card="harbor_fees", senator="2"))
+    vote_all(game, "yea", "nay", "nay")
+    assert game.state.senators["2"].concessions == ["harbor_fees"] and game.state.forum_concessions == ["mining"]
+
+
+def test_a_land_bill_lowers_unrest_rewards_its_sponsors_and_costs_those_against():
+    """R168, R172, R174, R177 (VG: type III −3 unrest, +4 / +2, −2 against); no abstaining
+    (VG 1.09.14); one proposal of a type a turn."""
+    game = business_game()
+    game.state.unrest = 5
+    game.apply(LandBill(player=0, bill=3, sponsor="2", cosponsor="1"))
+    assert Vote(player=1, choice="abstain") not in game.legal_actions(1)
+    with pytest.raises(IllegalAction):
+        game.apply(Vote(player=1, choice="abstain"))
+    vote_all(game, "yea", "nay", "yea")
+    s = game.state.senators
+    assert game.state.land_bills == [3] and game.state.unrest == 2
+    assert (s["2"].popularity, s["1"].popularity, s["3"].popularity) == (4, 2, -2)
+    with pytest.raises(IllegalAction) as err:
+        game.apply(LandBill(player=0, bill=3, sponsor="1", cosponsor="2"))
+    assert err.value.key == "rome.error.no_such_bill" and "R168" in err.value.rule

@@ -208,6 +208,21 @@ class Spoils(Action, tag="spoils", frozen=True):
     governors: list[str]
 
 
+class AwardConcession(Action, tag="award_concession", frozen=True):
+    """Senate: propose to give a concession lying in the Forum to a senator in Rome (R164)."""
+
+    card: str
+    senator: str
+
+
+class LandBill(Action, tag="land_bill", frozen=True):
+    """Senate: propose a land bill of type 1, 2 or 3 with its sponsor and co-sponsor (R173)."""
+
+    bill: int
+    sponsor: str
+    cosponsor: str
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     Done,
     ChooseLeader,
@@ -238,6 +253,8 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     Appeal,
     ProposeGovernor,
     Spoils,
+    AwardConcession,
+    LandBill,
 )
 _DECODER = msgspec.json.Decoder(
     Done
@@ -269,6 +286,8 @@ _DECODER = msgspec.json.Decoder(
     | Appeal
     | ProposeGovernor
     | Spoils
+    | AwardConcession
+    | LandBill
 )
 
 

@@ -18,7 +18,18 @@ from itertools import combinations
 from typing import Any
 
 from ...engine.errors import IllegalAction
-from .actions import Appeal, CloseSenate, Deploy, ProposeCensor, ProposeConsuls, RaiseForces, Veto, Vote
+from .actions import (
+    Appeal,
+    AwardConcession,
+    CloseSenate,
+    Deploy,
+    LandBill,
+    ProposeCensor,
+    ProposeConsuls,
+    RaiseForces,
+    Veto,
+    Vote,
+)
 from .board import aligned, hrao, rank_key, votes
 from .combat import army, commander_bonus, return_force, strength, war_on_board
 from .context import Ctx
@@ -194,7 +205,10 @@ def purse(ctx: Ctx, seat: int) -> int:
 
 def legal_vote(ctx: Ctx, decision: Decision) -> Iterable[Vote | Veto | Appeal]:
     seat = decision.player
-    out: list[Vote | Veto | Appeal] = [Vote(player=seat, choice=c) for c in CHOICES]
+    no_abstaining = _sitting(ctx)["floor"]["kind"] == "land_bill"  # VG 1.09.14
+    out: list[Vote | Veto | Appeal] = [
+        Vote(player=seat, choice=c) for c in CHOICES if not (no_abstaining and c == "abstain")
+    ]
     money = purse(ctx, seat)
     if money:
         out += [Vote(player=seat, choice=c, talents=money) for c in ("yea", "nay")]
@@ -227,8 +241,8 @@ def apply_vote(ctx: Ctx, decision: Decision, action: Vote | Veto | Appeal) -> No
         sitting["ballots"] = {"veto": seat}
         state.pending = [d for d in state.pending if d.kind != "vote"]
         return
-    if action.choice not in CHOICES:
-        raise IllegalAction(RULE_VOTE, "rome.error.not_a_choice", f"{action.choice!r} is not a vote")
+    if action.choice not in CHOICES or (action.choice == "abstain" and sitting["floor"]["kind"] == "land_bill"):
+        raise IllegalAction(RULE_VOTE, "rome.error.not_a_choice", f"{action.choice!r} is not a vote here")
     if not 0 <= action.talents <= purse(ctx, seat) or (action.talents and action.choice == "abstain"):
         raise IllegalAction(RULE_VOTE, "rome.error.not_enough_talents", "cannot buy those votes")
     sitting["ballots"][str(seat)] = [action.choice, action.talents]
@@ -245,6 +259,7 @@ def tally(ctx: Ctx) -> bool:
     sitting = _sitting(ctx)
     floor, ballots = sitting["floor"], sitting["ballots"]
     sitting["floor"] = None
+    sitting["last_ballots"] = {k: v for k, v in ballots.items() if k != "veto"}
     subject = floor["subject"]
     if "veto" in ballots:
         sitting["rejected"].append(subject)
@@ -431,9 +446,58 @@ def business(ctx: Ctx) -> bool:
     return False
 
 
-def legal_propose_business(ctx: Ctx, decision: Decision) -> Iterable[RaiseForces | Deploy | CloseSenate]:
+Business = RaiseForces | Deploy | CloseSenate | AwardConcession | LandBill
+RULE_CONCESSIONS = "R164-R167 Concessions (VG 1.09.61)"
+RULE_LAND_BILLS = "R168-R177 Land bills (VG 1.09.62)"
+
+
+def concession_refusal(ctx: Ctx, action: AwardConcession) -> str | None:
+    """R164, R167: a concession in the Forum, once a turn, to an aligned senator in Rome; the
+    Land Commissioner only while a land bill is in force."""
+    state = ctx.state
+    if action.card not in state.forum_concessions or ["concession", action.card] in _sitting(ctx)["rejected"]:
+        return "rome.error.no_such_concession"
+    s = state.senators.get(action.senator)
+    if s is None or s.faction == UNALIGNED or s.location != "rome":
+        return "rome.error.not_a_candidate"
+    if ctx.deck.concessions[action.card].needs_land_bill and not state.land_bills:
+        return "rome.error.needs_land_bill"
+    return None
+
+
+def land_bill_refusal(ctx: Ctx, seat: int, action: LandBill) -> str | None:
+    """R168, R169, R173: one proposal of each type a turn, no more in force than the board's
+    boxes; a sponsor and a co-sponsor, two senators in Rome [D: of the presiding magistrate's
+    faction: the engine does not ask another faction's consent yet]."""
+    state = ctx.state
+    bill = ctx.deck.land_bills.get(action.bill)
+    if bill is None or ["land_bill", str(action.bill)] in _sitting(ctx).get("bills_tried", []):
+        return "rome.error.no_such_bill"
+    if state.land_bills.count(action.bill) >= bill.most_in_force:
+        return "rome.error.no_such_bill"
+    for sid in (action.sponsor, action.cosponsor):
+        s = state.senators.get(sid)
+        if s is None or s.faction != seat or s.location != "rome":
+            return "rome.error.not_a_candidate"
+    if action.sponsor == action.cosponsor:
+        return "rome.error.not_a_candidate"
+    return None
+
+
+def legal_propose_business(ctx: Ctx, decision: Decision) -> Iterable[Business]:
     seat = decision.player
-    out: list[RaiseForces | Deploy | CloseSenate] = [CloseSenate(player=seat)]
+    out: list[Business] = [CloseSenate(player=seat)]
+    for card in dict.fromkeys(ctx.state.forum_concessions):
+        for s in in_senate(ctx):
+            award = AwardConcession(player=seat, card=card, senator=s.id)
+            if concession_refusal(ctx, award) is None:
+                out.append(award)
+    mine = sorted((s.id for s in in_senate(ctx) if s.faction == seat), key=int)
+    for kind in ctx.deck.land_bills:
+        for sponsor, cosponsor in combinations(mine, 2):
+            bill = LandBill(player=seat, bill=kind, sponsor=sponsor, cosponsor=cosponsor)
+            if land_bill_refusal(ctx, seat, bill) is None:
+                out.append(bill)
     rejected = _sitting(ctx)["rejected"]
     for legions in LEVIES:
         for fleets in LEVIES:
@@ -462,11 +526,28 @@ def subject_of(action: RaiseForces | Deploy) -> list[str]:
     return ["deploy", action.commander, action.war, str(action.legions), str(action.veterans), str(action.fleets)]
 
 
-def apply_propose_business(ctx: Ctx, decision: Decision, action: RaiseForces | Deploy | CloseSenate) -> None:
+def apply_propose_business(ctx: Ctx, decision: Decision, action: Business) -> None:
     sitting = _sitting(ctx)
     if isinstance(action, CloseSenate):
         ctx.state.pending.remove(decision)
         close(ctx)
+        return
+    if isinstance(action, AwardConcession):
+        why = concession_refusal(ctx, action)
+        if why is not None:
+            raise IllegalAction(RULE_CONCESSIONS, why, f"{action.card} cannot go to {action.senator} now")
+        ctx.state.pending.remove(decision)
+        sitting["rejected"].append(["concession", action.card])  # R167: voted on once a turn
+        put_to_vote(ctx, "concession", ("concession", action.card, action.senator), vetoable=True)
+        return
+    if isinstance(action, LandBill):
+        why = land_bill_refusal(ctx, decision.player, action)
+        if why is not None:
+            raise IllegalAction(RULE_LAND_BILLS, why, f"no land bill of type {action.bill} so now")
+        ctx.state.pending.remove(decision)
+        sitting.setdefault("bills_tried", []).append(["land_bill", str(action.bill)])
+        subject = ("land_bill", str(action.bill), action.sponsor, action.cosponsor)
+        put_to_vote(ctx, "land_bill", subject, vetoable=True)
         return
     if subject_of(action) in sitting["rejected"]:
         raise IllegalAction(RULE_PROPOSAL, "rome.error.proposal_rejected", "this proposal was rejected this turn")
@@ -486,16 +567,25 @@ def apply_propose_business(ctx: Ctx, decision: Decision, action: RaiseForces | D
 
 def enact(ctx: Ctx, kind: str, subject: list[str]) -> None:
     state = ctx.state
+    if kind == "concession":
+        card, senator = subject[1], subject[2]
+        state.forum_concessions.remove(card)
+        state.senators[senator].concessions.append(card)
+        ctx.report("rome.cards.concession", card=card, senator=senator, faction=state.senators[senator].faction)
+        return
+    if kind == "land_bill":
+        pass_land_bill(ctx, int(subject[1]), subject[2], subject[3])
+        return
     if kind == "raise":
         legions, fleets = int(subject[1]), int(subject[2])
         state.treasury -= (legions + fleets) * unit_cost(ctx)
         state.units.legions += legions
         state.units.fleets += fleets
         for s in state.senators.values():  # R149, VG 1.09.631: Armaments and Ship Building pay now
-            for c in s.concessions:
-                card = ctx.deck.concessions[c]
-                paid = card.income * (
-                    legions if card.kind == "per_legion" else fleets if card.kind == "per_fleet" else 0
+            for held in s.concessions:
+                info = ctx.deck.concessions[held]
+                paid = info.income * (
+                    legions if info.kind == "per_legion" else fleets if info.kind == "per_fleet" else 0
                 )
                 if paid:
                     s.talents += paid
@@ -516,6 +606,24 @@ def enact(ctx: Ctx, kind: str, subject: list[str]) -> None:
     ctx.report("rome.senate.deployed", senator=commander, war=war)
     if _sitting(ctx)["presiding"] == commander:  # R158: the Senate closes
         close(ctx)
+
+
+def pass_land_bill(ctx: Ctx, kind: int, sponsor: str, cosponsor: str) -> None:
+    """R172, R174 (VG 1.09.62): the marker, unrest at once, popularity to the sponsors, and to
+    every senator in Rome whose faction voted against (a vetoing tribune loses nothing, R175)."""
+    state = ctx.state
+    bill = ctx.deck.land_bills[kind]
+    state.land_bills.append(kind)
+    state.unrest = max(0, state.unrest + bill.unrest)
+    for sid, gain in ((sponsor, bill.sponsor), (cosponsor, bill.cosponsor)):
+        s = state.senators.get(sid)
+        if s is not None:
+            s.popularity = min(9, s.popularity + gain)
+    against = [int(seat) for seat, (choice, _) in _sitting(ctx)["last_ballots"].items() if choice == "nay"]
+    for s in in_senate(ctx):
+        if s.faction in against:
+            s.popularity = max(-9, s.popularity + bill.against)
+    ctx.report("rome.senate.land_bill", int=kind, senator=sponsor)
 
 
 def close(ctx: Ctx) -> None:
