@@ -138,14 +138,14 @@ def test_targets_kept_across_a_movement_turn_equal_the_plain_code(players, seed)
     bot = GreedyBot()
     checked = reused = within_turn = 0
     for game, seat, _ in movement_decisions(players, seed, bot):
-        kept, quick = bot._kept, bot._quick
+        kept, turn = bot._kept, bot._turn_targets
         me = _View.of_state(game.state, game.world, seat)
         targets = bot._targets(me)
         plain = _View(game.view(seat, notifications=False), game.world)
         assert targets == plain_targets(plain)
         assert me.scores() == plain.scores()
         reused += kept is not None and targets is kept[1]
-        within_turn += quick is not None and targets is quick[5]
+        within_turn += turn is not None and targets is turn.targets
         checked += 1
     assert checked > 20 and reused + within_turn > 5 and within_turn > 0
 

@@ -239,6 +239,74 @@ def _by_type(legal: list[Action]) -> dict[type, list[Action]]:
 _GENERAL = attrgetter("general")
 
 
+class _TargetRows:
+    """What a seat's Movement targets are listed from that its own steps leave as they are: per
+    standing settlement (index, hex, region, value, besieged, strength needed to take it), and
+    the standing settlements of each region. A settlement the seat controls, or comes to control
+    during its turn, has only other players' generals to fight there once it is left (the seat
+    can empty its garrison, not hand it to another), which is what its need counts."""
+
+    __slots__ = ("rows", "standing")
+
+    def __init__(self, rows: list[tuple[int, int, int, int, bool, float]], standing: list[int]) -> None:
+        self.rows = rows
+        self.standing = standing
+
+
+def _target_rows(me: _View) -> _TargetRows:
+    world, seat, rules = me.world, me.seat, me.rules
+    enemies: dict[int, int] = {}  # hex -> strength of the free generals not mine on it
+    for g in me.generals.values():
+        if g.captor is None and g.owner != seat:
+            enemies[g.hex] = enemies.get(g.hex, 0) + 1 + g.army
+    besieged = me.besieged
+    standing = [0] * len(world.regions)
+    city, village, development = rules.city_income, rules.village_income, rules.development_income
+    rows: list[tuple[int, int, int, int, bool, float]] = []
+    for i, (s, (region, hex_index, is_city)) in enumerate(zip(me.settlements, _settlement_facts(world))):
+        if s.razed:
+            continue
+        standing[region] += 1
+        # who would fight here, and whether walls protect them (`_View.defenders_at`)
+        defenders = enemies.get(hex_index, 0)
+        walls = False
+        if s.owner is not None and s.owner != seat:
+            defenders += s.troops
+            walls = s.walls
+        value = (city if is_city else village) + development * s.developments
+        need = 0.0 if defenders == 0 else 1.6 * defenders * (1.5 if walls else 1.0)
+        rows.append((i, hex_index, region, value, i in besieged, need))
+    return _TargetRows(rows, standing)
+
+
+class _TurnTargets:
+    """The targets last listed in a seat's Movement turn and what they were listed from: the
+    turn decision and state (while that decision is still owed, only the seat's own steps
+    happened since), the Ark, control, the points and the rows."""
+
+    __slots__ = ("decision", "state", "seat", "ark", "control", "targets", "scores", "rows")
+
+    def __init__(
+        self,
+        decision: Any,
+        state: GameState,
+        seat: int,
+        ark: int | None,
+        control: list[int | None],
+        targets: dict[int, tuple[float, float]],
+        scores: dict[int, int],
+        rows: _TargetRows,
+    ) -> None:
+        self.decision = decision
+        self.state = state
+        self.seat = seat
+        self.ark = ark
+        self.control = control
+        self.targets = targets
+        self.scores = scores
+        self.rows = rows
+
+
 class GreedyBot:
     name = "greedy"
 
@@ -249,12 +317,9 @@ class GreedyBot:
         # general -> (targets, his hex/strength/Ark/spare troops, his moves, his plans): the plan
         # of a general nothing has touched since, reused by the next decision of the turn.
         self._plans: dict[int, tuple[Any, tuple[Any, ...], list[Move], list[Any]]] = {}
-        # The turn decision, state, seat, Ark and control the last targets were listed for, and
-        # those targets: while that turn lasts, the same control and Ark give the same targets.
-        self._quick: (
-            tuple[Any, GameState, int, int | None, list[int | None], dict[int, tuple[float, float]], dict[int, int]]
-            | None
-        ) = None
+        # The targets last listed in a Movement turn and what they were listed from (`_targets`):
+        # while that turn lasts, the same control and Ark give the same targets.
+        self._turn_targets: _TurnTargets | None = None
         # The threat to each settlement (`_buy_scores`) and what it was counted from.
         self._threats: tuple[tuple[Any, ...], dict[int, int]] | None = None
 
@@ -554,17 +619,20 @@ class GreedyBot:
         # by presence or left) and where the unattended Ark lies; a settlement not controlled
         # by the seat then and now holds what it held (its garrison was the seat's to change only
         # while the seat controlled it). So the same control and Ark give the same targets.
-        quick = self._quick
+        turn = self._turn_targets
         pending = state.pending
-        same_turn = quick is not None and len(pending) == 1 and pending[0] is quick[0] and quick[1] is state
-        if same_turn and quick is not None and quick[2] == seat:
-            if quick[3] == state.ark_hex and quick[4] == control:
-                me._targets = quick[5]
-                return quick[5]
-            key = None  # the turn goes on with other control: listed afresh, no key to compare
-            # nor do the points change in a Movement turn (titles, the King, captives stay)
-            me._scores = quick[6]
-        else:
+        rows: _TargetRows | None = None
+        key: tuple[Any, ...] | None = None
+        if turn is not None and len(pending) == 1 and pending[0] is turn.decision and turn.state is state:
+            if turn.seat == seat:
+                if turn.ark == state.ark_hex and turn.control == control:
+                    me._targets = turn.targets
+                    return turn.targets
+                # the turn goes on with other control or Ark: the rows stand, nor do the points
+                # change in a Movement turn (titles, the King, captives stay)
+                rows = turn.rows
+                me._scores = turn.scores
+        if rows is None:
             # The structs are compared by their msgpack bytes (encoded at C speed); with control
             # equal, the settlements not controlled by the seat are the same ones in both lists.
             key = (
@@ -583,39 +651,24 @@ class GreedyBot:
             kept = self._kept
             if kept is not None and kept[0] == key:
                 me._targets = kept[1]
-                self._remember_turn(me, state, seat, control, kept[1])
+                self._remember_turn(me, None, control, kept[1])
                 return kept[1]
+            rows = _target_rows(me)
         leader = me.leader()
-        enemies: dict[int, int] = {}  # hex -> strength of the free generals not mine on it
-        for g in me.generals.values():
-            if g.captor is None and g.owner != seat:
-                enemies[g.hex] = enemies.get(g.hex, 0) + 1 + g.army
         # One pass over the settlements: every region's share (`_View.region_share`) is counted
         # while the targets are listed, and added to their worth once it is known.
-        facts = _settlement_facts(world)
-        held, standing = [0] * len(world.regions), [0] * len(world.regions)
-        city, village, development = rules.city_income, rules.village_income, rules.development_income
-        listed: list[tuple[int, int, int, bool, bool, float]] = []  # (hex, region, value, leader's, besieged, need)
-        for i, (s, (region, hex_index, is_city), owner) in enumerate(zip(me.settlements, facts, control)):
-            if s.razed:
-                continue
-            standing[region] += 1
-            if owner == seat:
+        held = [0] * len(world.regions)
+        for i, _, region, _, _, _ in rows.rows:
+            if control[i] == seat:
                 held[region] += 1
-                continue
-            # who would fight here, and whether walls protect them (`_View.defenders_at`)
-            defenders = enemies.get(hex_index, 0)
-            walls = False
-            if s.owner is not None and s.owner != seat:
-                defenders += s.troops
-                walls = s.walls
-            value = (city if is_city else village) + development * s.developments
-            need = 0.0 if defenders == 0 else 1.6 * defenders * (1.5 if walls else 1.0)
-            listed.append((hex_index, region, value, owner == leader, i in besieged, need))
+        standing = rows.standing
         out: dict[int, tuple[float, float]] = {}
-        for hex_index, region, value, leads, sieged, need in listed:
+        for i, hex_index, region, value, sieged, need in rows.rows:
+            owner = control[i]
+            if owner == seat:
+                continue
             n = standing[region]
-            worth = 8 + value + 6 * (held[region] / n if n else 0.0) + (2 if leads else 0)
+            worth = 8 + value + 6 * (held[region] / n if n else 0.0) + (2 if owner == leader else 0)
             if sieged:
                 worth -= 6
             out[hex_index] = (worth, need)
@@ -624,18 +677,25 @@ class GreedyBot:
             out[me.s.ark_hex] = (worth + 10, need)
         me._targets = out
         self._kept = (key, out) if key is not None else None
-        self._remember_turn(me, state, seat, control, out)
+        self._remember_turn(me, rows, control, out)
         return out
 
     def _remember_turn(
-        self, me: _View, state: GameState, seat: int, control: list[int | None], targets: dict[int, tuple[float, float]]
+        self,
+        me: _View,
+        rows: _TargetRows | None,
+        control: list[int | None],
+        targets: dict[int, tuple[float, float]],
     ) -> None:
-        """Keeps `targets` for the rest of the seat's Movement turn (`_targets`' quick check)."""
+        """Keeps what `targets` were listed from for the rest of the seat's Movement turn."""
+        state, seat = me.s, me.seat
         pending = state.pending
         if state.phase == 5 and len(pending) == 1 and pending[0].kind == "turn" and pending[0].player == seat:
-            self._quick = (pending[0], state, seat, state.ark_hex, list(control), targets, me.scores())
+            self._turn_targets = _TurnTargets(
+                pending[0], state, seat, state.ark_hex, list(control), targets, me.scores(), rows or _target_rows(me)
+            )
         else:
-            self._quick = None
+            self._turn_targets = None
 
     def _movement(self, me: _View, by_type) -> Action | None:
         world = me.world
