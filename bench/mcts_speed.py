@@ -34,6 +34,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -170,10 +171,16 @@ def main() -> None:
         old_src = export_tree(args.baseline, Path(tmp))
         new_src = ROOT / "src"
         old_args = argparse.Namespace(**{**vars(args), "spec": args.baseline_spec or args.spec})
-        old, new = [], []
+        old, new, pure = [], [], []
+        pure_src = None
+        if list(new_src.glob("judges/*/*.so")):  # the compiled core is built: its pure path as well
+            pure_src = Path(tmp) / "pure" / "src"
+            shutil.copytree(new_src, pure_src, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
         for _ in range(args.pairs):
             old.append(run_child(old_src, old_args, f"the baseline {args.baseline} ({commit})"))
             new.append(run_child(new_src, args, "this tree"))
+            if pure_src is not None:
+                pure.append(run_child(pure_src, args, "this tree, pure Python"))
 
     def per_decision(runs: list[dict]) -> tuple[float, float, int, int]:
         ms = statistics.median(1000 * r["cpu"] / max(1, r["searched"]) for r in runs)
@@ -187,10 +194,13 @@ def main() -> None:
         else f"{o[3]} positions of {args.games} greedy games"
     )
     print(f"MCTS per decision, CPU time, median of {args.pairs} alternating pairs, {where}:")
-    for label, m, runs in (
+    shown = [
         (f"baseline {args.baseline} ({commit}) {old_args.spec}", o, old),
-        (f"this tree {args.spec}", n, new),
-    ):
+        (f"this tree {args.spec}" + (" (compiled core)" if pure else ""), n, new),
+    ]
+    if pure:
+        shown.append((f"this tree {args.spec}, pure Python", per_decision(pure), pure))
+    for label, m, runs in shown:
         won = f", won {runs[0]['wins']}/{runs[0]['games']}" if "wins" in runs[0] else ""
         if runs[0].get("stopped"):
             won += f", {runs[0]['stopped']} of the searches stopped early"
@@ -206,12 +216,15 @@ def main() -> None:
     def call_ms(run: dict) -> float:
         return run["cpu"] / max(1, run["calls"])
 
-    for what, cost in (("per decision", call_ms), ("per searched decision", searched_ms)):
-        pairs = [cost(a) / cost(b) for a, b in zip(old, new, strict=True)]
-        print(
-            f"  per pair, baseline / this tree {what}: median {statistics.median(pairs):.2f}x, "
-            f"range {min(pairs):.2f}-{max(pairs):.2f}x ({', '.join(f'{x:.2f}' for x in pairs)})"
-        )
+    for side, runs in (("this tree", new), ("this tree, pure Python", pure)):
+        for what, cost in (("per decision", call_ms), ("per searched decision", searched_ms)):
+            if not runs:
+                continue
+            pairs = [cost(a) / cost(b) for a, b in zip(old, runs, strict=True)]
+            print(
+                f"  per pair, baseline / {side} {what}: median {statistics.median(pairs):.2f}x, "
+                f"range {min(pairs):.2f}-{max(pairs):.2f}x ({', '.join(f'{x:.2f}' for x in pairs)})"
+            )
     print(f"  load average (1 min) at the end: {os.getloadavg()[0]:.2f}")
     if args.mode == "positions" and old[0].get("positions") != new[0]["positions"]:
         print(

@@ -12,7 +12,8 @@ ratio is the median of the per-round ratios, so a burst of load hits both sides 
 Which path is timed: each Judges run plays its games twice over — `Game.new(options,
 undoable=False)`, the path of bots, the lab and search (no copy kept for an Undo), and
 `undoable=True`, the path of every server game (a copy of the position at the start of each
-run of free steps) — and both are reported ("new" and "new, undoable"). An older tree without
+run of free steps) — and both are reported ("new" and "new, undoable"). When the compiled core
+is built (scripts/compile.sh), "new" runs it and "new, pure" the same sources as pure Python. An older tree without
 `undoable` plays its only path (it is named in the output). `bash bench/run.sh` exports the
 older tree (OLD_REF) and runs this. Whether the two versions play the same games from the same
 seeds is checked (a digest of every game's actions); when they do not (the rules or the random
@@ -32,14 +33,17 @@ dice), are part of the work but not counted. The peers come with the `bench` ext
 from __future__ import annotations
 
 import argparse
+import atexit
 import hashlib
 import importlib.util
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -179,6 +183,13 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     # side -> (the worker, its src): this checkout on both paths, the older tree on its own
     sides = {"new": ("judges", NEW_SRC), "new, undoable": ("judges-undoable", NEW_SRC)}
+    compiled = sorted(NEW_SRC.glob("judges/*/*.so"))
+    if compiled:  # the compiled core is built (scripts/compile.sh): its pure-Python path too
+        pure = Path(tempfile.mkdtemp(prefix="rollouts-pure-")) / "src"
+        shutil.copytree(NEW_SRC, pure, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+        atexit.register(shutil.rmtree, pure.parent, True)
+        print(f"new: this checkout with its compiled core ({len(compiled)} modules, scripts/compile.sh)")
+        sides |= {"new, pure": ("judges", pure), "new, pure, undoable": ("judges-undoable", pure)}
     if args.old_src:
         sides["old"] = ("judges", args.old_src.resolve())
         print(f"old: {args.old_name} ({args.old_src})")
@@ -216,7 +227,7 @@ def main() -> None:
         print(f"  {label:22} {statistics.median(x['rate'] for x in results):>10,.0f} actions/s (median){other}")
     summary: dict[str, float] = {}
     spans: dict[str, tuple[float, float]] = {}
-    mine = ("new", "new, undoable")
+    mine = [side for side in sides if side.startswith("new")]
     for a in mine:
         for b in ["old", *peers]:
             if b in runs:
@@ -234,7 +245,7 @@ def main() -> None:
     medians = {
         f"{'judges' if name == 'new' else name} actions/s": statistics.median(x["rate"] for x in results)
         for name, results in runs.items()
-        if name not in ("old", "new, undoable")
+        if name == "new" or not name.startswith(("new", "old"))
     }
     reference.compare("rollouts", medians)
     entry, _ = reference.stored("rollouts")
