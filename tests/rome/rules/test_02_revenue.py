@@ -168,3 +168,21 @@ def test_allied_enthusiasm_pays_at_the_next_revenue_phase():
     state.state_due = 50
     revenue.state_revenue(ctx(state))
     assert state.treasury == 250 and state.state_due == 0
+
+
+def test_a_captive_is_ransomed_from_his_treasury_then_the_factions():
+    """R229 as VG 1.10.71: the greater of 10T and 2T per influence; he returns to Rome."""
+    from judges.rome.engine.actions import Ransom
+
+    game = revenue_game(["1"], ["2"], ["3"])
+    s = game.state.senators["2"]
+    s.location, s.captive_of, s.talents, s.influence = "captive", "punic_1", 4, 7
+    game.state.factions[1].treasury = 9
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Ransom(player=1, senator="2"))  # 14T needed, 4 + 9 = 13 at hand
+    assert err.value.key == "rome.error.not_enough_talents"
+    game.state.factions[1].treasury = 11
+    game.apply(Ransom(player=1, senator="2"))
+    assert (s.location, s.talents, game.state.factions[1].treasury) == ("rome", 0, 1)
+    with pytest.raises(IllegalAction):
+        game.apply(Ransom(player=0, senator="1"))  # not a captive

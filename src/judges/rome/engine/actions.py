@@ -223,6 +223,13 @@ class LandBill(Action, tag="land_bill", frozen=True):
     cosponsor: str
 
 
+class Ransom(Action, tag="ransom", frozen=True):
+    """Revenue (redistribution): pay a captive senator's ransom from his personal treasury, then
+    the faction treasury (R229, VG 1.10.71)."""
+
+    senator: str
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     Done,
     ChooseLeader,
@@ -255,6 +262,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     Spoils,
     AwardConcession,
     LandBill,
+    Ransom,
 )
 _DECODER = msgspec.json.Decoder(
     Done
@@ -288,6 +296,7 @@ _DECODER = msgspec.json.Decoder(
     | Spoils
     | AwardConcession
     | LandBill
+    | Ransom
 )
 
 

@@ -41,6 +41,7 @@ from .actions import (
     Prosecute,
     Raise,
     RaiseForces,
+    Ransom,
     Roll,
     Skip,
     Spoils,
@@ -83,7 +84,7 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
             ),
             DecisionKind(
                 "redistribute",
-                (Transfer, Done),
+                (Transfer, Ransom, Done),
                 revenue.legal_redistribute,
                 revenue.apply_redistribute,
                 revenue.RULE_REDISTRIBUTION,

@@ -66,6 +66,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         # revenue
         "rome.revenue.faction": _declare(faction="faction", talents="talents"),
         "rome.revenue.gift": _declare(faction="faction", receiver="faction", talents="talents"),
+        "rome.revenue.ransom": _declare(senator="senator", talents="talents"),
         "rome.revenue.contribution": _declare(senator="senator", talents="talents", int="int"),
         "rome.revenue.state": _declare(talents="talents", int="int"),
         "rome.revenue.debits": _declare(talents="talents", int="int"),

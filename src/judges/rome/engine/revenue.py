@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...engine.errors import IllegalAction
-from .actions import Contribute, Done, Transfer
+from .actions import Contribute, Done, Ransom, Transfer
 from .board import active_wars, aligned
 from .context import Ctx
 from .state import Decision
@@ -95,11 +95,32 @@ def transfer_refusal(ctx: Ctx, seat: int, action: Transfer) -> str | None:
     return None
 
 
-def legal_redistribute(ctx: Ctx, decision: Decision) -> Iterable[Done | Transfer]:
-    """Done, and for each pair of pools one talent or everything (any amount in between is
-    legal too: `apply` takes it)."""
+RULE_RANSOM = "R229 Ransom (VG 1.10.71)"
+
+
+def ransom_price(ctx: Ctx, senator: str) -> int:
+    """VG 1.10.71: the greater of 10T and 2T per influence (the review's R229 says 1T)."""
+    s = ctx.state.senators[senator]
+    return max(ctx.rules.ransom_minimum, ctx.rules.ransom_per_influence * s.influence)
+
+
+def ransom_refusal(ctx: Ctx, seat: int, senator: str) -> str | None:
+    s = ctx.state.senators.get(senator)
+    if s is None or s.faction != seat or s.location != "captive":
+        return "rome.error.not_a_captive"
+    if s.talents + ctx.state.factions[seat].treasury < ransom_price(ctx, senator):
+        return "rome.error.not_enough_talents"
+    return None
+
+
+def legal_redistribute(ctx: Ctx, decision: Decision) -> Iterable[Done | Transfer | Ransom]:
+    """Done, a ransom for each captive the faction can pay for, and for each pair of pools one
+    talent or everything (any amount in between is legal too: `apply` takes it)."""
     seat = decision.player
-    out: list[Done | Transfer] = [Done(player=seat)]
+    out: list[Done | Transfer | Ransom] = [Done(player=seat)]
+    for s in aligned(ctx.state, seat):
+        if ransom_refusal(ctx, seat, s.id) is None:
+            out.append(Ransom(player=seat, senator=s.id))
     places = [TREASURY] + [s.id for s in aligned(ctx.state, seat) if _may_move(ctx, seat, s.id)]
     others = [f"{FACTION_PREFIX}{f.seat}" for f in ctx.state.factions if f.seat != seat and not f.eliminated]
     for source in places:
@@ -112,11 +133,23 @@ def legal_redistribute(ctx: Ctx, decision: Decision) -> Iterable[Done | Transfer
     return out
 
 
-def apply_redistribute(ctx: Ctx, decision: Decision, action: Done | Transfer) -> None:
+def apply_redistribute(ctx: Ctx, decision: Decision, action: Done | Transfer | Ransom) -> None:
     state = ctx.state
     seat = decision.player
     if isinstance(action, Done):
         state.pending.remove(decision)
+        return
+    if isinstance(action, Ransom):
+        why = ransom_refusal(ctx, seat, action.senator)
+        if why is not None:
+            raise IllegalAction(RULE_RANSOM, why, f"no ransom for {action.senator} now")
+        s = state.senators[action.senator]
+        price = ransom_price(ctx, s.id)
+        own = min(price, s.talents)
+        s.talents -= own
+        state.factions[seat].treasury -= price - own
+        s.location, s.captive_of = "rome", ""
+        ctx.report("rome.revenue.ransom", senator=s.id, talents=price)
         return
     why = transfer_refusal(ctx, seat, action)
     if why is not None:
