@@ -291,7 +291,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--src", type=Path, default=Path(__file__).resolve().parent.parent / "src")
     parser.add_argument("--spectators", type=int, default=300)
-    parser.add_argument("--per-address", type=int, default=8)
+    parser.add_argument("--per-address", type=int, default=2)  # the server's places per address and game
     parser.add_argument("--resyncs", type=float, default=512)
     parser.add_argument("--actions", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=10)

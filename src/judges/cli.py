@@ -175,6 +175,9 @@ def serve(
 
     settings = load_settings()  # the environment, read once (judges/settings.py)
     url = database or settings.database_url
+    # One process per SQLite file: a second one would keep its own copies of the games and
+    # wait on the first's write lock (several processes: PostgreSQL, docs/deploy.md).
+    held = _hold_sqlite(url)
     application = create_app(url, allow_scenarios=allow_scenarios, allow_seeds=allow_seeds, settings=settings)
     # The port is taken before anything is announced: a port in use is said so, plainly, and
     # the URL printed is one that answers (on one line, whatever the terminal's width).
@@ -211,6 +214,32 @@ def serve(
         proxy_headers=False,
     )
     uvicorn.Server(config).run(sockets=[listener])
+    del held
+
+
+def _hold_sqlite(url: str) -> object | None:
+    """For a SQLite file, an exclusive lock on `<file>.lock` held as long as the process lives
+    (the system frees it when the process dies, even killed); a clear message and exit status 1
+    when another process holds it. None for another database."""
+    import fcntl
+
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
+        return None
+    path = Path(parsed.database).resolve()
+    handle = open(path.with_name(path.name + ".lock"), "a+b")  # noqa: SIM115 - held for the process's life
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        err.print(
+            f"Judges & Kings cannot serve {path}: another server process is serving it. One process per "
+            "SQLite file; for several, use PostgreSQL (docs/deploy.md).",
+            soft_wrap=True,
+        )
+        raise typer.Exit(1) from None
+    return handle
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -87,10 +87,11 @@ def refused(ws) -> tuple[dict, int]:
 def test_a_client_address_holds_at_most_so_many_spectator_sockets(client):
     """The attack: hundreds of spectator sockets from one address. The one past the limit is
     told why (in the reader's language) and closed with 4429; one that leaves frees a place."""
-    game_id, _ = table(client)
-    url = f"/ws/games/{game_id}/spectate"
     limit = DEFAULT_LIMITS.spectators_per_address
-    sockets = [client.websocket_connect(url) for _ in range(limit)]
+    per_game = DEFAULT_LIMITS.spectators_per_address_per_game
+    urls = [f"/ws/games/{table(client)[0]}/spectate" for _ in range(limit // per_game + 1)]
+    url = urls[-1]
+    sockets = [client.websocket_connect(urls[i // per_game]) for i in range(limit)]
     try:
         for ws in sockets:
             ws.__enter__()
@@ -107,11 +108,11 @@ def test_a_client_address_holds_at_most_so_many_spectator_sockets(client):
         for ws in sockets:
             ws.__exit__(None, None, None)
     service = client.app.state.service
-    assert game_id not in service.watchers  # the last one gone, nothing is kept for the game
+    assert not service.watchers  # the last one gone, nothing is kept for the games
 
 
 def test_a_game_has_at_most_so_many_spectators(make_client):
-    client = make_client(spectators_per_game=3, spectators_per_address=100)
+    client = make_client(spectators_per_game=3, spectators_per_address=100, spectators_per_address_per_game=100)
     game_id, _ = table(client)
     url = f"/ws/games/{game_id}/spectate"
     with client.websocket_connect(url) as a, client.websocket_connect(url) as b, client.websocket_connect(url) as c:
@@ -123,7 +124,34 @@ def test_a_game_has_at_most_so_many_spectators(make_client):
     assert message["text"] == i18n.gettext("en", "error.spectators_full", limit=3)
 
 
-def test_spectators_share_one_public_view_per_version_and_language(client, monkeypatch):
+def test_a_few_addresses_cannot_fill_a_games_spectator_places(make_client):
+    """25 addresses of 8 sockets each filled a game's 200 places: an address takes at most 2
+    places in one game (its other sockets may watch other games)."""
+    client = make_client(trusted_proxies=("*",))  # each socket's address from X-Forwarded-For
+    game_id, _ = table(client)
+    url = f"/ws/games/{game_id}/spectate"
+    opened, refusals = [], []
+    try:
+        for a in range(25):
+            for _ in range(DEFAULT_LIMITS.spectators_per_address):
+                ws = client.websocket_connect(url, headers={"X-Forwarded-For": f"10.0.0.{a + 1}"})
+                ws.__enter__()
+                first = ws.receive_json()
+                if first["type"] == "full":
+                    opened.append(ws)
+                else:
+                    refusals.append(first["key"])
+                    ws.__exit__(None, None, None)
+        assert len(opened) == 25 * DEFAULT_LIMITS.spectators_per_address_per_game
+        assert set(refusals) == {"error.too_many_spectators"}
+        with client.websocket_connect(url, headers={"X-Forwarded-For": "10.0.1.1"}) as newcomer:
+            assert newcomer.receive_json()["type"] == "full"  # the game still has places
+    finally:
+        for ws in opened:
+            ws.__exit__(None, None, None)
+
+
+def test_spectators_share_one_public_view_per_version_and_language(make_client, monkeypatch):
     """The attack: every broadcast built the public view anew for each spectator (300 of them
     took an honest player's action from 4.6 ms to 340 ms). It is built once per language, and
     sent as a seat's is: a full view, then a delta that turns it into the next public view."""
@@ -136,6 +164,7 @@ def test_spectators_share_one_public_view_per_version_and_language(client, monke
         return original(shared, seat, language, **kwargs)
 
     monkeypatch.setattr(wire, "view", counting)
+    client = make_client(spectators_per_address_per_game=7)
     game_id, tokens = table(client)
     url = f"/ws/games/{game_id}/spectate"
     languages = ["en"] * 5 + ["es"] * 2

@@ -35,7 +35,7 @@ from judges.server.store import (
 from postgres_support import postgres_schema  # noqa: E402
 
 BACKENDS = ["sqlite", "postgresql"]
-HEAD = "0007"  # the latest migration
+HEAD = "0008"  # the latest migration
 
 
 # --- fixtures -----------------------------------------------------------------------------
@@ -151,7 +151,7 @@ def test_ratings_migration_keeps_the_games_and_accounts(open_store):
         command.upgrade(config, "0004")
     new_game(store)
     store.append_action("g1", 0, 0, end_turn(0), "c0")
-    account = AccountStore(store).create("Ruth", "$argon2id$hash", None)
+    account = old_account(store, "Ruth")  # as the code of 0004 made it
     before = store.load("g1", all_actions=True)
     store.migrate()
     assert store.schema_revision() == HEAD
@@ -160,7 +160,46 @@ def test_ratings_migration_keeps_the_games_and_accounts(open_store):
     after = store.load("g1", all_actions=True)
     assert after.seats == before.seats == seats()
     assert after.all_actions == before.all_actions and after.action_count == 1
-    assert AccountStore(store).by_name("ruth") == account
+    found = AccountStore(store).by_name("ruth")
+    assert found is not None and (found.id, found.name, found.password_hash) == account
+
+
+def old_account(store, name: str) -> tuple[int, str, str]:
+    """An account row with the columns of migration 0004 only: (id, name, password hash)."""
+    from sqlalchemy import text
+
+    from judges.server.store.base import _now
+
+    with store.engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO accounts (name, name_key, password_hash, email, created_at)"
+                " VALUES (:name, :key, :hash, NULL, :at)"
+            ),
+            {"name": name, "key": name.casefold(), "hash": "$argon2id$hash", "at": _now()},
+        )
+        account_id = connection.execute(text("SELECT id FROM accounts WHERE name = :name"), {"name": name}).scalar()
+    return int(account_id), name, "$argon2id$hash"
+
+
+def test_look_alike_accounts_made_before_keep_their_names_and_no_new_one_joins_them(open_store):
+    """Migration 0008: `ada` and its full-width look-alike, both made before, stay (the older
+    keeps the skeleton); a new Cyrillic look-alike is refused as the name is taken."""
+    from alembic import command
+
+    from judges.server.account_store import AccountStore, NameTaken
+
+    store = open_store(migrate=False)
+    config = store.alembic_config()
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0007")
+    older, newer = old_account(store, "ada"), old_account(store, "ａｄａ")
+    store.migrate()
+    accounts = AccountStore(store)
+    assert accounts.by_name("ada").id == older[0] and accounts.by_name("ａｄａ").id == newer[0]
+    with pytest.raises(NameTaken):
+        accounts.create("аda", "$argon2id$hash", None)
 
 
 def test_migration_matches_the_models(store):

@@ -4,6 +4,7 @@ its database threads (`GameService.db`)."""
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -43,6 +44,29 @@ def name_key(name: str) -> str:
     return name.strip().casefold()
 
 
+# Letters of other scripts (and a few signs) drawn like Latin letters, mapped to the letter they
+# pass for: a small table after Unicode's confusables (UTS #39, confusables.txt), lower case
+# only (the skeleton is taken of the case-folded name).
+CONFUSABLES = {
+    **dict(zip("аеорсухіјѕԁһԛԝӏвкмнтг", "aeopcyxijsdhqwlbkmhtr", strict=True)),  # Cyrillic
+    **dict(zip("αοορυικνχτεζηβ", "aoopuikvxtezhb", strict=True)),  # Greek (ο twice: harmless)
+    **dict(zip("ɑɡıȷ01|", "agijoll", strict=True)),  # Latin look-alikes, digits, a bar
+}
+SEQUENCES = (("rn", "m"), ("vv", "w"), ("cl", "d"))  # pairs drawn like one letter
+
+
+def name_skeleton(name: str) -> str:
+    """What makes two names look the same (UTS #39's skeleton, with a table of our own): NFKC
+    (full-width `ａｄａ` is `ada`), case-folded, decomposed, each look-alike letter mapped to the
+    letter it passes for (Cyrillic `аda` is `ada`), letter pairs drawn like one letter joined,
+    spaces removed. No two accounts share a skeleton."""
+    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name).casefold())
+    text = "".join(CONFUSABLES.get(ch, ch) for ch in text if not ch.isspace())
+    for pair, letter in SEQUENCES:
+        text = text.replace(pair, letter)
+    return unicodedata.normalize("NFC", text)
+
+
 @dataclass(frozen=True)
 class AccountGame:
     id: str
@@ -65,6 +89,7 @@ class AccountStore:
                     .values(
                         name=name,
                         name_key=name_key(name),
+                        name_skeleton=name_skeleton(name),
                         password_hash=password_hash,
                         email=email,
                         created_at=_now(),

@@ -27,6 +27,10 @@ class Rates:
     hint: RateLimiter = field(
         default_factory=lambda: RateLimiter(DEFAULT_LIMITS.hint_burst, DEFAULT_LIMITS.hint_per_minute)
     )
+    # replays, logs and players' records, per client address (routes/screen.py, server/ratings.py)
+    read: RateLimiter = field(
+        default_factory=lambda: RateLimiter(DEFAULT_LIMITS.read_burst, DEFAULT_LIMITS.read_per_minute)
+    )
 
     @classmethod
     def of(cls, limits: Limits) -> Rates:
@@ -35,6 +39,7 @@ class Rates:
             RateLimiter(limits.away_burst, limits.away_per_minute),
             RateLimiter(limits.resync_burst, limits.resync_per_minute),
             RateLimiter(limits.hint_burst, limits.hint_per_minute),
+            RateLimiter(limits.read_burst, limits.read_per_minute),
         )
 
 

@@ -8,8 +8,9 @@ message) or, on a websocket, a close code after an error message:
 - away/back per seat (429 with Retry-After, `error.rate_away`);
 - turn timers under `min_turn_timer` seconds (422, `error.turn_timer`);
 - websockets per seat (the oldest is closed, `error.too_many_sockets`, code 1008);
-- spectators' websockets: `spectators_per_address` per client address and
-  `spectators_per_game` per game in one process; one more is closed at once after an error
+- spectators' websockets: `spectators_per_address` per client address,
+  `spectators_per_address_per_game` of them in one game, and `spectators_per_game` per game in
+  one process; one more is closed at once after an error
   message (`error.too_many_spectators` / `error.spectators_full`, code 4429). Spectators of
   a game share one encoding of the public view per version and language (server/screen.py);
 - a seat's full views (its sockets' openings and their `resync` and `language` messages):
@@ -22,6 +23,8 @@ message) or, on a websocket, a close code after an error message:
 - chat messages (server/chat.py): cleaned the same way (line breaks kept), at most
   `max_chat_chars` characters and `max_chat_lines` lines (422), `chat_burst` then
   `chat_per_minute` per seat and less for spectators (429 with Retry-After, `error.rate_chat`);
+- replays, logs and players' records: `read_burst` then `read_per_minute` per client address
+  (429 `error.rate_reads`);
 - hints (server/hints.py): one per decision owed, `hint_burst` then `hint_per_minute` per client
   address (429 with Retry-After, `error.rate_hint`), at most `hint_queue` waiting for the bots'
   pool (503, `error.hints_busy`), all tables' hints one share of the pool (`HINTS`);
@@ -113,6 +116,12 @@ class Limits:
     hint_burst: int = 6
     hint_per_minute: float = 6.0
     hint_queue: int = 8
+    # replays, logs and players' records, per client address (a replay plays the game again)
+    read_burst: int = 40
+    read_per_minute: float = 240.0
+    # spectators' places one client address may take in one game (its sockets at all games:
+    # spectators_per_address), so that a few addresses cannot fill a game's places
+    spectators_per_address_per_game: int = 2
 
     def __post_init__(self) -> None:
         for entry in self.trusted_proxies:

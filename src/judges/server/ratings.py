@@ -37,6 +37,8 @@ from ..engine.victory import final_table
 from ..i18n import LANGUAGES, gettext, request_language
 from . import seats as seat_keys
 from .account_store import name_key
+from .deps import rate_limited
+from .limits import clean_name
 from .rating_tables import rated_games_table, rating_changes_table, ratings_table
 from .service import GameService, LiveGame, ServiceError
 from .store import GameStore, account_seats_table, accounts_table, games_table
@@ -464,6 +466,20 @@ def _page(request: Request, template: str, lang: str | None, **values: Any) -> H
     )
 
 
+def blank(name: str) -> dict[str, Any]:
+    """The record of a player who never played a rated game (or of no account at all)."""
+    return {
+        "name": clean_name(name),
+        "missed": 0,
+        "missed_row": 0,
+        "rating": round(ordinal(NEW_MU, NEW_SIGMA), 2),
+        "mu": round(NEW_MU, 3),
+        "sigma": round(NEW_SIGMA, 3),
+        "games": 0,
+        "history": [],
+    }
+
+
 def anchors() -> list[dict[str, Any]]:
     return [
         {"bot": bot, "rating": round(ordinal(mu, ANCHOR_SIGMA), 2), "mu": mu, "sigma": ANCHOR_SIGMA}
@@ -481,11 +497,16 @@ def ratings_router(ratings: Ratings) -> APIRouter:
             p["place"] = i + 1
         return {"players": players, "anchors": anchors()}
 
-    async def player(name: str, limit: int) -> dict[str, Any]:
+    async def player(request: Request, name: str, limit: int) -> dict[str, Any]:
+        """A player's record. A name of no account answers as an account that never played a
+        rated game (no one learns from it which names are accounts); per client address, the
+        allowance of reads (`Limits.read_burst`, 429 `error.rate_reads`)."""
+        address = request.client.host if request.client else ""
+        rate_limited(request.app.state.rates.read, address, "error.rate_reads", "requests")
         found = await service.db(ratings.store.player, name[:200], max(1, min(limit, 500)))
-        if found is None:
-            raise ServiceError(404, "error.no_player", "there is no player of this name")
-        return dict(found)
+        record = dict(found) if found is not None else blank(name)
+        record["name"] = clean_name(name)  # as asked, whichever spelling the account has
+        return record
 
     @router.get("/api/ratings")
     async def leaderboard(limit: int = 100) -> dict[str, Any]:
@@ -493,9 +514,10 @@ def ratings_router(ratings: Ratings) -> APIRouter:
         return await board(limit)
 
     @router.get("/api/players/{name}")
-    async def player_api(name: str, limit: int = 100) -> dict[str, Any]:
-        """A player's rating and rated games, the latest first (rank, table, rating before and after)."""
-        return await player(name, limit)
+    async def player_api(request: Request, name: str, limit: int = 100) -> dict[str, Any]:
+        """A player's rating and rated games, the latest first (rank, table, rating before and
+        after); a name of no account answers as a player with none."""
+        return await player(request, name, limit)
 
     @router.get("/ratings", response_class=HTMLResponse, include_in_schema=False)
     async def leaderboard_page(request: Request, lang: str | None = None) -> HTMLResponse:
@@ -503,12 +525,7 @@ def ratings_router(ratings: Ratings) -> APIRouter:
 
     @router.get("/players/{name}", response_class=HTMLResponse, include_in_schema=False)
     async def player_page(request: Request, name: str, lang: str | None = None) -> HTMLResponse:
-        try:
-            data = await player(name, 100)
-        except ServiceError:
-            response = _page(request, "message.html", lang, key="error.no_player", error="error.no_player")
-            response.status_code = 404
-            return response
+        data = await player(request, name, 100)
         for entry in data["history"]:
             entry["date"] = datetime.fromtimestamp(entry["at"]).date().isoformat()
         return _page(request, "player.html", lang, player=data)

@@ -149,7 +149,8 @@ class Screen:
         self.replays = Replays()
         self.svg_cache: OrderedDict[tuple[str, int, str], str] = OrderedDict()
         self.boards = BoardTexts()  # shared by every screen: content-addressed
-        self.spectating: dict[str, int] = {}  # client address -> its spectator sockets open here
+        # a client address -> its spectator sockets open here; (game, address) -> those in that game
+        self.spectating: dict[str | tuple[str, str], int] = {}
 
     def svg_of(self, live: LiveGame, game: Game, language: str) -> str:
         key = (live.id, len(game.log), language)
@@ -197,6 +198,8 @@ class Screen:
         """Why a new spectator socket is refused (a message key and its limit), if it is."""
         if self.spectating.get(address, 0) >= self.limits.spectators_per_address:
             return "error.too_many_spectators", self.limits.spectators_per_address
+        if self.spectating.get((live.id, address), 0) >= self.limits.spectators_per_address_per_game:
+            return "error.too_many_spectators", self.limits.spectators_per_address_per_game
         if len(self.watchers.get(live.id, [])) >= self.limits.spectators_per_game:
             return "error.spectators_full", self.limits.spectators_per_game
         return None
@@ -208,16 +211,18 @@ class Screen:
         sub = Subscriber(seat=SPECTATOR, language=language, queue=asyncio.Queue(maxsize=self.limits.socket_queue))
         watching = self.watchers.setdefault(live.id, [])
         watching.append(sub)
-        self.spectating[address] = self.spectating.get(address, 0) + 1
+        for key in (address, (live.id, address)):  # its address's sockets, and in this game
+            self.spectating[key] = self.spectating.get(key, 0) + 1
         return sub, watching
 
     def leave(self, live: LiveGame, address: str, sub: Subscriber, watching: list[Subscriber]) -> None:
         watching.remove(sub)
         if not watching and self.watchers.get(live.id) is watching:
             del self.watchers[live.id]
-        self.spectating[address] -= 1
-        if not self.spectating[address]:
-            del self.spectating[address]
+        for key in (address, (live.id, address)):
+            self.spectating[key] -= 1
+            if not self.spectating[key]:
+                del self.spectating[key]
 
 
 __all__ = [

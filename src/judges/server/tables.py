@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +22,7 @@ from ..engine.errors import RuleError
 from ..engine.state import GameState, Notification, upgrade_options
 from ..engine.undo import TakeBack
 from ..verify import new_game
-from .errors import ServiceError
+from .errors import ServiceError, StoreUnavailable
 from .store import hash_token
 
 # Default seat names: tribes of Israel whose names are not regions of the map.
@@ -43,6 +44,26 @@ SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot", "hints", "pace", "co
 # Stored client action ids are prefixed with the seat ("2:abc"): ids are unique per seat.
 CLIENT_ID_SEP = ":"
 SPECTATOR = -1  # the seat of a spectator's socket and the sender of a spectator's message: nobody's
+
+
+# A read of a table (a view, the log, a replay) waits this long for the table's lock, held by
+# a commit that may itself wait for the database's (its busy or lock timeout, ~10 s): then 503.
+READ_WAIT = 1.0
+
+
+@asynccontextmanager
+async def reading(live: LiveGame) -> AsyncIterator[None]:
+    """The table's lock for a read (never an action shown before it is committed), waited for
+    at most READ_WAIT seconds: a commit stuck on a locked database answers 503 to the readers
+    at once (with Retry-After) instead of holding them for its whole wait."""
+    try:
+        await asyncio.wait_for(live.lock.acquire(), READ_WAIT)
+    except TimeoutError:
+        raise StoreUnavailable() from None
+    try:
+        yield
+    finally:
+        live.lock.release()
 
 
 def owed_decisions(game: Game, seat: int) -> list[str]:

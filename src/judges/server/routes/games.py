@@ -18,6 +18,7 @@ from ..errors import ServiceError
 from ..limits import Limits
 from ..paces import Pace  # issue 30
 from ..service import TAKEOVER_BOT
+from ..tables import reading
 
 router = APIRouter()
 
@@ -177,7 +178,7 @@ async def view(
     live = await service.get(game_id)
     seat = await seat_of(request, live)
     language = request_language(request, lang, live.seats[seat]["language"])
-    async with live.lock:  # never show an action before it is committed
+    async with reading(live):  # never show an action before it is committed
         body = service.view_bytes(live, seat, language, since)
     return Response(body, media_type="application/json")
 

@@ -18,11 +18,12 @@ from ...render.board import describe_board
 from ...render.svg import board_svg
 from .. import seats as seat_keys
 from .. import wire
-from ..deps import RatesDep, ServiceDep
+from ..deps import RatesDep, ServiceDep, rate_limited
 from ..errors import ServiceError
 from ..html import page
 from ..screen import Screen
 from ..store import SeatTable, hash_token, new_token, verify_token
+from ..tables import reading
 from ..views import log_entries, public_payload
 from .live import client_message, close_with_error
 
@@ -61,7 +62,7 @@ async def board(
     render/svg.py). Its groups carry data-hex, data-region, data-settlement, data-general."""
     live = await service.get(game_id)
     language = request_language(request, lang)
-    async with live.lock:
+    async with reading(live):
         text = screen.svg_of(live, live.game, language)
     return Response(text, media_type="image/svg+xml")
 
@@ -89,14 +90,22 @@ async def follow(
     return Response(await screen.follow(live, language, base, since), media_type="application/json")
 
 
+def _limited(request: Request) -> None:
+    """Replays and logs read the store and replay games: per client address, `read_burst` at
+    once then `read_per_minute` (429 `error.rate_reads`)."""
+    address = request.client.host if request.client else ""
+    rate_limited(request.app.state.rates.read, address, "error.rate_reads", "requests")
+
+
 @router.get("/api/games/{game_id}/log")
 async def game_log(
     game_id: str, request: Request, service: ServiceDep, lang: str | None = None, since: int = -1
 ) -> dict[str, Any]:
     """The public actions after index `since`, in the reader's language."""
+    _limited(request)
     live = await service.get(game_id)
     language = request_language(request, lang)
-    async with live.lock:
+    async with reading(live):
         return {"seq": len(live.game.log), "entries": log_entries(live, language, since)}
 
 
@@ -175,7 +184,7 @@ async def spectate(
     """The public view: what a spectator sees (no hand, no ballot)."""
     live = await service.get(game_id)
     language = request_language(request, lang)
-    async with live.lock:
+    async with reading(live):
         payload = public_payload(live, language, **screen.table_options(live))
     return Response(wire.encode(payload), media_type="application/json")
 
@@ -268,9 +277,10 @@ async def replay(
 ) -> Response:
     """A finished game at `step` (default: the end), every hand shown; the steps where each
     round and each phase begins; the board and the log up to that step."""
+    _limited(request)
     live = await service.get(game_id)
     language = normalize_language(lang) if lang else request_language(request)
-    async with live.lock:
+    async with reading(live):
         if not live.game.is_over:
             raise ServiceError(409, "error.not_over", "a game is replayed once it is over")
         stored = await service.db(service.store.load, live.id)

@@ -104,14 +104,20 @@ class ChatRow(Base):
 
 class AccountRow(Base):
     """A player's account (server/accounts.py): `name_key` is the name case-folded (unique),
+    `name_skeleton` what it looks like (unique: no look-alike of another account's name; None
+    for an account made before migration 0008 that looked like an older one),
     `password_hash` an argon2id hash (PHC string)."""
 
     __tablename__ = "accounts"
-    __table_args__ = (UniqueConstraint("name_key", name="uq_accounts_name_key"),)
+    __table_args__ = (
+        UniqueConstraint("name_key", name="uq_accounts_name_key"),
+        UniqueConstraint("name_skeleton", name="uq_accounts_name_skeleton"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String)
     name_key: Mapped[str] = mapped_column(String)
+    name_skeleton: Mapped[str | None] = mapped_column(String, nullable=True)
     password_hash: Mapped[str] = mapped_column(String)
     email: Mapped[str | None] = mapped_column(String, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
