@@ -239,7 +239,7 @@ def test_my_games_lists_the_accounts_games_with_your_turn(client):
     assert [g["id"] for g in games["running"]] == [mine] and games["finished"] == []
     entry = games["running"][0]
     assert entry["your_turn"] is True and entry["seat"] == 0
-    assert entry["names"][0] == "Ada" and entry["round"] >= 1 and isinstance(entry["phase"], str)
+    assert entry["names"][0] == "ruth" and entry["round"] >= 1 and isinstance(entry["phase"], str)
     assert entry["waiting"] >= 0 and entry["link"] == f"/games/{mine}"
 
 

@@ -55,7 +55,7 @@ def test_a_rematch_keeps_the_seats_and_the_other_account_takes_his(client):
     assert made.status_code == 200, made.text
     new = made.json()
     assert new["made"] and new["seat"] == 0 and new["id"] != gid
-    assert [s["name"] for s in new["seats"]][:2] == ["Ada", "Bo"]
+    assert [s["name"] for s in new["seats"]][:2] == ["ada", "bo"]  # the accounts' names
     assert new["seats"][1]["kept"] and "invitation" in new["seats"][1] and new["seats"][2]["kind"] == "bot"
     live = client.portal.call(client.app.state.service.get, new["id"])
     assert live.seats[2]["bot"] == "greedy"

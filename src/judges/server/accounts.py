@@ -182,7 +182,9 @@ class Accounts:
 
     async def bind(self, conn: HTTPConnection, live: LiveGame, seat: int, token: str) -> None:
         """A seat just taken with credential `token`: bound to the account the request is
-        signed in to, if any (an account holds one seat of a table: a second stays a guest's)."""
+        signed in to, if any (an account holds one seat of a table: a second stays a guest's).
+        The seat takes the account's name: the table knows the player as the lobby and the
+        ratings do."""
         if not seat_keys.same_origin(conn):
             return  # the session is honoured from this site's pages only
         account = await self.account(conn)
@@ -195,6 +197,7 @@ class Accounts:
                 return False  # the seat changed hands meanwhile
             info["account"] = account.id
             info["account_for"] = hash_token(token_hash)
+            info["name"] = account.name
             return True
 
         async with live.lock:
@@ -202,6 +205,7 @@ class Accounts:
         if changed:
             self.service.publish(live)
             await self.service.db(self.store.bind_seat, account.id, live.id, seat)
+            await self.service.broadcast(live)  # the seat's new name, on every screen
 
 
 def account_payload(account: Account) -> dict[str, Any]:

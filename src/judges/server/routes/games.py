@@ -144,6 +144,9 @@ async def create_game(
     )
     if spec.pace:  # issue 30: the deadlines (server/paces.py)
         request.app.state.upkeep.paces.started(live.id, spec.pace.in_hours())
+    host = seat_keys.host_seat(live.seats)
+    if host is not None:  # signed in: the host's seat is his account's, and takes its name
+        await accounts.bind(request, live, host, token)
     base = str(request.base_url).rstrip("/")
     seats = []
     for i, seat in enumerate(live.seats):
@@ -154,9 +157,6 @@ async def create_game(
             entry["open"] = True  # taken from the lobby (POST /api/games/{id}/join)
         seats.append(entry)
     seat_keys.set_seat_cookie(response, request, live.id, token)
-    host = seat_keys.host_seat(live.seats)
-    if host is not None:
-        await accounts.bind(request, live, host, token)
     service.wake_bots(live)
     # Published before the first die: the SHA-256 of the dice's seed, revealed at the end.
     return {

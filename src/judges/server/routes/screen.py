@@ -11,16 +11,19 @@ from typing import Annotated, Any
 import msgspec
 from fastapi import APIRouter, Depends, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
 from ...i18n import normalize_language, request_language
 from ...render.board import describe_board
 from ...render.svg import board_svg
+from .. import lobby as lobby_rows
 from .. import seats as seat_keys
 from .. import wire
 from ..deps import RatesDep, ServiceDep, rate_limited
 from ..errors import ServiceError
 from ..html import page
+from ..limits import clean_name
 from ..screen import Screen
 from ..store import SeatTable, hash_token, new_token, verify_token
 from ..tables import reading
@@ -111,21 +114,17 @@ async def game_log(
 
 @router.get("/api/lobby")
 async def lobby(service: ServiceDep, limit: int = 40) -> dict[str, Any]:
-    """Open tables (a free seat), games running (to watch) and finished (to replay)."""
+    """Open tables (a free seat), games running (to watch) and finished (to replay), each row
+    with its table's number, round, age and players (server/lobby.py)."""
     games = await service.db(service.store.list_games)
+    limit = max(1, min(limit, 200))
+    listed = [g for g in games[: limit * 3] if not g.options.get("course")]  # a learner's table is his alone
+    bound = {g.id: lobby_rows.bound_accounts(g, service.games.get(g.id)) for g in listed}
+    ids = {a for accounts in bound.values() for a in accounts if a is not None}
+    known = await service.db(lobby_rows.players, service.store, ids)
     open_, running, finished = [], [], []
-    for g in games[: max(1, min(limit, 200)) * 3]:
-        if g.options.get("course"):
-            continue  # a learner's table of /learn is nobody else's to watch or join
-        entry = {
-            "id": g.id,
-            "seats": [{"name": s["name"], "kind": s["kind"], "open": seat_keys.free(s)} for s in g.seats],
-            "actions": g.action_count,
-            "ending": g.ending,
-            "winners": g.winners,
-            # decided at creation: a table with hints is unrated (server/ratings.py)
-            "hints": bool(g.options.get("hints", True)),
-        }
+    for g in listed:
+        entry = lobby_rows.row(g, service.games.get(g.id), bound[g.id], known)
         if g.ending is not None:
             finished.append(entry)
         elif any(seat_keys.free(s) for s in g.seats):
@@ -135,15 +134,26 @@ async def lobby(service: ServiceDep, limit: int = 40) -> dict[str, Any]:
     return {"open": open_[:limit], "running": running[:limit], "finished": finished[:limit]}
 
 
+class Joining(BaseModel):
+    name: str | None = Field(default=None, max_length=200)
+
+
 @router.post("/api/games/{game_id}/join")
-async def join(game_id: str, request: Request, response: Response, service: ServiceDep) -> dict[str, Any]:
+async def join(
+    game_id: str, request: Request, response: Response, service: ServiceDep, body: Joining | None = None
+) -> dict[str, Any]:
     """Takes the first free seat of an open table: its credential is made now, set as the
     game's cookie (server/seats.py) and answered once (API clients send it as X-Seat-Token).
-    A seat the host invited someone to is reserved for them; a player already seated at the
-    table takes no second seat (409 `error.seat_held`)."""
+    A guest sits under the `name` he chose (none: the seat's); a player signed in, under his
+    account's. A seat the host invited someone to is reserved for them; a player already
+    seated at the table takes no second seat (409 `error.seat_held`); a name another seat of
+    the table bears is refused (409 `error.name_at_table`)."""
     if not seat_keys.same_origin(request):
         raise ServiceError(403, "error.cross_origin", "a seat is taken from this site's pages only")
     live = await service.get(game_id)
+    name = clean_name(body.name if body else None, service.limits.max_name_chars)
+    if name and any(s["name"].casefold() == name.casefold() for s in live.seats if not seat_keys.free(s)):
+        raise ServiceError(409, "error.name_at_table", "another player at this table bears this name")
     service.refuse_seated(live, seat_keys.credential(request, game_id)[0])
     await request.app.state.accounts.refuse_seated(request, live)  # server/accounts.py
     token = new_token()
@@ -155,6 +165,8 @@ async def join(game_id: str, request: Request, response: Response, service: Serv
         if not seat_keys.free(info):
             return False
         seat_keys.hand_to(info, hash_token(token), table.chat_count, now)
+        if name:
+            info["name"] = name
         return True
 
     async with live.lock:

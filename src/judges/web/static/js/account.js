@@ -1,6 +1,6 @@
 // The account's panels of the home page: sign in, sign up, sign out (server/accounts.py), and
 // "My games": the signed-in player's running games (yours to play first), then finished ones.
-import {$, el} from "./dom.js";
+import {$, el, ago as agoIn} from "./dom.js";
 
 const lang = $("account").dataset.lang;
 let strings = {};
@@ -10,15 +10,7 @@ const t = (key, params) => {
   return text;
 };
 
-function ago(seconds) {
-  const format = new Intl.RelativeTimeFormat(lang.replace("_", "-"), {numeric: "auto"});
-  /** @type {[Intl.RelativeTimeFormatUnit, number][]} */
-  const units = [["day", 86400], ["hour", 3600], ["minute", 60]];
-  for (const [unit, size] of units) {
-    if (seconds >= size) return format.format(-Math.floor(seconds / size), unit);
-  }
-  return format.format(-Math.floor(seconds), "second");
-}
+const ago = (seconds) => agoIn(lang, seconds);
 
 function until(seconds) {
   const format = new Intl.RelativeTimeFormat(lang.replace("_", "-"), {numeric: "auto"});
@@ -37,6 +29,9 @@ async function send(method, url, body) {
 }
 
 function show(account) {
+  // the lobby's Join asks a guest his name; a player signed in sits under his account's
+  if (account) document.body.dataset.account = account.name; else delete document.body.dataset.account;
+  document.dispatchEvent(new CustomEvent("account"));  // the lobby (home.js) draws its Join again
   $("account-form").hidden = Boolean(account);
   $("signed-in").hidden = !account;
   $("my-games").hidden = !account;

@@ -43,6 +43,17 @@ export function swatch(colour, cls = "swatch") {
   return node;
 }
 
+// "12 minutes ago" in the reader's language (`lang`: en, es, pt_BR).
+export function ago(lang, seconds) {
+  const format = new Intl.RelativeTimeFormat(lang.replace("_", "-"), {numeric: "auto"});
+  /** @type {[Intl.RelativeTimeFormatUnit, number][]} */
+  const units = [["day", 86400], ["hour", 3600], ["minute", 60]];
+  for (const [unit, size] of units) {
+    if (seconds >= size) return format.format(-Math.floor(seconds / size), unit);
+  }
+  return format.format(-Math.floor(Math.max(0, seconds)), "second");
+}
+
 let toastTimer = 0;
 export function toast(text) {
   const node = $("toast");

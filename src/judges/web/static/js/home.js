@@ -1,6 +1,6 @@
 // The home page: the lobby (open tables to join, games to watch or replay) and the form that
 // creates a game and shows one invitation link per human seat.
-import {$, el} from "./dom.js";
+import {$, el, ago} from "./dom.js";
 
 const home = $("home").dataset;
 const seats = $("seats");
@@ -52,30 +52,74 @@ $("new-game").addEventListener("submit", async (event) => {
   loadLobby();
 });
 
-const names = (g) => g.seats.map((s) => s.open ? t("ui.free_seat") : s.name).join(", ");
 // Hints or a rating, as the table was created (an older table without the choice allowed hints).
 const kind = (g) => el("td", {class: "table-kind", dataset: {tableKind: g.hints === false ? "rated" : "hints"}},
   t(g.hints === false ? "ui.table_rated" : "ui.table_hints"));
 
-async function join(id) {
+// A lobby's row tells its table from the others: its number, round and phase, how long ago it
+// began, and who sits where: an account's name with its rating, a guest's name, a bot, a free seat.
+function player(s) {
+  if (s.open) return el("span", {class: "lobby-seat free"}, t("ui.free_seat"));
+  return el("span", {class: "lobby-seat", dataset: {kind: s.kind}},
+    s.account ?? s.name,
+    s.rating !== undefined ? el("span", {class: "rating", title: t("ui.rating")}, ` ${s.rating}`) : null,
+    s.kind === "bot" ? el("span", {class: "muted"}, ` · ${t("ui.bot")}`) : null);
+}
+
+function table(g) {
+  const now = Date.now() / 1000;
+  const where = g.round ? [t("ui.round_n", {n: g.round}), g.phase && !g.ending ? t("phase." + g.phase) : null] : [];
+  const when = t("ui.table_started", {time: ago(home.lang, now - g.created)});
+  return el("td", {class: "lobby-where"}, el("strong", {class: "table-number"}, t("ui.table_number", {n: g.table})),
+    el("br"), el("span", {class: "muted"}, [...where.filter(Boolean), when].join(" · ")));
+}
+
+const players = (g) => el("td", {class: "lobby-players"}, ...g.seats.flatMap((s, i) => i ? [", ", player(s)] : [player(s)]));
+
+async function join(id, name) {
   // the seat's credential comes back as the game's cookie; the game's page reads it
-  const response = await fetch(`/api/games/${id}/join`, {method: "POST", credentials: "same-origin"});
+  const response = await fetch(`/api/games/${id}/join`, {method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: name || null})});
   const data = await response.json();
-  if (response.ok) location.href = data.link;
-  else loadLobby();
+  if (response.ok) { location.href = data.link; return; }
+  const row = document.querySelector(`[data-open-game='${id}']`);
+  const error = /** @type {HTMLElement | null} */ (row?.querySelector(".join-error"));
+  if (error) { error.textContent = data.text || data.message; error.hidden = false; } else loadLobby();
+}
+
+// Signed in, a player sits under his account's name at once; a guest first says his name.
+function joinCell(g) {
+  if (document.body.dataset.account) {
+    return el("td", {}, el("button", {type: "button", class: "join primary", onclick: () => join(g.id)}, t("ui.join_game")));
+  }
+  const form = el("form", {class: "join-as", onsubmit: (e) => {
+    e.preventDefault();
+    join(g.id, /** @type {HTMLInputElement} */ (form.querySelector("input")).value.trim());
+  }},
+    el("input", {name: "name", required: true, maxlength: 40, placeholder: t("ui.your_name"), "aria-label": t("ui.your_name"),
+      autocomplete: "nickname"}),
+    el("button", {type: "submit", class: "join primary"}, t("ui.join_game")),
+    el("span", {class: "join-error error", role: "alert", hidden: true}));
+  return el("td", {}, form);
 }
 
 async function loadLobby() {
   const lang = home.lang;
+  // a guest typing his name in a row keeps it: the lobby waits for the next round
+  if (document.activeElement?.closest?.("#open-games form")) return;
   const data = await fetch("/api/lobby").then((r) => r.json());
   $("open-games").replaceChildren(...data.open.map((g) => el("tr", {dataset: {openGame: g.id}},
-    el("td", {}, names(g)), kind(g),
-    el("td", {}, el("button", {type: "button", class: "join primary", onclick: () => join(g.id)}, t("ui.join_game"))))));
+    table(g), players(g), kind(g), joinCell(g))));
   $("no-open").hidden = data.open.length > 0;
   $("running-games").replaceChildren(...data.running.map((g) => el("tr", {dataset: {runningGame: g.id}},
-    el("td", {}, names(g)), kind(g), el("td", {}, el("a", {href: `/games/${g.id}/watch?lang=${lang}`, class: "watch"}, t("ui.watch"))))));
+    table(g), players(g), kind(g), el("td", {}, el("a", {href: `/games/${g.id}/watch?lang=${lang}`, class: "watch"}, t("ui.watch"))))));
   $("finished-games").replaceChildren(...data.finished.slice(0, 10).map((g) => el("tr", {dataset: {finishedGame: g.id}},
-    el("td", {}, names(g)), kind(g), el("td", {}, el("a", {href: `/games/${g.id}/replay?lang=${lang}`, class: "replay"}, t("ui.watch_replay"))))));
+    table(g), players(g), kind(g), el("td", {}, el("a", {href: `/games/${g.id}/replay?lang=${lang}`, class: "replay"}, t("ui.watch_replay"))))));
 }
 
-fetch(`/api/i18n/${home.lang}`).then((r) => r.json()).then((s) => { strings = s; loadLobby(); setInterval(loadLobby, 5000); });
+fetch(`/api/i18n/${home.lang}`).then((r) => r.json()).then((s) => {
+  strings = s;
+  loadLobby();
+  setInterval(loadLobby, 5000);
+  document.addEventListener("account", () => loadLobby());  // signed in or out: Join asks a name or not
+});
