@@ -30,8 +30,9 @@ async function send(method, url, body) {
 
 function show(account) {
   // the lobby's Join asks a guest his name; a player signed in sits under his account's
+  const was = document.body.dataset.account;
   if (account) document.body.dataset.account = account.name; else delete document.body.dataset.account;
-  document.dispatchEvent(new CustomEvent("account"));  // the lobby (home.js) draws its Join again
+  if (was !== document.body.dataset.account) document.dispatchEvent(new CustomEvent("account"));  // the lobby's Join (home.js)
   $("account-form").hidden = Boolean(account);
   $("signed-in").hidden = !account;
   $("my-games").hidden = !account;

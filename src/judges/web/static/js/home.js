@@ -105,9 +105,9 @@ function joinCell(g) {
 
 async function loadLobby() {
   const lang = home.lang;
+  const data = await fetch("/api/lobby").then((r) => r.json());
   // a guest typing his name in a row keeps it: the lobby waits for the next round
   if (document.activeElement?.closest?.("#open-games form")) return;
-  const data = await fetch("/api/lobby").then((r) => r.json());
   $("open-games").replaceChildren(...data.open.map((g) => el("tr", {dataset: {openGame: g.id}},
     table(g), players(g), kind(g), joinCell(g))));
   $("no-open").hidden = data.open.length > 0;
