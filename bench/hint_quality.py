@@ -71,6 +71,9 @@ def main(count: int = 300, first_seed: int = 910_000) -> None:
             beyond[kind] += gap > Z * error
             joint = math.hypot(error, alt.error / 100)
             reversed_[kind] += gap < -Z * joint
+            again_text = f"{100 * gap:.1f} ± {100 * error:.1f}"
+            print(f"position {n}: {kind}, hint {alt.gap} ± {alt.error}, re-measured {again_text}")
+        print(f"position {n}: hint CPU {cpu[-1]:.3f} s", flush=True)
     cpu.sort()
     print(f"{count} positions of greedy games, 3-6 players, seeds {first_seed}+; load average {os.getloadavg()}")
     print(f"  with one candidate only (nothing to compare): {single}")

@@ -68,6 +68,7 @@ def main(games: int = 20, first_seed: int = 920_000) -> None:
             listed.append(item.cost)
             again_costs.append(cost)
             print(f"game {g} seq {item.seq}: listed {item.cost} ± {item.error}, re-measured {cost:.1f} ± {error:.1f}")
+        print(f"game {g}: review CPU {cpu[-1]:.1f} s", flush=True)
     print(f"{games} games (3 and 4 players, seeds {first_seed}+); load average {os.getloadavg()}")
     if items:
         print(

@@ -4,13 +4,14 @@ same table from the same seeds (in one process or two)."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from typer.testing import CliRunner
 
 from judges.cli import app
 from judges.lab import OverrideError
-from judges.lab.fairness import FairnessConfig, format_table, run_fairness, seat_table
+from judges.lab.fairness import FairnessConfig, _chi2_sf, format_table, run_fairness, seat_table
 from judges.lab.report import wilson
 from judges.play import simulate_one
 
@@ -52,6 +53,22 @@ def test_a_seat_whose_interval_leaves_out_the_mean_is_named():
     row = seat_table(records)
     assert row["spread_pp"] == 100.0 and row["mean_rate"] == 0.5
     assert row["outside"] == [0, 1]
+
+
+def test_seats_whose_intervals_do_not_overlap_are_named_apart_with_the_chi_squared_p_value():
+    """The bar of a fair table: no seat's interval outside the others' (no pair apart); the
+    chi-squared test that every seat wins equally often says how likely seats this uneven are."""
+    bots = ["greedy"] * 3
+    wins = [0] * 60 + [1] * 25 + [2] * 15  # 60, 25 and 15 of 100
+    row = seat_table([_record([w], 9, seed, bots) for seed, w in enumerate(wins, start=1)])
+    assert row["apart"] == [[0, 1], [0, 2]]  # seat 0 above both; 1 and 2 overlap
+    # Pearson: expected 33.3 a seat, chi2 = (26.7^2 + 8.3^2 + 18.3^2) / 33.3 = 33.5 on 2 df
+    assert row["chi2_p"] == round(math.exp(-33.5 / 2), 4) == 0.0
+    even = seat_table([_record([seed % 3], 9, seed, bots) for seed in range(1, 301)])
+    assert even["apart"] == [] and even["chi2_p"] == 1.0
+    # 3 degrees of freedom (an odd count, the erfc form): chi2 = 7.815 is the 5 % point
+    assert abs(_chi2_sf(7.815, 3) - 0.05) < 1e-4 and abs(_chi2_sf(11.07, 5) - 0.05) < 1e-4
+    assert "| apart | χ² p |" in format_table({"rows": [row], "guest": None})
 
 
 def test_the_guest_rotates_over_every_seat_and_is_counted_by_seat():

@@ -13,7 +13,9 @@ games the guest sits once in every seat.
 The table: each seat's wins with its 95 % Wilson interval (a shared victory counts for each
 winner), the spread (best seat's rate minus worst seat's, in percentage points), the mean seat
 rate (the overall mean every seat is compared with), the seats whose interval leaves out that
-mean, and the median number of rounds. With a guest, the guest's own wins by seat too.
+mean, the pairs of seats whose intervals do not overlap (*apart*: one plainly ahead of the
+other), the p-value of Pearson's chi-squared test that every seat wins equally often, and the
+median number of rounds. With a guest, the guest's own wins by seat too.
 
 Every game of every player count goes to one local pool of at most `workers` processes; the
 records are sorted before counting, so the same seeds give the same table whatever order the
@@ -23,6 +25,7 @@ draws the lab's report from them (its plots included: `judges lab-report` on the
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -71,6 +74,7 @@ def seat_table(records: list[dict[str, Any]], guest: str | None = None) -> dict[
     rates = [s["wins"] / n for s in seats]
     mean = sum(rates) / players
     rounds = [r["rounds"] for r in records]
+    wins = [s["wins"] for s in seats]
     row: dict[str, Any] = {
         "players": players,
         "games": n,
@@ -78,6 +82,14 @@ def seat_table(records: list[dict[str, Any]], guest: str | None = None) -> dict[
         "spread_pp": round(100 * (max(rates) - min(rates)), 1),
         "mean_rate": round(mean, 4),
         "outside": [seat for seat, s in enumerate(seats) if not s["low"] <= round(mean, 4) <= s["high"]],
+        # pairs of seats whose intervals do not overlap: one seat plainly ahead of another
+        "apart": [
+            [a, b]
+            for a in range(players)
+            for b in range(a + 1, players)
+            if seats[a]["low"] > seats[b]["high"] or seats[b]["low"] > seats[a]["high"]
+        ],
+        "chi2_p": round(_chi2_equal(wins), 4) if sum(wins) else None,
         "no_winner": sum(1 for r in records if not r["winners"]),
         "rounds": {"median": statistics.median(rounds), "mean": round(sum(rounds) / n, 2)},
         "seeds": [records[0]["seed"], records[-1]["seed"]],
@@ -93,6 +105,33 @@ def seat_table(records: list[dict[str, Any]], guest: str | None = None) -> dict[
         ]
         row["guest_overall"] = _rate(sum(1 for r in records for seat in r["winners"] if r["bots"][seat] == guest), n)
     return row
+
+
+def _chi2_equal(wins: list[int]) -> float:
+    """The p-value of Pearson's chi-squared test that every seat wins equally often (the wins
+    counted per seat, a shared victory for each winner): the chance of seats this uneven or
+    more among equal seats."""
+    k = len(wins)
+    expected = sum(wins) / k
+    x = sum((w - expected) ** 2 for w in wins) / expected
+    return _chi2_sf(x, k - 1)
+
+
+def _chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-squared variable of `df` degrees of freedom (closed forms)."""
+    half = x / 2
+    if df % 2 == 0:
+        term, total = 1.0, 1.0
+        for j in range(1, df // 2):
+            term *= half / j
+            total += term
+        return math.exp(-half) * total
+    total = math.erfc(math.sqrt(half))
+    term = math.sqrt(half) * math.exp(-half) / math.gamma(1.5)
+    for j in range(df // 2):
+        total += term
+        term *= half / (j + 1.5)
+    return min(1.0, total)
 
 
 def run_fairness(config: FairnessConfig, on_record: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
@@ -140,7 +179,8 @@ def run_fairness(config: FairnessConfig, on_record: Callable[[dict[str, Any]], N
 def format_table(table: dict[str, Any]) -> str:
     """The table as Markdown: one row per player count, a column per seat."""
     width = max(row["players"] for row in table["rows"])
-    head = ["players", *(f"seat {s}" for s in range(width)), "spread", "mean", "outside", "median rounds"]
+    head = ["players", *(f"seat {s}" for s in range(width)), "spread", "mean", "outside", "apart", "χ² p"]
+    head.append("median rounds")
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in table["rows"]:
         cells = [str(row["players"])]
@@ -154,6 +194,8 @@ def format_table(table: dict[str, Any]) -> str:
             f"{row['spread_pp']:.1f} pp",
             f"{100 * row['mean_rate']:.1f} %",
             ", ".join(map(str, row["outside"])) or "none",
+            ", ".join(f"{a}–{b}" for a, b in row.get("apart", [])) or "none",
+            "" if row.get("chi2_p") is None else f"{row['chi2_p']:.3f}",
             f"{row['rounds']['median']}",
         ]
         lines.append("| " + " | ".join(cells) + " |")
