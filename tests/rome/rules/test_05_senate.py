@@ -295,3 +295,33 @@ def test_a_land_bill_lowers_unrest_rewards_its_sponsors_and_costs_those_against(
     with pytest.raises(IllegalAction) as err:
         game.apply(LandBill(player=0, bill=3, sponsor="1", cosponsor="2"))
     assert err.value.key == "rome.error.no_such_bill" and "R168" in err.value.rule
+
+
+from judges.rome.engine.actions import Repopulate  # noqa: E402
+
+
+def test_repopulating_rome_below_eight_senators():
+    """VG 1.09.81: the faction with fewest senators (then least influence in Rome) takes a senator
+    of its choice from the Curia, until eight aligned senators are in Rome; with the Curia empty,
+    from the Forum."""
+    state = position()
+    senator(state, "1", 0, office="rome_consul")
+    senator(state, "2", 0)
+    senator(state, "3", 1)
+    senator(state, "4", 2, influence=9)
+    senator(state, "5", 2)
+    senator(state, "11")  # unaligned, in the Forum
+    state.curia = ["9", "10", "mining"]
+    game = game_in(state, "senate", [6, 1])
+    assert [(d.player, d.kind) for d in game.pending] == [(1, "repopulate")]
+    assert {a.senator for a in game.legal_actions(1)} == {"9", "10"}
+    game.apply(Repopulate(player=1, senator="10"))
+    assert state.senators["10"].faction == 1 and state.curia == ["9", "mining"]
+    # two senators each now; faction 1 has the least influence in Rome (5 + 3): it takes again
+    assert [(d.player, d.kind) for d in game.pending] == [(1, "repopulate")]
+    game.apply(Repopulate(player=1, senator="9"))
+    assert [(d.player, d.kind) for d in game.pending] == [(0, "repopulate")]  # the Forum's Papirius
+    assert {a.senator for a in game.legal_actions(0)} == {"11"}
+    game.apply(Repopulate(player=0, senator="11"))
+    assert state.senators["11"].faction == 0
+    assert [d.kind for d in game.pending] == ["propose_consuls"]

@@ -230,6 +230,13 @@ class Ransom(Action, tag="ransom", frozen=True):
     senator: str
 
 
+class Repopulate(Action, tag="repopulate", frozen=True):
+    """Senate (Repopulating Rome): the faction with fewest senators takes a senator from the
+    Curia, or from the Forum when the Curia has none (VG 1.09.81)."""
+
+    senator: str
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     Done,
     ChooseLeader,
@@ -263,6 +270,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     AwardConcession,
     LandBill,
     Ransom,
+    Repopulate,
 )
 _DECODER = msgspec.json.Decoder(
     Done
@@ -297,6 +305,7 @@ _DECODER = msgspec.json.Decoder(
     | AwardConcession
     | LandBill
     | Ransom
+    | Repopulate
 )
 
 

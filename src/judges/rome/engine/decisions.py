@@ -42,6 +42,7 @@ from .actions import (
     Raise,
     RaiseForces,
     Ransom,
+    Repopulate,
     Roll,
     Skip,
     Spoils,
@@ -125,6 +126,13 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 forum.legal_discard_leader,
                 forum.apply_discard_leader,
                 forum.RULE_ENEMY_LEADER,
+            ),
+            DecisionKind(
+                "repopulate",
+                (Repopulate,),
+                senate.legal_repopulate,
+                senate.apply_repopulate,
+                senate.RULE_REPOPULATE,
             ),
             DecisionKind(
                 "propose_consuls",

@@ -96,6 +96,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.concession.revived": _declare(card="card"),
         # senate
         "rome.senate.opens": _declare(senator="senator"),
+        "rome.senate.repopulate": _declare(senator="senator", faction="faction"),
         "rome.senate.no_candidates": _declare(office="office"),
         "rome.senate.proposal": _declare(proposal="proposal", senators="senators"),
         "rome.senate.vetoed": _declare(faction="faction"),

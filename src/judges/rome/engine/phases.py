@@ -44,6 +44,7 @@ PHASE_STEPS: Mapping[str, tuple[Step, ...]] = MappingProxyType(
         "population": (population.unrest_from_wars_and_droughts, population.state_of_the_republic),
         "senate": (
             senate.open_senate,
+            senate.repopulate,
             senate.consul_elections,
             senate.censor_election,
             prosecutions.prosecutions,

@@ -27,6 +27,7 @@ from .actions import (
     ProposeCensor,
     ProposeConsuls,
     RaiseForces,
+    Repopulate,
     Veto,
     Vote,
 )
@@ -81,6 +82,61 @@ def open_senate(ctx: Ctx) -> bool:
     if top is not None:
         ctx.report("rome.senate.opens", senator=top.id)
     return True
+
+
+# --- Repopulating Rome (VG 1.09.81) --------------------------------------------------------------
+
+RULE_REPOPULATE = "Repopulating Rome (VG 1.09.81)"
+ROME_MINIMUM = 8
+
+
+def available_senators(ctx: Ctx) -> list[str]:
+    """The family cards in the Curia; with none there, the unaligned senators in the Forum."""
+    state = ctx.state
+    curia = [c for c in state.curia if ctx.deck.kind_of(c) == "senator" and c not in state.senators]
+    if curia:
+        return curia
+    return [s.id for s in state.senators.values() if s.faction == UNALIGNED and s.location == "rome"]
+
+
+def repopulate(ctx: Ctx) -> bool:
+    """While fewer than eight aligned senators are in Rome, the faction with fewest senators
+    (then least influence in Rome, then the dice) takes one of the available senators, its
+    player's choice. [D] Checked when the Senate opens."""
+    state = ctx.state
+    if len(in_senate(ctx)) >= ROME_MINIMUM or not available_senators(ctx):
+        return True
+    seats = [f.seat for f in state.factions if not f.eliminated]
+
+    def need(seat: int) -> tuple[int, int]:
+        return (len(aligned(state, seat)), sum(s.influence for s in aligned(state, seat) if s.location == "rome"))
+
+    fewest = min(need(seat) for seat in seats)
+    tied = [seat for seat in seats if need(seat) == fewest]
+    while len(tied) > 1:
+        rolls = {seat: ctx.dice.roll(6) for seat in tied}
+        tied = [seat for seat in tied if rolls[seat] == max(rolls.values())]
+    state.pending.append(Decision(tied[0], "repopulate"))
+    return False
+
+
+def legal_repopulate(ctx: Ctx, decision: Decision) -> Iterable[Repopulate]:
+    return [Repopulate(player=decision.player, senator=s) for s in available_senators(ctx)]
+
+
+def apply_repopulate(ctx: Ctx, decision: Decision, action: Repopulate) -> None:
+    from .effects import senator_from_card
+
+    state = ctx.state
+    if action.senator not in available_senators(ctx):
+        raise IllegalAction(RULE_REPOPULATE, "rome.error.not_a_candidate", f"{action.senator} is not available")
+    state.pending.remove(decision)
+    if action.senator in state.curia:
+        state.curia.remove(action.senator)
+        state.senators[action.senator] = senator_from_card(ctx.deck, action.senator, decision.player)
+    else:
+        state.senators[action.senator].faction = decision.player
+    ctx.report("rome.senate.repopulate", senator=action.senator, faction=decision.player)
 
 
 # --- candidates ---------------------------------------------------------------------------------
