@@ -114,8 +114,8 @@ def with_seats(position: dict | None, players: int) -> dict | None:
 class Moment:
     """One game opened on one profile, the player's page at hand."""
 
-    def __init__(self, browser, server: str, profile: str) -> None:
-        self.browser, self.server, self.profile = browser, server, profile
+    def __init__(self, browser, server: str, profile: str, lang: str = "en") -> None:
+        self.browser, self.server, self.profile, self.lang = browser, server, profile, lang
         _, self.options, self.players = PROFILES[profile]
         self.touch = self.options.get("has_touch", False)
         self.page = None
@@ -128,7 +128,7 @@ class Moment:
             self.server, seats=self.seats(), seed=seed, position=with_seats(position, self.players), **extra
         )
         self.page = open_page(self.browser, **self.options)
-        open_host_seat(self.page, self.server, data, "?lang=en")
+        open_host_seat(self.page, self.server, data, f"?lang={self.lang}")
         self.page.wait_for_function("() => document.body.dataset.seq !== undefined")
         self.page.locator("#board svg [data-settlement='Hazor']").wait_for()
         return data
@@ -178,9 +178,16 @@ def battle(m: Moment) -> None:
     m.page.locator(".battle-overlay").wait_for()
 
 
+ON_MAP = ("foresee_invasion",)  # decisions chosen on the map: its targets lit, no window
+
+
 def window(kind: str) -> Callable[[Moment], None]:
     def shown(m: Moment) -> None:
         m.open(WINDOWS[kind])
+        if kind in ON_MAP:
+            m.page.locator(f"#actions .on-map[data-kind='{kind}']").wait_for()
+            m.page.locator("#board [data-settlement].target").first.wait_for()
+            return
         m.page.locator(f"#modal:not([hidden]) h3[data-kind='{kind}']").wait_for()
 
     return shown
@@ -194,7 +201,7 @@ def elimination(m: Moment) -> None:
 def final(m: Moment) -> None:
     data = m.finished()
     m.page = open_page(m.browser, **m.options)
-    open_host_seat(m.page, m.server, data, "?lang=en")
+    open_host_seat(m.page, m.server, data, f"?lang={m.lang}")
     table = m.page.locator("[data-panel='final']")
     table.wait_for()
     table.scroll_into_view_if_needed()
@@ -204,7 +211,7 @@ def replay(m: Moment) -> None:
     """The replay at its step 0 (its first-step control pressed, wherever it opens)."""
     data = m.finished()
     m.page = open_page(m.browser, **m.options)
-    m.page.goto(f"{m.server}/games/{data['id']}/replay?lang=en")
+    m.page.goto(f"{m.server}/games/{data['id']}/replay?lang={m.lang}")
     m.page.locator(".replay-where").wait_for()
     m.push("#replay-first")
     m.page.locator(".replay-where[data-step='0']").wait_for()
@@ -224,8 +231,9 @@ MOMENTS: dict[str, tuple[str, Callable[[Moment], None]]] = {
 }
 
 
-def file_name(profile: str, moment: str) -> str:
-    return f"{profile}-{moment}.png"
+def file_name(profile: str, moment: str, lang: str = "en") -> str:
+    """English pictures keep their plain names; another language's carry it ("-es")."""
+    return f"{profile}-{moment}.png" if lang == "en" else f"{profile}-{moment}-{lang}.png"
 
 
 def index() -> str:
@@ -258,13 +266,13 @@ def optimise(path: Path) -> None:
     small.save(path, optimize=True)
 
 
-def take(browser, server: str, profile: str, moment: str, folder: Path) -> Path:
-    """One picture: the moment reached on the profile, saved in `folder`."""
-    m = Moment(browser, server, profile)
+def take(browser, server: str, profile: str, moment: str, folder: Path, lang: str = "en") -> Path:
+    """One picture: the moment reached on the profile in `lang`, saved in `folder`."""
+    m = Moment(browser, server, profile, lang)
     try:
         MOMENTS[moment][1](m)
         m.page.wait_for_timeout(400)  # the last animation (a move, a fade) ends
-        path = folder / file_name(profile, moment)
+        path = folder / file_name(profile, moment, lang)
         m.page.screenshot(path=str(path))
         if path.name == README_PICTURE:
             optimise(path)
@@ -274,13 +282,14 @@ def take(browser, server: str, profile: str, moment: str, folder: Path) -> Path:
             m.page.context.close()
 
 
-def make(browser, server: str, folder: Path, profiles=None, moments=None) -> list[Path]:
+def make(browser, server: str, folder: Path, profiles=None, moments=None, langs=None) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     made = []
-    for profile in profiles or PROFILES:
-        for moment in moments or MOMENTS:
-            made.append(take(browser, server, profile, moment, folder))
-            print(made[-1].name, flush=True)
+    for lang in langs or ["en"]:
+        for profile in profiles or PROFILES:
+            for moment in moments or MOMENTS:
+                made.append(take(browser, server, profile, moment, folder, lang))
+                print(made[-1].name, flush=True)
     (folder / "README.md").write_text(index())
     return made
 
@@ -290,13 +299,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("folder", nargs="?", type=Path, default=DOCS_SCREENSHOTS)
     parser.add_argument("--profile", action="append", choices=list(PROFILES))
     parser.add_argument("--moment", action="append", choices=list(MOMENTS))
+    parser.add_argument("--lang", action="append", choices=["en", "es", "pt_BR"], help="default: en")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as db, serve(Path(db)) as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            make(browser, server, args.folder, args.profile, args.moment)
+            make(browser, server, args.folder, args.profile, args.moment, args.lang)
         finally:
             browser.close()
 

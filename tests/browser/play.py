@@ -93,6 +93,18 @@ def answer_window(page) -> bool:
     return True
 
 
+def answer_on_map(page) -> bool:
+    """Answers a decision chosen on the map (Foresee the invasion): a lit settlement clicked,
+    its choice taken in the menu."""
+    if not page.locator("#actions:not([hidden]) .on-map").count():
+        return False
+    before = seq(page)
+    page.locator("#board [data-settlement].target").first.click()
+    page.locator("#chooser:not([hidden]) .choice:not(.cancel)").first.click()
+    wait_change(page, before)
+    return True
+
+
 def click_buy(page, counts: dict) -> bool:
     """Buys by clicking a settlement (or a general) and choosing an item in the chooser."""
     if counts.get("bought", 0) >= 2:
@@ -140,6 +152,7 @@ def click_move(page, counts: dict) -> bool:
 
 SEAT_CAN_ACT = """() => document.body.dataset.over === 'true'
   || !document.querySelector('#modal').hidden
+  || !!document.querySelector('#actions:not([hidden]) .on-map')
   || !!document.querySelector('#actions:not([hidden]) .end-turn')"""
 
 
@@ -163,7 +176,7 @@ def play_to_the_end(page, max_steps: int = 3000) -> dict:
         page.wait_for_function("() => document.body.dataset.seq !== undefined")
         if page.evaluate("document.body.dataset.over") == "true":
             return done
-        if answer_window(page):
+        if answer_window(page) or answer_on_map(page):
             done["windows"] += 1
             continue
         end = page.locator("#actions:not([hidden]) .end-turn")

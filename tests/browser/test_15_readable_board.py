@@ -1,6 +1,7 @@
 """§ 15 What the player sees — a board read without zooming (issue 29, item 4):
 
-- the map fills the room the panels leave, its height and its width, no empty band beside it;
+- the map fills the width of its frame (which scrolls up and down), no empty band beside it, and
+  takes 55 % of a 1400-px window or more, every panel a player needs still in sight;
 - a village's name reads at 11 CSS px or more, a general's army size at 12 px or more and larger
   than any other number of his token;
 - a general never lies on a settlement's name;
@@ -112,18 +113,29 @@ def test_the_map_fills_the_room_the_panels_leave(server, browser, width, height,
       const box = (n) => { const r = n.getBoundingClientRect();
                            return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
                                    width: r.width, height: r.height}; };
-      const svg = document.querySelector('#board svg'), v = svg.viewBox.baseVal;
+      const svg = document.querySelector('#board svg');
       const wrap = box(document.querySelector('#board-wrap'));
-      const scale = Math.min(wrap.width / v.width, wrap.height / v.height);
       const panels = [...document.querySelectorAll('aside')].map(box);
       const bars = [...document.querySelectorAll('header, [data-panel=status]')].map(box);
-      return {wrap, map: {width: v.width * scale, height: v.height * scale}, panels,
+      // the panels a player needs while playing: the players, your hand, your actions, the log
+      const needed = ['#players', '#me', '#actions', '#log'].map((id) => [id, box(document.querySelector(id))]);
+      return {wrap, map: box(svg), panels, needed,
               top: Math.max(...bars.map((b) => b.bottom)), viewport: {width: innerWidth, height: innerHeight}};
     }"""
     )
     wrap, drawn, panels, width = room["wrap"], room["map"], room["panels"], room["viewport"]["width"]
-    # the map fills its frame both ways: no empty band above, below or beside it
-    assert abs(drawn["width"] - wrap["width"]) <= 2 and abs(drawn["height"] - wrap["height"]) <= 2, room
+    # the map fills its frame's width, no empty band beside it; it is as tall as the frame or
+    # taller (the frame scrolls up and down)
+    assert abs(drawn["width"] - wrap["width"]) <= 2 and drawn["height"] >= wrap["height"] - 2, room
+    # the map has the room: 55 % of a 1400-px window's width or more (a frame 1.35 times as wide
+    # as the whole map at the window's height; lower windows keep more of the map in sight)
+    if width >= 1400:
+        assert drawn["width"] >= 0.55 * width, room
+    # ... and every panel a player needs is still on the screen, whole in width, from its top
+    for name, panel in room["needed"]:
+        assert panel["width"] >= 200 and panel["height"] > 0, (name, room)
+        assert panel["left"] >= 0 and panel["right"] <= width + 1, (name, room)
+        assert 0 <= panel["top"] < room["viewport"]["height"] - 40, (name, room)
     # the frame runs from the bar on top to the window's bottom ...
     assert abs(wrap["top"] - room["top"]) <= 2 and abs(wrap["bottom"] - room["viewport"]["height"]) <= 2, room
     # ... and from the panels on its left (or the window's edge) to those on its right: the panels

@@ -249,7 +249,12 @@ def test_the_home_page_creates_a_game_with_the_creators_link_and_the_invitations
     assert "/join/" in invitations.first.get_attribute("href")
     game_id = href.split("/games/")[1]
     table = page.evaluate(f"fetch('/api/games/{game_id}/view').then((r) => r.json())")["table"]
-    assert table == {"turn_timer": 600, "takeover_bot": "greedy", "hints": False}  # hints: off unless the form says on
+    assert table == {
+        "turn_timer": 600,
+        "pace_hours": None,
+        "takeover_bot": "greedy",
+        "hints": False,
+    }  # hints: off unless the form says on
     own.click()
     page.wait_for_function("() => document.body.dataset.seq !== undefined")
     page.locator("#board svg [data-settlement='Hazor']").wait_for()

@@ -15,9 +15,10 @@ Because the state is a `GameState`, a bot asks the engine's own questions of it
 It is turned into JSON only at the server's edge (`msgspec.json.encode`).
 
 A screen asks for more (`player_view(..., screen=True)`; bots leave it out, it costs): the
-scores and the final table (`victory.standings`, `victory.final_table`), the seat's legal
-actions with what each would give (`gains`: a plunder's coins), and whether it may take back
-a step. `seat_view` derives a seat's screen view from the view of no seat (`NOBODY`), sharing
+scores and the final table (`victory.standings`, `victory.final_table`), the votes each seat
+holds in an open election (`votes`: § 10, public as the titles that give them), the seat's
+legal actions with what each would give (`gains`: a plunder's coins), and whether it may take
+back a step. `seat_view` derives a seat's screen view from the view of no seat (`NOBODY`), sharing
 its public parts (the server builds the public view once per version: server/wire.py).
 """
 
@@ -33,6 +34,7 @@ from .board import turn_order
 from .combat import plunder_value
 from .dice import commitment, seed_text
 from .state import _NO_OPTIONS, PHASES, Decision, GameState, Notification, Player
+from .titles import votes_of
 from .victory import final_table, standings
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,6 +78,7 @@ class PlayerView(Struct, kw_only=True):
     # The screen's parts (`screen=True`), empty for a bot:
     scores: dict[int, dict[str, int]] = msgspec.field(default_factory=dict)  # victory.standings
     final: dict[str, Any] | None = None  # victory.final_table, once the game is over
+    votes: dict[int, int] = msgspec.field(default_factory=dict)  # by seat, while an election is open (§ 10)
     legal_actions: list[Action] = msgspec.field(default_factory=list)  # this seat's
     gains: list[int | None] = msgspec.field(default_factory=list)  # by legal action: a plunder's coins
     undo: bool = False  # this seat may take back its last free step (§ 4 Taking back)
@@ -137,6 +140,9 @@ def _add_screen_parts(view: PlayerView, game: Game) -> None:
     state = game.state
     view.scores = standings(view.state, game.world)  # the public state: scores hide nothing
     view.final = final_table(state, game.world) if state.ending is not None else None
+    if any(d.kind == "vote" for d in state.pending):  # an open election: who holds how many votes
+        weights = {p.seat: votes_of(game._ctx, p.seat) for p in state.players if not p.eliminated}
+        view.votes = {seat: n for seat, n in weights.items() if n}
     if view.seat != NOBODY:
         view.legal_actions = game.legal_actions(view.seat)
         view.gains = [_gain(game, a) for a in view.legal_actions]
@@ -174,7 +180,7 @@ def seat_view(public: PlayerView, game: Game, seat: int) -> PlayerView:
         ballot=state.votes.get(seat),
         notifications=[],
     )
-    view.scores, view.final = public.scores, public.final
+    view.scores, view.final, view.votes = public.scores, public.final, public.votes
     view.legal_actions = game.legal_actions(seat)
     view.gains = [_gain(game, a) for a in view.legal_actions]
     view.undo = game.can_undo(seat)

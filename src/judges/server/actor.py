@@ -47,6 +47,7 @@ from .tables import (
     client_key,
     game_from_snapshot,
     new_table_game,
+    pace_hours,
     same_action,
     snapshot_data,
     stored_client_id,
@@ -140,7 +141,14 @@ class TableActor:
         stored_options["hints"] = hints
         stored_options.update(extra_options or {})  # issue 30: a pace (server/paces.py)
         await self.rt.db(self.rt.store.create_game, game_id, stored_options, options.seed, RULES_VERSION, stored_seats)
-        live = LiveGame(id=game_id, game=game, seats=stored_seats, takeover_bot=takeover_bot, hints=hints)
+        live = LiveGame(
+            id=game_id,
+            game=game,
+            seats=stored_seats,
+            takeover_bot=takeover_bot,
+            hints=hints,
+            pace_hours=pace_hours(stored_options),
+        )
         self.rt.games[game_id] = live
         return live, host_token, invitations
 
@@ -203,6 +211,7 @@ class TableActor:
             seats=stored.seats,
             takeover_bot=stored.options.get("takeover_bot", "greedy"),
             hints=stored.options.get("hints", True),
+            pace_hours=pace_hours(stored.options),
             seats_version=stored.seats_version,
         )
         for record in records:

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import time
 from typing import Any
 
 from ..bots import make_bot
@@ -23,6 +24,7 @@ from .tables import (
     RATED_TAKEOVER_BOT,
     LiveGame,
     bot_seed,
+    owed_since,
 )
 
 log = logging.getLogger("judges.server")
@@ -49,24 +51,15 @@ class BotRunner:
         live.timer_task = asyncio.get_running_loop().create_task(self._watch(live, timer))
 
     async def _watch(self, live: LiveGame, timer: float) -> None:
-        loop = asyncio.get_running_loop()
-        since: dict[int, tuple[float, int]] = {}  # seat -> (owing since, its actions then)
+        # The clock the seats' views show (tables.owed_since): the deadline they count down to
+        # is the one kept here.
         while not live.game.is_over and not any(s.get("abandoned") for s in live.seats):  # issue 30
-            now = loop.time()
-            owing = {
-                s for s in live.game.waiting_for() if live.seats[s]["kind"] == "human" and not live.seats[s].get("away")
-            }
-            for seat in list(since):
-                if seat not in owing:
-                    del since[seat]
-            for seat in owing:
-                acted = live.acted.get(seat, 0)
-                if seat not in since or since[seat][1] != acted:
-                    since[seat] = (now, acted)  # a new decision, or the player is acting
-                elif now - since[seat][0] >= timer:
-                    del since[seat]
+            now = time.time()
+            for seat, since in owed_since(live, now).items():
+                if now - since >= timer:
+                    live.owed.pop(seat, None)
                     await self.seating.set_away(live, seat, True, "timer")
-            await asyncio.sleep(min(1.0, timer / 4))
+            await asyncio.sleep(min(0.5, timer / 4))
 
     def wake(self, live: LiveGame) -> None:
         self.watch_timer(live)

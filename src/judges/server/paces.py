@@ -32,7 +32,7 @@ from sqlalchemy import and_, select
 from .service import GameService, LiveGame, ServiceError
 from .store import GameStore, actions_table, games_table
 from .store.base import _utc
-from .tables import owed_decisions
+from .tables import owed_decisions, pace_hours
 
 log = logging.getLogger("judges.server")
 
@@ -55,13 +55,6 @@ class Pace(BaseModel):
 
     def in_hours(self) -> float:
         return self.hours if self.hours is not None else float(self.days or 0) * 24
-
-
-def pace_hours(options: dict[str, Any]) -> float | None:
-    pace = options.get("pace")
-    if isinstance(pace, dict) and isinstance(pace.get("hours"), int | float):
-        return float(pace["hours"])
-    return None
 
 
 def abandoned(live: LiveGame) -> bool:
@@ -207,7 +200,7 @@ class Paces:
         if live.game.is_over or abandoned(live):
             self.paced.pop(live.id, None)
             return
-        late, back = [], []
+        late, back, started = [], [], False
         async with live.lock:
             if live.stale:
                 return
@@ -226,10 +219,13 @@ class Paces:
                     return outcome[-1] is not None
 
                 await service.update_seat(live, seat, change, quiet=True)
+                started = started or (bool(outcome) and outcome[-1] == "owed")
                 if outcome and outcome[-1] == "late":
                     late.append(seat)
                 elif outcome and outcome[-1] == "back":
                     back.append(seat)
+        if started and not late:  # a deadline began: the seats' views show it (wire.Seat.deadline)
+            await service.broadcast(live)
         for seat in late:
             await service.set_away(live, seat, True, "deadline")
         for seat in back:

@@ -112,6 +112,10 @@ class LiveGame:
     bots: dict[int, Any] = field(default_factory=dict)
     takeover_bot: str = TAKEOVER_BOT
     hints: bool = True  # the table allows hints (server/hints.py)
+    pace_hours: float | None = None  # a paced table's hours per decision (server/paces.py)
+    # The turn timer's clock: seat -> (since when it owes its decision, on the server's clock
+    # in seconds since the epoch; its actions then). `owed_since` keeps it.
+    owed: dict[int, tuple[float, int]] = field(default_factory=dict)
     seats_version: int = 0
     # The copy may hold an action the store does not (a commit failed): never shown, never
     # acted on, until the recovery task has reloaded it from the store.
@@ -151,6 +155,47 @@ class LiveGame:
 
     def names(self) -> dict[int, str]:
         return {i: s["name"] for i, s in enumerate(self.seats)}
+
+
+def pace_hours(options: dict[str, Any]) -> float | None:
+    """A paced table's hours per decision (its stored options' "pace"), or None (live)."""
+    pace = options.get("pace")
+    if isinstance(pace, dict) and isinstance(pace.get("hours"), int | float):
+        return float(pace["hours"])
+    return None
+
+
+def owed_since(live: LiveGame, now: float) -> dict[int, float]:
+    """Since when each human seat that owes a decision (and is not handed to a bot) has owed
+    it, on the server's clock: what the turn timer measures and the seats' views show. The
+    clock starts again at each of the seat's actions (a player still acting is not idle)."""
+    owing = {s for s in live.game.waiting_for() if live.seats[s]["kind"] == "human" and not live.seats[s].get("away")}
+    for seat in list(live.owed):
+        if seat not in owing:
+            del live.owed[seat]
+    for seat in owing:
+        acted = live.acted.get(seat, 0)
+        if seat not in live.owed or live.owed[seat][1] != acted:
+            live.owed[seat] = (now, acted)  # a new decision, or the player is acting
+    return {seat: since for seat, (since, _) in live.owed.items()}
+
+
+def deadlines(live: LiveGame, turn_timer: float | None, now: float) -> dict[int, float]:
+    """When each seat's owed decision passes to the takeover bot (server's clock, seconds
+    since the epoch): on a live table, its turn timer after the clock's start (`owed_since`);
+    on a paced one, its pace after the deadline's start (server/paces.py). None owes one on a
+    table with neither, nor a seat a bot plays."""
+    if turn_timer:
+        return {seat: since + turn_timer for seat, since in owed_since(live, now).items()}
+    if live.pace_hours:
+        out = {}
+        for seat, info in enumerate(live.seats):
+            owed = info.get("owed")
+            if info.get("kind") == "human" and not info.get("away") and isinstance(owed, dict):
+                if not owed.get("missed") and isinstance(owed.get("since"), int | float):
+                    out[seat] = float(owed["since"]) + live.pace_hours * 3600
+        return out
+    return {}
 
 
 def snapshot_data(game: Game) -> dict:

@@ -4,6 +4,7 @@ place the typed view becomes JSON (`encode_payload`)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import msgspec
@@ -16,7 +17,7 @@ from ..i18n import gettext, render_action
 from . import updates, wire
 from .errors import StoreUnavailable
 from .limits import DEFAULT_LIMITS, Limits
-from .tables import SPECTATOR, LiveGame
+from .tables import SPECTATOR, LiveGame, deadlines
 
 SEAT_EVENT_IDS = 1_000_000_000  # ids of the server's seat-takeover notifications start here
 
@@ -37,10 +38,21 @@ class Views:
         self.turn_timers = turn_timers  # game id -> seconds (a table's option)
 
     def public_parts(self, live: LiveGame) -> wire.Public:
-        """The table's current version as every seat shares it (server/wire.py, issue 32)."""
-        table = wire.Table(turn_timer=self.turn_timers.get(live.id), takeover_bot=live.takeover_bot, hints=live.hints)
+        """The table's current version as every seat shares it (server/wire.py, issue 32), with
+        each seat's deadline on the server's clock now."""
+        timer, now = self.turn_timers.get(live.id), time.time()
+        table = wire.Table(
+            turn_timer=timer, pace_hours=live.pace_hours, takeover_bot=live.takeover_bot, hints=live.hints
+        )
         return wire.public(
-            live.id, live.game, live.seats, table, self.limits.max_view_notifications, labels=live.labels
+            live.id,
+            live.game,
+            live.seats,
+            table,
+            self.limits.max_view_notifications,
+            labels=live.labels,
+            deadlines=deadlines(live, timer, now),
+            now=now,
         )
 
     def seat_parts(self, live: LiveGame, public: wire.Public, seat: int, language: str) -> dict[str, bytes]:
@@ -188,8 +200,15 @@ def public_payload(
     """The view of someone who holds no seat (server/wire.py, issue 32): the public state (every
     hand hidden, no ballot), who we wait for, the scores; with `reveal` (a replay of a finished
     game) the whole state. `turn_timer`, `limits`: the table's options as the seats see them."""
+    current = game is None or game is live.game
     game = game or live.game
-    table = wire.Table(turn_timer=turn_timer, takeover_bot=live.takeover_bot, hints=live.hints)
-    public = wire.public(live.id, game, live.seats, table, limits.max_view_notifications, reveal=reveal)
+    table = wire.Table(
+        turn_timer=turn_timer, pace_hours=live.pace_hours, takeover_bot=live.takeover_bot, hints=live.hints
+    )
+    now = time.time()
+    clock = deadlines(live, turn_timer, now) if current and not reveal and not game.is_over else {}
+    public = wire.public(
+        live.id, game, live.seats, table, limits.max_view_notifications, reveal=reveal, deadlines=clock, now=now
+    )
     notes = public_notifications(game, language, live.names())
     return wire.view(public, None, language, notifications=notes, version=len(game.log))

@@ -54,12 +54,18 @@ class Seat(Struct, kw_only=True):
     host: bool
     chat_closed: bool  # by the host (server/chat.py)
     hints: int  # hints its player asked for (server/hints.py)
+    # When the decision it owes passes to the takeover bot, on the server's clock (seconds since
+    # the epoch; `View.server_time` is that clock when the view was made): the turn timer of a
+    # live table, the deadline of a paced one; None when it owes none or no clock runs.
+    deadline: float | None
 
 
 class Table(Struct, kw_only=True):
-    """The table's options: after how long a bot plays an idle seat, which bot, and hints."""
+    """The table's options: after how long a bot plays an idle seat (a live table's turn timer
+    in seconds, or a paced table's hours per decision), which bot, and hints."""
 
     turn_timer: float | None
+    pace_hours: float | None = None
     takeover_bot: str
     hints: bool
 
@@ -107,7 +113,9 @@ class View(Struct, kw_only=True):
     ending: str | None
     winners: list[int]
     final: dict[str, Any] | None  # the end of the game as a table (victory.final_table)
+    votes: dict[int, int]  # by seat: the votes each holds while an election is open (§ 10)
     max_notifications: int  # the latest notifications a view holds
+    server_time: float  # the server's clock when the view was made (seconds since the epoch)
     seat: int | None
     my_decisions: list[Decision]
     legal_actions: list[AnyAction]
@@ -156,6 +164,7 @@ class Public:
     table: Table
     max_notifications: int
     names: dict[int, str]
+    server_time: float = 0.0
     reveal: bool = False
     encoded: dict[str, tuple[Any, bytes]] = field(default_factory=dict)
     labels: dict[tuple[Any, ...], str] = field(default_factory=dict)  # the table's, kept across versions
@@ -170,10 +179,14 @@ def public(
     *,
     reveal: bool = False,
     labels: dict[tuple[Any, ...], str] | None = None,
+    deadlines: dict[int, float] | None = None,
+    now: float = 0.0,
 ) -> Public:
     """The table at its current version as every seat shares it. `reveal` (a replay of a
     finished game): the views show the whole state. `labels`: the table's buttons' words
-    rendered so far (`label`), kept by the caller from version to version."""
+    rendered so far (`label`), kept by the caller from version to version. `deadlines`: when
+    each seat's owed decision passes to a bot (tables.deadlines), at `now` (server's clock)."""
+    deadlines = deadlines or {}
     return Public(
         game_id=game_id,
         game=game,
@@ -188,12 +201,14 @@ def public(
                 host=bool(s.get("host")),
                 chat_closed=bool(s.get("chat_closed")),
                 hints=s.get("hints", 0),
+                deadline=deadlines.get(i),
             )
             for i, s in enumerate(seats)
         ],
         table=table,
         max_notifications=max_notifications,
         names={i: s["name"] for i, s in enumerate(seats)},
+        server_time=now,
         reveal=reveal,
         labels=labels if labels is not None else {},
     )
@@ -240,7 +255,9 @@ def view(
         ending=state.ending,
         winners=state.winners,
         final=mine.final,
+        votes=mine.votes,
         max_notifications=shared.max_notifications,
+        server_time=shared.server_time,
         seat=seat,
         my_decisions=mine.my_decisions,
         legal_actions=mine.legal_actions,

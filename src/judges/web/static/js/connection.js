@@ -3,6 +3,7 @@
 import {store, update} from "./store.js";
 import {$, toast} from "./dom.js";
 import {receiveChat} from "./chat.js";
+import {setServerTime} from "./clock.js";
 
 /** @typedef {import('./wire').View} View  the view the server sends (server/wire.py) */
 /** @typedef {import('./store.js').ScreenView} ScreenView */
@@ -104,6 +105,7 @@ let latest = null, busy = false, notes = [];
 /** @param {View} payload @param {boolean} first */
 function receive(payload, first) {
   if (first) notes = [];
+  setServerTime(payload.server_time);  // the seats' deadlines are on the server's clock
   const known = new Set(notes.map((n) => n.id));
   const fresh = [...payload.notifications, ...(payload.seat_events || [])].filter((n) => !known.has(n.id));
   notes = [...notes, ...fresh].sort((a, b) => a.id - b.id);

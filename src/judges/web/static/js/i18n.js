@@ -9,6 +9,9 @@ export function t(key, params) {
 
 export const placeName = (name) => store.strings["place." + name] || name;
 
+// A word at the start of a button ("llanura" -> "Llanura"), as each language writes it.
+export const capitalised = (text) => text.charAt(0).toLocaleUpperCase(store.app.lang.replace("_", "-")) + text.slice(1);
+
 export function seatName(seat) {
   if (seat === -1) return t("ui.canaanites");
   const s = store.view && store.view.seats[seat];

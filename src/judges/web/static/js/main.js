@@ -10,6 +10,7 @@ import {renderReplay} from "./replay.js";
 import {effects, initEffects} from "./effects.js";
 import {initChat, renderChat} from "./chat.js";
 import {initLayout, renderLayout} from "./layout.js";
+import {announce, initClock, renderBoardClock} from "./clock.js";
 
 const app = $("app").dataset;
 store.app = {gameId: app.gameId, seat: Number(app.seat), lang: app.lang, mode: app.mode};
@@ -18,6 +19,7 @@ function render() {
   if (!store.view || !store.world) return;
   renderTop(); renderBoard(); renderBanner(); renderReplay(); renderMe(); renderActions(); renderPlayers();
   renderEvents(); renderLog(); renderChat(); renderBell(); renderBottomBar(); renderModal(); renderLayout();
+  renderBoardClock(); announce();
   effects();
   document.body.dataset.phase = store.view.phase_name;
   document.body.dataset.seq = String(store.view.seq);
@@ -34,6 +36,6 @@ $("bell").addEventListener("click", toggleBell);
 document.addEventListener("click", (e) => { if (!/** @type {Element} */ (e.target).closest("#chooser, #board")) closeChooser(); });
 
 loadStatic().then(() => {
-  initBoard(); initPanels(); initEffects(); initChat(); initLayout();
+  initBoard(); initPanels(); initEffects(); initChat(); initLayout(); initClock();
   if (store.app.mode === "replay") loadReplay(0); else connect();  // a replay opens at its start: the result is not spoiled
 });

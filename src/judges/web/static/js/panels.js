@@ -3,8 +3,10 @@ import {store, update} from "./store.js";
 import {$, el, icon, swatch} from "./dom.js";
 import {t, seatName, seatColour} from "./i18n.js";
 import {act, isSending, seatControl} from "./connection.js";
-import {label, extrasOf, offBoard} from "./targets.js";
+import {label, extrasOf, offBoard, ON_MAP} from "./targets.js";
+import {decisionName} from "./windows.js";
 import {hintParts, markHint, tableKind} from "./hint.js";
+import {clockNode} from "./clock.js";
 
 const me = () => store.app.seat >= 0 ? store.view.state.players[store.app.seat] : null;
 export const eliminated = () => { const p = me(); return !!(p && p.eliminated); };
@@ -17,12 +19,19 @@ export function renderTop() {
   $("phases").replaceChildren(...world.phases.map((p, i) =>
     el("li", {class: i + 1 === view.phase ? "current" : "", "aria-current": i + 1 === view.phase ? "step" : null,
               title: t("phase." + p)}, t("phase." + p))));
-  const waiting = view.waiting_for.map((seat, i) => [i ? ", " : "", swatch(seatColour(seat)), seatName(seat)]);
+  // whom the game waits for, each with the clock of his decision; a seat a bot plays says so
+  const botPlays = (seat) => view.seats[seat].away || view.seats[seat].kind === "bot";
+  const waiting = view.waiting_for.map((seat, i) => [i ? ", " : "", swatch(seatColour(seat)), seatName(seat),
+    view.seats[seat].away ? ` (${t("ui.bot_plays")})` : "", clockNode(seat)]);
+  const mine = playing() && view.waiting_for.includes(store.app.seat);
+  const myBot = mine && botPlays(store.app.seat);
   $("waiting").replaceChildren(...(view.ending ? [t("ui.game_over")]
-    : playing() && view.waiting_for.includes(store.app.seat) ? [t("ui.your_turn")]
+    : myBot ? [t("ui.bot_plays_for_you")]
+    : mine ? [t("ui.your_turn"), clockNode(store.app.seat)]
     : waiting.length ? [`${t("ui.waiting_for")}: `, ...waiting.flat()] : []));
   $("waiting").title = $("waiting").textContent;
-  $("waiting").classList.toggle("mine", playing() && view.waiting_for.includes(store.app.seat));
+  $("waiting").classList.toggle("mine", mine && !myBot);
+  $("waiting").classList.toggle("bot", myBot);
   renderWrath();
   const manual = /** @type {HTMLAnchorElement} */ ($("manual-link"));
   manual.href = `/manual/${store.app.lang}/${view.manual.phase}`;
@@ -100,6 +109,13 @@ export function renderActions() {
   const legal = view.legal_actions;
   const kinds = new Set(view.my_decisions.map((d) => d.kind));
   const parts = [el("h3", {}, t("phase." + view.phase_name))];
+  const onMap = view.my_decisions.find((d) => ON_MAP.includes(d.kind));
+  if (onMap && !kinds.has("turn")) {  // a decision chosen on the map: said here, the targets lit there
+    parts.push(el("p", {class: "on-map", dataset: {kind: onMap.kind}}, el("strong", {}, ...decisionName(onMap.kind))),
+      el("p", {}, t("decision_help." + onMap.kind)), el("p", {class: "muted hint-line"}, t("ui.choose_on_map_help")));
+    box.replaceChildren(...parts);
+    return;
+  }
   if (!kinds.has("turn")) {
     parts.push(el("p", {class: "muted"}, legal.length ? t("ui.decision_waiting") : t("ui.nothing_to_do")));
     box.replaceChildren(...parts);
@@ -179,7 +195,7 @@ export function renderPlayers() {
       el("div", {class: "player-name"}, swatch(seatColour(p.seat)),
         el("strong", {}, seatName(p.seat)), p.seat === store.app.seat ? ` (${t("ui.you")})` : "",
         view.seats[p.seat].away ? ` · ${t("ui.bot_plays")}` : "", ...marks,
-        active ? el("span", {class: "turn-badge"}, icon("turn"), t("ui.acting")) : null),
+        active ? el("span", {class: "turn-badge"}, icon("turn"), t("ui.acting")) : null, active ? clockNode(p.seat) : null),
       el("div", {class: "stats"}, el("span", {class: "score", dataset: {stat: "score"}}, `${t("ui.score")} ${sc.total}`),
         stat("coins", "tax", "ui.coins", p.coins), stat("hand", "card", "ui.hand", view.hand_sizes[p.seat]),
         stat("settlements", "development", "ui.settlements", sc.settlements), stat("generals", "general", "ui.generals", generals.length)));

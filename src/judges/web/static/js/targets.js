@@ -6,7 +6,12 @@ import {store} from "./store.js";
 export const GENERAL_EXTRAS = ["take_troops", "leave_troops", "pick_up_ark", "drop_ark"];
 const GENERAL_FIELDS = {buy: "general", play_assassin: "target", play_prophet: "general", play_anointing: "general",
                         execute: "general", release: "general"};
-const SETTLEMENT_TYPES = ["buy", "play_revolt"];
+// (a foresight of the invasion names the settlement the pair strikes: chosen on the map too)
+const SETTLEMENT_TYPES = ["buy", "play_revolt", "foresee_invasion"];
+
+// Decisions chosen on the board, not in a window of buttons: their window never opens by
+// itself, and says to choose on the map.
+export const ON_MAP = ["foresee_invasion"];
 
 export const label = (a) => store.view.action_labels[store.view.legal_actions.indexOf(a)] || a.type;
 

@@ -2,9 +2,9 @@
 // says the game is over or the seat is out, and the final table.
 import {store, update} from "./store.js";
 import {$, el, icon, swatch} from "./dom.js";
-import {t, seatName, seatColour} from "./i18n.js";
+import {t, seatName, seatColour, placeName, capitalised} from "./i18n.js";
 import {act, isSending} from "./connection.js";
-import {label} from "./targets.js";
+import {label, ON_MAP} from "./targets.js";
 import {eliminated, playing, readKey} from "./panels.js";
 
 const windowKinds = () => store.protocol.decisions.filter((d) => d.opens_window).map((d) => d.name);
@@ -22,15 +22,36 @@ export function decisionName(kind) {
     m ? el("span", {class: "glyph", "aria-hidden": "true"}, m[0]) : null, m ? text.slice(m[0].length) : text)];
 }
 
-// A choice of a window: its words, and for a card (a discard) the card's icon and what it does.
+// What a candidate of an election judges ("Judge of Naphtali, Asher"): the titles he holds.
+function judges(general) {
+  const regions = store.view.state.titles.map((title, i) => (title.holder === general ? placeName(store.world.regions[i].name) : null))
+    .filter((name) => name !== null);
+  return regions.length ? t("ui.judge_of", {region: regions.join(", ")}) : "";
+}
+
+// A choice of a window: its words, and for a card (a discard) the card's icon and what it
+// does; for a candidate (a vote), his player's colour and what he judges.
 function choice(a) {
   const card = a.card && store.protocol.cards.find((c) => c.name === a.card);
-  const button = el("button", {type: "button", class: "action " + a.type + (card ? " with-help" : "") + (isSending(a) ? " pressed" : ""),
+  const candidate = a.type === "vote" ? store.view.state.generals[a.candidate] : null;
+  const help = card ? t("card_help." + a.card) : candidate ? judges(a.candidate) : "";
+  const mark = card ? icon(card.icon) : candidate ? swatch(seatColour(candidate.owner)) : null;
+  const button = el("button", {type: "button", class: "action " + a.type + (help ? " with-help" : "") + (isSending(a) ? " pressed" : ""),
     dataset: {type: a.type}, "aria-busy": isSending(a) ? "true" : null,
-    onclick: (e) => act(a, e.currentTarget)}, card ? icon(card.icon) : null, el("span", {class: "choice-label"}, label(a)),
-    card ? el("span", {class: "choice-help"}, t("card_help." + a.card)) : null);
-  if (card) button.title = t("card_help." + a.card);
+    onclick: (e) => act(a, e.currentTarget)}, mark, el("span", {class: "choice-label"}, label(a)),
+    help ? el("span", {class: "choice-help"}, help) : null);
+  if (help) button.title = help;
   return button;
+}
+
+// An election's sides: the votes each player holds (§ 10: a title each, a prophet each).
+function votesHeld() {
+  const votes = store.view.votes || {};
+  const seats = Object.keys(votes).map(Number).sort((a, b) => votes[b] - votes[a] || a - b);
+  if (!seats.length) return null;
+  return el("div", {class: "votes-held", dataset: {panel: "votes"}}, el("strong", {}, `${t("ui.votes")}: `),
+    ...seats.map((seat) => el("span", {class: "vote-side", dataset: {seat: String(seat), votes: String(votes[seat])}},
+      swatch(seatColour(seat)), seatName(seat), seat === store.app.seat ? ` (${t("ui.you")})` : "", " ", el("strong", {}, String(votes[seat])))));
 }
 
 function owedKinds() {
@@ -56,7 +77,8 @@ export function renderModal() {
   let open = store.openKind;
   if (open && !kinds.includes(open)) open = null;
   [...store.dismissed].forEach((k) => { if (!kinds.includes(k)) store.dismissed.delete(k); });
-  if (!open) open = kinds.find((k) => !store.dismissed.has(k)) || null;  // a decision window opens by itself
+  // a decision window opens by itself, unless it is chosen on the map
+  if (!open) open = kinds.find((k) => !store.dismissed.has(k) && !ON_MAP.includes(k)) || null;
   store.openKind = open;
   if (!open) { modal.hidden = true; return; }
   const options = store.view.legal_actions.filter((a) => answeredBy(open).includes(a.type));
@@ -65,7 +87,11 @@ export function renderModal() {
     el("h3", {dataset: {kind: open}}, ...decisionName(open)),
     el("p", {}, t("decision_help." + open), " ",
       chapter ? el("a", {href: `/manual/${store.app.lang}/${chapter}`, target: "_blank", class: "manual-ref"}, icon("book"), t("ui.manual")) : null),
-    open === "foresee_events" ? foreseeChooser(options) : el("div", {class: "options"}, ...options.map(choice)));
+    open === "vote" ? votesHeld() : null,
+    open === "foresee_events" ? foreseeChooser(options)
+      : ON_MAP.includes(open) ? el("div", {class: "options"}, el("button", {type: "button", class: "action primary", dataset: {action: "to-map"},
+        onclick: () => { store.dismissed.add(open); update({openKind: null}); }}, t("ui.choose_on_map")))
+      : el("div", {class: "options"}, ...options.map(choice)));
   modal.hidden = false;
 }
 
@@ -75,7 +101,7 @@ function foreseeChooser(options) {
   const cards = store.view.state.events_area;
   const chosen = options.length ? options[0].terrains.slice(0, -1) : [];
   const terrainButton = (terrain, extra) => el("button", {type: "button", class: "terrain-choice", dataset: {terrain},
-    "aria-pressed": "false", ...extra}, t("terrain." + terrain));
+    "aria-pressed": "false", ...extra}, capitalised(t("terrain." + terrain)));
   const rows = cards.map((card, i) => {
     const info = store.protocol.cards.find((c) => c.name === card);
     let choices = [];
@@ -116,6 +142,10 @@ export function renderBanner() {
   const parts = [];
   if (view.ending && view.final) {
     parts.push(finalTable(view.final));
+  } else if (store.app.mode === "play" && view.seats[store.app.seat] && view.seats[store.app.seat].away) {
+    // a bot plays this seat (its time ran out, or its player handed it over): said at once
+    parts.push(el("div", {class: "away-message", dataset: {away: "true"}},
+      el("h3", {}, icon("turn"), t("ui.bot_plays_for_you")), el("p", {}, t("ui.away_help"))));
   } else if (store.app.mode === "play" && eliminated()) {
     const p = view.state.players[store.app.seat];
     parts.push(el("div", {class: "eliminated-message", dataset: {eliminated: "true"}},

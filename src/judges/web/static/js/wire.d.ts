@@ -24,7 +24,9 @@ export interface View {
   ending: string | null;
   winners: number[];
   final: Record<string, any> | null;
+  votes: Record<string, number>;
   max_notifications: number;
+  server_time: number;
   seat: number | null;
   my_decisions: Decision[];
   legal_actions: (Vote | AppointJudge | ChooseSuccessor | ForeseeInvasion | ForeseeEvents | Discard | Plunder | ClaimJudge | PlayTax | PlayEvent | PlayAssassin | PlayRevolt | PlayProphet | PlayAnointing | Execute | Release | Buy | Move | TakeTroops | LeaveTroops | PickUpArk | DropArk | EndTurn | Undo)[];
@@ -74,13 +76,16 @@ export interface Seat {
   host: boolean;
   chat_closed: boolean;
   hints: number;
+  deadline: number | null;
 }
 
 /**
- * The table's options: after how long a bot plays an idle seat, which bot, and hints.
+ * The table's options: after how long a bot plays an idle seat (a live table's turn timer
+ * in seconds, or a paced table's hours per decision), which bot, and hints.
  */
 export interface Table {
   turn_timer: number | null;
+  pace_hours?: number | null;
   takeover_bot: string;
   hints: boolean;
 }
@@ -514,7 +519,9 @@ export interface ReplayView {
   ending: string | null;
   winners: number[];
   final: Record<string, any> | null;
+  votes: Record<string, number>;
   max_notifications: number;
+  server_time: number;
   seat: number | null;
   my_decisions: Decision[];
   legal_actions: (Vote | AppointJudge | ChooseSuccessor | ForeseeInvasion | ForeseeEvents | Discard | Plunder | ClaimJudge | PlayTax | PlayEvent | PlayAssassin | PlayRevolt | PlayProphet | PlayAnointing | Execute | Release | Buy | Move | TakeTroops | LeaveTroops | PickUpArk | DropArk | EndTurn | Undo)[];
