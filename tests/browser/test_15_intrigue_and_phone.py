@@ -71,8 +71,9 @@ def test_a_tax_card_names_a_region_and_no_settlement_is_outlined(server, browser
     page.context.close()
 
 
+VIEW = "(id) => fetch(`/api/games/${id}/view`, {credentials: 'same-origin'}).then((r) => r.json())"
 LONG_HINT = {
-    "seq": None,
+    "at": None,  # the decision it is for: [round, phase, step]
     "action": {"type": "end_turn", "player": 0},
     "text": "End the turn",
     "reasons": [{"text": "A reason long enough to fill a line of a phone's screen, and more. " * 3}] * 6,
@@ -86,13 +87,16 @@ def test_the_hint_box_closes_and_leaves_the_phone_its_board(server, browser, lan
     errors = watch_console(page)
     data = new_game(server, seed=3, position=TAX)
 
-    def answer(route):
-        seq = page.evaluate("Number(document.body.dataset.seq)")
-        route.fulfill(json={**LONG_HINT, "seq": seq})
+    at: list[int] = []
+
+    def answer(route):  # a long hint, for the decision owed (the strong bot is not asked)
+        route.fulfill(json={**LONG_HINT, "at": at})
 
     page.route("**/hint?*", answer)
     open_host_seat(page, server, data, f"?lang={lang}")
     page.locator("#actions .end-turn").wait_for()
+    state = page.evaluate(VIEW, data["id"])["state"]
+    at.extend([state["round"], state["phase"], state["step"]])
     bar = page.locator("#actions").bounding_box()["height"]
     page.locator("#actions [data-action='hint']").tap()
     box = page.locator("#actions .hint-box")

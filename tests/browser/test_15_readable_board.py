@@ -127,7 +127,7 @@ def test_the_map_fills_the_room_the_panels_leave(server, browser, width, height,
     # the map fills its frame's width, no empty band beside it; it is as tall as the frame or
     # taller (the frame scrolls up and down)
     assert abs(drawn["width"] - wrap["width"]) <= 2 and drawn["height"] >= wrap["height"] - 2, room
-    # the map has the room: 55 % of a 1400-px window's width or more (a frame 1.35 times as wide
+    # the map has the room: 55 % of a 1400-px window's width or more (a frame 1.4 times as wide
     # as the whole map at the window's height; lower windows keep more of the map in sight)
     if width >= 1400:
         assert drawn["width"] >= 0.55 * width, room

@@ -112,7 +112,7 @@ export function renderActions() {
   const onMap = view.my_decisions.find((d) => ON_MAP.includes(d.kind));
   if (onMap && !kinds.has("turn")) {  // a decision chosen on the map: said here, the targets lit there
     parts.push(el("p", {class: "on-map", dataset: {kind: onMap.kind}}, el("strong", {}, ...decisionName(onMap.kind))),
-      el("p", {}, t("decision_help." + onMap.kind)), el("p", {class: "muted hint-line"}, t("ui.choose_on_map_help")));
+      el("p", {class: "on-map-help"}, t("decision_help." + onMap.kind)), el("p", {class: "muted hint-line"}, t("ui.choose_on_map_help")));
     box.replaceChildren(...parts);
     return;
   }
