@@ -85,7 +85,7 @@ LONG_HINT = {
 def test_the_hint_box_closes_and_leaves_the_phone_its_board(server, browser, lang):
     page = open_page(browser, **PHONE)
     errors = watch_console(page)
-    data = new_game(server, seed=3, position=TAX)
+    data = new_game(server, seed=3, position=TAX, hints=True)
 
     at: list[int] = []
 
