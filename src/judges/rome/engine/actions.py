@@ -237,6 +237,12 @@ class Repopulate(Action, tag="repopulate", frozen=True):
     senator: str
 
 
+class NominateConsulForLife(Action, tag="nominate_consul_for_life", frozen=True):
+    """Senate: propose a senator with 21 influence or more as Consul for Life (R178)."""
+
+    senator: str
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     Done,
     ChooseLeader,
@@ -271,6 +277,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     LandBill,
     Ransom,
     Repopulate,
+    NominateConsulForLife,
 )
 _DECODER = msgspec.json.Decoder(
     Done
@@ -306,6 +313,7 @@ _DECODER = msgspec.json.Decoder(
     | LandBill
     | Ransom
     | Repopulate
+    | NominateConsulForLife
 )
 
 

@@ -31,6 +31,7 @@ from .actions import (
     DiscardLeader,
     Done,
     LandBill,
+    NominateConsulForLife,
     Persuade,
     PlayConcession,
     PlayStatesman,
@@ -158,7 +159,7 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
             DecisionKind("spoils", (Spoils,), provinces.legal_spoils, provinces.apply_spoils, provinces.RULE_SPOILS),
             DecisionKind(
                 "propose_business",
-                (RaiseForces, Deploy, CloseSenate, AwardConcession, LandBill),
+                (RaiseForces, Deploy, CloseSenate, AwardConcession, LandBill, NominateConsulForLife),
                 senate.legal_propose_business,
                 senate.apply_propose_business,
                 senate.RULE_PROPOSAL,

@@ -489,6 +489,12 @@ def era_ends(ctx: Ctx) -> bool:
     state = ctx.state
     if not state.era_ended:
         return True
+    cfl = state.senators.get(state.consul_for_life)
+    if cfl is not None and cfl.faction != UNALIGNED:  # VG 1.12.2 (3): a living Consul for Life wins
+        state.result = Result("era_ends", (cfl.faction,))
+        state.pending.clear()
+        ctx.report("rome.game.over", ending="era_ends", factions=[cfl.faction])
+        return True
     seats = [f.seat for f in state.factions if not f.eliminated]
 
     def standing(seat: int) -> tuple[int, int, int]:

@@ -21,6 +21,7 @@ from .decisions import KINDS
 from .phases import PHASE_STEPS
 from .setup import initial_state
 from .state import PHASES, Decision, RomeOptions, RomeState, clone_state
+from .victory import consul_for_life_appointed
 
 RULE_TURN = "R1 Sequence of play"
 
@@ -80,6 +81,7 @@ class RomeGame:
                 continue
             if steps[state.step](ctx):
                 state.step += 1
+            consul_for_life_appointed(ctx)
 
     def apply(self, action: Action | dict[str, Any]) -> None:
         """Validates and applies one action, then runs the automatic steps that follow."""
@@ -94,6 +96,7 @@ class RomeGame:
         decision = self._decision_for(action)
         KINDS[decision.kind].handler(self.ctx, decision, action)
         self.log.append(action)
+        consul_for_life_appointed(self.ctx)
         self.advance()
 
     def _decision_for(self, action: Action) -> Decision:

@@ -131,5 +131,6 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.population.mob": _declare(),
         # the end
         "rome.game.over": _declare(ending="ending", factions="factions"),
+        "rome.game.consul_for_life": _declare(senator="senator", faction="faction"),
     }
 )

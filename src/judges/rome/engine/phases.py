@@ -14,7 +14,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from . import combat, forum, mortality, population, prosecutions, provinces, revenue, revolution, senate, setup
+from . import (
+    combat,
+    forum,
+    mortality,
+    population,
+    prosecutions,
+    provinces,
+    revenue,
+    revolution,
+    senate,
+    setup,
+    victory,
+)
 from .context import Ctx
 
 Step = Callable[[Ctx], bool]
@@ -52,6 +64,11 @@ PHASE_STEPS: Mapping[str, tuple[Step, ...]] = MappingProxyType(
             senate.business,
         ),
         "combat": (combat.combat, combat.end_of_combat),
-        "revolution": (revolution.lay_down_commands, revolution.play_cards, revolution.hand_limit),
+        "revolution": (
+            revolution.lay_down_commands,
+            revolution.play_cards,
+            revolution.hand_limit,
+            victory.consul_for_life_wins,
+        ),
     }
 )

@@ -24,6 +24,7 @@ from .actions import (
     CloseSenate,
     Deploy,
     LandBill,
+    NominateConsulForLife,
     ProposeCensor,
     ProposeConsuls,
     RaiseForces,
@@ -502,7 +503,23 @@ def business(ctx: Ctx) -> bool:
     return False
 
 
-Business = RaiseForces | Deploy | CloseSenate | AwardConcession | LandBill
+Business = RaiseForces | Deploy | CloseSenate | AwardConcession | LandBill | NominateConsulForLife
+RULE_CONSUL_FOR_LIFE = "R178-R182 Consul for Life (VG 1.09.821)"
+
+
+def consul_for_life_refusal(ctx: Ctx, action: NominateConsulForLife) -> str | None:
+    """R178, R179, R182: an aligned senator in Rome with 21 influence or more, once a turn, while
+    there is no Consul for Life."""
+    s = ctx.state.senators.get(action.senator)
+    if ctx.state.consul_for_life or _sitting(ctx).get("consul_for_life_tried"):
+        return "rome.error.not_a_candidate"
+    if s is None or s.faction == UNALIGNED or s.location != "rome":
+        return "rome.error.not_a_candidate"
+    if s.influence < ctx.rules.consul_for_life_nominee:
+        return "rome.error.not_a_candidate"
+    return None
+
+
 RULE_CONCESSIONS = "R164-R167 Concessions (VG 1.09.61)"
 RULE_LAND_BILLS = "R168-R177 Land bills (VG 1.09.62)"
 
@@ -548,6 +565,10 @@ def legal_propose_business(ctx: Ctx, decision: Decision) -> Iterable[Business]:
             award = AwardConcession(player=seat, card=card, senator=s.id)
             if concession_refusal(ctx, award) is None:
                 out.append(award)
+    for s in in_senate(ctx):
+        nomination = NominateConsulForLife(player=seat, senator=s.id)
+        if consul_for_life_refusal(ctx, nomination) is None:
+            out.append(nomination)
     mine = sorted((s.id for s in in_senate(ctx) if s.faction == seat), key=int)
     for kind in ctx.deck.land_bills:
         for sponsor, cosponsor in combinations(mine, 2):
@@ -596,6 +617,15 @@ def apply_propose_business(ctx: Ctx, decision: Decision, action: Business) -> No
         sitting["rejected"].append(["concession", action.card])  # R167: voted on once a turn
         put_to_vote(ctx, "concession", ("concession", action.card, action.senator), vetoable=True)
         return
+    if isinstance(action, NominateConsulForLife):
+        why = consul_for_life_refusal(ctx, action)
+        if why is not None:
+            raise IllegalAction(RULE_CONSUL_FOR_LIFE, why, f"{action.senator} cannot be nominated Consul for Life")
+        ctx.state.pending.remove(decision)
+        sitting["consul_for_life_tried"] = True
+        put_to_vote(ctx, "consul_for_life", ("consul_for_life", action.senator), vetoable=False)  # R179
+        sitting["floor"]["accused"] = action.senator  # R180: the nominee adds his influence
+        return
     if isinstance(action, LandBill):
         why = land_bill_refusal(ctx, decision.player, action)
         if why is not None:
@@ -631,6 +661,11 @@ def enact(ctx: Ctx, kind: str, subject: list[str]) -> None:
         return
     if kind == "land_bill":
         pass_land_bill(ctx, int(subject[1]), subject[2], subject[3])
+        return
+    if kind == "consul_for_life":
+        s = state.senators[subject[1]]
+        state.consul_for_life = s.id
+        ctx.report("rome.game.consul_for_life", senator=s.id, faction=s.faction)
         return
     if kind == "raise":
         legions, fleets = int(subject[1]), int(subject[2])

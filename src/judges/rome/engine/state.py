@@ -177,6 +177,7 @@ class RomeState(Struct, kw_only=True):
     state_due: int = 0  # talents the State receives at the next Revenue phase (events)
     no_recruitment: bool = False  # the population table forbids raising forces this turn
     era_ended: bool = False
+    consul_for_life: str = ""  # the senator who is Consul for Life (R178-R182, VG 1.09.82)
     result: Result | None = None
     # every report line of the game so far, in order (public: nothing secret is reported)
     report: list[Entry] = field(default_factory=list)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from .board import faction_influence
 from .context import Ctx
-from .state import Result
+from .state import UNALIGNED, Result
 
 
 def rome_falls(ctx: Ctx, ending: str) -> None:
@@ -12,3 +13,34 @@ def rome_falls(ctx: Ctx, ending: str) -> None:
     ctx.state.result = Result(ending, ())
     ctx.state.pending.clear()
     ctx.report("rome.game.over", ending=ending, factions=[])
+
+
+def consul_for_life_appointed(ctx: Ctx) -> None:
+    """VG 1.09.822 (R256): an aligned senator in Rome with 35 influence or more is Consul for Life
+    at once; of several, the one furthest above 34, then the one of the faction with the most
+    influence."""
+    state = ctx.state
+    if state.consul_for_life and state.consul_for_life in state.senators:
+        return
+    state.consul_for_life = ""
+    threshold = ctx.rules.consul_for_life_automatic
+    able = [
+        s
+        for s in state.senators.values()
+        if s.faction != UNALIGNED and s.location == "rome" and s.influence >= threshold
+    ]
+    if able:
+        best = max(able, key=lambda s: (s.influence, faction_influence(state, s.faction), -int(s.id)))
+        state.consul_for_life = best.id
+        ctx.report("rome.game.consul_for_life", senator=best.id, faction=best.faction)
+
+
+def consul_for_life_wins(ctx: Ctx) -> bool:
+    """VG 1.12.2 (4), R257: a Consul for Life alive at the end of a Revolution phase wins."""
+    state = ctx.state
+    s = state.senators.get(state.consul_for_life)
+    if s is not None and s.faction != UNALIGNED:
+        state.result = Result("consul_for_life", (s.faction,))
+        state.pending.clear()
+        ctx.report("rome.game.over", ending="consul_for_life", factions=[s.faction])
+    return True

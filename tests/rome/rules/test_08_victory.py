@@ -1,0 +1,75 @@
+"""How the game is won (VG 1.12.2, 1.09.82; R256-R258, R261): the Consul for Life, appointed at 35
+influence or elected from 21, wins at the end of a Revolution phase, or with the Era Ends card."""
+
+from __future__ import annotations
+
+import pytest
+from rome_position import ctx, game_in, position, senator
+
+from judges.engine.errors import IllegalAction
+from judges.rome.engine import forum, victory
+from judges.rome.engine.actions import Done, NominateConsulForLife, Veto
+
+
+def test_35_influence_makes_a_consul_for_life_who_wins_at_the_end_of_the_revolution():
+    """R256, VG 1.09.822, 1.12.2 (4)."""
+    state = position()
+    senator(state, "1", 0, influence=36, office="rome_consul")
+    senator(state, "2", 1)
+    senator(state, "3", 2)
+    game = game_in(state, "revolution")
+    assert state.consul_for_life == "1"
+    for seat in (0, 1, 2):
+        game.apply(Done(player=seat))
+    assert state.result is not None and (state.result.ending, state.result.winners) == ("consul_for_life", (0,))
+
+
+def test_of_two_at_35_the_one_furthest_above_then_the_richer_faction():
+    """VG 1.09.822."""
+    state = position()
+    senator(state, "1", 0, influence=35)
+    senator(state, "2", 1, influence=37)
+    victory.consul_for_life_appointed(ctx(state))
+    assert state.consul_for_life == "2"
+    state.consul_for_life = ""
+    state.senators["2"].influence = 35
+    senator(state, "3", 1, influence=1)
+    victory.consul_for_life_appointed(ctx(state))
+    assert state.consul_for_life == "2"  # faction 1: 36 influence against 35
+
+
+def test_only_senators_in_rome_are_appointed():
+    state = position()
+    senator(state, "1", 0, influence=40, location="province")
+    victory.consul_for_life_appointed(ctx(state))
+    assert state.consul_for_life == ""
+
+
+def test_an_elected_consul_for_life_21_influence_once_a_turn_no_veto():
+    """R178-R180: the nominee adds his influence to his votes; the vote cannot be vetoed."""
+    from test_05_senate import business_game, vote_all
+
+    game = business_game()
+    game.state.senators["2"].influence = 21
+    game.state.factions[1].hand = ["tribune.1"]
+    assert NominateConsulForLife(player=0, senator="2") in game.legal_actions(0)
+    assert NominateConsulForLife(player=0, senator="1") not in game.legal_actions(0)  # 5 influence
+    game.apply(NominateConsulForLife(player=0, senator="2"))
+    assert not any(isinstance(a, Veto) for a in game.legal_actions(1))
+    with pytest.raises(IllegalAction):
+        game.apply(Veto(player=1, card="tribune.1"))
+    vote_all(game, "yea", "nay", "nay")  # 5 + 21 against 2
+    assert game.state.consul_for_life == "2"
+    with pytest.raises(IllegalAction):
+        game.apply(NominateConsulForLife(player=0, senator="2"))
+
+
+def test_a_living_consul_for_life_wins_when_the_era_ends():
+    """VG 1.12.2 (3)."""
+    state = position()
+    senator(state, "1", 0)
+    senator(state, "2", 1, influence=30)
+    state.consul_for_life = "1"
+    state.era_ended = True
+    forum.era_ends(ctx(state))
+    assert state.result is not None and state.result.winners == (0,)
