@@ -89,6 +89,7 @@ def test_the_vote_window_says_what_each_candidate_judges_and_the_votes_held(serv
         text = buttons.nth(i).inner_text()
         general = "10" if "10" in text.split("\n")[0] else "11"
         assert buttons.nth(i).locator(".choice-help").inner_text() == judged[general]
+    assert "null" not in page.locator("#modal-body").inner_text()
     shot(page, f"vote-window-{lang}")
     assert errors == []
     page.context.close()
@@ -108,6 +109,7 @@ def test_the_foresee_windows_terrains_start_with_a_capital(server, browser, lang
         node = terrains.nth(i)
         word = words["terrain." + node.get_attribute("data-terrain")]
         assert node.inner_text() == word[0].upper() + word[1:], (node.inner_text(), word)
+    assert "null" not in page.locator("#modal-body").inner_text()  # no part missing shows as a word
     shot(page, f"foresee-terrains-{lang}")
     assert errors == []
     page.context.close()

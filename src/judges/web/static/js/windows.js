@@ -83,7 +83,7 @@ export function renderModal() {
   if (!open) { modal.hidden = true; return; }
   const options = store.view.legal_actions.filter((a) => answeredBy(open).includes(a.type));
   const chapter = store.view.manual.decisions[open];
-  $("modal-body").replaceChildren(
+  $("modal-body").replaceChildren(...[
     el("h3", {dataset: {kind: open}}, ...decisionName(open)),
     el("p", {}, t("decision_help." + open), " ",
       chapter ? el("a", {href: `/manual/${store.app.lang}/${chapter}`, target: "_blank", class: "manual-ref"}, icon("book"), t("ui.manual")) : null),
@@ -91,7 +91,8 @@ export function renderModal() {
     open === "foresee_events" ? foreseeChooser(options)
       : ON_MAP.includes(open) ? el("div", {class: "options"}, el("button", {type: "button", class: "action primary", dataset: {action: "to-map"},
         onclick: () => { store.dismissed.add(open); update({openKind: null}); }}, t("ui.choose_on_map")))
-      : el("div", {class: "options"}, ...options.map(choice)));
+      : el("div", {class: "options"}, ...options.map(choice)),
+  ].filter((part) => part !== null));
   modal.hidden = false;
 }
 
