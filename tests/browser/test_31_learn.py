@@ -36,8 +36,9 @@ SIGNATURE = """() => {
 GUIDE_FAULTS = """() => {
   const g = document.querySelector('#learn-guide');
   if (!g || g.hidden) return [];
-  const faults = [...g.querySelectorAll('p')].map((p) => p.textContent.trim())
-    .filter((line) => ['null', 'undefined', 'NaN', '[object Object]'].some((w) => line.includes(w)));
+  const faults = g.innerText.split('\\n').map((line) => line.trim())
+    .filter((line) => /\\b(null|undefined|NaN)\\b|\\[object Object\\]/.test(line))
+    .map((line) => 'a line of no words: ' + line);
   const box = g.getBoundingClientRect();
   for (const b of document.querySelectorAll('#bottombar:not([hidden]) button')) {
     const r = b.getBoundingClientRect();
@@ -60,6 +61,10 @@ def follow_the_guide(page, lang: str, seen: set[str], stop_at: str | None = None
         if lang != "en":
             check_no_english(page, lang, "lesson")
         before = page.evaluate(SIGNATURE)
+        try:  # the guide moves above a bar that has just appeared within a frame or two
+            page.wait_for_function(f"() => ({GUIDE_FAULTS})().length === 0", timeout=3000)
+        except PlaywrightTimeout:
+            pass
         assert page.evaluate(GUIDE_FAULTS) == [], before
         key, offered = before.split("|")[1], before.split("|")[-1]
         seen.add(key)

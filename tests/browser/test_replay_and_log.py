@@ -115,6 +115,7 @@ def test_the_replay_plays_by_itself_pauses_and_keeps_its_speed(server, page, two
     page.wait_for_function("() => Number(document.querySelector('.replay-where').dataset.step) >= 4")
     page.click("#replay-play")  # pause
     assert page.locator("#replay-play").get_attribute("aria-pressed") == "false"
+    page.wait_for_selector("#replay:not([data-loading='true'])")  # the step on its way when paused lands
     paused = where(page)
     page.wait_for_timeout(1500)  # four steps' time at 4x: nothing moves while paused
     assert where(page) == paused

@@ -156,6 +156,13 @@ async function start() {
   document.body.append(panel);
   subscribe(() => requestAnimationFrame(tick));
   window.addEventListener("resize", tick);
+  // the bars at the bottom change (a window closed leaves its button there): the guide moves up at once
+  const redock = () => { if (!panel.hidden) dock(); };
+  const bars = new ResizeObserver(redock);
+  for (const id of ["bottombar", "actions"]) {
+    bars.observe($(id));
+    new MutationObserver(redock).observe($(id), {attributes: true, attributeFilter: ["hidden"]});
+  }
   setInterval(tick, 400);  // the board and the windows draw after the view: look again
   tick();
 }

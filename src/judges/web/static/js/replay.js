@@ -35,7 +35,8 @@ async function go(step) {
   const to = Math.max(0, Math.min(r.steps, step));
   if (to === r.step && !loading) { renderReplay(); return; }
   loading = true;
-  try { await loadReplay(to); } finally { loading = false; }
+  $("replay").dataset.loading = "true";  // a step on its way (a pause lets it land)
+  try { await loadReplay(to); } finally { loading = false; $("replay").dataset.loading = "false"; }
 }
 
 function schedule() {
