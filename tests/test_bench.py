@@ -94,6 +94,23 @@ SERVER_BENCHES_SMALL = {
     "spectators.py": ["--spectators", "6", "--per-address", "2", "--actions", "6", "--warmup", "1", "--resyncs", "20"],
     "gc_pauses.py": ["--games", "3", "--actions", "60", "--rounds", "1"],
     "view_bytes.py": ["--seed", "11"],
+    # against this same tree as the "older" one: each scenario's attack runs whole, twice
+    "account_attacks.py": [
+        "--old-src",
+        str(ROOT / "src"),
+        "--rematches",
+        "10",
+        "--tries",
+        "2",
+        "--addresses",
+        "1",
+        "--flood-addresses",
+        "2",
+        "--seconds",
+        "3",
+        "--games",
+        "1",
+    ],
 }
 
 
