@@ -261,7 +261,7 @@ async def mail(base: str, box: Mailbox, args: argparse.Namespace, process: subpr
         async with client(base, f"127.0.2.{a + 1}") as http:
             for i in range(5):
                 name = f"n{a}x{i}"
-                listed = ", ".join(f"v{a}-{i}-{k}@example.net" for k in range(20))
+                listed = ",".join(f"v{a}-{i}-{k}@example.net" for k in range(20))
                 answer = await sign_up(http, name, listed)
                 if answer.status_code == 422:  # one address only: a victim's
                     answer = await sign_up(http, name, "victim@example.net")

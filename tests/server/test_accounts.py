@@ -402,3 +402,49 @@ def test_password_checks_are_bounded_and_a_flood_gets_503_with_retry_after(proxi
     assert most[0] <= 2 and codes.count(401) >= 2  # never more than two at once; the rest waited or were told
     busy = next(a for a in answers if a.status_code == 503)
     assert busy.json()["key"] == "error.busy_sign_in" and int(busy.headers["retry-after"]) >= 1
+
+
+def test_the_owners_sign_in_goes_before_a_flood_of_strangers(proxied, monkeypatch):
+    """The strangers' lane of the queue is full (503 for one more): the owner, at an address his
+    account used before, is still checked, ahead of them, and signs in."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from judges.server.accounts import PasswordChecks
+
+    client = proxied
+    assert sign_up(client, headers=from_address("10.0.0.1")).status_code == 201
+    client.cookies.clear()
+    accounts = client.app.state.accounts
+    accounts.checks = PasswordChecks(workers=1, queue=3, wait=30.0)
+    real = accounts.hasher
+    order, lock = [], threading.Lock()
+    assert accounts.dummy_hash
+
+    class SlowHasher:
+        def verify(self, hash_, password):
+            with lock:
+                order.append(password)
+            time.sleep(0.3)
+            return real.verify(hash_, password)
+
+        def check_needs_rehash(self, hash_):
+            return False
+
+    monkeypatch.setattr(accounts, "hasher", SlowHasher())
+
+    def stranger(i: int):
+        return client.post(
+            "/api/session", json={"name": f"name{i}", "password": "guess"}, headers=from_address(f"10.8.{i}.1")
+        ).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        strangers = [pool.submit(stranger, i) for i in range(8)]
+        time.sleep(0.4)  # the strangers hold the worker and fill their lane
+        owner = client.post(
+            "/api/session", json={"name": "ruth", "password": "a long secret"}, headers=from_address("10.0.0.1")
+        )
+        codes = [f.result() for f in strangers]
+    assert owner.status_code == 200, owner.text
+    assert 503 in codes  # the strangers' lane was full
+    assert order.index("a long secret") <= 2  # checked after the one under way, not after the queue

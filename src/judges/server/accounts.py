@@ -17,7 +17,8 @@ Every password hashed or checked (sign-in, sign-up, a new password) waits its tu
 bounded queue (`PasswordChecks`): `password_checks` at a time on threads of their own (argon2
 costs ~0.1-0.2 s of CPU and 64 MiB each), `password_queue` waiting; beyond, or after waiting
 `password_wait` seconds, 503 `error.busy_sign_in` with Retry-After. A flood of sign-ins cannot
-take more CPU or memory than that, and an honest one waits behind at most the queue.
+take more CPU or memory than that; a sign-in from an address the account used before goes
+first, so its owner waits for the checks under way at most.
 
 A seat taken while signed in (created, claimed from an invitation, taken from the lobby) is
 bound to the account: the stored seat holds `account` (the account's id) and `account_for` (the
@@ -31,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -215,16 +216,17 @@ def account_payload(account: Account) -> dict[str, Any]:
 class PasswordChecks:
     """The one queue where passwords are hashed and checked: `workers` at a time on threads of
     their own, at most `queue` waiting, each at most `wait` seconds; beyond, 503 with
-    Retry-After (the server stays within `workers` times argon2's CPU and memory)."""
+    Retry-After (the server stays within `workers` times argon2's CPU and memory). A sign-in
+    from an address its account used before (`first`) waits in a lane of its own, served
+    before the others: a flood of strangers' sign-ins does not keep the owner out."""
 
     def __init__(self, workers: int, queue: int, wait: float) -> None:
         self.workers = max(1, workers)
         self.queue = queue
         self.wait = wait
         self.executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="password")
-        self._free: asyncio.Semaphore | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self.waiting = 0
+        self._lanes: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (deque(), deque())
+        self.waiting = [0, 0]  # the first lane's, the others'
         self.running = 0
         self.most = 0  # the most run at once (tests, benchmarks)
 
@@ -238,24 +240,40 @@ class PasswordChecks:
             retry_after=seconds,
         )
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        loop = asyncio.get_running_loop()
-        if self._free is None or self._loop is not loop:  # bound to the loop that serves the app
-            self._free, self._loop = asyncio.Semaphore(self.workers), loop
-        free = self._free
-        if self.waiting >= self.queue:
+    def _dispatch(self) -> None:
+        """Hands free workers to the waiting, the first lane first."""
+        for lane in self._lanes:
+            while lane and self.running < self.workers:
+                turn = lane.popleft()
+                if not turn.done():  # not given up (timed out, or its request went away)
+                    self.running += 1
+                    turn.set_result(None)
+
+    def _release(self) -> None:
+        self.running -= 1
+        self._dispatch()
+
+    async def run(self, fn: Callable[..., T], *args: Any, first: bool = False) -> T:
+        lane = 0 if first else 1
+        if self.waiting[lane] >= self.queue:
             raise self._busy()
-        self.waiting += 1
+        loop = asyncio.get_running_loop()
+        turn: asyncio.Future[None] = loop.create_future()
+        self._lanes[lane].append(turn)
+        self.waiting[lane] += 1
         try:
-            await asyncio.wait_for(free.acquire(), self.wait)
+            self._dispatch()
+            await asyncio.wait_for(turn, self.wait)
         except TimeoutError:
             raise self._busy() from None
+        except BaseException:
+            if turn.done() and not turn.cancelled():
+                self._release()  # given a worker, then cancelled: the worker goes back
+            raise
         finally:
-            self.waiting -= 1
-        self.running += 1
+            self.waiting[lane] -= 1
         self.most = max(self.most, self.running)
         try:
             return await loop.run_in_executor(self.executor, fn, *args)
         finally:
-            self.running -= 1
-            free.release()
+            self._release()

@@ -120,7 +120,8 @@ async def sign_in(
 
     right = False
     try:
-        right = await accounts.checks.run(check)  # argon2 takes its time: off the event loop, in turn
+        # argon2 takes its time: off the event loop, in turn (the owner's addresses first)
+        right = await accounts.checks.run(check, first=known)
     except ServiceError:  # busy (503): no guess was checked, the tokens go back
         right = True
         raise
