@@ -325,3 +325,59 @@ def test_repopulating_rome_below_eight_senators():
     game.apply(Repopulate(player=0, senator="11"))
     assert state.senators["11"].faction == 0
     assert [d.kind for d in game.pending] == ["propose_consuls"]
+
+
+from judges.rome.engine.actions import AppointMaster, ProposeDictator  # noqa: E402
+from judges.rome.engine.phases import PHASE_STEPS  # noqa: E402
+from judges.rome.engine.state import PHASES  # noqa: E402
+
+
+def dictator_game(wars):
+    """The consuls just elected (Fabius Rome, Valerius Field); Cornelius (0) and Julius (2) hold
+    no office."""
+    from judges.engine.dice import ScriptedDice
+    from judges.rome.engine.game import RomeGame
+
+    state = position()
+    senator(state, "1", 0)
+    senator(state, "2", 0, office="rome_consul")
+    senator(state, "3", 1, office="field_consul")
+    senator(state, "4", 2)
+    state.wars = wars
+    state.phase = PHASES.index("senate")
+    state.step = PHASE_STEPS["senate"].index(senate_rules.dictator_election)
+    game = RomeGame(state, ScriptedDice())
+    senate_rules.open_senate(game.ctx)
+    game.state.scratch["senate"]["consuls_elected"] = True
+    game.advance()
+    return game
+
+
+def test_a_dictator_only_when_wars_call_for_one():
+    """R104 (K13 as VG): three active wars, or one of printed strength 20 (the 1st Punic War's
+    land 10 + naval 10)."""
+    calm = dictator_game([WarInPlay(id="gallic_1", state="active")])
+    assert [(d.player, d.kind) for d in calm.pending] == [(0, "propose_censor")]
+    game = dictator_game([WarInPlay(id="punic_1", state="active")])
+    assert [(d.player, d.kind) for d in game.pending] == [(0, "propose_dictator")]
+    assert {getattr(a, "senator", None) for a in game.legal_actions(0)} == {None, "1", "4"}
+
+
+def test_the_dictator_gains_7_presides_names_his_master_and_cannot_be_vetoed():
+    """R107-R111."""
+    game = dictator_game([WarInPlay(id="punic_1", state="active")])
+    game.apply(ProposeDictator(player=0, senator="4"))
+    vote_all(game, "yea", "yea", "yea")
+    d = game.state.senators["4"]
+    assert (d.office, d.influence, d.prior_consul) == ("dictator", 4 + 7, True)
+    assert [(x.player, x.kind) for x in game.pending] == [(2, "appoint_master")]
+    with pytest.raises(IllegalAction):
+        game.apply(AppointMaster(player=2, senator="2"))  # a consul
+    game.apply(AppointMaster(player=2, senator="1"))
+    m = game.state.senators["1"]
+    assert (m.office, m.influence, m.prior_consul) == ("master_of_horse", 5 + 3, False)
+    # nobody is left for the censorship; the Dictator presides over the business
+    assert [(x.player, x.kind) for x in game.pending] == [(2, "propose_business")]
+    game.state.factions[1].hand = ["tribune.2"]
+    game.apply(RaiseForces(player=2, legions=1))
+    assert not any(isinstance(a, Veto) for a in game.legal_actions(1))

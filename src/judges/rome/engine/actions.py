@@ -243,6 +243,18 @@ class NominateConsulForLife(Action, tag="nominate_consul_for_life", frozen=True)
     senator: str
 
 
+class ProposeDictator(Action, tag="propose_dictator", frozen=True):
+    """Senate: the presiding magistrate proposes a Dictator when Rome's wars allow one (R104)."""
+
+    senator: str
+
+
+class AppointMaster(Action, tag="appoint_master", frozen=True):
+    """Senate: the Dictator names his Master of Horse (R109)."""
+
+    senator: str
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     Done,
     ChooseLeader,
@@ -278,6 +290,8 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     Ransom,
     Repopulate,
     NominateConsulForLife,
+    ProposeDictator,
+    AppointMaster,
 )
 _DECODER = msgspec.json.Decoder(
     Done
@@ -314,6 +328,8 @@ _DECODER = msgspec.json.Decoder(
     | Ransom
     | Repopulate
     | NominateConsulForLife
+    | ProposeDictator
+    | AppointMaster
 )
 
 

@@ -18,6 +18,7 @@ from . import forum, playing, prosecutions, provinces, revenue, revolution, sena
 from .actions import (
     Action,
     Appeal,
+    AppointMaster,
     AttractKnight,
     AwardConcession,
     Bid,
@@ -38,6 +39,7 @@ from .actions import (
     PressureKnights,
     ProposeCensor,
     ProposeConsuls,
+    ProposeDictator,
     ProposeGovernor,
     Prosecute,
     Raise,
@@ -141,6 +143,20 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 senate.legal_propose_consuls,
                 senate.apply_propose_consuls,
                 senate.RULE_CONSULS,
+            ),
+            DecisionKind(
+                "propose_dictator",
+                (ProposeDictator, Skip),
+                senate.legal_propose_dictator,
+                senate.apply_propose_dictator,
+                senate.RULE_DICTATOR,
+            ),
+            DecisionKind(
+                "appoint_master",
+                (AppointMaster,),
+                senate.legal_appoint_master,
+                senate.apply_appoint_master,
+                senate.RULE_DICTATOR,
             ),
             DecisionKind(
                 "propose_censor",

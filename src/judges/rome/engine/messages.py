@@ -105,6 +105,8 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.senate.steps_down": _declare(senator="senator"),
         "rome.senate.consuls": _declare(senator="senator", other="senator"),
         "rome.senate.censor": _declare(senator="senator"),
+        "rome.senate.dictator": _declare(senator="senator"),
+        "rome.senate.master_of_horse": _declare(senator="senator"),
         "rome.senate.trial": _declare(senator="senator", prosecutor="senator", major="trial"),
         "rome.senate.appeal": _declare(senator="senator", int="int"),
         "rome.senate.freed": _declare(senator="senator"),

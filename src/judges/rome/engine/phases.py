@@ -58,6 +58,7 @@ PHASE_STEPS: Mapping[str, tuple[Step, ...]] = MappingProxyType(
             senate.open_senate,
             senate.repopulate,
             senate.consul_elections,
+            senate.dictator_election,
             senate.censor_election,
             prosecutions.prosecutions,
             provinces.governors,

@@ -20,6 +20,7 @@ from typing import Any
 from ...engine.errors import IllegalAction
 from .actions import (
     Appeal,
+    AppointMaster,
     AwardConcession,
     CloseSenate,
     Deploy,
@@ -27,8 +28,10 @@ from .actions import (
     NominateConsulForLife,
     ProposeCensor,
     ProposeConsuls,
+    ProposeDictator,
     RaiseForces,
     Repopulate,
+    Skip,
     Veto,
     Vote,
 )
@@ -186,6 +189,98 @@ def consul_elections(ctx: Ctx) -> bool:
     return False
 
 
+RULE_DICTATOR = "R104-R114 Dictator (VG 1.09.3)"
+
+
+def dictator_allowed(ctx: Ctx) -> bool:
+    """R104 (K13 as VG): three active wars, or one active war whose printed land and naval
+    strength reach 20."""
+    rules, deck = ctx.rules, ctx.deck
+    active = [w for w in ctx.state.wars if w.state in ("active", "unprosecuted")]
+    big = any(
+        deck.wars[w.id].land + (0 if w.naval_won else deck.wars[w.id].naval) >= rules.dictator_war_strength
+        for w in active
+    )
+    return len(active) >= rules.dictator_active_wars or big
+
+
+def dictator_candidates(ctx: Ctx) -> list[str]:
+    """R107: an aligned senator in Rome holding no office."""
+    rejected = {r[1] for r in _sitting(ctx)["rejected"] if len(r) == 2 and r[0] == "dictator"}
+    return sorted((s.id for s in in_senate(ctx) if not s.office and s.id not in rejected), key=int)
+
+
+def dictator_election(ctx: Ctx) -> bool:
+    """R104-R106: after the consuls and before the censor, the presiding magistrate may put a
+    Dictator to the vote [D: the consuls' agreement is modelled as his proposal and the vote]."""
+    sitting = _sitting(ctx)
+    if presiding(ctx) is None or sitting.get("dictator_done"):
+        return True
+    if sitting["floor"] is not None and sitting["floor"]["kind"] == "dictator":
+        if tally(ctx):
+            install_dictator(ctx, sitting["last"][1])
+            return True
+    if (
+        not dictator_allowed(ctx)
+        or not dictator_candidates(ctx)
+        or any(s.office == "dictator" for s in ctx.state.senators.values())
+    ):
+        sitting["dictator_done"] = True
+        return True
+    ask_presiding(ctx, "propose_dictator")
+    return False
+
+
+def legal_propose_dictator(ctx: Ctx, decision: Decision) -> Iterable[ProposeDictator | Skip]:
+    out: list[ProposeDictator | Skip] = [Skip(player=decision.player)]
+    out += [ProposeDictator(player=decision.player, senator=s) for s in dictator_candidates(ctx)]
+    return out
+
+
+def apply_propose_dictator(ctx: Ctx, decision: Decision, action: ProposeDictator | Skip) -> None:
+    if isinstance(action, Skip):
+        ctx.state.pending.remove(decision)
+        _sitting(ctx)["dictator_done"] = True
+        return
+    if action.senator not in dictator_candidates(ctx):
+        raise IllegalAction(RULE_DICTATOR, "rome.error.not_a_candidate", f"{action.senator} cannot be Dictator")
+    ctx.state.pending.remove(decision)
+    put_to_vote(ctx, "dictator", ("dictator", action.senator), vetoable=True)
+
+
+def install_dictator(ctx: Ctx, senator: str) -> None:
+    """R108, R110: +7 influence, the prior-consul marker; he presides and names his Master of
+    Horse."""
+    s = ctx.state.senators[senator]
+    s.office, s.prior_consul = "dictator", True
+    s.influence += ctx.rules.dictator_influence
+    sitting = _sitting(ctx)
+    sitting["presiding"] = s.id
+    sitting["dictator_done"] = True
+    ctx.report("rome.senate.dictator", senator=s.id)
+    if any(
+        x.id != s.id and not x.office
+        for x in ctx.state.senators.values()
+        if x.location == "rome" and x.faction != UNALIGNED
+    ):
+        ctx.state.pending.append(Decision(s.faction, "appoint_master"))
+
+
+def legal_appoint_master(ctx: Ctx, decision: Decision) -> Iterable[AppointMaster]:
+    return [AppointMaster(player=decision.player, senator=s.id) for s in in_senate(ctx) if not s.office]
+
+
+def apply_appoint_master(ctx: Ctx, decision: Decision, action: AppointMaster) -> None:
+    """R109: any other senator in Rome, +3 influence, no prior-consul marker."""
+    s = ctx.state.senators.get(action.senator)
+    if s is None or s.office or s.location != "rome" or s.faction == UNALIGNED:
+        raise IllegalAction(RULE_DICTATOR, "rome.error.not_a_candidate", f"{action.senator} cannot be Master of Horse")
+    ctx.state.pending.remove(decision)
+    s.office = "master_of_horse"
+    s.influence += ctx.rules.master_of_horse_influence
+    ctx.report("rome.senate.master_of_horse", senator=s.id)
+
+
 def censor_election(ctx: Ctx) -> bool:
     sitting = _sitting(ctx)
     if presiding(ctx) is None:
@@ -241,6 +336,9 @@ def put_to_vote(ctx: Ctx, kind: str, subject: tuple[str, ...], vetoable: bool) -
     """Every faction still playing owes its vote at once (also one with nobody in Rome: it may
     still veto, VG 1.09.15)."""
     sitting = _sitting(ctx)
+    pm = ctx.state.senators.get(sitting["presiding"])
+    if pm is not None and pm.office == "dictator" and kind not in ("trial",):
+        vetoable = False  # R111: a Dictator's proposals cannot be vetoed
     sitting["floor"] = {"kind": kind, "subject": list(subject), "vetoable": vetoable}
     sitting["last"] = list(subject)
     sitting["ballots"] = {}
@@ -373,9 +471,11 @@ def install_consuls(ctx: Ctx, pair: list[str] | tuple[str, str]) -> None:
     agreement]; the Rome Consul presides. A censor or Master of Horse elected leaves that office."""
     state, rules = ctx.state, ctx.rules
     for s in state.senators.values():
-        if s.office in ("rome_consul", "field_consul"):
+        if s.office in ("rome_consul", "field_consul", "dictator"):
             s.office = ""
             s.prior_consul = True
+        elif s.office == "master_of_horse":
+            s.office = ""
     first, second = (state.senators[x] for x in pair)
     while True:
         a, b = ctx.roll(2)
@@ -436,9 +536,10 @@ def commanders(ctx: Ctx) -> list[Senator]:
     state = ctx.state
     field_ = next((s for s in in_senate(ctx) if s.office == "field_consul"), None)
     rome = next((s for s in in_senate(ctx) if s.office == "rome_consul"), None)
+    dictator = [s for s in in_senate(ctx) if s.office == "dictator"]
     if field_ is not None:
-        return [field_]
-    return [rome] if rome is not None and state.scratch["senate"]["consuls_elected"] else []
+        return [field_] + dictator
+    return ([rome] if rome is not None and state.scratch["senate"]["consuls_elected"] else []) + dictator
 
 
 def deploy_refusal(ctx: Ctx, action: Deploy) -> str | None:
