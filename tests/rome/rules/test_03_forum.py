@@ -345,3 +345,20 @@ def test_every_war_and_leader_named_in_the_data_can_be_placed():
         if w != "punic_1":
             wars.place_war(c, w)
     assert len(state.wars) == 7
+
+
+def test_seduction_makes_the_attempt_unopposed_and_blackmail_punishes_a_failure():
+    """R58, R269, R270 (VG cards): nobody may counter-bribe; a failed Blackmail costs the target
+    2d6 influence and 2d6 popularity."""
+    game = persuasion_game([6, 5, 2, 1, 3, 3])
+    game.state.factions[0].hand = ["blackmail"]
+    game.state.senators["7"].influence = 10
+    game.apply(Persuade(player=0, persuader="1", target="7", bribe=0, card="blackmail"))
+    assert [(d.player, d.kind) for d in game.pending] == [(0, "persuasion")]  # no counter-bribes
+    game.apply(Roll(player=0))  # 11: fails
+    target = game.state.senators["7"]
+    assert (target.influence, target.popularity, target.faction) == (10 - 3, -6, -1)
+    assert game.state.discard == ["blackmail"] and game.state.factions[0].hand == []
+    with pytest.raises(IllegalAction) as err:  # the card must be in the hand
+        forum_game([2, 3]).apply(Persuade(player=0, persuader="1", target="4", card="seduction"))
+    assert err.value.key == "rome.error.not_in_hand"

@@ -71,6 +71,7 @@ class Persuade(Action, tag="persuade", frozen=True):
     persuader: str
     target: str
     bribe: int = 0
+    card: str = ""  # a Seduction or Blackmail card from the hand: nobody may counter-bribe (R58)
 
 
 class CounterBribe(Action, tag="counter_bribe", frozen=True):

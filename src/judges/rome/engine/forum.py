@@ -46,6 +46,7 @@ RULE_LEADER = "R65 Faction leader (VG 1.07.7)"
 RULE_AUCTION = "R42-R44 Auction of initiatives (VG 1.07.22)"
 RULE_ENEMY_LEADER = "Enemy Leader Dies (VG events)"
 STAGES = ("persuade", "knights", "games", "leader")
+UNOPPOSED = ("seduction", "blackmail")  # R58, R269, R270: cards that forbid counter-bribes
 POPULARITY_LIMIT = 9  # VG 1.07.31: popularity stays within -9..9
 
 
@@ -171,6 +172,8 @@ def persuasion_refusal(ctx: Ctx, seat: int, action: Persuade) -> str | None:
         return "rome.error.leader_not_persuadable"
     if not 0 <= action.bribe <= p.talents:
         return "rome.error.not_enough_talents"
+    if action.card and (action.card not in UNOPPOSED or action.card not in state.factions[seat].hand):
+        return "rome.error.not_in_hand"
     return None
 
 
@@ -192,11 +195,13 @@ def legal_initiative(ctx: Ctx, decision: Decision) -> Iterable[Action]:
         for p in mine:
             if p.location != "rome":
                 continue
+            cards = [""] + [c for c in UNOPPOSED if c in state.factions[seat].hand]
             for t in state.senators.values():
                 for bribe in sorted({0, p.talents}):
-                    action = Persuade(player=seat, persuader=p.id, target=t.id, bribe=bribe)
-                    if persuasion_refusal(ctx, seat, action) is None:
-                        out.append(action)
+                    for card in cards:
+                        action = Persuade(player=seat, persuader=p.id, target=t.id, bribe=bribe, card=card)
+                        if persuasion_refusal(ctx, seat, action) is None:
+                            out.append(action)
     elif stage == "knights":
         for s in mine:
             if s.location == "rome":
@@ -280,12 +285,16 @@ def open_persuasion(ctx: Ctx, decision: Decision, action: Persuade) -> None:
     state = ctx.state
     state.pending.remove(decision)
     state.senators[action.persuader].talents -= action.bribe
+    if action.card:
+        state.factions[decision.player].hand.remove(action.card)
+        state.discard.append(action.card)
     state.scratch["persuasion"] = {
         "persuader": action.persuader,
         "target": action.target,
         "bribes": action.bribe,
         "counters": 0,
         "queue": [],
+        "card": action.card,
     }
     ctx.report("rome.forum.persuasion", senator=action.persuader, target=action.target, talents=action.bribe)
     counter_round(ctx)
@@ -302,6 +311,8 @@ def counter_round(ctx: Ctx) -> None:
     p = _persuasion(ctx)
     seat = _turn(ctx)["seat"]
     p["queue"] = [s for s in order_from(ctx.state, seat) if s != seat and ctx.state.factions[s].treasury > 0]
+    if p["card"]:
+        p["queue"] = []  # unopposed: only the target's loyalty and treasury defend him
     next_counter(ctx)
 
 
@@ -371,6 +382,9 @@ def resolve_persuasion(ctx: Ctx) -> None:
     ctx.report("rome.forum.persuasion_roll", target=target.id, int=roll, number=number, won=won)
     if won:
         target.faction = persuader.faction
+    elif p["card"] == "blackmail":  # R270: a failed blackmail costs the target 2d6 and 2d6
+        target.influence = max(0, target.influence - sum(ctx.roll(2)))
+        add_popularity(target, -sum(ctx.roll(2)))
 
 
 # --- auctions (GAP-12) ----------------------------------------------------------------------
