@@ -489,3 +489,25 @@ def test_the_bot_pool_serves_games_in_turn_and_keeps_a_worker_for_light_bots():
     # would run h0's backlog, then h1's: seven games in those twenty starts)
     assert len(set(order[1:21])) == 20
     assert len(order) == 60 and pool.pending() == 0
+
+
+def test_a_resume_link_brings_the_seat_to_another_browser(client):
+    """A guest's seat lives in one cookie: its resume link gives it to another browser, whose
+    new credential replaces the old one; a newer link spends the older."""
+    data = create(client)
+    game_id, host = data["id"], data["token"]
+    old = client.post(f"/api/games/{game_id}/resume", headers={"X-Seat-Token": host}).json()["link"]
+    new = client.post(f"/api/games/{game_id}/resume", headers={"X-Seat-Token": host}).json()["link"]
+    assert old != new and f"/resume/{game_id}/" in new
+    client.cookies.clear()
+    path = new.removeprefix("http://testserver")
+    assert client.get(old.removeprefix("http://testserver")).status_code == 404  # replaced
+    page = client.get(path)
+    assert page.status_code == 200 and 'id="take-seat"' in page.text  # opening it takes nothing
+    assert client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": host}).status_code == 200
+    taken = client.post(path, follow_redirects=False)
+    assert taken.status_code == 303 and taken.headers["location"] == f"/games/{game_id}"
+    assert client.get(f"/api/games/{game_id}/view").json()["seat"] == 0  # the new cookie
+    refused = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": host})
+    assert refused.status_code in (401, 403)  # the other browser's credential stopped
+    assert "resume_hash" not in str(client.get("/api/lobby").json())

@@ -128,6 +128,26 @@ def invitation_link(base: str, game_id: str, code: str) -> str:
     return f"{base}/join/{game_id}/{code}"
 
 
+def new_resume_code(seat: dict[str, Any]) -> str:
+    """Opens a fresh resume link for `seat` (an earlier one stops working); returns its code.
+    A guest's seat lives in one browser's cookie: the link brings it to another browser."""
+    code = new_token()
+    seat["resume_hash"] = hash_token(code)
+    return code
+
+
+def resumed_seat(seats: list[dict[str, Any]], code: str | None) -> int | None:
+    """The held seat whose resume link `code` is, or None."""
+    for i, seat in enumerate(seats):
+        if held(seat) and verify_token(code, seat.get("resume_hash")):
+            return i
+    return None
+
+
+def resume_link(base: str, game_id: str, code: str) -> str:
+    return f"{base}/resume/{game_id}/{code}"
+
+
 def host_seat(seats: list[dict[str, Any]]) -> int | None:
     return next((i for i, s in enumerate(seats) if s.get("host")), None)
 

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from ...engine import DEFAULT_RULES
 from ...i18n import request_language
 from .. import seats as seat_keys
+from ..accounts import Accounts
 from ..deps import AccountsDep, ServiceDep, seat_of
 from ..errors import ServiceError
 from ..html import page
+from ..store import hash_token, new_token, verify_token
 
 router = APIRouter()
 
@@ -58,6 +63,56 @@ async def invitation_page(
         response.status_code = 409  # one seat per player: the host cannot take an invited seat
         return response
     return page("join.html", request, language, seat=seat, name=live.seats[seat]["name"])
+
+
+@router.get("/resume/{game_id}/{code}", response_class=HTMLResponse, include_in_schema=False)
+async def resume_page(
+    request: Request, game_id: str, code: str, service: ServiceDep, lang: str | None = None
+) -> HTMLResponse:
+    """A seat's resume link (POST /api/games/{id}/resume): a button that brings the seat to
+    this browser. Opening the link alone takes nothing (a link preview must not)."""
+    live = await service.get(game_id)
+    seat = seat_keys.resumed_seat(live.seats, code)
+    language = request_language(request, lang, live.seats[seat]["language"] if seat is not None else None)
+    if seat is None:
+        response = page("message.html", request, language, key="ui.resume_spent", error="error.resume_link")
+        response.status_code = 404
+        return response
+    return page("join.html", request, language, seat=seat, name=live.seats[seat]["name"], resume=True)
+
+
+@router.post("/resume/{game_id}/{code}", include_in_schema=False)
+async def resume_seat(request: Request, game_id: str, code: str, service: ServiceDep) -> RedirectResponse:
+    """Takes the seat of a resume link: a new credential goes into this browser's cookie (the
+    other browser's stops working), and the browser goes on to the game's page. A seat bound to
+    an account stays the account's."""
+    if not seat_keys.same_origin(request):
+        raise ServiceError(403, "error.cross_origin", "a seat is taken from this site's pages only")
+    live = await service.get(game_id)
+    token = new_token()
+    now = time.time()
+
+    def change(info: dict[str, Any]) -> bool:
+        if not seat_keys.held(info) or not verify_token(code, info.get("resume_hash")):
+            return False  # spent meanwhile (a new link, the seat given away)
+        bound = isinstance(info.get("account"), int) and Accounts.bound(info, info["account"])
+        info["token_hash"] = hash_token(token)
+        if bound:
+            info["account_for"] = hash_token(info["token_hash"])
+        info["seen"] = now
+        return True
+
+    async with live.lock:
+        seat = seat_keys.resumed_seat(live.seats, code)
+        if seat is None:
+            raise ServiceError(404, "error.resume_link", "this link is not valid: a newer one replaced it")
+        seats, _ = await service.update_seat(live, seat, change)
+        if not verify_token(token, seats[seat].get("token_hash")):
+            raise ServiceError(404, "error.resume_link", "this link is not valid: a newer one replaced it")
+    service.publish(live)
+    response = RedirectResponse(f"/games/{game_id}", status_code=303)
+    seat_keys.set_seat_cookie(response, request, game_id, token)
+    return response
 
 
 @router.post("/join/{game_id}/{code}", include_in_schema=False)

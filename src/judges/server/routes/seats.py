@@ -36,6 +36,26 @@ async def host_control(
     return out
 
 
+@router.post("/api/games/{game_id}/resume")
+async def resume_link(game_id: str, request: Request, service: ServiceDep, rates: RatesDep) -> dict:
+    """A link that brings your seat to another browser (a guest's seat lives in one browser's
+    cookie): opened there, it takes the seat, and this browser's credential stops working. A
+    new link replaces the previous one. A few a minute, as away and back."""
+    live = await service.get(game_id)
+    seat = await seat_of(request, live)
+    rate_limited(rates.away, (game_id, seat), "error.rate_away", "seat changes")
+    codes: list[str] = []
+
+    def change(info: dict[str, Any]) -> bool:
+        codes[:] = [seat_keys.new_resume_code(info)]
+        return True
+
+    async with live.lock:
+        await service.update_seat(live, seat, change)
+    service.publish(live)  # another process may serve the link
+    return {"seat": seat, "link": seat_keys.resume_link(str(request.base_url).rstrip("/"), game_id, codes[0])}
+
+
 @router.post("/api/games/{game_id}/seat/{move}")
 async def seat_control(
     game_id: str, move: Literal["away", "back"], request: Request, service: ServiceDep, rates: RatesDep

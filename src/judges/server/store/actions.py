@@ -44,6 +44,9 @@ from .schema import (
     snapshots_table,
 )
 
+# What a summary of a stored seat leaves out: its secrets' hashes and the account binding's.
+SEAT_SECRETS = frozenset({"token_hash", "account_for", "resume_hash"})
+
 
 class ActionsStore(StoreBase):
     # --- actions --------------------------------------------------------------------------
@@ -301,7 +304,10 @@ class ActionsStore(StoreBase):
                     updated_at=_utc(g.updated_at),
                     options=g.options,
                     rules_version=g.rules_version,
-                    seats=[{k: v for k, v in s.items() if k not in ("token_hash", "account_for")} for s in g.seats],
+                    seats=[
+                        {k: v for k, v in s.items() if k not in ("token_hash", "account_for", "resume_hash")}
+                        for s in g.seats
+                    ],
                     action_count=g.action_count,
                     ending=g.ending,
                     winners=g.winners,

@@ -11,6 +11,7 @@ import {effects, initEffects} from "./effects.js";
 import {initChat, renderChat} from "./chat.js";
 import {initLayout, renderLayout} from "./layout.js";
 import {announce, initClock, renderBoardClock} from "./clock.js";
+import {initResume} from "./resume.js";
 
 const app = $("app").dataset;
 store.app = {gameId: app.gameId, seat: Number(app.seat), lang: app.lang, mode: app.mode};
@@ -36,6 +37,6 @@ $("bell").addEventListener("click", toggleBell);
 document.addEventListener("click", (e) => { if (!/** @type {Element} */ (e.target).closest("#chooser, #board")) closeChooser(); });
 
 loadStatic().then(() => {
-  initBoard(); initPanels(); initEffects(); initChat(); initLayout(); initClock();
+  initBoard(); initPanels(); initEffects(); initChat(); initLayout(); initClock(); initResume();
   if (store.app.mode === "replay") loadReplay(0); else connect();  // a replay opens at its start: the result is not spoiled
 });
