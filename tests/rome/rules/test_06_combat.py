@@ -134,3 +134,19 @@ def test_unattacked_active_wars_are_unprosecuted_and_four_active_wars_lose_the_g
     state.wars.append(WarInPlay(id="macedonian_1", state="active"))
     combat.end_of_combat(ctx(state))
     assert state.result is not None and state.result.ending == "wars"
+
+
+def test_once_the_last_war_of_a_series_is_beaten_the_earlier_ones_are_revolts():
+    """R200, VG 1.07.333: the 2nd Punic War beaten, the 1st pays no spoils when it falls."""
+    state = position()
+    senator(state, "1", 0, military=4, location="field")
+    senator(state, "2", 1, military=4, location="field")
+    first = WarInPlay(id="punic_1", state="active", naval_won=True)
+    state.wars = [WarInPlay(id="punic_2", state="active"), first]
+    state.forces = [
+        Force(war="punic_2", commander="1", legions=25, fleets=5),
+        Force(war="punic_1", commander="2", legions=25, fleets=5),
+    ]
+    combat.combat(ctx(state, [6, 6, 6, 30, 29, 6, 6, 6]))  # 18 + 25 + 4 − 30 (doubled): 17, two chits
+    assert state.wars == [] and state.treasury == 100 + 25  # the 2nd's spoils only
+    assert first.revolt

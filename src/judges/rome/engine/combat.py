@@ -47,7 +47,11 @@ def commander_bonus(senator: Senator | None, units: int) -> int:
 
 
 def is_revolt(ctx: Ctx, war: str) -> bool:
+    """R200, VG 1.07.333: a revolt pays no spoils: a war whose named province exists, or an
+    earlier war of a series whose last war was beaten."""
     card = ctx.deck.wars[war]
+    if any(w.id == war and w.revolt for w in ctx.state.wars):
+        return True
     return bool(card.revolt_if_province) and any(p.id == card.revolt_if_province for p in ctx.state.provinces)
 
 
@@ -194,6 +198,10 @@ def win(ctx: Ctx, force: Force, war: WarInPlay, naval: bool) -> None:
         force.veterans = min(force.legions, force.veterans + 1)
     revolt = is_revolt(ctx, war.id)
     state.wars.remove(war)
+    if card.number == max(w.number for w in deck.wars.values() if w.series == card.series):
+        for earlier in state.wars:
+            if deck.wars[earlier.id].series == card.series:
+                earlier.revolt = True
     state.removed.append(war.id)
     state.curia.extend(war.leaders)
     if not revolt:

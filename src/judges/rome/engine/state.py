@@ -101,6 +101,7 @@ class WarInPlay(Struct, kw_only=True):
     state: str  # one of WAR_STATES
     leaders: list[str] = field(default_factory=list)
     naval_won: bool = False  # a naval victory marker: never fought at sea again (R210)
+    revolt: bool = False  # the last war of its series was beaten: no spoils (R200, VG 1.07.333)
 
 
 class ProvinceInPlay(Struct, kw_only=True):
