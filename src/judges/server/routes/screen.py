@@ -138,9 +138,20 @@ class Joining(BaseModel):
     name: str | None = Field(default=None, max_length=200)
 
 
+async def from_this_site(request: Request) -> None:
+    """Refuses another site's page before anything of the request is read (its body too)."""
+    if not seat_keys.same_origin(request):
+        raise ServiceError(403, "error.cross_origin", "a seat is taken from this site's pages only")
+
+
 @router.post("/api/games/{game_id}/join")
 async def join(
-    game_id: str, request: Request, response: Response, service: ServiceDep, body: Joining | None = None
+    game_id: str,
+    request: Request,
+    response: Response,
+    service: ServiceDep,
+    checked: Annotated[None, Depends(from_this_site)],
+    body: Joining | None = None,
 ) -> dict[str, Any]:
     """Takes the first free seat of an open table: its credential is made now, set as the
     game's cookie (server/seats.py) and answered once (API clients send it as X-Seat-Token).
@@ -148,8 +159,6 @@ async def join(
     account's. A seat the host invited someone to is reserved for them; a player already
     seated at the table takes no second seat (409 `error.seat_held`); a name another seat of
     the table bears is refused (409 `error.name_at_table`)."""
-    if not seat_keys.same_origin(request):
-        raise ServiceError(403, "error.cross_origin", "a seat is taken from this site's pages only")
     live = await service.get(game_id)
     name = clean_name(body.name if body else None, service.limits.max_name_chars)
     if name and any(s["name"].casefold() == name.casefold() for s in live.seats if not seat_keys.free(s)):
