@@ -47,6 +47,9 @@ def test_no_log_line_of_a_whole_game_says_question_mark_in_three_languages(brows
         assassins = page.locator("#log-list li.log-action[data-type='play_assassin']").all_inner_texts()
         assert assassins and all(any(f"({n})" in line for n in names) for line in assassins), assassins
         page.locator("#log-list li.log-action[data-type='play_assassin']").first.scroll_into_view_if_needed()
-        shot(page, f"log-owners-{lang}")
+        shot(page, f"log-owners-{lang}-1400")
+        page.set_viewport_size({"width": 390, "height": 844})  # a phone: the log is a panel below the board
+        page.locator("#log-list li.log-action[data-type='play_assassin']").first.scroll_into_view_if_needed()
+        shot(page, f"log-owners-{lang}-390")
         assert errors == [], errors
         page.context.close()
