@@ -18,6 +18,7 @@ from ..accounts import SESSION_COOKIE, account_payload
 from ..deps import AccountsDep, ServiceDep, rate_limited
 from ..errors import ServiceError
 from ..limits import RateLimiter, clean_name
+from ..lobby import table_number
 from ..mailer import clean_email
 from ..store import hash_token
 
@@ -175,6 +176,7 @@ async def my_games(request: Request, service: ServiceDep, accounts: AccountsDep,
         entry: dict[str, Any] = {
             "id": stored.id,
             "seat": stored.seat,
+            "table": table_number(stored.id),  # as the lobby calls it (server/lobby.py)
             "names": [s["name"] for s in stored.seats],
             "link": f"/games/{stored.id}",
         }

@@ -61,14 +61,15 @@ async function loadGames() {
   const data = await response.json();
   $("my-running").replaceChildren(...data.running.map((g) => el("tr",
     {dataset: {myGame: g.id, yourTurn: String(g.your_turn)}, class: g.your_turn ? "my-turn" : null},
-    el("td", {}, g.your_turn ? el("span", {class: "mark", title: t("ui.your_turn")}) : null, g.names.join(", ")),
+    el("td", {}, g.your_turn ? el("span", {class: "mark", title: t("ui.your_turn")}) : null, g.names.join(", "),
+      el("br"), el("span", {class: "my-games-when table-number"}, t("ui.table_number", {n: g.table}))),
     el("td", {}, t("ui.round_phase", {round: g.round, phase: t("phase." + g.phase)}),
       el("br"), el("span", {class: "my-games-when"},
         (g.your_turn ? t("ui.your_turn") : t("ui.waiting_for_others")) + " · " + t("ui.waited", {time: ago(g.waiting)})
         + (g.deadline ? " · " + t("ui.deadline_in", {time: until(g.deadline - Date.now() / 1000)}) : ""))),
     el("td", {}, el("a", {href: `${g.link}?lang=${lang}`, class: "play primary"}, t("ui.play"))))));
   $("my-finished").replaceChildren(...data.finished.slice(0, 10).map((g) => el("tr", {dataset: {myGame: g.id, finished: "true"}},
-    el("td", {}, g.names.join(", ")),
+    el("td", {}, g.names.join(", "), el("br"), el("span", {class: "my-games-when table-number"}, t("ui.table_number", {n: g.table}))),
     el("td", {}, g.ending === "abandoned" ? t("ui.abandoned") : g.won ? t("ui.you_won") : t("ui.you_lost")),
     el("td", {}, g.ending === "abandoned" ? null : el("a", {href: `${g.replay}?lang=${lang}`, class: "replay"}, t("ui.replay")),
       " ", el("button", {type: "button", class: "rematch", dataset: {rematch: g.id}, onclick: () => rematch(g.id)},
