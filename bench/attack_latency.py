@@ -18,7 +18,8 @@ during one attack at a time:
   and 450 spectator websockets open on four other games (2 per address and game): the
   websockets of busy tables;
 - `hints`: 12 tables of a human and a greedy bot whose humans ask a hint, make a free step,
-  ask again, take it back, ask again, as fast as they are answered; beside it an honest table
+  ask again, take it back, ask again, as fast as they are answered (a refused hint: again
+  0.25 s later, so that the attack is hints, not a flood of requests); beside it an honest table
   of a human and the default MCTS bot, whose answer time is timed (compare `bots-reference`).
 
     .venv/bin/python bench/attack_latency.py --seconds 20            # every attack in turn
@@ -300,11 +301,16 @@ def attack_sockets(base: str, stop: threading.Event) -> None:
     asyncio.run(_socket_flood(base, stop))
 
 
+HINT_PACE = 0.25  # seconds an attacking seat waits after each refused hint (a search answers in ~2 s)
+
+
 def _hint(client: httpx.Client, game: str, token: str) -> None:
     headers = {"X-Seat-Token": token}
     answer = client.post(f"/api/games/{game}/hint", headers=headers)
     if answer.status_code == 405:  # a tree where the hint is a GET
-        client.get(f"/api/games/{game}/hint", headers=headers)
+        answer = client.get(f"/api/games/{game}/hint", headers=headers)
+    if answer.status_code != 200:  # refused at once: the seat asks again soon, not in a tight loop
+        time.sleep(HINT_PACE)
 
 
 def attack_hints(base: str, stop: threading.Event, tables: int = 12) -> None:
