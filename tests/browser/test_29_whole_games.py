@@ -91,6 +91,17 @@ class Clicker:
         self.act(choice, f"window:{kind}")
         return True
 
+    def answer_on_map(self) -> bool:
+        """A decision chosen on the map (Foresee the invasion): a lit settlement, its choice."""
+        page = self.page
+        if not page.locator("#actions:not([hidden]) .on-map").count():
+            return False
+        kind = page.locator("#actions .on-map").get_attribute("data-kind")
+        self.board(page.locator("#board svg [data-settlement].target").first)
+        choice = page.locator("#chooser:not([hidden]) .choice:not(.cancel)")
+        self.act(choice.first, f"map:{kind}")
+        return True
+
     def play_card(self) -> bool:
         """An event from the Actions panel, else the first card a board target offers."""
         page = self.page
@@ -158,7 +169,7 @@ class Clicker:
             page.wait_for_function("() => document.body.dataset.seq !== undefined")
             if page.evaluate("document.body.dataset.over") == "true":
                 return
-            if self.answer_window():
+            if self.answer_window() or self.answer_on_map():
                 continue
             end = page.locator("#actions:not([hidden]) .end-turn")
             if not end.count():
