@@ -62,7 +62,7 @@ def test_each_seat_starts_in_the_home_region_the_design_gives_it_for_the_player_
 TREASURY = {
     2: [0, 0],
     3: [0, 0, 0],
-    4: [0, 6, 20, 0],
+    4: [0, 6, 12, 0],
     5: [10, 38, 0, 0, 6],
     6: [37, 0, 14, 0, 8, 16],
 }
