@@ -20,9 +20,10 @@ designer_100() {  # docs/bots.md, "Strength and cost", four players: 12 CPU-min
   rm -rf docs/balance/designer-100
   judges lab --players 4 --games 100 --bots greedy,greedy,mcts,random --seed 1 --workers 2 --out docs/balance/designer-100
 }
-fairness() {  # docs/balance.md, "Fairness by seat", both seed sets and their plot: 20 CPU-min
+fairness() {  # docs/balance.md, "Fairness by seat", the seed sets and their plot: 25 CPU-min
   judges lab-fairness --players 3,4,5,6 --games 2000 --seed 777 --workers 2 --json docs/balance/fairness/seeds-777.json
   judges lab-fairness --players 3,4,5,6 --games 2000 --seed 100000 --workers 2 --json docs/balance/fairness/seeds-100000.json
+  judges lab-fairness --players 4 --games 2000 --seed 4242000 --workers 2 --json docs/balance/fairness/fresh-4242000.json
   judges lab-fairness-plot seeds-777=docs/balance/fairness/seeds-777.json seeds-100000=docs/balance/fairness/seeds-100000.json --out docs/balance/fairness/wins-by-seat.png
 }
 fairness_mcts() {  # docs/balance.md, "One MCTS seat, rotating": 55 CPU-min
