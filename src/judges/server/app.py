@@ -22,6 +22,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from ..manual import manual_router
 from ..settings import Settings
 from ..settings import load as load_settings
+from . import health
 from .accounts import Accounts
 from .deps import Options, Rates, seat_of
 from .errors import install_error_handlers, refusal
@@ -116,7 +117,9 @@ def create_app(
     install_error_handlers(app)
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
     # The routers are tried in order, each route against the path: the hot ones first (an
-    # action, a view, a socket), so that a turn's request is not matched against forty others.
+    # action, a view, a socket), so that a turn's request is not matched against forty others;
+    # the probes before them: they are cheap, and asked every few seconds (server/health.py).
+    app.include_router(health.router)
     for topic in (games, live, screen):
         app.include_router(topic.router)
     app.include_router(manual_router())

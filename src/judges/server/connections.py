@@ -23,7 +23,8 @@ every request. Here the HTTP protocol and the websocket protocol of uvicorn are 
   connections, those a slow or silent client holds, go first, never a request being served.
   Only when nothing is idle is the new connection refused: a request over the total answers
   503 `error.server_busy`, over its address's cap 429 `error.connections_per_address` (both
-  with Retry-After, in the reader's language).
+  with Retry-After, in the reader's language). A health probe (`/healthz`, `/readyz`:
+  server/health.py) is never refused: it is answered, then its connection closed.
 - **A websocket over a cap** is accepted and told why (an `error` message,
   `error.sockets_full` or `error.sockets_per_address`), then closed with code 4503: the game's
   screen says so and follows the table by HTTP until a socket is free (web/static/js/connection.js).
@@ -37,6 +38,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+import httptools
 from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -46,6 +48,7 @@ from ..i18n import gettext, request_language
 from ..settings import Settings
 from . import updates
 from .errors import refusal
+from .health import PROBE_PATHS
 
 FULL_CODE = 4503  # a websocket closed because the server holds as many as it may: try later
 REFUSED_SECONDS = 1.0  # a connection refused may still send its request, for a clear answer
@@ -246,6 +249,7 @@ class GuardedHttp(HttpToolsProtocol):
         self.address = self.client[0] if self.client else ""
         self.refusal: str | None = None
         self.refusal = self.gate.opened(self)
+        self.server_app = self.app  # the application, which a refused connection's probe still reaches
         self.limit_concurrency = None  # the gate's accounts replace uvicorn's
         # a refused connection gets a second to ask, then its answer (it holds a descriptor)
         self._arm(REFUSED_SECONDS if self.refusal is not None else self.gate.limits.read_seconds)
@@ -276,9 +280,14 @@ class GuardedHttp(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self.gate.set_idle(self, False)  # a request being served is never closed to make room
+        probe = False
         if self.refusal is not None:
-            self.app = busy_app(self.refusal)
+            # a health probe over the caps is answered all the same, then its connection closed
+            probe = httptools.parse_url(self.url).path in PROBE_PATHS
+            self.app = self.server_app if probe else busy_app(self.refusal)
         super().on_headers_complete()
+        if probe and self.cycle is not None:
+            self.cycle.keep_alive = False
 
     def on_message_complete(self) -> None:
         super().on_message_complete()

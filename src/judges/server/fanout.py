@@ -112,6 +112,10 @@ class Fanout:
     async def close(self) -> None:
         return None
 
+    async def ping(self) -> None:
+        """Raises when the broker (Redis) does not answer; nothing to ask of one process."""
+        return None
+
 
 LocalFanout = Fanout
 
@@ -261,6 +265,9 @@ class RedisFanout(_Listening):
             await self.client.publish(self.channel, encode(change))
         except Exception as exc:
             log.warning("fan-out (redis) could not publish: %s", exc)
+
+    async def ping(self) -> None:
+        await self.client.ping()
 
     async def close(self) -> None:
         await super().close()

@@ -196,6 +196,11 @@ class StoreBase:
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
 
+    def ping(self) -> None:
+        """A round trip to the database (`SELECT 1`): raises when it does not answer."""
+        with self.engine.connect() as connection:
+            connection.exec_driver_sql("SELECT 1").scalar()
+
     def scope(self) -> str:
         """What names this database among others on the same server: the fan-out's channel
         (PostgreSQL: database and schema; SQLite: the file)."""
