@@ -77,7 +77,8 @@ def test_the_clock_counts_down_and_the_takeover_is_announced(server, browser, la
     toast_says(page, words["ui.bot_took_your_seat"])
     page.locator("#banner [data-away='true']").wait_for()
     page.wait_for_function(
-        "(text) => document.querySelector('#waiting').textContent.includes(text) || document.body.dataset.phase !== 'intrigue'",
+        "(text) => document.querySelector('#waiting').textContent.includes(text)"
+        " || document.body.dataset.phase !== 'intrigue'",
         arg=words["ui.bot_plays_for_you"],
     )
     assert page.locator("#seat-control").inner_text() == words["ui.take_back"]

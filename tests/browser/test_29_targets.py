@@ -264,7 +264,8 @@ def test_every_legal_action_is_sent_by_a_control_of_the_screen(server, browser, 
     legal = {canonical(a) for a in view["legal_actions"]}
     assert legal, "the position owes seat 0 nothing"
     page.wait_for_function(  # a window, a turn, or a decision chosen on the map
-        """() => !document.querySelector('#modal').hidden || !!document.querySelector('#actions:not([hidden]) .end-turn')
+        """() => !document.querySelector('#modal').hidden
+                 || !!document.querySelector('#actions:not([hidden]) .end-turn')
                  || !!document.querySelector('#actions:not([hidden]) .on-map')"""
     )
     sent = survey(page, touch=options.get("has_touch", False))

@@ -77,7 +77,7 @@ class TableActor:
         rules: Rules = DEFAULT_RULES,
         host: int | None = None,
         hints: bool = True,
-        extra_options: dict[str, Any] | None = None,  # issue 30: server options (a pace)
+        extra_options: dict[str, Any] | None = None,  # server options (a pace)
     ) -> tuple[LiveGame, str, dict[int, str]]:
         """A new game under `rules` (stored with its options, so it replays under them for ever).
         Returns the game, the credential of the host's seat (`host`, default: the first human
@@ -100,6 +100,33 @@ class TableActor:
             host = next((i for i in humans if not seats[i].get("open")), humans[0] if humans else 0)
         if not (0 <= host < len(seats) and seats[host].get("kind", "human") == "human"):
             raise ServiceError(422, "error.host_seat", "the host's seat must be a human seat of the table")
+        stored_seats, host_token, invitations = self._stored_seats(seats, host)
+        check_bot(takeover_bot, "takeover bot")
+        game_id = secrets.token_urlsafe(9)
+        stored_options = msgspec.to_builtins(options, str_keys=True)  # as JSON keeps it
+        stored_options["takeover_bot"] = takeover_bot
+        if position is not None:
+            stored_options["position"] = position  # a game started from a scenario position
+        if turn_timer:
+            stored_options["turn_timer"] = turn_timer  # a server option, not a rule
+            self.rt.turn_timers[game_id] = turn_timer
+        # a server option decided at creation: a table with hints is not rated (server/ratings.py)
+        stored_options["hints"] = hints
+        stored_options.update(extra_options or {})  # a pace (server/paces.py)
+        await self.rt.db(self.rt.store.create_game, game_id, stored_options, options.seed, RULES_VERSION, stored_seats)
+        live = LiveGame(
+            id=game_id,
+            game=game,
+            seats=stored_seats,
+            takeover_bot=takeover_bot,
+            hints=hints,
+            pace_hours=pace_hours(stored_options),
+        )
+        self.rt.games[game_id] = live
+        return live, host_token, invitations
+
+    def _stored_seats(self, seats: list[dict], host: int) -> tuple[list[dict[str, Any]], str, dict[int, str]]:
+        """The seats as stored, the host's credential and the other human seats' invitations."""
         stored_seats: list[dict[str, Any]] = []
         host_token, invitations = "", {}
         for i, s in enumerate(seats):
@@ -128,29 +155,7 @@ class TableActor:
             elif kind == "human":
                 invitations[i] = seat_keys.new_invitation(seat)
             stored_seats.append(seat)
-        check_bot(takeover_bot, "takeover bot")
-        game_id = secrets.token_urlsafe(9)
-        stored_options = msgspec.to_builtins(options, str_keys=True)  # as JSON keeps it
-        stored_options["takeover_bot"] = takeover_bot
-        if position is not None:
-            stored_options["position"] = position  # a game started from a scenario position
-        if turn_timer:
-            stored_options["turn_timer"] = turn_timer  # a server option, not a rule
-            self.rt.turn_timers[game_id] = turn_timer
-        # a server option decided at creation: a table with hints is not rated (server/ratings.py)
-        stored_options["hints"] = hints
-        stored_options.update(extra_options or {})  # issue 30: a pace (server/paces.py)
-        await self.rt.db(self.rt.store.create_game, game_id, stored_options, options.seed, RULES_VERSION, stored_seats)
-        live = LiveGame(
-            id=game_id,
-            game=game,
-            seats=stored_seats,
-            takeover_bot=takeover_bot,
-            hints=hints,
-            pace_hours=pace_hours(stored_options),
-        )
-        self.rt.games[game_id] = live
-        return live, host_token, invitations
+        return stored_seats, host_token, invitations
 
     async def get(self, game_id: str) -> LiveGame:
         """The game in memory, loaded from the store the first time (one load per game at a

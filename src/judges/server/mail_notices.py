@@ -332,7 +332,8 @@ class ResetRequest(BaseModel):
     name: str = Field(max_length=200)
 
 
-def notices_router(notices: Notices) -> APIRouter:
+def _mail_routes(notices: Notices) -> APIRouter:
+    """The routes that mail a link: a password reset, an address's confirmation again."""
     router = APIRouter()
     accounts = notices.accounts
     service = notices.service
@@ -374,6 +375,15 @@ def notices_router(notices: Notices) -> APIRouter:
             return {"sent": False}
         service.rt.spawn(notices.verify(account, request_language(request)))
         return {"sent": True}
+
+    return router
+
+
+def _link_routes(notices: Notices) -> APIRouter:
+    """A mailed link's page, and its use: it works once."""
+    router = APIRouter()
+    accounts = notices.accounts
+    service = notices.service
 
     def spent(request: Request, lang: str | None) -> HTMLResponse:
         response = _page(request, "message.html", lang, key="ui.link_spent", error="error.link")
@@ -432,4 +442,11 @@ def notices_router(notices: Notices) -> APIRouter:
         await accounts.sign_in(request, response, account)
         return response
 
+    return router
+
+
+def notices_router(notices: Notices) -> APIRouter:
+    router = APIRouter()
+    router.include_router(_mail_routes(notices))
+    router.include_router(_link_routes(notices))
     return router

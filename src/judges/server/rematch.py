@@ -1,4 +1,4 @@
-"""A rematch with the same seats (issue 30, docs/accounts.md "Rematch").
+"""A rematch with the same seats (docs/accounts.md "Rematch").
 
 `POST /api/games/{id}/rematch`, by a player of the finished game (his seat's credential, or
 signed in to the account it is bound to): the first player to ask makes a new table with the
@@ -160,18 +160,21 @@ def _made(request: Request, live: LiveGame, seat: int, token: str, invitations: 
     }
 
 
-def rematch_router(accounts: Accounts, paces: Paces, seat_of: SeatOf) -> APIRouter:
-    router = APIRouter()
-    service: GameService = accounts.service
-    games = RatingStore(service.store)
-    claims = RematchClaims(service.store)
+class _Maker:
+    """Makes a finished game's rematch, or finds the one another request is making."""
 
-    async def made_by_another(game_id: str) -> str:
+    def __init__(self, accounts: Accounts, paces: Paces) -> None:
+        self.accounts = accounts
+        self.paces = paces
+        self.service: GameService = accounts.service
+        self.claims = RematchClaims(self.service.store)
+
+    async def made_by_another(self, game_id: str) -> str:
         """The rematch another request is making: waited for a few seconds."""
         stop = time.monotonic() + WAIT
         while time.monotonic() < stop:
             await asyncio.sleep(POLL)
-            made = await service.db(claims.made, game_id)
+            made = await self.service.db(self.claims.made, game_id)
             if made:
                 return made
         raise ServiceError(
@@ -181,6 +184,69 @@ def rematch_router(accounts: Accounts, paces: Paces, seat_of: SeatOf) -> APIRout
             headers={"Retry-After": "1"},
             retry_after=1,
         )
+
+    async def make(
+        self, old: LiveGame, seat: int, options: dict[str, Any], request: Request, response: Response
+    ) -> dict[str, Any]:
+        """The rematch's table, claimed by this request."""
+        service = self.service
+        state_options = old.game.state.options
+        specs = [
+            {"kind": s["kind"], "bot": s.get("bot"), "name": s["name"], "language": s.get("language")}
+            for s in old.seats
+        ]
+        pace = options.get("pace")
+        live, token, invitations = await service.create(
+            specs,
+            state_options.wave_pairs,
+            None,
+            state_options.round_limit,
+            options.get("position"),
+            options.get("turn_timer"),
+            old.takeover_bot,
+            state_options.rules,
+            seat,
+            old.hints,
+            {"pace": pace} if pace else None,
+        )
+        await service.db(self.claims.done, old.id, live.id)
+        if isinstance(pace, dict) and pace.get("hours"):
+            self.paces.started(live.id, float(pace["hours"]))
+        await self.keep_seats(old, live, seat)
+
+        def remember(stored: dict[str, Any]) -> bool:
+            if stored.get("rematch"):
+                return False
+            stored["rematch"] = live.id
+            return True
+
+        async with old.lock:
+            await service.update_seat(old, 0, remember, quiet=True)
+        seat_keys.set_seat_cookie(response, request, live.id, token)
+        await self.accounts.bind(request, live, seat, token)
+        service.wake_bots(live)
+        return _made(request, live, seat, token, invitations)
+
+    async def keep_seats(self, old: LiveGame, live: LiveGame, maker: int) -> None:
+        """Every other human seat of an account is kept for that account at the new table."""
+        async with live.lock:
+            for i, info in enumerate(old.seats):
+                account = seat_account(info) if info.get("kind") == "human" and i != maker else None
+                if account is not None:
+
+                    def keep(stored: dict[str, Any], account: int = account) -> bool:
+                        stored["kept_for"] = account
+                        return True
+
+                    await self.service.update_seat(live, i, keep, quiet=True)
+
+
+def rematch_router(accounts: Accounts, paces: Paces, seat_of: SeatOf) -> APIRouter:
+    router = APIRouter()
+    service: GameService = accounts.service
+    games = RatingStore(service.store)
+    maker = _Maker(accounts, paces)
+    claims = maker.claims
 
     @router.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, request: Request, response: Response) -> dict[str, Any]:
@@ -202,62 +268,12 @@ def rematch_router(accounts: Accounts, paces: Paces, seat_of: SeatOf) -> APIRout
         rate_limited(request.app.state.rates.create, address, "error.rate_create", "new games")
         claimed, made = await service.db(claims.claim, game_id)
         if not claimed:
-            made = made or await made_by_another(game_id)
+            made = made or await maker.made_by_another(game_id)
             return await _take_kept(accounts, request, response, await service.get(made))
         try:
-            return await make(old, seat, options, request, response)
+            return await maker.make(old, seat, options, request, response)
         except BaseException:
             await asyncio.shield(service.db(claims.release, game_id))
             raise
-
-    async def make(
-        old: LiveGame, seat: int, options: dict[str, Any], request: Request, response: Response
-    ) -> dict[str, Any]:
-        """The rematch's table, claimed by this request."""
-        state_options = old.game.state.options
-        specs = [
-            {"kind": s["kind"], "bot": s.get("bot"), "name": s["name"], "language": s.get("language")}
-            for s in old.seats
-        ]
-        pace = options.get("pace")
-        live, token, invitations = await service.create(
-            specs,
-            state_options.wave_pairs,
-            None,
-            state_options.round_limit,
-            options.get("position"),
-            options.get("turn_timer"),
-            old.takeover_bot,
-            state_options.rules,
-            seat,
-            old.hints,
-            {"pace": pace} if pace else None,
-        )
-        await service.db(claims.done, old.id, live.id)
-        if isinstance(pace, dict) and pace.get("hours"):
-            paces.started(live.id, float(pace["hours"]))
-        async with live.lock:
-            for i, info in enumerate(old.seats):
-                account = seat_account(info) if info.get("kind") == "human" and i != seat else None
-                if account is not None:
-
-                    def keep(stored: dict[str, Any], account: int = account) -> bool:
-                        stored["kept_for"] = account
-                        return True
-
-                    await service.update_seat(live, i, keep, quiet=True)
-
-        def remember(stored: dict[str, Any]) -> bool:
-            if stored.get("rematch"):
-                return False
-            stored["rematch"] = live.id
-            return True
-
-        async with old.lock:
-            await service.update_seat(old, 0, remember, quiet=True)
-        seat_keys.set_seat_cookie(response, request, live.id, token)
-        await accounts.bind(request, live, seat, token)
-        service.wake_bots(live)
-        return _made(request, live, seat, token, invitations)
 
     return router
