@@ -190,8 +190,10 @@ def fingerprint(client, game_id: str, tokens: list[str]) -> dict:
     """Everything a refused action must leave alone: every seat's view, and the whole engine
     state (hidden parts included: the deck, the hands, the dice)."""
     live = live_of(client, game_id)
+    # server_time is the clock's reading when the view was sent (the screen's clock), not the game
+    views = [{k: v for k, v in view(client, game_id, t).items() if k != "server_time"} for t in tokens]
     return {
-        "views": [view(client, game_id, t) for t in tokens],
+        "views": views,
         "state": msgspec.json.encode(live.game.state),
         "log": len(live.game.log),
         "notifications": len(live.game.notifications),
