@@ -217,6 +217,52 @@ def serve(
     del held
 
 
+DATABASE_OPTION = typer.Option(
+    None, "--database", envvar="JUDGES_DATABASE_URL", help="Database URL (default: SQLite file judges.db here)."
+)
+
+
+@app.command()
+def backup(
+    path: Path = typer.Argument(..., help="The backup file to write (replaced if it exists)."),
+    database: str | None = DATABASE_OPTION,
+) -> None:
+    """Back up the server's SQLite database while it serves (SQLite's online backup)."""
+    from .server.backup import BackupError
+    from .server.backup import backup as make_backup
+    from .settings import load as load_settings
+
+    url = database or load_settings().database_url
+    try:
+        written = make_backup(url, path)
+    except BackupError as exc:
+        err.print(f"Judges & Kings cannot back up {url}: {exc}", soft_wrap=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"backed up to {written}")
+
+
+@app.command()
+def restore(
+    path: Path = typer.Argument(..., help="A backup written by `judges backup`."),
+    database: str | None = DATABASE_OPTION,
+) -> None:
+    """Replace the SQLite database by a backup (stop the server first)."""
+    from .server.backup import BackupError
+    from .server.backup import restore as put_back
+    from .settings import load as load_settings
+
+    url = database or load_settings().database_url
+    held = _hold_sqlite(url)  # refused while a server serves this file
+    try:
+        target = put_back(path, url)
+    except BackupError as exc:
+        err.print(f"Judges & Kings cannot restore {path}: {exc}", soft_wrap=True)
+        raise typer.Exit(1) from None
+    finally:
+        del held
+    typer.echo(f"restored {target} from {path}")
+
+
 def _hold_sqlite(url: str) -> object | None:
     """For a SQLite file, an exclusive lock on `<file>.lock` held as long as the process lives
     (the system frees it when the process dies, even killed); a clear message and exit status 1
