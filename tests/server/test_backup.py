@@ -104,7 +104,8 @@ def test_a_restored_database_serves_everything_as_it_was(tmp_path, monkeypatch):
             for seat in (0, 2):
                 assert seat_state(second, game_id, before["tokens"][seat]) == before[seat]
         assert session.startswith("jk_session=")
-        assert second.get("/api/me", headers={"Cookie": session}).json()["account"]["name"] == "Rahab"  # the session survived too
+        me = second.get("/api/me", headers={"Cookie": session}).json()
+        assert me["account"]["name"] == "Rahab"  # the session survived too
         board = second.get("/api/ratings").json()["players"]
         assert [(p["name"], p["games"]) for p in board] == [("Rahab", 3)]
     assert max(s[0]["seq"] for s in seen.values()) >= 5  # the games had moved
