@@ -127,7 +127,7 @@ def test_websockets_no_longer_keep_requests_out_and_one_too_many_is_told_why(ser
     game = created.json()["id"]
 
     async def scenario() -> tuple[list[int], dict, int | None]:
-        sockets = await _spectators(server.ws_base, game, 60, per_address=8)
+        sockets = await _spectators(server.ws_base, game, 60, per_address=2)  # two places an address
         codes = await asyncio.to_thread(fresh_requests, server.base, 10)
         extra = await websockets.connect(
             f"{server.ws_base}/ws/games/{game}/spectate?lang=es", local_addr=("127.0.0.40", 0)
