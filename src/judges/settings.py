@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     sign_in_burst: int | None = None
     sign_in_per_minute: float | None = None
 
-    # --- ratings, paces, e-mailed notices, abandoned games (issue 30, docs/accounts.md) ---
+    # --- ratings, paces, e-mailed notices, abandoned games (docs/accounts.md) ---
     smtp_url: str | None = None  # smtp://host:port or smtps://host:port (none: no mail is sent)
     mail_from: str | None = None  # the sender of the mails
     public_url: str = "http://localhost:8000"  # the server's address, in the mails' links

@@ -97,7 +97,7 @@ def apply_succession(ctx: Ctx, decision: Decision, action: ChooseSuccessor) -> N
 def depose_king_of(ctx: Ctx, seat: int) -> None:
     """When `seat`'s elimination is announced, his King, free or captive, stops being King: the
     throne is vacant (no succession), and the usual precedence fills it, the Anointed first,
-    then an election (the owner's ruling, issue 33)."""
+    then an election (the owner's ruling)."""
     state = ctx.state
     if state.king is not None and state.generals[state.king].owner == seat:
         ctx.report("king.deposed", general=state.king, owner=seat)
@@ -130,7 +130,7 @@ def appointable_generals(ctx: Ctx, region: int) -> list[int]:
     """The King grants a vacant title to any free general of a living player [M: "a un general
     no cautivo"]; the title's owner fills it with any of his own generals, captive included
     [M: "uno de sus propios generales", every one of them, as in the succession: the owner's
-    ruling, issue 33]. A general may hold several titles: the manual sets no limit (§ 10)."""
+    ruling]. A general may hold several titles: the manual sets no limit (§ 10)."""
     state = ctx.state
     appointer = title_appointer(ctx, region)
     if appointer is None:

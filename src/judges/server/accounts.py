@@ -1,4 +1,4 @@
-"""Accounts (issue 30, docs/accounts.md): a player who signs in keeps his seats on every device.
+"""Accounts (docs/accounts.md): a player who signs in keeps his seats on every device.
 
 Routes: `POST /api/accounts {name, password, email?}` (201, signed in), `POST /api/session
 {name, password}` (sign in), `DELETE /api/session` (sign out), `GET /api/me`, `GET /api/me/games`.

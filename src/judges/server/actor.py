@@ -238,7 +238,7 @@ class TableActor:
                 raise ServiceError(403, "error.wrong_seat", f"your token acts for seat {seat}, not {action.player}")
             if live.seats[seat].get("away"):
                 raise ServiceError(409, "error.seat_away", "a bot plays your seat now: take it back first")
-            if any(s.get("abandoned") for s in live.seats):  # issue 30: server/paces.py
+            if any(s.get("abandoned") for s in live.seats):  # server/paces.py
                 raise ServiceError(409, "error.game_abandoned", "this game was abandoned: it is over")
             seq, duplicate = await self.apply_and_commit(live, action, client_action_id)
             reloaded = live.full_next  # a duplicate found by reloading: the sockets need the copy

@@ -30,13 +30,13 @@ from .hints import hints_router
 from .html import WEB
 from .learn import learn_router
 from .limits import BodySizeLimit, Limits, SecurityHeaders, StrictJSON
-from .rematch import rematch_router  # issue 30
+from .rematch import rematch_router
 from .review import review_router
 from .routes import accounts, chat, games, live, pages, screen, seats, world
 from .screen import Screen
 from .service import GameService
 from .store import GameStore
-from .upkeep import install as install_upkeep  # issue 30
+from .upkeep import install as install_upkeep
 
 # The collector's youngest generation is collected after this many allocations (Python's default
 # is 700): serving an action allocates thousands of short-lived objects.
@@ -69,7 +69,7 @@ def _middlewares(app: FastAPI, limits: Limits) -> None:
     app.add_middleware(StrictJSON, refuse=not_json)  # inside the size limit: reads a bounded body
     app.add_middleware(BodySizeLimit, max_bytes=limits.max_body_bytes, refuse=too_large)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)  # issue 29, "Bytes"
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
     if limits.trusted_proxies:
         # Outermost: the client's address (every per-address limit) and scheme are taken from
         # X-Forwarded-For/-Proto only when the peer is a configured proxy (server/limits.py).
@@ -97,9 +97,9 @@ def create_app(
         await asyncio.to_thread(store.migrate)
         await service.start()  # the fan-out, the unfinished games, the watchdog
         settle_memory()
-        await upkeep.start()  # issue 30
+        await upkeep.start()  # ratings, paces, e-mailed notices (server/upkeep.py)
         yield
-        await upkeep.stop()  # issue 30
+        await upkeep.stop()
         await service.stop()
 
     app = FastAPI(
@@ -124,12 +124,12 @@ def create_app(
         app.include_router(topic.router)
     app.include_router(manual_router())
     app.include_router(accounts.router)
-    upkeep = install_upkeep(app, service, app.state.accounts)  # issue 30: ratings, paces, notices, routes
+    upkeep = install_upkeep(app, service, app.state.accounts)  # ratings, paces, notices, routes
     app.include_router(chat.router)
-    app.include_router(rematch_router(app.state.accounts, upkeep.paces, seat_of))  # issue 30
+    app.include_router(rematch_router(app.state.accounts, upkeep.paces, seat_of))  # server/rematch.py
     app.include_router(hints_router(service, seat_of))
-    app.include_router(learn_router(service))  # issue 31: /learn, the guided first game (server/learn.py)
-    app.include_router(review_router(service, seat_of))  # issue 31: the review after the game (server/review.py)
+    app.include_router(learn_router(service))  # /learn, the guided first game (server/learn.py)
+    app.include_router(review_router(service, seat_of))  # the review after the game (server/review.py)
     for topic in (pages, world, seats):
         app.include_router(topic.router)
     return app

@@ -38,7 +38,7 @@ class BotRunner:
 
     def owing(self, live: LiveGame) -> list[int]:
         """Seats a bot plays now: bot seats, and human seats handed to a bot (away)."""
-        if any(s.get("abandoned") for s in live.seats):  # issue 30: an abandoned game is over
+        if any(s.get("abandoned") for s in live.seats):  # an abandoned game is over
             return []
         return [s for s in live.game.waiting_for() if live.seats[s]["kind"] == "bot" or live.seats[s].get("away")]
 
@@ -53,7 +53,7 @@ class BotRunner:
     async def _watch(self, live: LiveGame, timer: float) -> None:
         # The clock the seats' views show (tables.owed_since): the deadline they count down to
         # is the one kept here.
-        while not live.game.is_over and not any(s.get("abandoned") for s in live.seats):  # issue 30
+        while not live.game.is_over and not any(s.get("abandoned") for s in live.seats):  # an abandoned game is over
             now = time.time()
             for seat, since in owed_since(live, now).items():
                 if now - since >= timer:

@@ -1,4 +1,4 @@
-"""Table talk (issue 16): the table's chat, the spectators' channel and private conversations.
+"""Table talk: the table's chat, the spectators' channel and private conversations.
 
 Channels (a message's `channel`):
 

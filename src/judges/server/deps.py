@@ -52,7 +52,7 @@ class Options:
 
 
 # The getters are `async def`: FastAPI runs a plain `def` dependency on a worker thread, one
-# thread hop per request for reading an attribute (~4 % of a loaded server's CPU, issue 32 item 7).
+# thread hop per request for reading an attribute (~4 % of a loaded server's CPU).
 async def get_service(conn: HTTPConnection) -> GameService:
     service: GameService = conn.app.state.service
     return service

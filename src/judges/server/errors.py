@@ -1,7 +1,7 @@
 """The server's errors and how they are answered: every refusal is JSON with a message key
 (`key`), an English `message`, its `params` and the `text` in the reader's language; a client's
 mistake is never a 500. An address a browser opens (not the API's) answers a page instead
-(server/html.py, `error_page`; issue 29)."""
+(server/html.py, `error_page`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The server's HTML pages: the templates of web/templates, rendered in the reader's language.
 
-Errors met while browsing answer a page, not JSON (issue 29): a bad game address, a spent
+Errors met while browsing answer a page, not JSON: a bad game address, a spent
 invitation, the replay of a game still running, an unknown address. The page is in the
 reader's language (`?lang=`, the `lang` cookie, Accept-Language) and leads back home. The JSON
 API (`/api/...`), the websockets and the static files keep their JSON errors; the exception

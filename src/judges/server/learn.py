@@ -1,4 +1,4 @@
-"""The guided first game (issue 31): `/learn`, a course of lessons played on real tables.
+"""The guided first game: `/learn`, a course of lessons played on real tables.
 
 Each lesson is a few steps of a short scripted game started from a scenario position
 (docs/scenarios.md) with a fixed seed, so that the dice and the bots' answers are the ones the

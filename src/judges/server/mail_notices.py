@@ -1,4 +1,4 @@
-"""Notices by e-mail and the links they carry (issue 30, docs/accounts.md "Paces and notices").
+"""Notices by e-mail and the links they carry (docs/accounts.md "Paces and notices").
 
 When a paced game's decision is owed by a seat bound to an account with an e-mail address, the
 player is told by mail through SMTP (server/mailer.py, `JUDGES_SMTP_URL`): not at once, but

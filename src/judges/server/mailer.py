@@ -1,4 +1,4 @@
-"""Sending e-mail (issue 30's notices and forgotten passwords) through an SMTP server.
+"""Sending e-mail (the notices and forgotten passwords) through an SMTP server.
 
 `JUDGES_SMTP_URL`: `smtp://host:port` (plain), `smtp://host:port?starttls=1` (upgraded with
 STARTTLS), or `smtps://host:port` (TLS from the start); `user:password@` before the host logs

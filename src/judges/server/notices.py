@@ -1,6 +1,6 @@
 """The server's own notices about seats, declared as the engine declares its messages
 (`judges.engine.messages`): a seat handed to a bot and back, the host's revocations and
-invitations, a new player, an abandoned game (issue 30). They are the bell's, not the game log's (``log=False``); the
+invitations, a new player, an abandoned game. They are the bell's, not the game log's (``log=False``); the
 service emits them (`GameService.seat_events`). A revocation's why is its one line."""
 
 from __future__ import annotations
@@ -18,6 +18,6 @@ message("notification.seat_reinvited", "screen", log=False, **_SEAT)
 message("notification.seat_invited", "screen", log=False, **_SEAT)
 message("notification.seat_uninvited", "screen", log=False, **_SEAT)
 message("notification.seat_claimed", "screen", log=False, **_SEAT)
-message("notification.game_abandoned", "screen", log=False, **_SEAT)  # issue 30: server/paces.py
+message("notification.game_abandoned", "screen", log=False, **_SEAT)  # server/paces.py
 for _why in ("away", "absent", "consent"):
     message(f"notification.seat_why.{_why}", "screen", log=False, player="player", voters="players")

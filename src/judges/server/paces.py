@@ -1,4 +1,4 @@
-"""Games over days and abandoned games (issue 30, docs/accounts.md "Paces and notices").
+"""Games over days and abandoned games (docs/accounts.md "Paces and notices").
 
 A table's pace: live (the default: today's turn timer, if any) or a deadline per decision
 (`"pace": {"hours": 24}` or `{"days": 2}` on create, stored in the game's options). Every round

@@ -1,4 +1,4 @@
-"""The tables of issue 30's ratings and e-mailed links (migration 0005), on the store's
+"""The tables of the ratings and e-mailed links (migration 0005), on the store's
 metadata (store.py imports this module, so that `Base.metadata` always holds them).
 
   ratings         account_id primary key, mu, sigma, games, updated_at: a player's OpenSkill

@@ -1,4 +1,4 @@
-"""Ratings (issue 30, docs/accounts.md): rated games between accounts move their players'
+"""Ratings (docs/accounts.md): rated games between accounts move their players'
 OpenSkill Plackett-Luce ratings; bots are fixed anchors.
 
 A finished game is considered once (table `rated_games`, whichever process gets there first):

@@ -179,7 +179,7 @@ class Screen:
     async def follow_message(self, live: LiveGame, language: str, followed: Followed) -> str | None:
         """A seat socket's next `follow` message, when the game moved since the last one: the
         board's edits from the drawing it sent (whole the first time) and the new log entries
-        (issue 29, "Bytes": what the screen would otherwise fetch with GET .../follow after
+        (what the screen would otherwise fetch with GET .../follow after
         each view, one more round trip per click)."""
         async with live.lock:
             if len(live.game.log) == followed.seq or live.stale:

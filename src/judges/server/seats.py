@@ -12,7 +12,7 @@ credential, hashed; None while the seat is unclaimed), `invite_hash` (the open i
 hashed; None once it is spent) and `host` (the creator's seat). Neither secret is stored in
 clear, so the database does not give them away either.
 
-The host cannot take a seat's secrets (issue 34): a seat whose player is present (`present`:
+The host cannot take a seat's secrets: a seat whose player is present (`present`:
 the seat is held, not handed to a bot, and its player's last sign of life, `seen`, is recent)
 is handed over only with the consent of the other players present (`consent`); a player holds
 one seat of a table; and a seat's new player (`hand_to`: `holder` counts them) reads its

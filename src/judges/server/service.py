@@ -99,7 +99,7 @@ class GameService:
         events.on(ChatPosted, self.sync.on_changed)
         events.on(Stale, self.actor.recover_soon)
         events.on_settled(self._settled)
-        # issue 30: called when this process commits a game's last action (server/ratings.py)
+        # called when this process commits a game's last action (server/ratings.py)
         self.end_listeners: list[Callable[[LiveGame], None]] = []
         events.on(Committed, self._ended)
 

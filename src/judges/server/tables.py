@@ -39,7 +39,7 @@ TAKEOVER_BOT = "mcts"
 # better than a new player, whatever the table chose.
 RATED_TAKEOVER_BOT = "greedy"
 # Options stored with a game that are the server's, not the rules' (never passed to Options).
-# "pace": issue 30; "course": a table of /learn (server/learn.py)
+# "pace": a deadline per decision (server/paces.py); "course": a table of /learn (server/learn.py)
 SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot", "hints", "pace", "course")
 # Stored client action ids are prefixed with the seat ("2:abc"): ids are unique per seat.
 CLIENT_ID_SEP = ":"
@@ -227,7 +227,7 @@ def game_from_snapshot(data: dict) -> Game:
     )
     notifications = msgspec.convert(data["notifications"], list[Notification], str_keys=True)
     game = Game(state, notifications=notifications)
-    if data.get("takeback"):  # a seat's free steps that an Undo may still take back (snapshots since issue 29)
+    if data.get("takeback"):  # a seat's free steps that an Undo may still take back (absent from older snapshots)
         game.takeback = TakeBack.from_builtins(data["takeback"])
     return game
 

@@ -1,4 +1,5 @@
-"""Issue 30's background work and routes, installed on the app in one call (server/app.py).
+"""The background work and routes of ratings, paces and e-mailed notices, installed on the app in one call
+(server/app.py).
 
 Every `JUDGES_UPKEEP_SECONDS` (default 5) a round of upkeep: the paced games' deadlines
 (server/paces.py), the notices by e-mail (server/mail_notices.py), and the finished games not yet
@@ -73,7 +74,7 @@ class Upkeep:
 
 
 def install(app: FastAPI, service: GameService, accounts: Accounts) -> Upkeep:
-    """Makes the upkeep (`app.state.upkeep`) and includes issue 30's routes."""
+    """Makes the upkeep (`app.state.upkeep`) and includes the routes of the ratings and the e-mailed notices."""
     upkeep = Upkeep(service, accounts)
     app.state.upkeep = upkeep
     app.state.ratings = upkeep.ratings

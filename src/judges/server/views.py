@@ -38,7 +38,7 @@ class Views:
         self.turn_timers = turn_timers  # game id -> seconds (a table's option)
 
     def public_parts(self, live: LiveGame) -> wire.Public:
-        """The table's current version as every seat shares it (server/wire.py, issue 32), with
+        """The table's current version as every seat shares it (server/wire.py), with
         each seat's deadline on the server's clock now."""
         timer, now = self.turn_timers.get(live.id), time.time()
         table = wire.Table(
@@ -56,7 +56,7 @@ class Views:
         )
 
     def seat_parts(self, live: LiveGame, public: wire.Public, seat: int, language: str) -> dict[str, bytes]:
-        """The view of `seat` in `language` as the live updates send it (server/wire.py, issue 32);
+        """The view of `seat` in `language` as the live updates send it (server/wire.py);
         SPECTATOR's is the view of no seat, without the seats' events (as `public_payload`)."""
         if seat == SPECTATOR:
             return wire.parts(wire.view(public, None, language), public)
@@ -64,7 +64,7 @@ class Views:
         return wire.parts(wire.view(public, seat, language, seat_events=events), public)
 
     def render_note(self, live: LiveGame, data: dict, language: str) -> wire.Note:
-        return wire.note(data, language, live.game, live.names())  # server/wire.py (issue 32)
+        return wire.note(data, language, live.game, live.names())  # server/wire.py
 
     def notes(self, live: LiveGame, seat: int, language: str, after: int) -> tuple[bytes, int]:
         """The seat's engine notifications after id `after` (the latest `max_view_notifications`),
@@ -102,7 +102,7 @@ class Views:
         "invited": "notification.seat_invited",
         "uninvited": "notification.seat_uninvited",
         "claimed": "notification.seat_claimed",
-        "abandoned": "notification.game_abandoned",  # issue 30: server/paces.py
+        "abandoned": "notification.game_abandoned",  # server/paces.py
     }
 
     def seat_events(self, live: LiveGame) -> list[dict]:
@@ -183,7 +183,7 @@ def public_notifications(game: Game, language: str, names: dict[int, str], since
     """The notifications addressed to every player (what a spectator may read), rendered."""
     players = len(game.state.players)
     return [
-        wire.note(msgspec.to_builtins(n), language, game, names)  # server/wire.py (issue 32)
+        wire.note(msgspec.to_builtins(n), language, game, names)  # server/wire.py
         for n in game.notifications
         if n.id > since and for_everyone(n, players)
     ]
@@ -197,7 +197,7 @@ def public_payload(
     turn_timer: float | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> wire.View:
-    """The view of someone who holds no seat (server/wire.py, issue 32): the public state (every
+    """The view of someone who holds no seat (server/wire.py): the public state (every
     hand hidden, no ballot), who we wait for, the scores; with `reveal` (a replay of a finished
     game) the whole state. `turn_timer`, `limits`: the table's options as the seats see them."""
     current = game is None or game is live.game

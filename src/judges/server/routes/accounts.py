@@ -205,14 +205,14 @@ async def my_games(request: Request, service: ServiceDep, accounts: AccountsDep,
             your_turn=not game.is_over and stored.seat in game.waiting_for(),
             waiting=round(max(0.0, now - since)),
         )
-        _deadline(request, entry, stored.id, live.seats[stored.seat])  # issue 30
+        _deadline(request, entry, stored.id, live.seats[stored.seat])  # a paced game's deadline
         running.append(entry)
     running.sort(key=lambda e: (not e["your_turn"], -e["waiting"]))
     return {"running": running, "finished": finished}
 
 
 def _deadline(request: Request, entry: dict[str, Any], game_id: str, seat: dict[str, Any]) -> None:
-    """A paced game's decision owed by you: its deadline (issue 30, server/paces.py)."""
+    """A paced game's decision owed by you: its deadline (server/paces.py)."""
     upkeep = getattr(request.app.state, "upkeep", None)
     hours = upkeep.paces.paced.get(game_id) if upkeep else None
     owed = seat.get("owed")

@@ -16,7 +16,7 @@ from .. import seats as seat_keys
 from ..deps import AccountsDep, LimitsDep, Options, OptionsDep, RatesDep, ServiceDep, rate_limited, seat_of
 from ..errors import ServiceError
 from ..limits import Limits
-from ..paces import Pace  # issue 30
+from ..paces import Pace
 from ..service import TAKEOVER_BOT
 from ..tables import reading
 
@@ -61,7 +61,7 @@ class CreateGame(BaseModel):
         description="whether the players may ask for hints (server/hints.py); a table with hints is "
         "not rated, a table without them may be (server/ratings.py)",
     )
-    pace: Pace | None = Field(  # issue 30: server/paces.py
+    pace: Pace | None = Field(  # server/paces.py
         default=None, description='a deadline per decision, {"hours": 24} or {"days": 2} (default: live)'
     )
     takeover_bot: str = Field(
@@ -97,7 +97,7 @@ def _check_creation(spec: CreateGame, limits: Limits, options: Options) -> None:
             f"a turn timer is at least {limits.min_turn_timer:g} seconds",
             limit=limits.min_turn_timer,
         )
-    if spec.pace is not None and spec.turn_timer is not None:  # issue 30
+    if spec.pace is not None and spec.turn_timer is not None:  # a paced table has no turn timer
         raise ServiceError(422, "error.pace_timer", "a table has a pace or a turn timer, not both")
     if spec.position is not None and not options.allow_scenarios:
         raise ServiceError(403, "error.scenarios_off", "this server does not start games from scenario positions")
@@ -140,9 +140,9 @@ async def create_game(
         rules,
         spec.host_seat,
         spec.hints,
-        {"pace": {"hours": spec.pace.in_hours()}} if spec.pace else None,  # issue 30
+        {"pace": {"hours": spec.pace.in_hours()}} if spec.pace else None,  # server options: the pace
     )
-    if spec.pace:  # issue 30: the deadlines (server/paces.py)
+    if spec.pace:  # the deadlines (server/paces.py)
         request.app.state.upkeep.paces.started(live.id, spec.pace.in_hours())
     host = seat_keys.host_seat(live.seats)
     if host is not None:  # signed in: the host's seat is his account's, and takes its name

@@ -80,7 +80,7 @@ async def follow(
     base: str = "",
     since: int = -1,
 ) -> Response:
-    """What the screen fetches when the game moved (issue 29, "Bytes"), in one answer: the
+    """What the screen fetches when the game moved, in one answer: the
     board drawing of the game's current step, and the public actions after index `since`
     (as `/log`). `base`: the `hash` of the drawing the screen holds; when the server still
     has that drawing, the board comes as the line edits from it (server/textdelta.py), a

@@ -68,7 +68,7 @@ async def protocol() -> dict:
     """The decision kinds (the action types that answer each, with their fields; subject,
     rule, manual chapter, window, icon), the items for sale (target, cost, icon) and the
     intrigue cards, priced and counted by the default rules: docs/protocol.md; and the JSON
-    Schema of the view a seat receives (`view`: server/wire.py, issue 32)."""
+    Schema of the view a seat receives (`view`: server/wire.py)."""
     return {**published_protocol(), "view": wire.schema()}
 
 

@@ -141,5 +141,5 @@ __all__ = [
 ]
 
 
-# issue 30 (ratings, e-mailed links): their tables join Base.metadata whenever the store is imported
+# The ratings and e-mailed links (server/rating_tables.py): their tables join Base.metadata on import of the store
 from .. import rating_tables as _rating_tables  # noqa: E402,F401

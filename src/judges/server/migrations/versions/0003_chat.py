@@ -1,4 +1,4 @@
-"""Table talk (issue 16): the chat messages of each game, and the game's message count.
+"""Table talk: the chat messages of each game, and the game's message count.
 
 `games.chat_count` is the number of messages the game has: a new message takes the next id
 under the game's row lock, so ids are ordered per game across processes. `chat` holds the

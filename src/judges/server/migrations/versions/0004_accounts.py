@@ -1,4 +1,4 @@
-"""Accounts (issue 30): players who sign in, their sessions, and the seats bound to them.
+"""Accounts: players who sign in, their sessions, and the seats bound to them.
 
 `accounts` holds a player's name (unique case-folded, `name_key`), the argon2id hash of the
 password and an optional e-mail; `sessions` the sha256 of each signed-in browser's session id

@@ -30,7 +30,7 @@ $("new-game").addEventListener("submit", async (event) => {
   const spec = {
     wave_pairs: Number(input(document, "#wave-pairs").value),
     turn_timer: Number(input(document, "#pace").value) ? null : Number(input(document, "#turn-timer").value) || null,
-    pace: Number(input(document, "#pace").value) ? {hours: Number(input(document, "#pace").value)} : null,  // issue 30: a game over days
+    pace: Number(input(document, "#pace").value) ? {hours: Number(input(document, "#pace").value)} : null,  // a game over days
     takeover_bot: input(document, "#takeover-bot").value,
     hints: input(document, "#hints").value === "on",  // decided now: a table with hints is not rated
     seats: [...seats.children].map((node) => {

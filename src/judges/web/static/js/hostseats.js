@@ -1,4 +1,4 @@
-// The host's seat controls on the game screen (issue 30): under each other human player's
+// The host's seat controls on the game screen: under each other human player's
 // board, a button that opens a new invitation for the seat (POST /api/games/{id}/seats/{seat}/
 // invitation; the server's rules apply: a player present keeps his seat unless the others
 // present agree). The new link is shown once, to send to the seat's next player.

@@ -1,4 +1,4 @@
-// The page tells a player whose decision is awaited (issue 30, docs/accounts.md): while it is
+// The page tells a player whose decision is awaited (docs/accounts.md): while it is
 // his turn the tab's title starts with a mark and "Your turn", the installed app's badge shows
 // it, and a tab out of sight raises the browser's notification (the permission is asked by a
 // button: browsers ask only after a click). Read from the status bar (#waiting gets "mine").

@@ -1,4 +1,4 @@
-// The review after the game (issue 31): under the final table, the seat's three costliest
+// The review after the game: under the final table, the seat's three costliest
 // decisions by the hint's measure (GET /api/games/{id}/review), in the reader's language.
 import {store, subscribe} from "./store.js";
 import {el} from "./dom.js";
