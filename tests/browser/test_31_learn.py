@@ -1,12 +1,13 @@
-"""Issue 31, items 1 and 3: /learn, the guided first game, runs from its first lesson to the real
-game against easy bots in each language, by clicking only what the guide rings (or its Next); the
-course is left and resumed half-way; its last table's final screen shows the review of the
-player's costliest decisions; in Spanish and Portuguese no English word shows, at every step
-(the check of the screen's language test). At every step the guide shows no line of no words
-("null") and lies over no button of the bottom bar, at 1400x900 and on a phone (390x844); the
-court's lessons (succession, a Judge appointed, a discard, a captive, the Ark) read in every
-language at both sizes. Screenshots: `31-lesson-<lang>-<w>x<h>.png`,
-`31-court-<step>-<lang>-<w>x<h>.png`, `31-course-<lang>-<w>x<h>.png`."""
+"""Issue 31, items 1 and 3: /learn, the guided first game, runs from its first lesson to the court's
+table, and from the court's lessons to the real game against easy bots, in each language, by
+clicking only what the guide rings (or its Next); the course is left and resumed half-way; the
+round's table's final screen shows the review of the player's costliest decisions; in Spanish
+and Portuguese no English word shows, at every step (the check of the screen's language test).
+At every step the guide shows no line of no words ("null") and lies over no button of the
+bottom bar, at 1400x900 and on a phone (390x844); the court's lessons (succession, a Judge
+appointed, a discard, a captive, the Ark) read in every language at both sizes. Screenshots:
+`31-lesson-<lang>-<w>x<h>.png`, `31-court-<step>-<lang>-<w>x<h>.png`,
+`31-course-<lang>-<w>x<h>.png`."""
 
 from __future__ import annotations
 
@@ -87,7 +88,7 @@ def follow_the_guide(page, lang: str, seen: set[str], stop_at: str | None = None
 @pytest.mark.parametrize(
     "lang, size", [("en", (1400, 900)), ("es", (1400, 900)), ("pt_BR", (390, 844))], ids=["en", "es", "pt_BR-phone"]
 )
-def test_learn_runs_from_the_first_lesson_to_a_real_game(server, browser, lang, size):
+def test_learn_runs_from_the_first_lesson_to_the_court(server, browser, lang, size):
     page = open_page(browser, viewport={"width": size[0], "height": size[1]})
     errors = watch_console(page)
     page.goto(f"{server}/learn?lang={lang}")
@@ -107,22 +108,16 @@ def test_learn_runs_from_the_first_lesson_to_a_real_game(server, browser, lang, 
     assert page.locator("#lessons li.done").count() >= 5  # the Announcements' lessons, Intrigue, Income
     page.click("#learn-resume")
     page.wait_for_url("**/games/**")
-    assert follow_the_guide(page, lang, seen) == "real"
-    every_step = {s["key"] for lesson in lessons_payload(lang)["lessons"] for s in lesson["steps"]}
-    assert every_step <= seen, sorted(every_step - seen)
-    # the lesson's table is over: the review of the seat's costliest decisions, under the final table
+    assert follow_the_guide(page, lang, seen, stop_at="learn.victory") == "learn.victory.table"
+    # the round's table is over: the review of the seat's costliest decisions, under the final table
     page.locator("[data-panel='final'] [data-panel='review'][data-ready='true'] h3").wait_for()
     if lang != "en":
         check_no_english(page, lang, "the review after the game")
-    course_table = page.url
-    page.locator("#learn-guide [data-learn='real']").click()
-    page.wait_for_url(lambda url: url != course_table and "/games/" in url)
-    page.wait_for_function("() => document.body.dataset.seq !== undefined")
-    assert page.locator("#learn-guide").count() == 0  # a real table: no guide
-    seats = page.evaluate(
-        "fetch(location.pathname.replace('/games/', '/api/games/') + '/view').then(r => r.json()).then(v => v.seats)"
-    )
-    assert [s["kind"] for s in seats] == ["human", "bot", "bot"]
+    # on to the court's table (its lessons to the real game: the test below)
+    assert follow_the_guide(page, lang, seen, stop_at="learn.succession") == "learn.succession.choose"
+    lessons = lessons_payload(lang)["lessons"]
+    before_court = {s["key"] for lesson in lessons if lesson["game"] != "court" for s in lesson["steps"]}
+    assert before_court <= seen, sorted(before_court - seen)
     assert errors == []
     page.context.close()
 
@@ -165,5 +160,15 @@ def test_the_court_lessons_play_through_in_every_language_and_size(server, brows
         "fetch(location.pathname.replace('/games/', '/api/games/') + '/view').then(r => r.json()).then(v => v.winners)"
     )
     assert winners == [0]  # King, Judge and Tabernacle: three points
+    # the course's end: a real game against two easy bots, with no guide
+    course_table = page.url
+    page.locator("#learn-guide [data-learn='real']").click()
+    page.wait_for_url(lambda url: url != course_table and "/games/" in url)
+    page.wait_for_function("() => document.body.dataset.seq !== undefined")
+    assert page.locator("#learn-guide").count() == 0
+    seats = page.evaluate(
+        "fetch(location.pathname.replace('/games/', '/api/games/') + '/view').then(r => r.json()).then(v => v.seats)"
+    )
+    assert [s["kind"] for s in seats] == ["human", "bot", "bot"]
     assert errors == []
     page.context.close()

@@ -133,7 +133,7 @@ LESSONS: list[dict[str, Any]] = [
             _step("learn.wrath.meter", ["#wrath"]),
             _step(
                 "learn.wrath.foresee",
-                ["#modal:not([hidden]) .options"],
+                ["#modal:not([hidden]) .options", "#board [data-settlement='Hebron']"],  # chosen on the map
                 {"type": "foresee_invasion", "settlement": "Hebron"},
                 {"invaders": True},
             ),
