@@ -89,6 +89,7 @@ def test_the_lobby_lists_an_open_table_and_joining_takes_its_free_seat(server, p
     row = page.locator(f"[data-open-game='{data['id']}']")
     row.wait_for()
     shot(page, "home-lobby")
+    row.locator("input[name=name]").fill("Jael")  # a guest says his name when joining
     row.locator("button.join").click()
     # the seat's credential came back as the game's HttpOnly cookie: no secret in the address
     page.wait_for_url(f"{server}/games/{data['id']}")
