@@ -76,7 +76,7 @@ def test_another_sites_form_with_the_players_cookies_is_refused(browser, server,
         page.wait_for_selector("#link-list .own-seat")
         game_id = page.locator("#link-list .own-seat").get_attribute("href").rsplit("/", 1)[1]
         # a table with a free seat, and a stranger's invitation
-        seats = [{**SEATS[0], "name": "Host"}, {"kind": "human", "name": "Free", "open": True}, SEATS[2]]
+        seats = [{**SEATS[0], "name": "Othniel"}, {"kind": "human", "name": "Abigail", "open": True}, SEATS[2]]
         open_table = httpx.post(server + "/api/games", json={"seats": seats}, timeout=HTTP_TIMEOUT).json()
         stranger = httpx.post(server + "/api/games", json={"seats": SEATS}, timeout=HTTP_TIMEOUT).json()
         invitation = stranger["seats"][1]["invitation"]

@@ -182,5 +182,6 @@ def test_29_9_a_seat_socket_gets_the_changed_settlements_not_all_of_them(client)
         assert view == client.get(f"/api/games/{gid}/view", headers={"X-Seat-Token": token}).json() | {
             "version": view["version"],
             "notifications": view["notifications"],
+            "server_time": view["server_time"],  # the clock's reading when each was made
         }
     assert sizes and all(size < whole / 4 for size in sizes), sizes
