@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import selectors
 import shutil
@@ -46,12 +47,21 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Protocol
 
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from judges.engine.rules import DECK_COPIES_MAX, RULE_MAXIMA  # noqa: E402
 from server_process import Server  # noqa: E402
+
+
+class StopSignal(Protocol):
+    """A threading or a multiprocessing event: the attack runs until it is set."""
+
+    def is_set(self) -> bool: ...
+    def wait(self, timeout: float | None = None) -> bool: ...
+
 
 HOSTILE = [{"free_draw": 30_000_000}, {"start_cards": 100_000}, {"free_draw": 10**12}, {"max_battle_rounds": 10**9}]
 HEAVIEST_BOT = "mcts:128:2"  # 256 rollout-rounds: the server's MAX_MCTS_BUDGET
@@ -176,7 +186,7 @@ def play_honestly(
     return latencies
 
 
-def attack_rules(base: str, stop: threading.Event) -> None:
+def attack_rules(base: str, stop: StopSignal) -> None:
     maximal = maximal_rules()
     with httpx.Client(base_url=base, timeout=60) as client:
         i = 0
@@ -187,7 +197,7 @@ def attack_rules(base: str, stop: threading.Event) -> None:
             i += 1
 
 
-def attack_bots(base: str, stop: threading.Event) -> None:
+def attack_bots(base: str, stop: StopSignal) -> None:
     with httpx.Client(base_url=base, timeout=60) as client:
         for _ in range(3):  # a human seat that never plays, and heavy bots that play for ever
             client.post(
@@ -197,7 +207,7 @@ def attack_bots(base: str, stop: threading.Event) -> None:
     stop.wait()
 
 
-async def _spectators(base: str, game: str, token: str, stop: threading.Event) -> None:
+async def _spectators(base: str, game: str, token: str, stop: StopSignal) -> None:
     import websockets
 
     ws_base = base.replace("http", "ws")
@@ -238,7 +248,7 @@ IDLE_ADDRESSES = 100
 PARTIAL = b"GET /api/world HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "  # headers never finished
 
 
-def attack_idle(base: str, stop: threading.Event) -> None:
+def attack_idle(base: str, stop: StopSignal) -> None:
     """Keeps IDLE_CONNECTIONS connections open that never finish their headers."""
     port = int(base.rsplit(":", 1)[1])
     held = selectors.DefaultSelector()  # epoll: thousands of descriptors
@@ -263,7 +273,7 @@ def attack_idle(base: str, stop: threading.Event) -> None:
     held.close()
 
 
-async def _socket_flood(base: str, stop: threading.Event, count: int = 450) -> None:
+async def _socket_flood(base: str, stop: StopSignal, count: int = 450) -> None:
     import websockets
 
     with httpx.Client(base_url=base, timeout=30) as client:
@@ -297,7 +307,7 @@ async def _socket_flood(base: str, stop: threading.Event, count: int = 450) -> N
         task.cancel()
 
 
-def attack_sockets(base: str, stop: threading.Event) -> None:
+def attack_sockets(base: str, stop: StopSignal) -> None:
     asyncio.run(_socket_flood(base, stop))
 
 
@@ -313,7 +323,7 @@ def _hint(client: httpx.Client, game: str, token: str) -> None:
         time.sleep(HINT_PACE)
 
 
-def attack_hints(base: str, stop: threading.Event, tables: int = 12) -> None:
+def attack_hints(base: str, stop: StopSignal, tables: int = 12) -> None:
     """Humans asking hints around free steps and their Undo, as fast as they are answered."""
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
     games = [honest_game(base, seats) for _ in range(tables)]
@@ -348,6 +358,23 @@ def attack_hints(base: str, stop: threading.Event, tables: int = 12) -> None:
         thread.join(30)
 
 
+# Each attack, and the honest MCTS table beside the player, runs in its own process: in the
+# player's process their threads would hold the interpreter's lock for up to its 5 ms switch
+# interval at a time and the player's latency would measure the client, not the server.
+CONTEXT = multiprocessing.get_context("fork")
+
+
+def _run_spectators(base: str, game: str, token: str, stop) -> None:
+    asyncio.run(_spectators(base, game, token, stop))
+
+
+def _watch(base: str, seconds: float, first, answers) -> None:
+    """The honest MCTS table, played in its own process; its bot's answer times sent back."""
+    bot_answers: list[float] = []
+    play_honestly(base, seconds, bot_answers, None, first)
+    answers.put(bot_answers)
+
+
 def run_attack(name: str, seconds: float, src: str | None = None) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="judges-attack-"))
     env = {"JUDGES_CREATE_BURST": "100000", "JUDGES_CREATE_PER_MINUTE": "100000", "JUDGES_BOT_DELAY": "0.15"}
@@ -356,15 +383,13 @@ def run_attack(name: str, seconds: float, src: str | None = None) -> dict:
     if src is not None:
         env["PYTHONPATH"] = str(Path(src).resolve())
     server = Server(f"sqlite:///{folder / 'games.db'}", folder / "server.log", env=env)
-    stop = threading.Event()
+    stop = CONTEXT.Event()
     bot_answers: list[float] = []
     refused: list[int] = []
     try:
         if name == "spectators":
             game, tokens = honest_game(server.base, [{"kind": "human"}, {"kind": "human"}])
-            thread = threading.Thread(
-                target=lambda: asyncio.run(_spectators(server.base, game, tokens[1], stop)), daemon=True
-            )
+            attacker = CONTEXT.Process(target=_run_spectators, args=(server.base, game, tokens[1], stop), daemon=True)
         else:
             idle = lambda b, s: s.wait()  # noqa: E731
             target = {
@@ -376,23 +401,24 @@ def run_attack(name: str, seconds: float, src: str | None = None) -> dict:
                 "sockets": attack_sockets,
                 "hints": attack_hints,
             }[name]
-            thread = threading.Thread(target=target, args=(server.base, stop), daemon=True)
+            attacker = CONTEXT.Process(target=target, args=(server.base, stop), daemon=True)
         with_bot = name.startswith("bots") or name == "hints"  # an honest MCTS table beside the player
         mine = honest_game(server.base, honest_seats(False))  # made before the attack
         theirs = honest_game(server.base, honest_seats(True)) if with_bot else None
-        thread.start()
+        attacker.start()
         time.sleep(5 if name in ("idle", "sockets", "hints") else 2)  # the attack under way
-        watcher = None
+        watcher, answers = None, CONTEXT.Queue()
         if with_bot:
-            watcher = threading.Thread(
-                target=play_honestly, args=(server.base, seconds, bot_answers, None, theirs), daemon=True
-            )
+            watcher = CONTEXT.Process(target=_watch, args=(server.base, seconds, theirs, answers), daemon=True)
             watcher.start()
         latencies = play_honestly(server.base, seconds, refused=refused, first=mine)
         stop.set()
-        thread.join(30)
         if watcher is not None:
+            bot_answers = answers.get(timeout=120)
             watcher.join(60)
+        attacker.join(30)
+        if attacker.is_alive():
+            attacker.kill()
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
