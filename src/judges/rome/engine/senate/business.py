@@ -1,0 +1,350 @@
+"""Phase 5, Senate: other business (VG 1.09.6-1.09.9; R145-R182): levies and deployments,
+concessions, land bills, the Consul for Life, and closing the sitting. After the censor (and
+prosecutions and governors) the presiding magistrate proposes business until he closes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import combinations
+
+from ....engine.errors import IllegalAction
+from ..actions import (
+    AwardConcession,
+    CloseSenate,
+    Deploy,
+    LandBill,
+    NominateConsulForLife,
+    RaiseForces,
+)
+from ..combat import army, commander_bonus, return_force, strength, war_on_board
+from ..context import Ctx
+from ..state import UNALIGNED, Decision, Force, Senator
+from .sitting import RULE_PROPOSAL, _sitting, ask_presiding, in_senate, presiding, put_to_vote, tally
+
+# --- other business: forces and their deployment (R145-R163), closing (R92) ----------------------
+
+RULE_FORCES = "R145-R150 Forces (VG 1.09.63)"
+RULE_DEPLOY = "R151-R159 Deployment (VG 1.09.64)"
+LEVIES = (0, 1, 3, 6)  # the sizes of levy offered as legal actions (any size is legal)
+
+
+def unit_cost(ctx: Ctx) -> int:
+    """R147, ror-data §12: 10T a unit, +10T per manpower shortage in force."""
+    shortages = ctx.state.events.get("manpower_shortage", 0)
+    return ctx.rules.unit_cost + ctx.rules.manpower_shortage_extra * shortages
+
+
+def raise_refusal(ctx: Ctx, action: RaiseForces) -> str | None:
+    state = ctx.state
+    if state.no_recruitment:
+        return "rome.error.no_recruitment"
+    if action.legions < 0 or action.fleets < 0 or action.legions + action.fleets == 0:
+        return "rome.error.bad_levy"
+    fielded_l = state.units.legions + sum(f.legions for f in state.forces)
+    fielded_f = state.units.fleets + sum(f.fleets for f in state.forces)
+    if fielded_l + action.legions > ctx.rules.max_legions or fielded_f + action.fleets > ctx.rules.max_fleets:
+        return "rome.error.too_many_units"
+    if (action.legions + action.fleets) * unit_cost(ctx) > state.treasury:
+        return "rome.error.state_cannot_pay"
+    return None
+
+
+def commanders(ctx: Ctx) -> list[Senator]:
+    """R151, R152: the Field Consul first; the Rome Consul once the Field Consul has gone (or
+    with no Field Consul in Rome)."""
+    state = ctx.state
+    field_ = next((s for s in in_senate(ctx) if s.office == "field_consul"), None)
+    rome = next((s for s in in_senate(ctx) if s.office == "rome_consul"), None)
+    dictator = [s for s in in_senate(ctx) if s.office == "dictator"]
+    if field_ is not None:
+        return [field_] + dictator
+    return ([rome] if rome is not None and state.scratch["senate"]["consuls_elected"] else []) + dictator
+
+
+def deploy_refusal(ctx: Ctx, action: Deploy) -> str | None:
+    """R153, R155, VG 1.09.643: units from Rome's box, the war's fleet support, at least a legion
+    (a fleet at sea), and [D] a force at least as strong as the war: weaker dispatches need the
+    commander's consent, which the engine does not ask yet."""
+    state = ctx.state
+    s = state.senators.get(action.commander)
+    if s is None or s not in commanders(ctx):
+        return "rome.error.not_a_commander"
+    war = war_on_board(ctx, action.war)
+    if war is None:
+        return "rome.error.no_such_war"
+    units = state.units
+    if not (0 <= action.veterans <= action.legions and action.fleets >= 0):
+        return "rome.error.bad_levy"
+    if action.legions > units.legions or action.veterans > units.veterans or action.fleets > units.fleets:
+        return "rome.error.units_not_in_rome"
+    if action.legions - action.veterans > units.legions - units.veterans:
+        return "rome.error.units_not_in_rome"
+    card = ctx.deck.wars[war.id]
+    if action.fleets < card.fleet_support or action.legions == 0:
+        return "rome.error.too_weak"
+    force = Force(war=war.id, legions=action.legions, veterans=action.veterans, fleets=action.fleets)
+    land, naval = strength(ctx, war)
+    if naval and army(force, True) + commander_bonus(s, action.fleets) < naval:
+        return "rome.error.too_weak"
+    if army(force, False) + commander_bonus(s, army(force, False)) < land:
+        return "rome.error.too_weak"
+    earlier = [
+        w
+        for w in state.wars
+        if ctx.deck.wars[w.id].series == card.series
+        and ctx.deck.wars[w.id].number < card.number
+        and w.state in ("active", "unprosecuted")
+        and not any(f.war == w.id for f in state.forces)
+    ]
+    if earlier:
+        return "rome.error.earlier_war_first"  # R199
+    return None
+
+
+def business(ctx: Ctx) -> bool:
+    """Other business, proposed by the presiding magistrate until he closes the sitting or is
+    sent to war (R92, R158)."""
+    sitting = _sitting(ctx)
+    if sitting.get("closed"):
+        return True
+    if presiding(ctx) is None:
+        close(ctx)
+        return True
+    if sitting["floor"] is not None:
+        floor = sitting["floor"]
+        if tally(ctx):
+            enact(ctx, floor["kind"], floor["subject"])
+            if sitting.get("closed"):
+                return True
+        if presiding(ctx) is None:
+            close(ctx)
+            return True
+    ask_presiding(ctx, "propose_business")
+    return False
+
+
+Business = RaiseForces | Deploy | CloseSenate | AwardConcession | LandBill | NominateConsulForLife
+RULE_CONSUL_FOR_LIFE = "R178-R182 Consul for Life (VG 1.09.821)"
+
+
+def consul_for_life_refusal(ctx: Ctx, action: NominateConsulForLife) -> str | None:
+    """R178, R179, R182: an aligned senator in Rome with 21 influence or more, once a turn, while
+    there is no Consul for Life."""
+    s = ctx.state.senators.get(action.senator)
+    if ctx.state.consul_for_life or _sitting(ctx).get("consul_for_life_tried"):
+        return "rome.error.not_a_candidate"
+    if s is None or s.faction == UNALIGNED or s.location != "rome":
+        return "rome.error.not_a_candidate"
+    if s.influence < ctx.rules.consul_for_life_nominee:
+        return "rome.error.not_a_candidate"
+    return None
+
+
+RULE_CONCESSIONS = "R164-R167 Concessions (VG 1.09.61)"
+RULE_LAND_BILLS = "R168-R177 Land bills (VG 1.09.62)"
+
+
+def concession_refusal(ctx: Ctx, action: AwardConcession) -> str | None:
+    """R164, R167: a concession in the Forum, once a turn, to an aligned senator in Rome; the
+    Land Commissioner only while a land bill is in force."""
+    state = ctx.state
+    if action.card not in state.forum_concessions or ["concession", action.card] in _sitting(ctx)["rejected"]:
+        return "rome.error.no_such_concession"
+    s = state.senators.get(action.senator)
+    if s is None or s.faction == UNALIGNED or s.location != "rome":
+        return "rome.error.not_a_candidate"
+    if ctx.deck.concessions[action.card].needs_land_bill and not state.land_bills:
+        return "rome.error.needs_land_bill"
+    return None
+
+
+def land_bill_refusal(ctx: Ctx, seat: int, action: LandBill) -> str | None:
+    """R168, R169, R173: one proposal of each type a turn, no more in force than the board's
+    boxes; a sponsor and a co-sponsor, two senators in Rome [D: of the presiding magistrate's
+    faction: the engine does not ask another faction's consent yet]."""
+    state = ctx.state
+    bill = ctx.deck.land_bills.get(action.bill)
+    if bill is None or ["land_bill", str(action.bill)] in _sitting(ctx).get("bills_tried", []):
+        return "rome.error.no_such_bill"
+    if state.land_bills.count(action.bill) >= bill.most_in_force:
+        return "rome.error.no_such_bill"
+    for sid in (action.sponsor, action.cosponsor):
+        s = state.senators.get(sid)
+        if s is None or s.faction != seat or s.location != "rome":
+            return "rome.error.not_a_candidate"
+    if action.sponsor == action.cosponsor:
+        return "rome.error.not_a_candidate"
+    return None
+
+
+def legal_propose_business(ctx: Ctx, decision: Decision) -> Iterable[Business]:
+    seat = decision.player
+    out: list[Business] = [CloseSenate(player=seat)]
+    for card in dict.fromkeys(ctx.state.forum_concessions):
+        for s in in_senate(ctx):
+            award = AwardConcession(player=seat, card=card, senator=s.id)
+            if concession_refusal(ctx, award) is None:
+                out.append(award)
+    for s in in_senate(ctx):
+        nomination = NominateConsulForLife(player=seat, senator=s.id)
+        if consul_for_life_refusal(ctx, nomination) is None:
+            out.append(nomination)
+    mine = sorted((s.id for s in in_senate(ctx) if s.faction == seat), key=int)
+    for kind in ctx.deck.land_bills:
+        for sponsor, cosponsor in combinations(mine, 2):
+            bill = LandBill(player=seat, bill=kind, sponsor=sponsor, cosponsor=cosponsor)
+            if land_bill_refusal(ctx, seat, bill) is None:
+                out.append(bill)
+    rejected = _sitting(ctx)["rejected"]
+    for legions in LEVIES:
+        for fleets in LEVIES:
+            levy = RaiseForces(player=seat, legions=legions, fleets=fleets)
+            if raise_refusal(ctx, levy) is None and subject_of(levy) not in rejected:
+                out.append(levy)
+    units = ctx.state.units
+    for s in commanders(ctx):
+        for war in ctx.state.wars:
+            send = Deploy(
+                player=seat,
+                commander=s.id,
+                war=war.id,
+                legions=units.legions,
+                veterans=units.veterans,
+                fleets=units.fleets,
+            )
+            if deploy_refusal(ctx, send) is None and subject_of(send) not in rejected:
+                out.append(send)
+    return out
+
+
+def subject_of(action: RaiseForces | Deploy) -> list[str]:
+    if isinstance(action, RaiseForces):
+        return ["raise", str(action.legions), str(action.fleets)]
+    return ["deploy", action.commander, action.war, str(action.legions), str(action.veterans), str(action.fleets)]
+
+
+def apply_propose_business(ctx: Ctx, decision: Decision, action: Business) -> None:
+    sitting = _sitting(ctx)
+    if isinstance(action, CloseSenate):
+        ctx.state.pending.remove(decision)
+        close(ctx)
+        return
+    if isinstance(action, AwardConcession):
+        why = concession_refusal(ctx, action)
+        if why is not None:
+            raise IllegalAction(RULE_CONCESSIONS, why, f"{action.card} cannot go to {action.senator} now")
+        ctx.state.pending.remove(decision)
+        sitting["rejected"].append(["concession", action.card])  # R167: voted on once a turn
+        put_to_vote(ctx, "concession", ("concession", action.card, action.senator), vetoable=True)
+        return
+    if isinstance(action, NominateConsulForLife):
+        why = consul_for_life_refusal(ctx, action)
+        if why is not None:
+            raise IllegalAction(RULE_CONSUL_FOR_LIFE, why, f"{action.senator} cannot be nominated Consul for Life")
+        ctx.state.pending.remove(decision)
+        sitting["consul_for_life_tried"] = True
+        put_to_vote(ctx, "consul_for_life", ("consul_for_life", action.senator), vetoable=False)  # R179
+        sitting["floor"]["accused"] = action.senator  # R180: the nominee adds his influence
+        return
+    if isinstance(action, LandBill):
+        why = land_bill_refusal(ctx, decision.player, action)
+        if why is not None:
+            raise IllegalAction(RULE_LAND_BILLS, why, f"no land bill of type {action.bill} so now")
+        ctx.state.pending.remove(decision)
+        sitting.setdefault("bills_tried", []).append(["land_bill", str(action.bill)])
+        subject = ("land_bill", str(action.bill), action.sponsor, action.cosponsor)
+        put_to_vote(ctx, "land_bill", subject, vetoable=True)
+        return
+    if subject_of(action) in sitting["rejected"]:
+        raise IllegalAction(RULE_PROPOSAL, "rome.error.proposal_rejected", "this proposal was rejected this turn")
+    if isinstance(action, RaiseForces):
+        why = raise_refusal(ctx, action)
+        if why is not None:
+            raise IllegalAction(RULE_FORCES, why, f"cannot raise {action.legions} legions and {action.fleets} fleets")
+        ctx.state.pending.remove(decision)
+        put_to_vote(ctx, "raise", tuple(subject_of(action)), vetoable=True)
+        return
+    why = deploy_refusal(ctx, action)
+    if why is not None:
+        raise IllegalAction(RULE_DEPLOY, why, f"cannot send {action.commander} to {action.war}")
+    ctx.state.pending.remove(decision)
+    put_to_vote(ctx, "deploy", tuple(subject_of(action)), vetoable=True)
+
+
+def enact(ctx: Ctx, kind: str, subject: list[str]) -> None:
+    state = ctx.state
+    if kind == "concession":
+        card, senator = subject[1], subject[2]
+        state.forum_concessions.remove(card)
+        state.senators[senator].concessions.append(card)
+        ctx.report("rome.cards.concession", card=card, senator=senator, faction=state.senators[senator].faction)
+        return
+    if kind == "land_bill":
+        pass_land_bill(ctx, int(subject[1]), subject[2], subject[3])
+        return
+    if kind == "consul_for_life":
+        s = state.senators[subject[1]]
+        state.consul_for_life = s.id
+        ctx.report("rome.game.consul_for_life", senator=s.id, faction=s.faction)
+        return
+    if kind == "raise":
+        legions, fleets = int(subject[1]), int(subject[2])
+        state.treasury -= (legions + fleets) * unit_cost(ctx)
+        state.units.legions += legions
+        state.units.fleets += fleets
+        for s in state.senators.values():  # R149, VG 1.09.631: Armaments and Ship Building pay now
+            for held in s.concessions:
+                info = ctx.deck.concessions[held]
+                paid = info.income * (
+                    legions if info.kind == "per_legion" else fleets if info.kind == "per_fleet" else 0
+                )
+                if paid:
+                    s.talents += paid
+                    s.corrupt = True
+        ctx.report("rome.senate.raised", legions=legions, fleets=fleets)
+        return
+    commander, war, legions, veterans, fleets = subject[1], subject[2], *map(int, subject[3:])
+    units = state.units
+    units.legions -= legions
+    units.veterans -= veterans
+    units.fleets -= fleets
+    state.forces.append(Force(war=war, commander=commander, legions=legions, veterans=veterans, fleets=fleets))
+    s = state.senators[commander]
+    s.location = "field"
+    for w in state.wars:
+        if w.id == war and w.state in ("inactive", "imminent"):
+            w.state = "active"  # R159
+    ctx.report("rome.senate.deployed", senator=commander, war=war)
+    if _sitting(ctx)["presiding"] == commander:  # R158: the Senate closes
+        close(ctx)
+
+
+def pass_land_bill(ctx: Ctx, kind: int, sponsor: str, cosponsor: str) -> None:
+    """R172, R174 (VG 1.09.62): the marker, unrest at once, popularity to the sponsors, and to
+    every senator in Rome whose faction voted against (a vetoing tribune loses nothing, R175)."""
+    state = ctx.state
+    bill = ctx.deck.land_bills[kind]
+    state.land_bills.append(kind)
+    state.unrest = max(0, state.unrest + bill.unrest)
+    for sid, gain in ((sponsor, bill.sponsor), (cosponsor, bill.cosponsor)):
+        s = state.senators.get(sid)
+        if s is not None:
+            s.popularity = min(9, s.popularity + gain)
+    against = [int(seat) for seat, (choice, _) in _sitting(ctx)["last_ballots"].items() if choice == "nay"]
+    for s in in_senate(ctx):
+        if s.faction in against:
+            s.popularity = max(-9, s.popularity + bill.against)
+    ctx.report("rome.senate.land_bill", int=kind, senator=sponsor)
+
+
+def close(ctx: Ctx) -> None:
+    """R92; VG 1.09.9: forces without a commander, and proconsuls without legions or fleet
+    support, come home."""
+    state = ctx.state
+    _sitting(ctx)["closed"] = True
+    for force in list(state.forces):
+        card = ctx.deck.wars[force.war]
+        if not force.commander or force.legions == 0 or force.fleets < card.fleet_support:
+            state.forces.remove(force)
+            return_force(ctx, force)
+    ctx.report("rome.senate.closed")
