@@ -86,6 +86,14 @@ def test_every_judges_command_the_user_docs_show_is_accepted(doc):
         accepted(command)
 
 
+def test_every_judges_command_the_operations_doc_shows_is_accepted():
+    commands = shown_commands((ROOT / "docs/operations.md").read_text(encoding="utf-8"))
+    assert {shlex.split(c)[1] for c in commands} >= {"serve", "backup", "restore"}
+    for command in commands:
+        words = shlex.split(command)
+        accepted(shlex.join(words[:-1] if words[-1] == "&" else words))  # `&`: started in the background
+
+
 def test_a_command_the_cli_refuses_is_caught():
     with pytest.raises(Exception, match="No such option"):
         accepted("judges lab --players 4 --bots greedy --no-such-option 3")

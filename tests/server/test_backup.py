@@ -2,7 +2,7 @@
 serves, restored into an empty place, serves every game at the same step with every seat,
 account, session, rating and chat line; a restore is refused while a server holds the file,
 and a file that is not a backup is refused without touching the database. On PostgreSQL the
-pg_dump / pg_restore of docs/deploy.md give back the same."""
+pg_dump / pg_restore of docs/operations.md give back the same."""
 
 from __future__ import annotations
 
@@ -144,7 +144,7 @@ def test_what_cannot_be_backed_up_here_says_what_to_use(tmp_path, url):
 
 
 def test_postgres_pg_dump_and_pg_restore_as_docs_deploy_shows(tmp_path, monkeypatch):
-    """docs/deploy.md's PostgreSQL commands (on the test's own schema): the schema dropped and
+    """docs/operations.md's PostgreSQL commands (on the test's own schema): the schema dropped and
     restored from the dump serves every game, seat, chat line, session and rating as before."""
     import shutil
     import subprocess

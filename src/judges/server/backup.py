@@ -2,7 +2,7 @@
 a consistent copy of every table (games, actions, snapshots, seats, chat, accounts, sessions,
 ratings) taken page by page while a server keeps serving, and put back the same way.
 
-PostgreSQL is backed up with its own tools, `pg_dump` / `pg_restore` (docs/deploy.md, "Backups");
+PostgreSQL is backed up with its own tools, `pg_dump` / `pg_restore` (docs/operations.md, "Back up and restore");
 these functions refuse its URL with a message saying so."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def sqlite_file(url: str) -> Path:
     if parsed.get_backend_name() != "sqlite":
         raise BackupError(
             f"{parsed.get_backend_name()}: back up PostgreSQL with pg_dump and restore it with pg_restore "
-            "(docs/deploy.md, 'Backups')"
+            "(docs/operations.md, 'Back up and restore')"
         )
     if parsed.database in (None, "", ":memory:"):
         raise BackupError("an in-memory database has nothing to back up")
