@@ -62,6 +62,9 @@ from judges.server.updates import apply_update
 # --- the server ---------------------------------------------------------------------------------
 
 
+DB_CALLS_FILE = "db_calls.json"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -81,6 +84,9 @@ def start_server(database: str | None, src: str | None = None) -> tuple[subproce
         "JUDGES_CREATE_BURST": "1000000",
         "JUDGES_CONNECTIONS_PER_ADDRESS": "0",
         "JUDGES_SOCKETS_PER_ADDRESS": "0",
+        # the server's database calls per writer, second by second, written when it stops
+        # (server/store/base.py DbCalls; a tree without them writes nothing)
+        "JUDGES_DB_CALLS_FILE": str(Path(folder) / DB_CALLS_FILE),
     }
     if src is not None:
         env["PYTHONPATH"] = str(Path(src).resolve())
@@ -442,6 +448,8 @@ async def run(args, servers: int, src: str | None = None) -> dict:
     """One run against `servers` started processes (or the --url ones); `src`: the tree the
     started servers run (default: this checkout's)."""
     started: list[tuple[subprocess.Popen, str]] = []  # (process, folder)
+    calls_files: list[Path] = []
+    window_from, window_to = 0.0, None
     pid = args.server_pid
     schema = None
     if args.url:
@@ -553,6 +561,7 @@ async def run(args, servers: int, src: str | None = None) -> dict:
             sys_before = [cpu_seconds(p, system_only=True) for p in pids]
             database_before = database_cpu()
             measured_from = time.perf_counter()
+            window_from = time.time()
             profilers = []
             if args.py_spy:
                 spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
@@ -566,6 +575,7 @@ async def run(args, servers: int, src: str | None = None) -> dict:
             await asyncio.gather(*players)
             watcher.cancel()
             elapsed = time.perf_counter() - measured_from
+            window_to = time.time()
             measuring[0] = False
             gc.enable()
             gc.unfreeze()
@@ -633,10 +643,31 @@ async def run(args, servers: int, src: str | None = None) -> dict:
                 server.wait(15)
             except subprocess.TimeoutExpired:
                 server.kill()
+            calls_files.append(Path(folder) / DB_CALLS_FILE)
+        if window_to is not None:
+            result["db_calls_per_second"] = db_calls_per_second(calls_files, window_from, window_to)
+        for _, folder in started:
             shutil.rmtree(folder, ignore_errors=True)
         if schema is not None:
             drop_schema(args.database, schema)
     return result
+
+
+def db_calls_per_second(files: list[Path], start: float, stop: float) -> dict[str, float] | None:
+    """The started servers' database calls per second of each writer (all processes together)
+    in the whole seconds of the measured window [start, stop); None if a server wrote none."""
+    first, last = int(start) + 1, int(stop)
+    if last <= first:
+        return None
+    totals: Counter[str] = Counter()
+    for path in files:
+        if not path.exists():
+            return None
+        by_second = json.loads(path.read_text())["by_second"]
+        for second, counts in by_second.items():
+            if first <= int(second) < last:
+                totals.update(counts)
+    return {writer: n / (last - first) for writer, n in sorted(totals.items())}
 
 
 def slowest_seconds(latencies: list[float], at: list[float]) -> dict:
@@ -730,6 +761,12 @@ def print_table(r: dict) -> None:
             else "-",
         ),
         ("HTTP answer p50 / p95 / p99", ms(r["http_ms"]) + " ms"),
+        (
+            "database calls per second, by writer (all processes)",
+            ", ".join(f"{writer} {n:.1f}" for writer, n in r["db_calls_per_second"].items()) or "none"
+            if r.get("db_calls_per_second") is not None
+            else "- (the servers' tree does not count them)",
+        ),
         ("load generator's event-loop lag p50 / p95 / p99", ms(r["load_generator_loop_lag_ms"]) + " ms"),
         (
             "load generator's own collections while measuring",

@@ -23,14 +23,18 @@ class Settings(BaseSettings):
     # --- the database (server/store) ---
     database_url: str = DEFAULT_DATABASE_URL
     # the database's limits: a statement, a lock wait (SQLite: its busy timeout), a free
-    # connection of the pool, the pool's size and overflow, a new PostgreSQL connection
+    # connection of the pool, the pool's size and overflow, the actions' pool's size, a new
+    # PostgreSQL connection
     db_statement_timeout_ms: float = 10_000
     db_lock_timeout_ms: float = 3_000
     db_busy_timeout_ms: float = 10_000
     db_pool_timeout: float = 3.0
     db_pool_size: float = 8
     db_pool_overflow: float = 4
+    db_action_pool_size: float = 4  # the actions' own connections (PostgreSQL: server/store/base.py)
     db_connect_timeout: float = 5
+    # a file the process writes its database calls per writer into when it stops (bench/load.py)
+    db_calls_file: str | None = None
 
     # --- several processes (server/fanout.py, the bots' lease) ---
     redis_url: str | None = None

@@ -272,7 +272,7 @@ class TableActor:
             action_dict = action_to_dict(action)
             stored_id = stored_client_id(action.player, client_action_id)
             try:
-                stored = await self.rt.db(
+                stored = await self.rt.commit(
                     self.rt.store.append_action,
                     live.id,
                     seq,

@@ -112,7 +112,7 @@ class PaceStore:
     def running(self) -> list[Running]:
         """Every unfinished game with the time of its last move."""
         last = actions_table.alias("last")
-        with self.store._session() as session:
+        with self.store._session(writer="paces_scan") as session:
             rows = session.execute(
                 select(
                     games_table.c.id,

@@ -44,14 +44,28 @@ class Runtime:
         # More threads than connections: a call beyond the pool waits pool_timeout for a
         # connection and fails (503), rather than queueing here without a bound.
         self.db_threads = ThreadPoolExecutor(max_workers=store.max_connections * 2 + 4, thread_name_prefix="db")
+        # The actions' commits have threads of their own, one per connection of their pool
+        # (store/base.py): a burst of other calls queued on the database threads never holds
+        # them up.
+        self.commit_threads = self._commit_executor()
         self.tasks: set[asyncio.Task[Any]] = set()  # fire-and-forget tasks, kept until done
+
+    def _commit_executor(self) -> ThreadPoolExecutor:
+        return ThreadPoolExecutor(max_workers=max(2, self.store.action_connections), thread_name_prefix="commit")
 
     async def db(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Runs a store call on the database threads. A database failure (down, timed out,
         no free connection) raises StoreUnavailable; the store's own errors pass through."""
+        return await self._run(self.db_threads, call, *args, **kwargs)
+
+    async def commit(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Runs an action's commit (GameStore.append_action) on the commit threads: like `db`."""
+        return await self._run(self.commit_threads, call, *args, **kwargs)
+
+    async def _run(self, threads: ThreadPoolExecutor, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self.db_threads, functools.partial(call, *args, **kwargs))
+            return await loop.run_in_executor(threads, functools.partial(call, *args, **kwargs))
         except SQLAlchemyError as exc:
             log.warning("database call %s failed: %s", getattr(call, "__name__", call), str(exc).splitlines()[0])
             raise StoreUnavailable() from exc
@@ -67,3 +81,5 @@ class Runtime:
         """Idle threads end; a server started again (an app's lifespan may run twice) gets new ones."""
         self.db_threads.shutdown(wait=False)
         self.db_threads = ThreadPoolExecutor(max_workers=self.db_threads._max_workers, thread_name_prefix="db")
+        self.commit_threads.shutdown(wait=False)
+        self.commit_threads = self._commit_executor()

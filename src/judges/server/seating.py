@@ -247,6 +247,6 @@ class Seating:
 
     async def _store_seen(self, game_id: str, seat: int, change: Callable[[dict[str, Any]], bool]) -> None:
         try:
-            await self.rt.db(self.rt.store.update_seat, game_id, seat, change, quiet=True)
+            await self.rt.db(self.rt.store.update_seat, game_id, seat, change, quiet=True, writer="presence")
         except (ServiceError, StoreError):  # GameNotFound: a game deleted meanwhile
             self._seen.pop((game_id, seat), None)  # the database is away: the next sign tries again

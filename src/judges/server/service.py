@@ -25,7 +25,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from ..settings import Settings
 from ..settings import load as load_settings
@@ -193,6 +196,8 @@ class GameService:
                     with contextlib.suppress(Exception):
                         await self.db(self.store.release_bot_lease, live.id, self.node)
         self.rt.renew_threads()
+        if self.settings.db_calls_file:  # the database calls of each writer, second by second
+            Path(self.settings.db_calls_file).write_bytes(msgspec.json.encode(self.store.calls.snapshot()))
 
     async def resume_all(self) -> None:
         """After a restart: reload unfinished games whose bots owe a move, and wake them."""

@@ -10,7 +10,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ class ActionsStore(StoreBase):
         if ending is not None:
             values.update(ending=ending, winners=list(winners or []))
         try:
-            with self._session(write=True) as session:
+            with self._session(write=True, writer="action") as session:
                 if client_action_id is not None and self._client_seq(session, game_id, client_action_id) is not None:
                     return False
                 # advancing action_count first serializes writers of the game (row lock on PostgreSQL)
@@ -152,8 +152,7 @@ class ActionsStore(StoreBase):
             "winners": _json_dumps(list(winners or [])),
         }
         try:
-            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
-                inserted = _rowcount(connection.exec_driver_sql(sql, params))
+            inserted = self._run_append(sql, params)
         except IntegrityError as exc:
             # the same client_action_id committed by a concurrent writer
             if client_action_id is not None and self.find_action_by_client_id(game_id, client_action_id) is not None:
@@ -168,6 +167,23 @@ class ActionsStore(StoreBase):
         if count is None:
             raise GameNotFound(game_id)
         raise SequenceConflict(game_id, count, seq)
+
+    def _run_append(self, sql: str, params: dict[str, Any]) -> int:
+        """The append's statement on the actions' own pool (store/base.py): the rows it
+        inserted. A connection found dead (the database restarted, an idle connection closed)
+        invalidates the pool's older ones; the statement is then tried once more on a new
+        connection. Trying again is safe: if the first had committed after all, the second
+        matches no row (the count moved, or the client's id is stored) and the caller tells
+        which it was."""
+        for attempt in (1, 2):
+            self.calls.count("action")
+            try:
+                with self.action_engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+                    return _rowcount(connection.exec_driver_sql(sql, params))
+            except DBAPIError as exc:
+                if attempt == 2 or not exc.connection_invalidated:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     @staticmethod
     def _client_seq(session: Session, game_id: str, client_action_id: str) -> int | None:

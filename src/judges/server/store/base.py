@@ -3,6 +3,9 @@ migrations, and the rows' shared conversions."""
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -39,7 +42,8 @@ from .schema import (
 
 # The database's limits, each overridable by its setting (judges/settings.py, read when a store
 # is made; docs/deploy.md lists them): a statement, a lock wait (SQLite: its busy timeout), a
-# free connection of the pool, the pool's size and overflow, a new PostgreSQL connection.
+# free connection of the pool, the pool's size and overflow, the actions' own pool's size, a new
+# PostgreSQL connection.
 LIMITS: dict[str, tuple[str, type]] = {
     "statement_timeout_ms": ("db_statement_timeout_ms", int),
     "lock_timeout_ms": ("db_lock_timeout_ms", int),
@@ -47,6 +51,7 @@ LIMITS: dict[str, tuple[str, type]] = {
     "pool_timeout": ("db_pool_timeout", float),
     "pool_size": ("db_pool_size", int),
     "pool_overflow": ("db_pool_overflow", int),
+    "action_pool_size": ("db_action_pool_size", int),
     "connect_timeout": ("db_connect_timeout", int),
 }
 
@@ -55,6 +60,10 @@ def _limit(name: str, given: float | None, settings: Settings) -> Any:
     field, kind = LIMITS[name]
     return kind(given if given is not None else getattr(settings, field))
 
+
+# The actions' pool replaces a connection older than this (PostgreSQL's or a proxy's idle
+# limits close old connections; the actions' pool does not ping before each use).
+ACTION_POOL_RECYCLE_SECONDS = 1800
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
@@ -109,6 +118,49 @@ def _chat_record(row: ChatRow) -> dict[str, Any]:
     }
 
 
+# The writers whose database calls DbCalls counts apart (every other call counts as "other").
+WRITERS = ("action", "presence", "lease", "paces_scan", "seat", "other")
+CALL_SECONDS_KEPT = 3600  # DbCalls keeps its counts of the last hour, second by second
+
+
+class DbCalls:
+    """How many calls each writer made to the database, second by second (wall clock): a
+    transaction or a statement of its own is one call. Thread-safe; the counts of the last
+    CALL_SECONDS_KEPT seconds are kept (bench/load.py reads them for its measured window)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.totals: Counter[str] = Counter()
+        self.seconds: dict[int, Counter[str]] = {}
+
+    def count(self, writer: str, calls: int = 1) -> None:
+        second = int(time.time())
+        with self._lock:
+            self.totals[writer] += calls
+            bucket = self.seconds.get(second)
+            if bucket is None:
+                bucket = self.seconds[second] = Counter()
+                if len(self.seconds) > CALL_SECONDS_KEPT:
+                    del self.seconds[min(self.seconds)]
+            bucket[writer] += calls
+
+    def between(self, start: float, stop: float) -> dict[str, int]:
+        """The calls of each writer in the whole seconds from `start` to `stop`."""
+        out: Counter[str] = Counter()
+        with self._lock:
+            for second, bucket in self.seconds.items():
+                if start <= second < stop:
+                    out.update(bucket)
+        return dict(out)
+
+    def snapshot(self) -> dict[str, Any]:
+        with self._lock:
+            return {
+                "totals": dict(self.totals),
+                "by_second": {second: dict(bucket) for second, bucket in sorted(self.seconds.items())},
+            }
+
+
 class StoreBase:
     """The store's engine, sessions and schema (the topics' mixins build on it)."""
 
@@ -135,16 +187,36 @@ class StoreBase:
         in_memory = self.is_sqlite and parsed.database in (None, "", ":memory:")
         # the most connections this process opens: the server sizes its database threads by it
         self.max_connections = 1 if in_memory else pool_size + pool_overflow
+        # the actions' connections (PostgreSQL): a pool of their own (see action_engine)
+        self.action_connections = 0 if self.is_sqlite else max(1, self.limits["action_pool_size"])
+        self.calls = DbCalls()
         if not in_memory:
             kwargs.update(pool_size=pool_size, max_overflow=pool_overflow, pool_timeout=self.limits["pool_timeout"])
         if not self.is_sqlite:
             kwargs["pool_pre_ping"] = True  # a connection the server closed is replaced, not used
             kwargs["connect_args"] = {"connect_timeout": self.limits["connect_timeout"]}
         self.engine: Engine = create_engine(self.url, **kwargs)
+        # Every action's commit runs on its own pool (PostgreSQL): the other writers (the
+        # players' signs of life, the bots' leases, the upkeep's reads, a burst of any of them)
+        # never hold the connection an action waits for. No ping at checkout (a round trip
+        # before every commit): a connection found dead on use invalidates the pool's older
+        # ones and the commit is tried once more on a new one (ActionsStore.append_action).
+        # SQLite has one writer at a time whatever the pool: its actions share the engine.
+        self.action_engine: Engine = self.engine
+        if not self.is_sqlite:
+            action_kwargs = {
+                **kwargs,
+                "pool_size": self.action_connections,
+                "max_overflow": 0,
+                "pool_pre_ping": False,
+                "pool_recycle": ACTION_POOL_RECYCLE_SECONDS,
+            }
+            self.action_engine = create_engine(self.url, **action_kwargs)
         if self.is_sqlite:
             _configure_sqlite(self.engine, self.limits["sqlite_busy_timeout_ms"])
         else:
-            _configure_postgres(self.engine, self.limits["statement_timeout_ms"], self.limits["lock_timeout_ms"])
+            for engine in (self.engine, self.action_engine):
+                _configure_postgres(engine, self.limits["statement_timeout_ms"], self.limits["lock_timeout_ms"])
 
     def __repr__(self) -> str:
         return f"GameStore({make_url(self.url).render_as_string(hide_password=True)!r})"
@@ -152,6 +224,8 @@ class StoreBase:
     def close(self) -> None:
         """Closes the pooled connections."""
         self.engine.dispose()
+        if self.action_engine is not self.engine:
+            self.action_engine.dispose()
 
     def __enter__(self) -> Self:
         return self
@@ -160,9 +234,11 @@ class StoreBase:
         self.close()
 
     @contextmanager
-    def _session(self, write: bool = False) -> Iterator[Session]:
+    def _session(self, write: bool = False, writer: str = "other") -> Iterator[Session]:
         """A session in one transaction; rolled back unless the caller commits. A writing
-        session on SQLite begins IMMEDIATE (takes the write lock first, waiting busy_timeout)."""
+        session on SQLite begins IMMEDIATE (takes the write lock first, waiting busy_timeout).
+        `writer`: whose call it is, in the counts of `calls` (DbCalls)."""
+        self.calls.count(writer)
         with Session(self.engine, expire_on_commit=False, autoflush=False) as session:
             if write and self.is_sqlite:
                 session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})

@@ -113,6 +113,7 @@ class GamesStore(StoreBase):
         *,
         table: bool = False,
         quiet: bool = False,
+        writer: str = "seat",
     ) -> tuple[list[dict[str, Any]], int]:
         """Changes one seat in place, reading and writing the stored seats in one transaction
         under the game's row lock, so that a change made by another process is never
@@ -121,8 +122,8 @@ class GamesStore(StoreBase):
         count as they are under the same lock (a chat message is stored under it too). A
         `quiet` change is one no other process needs to hear of (a player's last sign of
         life): the seats version does not move. Returns the stored seats and seats_version
-        (unchanged if nothing changed, or quietly)."""
-        with self._session(write=True) as session:
+        (unchanged if nothing changed, or quietly). `writer`: whose call it is (DbCalls)."""
+        with self._session(write=True, writer=writer) as session:
             row = session.execute(
                 select(games_table.c.seats, games_table.c.seats_version, games_table.c.chat_count)
                 .where(games_table.c.id == game_id)
@@ -164,7 +165,7 @@ class GamesStore(StoreBase):
         The expiry is the writer's clock: the processes' clocks must agree (NTP) to well
         within the lease."""
         now = time.time()
-        with self._session(write=True) as session:
+        with self._session(write=True, writer="lease") as session:
             taken = _rowcount(
                 session.execute(
                     update(games_table)
@@ -184,7 +185,7 @@ class GamesStore(StoreBase):
 
     def release_bot_lease(self, game_id: str, holder: str) -> None:
         """Gives the lease up (if `holder` has it), so that another process need not wait."""
-        with self._session(write=True) as session:
+        with self._session(write=True, writer="lease") as session:
             session.execute(
                 update(games_table)
                 .where(games_table.c.id == game_id, games_table.c.bot_holder == holder)

@@ -1,0 +1,125 @@
+"""An action's commit never waits behind the other writers (server/store/base.py, runtime.py):
+on PostgreSQL it has a connection pool of its own, and in the server threads of its own, so
+that the players' signs of life, the bots' leases, the upkeep's reads or a burst of any of
+them (holding every connection of the shared pool, every database thread) cannot hold it up.
+Real PostgreSQL (tests/postgres_support.py). No timing: the other writers stay blocked until
+the action has committed, and the test checks the order of the two."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from judges.engine import action_to_dict
+from judges.server.limits import Limits
+from judges.server.service import GameService
+from judges.server.store import GameStore
+from postgres_support import postgres_schema
+
+pytestmark = pytest.mark.timeout(120)
+
+BLOCKED_SECONDS = 30  # the blocked writers give up after this long: the action failed to get past them
+
+
+@pytest.fixture
+def pg_url():
+    with postgres_schema("judges_commits") as (_, _, url):
+        yield url
+
+
+def seats(n: int = 3) -> list[dict]:
+    return [{"kind": "human", "name": f"P{i}"} for i in range(n)]
+
+
+def test_a_commit_needs_no_connection_of_the_shared_pool(pg_url):
+    """Every connection of the shared pool held (a burst of presence and lease writes): the
+    action still commits, on the actions' pool."""
+    store = GameStore(pg_url, pool_size=1, pool_overflow=0, pool_timeout=0.5)
+    try:
+        store.migrate()
+        store.create_game("g1", {}, 7, 1, seats())
+        held = store.engine.connect()  # the shared pool's only connection
+        try:
+            assert store.append_action("g1", 0, 0, {"type": "end_turn", "player": 0}, "c1") is True
+        finally:
+            held.close()
+        assert store.load("g1").action_count == 1
+    finally:
+        store.close()
+
+
+def test_an_action_commits_while_every_other_writer_is_blocked(pg_url):
+    """The service's database threads all busy and the shared pool's connections all held by
+    writers that wait: a player's action is applied, committed and acknowledged before any
+    of them is let go."""
+    store = GameStore(pg_url, pool_size=2, pool_overflow=0, pool_timeout=BLOCKED_SECONDS)
+    store.migrate()
+    release = threading.Event()
+    order: list[str] = []
+
+    def blocked_writer() -> None:
+        with store.engine.connect():  # holds a connection of the shared pool, as a slow write would
+            if not release.wait(BLOCKED_SECONDS):
+                order.append("writers gave up")
+
+    async def scenario() -> None:
+        service = GameService(store, Limits())
+        live, _, _ = await service.create(seats(), seed=9)
+        loop = asyncio.get_running_loop()
+        threads = service.rt.db_threads
+        writers = [loop.run_in_executor(threads, blocked_writer) for _ in range(threads._max_workers)]
+        seat = live.game.waiting_for()[0]
+        legal = [action_to_dict(a) for a in live.game.legal_actions(seat)]
+        data = next((d for d in legal if d["type"] == "end_turn"), legal[0])
+        answer = await service.submit(live, seat, data, "act-1")
+        order.append("action committed")
+        release.set()
+        await asyncio.gather(*writers)
+        assert answer == {"seq": 1, "duplicate": False}
+        await service.stop()
+
+    try:
+        with ThreadPoolExecutor(1) as thread:
+            thread.submit(asyncio.run, scenario()).result()
+        assert order == ["action committed"]
+        assert store.load(store.list_games()[0].id).action_count == 1
+    finally:
+        release.set()
+        store.close()
+
+
+def test_a_commit_survives_its_connection_closed_by_the_database(pg_url):
+    """The actions' pool pings no connection before using it: one the database closed (a
+    restart, an idle limit) fails once, and the commit is made on a new connection."""
+    store = GameStore(pg_url, action_pool_size=1)
+    try:
+        store.migrate()
+        store.create_game("g1", {}, 7, 1, seats())
+        assert store.append_action("g1", 0, 0, {"type": "end_turn", "player": 0}, "c1") is True
+        with store.action_engine.connect() as connection:  # the pool's one connection
+            backend = connection.exec_driver_sql("SELECT pg_backend_pid()").scalar()
+        with store.engine.connect() as connection:
+            assert connection.exec_driver_sql("SELECT pg_terminate_backend(%(pid)s)", {"pid": backend}).scalar()
+        assert store.append_action("g1", 1, 1, {"type": "end_turn", "player": 1}, "c2") is True
+        assert [a["seq"] for a in store.load("g1", all_actions=True).all_actions or []] == [0, 1]
+        assert store.calls.totals["action"] == 3  # the second commit was tried twice
+    finally:
+        store.close()
+
+
+def test_each_writer_s_calls_are_counted(pg_url):
+    store = GameStore(pg_url)
+    try:
+        store.migrate()
+        store.create_game("g1", {}, 7, 1, seats())
+        store.append_action("g1", 0, 0, {"type": "end_turn", "player": 0}, "c1")
+        store.take_bot_lease("g1", "node", 5.0)
+        store.update_seat("g1", 1, lambda info: False, writer="presence")
+        counts = store.calls.snapshot()["totals"]
+        assert counts["action"] == 1 and counts["lease"] == 1 and counts["presence"] == 1
+        assert counts["other"] >= 1  # the creation
+    finally:
+        store.close()
