@@ -10,7 +10,7 @@ from rome_position import ctx, game_in, position, senator
 from judges.engine.errors import IllegalAction, NotYourDecision
 from judges.rome.engine import revenue
 from judges.rome.engine.actions import Contribute, Done, Transfer
-from judges.rome.engine.state import ProvinceInPlay, Units, WarInPlay, state_to_json
+from judges.rome.engine.state import ProvinceInPlay, Rebellion, Units, WarInPlay, state_to_json
 
 
 def test_personal_revenue_leader_3_senators_1_knights_1_concessions_and_corruption():
@@ -146,6 +146,48 @@ def test_a_state_that_cannot_pay_is_bankrupt_and_rome_falls():
     state.treasury = 39
     revenue.debits(ctx(state))
     assert state.result is not None and (state.result.ending, state.result.winners) == ("bankruptcy", ())
+
+
+def test_a_bankruptcy_while_a_senator_is_in_revolt_makes_him_win():
+    """R39, R259 (VG 1.12.2 (2), 1.12.3): with fewer than four active wars once his army no
+    longer counts, the rebel's faction wins; [D] with four or more Rome falls (the rebel end game
+    is not played)."""
+    state = position()
+    senator(state, "1", 2, location="rebel")
+    state.rebellion = Rebellion(rebel="1", legions=2)
+    state.wars = [WarInPlay(id="punic_1", state="active")] * 3
+    state.treasury = 10
+    revenue.debits(ctx(state))
+    assert state.result is not None and (state.result.ending, state.result.winners) == ("rebel", (2,))
+    state.result, state.rebellion = None, Rebellion(rebel="1", legions=2)
+    state.wars.append(WarInPlay(id="gallic_1", state="active"))
+    revenue.debits(ctx(state))
+    assert state.result is not None and (state.result.ending, state.result.winners) == ("wars", ())
+
+
+def test_the_rebel_pays_2_a_legion_from_his_purse_his_secondaries_then_his_faction():
+    """R35, R37 (VG 1.11.35): five legions (one a veteran), 9T in all: four are paid, the fifth
+    (a regular) goes back to Rome's box, before any revenue."""
+    state = position()
+    senator(state, "1", 0, location="rebel", talents=3)
+    senator(state, "2", 0, location="rebel", talents=4)
+    senator(state, "3", 0, talents=10)  # loyal: his money is not the rebel's
+    state.factions[0].treasury = 2
+    state.rebellion = Rebellion(rebel="1", legions=5, veterans=1)
+    revenue.rebel_upkeep(ctx(state))
+    assert (state.rebellion.legions, state.rebellion.veterans) == (4, 1)
+    assert (state.units.legions, state.units.veterans) == (1, 0)
+    assert [state.senators[x].talents for x in "123"] == [0, 0, 10] and state.factions[0].treasury == 1
+
+
+def test_the_civil_war_costs_the_state_20_but_the_rebels_legions_nothing():
+    """R29, R36 (ror-data §12): the rebel army is an active war; its legions are his to pay."""
+    state = position()
+    senator(state, "1", 0, location="rebel")
+    state.rebellion = Rebellion(rebel="1", legions=5)
+    state.units = Units(legions=2)
+    revenue.debits(ctx(state))
+    assert state.treasury == 100 - 20 - 2 * 2
 
 
 def test_governors_come_home_when_their_term_runs_out():

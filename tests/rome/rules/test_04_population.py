@@ -7,7 +7,7 @@ from rome_position import chit_face, ctx, position, senator
 
 from judges.rome.engine import population
 from judges.rome.engine.board import hrao
-from judges.rome.engine.state import WarInPlay
+from judges.rome.engine.state import Rebellion, WarInPlay
 
 
 def test_unprosecuted_wars_and_droughts_raise_unrest():
@@ -48,6 +48,17 @@ def test_a_total_below_the_table_is_a_peoples_revolt_and_rome_falls():
     state.unrest = 4
     population.state_of_the_republic(ctx(state, [1, 1, 1]))
     assert state.result is not None and state.result.ending == "people_revolt"
+
+
+def test_a_peoples_revolt_while_a_senator_is_in_revolt_makes_him_win():
+    """R259 (VG 1.12.2 (2))."""
+    state = position()
+    senator(state, "1", 0)
+    senator(state, "2", 1, location="rebel")
+    state.rebellion = Rebellion(rebel="2", legions=1)
+    state.unrest = 4
+    population.state_of_the_republic(ctx(state, [1, 1, 1]))
+    assert state.result is not None and (state.result.ending, state.result.winners) == ("rebel", (1,))
 
 
 def test_a_mob_kills_senators_in_rome_only_and_forbids_recruitment():

@@ -256,6 +256,28 @@ class AppointMaster(Action, tag="appoint_master", frozen=True):
     senator: str
 
 
+class LayDown(Action, tag="lay_down", frozen=True):
+    """Revolution: the victorious commander hands his force back to the Senate (R238)."""
+
+
+class RollLegions(Action, tag="roll_legions", frozen=True):
+    """Revolution: a victorious commander considering revolt rolls for each of his legions,
+    `talents` from his personal treasury adding 1 to as many rolls (R240, R241)."""
+
+    talents: int = 0
+
+
+class Revolt(Action, tag="revolt", frozen=True):
+    """Revolution: the commander who rolled declares himself in revolt with the legions that
+    follow him (R238, R239)."""
+
+
+class JoinRevolt(Action, tag="join_revolt", frozen=True):
+    """Revolution: a senator of the rebel's faction joins the revolt, or stays loyal (R243)."""
+
+    join: bool
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     Done,
     ChooseLeader,
@@ -293,6 +315,10 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     NominateConsulForLife,
     ProposeDictator,
     AppointMaster,
+    LayDown,
+    RollLegions,
+    Revolt,
+    JoinRevolt,
 )
 _DECODER = msgspec.json.Decoder(
     Done
@@ -331,6 +357,10 @@ _DECODER = msgspec.json.Decoder(
     | NominateConsulForLife
     | ProposeDictator
     | AppointMaster
+    | LayDown
+    | RollLegions
+    | Revolt
+    | JoinRevolt
 )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..cards import Deck
-from .state import OFFICES, UNALIGNED, RomeState, Senator
+from .state import CIVIL_WAR, OFFICES, UNALIGNED, RomeState, Senator
 
 
 def aligned(state: RomeState, seat: int) -> list[Senator]:
@@ -52,8 +52,12 @@ def holder(state: RomeState, office: str) -> Senator | None:
 
 
 def active_wars(state: RomeState) -> list[str]:
-    """Wars that cost 20T and count toward Rome's fall: active and unprosecuted (R29, R232)."""
-    return [w.id for w in state.wars if w.state in ("active", "unprosecuted")]
+    """Wars that cost 20T and count toward Rome's fall: active and unprosecuted (R29, R232), and
+    a civil war until its rebel has won (VG 1.11.3, 1.12.1)."""
+    out = [w.id for w in state.wars if w.state in ("active", "unprosecuted")]
+    if state.rebellion is not None and not state.rebellion.won:
+        out.append(CIVIL_WAR)
+    return out
 
 
 def drought_effects(state: RomeState, deck: Deck) -> int:

@@ -4,18 +4,23 @@ fleet support; disasters and standoffs on the unmodified 3d6; losses, veterans, 
 fate, victory's spoils, influence and provinces; then unprosecuted wars and Rome's fall under
 four wars.
 
-Not played yet: the Master of Horse, Ally Deserts / Enemy's Ally Deserts, Refuge, civil wars,
-ransoms (a captive waits; he dies if his war ends first)."""
+A civil war (VG 1.11.36-1.11.373; R247-R255) is fought by the forces the Senate sent against
+the rebel, in the same order; a rebel nobody attacks wins.
+
+Not played yet: the Master of Horse, Ally Deserts / Enemy's Ally Deserts, Refuge."""
 
 from __future__ import annotations
 
 from .board import active_wars
 from .context import Ctx
-from .effects import kill_senator
+from .effects import come_home, kill_senator
 from .events import omens
 from .mortality import draw_chits
-from .state import Force, ProvinceInPlay, Senator, WarInPlay
-from .victory import rome_falls
+from .state import CIVIL_WAR, Force, ProvinceInPlay, Senator, WarInPlay
+from .victory import rebel_wins, rome_falls
+
+#: Units back to the active-forces box, the commander back to Rome.
+return_force = come_home
 
 
 def war_on_board(ctx: Ctx, war: str) -> WarInPlay | None:
@@ -62,6 +67,11 @@ def combat(ctx: Ctx) -> bool:
     for force in list(state.forces):
         if state.result is not None:
             return True
+        if force.war == CIVIL_WAR:
+            rebels = state.rebellion
+            if rebels is not None and not rebels.won and force in state.forces and force.commander and force.legions:
+                civil_battle(ctx, force)
+            continue
         war = war_on_board(ctx, force.war)
         if war is None or force not in state.forces or not force.commander:
             continue
@@ -144,13 +154,19 @@ def battle(ctx: Ctx, force: Force, war: WarInPlay, naval: bool) -> str:
 
 def lose_units(ctx: Ctx, force: Force, legions: int, fleets: int) -> None:
     """VG 1.10.6: lost legions are drawn at random among regular and veteran ones."""
-    for _ in range(legions):
-        if force.legions == 0:
-            break
-        if force.veterans and ctx.dice.roll(force.legions) <= force.veterans:
-            force.veterans -= 1
-        force.legions -= 1
+    force.legions, force.veterans = lose_legions(ctx, force.legions, force.veterans, legions)
     force.fleets -= min(fleets, force.fleets)
+
+
+def lose_legions(ctx: Ctx, legions: int, veterans: int, lost: int) -> tuple[int, int]:
+    """`lost` legions drawn one by one at random among regular and veteran ones: what is left."""
+    for _ in range(lost):
+        if legions == 0:
+            break
+        if veterans and ctx.dice.roll(legions) <= veterans:
+            veterans -= 1
+        legions -= 1
+    return legions, veterans
 
 
 def fate(ctx: Ctx, force: Force, war: str, lost: int, result: str) -> None:
@@ -222,15 +238,70 @@ def win(ctx: Ctx, force: Force, war: WarInPlay, naval: bool) -> None:
             kill_senator(ctx, s.id, "execution")
 
 
-def return_force(ctx: Ctx, force: Force) -> None:
-    """Units back to the active-forces box, the commander back to Rome."""
-    units = ctx.state.units
-    units.legions += force.legions
-    units.veterans += force.veterans
-    units.fleets += force.fleets
-    s = ctx.state.senators.get(force.commander)
-    if s is not None and s.location == "field":
-        s.location = "rome"
+def rebel_strength(ctx: Ctx, rebel: Senator, legions: int, veterans: int, master: Senator | None = None) -> int:
+    """VG 1.11.37 (R248): his legions (a veteran counting 2) plus his military rating (with an
+    ex-Master of Horse's who joined him), no more than his army's strength."""
+    units = legions + veterans
+    rating = rebel.military + (master.military if master is not None else 0)
+    return units + min(rating, units)
+
+
+def civil_battle(ctx: Ctx, force: Force) -> str:
+    """VG 1.11.37-1.11.373 (R248-R255): the Senate attacks the rebel army as a war whose strength
+    is the rebel's; the table's losses strike both armies, but the rebel loses none in a defeat;
+    chits for all units lost are checked against both commanders and the rebel's ex-Master of
+    Horse. Victory: every rebel dies, the survivors go back to Rome, unrest −1, the commander
+    gains half the rebel strength; a rebel left with no legion, or killed by a chit, also fails.
+    Defeat: the commander dies, his survivors come home, the rebel has won. Otherwise the civil
+    war goes on [D: a rebel army has no disaster or standoff numbers]."""
+    state, deck = ctx.state, ctx.deck
+    rebels = state.rebellion
+    assert rebels is not None
+    state.scratch["civil_fought"] = True
+    force.fought = True
+    commander = state.senators.get(force.commander)
+    rebel = rebels.rebel
+    master = state.senators.get(rebels.master)
+    enemy = rebel_strength(ctx, state.senators[rebel], rebels.legions, rebels.veterans, master)
+    units = army(force, False)
+    natural = sum(ctx.roll(3))
+    total = natural + units + commander_bonus(commander, units) - enemy - omens(ctx)
+    row = deck.combat_result(total)
+    n = max(force.legions, rebels.legions) if row.losses < 0 else row.losses
+    lost_rome = min(n, force.legions)
+    lost_rebel = 0 if row.result == "defeat" else min(n, rebels.legions)
+    lose_units(ctx, force, lost_rome, 0)
+    rebels.legions, rebels.veterans = lose_legions(ctx, rebels.legions, rebels.veterans, lost_rebel)
+    ctx.report(
+        "rome.combat.civil_war", senator=force.commander, rebel=rebel, int=natural, total=total, result=row.result
+    )
+    if commander is not None:
+        commander.popularity = max(-9, commander.popularity - lost_rome // 2)  # VG 1.10.61
+    if row.result == "defeat":
+        if commander is not None:
+            kill_senator(ctx, commander.id, "battle")
+        state.forces.remove(force)
+        return_force(ctx, force)
+        rebels.won = True
+        return row.result
+    for chit in draw_chits(ctx, lost_rome + lost_rebel):
+        if chit in (force.commander, rebels.master) or (state.rebellion is not None and chit == rebel):
+            if chit in state.senators:
+                kill_senator(ctx, chit, "battle")
+    if row.result == "victory" and force.commander:
+        gain = -(-enemy // 2)
+        hero = state.senators[force.commander]
+        hero.influence += gain
+        hero.popularity = min(9, hero.popularity + gain)
+        state.unrest = max(0, state.unrest + ctx.rules.victory_unrest)
+        force.won = True
+        if force.legions:
+            force.veterans = min(force.legions, force.veterans + 1)
+    if state.rebellion is not None and (row.result == "victory" or state.rebellion.legions == 0):
+        kill_senator(ctx, rebel, "execution")
+    elif state.rebellion is not None and force.commander:
+        proconsul(ctx, force)
+    return row.result
 
 
 def end_of_combat(ctx: Ctx) -> bool:
@@ -250,6 +321,12 @@ def end_of_combat(ctx: Ctx) -> bool:
         war.state = "active" if held else "unprosecuted"
     for f in state.forces:
         f.fought = False
-    if len(active_wars(state)) >= ctx.rules.wars_lose_game:
+    rebels = state.rebellion
+    if rebels is not None and not rebels.won and not state.scratch.get("civil_fought"):
+        rebels.won = True  # R247, VG 1.11.36: the Senate sent no army against him
+        ctx.report("rome.revolution.unopposed", senator=rebels.rebel)
+    if rebels is not None and rebels.won:
+        rebel_wins(ctx)
+    elif len(active_wars(state)) >= ctx.rules.wars_lose_game:
         rome_falls(ctx, "wars")
     return True

@@ -31,7 +31,9 @@ from .actions import (
     Discard,
     DiscardLeader,
     Done,
+    JoinRevolt,
     LandBill,
+    LayDown,
     NominateConsulForLife,
     Persuade,
     PlayConcession,
@@ -46,7 +48,9 @@ from .actions import (
     RaiseForces,
     Ransom,
     Repopulate,
+    Revolt,
     Roll,
+    RollLegions,
     Skip,
     Spoils,
     SponsorGames,
@@ -195,6 +199,20 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
             ),
             DecisionKind(
                 "discard", (Discard,), revolution.legal_discard, revolution.apply_discard, revolution.RULE_HAND
+            ),
+            DecisionKind(
+                "revolt",
+                (LayDown, RollLegions, Revolt),
+                revolution.legal_revolt,
+                revolution.apply_revolt,
+                revolution.RULE_REVOLT,
+            ),
+            DecisionKind(
+                "join_revolt",
+                (JoinRevolt,),
+                revolution.legal_join_revolt,
+                revolution.apply_join_revolt,
+                revolution.RULE_SECONDARY,
             ),
         )
     }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..cards import Deck
 from .context import Ctx
-from .state import UNALIGNED, Senator
+from .state import CIVIL_WAR, UNALIGNED, Force, Senator
 
 CAUSES = ("mortality", "mob", "epidemic", "battle", "assassination", "execution")
 
@@ -41,14 +41,50 @@ def kill_senator(ctx: Ctx, senator_id: str, cause: str) -> None:
         if force.commander == senator_id:
             force.commander = ""  # his force waits on the war for the next Senate (VG 1.10.2)
     leader = s.faction != UNALIGNED and state.factions[s.faction].leader == senator_id
+    rebel = state.rebellion is not None and state.rebellion.rebel == senator_id
+    if state.rebellion is not None and state.rebellion.master == senator_id:
+        state.rebellion.master = ""
     if s.statesman:
         state.removed.append(s.statesman)
     if s.family_card and leader:
         fresh = senator_from_card(ctx.deck, senator_id, s.faction)
         state.senators[senator_id] = fresh
+    else:
+        del state.senators[senator_id]
+        if s.family_card:
+            state.curia.append(senator_id)
+        if leader:
+            state.factions[s.faction].leader = ""  # a lone statesman: a new leader is named in the Forum
+    if rebel:
+        revolt_fails(ctx, s.faction)
+
+
+def revolt_fails(ctx: Ctx, faction: int) -> None:
+    """VG 1.11.372 (R251, R254): the primary rebel is dead: every secondary rebel dies with him,
+    the rebel army's survivors go back to Rome's box, and the Senate's forces facing him come
+    home."""
+    state = ctx.state
+    army = state.rebellion
+    if army is None:
         return
-    del state.senators[senator_id]
-    if s.family_card:
-        state.curia.append(senator_id)
-    if leader:
-        state.factions[s.faction].leader = ""  # a lone statesman: a new leader is named in the Forum
+    state.rebellion = None
+    state.units.legions += army.legions
+    state.units.veterans += army.veterans
+    ctx.report("rome.revolution.revolt_fails", faction=faction, legions=army.legions)
+    for force in [f for f in state.forces if f.war == CIVIL_WAR and not f.won]:
+        state.forces.remove(force)
+        come_home(ctx, force)
+    for other in [x.id for x in state.senators.values() if x.location == "rebel"]:
+        if other in state.senators:
+            kill_senator(ctx, other, "execution")
+
+
+def come_home(ctx: Ctx, force: Force) -> None:
+    """Units back to the active-forces box, the commander back to Rome."""
+    units = ctx.state.units
+    units.legions += force.legions
+    units.veterans += force.veterans
+    units.fleets += force.fleets
+    s = ctx.state.senators.get(force.commander)
+    if s is not None and s.location == "field":
+        s.location = "rome"

@@ -70,6 +70,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.revenue.contribution": _declare(senator="senator", talents="talents", int="int"),
         "rome.revenue.state": _declare(talents="talents", int="int"),
         "rome.revenue.debits": _declare(talents="talents", int="int"),
+        "rome.revenue.rebel_upkeep": _declare(senator="senator", talents="talents", int="int"),
         # forum
         "rome.forum.initiative": _declare(faction="faction", int="int"),
         "rome.forum.faction_card": _declare(faction="faction"),
@@ -124,6 +125,16 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.combat.captured": _declare(senator="senator"),
         "rome.combat.naval_victory": _declare(war="war"),
         "rome.combat.victory": _declare(war="war", talents="talents"),
+        "rome.combat.civil_war": _declare(senator="senator", rebel="senator", int="int", total="int", result="result"),
+        # revolution: declarations of civil war
+        "rome.revolution.lays_down": _declare(senator="senator"),
+        "rome.revolution.legions": _declare(senator="senator", int="int", legions="int"),
+        "rome.revolution.declares": _declare(senator="senator", legions="int"),
+        "rome.revolution.revolt": _declare(senator="senator", legions="int"),
+        "rome.revolution.joins": _declare(senator="senator"),
+        "rome.revolution.loyal": _declare(senator="senator"),
+        "rome.revolution.revolt_fails": _declare(faction="faction", legions="int"),
+        "rome.revolution.unopposed": _declare(senator="senator"),
         # population
         "rome.population.unrest": _declare(int="int"),
         "rome.population.roll": _declare(senator="senator", int="int"),

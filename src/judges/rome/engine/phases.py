@@ -36,6 +36,7 @@ PHASE_STEPS: Mapping[str, tuple[Step, ...]] = MappingProxyType(
         "setup": (setup.deal, setup.temporary_consul, setup.ask_leaders, setup.ask_first_cards),
         "mortality": (mortality.activate_imminent, mortality.mortality_draw),
         "revenue": (
+            revenue.rebel_upkeep,
             provinces.ask_spoils,
             revenue.personal_revenue,
             revenue.ask_redistribution,
@@ -66,9 +67,10 @@ PHASE_STEPS: Mapping[str, tuple[Step, ...]] = MappingProxyType(
         ),
         "combat": (combat.combat, combat.end_of_combat),
         "revolution": (
-            revolution.lay_down_commands,
+            revolution.start,
             revolution.play_cards,
             revolution.hand_limit,
+            revolution.declarations,
             victory.consul_for_life_wins,
         ),
     }

@@ -135,7 +135,7 @@ def develop(ctx: Ctx) -> bool:
     """VG 1.06.4 (1.07B): a governed, undeveloped province develops on dr (+1 if its governor is
     not corrupt) of 6 or more; the governor gains 3 influence."""
     for p in ctx.state.provinces:
-        if p.developed or not p.governor:
+        if p.developed or not p.governor or ctx.state.senators[p.governor].location == "rebel":
             continue
         s = ctx.state.senators[p.governor]
         die = ctx.roll(1)[0] + (0 if s.corrupt else 1) - omens(ctx)
@@ -151,8 +151,8 @@ def taxes(ctx: Ctx) -> bool:
     − Evil Omens, + Trial of Verres."""
     state = ctx.state
     for p in state.provinces:
-        if not p.governor:
-            continue
+        if not p.governor or state.senators[p.governor].location == "rebel":
+            continue  # VG 1.11.33: a rebel's province pays the State nothing
         card = ctx.deck.provinces[p.id]
         total = roll(ctx, card.state_developed if p.developed else card.state) - omens(ctx)
         total += VERRES.get(min(state.events.get("trial_of_verres", 0), 2), 0)

@@ -22,6 +22,36 @@ FACTION_PREFIX = "faction:"
 EARNS = ("rome", "field", "province")  # captives and rebels earn nothing (R33, R34)
 
 
+def rebel_upkeep(ctx: Ctx) -> bool:
+    """R35-R37 (VG 1.11.35): before anything else, the rebel pays 2T for each of his legions from
+    his personal treasury, then his secondary rebels', then his faction's; the legions he cannot
+    pay go back to the Senate's box (regulars first) [D: Rome keeps them and pays their upkeep
+    with its own; the HRAO is not asked]."""
+    state, rules = ctx.state, ctx.rules
+    rebels = state.rebellion
+    if rebels is None or rebels.legions == 0:
+        return True
+    rebel = state.senators[rebels.rebel]
+    purses = [rebel] + [s for s in aligned(state, rebel.faction) if s.location == "rebel" and s.id != rebel.id]
+    faction = state.factions[rebel.faction]
+    money = sum(s.talents for s in purses) + faction.treasury
+    kept = min(rebels.legions, money // rules.rebel_unit_upkeep)
+    owed = kept * rules.rebel_unit_upkeep
+    for s in purses:
+        paid = min(owed, s.talents)
+        s.talents -= paid
+        owed -= paid
+    faction.treasury -= owed
+    released = rebels.legions - kept
+    veterans = max(0, released - (rebels.legions - rebels.veterans))
+    rebels.legions -= released
+    rebels.veterans -= veterans
+    state.units.legions += released
+    state.units.veterans += veterans
+    ctx.report("rome.revenue.rebel_upkeep", senator=rebel.id, talents=kept * rules.rebel_unit_upkeep, int=released)
+    return True
+
+
 def personal_revenue(ctx: Ctx) -> bool:
     """VG 1.06.11-12: 1T a senator, 3T the faction leader (R21), 1T a knight (R22), and each
     concession's income (the land commissioner's only while a land bill is in force, R24);
@@ -259,7 +289,7 @@ def returning_governors(ctx: Ctx) -> bool:
         p.term -= 1
         if p.term <= 0:
             s = ctx.state.senators.get(p.governor)
-            if s is not None:
+            if s is not None and s.location == "province":
                 s.location = "rome"
                 s.governor_of = ""
             p.governor = ""

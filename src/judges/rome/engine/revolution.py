@@ -1,31 +1,32 @@
-"""Phase 7, Revolution (VG 1.11; R233-R237): victorious commanders lay down their command, each
-faction from the HRAO's plays statesmen and concessions, and hands are cut to five.
+"""Phase 7, Revolution (VG 1.11; R233-R246): each faction from the HRAO's plays statesmen and
+concessions, hands are cut to five, then each commander who won a land victory this turn lays
+down his command or declares himself in revolt; the senators of a rebel's faction join him or
+stay loyal.
 
-Not played yet: rebellion and civil war (R238-R255), card trading between players (R237)."""
+A rebel's legions are those that follow him on the roll [D: veterans' allegiance is not tracked
+(R225, R226 not yet): every legion rolls, the talents going to veterans first]. Not played yet:
+card trading between players (R237)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from ...engine.errors import IllegalAction
-from .actions import Discard
-from .board import hrao_order
-from .combat import return_force
+from .actions import Discard, JoinRevolt, LayDown, Revolt, RollLegions
+from .board import aligned, hrao_order, order_from, rank_key
+from .combat import rebel_strength, return_force
 from .context import Ctx
 from .setup import in_turn
-from .state import Decision
+from .state import UNALIGNED, Decision, Force, Rebellion, Senator
 
 RULE_HAND = "R236 Hand limit (VG 1.11)"
+RULE_REVOLT = "R238 Declaration of civil war (VG 1.11.3)"
+RULE_SECONDARY = "R243 Secondary rebels (VG 1.11.32)"
 
 
-def lay_down_commands(ctx: Ctx) -> bool:
-    """R238: a commander who won his war comes home and his force returns to Rome's box [D: he
-    cannot rebel yet]."""
-    state = ctx.state
-    for force in [f for f in state.forces if f.won]:
-        state.forces.remove(force)
-        return_force(ctx, force)
-    state.scratch["revolution_cards"] = hrao_order(state)
+def start(ctx: Ctx) -> bool:
+    ctx.state.scratch["revolution_cards"] = hrao_order(ctx.state)
     return True
 
 
@@ -54,3 +55,190 @@ def apply_discard(ctx: Ctx, decision: Decision, action: Discard) -> None:
     ctx.state.discard.append(action.card)
     if len(f.hand) <= ctx.rules.hand_limit:
         ctx.state.pending.remove(decision)
+
+
+# --- declaration of civil war -----------------------------------------------------------------
+
+
+def declaration_order(ctx: Ctx, commanders: list[Senator]) -> list[Senator]:
+    """VG 1.11.3: table order from the HRAO, every senator in play counted as in Rome."""
+    state = ctx.state
+    everyone = [s for s in state.senators.values() if s.faction != UNALIGNED]
+    seats = order_from(state, min(everyone, key=rank_key).faction) if everyone else []
+    return sorted(commanders, key=lambda s: (seats.index(s.faction) if s.faction in seats else 99, rank_key(s)))
+
+
+def declarations(ctx: Ctx) -> bool:
+    """R238, R239: each commander who won on land this turn, in turn, lays down his command or
+    revolts; none may revolt while a rebel marches on Rome. When all have declared, the primary
+    rebel's faction declares its loyalty."""
+    state = ctx.state
+    queue: list[str] | None = state.scratch.get("declarers")
+    if queue is None:
+        victors: list[Senator] = []
+        for force in [f for f in state.forces if f.won]:
+            s = state.senators.get(force.commander)
+            if s is None or state.rebellion is not None:
+                state.forces.remove(force)
+                return_force(ctx, force)
+            else:
+                victors.append(s)
+        queue = [s.id for s in declaration_order(ctx, victors)]
+        state.scratch["declarers"] = queue
+    if queue:
+        commander = state.senators[queue.pop(0)]
+        state.pending.append(Decision(commander.faction, "revolt", commander.id))
+        return False
+    candidate = state.scratch.pop("candidate", None)
+    state.scratch.pop("revolt_roll", None)
+    if candidate is not None:
+        establish(ctx, candidate)
+    return True
+
+
+def victors_force(ctx: Ctx, senator: str) -> Force:
+    return next(f for f in ctx.state.forces if f.won and f.commander == senator)
+
+
+def army_strength(ctx: Ctx, army: dict[str, Any]) -> int:
+    """A declared (or rolled) rebel army's strength, his rating included (VG 1.11.3)."""
+    return rebel_strength(ctx, ctx.state.senators[army["senator"]], army["legions"], army["veterans"])
+
+
+def revolt_refusal(ctx: Ctx, decision: Decision) -> str | None:
+    roll = ctx.state.scratch.get("revolt_roll")
+    if roll is None or roll["senator"] != decision.subject:
+        return "rome.error.legions_not_rolled"
+    if roll["legions"] == 0:
+        return "rome.error.no_legion_follows"
+    candidate = ctx.state.scratch.get("candidate")
+    if candidate is not None:
+        if army_strength(ctx, roll) <= army_strength(ctx, candidate):
+            return "rome.error.rebel_too_weak"  # VG 1.11.3: only a stronger army displaces him
+    return None
+
+
+def legal_revolt(ctx: Ctx, decision: Decision) -> Iterable[LayDown | RollLegions | Revolt]:
+    """Laying down, always; before the roll, rolling with no talent and with as many as can be
+    spent (other amounts are legal too); after it, revolting when the army may."""
+    seat = decision.player
+    out: list[LayDown | RollLegions | Revolt] = [LayDown(player=seat)]
+    roll = ctx.state.scratch.get("revolt_roll")
+    if roll is None or roll["senator"] != decision.subject:
+        s = ctx.state.senators[decision.subject]
+        most = min(s.talents, victors_force(ctx, s.id).legions)
+        out += [RollLegions(player=seat, talents=t) for t in sorted({0, most})]
+    elif revolt_refusal(ctx, decision) is None:
+        out.append(Revolt(player=seat))
+    return out
+
+
+def apply_revolt(ctx: Ctx, decision: Decision, action: LayDown | RollLegions | Revolt) -> None:
+    state = ctx.state
+    s = state.senators[decision.subject]
+    force = victors_force(ctx, s.id)
+    rolled = state.scratch.get("revolt_roll")
+    if isinstance(action, LayDown):
+        state.pending.remove(decision)
+        state.forces.remove(force)
+        return_force(ctx, force)
+        ctx.report("rome.revolution.lays_down", senator=s.id)
+        return
+    if isinstance(action, RollLegions):
+        if rolled is not None and rolled["senator"] == s.id:
+            raise IllegalAction(RULE_REVOLT, "rome.error.legions_rolled", f"{s.id} has rolled for his legions")
+        if not 0 <= action.talents <= min(s.talents, force.legions):
+            raise IllegalAction(RULE_REVOLT, "rome.error.not_enough_talents", f"{action.talents}T for the rolls")
+        roll_legions(ctx, s, force, action.talents)
+        return
+    why = revolt_refusal(ctx, decision)
+    if why is not None:
+        raise IllegalAction(RULE_REVOLT, why, f"{s.id} cannot revolt")
+    state.pending.remove(decision)
+    assert rolled is not None
+    previous = state.scratch.get("candidate")
+    if previous is not None:  # VG 1.11.3: the weaker declaration is ignored: he lays down
+        units = state.units
+        units.legions += previous["legions"]
+        units.veterans += previous["veterans"]
+        earlier = state.senators.get(previous["senator"])
+        if earlier is not None:
+            earlier.location = "rome"
+    state.forces.remove(force)
+    units = state.units  # R242: fleets, and the legions that did not follow, go back to Rome
+    units.legions += force.legions - rolled["legions"]
+    units.veterans += force.veterans - rolled["veterans"]
+    units.fleets += force.fleets
+    state.scratch["candidate"] = {"senator": s.id, "legions": rolled["legions"], "veterans": rolled["veterans"]}
+    ctx.report("rome.revolution.declares", senator=s.id, legions=rolled["legions"])
+
+
+def roll_legions(ctx: Ctx, s: Senator, force: Force, talents: int) -> None:
+    """R240, R241 (VG 1.11.31): a die per legion, +1 on as many as talents spent (veterans
+    first); a legion follows on the era's number or more."""
+    s.talents -= talents
+    legions = veterans = 0
+    for i in range(force.legions):
+        die = ctx.roll(1)[0] + (1 if i < talents else 0)
+        if die >= ctx.rules.rebel_legion_joins_on:
+            legions += 1
+            veterans += 1 if i < force.veterans else 0
+    ctx.state.scratch["revolt_roll"] = {"senator": s.id, "legions": legions, "veterans": veterans}
+    ctx.report("rome.revolution.legions", senator=s.id, int=legions, legions=force.legions)
+
+
+def establish(ctx: Ctx, candidate: dict[str, Any]) -> None:
+    """The primary rebel marches on Rome (VG 1.11.3, 1.11.33): he becomes a rebel; each other
+    senator of his faction, but a captive, declares at once (R243; a Master of Horse only when
+    the rebel is Dictator, R245)."""
+    state = ctx.state
+    rebel = state.senators[candidate["senator"]]
+    was_dictator = rebel.office == "dictator"
+    state.rebellion = Rebellion(rebel=rebel.id, legions=candidate["legions"], veterans=candidate["veterans"])
+    become_rebel(ctx, rebel)
+    ctx.report("rome.revolution.revolt", senator=rebel.id, legions=state.rebellion.legions)
+    for other in aligned(state, rebel.faction):
+        if other.id == rebel.id or other.location in ("captive", "rebel"):
+            continue
+        if other.office == "master_of_horse" and not was_dictator:
+            continue
+        state.pending.append(Decision(rebel.faction, "join_revolt", other.id))
+
+
+def become_rebel(ctx: Ctx, s: Senator) -> None:
+    """VG 1.11.32, 1.11.33 (R244, R246): he leaves Rome; his concessions go to the Forum; he
+    loses his knights and offices (a governor keeps his province); a command he held goes back
+    to the Senate: his force waits on its war for a new commander, or comes home when it won."""
+    state = ctx.state
+    state.forum_concessions.extend(s.concessions)
+    s.concessions = []
+    s.knights = 0
+    s.office = ""
+    s.location = "rebel"
+    for force in [f for f in state.forces if f.commander == s.id]:
+        force.commander = ""
+        if force.won:
+            state.forces.remove(force)
+            return_force(ctx, force)
+
+
+def legal_join_revolt(ctx: Ctx, decision: Decision) -> Iterable[JoinRevolt]:
+    return [JoinRevolt(player=decision.player, join=True), JoinRevolt(player=decision.player, join=False)]
+
+
+def apply_join_revolt(ctx: Ctx, decision: Decision, action: JoinRevolt) -> None:
+    """R243, R245: a senator who joins becomes a secondary rebel; an ex-Master of Horse who joins
+    a rebel Dictator adds his military rating to the rebel army's."""
+    state = ctx.state
+    army_ = state.rebellion
+    s = state.senators.get(decision.subject)
+    if army_ is None or s is None:
+        raise IllegalAction(RULE_SECONDARY, "rome.error.no_rebellion", "no revolt to join")
+    state.pending.remove(decision)
+    if not action.join:
+        ctx.report("rome.revolution.loyal", senator=s.id)
+        return
+    ctx.report("rome.revolution.joins", senator=s.id)
+    if s.office == "master_of_horse":
+        army_.master = s.id
+    become_rebel(ctx, s)

@@ -38,6 +38,9 @@ ENDINGS = (
     "all_factions_gone",  # every faction eliminated
 )
 UNALIGNED = -1
+#: The war a Senate force fights when it is sent against the rebel (VG 1.11.3: his army is an
+#: active war while he marches on Rome).
+CIVIL_WAR = "civil_war"
 
 
 class RomeOptions(Struct, frozen=True, kw_only=True):
@@ -132,6 +135,17 @@ class Force(Struct, kw_only=True):
     won: bool = False  # its commander won the war this turn: he returns in the Revolution phase
 
 
+class Rebellion(Struct, kw_only=True):
+    """The primary rebel marching on Rome with his army (VG 1.11.3; R239-R255). His secondary
+    rebels are the senators of his faction whose location is "rebel"."""
+
+    rebel: str
+    legions: int = 0  # veterans included
+    veterans: int = 0
+    master: str = ""  # the ex-Master of Horse who joined a rebel Dictator (R245): adds his rating
+    won: bool = False  # he met a winning condition (VG 1.12.2): no longer an active war
+
+
 class Decision(Struct, frozen=True):
     """A seat owes an answer of `kind` (judges.rome.engine.decisions.KINDS); `subject` names
     what it is about (a senator, a card), "" when nothing."""
@@ -179,6 +193,7 @@ class RomeState(Struct, kw_only=True):
     no_recruitment: bool = False  # the population table forbids raising forces this turn
     era_ended: bool = False
     consul_for_life: str = ""  # the senator who is Consul for Life (R178-R182, VG 1.09.82)
+    rebellion: Rebellion | None = None  # a civil war (VG 1.11.3): at most one rebel at a time
     result: Result | None = None
     # every report line of the game so far, in order (public: nothing secret is reported)
     report: list[Entry] = field(default_factory=list)

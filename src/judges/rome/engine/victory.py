@@ -2,17 +2,41 @@
 
 from __future__ import annotations
 
-from .board import faction_influence
+from .board import active_wars, faction_influence
 from .context import Ctx
 from .state import UNALIGNED, Result
 
 
 def rome_falls(ctx: Ctx, ending: str) -> None:
     """Bankruptcy, a people's revolt or too many wars: everybody loses (R39, R76, R232). With a
-    rebel in the field he would win instead (R259); rebels arise in the Revolution phase."""
+    senator in revolt, bankruptcy or a people's revolt makes him win instead (R259)."""
+    rebels = ctx.state.rebellion
+    if ending != "wars" and rebels is not None:
+        rebels.won = True
+        rebel_wins(ctx)
+        return
     ctx.state.result = Result(ending, ())
     ctx.state.pending.clear()
     ctx.report("rome.game.over", ending=ending, factions=[])
+
+
+def rebel_wins(ctx: Ctx) -> None:
+    """VG 1.12.2 (1, 2), 1.12.3 (R247, R253, R259, R260): the rebel has met a winning condition
+    (his army is no longer an active war): with fewer than four active wars his faction wins
+    [D: with four or more the rebel end game, his fight against them, is not played: Rome
+    falls]."""
+    state = ctx.state
+    rebels = state.rebellion
+    assert rebels is not None
+    if len(active_wars(state)) >= ctx.rules.wars_lose_game:
+        state.result = Result("wars", ())
+        state.pending.clear()
+        ctx.report("rome.game.over", ending="wars", factions=[])
+        return
+    seat = state.senators[rebels.rebel].faction
+    state.result = Result("rebel", (seat,))
+    state.pending.clear()
+    ctx.report("rome.game.over", ending="rebel", factions=[seat])
 
 
 def consul_for_life_appointed(ctx: Ctx) -> None:
