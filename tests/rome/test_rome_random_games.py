@@ -1,7 +1,7 @@
 """Random games of 3 to 6 factions, played by the random bot to their end: they end (a winner,
 or Rome falls), never crash, keep every invariant after every action (cards conserved, money
 never negative, one holder per office, a faction leader among his own, Rome's units within 25
-legions and 25 fleets), and replay identically from options + log."""
+legions and 25 fleets, a rebel's among them), and replay identically from options + log."""
 
 from __future__ import annotations
 
@@ -33,8 +33,16 @@ def invariants(game: RomeGame) -> None:
         assert sum(1 for s in state.senators.values() if s.office == office) <= 1
     for s in state.senators.values():
         assert s.talents >= 0 and s.knights >= 0
-        assert s.location != "field" or any(f.commander == s.id for f in state.forces)
-    legions = state.units.legions + sum(f.legions for f in state.forces)
+        # in the field: a commander, or the Master of Horse riding with the Dictator's force (R113)
+        assert s.location != "field" or any(
+            f.commander == s.id or (s.office == "master_of_horse" and state.senators[f.commander].office == "dictator")
+            for f in state.forces
+            if f.commander
+        )
+    rebels = state.rebellion
+    if rebels is not None:  # the primary rebel is in revolt, with at least nothing negative
+        assert state.senators[rebels.rebel].location == "rebel" and 0 <= rebels.veterans <= rebels.legions
+    legions = state.units.legions + sum(f.legions for f in state.forces) + (rebels.legions if rebels else 0)
     fleets = state.units.fleets + sum(f.fleets for f in state.forces)
     assert 0 <= legions <= 25 and 0 <= fleets <= 25
     assert state.units.veterans <= state.units.legions

@@ -170,7 +170,8 @@ def test_without_a_senator_in_rome_there_is_no_senate():
 
 from judges.rome.engine import senate as senate_rules  # noqa: E402
 from judges.rome.engine.actions import CloseSenate, Deploy, RaiseForces  # noqa: E402
-from judges.rome.engine.state import Force, WarInPlay  # noqa: E402
+from judges.rome.engine.state import CIVIL_WAR, Force, Rebellion, WarInPlay  # noqa: E402
+from judges.rome.i18n import render_entry  # noqa: E402
 
 
 def business_game(**state_changes):
@@ -234,6 +235,46 @@ def test_the_field_consul_goes_first_with_enough_force_and_fleet_support():
     assert game.state.wars[1].state == "active" and game.state.senators["3"].location == "field"
     assert game.state.forces == [Force(war="syrian_1", commander="3", legions=6, fleets=2)]
     assert [s.id for s in senate_rules.commanders(ctx_)] == ["2"]  # now the Rome Consul may go
+
+
+def test_the_senate_may_send_an_army_against_the_rebel():
+    """R247, R248 (VG 1.11.36, 1.11.37): a commander with legions only, at least as strong as the
+    rebel's army [D]; no civil war, no such target."""
+    game = business_game()
+    ctx_ = game.ctx
+    send = Deploy(player=0, commander="3", war=CIVIL_WAR, legions=4)
+    assert senate_rules.deploy_refusal(ctx_, send) == "rome.error.no_such_war"
+    senator(game.state, "6", 2, location="rebel", military=2)
+    game.state.rebellion = Rebellion(rebel="6", legions=3)
+    game.state.senators["3"].military = 1
+    assert senate_rules.deploy_refusal(ctx_, Deploy(player=0, commander="3", war=CIVIL_WAR, legions=3)) == (
+        "rome.error.too_weak"  # 3 + 1 < 3 + 2
+    )
+    assert senate_rules.deploy_refusal(ctx_, Deploy(player=0, commander="3", war=CIVIL_WAR, legions=4, fleets=1)) == (
+        "rome.error.too_weak"  # fleets play no part in a civil war
+    )
+    everything = Deploy(player=0, commander="3", war=CIVIL_WAR, legions=8)
+    assert everything in game.legal_actions(0)
+    game.apply(everything)
+    vote_all(game, "yea", "yea", "nay")
+    assert game.state.forces == [Force(war=CIVIL_WAR, commander="3", legions=8)]
+    assert render_entry(game.state.report[-1], "es", {}).startswith("Valerius")
+
+
+def test_the_master_of_horse_goes_to_war_with_the_dictator():
+    """R113 (VG 1.09.34): the Dictator "6" (military 2) with 6 legions is strong enough against
+    the 1st Gallic War (10) only with his Master's 3."""
+    game = business_game()
+    state = game.state
+    senator(state, "6", 2, office="dictator", military=2)
+    senator(state, "7", 2, office="master_of_horse", military=3, location="province")
+    send = Deploy(player=0, commander="6", war="gallic_1", legions=6)
+    assert senate_rules.deploy_refusal(game.ctx, send) == "rome.error.too_weak"  # 6 + 2 < 10
+    state.senators["7"].location = "rome"
+    assert senate_rules.deploy_refusal(game.ctx, send) is None  # 6 + 2 + 3
+    game.apply(send)
+    vote_all(game, "yea", "yea", "yea")
+    assert state.senators["6"].location == state.senators["7"].location == "field"
 
 
 def test_sending_the_presiding_magistrate_closes_the_senate():

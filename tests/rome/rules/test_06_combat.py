@@ -4,7 +4,7 @@ commander's fate, unprosecuted wars and Rome's fall under four wars."""
 
 from __future__ import annotations
 
-from rome_position import ctx, position, senator
+from rome_position import DECK, ctx, position, senator
 
 from judges.rome.engine import combat
 from judges.rome.engine.state import Force, WarInPlay
@@ -150,3 +150,57 @@ def test_once_the_last_war_of_a_series_is_beaten_the_earlier_ones_are_revolts():
     combat.combat(ctx(state, [6, 6, 6, 30, 29, 6, 6, 6]))  # 18 + 25 + 4 − 30 (doubled): 17, two chits
     assert state.wars == [] and state.treasury == 100 + 25  # the 2nd's spoils only
     assert first.revolt
+
+
+def dictator_position(legions=10, **master):
+    """The Dictator "1" (military 2) on the 1st Gallic War with his Master of Horse "2"
+    (military 3, unless `master` says otherwise)."""
+    state = position()
+    senator(state, "1", 0, military=2, office="dictator", location="field")
+    changes = {"military": 3, "office": "master_of_horse", "location": "field", **master}
+    senator(state, "2", 1, **changes)
+    state.wars = [WarInPlay(id="gallic_1", state="active")]
+    force = Force(war="gallic_1", commander="1", legions=legions)
+    state.forces = [force]
+    return state, force
+
+
+def test_the_master_of_horse_adds_his_rating_and_gains_nothing_from_the_victory():
+    """R113, R212 (VG 1.09.34): 14 + 10 + (2 + 3) − 10 = 19: a victory without loss (with the
+    Dictator's 2 alone, 16 would cost 2 legions); only the Dictator gains."""
+    state, force = dictator_position()
+    combat.combat(ctx(state, [5, 5, 4]))
+    assert state.wars == [] and (force.legions, force.veterans) == (10, 1)
+    assert state.senators["1"].influence == DECK.senators["1"].influence + 5
+    assert state.senators["2"].influence == DECK.senators["2"].influence
+
+
+def test_battle_chits_strike_the_master_of_horse_too():
+    """R230 (VG 1.10.7): 6 + 10 + 5 − 10 = 11: a stalemate losing 2; the first chit is his."""
+    state, force = dictator_position()
+    combat.combat(ctx(state, [2, 2, 2, 2, 30]))
+    assert "2" not in state.senators and force.commander == "1"
+
+
+def test_a_dictator_lost_sends_his_master_home_in_office():
+    """R230 (VG 1.09.34): the first chit kills the Dictator; his Master returns to Rome, still
+    Master of Horse."""
+    state, _ = dictator_position()
+    combat.combat(ctx(state, [2, 2, 2, 1, 30]))
+    assert "1" not in state.senators
+    assert (state.senators["2"].location, state.senators["2"].office) == ("rome", "master_of_horse")
+
+
+def test_a_defeat_kills_the_dictator_and_his_master():
+    """R113, R217: 3 + 4 + 4 − 10 = 1."""
+    state, _ = dictator_position(legions=4)
+    combat.combat(ctx(state, [1, 1, 1]))
+    assert "1" not in state.senators and "2" not in state.senators
+
+
+def test_a_statesmans_ability_does_not_work_for_the_master_of_horse():
+    """R114 (VG 1.09.34): Fabius (2A) as Master of Horse: 4 + 10 + 7 − 10 = 11, a stalemate
+    losing 2, not halved."""
+    state, force = dictator_position(statesman="2A", military=5)
+    combat.combat(ctx(state, [1, 1, 2, 30, 29]))
+    assert force.legions == 8

@@ -152,7 +152,7 @@ def test_no_revolt_while_a_rebel_marches_on_rome():
     senator(state, "2", 1, location="rebel", talents=6)  # pays his 3 legions in the next Revenue
     state.rebellion = Rebellion(rebel="2", legions=3)
     victor(state, legions=5)
-    game = to_declarations(game_in(state, "revolution", [31]))
+    to_declarations(game_in(state, "revolution", [31]))
     assert state.turn == 2 and state.forces == [] and state.units.legions == 5
 
 
@@ -194,10 +194,11 @@ def test_a_senate_victory_executes_every_rebel_and_rewards_the_commander():
 
 
 def test_a_senate_defeat_kills_the_commander_and_the_rebel_wins():
-    """R250, R253, VG 1.11.373: 1+1+1 + 4 + 4 − 7 = 4: defeat: the rebel loses nothing, the
-    Senate's survivors go back to Rome, and the rebel's faction wins at the end of the phase."""
+    """R250, R253, VG 1.11.373: 1+1+1 + 4 + 4 − 7 = 4: defeat losing 4: the rebel loses nothing,
+    the Senate's survivors go back to Rome, four chits (none the rebel's), and the rebel's faction
+    wins at the end of the phase."""
     state, force = rebel_position(legions=4)
-    combat.combat(ctx(state, [1, 1, 1]))
+    combat.combat(ctx(state, [1, 1, 1, 30, 29, 28, 27]))
     assert "1" not in state.senators and state.rebellion.legions == 4
     assert state.units.legions == 0 and force not in state.forces
     combat.end_of_combat(ctx(state))
@@ -205,19 +206,21 @@ def test_a_senate_defeat_kills_the_commander_and_the_rebel_wins():
 
 
 def test_a_stalemate_costs_both_armies_and_the_civil_war_goes_on():
-    """R250, R252: 2+3+3 + 6 + 4 − 7 = 11: stalemate, two legions lost on each side, four chits."""
+    """R250, R252, VG 1.10.7: 2+3+3 + 6 + 4 − 7 = 11: stalemate, two legions lost on each side,
+    two chits for the Senate's losses."""
     state, force = rebel_position(legions=6)
-    combat.combat(ctx(state, [2, 3, 3, 30, 29, 28, 27]))
+    combat.combat(ctx(state, [2, 3, 3, 30, 29]))
     assert (force.legions, state.rebellion.legions) == (4, 2)
     combat.end_of_combat(ctx(state))
     assert state.result is None and state.rebellion is not None
 
 
 def test_a_chit_can_kill_the_rebel_and_end_the_revolt():
-    """R254: the stalemate's second chit is the rebel's: the revolt fails, his secondary dies,
-    his surviving legions go back to Rome and the Senate's army comes home."""
+    """R254, VG 1.10.7: the chits drawn for the Senate's losses strike either side: the second is
+    the rebel's: the revolt fails, his secondary dies, his surviving legions go back to Rome and
+    the Senate's army comes home."""
     state, force = rebel_position(legions=6)
-    combat.combat(ctx(state, [2, 3, 3, 30, 2, 28, 27]))
+    combat.combat(ctx(state, [2, 3, 3, 30, 2]))
     assert state.rebellion is None and "3" not in state.senators
     assert state.units.legions == 2 + 4 and force not in state.forces
     assert state.senators["1"].location == "rome"

@@ -11,9 +11,9 @@ Not played yet: the Master of Horse, Ally Deserts / Enemy's Ally Deserts, Refuge
 
 from __future__ import annotations
 
-from .board import active_wars
+from .board import active_wars, holder
 from .context import Ctx
-from .effects import come_home, kill_senator
+from .effects import come_home, kill_senator, send_master_home
 from .events import omens
 from .mortality import draw_chits
 from .state import CIVIL_WAR, Force, ProvinceInPlay, Senator, WarInPlay
@@ -46,9 +46,20 @@ def army(force: Force, naval: bool) -> int:
     return force.fleets if naval else force.legions + force.veterans
 
 
-def commander_bonus(senator: Senator | None, units: int) -> int:
-    """R213: his military rating, no more than his army's strength."""
-    return 0 if senator is None else min(senator.military, units)
+def commander_bonus(senator: Senator | None, units: int, master: Senator | None = None) -> int:
+    """R213: his military rating (a Dictator's with his Master of Horse's, R113), no more than
+    his army's strength."""
+    rating = (senator.military if senator is not None else 0) + (master.military if master is not None else 0)
+    return min(rating, units)
+
+
+def master_with(ctx: Ctx, force: Force) -> Senator | None:
+    """R113 (VG 1.09.34): the Master of Horse who rides with the Dictator's force."""
+    commander = ctx.state.senators.get(force.commander)
+    if commander is None or commander.office != "dictator":
+        return None
+    master = holder(ctx.state, "master_of_horse")
+    return master if master is not None and master.location == "field" else None
 
 
 def is_revolt(ctx: Ctx, war: str) -> bool:
@@ -99,12 +110,13 @@ def battle(ctx: Ctx, force: Force, war: WarInPlay, naval: bool) -> str:
     state, deck = ctx.state, ctx.deck
     card = deck.wars[war.id]
     commander = state.senators.get(force.commander)
+    master = master_with(ctx, force)
     land, sea = strength(ctx, war)
     enemy = sea if naval else land
     units = army(force, naval)
     dice = ctx.roll(3)
     natural = sum(dice)
-    total = natural + units + commander_bonus(commander, units) - enemy - omens(ctx)
+    total = natural + units + commander_bonus(commander, units, master) - enemy - omens(ctx)
     spent: list[int] = state.scratch["spent"].setdefault(war.id, [])
     ignores = (
         commander is not None
@@ -131,20 +143,22 @@ def battle(ctx: Ctx, force: Force, war: WarInPlay, naval: bool) -> str:
         n = max(force.legions, force.fleets) if row.losses < 0 else row.losses
         lost_l, lost_f = min(n, force.legions), (min(n, force.fleets) if supported else 0)
     if commander is not None and commander.statesman and deck.statesmen[commander.statesman].ability == "halves_losses":
-        lost_l, lost_f = -(-lost_l // 2), -(-lost_f // 2)  # Fabius: halved, rounded up
+        lost_l, lost_f = -(-lost_l // 2), -(-lost_f // 2)  # Fabius: halved, rounded up; never as Master (R114)
     lose_units(ctx, force, lost_l, lost_f)
     ctx.report("rome.combat.battle", war=war.id, senator=force.commander, int=natural, total=total, result=result)
     if commander is not None:
         commander.popularity = max(-9, commander.popularity - lost_l // 2)  # VG 1.10.61
     if result == "defeat":
         state.unrest += ctx.rules.defeat_unrest
+        if master is not None:
+            kill_senator(ctx, master.id, "battle")  # R113: he dies with the Dictator
         if commander is not None:
             kill_senator(ctx, commander.id, "battle")
         force.commander = ""
         return result
     if result != "victory" and not naval and force.legions:
         force.veterans = min(force.legions, force.veterans + 1)  # VG 1.10.5
-    fate(ctx, force, war.id, lost_l + lost_f, result)
+    fate(ctx, force, war.id, lost_l + lost_f, result, master)
     if result == "victory":
         win(ctx, force, war, naval)
     elif force.commander:
@@ -169,26 +183,32 @@ def lose_legions(ctx: Ctx, legions: int, veterans: int, lost: int) -> tuple[int,
     return legions, veterans
 
 
-def fate(ctx: Ctx, force: Force, war: str, lost: int, result: str) -> None:
-    """R227, R228, VG 1.10.7: a chit per unit lost; the commander's kills him, or captures him
-    when it is the last of two or more and the battle was not a victory."""
+def fate(ctx: Ctx, force: Force, war: str, lost: int, result: str, master: Senator | None = None) -> None:
+    """R227, R228, R230, VG 1.10.7: a chit per unit lost; the commander's (or his Master of
+    Horse's) kills him, or captures him when it is the last of two or more and the battle was not
+    a victory. A Dictator lost sends his Master home, still in office."""
     if lost == 0 or not force.commander:
         return
     chits = draw_chits(ctx, lost)
-    if force.commander not in chits:
-        return
-    if chits[-1] == force.commander and len(chits) >= 2 and result != "victory":
-        captive = ctx.state.senators[force.commander]
-        captive.location, captive.captive_of = "captive", war
-        ctx.report("rome.combat.captured", senator=force.commander)
-    else:
-        kill_senator(ctx, force.commander, "battle")
-    force.commander = ""
+    for who in [x for x in (master.id if master is not None else "", force.commander) if x in chits]:
+        if chits[-1] == who and len(chits) >= 2 and result != "victory":
+            captive = ctx.state.senators[who]
+            captive.location, captive.captive_of = "captive", war
+            ctx.report("rome.combat.captured", senator=who)
+            if who == force.commander:
+                send_master_home(ctx)
+        else:
+            kill_senator(ctx, who, "battle")
+        if who == force.commander:
+            force.commander = ""
 
 
 def proconsul(ctx: Ctx, force: Force) -> None:
-    """VG 1.10.8: he stays in command, loses his office and takes the prior-consul marker."""
+    """VG 1.10.8: he stays in command, loses his office and takes the prior-consul marker; a
+    Dictator's Master of Horse goes home."""
     s = ctx.state.senators[force.commander]
+    if s.office == "dictator":
+        send_master_home(ctx)
     s.office = ""
     s.prior_consul = True
 
@@ -202,7 +222,7 @@ def win(ctx: Ctx, force: Force, war: WarInPlay, naval: bool) -> None:
     card = deck.wars[war.id]
     state.unrest = max(0, state.unrest + ctx.rules.victory_unrest)
     gain = -(-(card.naval if naval else card.land) // 2)
-    commander = state.senators.get(force.commander)
+    commander = state.senators.get(force.commander)  # R113: his Master of Horse gains nothing
     if commander is not None:
         commander.influence += gain
         commander.popularity = min(9, commander.popularity + gain)
@@ -238,6 +258,14 @@ def win(ctx: Ctx, force: Force, war: WarInPlay, naval: bool) -> None:
             kill_senator(ctx, s.id, "execution")
 
 
+def rebel_army_strength(ctx: Ctx) -> int:
+    """The rebel army's strength in battle (VG 1.11.37)."""
+    rebels = ctx.state.rebellion
+    assert rebels is not None
+    senators = ctx.state.senators
+    return rebel_strength(ctx, senators[rebels.rebel], rebels.legions, rebels.veterans, senators.get(rebels.master))
+
+
 def rebel_strength(ctx: Ctx, rebel: Senator, legions: int, veterans: int, master: Senator | None = None) -> int:
     """VG 1.11.37 (R248): his legions (a veteran counting 2) plus his military rating (with an
     ex-Master of Horse's who joined him), no more than his army's strength."""
@@ -260,12 +288,12 @@ def civil_battle(ctx: Ctx, force: Force) -> str:
     state.scratch["civil_fought"] = True
     force.fought = True
     commander = state.senators.get(force.commander)
+    master = master_with(ctx, force)
     rebel = rebels.rebel
-    master = state.senators.get(rebels.master)
-    enemy = rebel_strength(ctx, state.senators[rebel], rebels.legions, rebels.veterans, master)
+    enemy = rebel_army_strength(ctx)
     units = army(force, False)
     natural = sum(ctx.roll(3))
-    total = natural + units + commander_bonus(commander, units) - enemy - omens(ctx)
+    total = natural + units + commander_bonus(commander, units, master) - enemy - omens(ctx)
     row = deck.combat_result(total)
     n = max(force.legions, rebels.legions) if row.losses < 0 else row.losses
     lost_rome = min(n, force.legions)
@@ -278,16 +306,19 @@ def civil_battle(ctx: Ctx, force: Force) -> str:
     if commander is not None:
         commander.popularity = max(-9, commander.popularity - lost_rome // 2)  # VG 1.10.61
     if row.result == "defeat":
-        if commander is not None:
-            kill_senator(ctx, commander.id, "battle")
+        for fallen in (master, commander):
+            if fallen is not None:
+                kill_senator(ctx, fallen.id, "battle")
         state.forces.remove(force)
         return_force(ctx, force)
-        rebels.won = True
+    chits = draw_chits(ctx, lost_rome)  # VG 1.10.7: for the Senate's losses, striking either side
+    for who in (master.id if master is not None else "", force.commander, rebels.master, rebel):
+        if who and who in chits and who in state.senators and (who != rebel or state.rebellion is not None):
+            kill_senator(ctx, who, "battle")
+    if row.result == "defeat":
+        if state.rebellion is not None:
+            rebels.won = True
         return row.result
-    for chit in draw_chits(ctx, lost_rome + lost_rebel):
-        if chit in (force.commander, rebels.master) or (state.rebellion is not None and chit == rebel):
-            if chit in state.senators:
-                kill_senator(ctx, chit, "battle")
     if row.result == "victory" and force.commander:
         gain = -(-enemy // 2)
         hero = state.senators[force.commander]

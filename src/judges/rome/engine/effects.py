@@ -40,6 +40,8 @@ def kill_senator(ctx: Ctx, senator_id: str, cause: str) -> None:
     for force in state.forces:
         if force.commander == senator_id:
             force.commander = ""  # his force waits on the war for the next Senate (VG 1.10.2)
+    if s.office == "dictator":
+        send_master_home(ctx)
     leader = s.faction != UNALIGNED and state.factions[s.faction].leader == senator_id
     rebel = state.rebellion is not None and state.rebellion.rebel == senator_id
     if state.rebellion is not None and state.rebellion.master == senator_id:
@@ -88,3 +90,13 @@ def come_home(ctx: Ctx, force: Force) -> None:
     s = ctx.state.senators.get(force.commander)
     if s is not None and s.location == "field":
         s.location = "rome"
+    if s is not None and s.office == "dictator":
+        send_master_home(ctx)
+
+
+def send_master_home(ctx: Ctx) -> None:
+    """R230, VG 1.09.34: the Master of Horse away with a Dictator who falls, is made proconsul or
+    comes home returns to Rome and keeps his office."""
+    for s in ctx.state.senators.values():
+        if s.office == "master_of_horse" and s.location == "field":
+            s.location = "rome"

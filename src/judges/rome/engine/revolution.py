@@ -17,6 +17,7 @@ from .actions import Discard, JoinRevolt, LayDown, Revolt, RollLegions
 from .board import aligned, hrao_order, order_from, rank_key
 from .combat import rebel_strength, return_force
 from .context import Ctx
+from .effects import send_master_home
 from .setup import in_turn
 from .state import UNALIGNED, Decision, Force, Rebellion, Senator
 
@@ -195,6 +196,8 @@ def establish(ctx: Ctx, candidate: dict[str, Any]) -> None:
     rebel = state.senators[candidate["senator"]]
     was_dictator = rebel.office == "dictator"
     state.rebellion = Rebellion(rebel=rebel.id, legions=candidate["legions"], veterans=candidate["veterans"])
+    if was_dictator:
+        send_master_home(ctx)  # VG 1.11.32: he keeps his office unless he joins
     become_rebel(ctx, rebel)
     ctx.report("rome.revolution.revolt", senator=rebel.id, legions=state.rebellion.legions)
     for other in aligned(state, rebel.faction):

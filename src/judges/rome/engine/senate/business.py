@@ -16,9 +16,10 @@ from ..actions import (
     NominateConsulForLife,
     RaiseForces,
 )
-from ..combat import army, commander_bonus, return_force, strength, war_on_board
+from ..board import holder
+from ..combat import army, commander_bonus, rebel_army_strength, return_force, strength, war_on_board
 from ..context import Ctx
-from ..state import UNALIGNED, Decision, Force, Senator
+from ..state import CIVIL_WAR, UNALIGNED, Decision, Force, Senator
 from .sitting import RULE_PROPOSAL, _sitting, ask_presiding, in_senate, presiding, put_to_vote, tally
 
 # --- other business: forces and their deployment (R145-R163), closing (R92) ----------------------
@@ -40,7 +41,8 @@ def raise_refusal(ctx: Ctx, action: RaiseForces) -> str | None:
         return "rome.error.no_recruitment"
     if action.legions < 0 or action.fleets < 0 or action.legions + action.fleets == 0:
         return "rome.error.bad_levy"
-    fielded_l = state.units.legions + sum(f.legions for f in state.forces)
+    rebels = state.rebellion.legions if state.rebellion is not None else 0  # R145: his count too
+    fielded_l = state.units.legions + sum(f.legions for f in state.forces) + rebels
     fielded_f = state.units.fleets + sum(f.fleets for f in state.forces)
     if fielded_l + action.legions > ctx.rules.max_legions or fielded_f + action.fleets > ctx.rules.max_fleets:
         return "rome.error.too_many_units"
@@ -61,6 +63,14 @@ def commanders(ctx: Ctx) -> list[Senator]:
     return ([rome] if rome is not None and state.scratch["senate"]["consuls_elected"] else []) + dictator
 
 
+def master_of(ctx: Ctx, commander: Senator) -> Senator | None:
+    """R113 (VG 1.09.34): a Dictator goes to war with his Master of Horse, if he is in Rome."""
+    if commander.office != "dictator":
+        return None
+    master = holder(ctx.state, "master_of_horse")
+    return master if master is not None and master.location == "rome" else None
+
+
 def deploy_refusal(ctx: Ctx, action: Deploy) -> str | None:
     """R153, R155, VG 1.09.643: units from Rome's box, the war's fleet support, at least a legion
     (a fleet at sea), and [D] a force at least as strong as the war: weaker dispatches need the
@@ -70,7 +80,8 @@ def deploy_refusal(ctx: Ctx, action: Deploy) -> str | None:
     if s is None or s not in commanders(ctx):
         return "rome.error.not_a_commander"
     war = war_on_board(ctx, action.war)
-    if war is None:
+    rebels = state.rebellion
+    if war is None and (action.war != CIVIL_WAR or rebels is None or rebels.won):
         return "rome.error.no_such_war"
     units = state.units
     if not (0 <= action.veterans <= action.legions and action.fleets >= 0):
@@ -79,14 +90,21 @@ def deploy_refusal(ctx: Ctx, action: Deploy) -> str | None:
         return "rome.error.units_not_in_rome"
     if action.legions - action.veterans > units.legions - units.veterans:
         return "rome.error.units_not_in_rome"
+    if war is None:  # VG 1.11.3, 1.11.37: against the rebel, legions only, as strong as his army [D]
+        force = Force(war=CIVIL_WAR, legions=action.legions, veterans=action.veterans)
+        rating = commander_bonus(s, army(force, False), master_of(ctx, s))
+        if action.fleets or not action.legions or army(force, False) + rating < rebel_army_strength(ctx):
+            return "rome.error.too_weak"
+        return None
     card = ctx.deck.wars[war.id]
     if action.fleets < card.fleet_support or action.legions == 0:
         return "rome.error.too_weak"
     force = Force(war=war.id, legions=action.legions, veterans=action.veterans, fleets=action.fleets)
     land, naval = strength(ctx, war)
-    if naval and army(force, True) + commander_bonus(s, action.fleets) < naval:
+    master = master_of(ctx, s)  # R113: his rating counts with the Dictator's
+    if naval and army(force, True) + commander_bonus(s, action.fleets, master) < naval:
         return "rome.error.too_weak"
-    if army(force, False) + commander_bonus(s, army(force, False)) < land:
+    if army(force, False) + commander_bonus(s, army(force, False), master) < land:
         return "rome.error.too_weak"
     earlier = [
         w
@@ -202,15 +220,16 @@ def legal_propose_business(ctx: Ctx, decision: Decision) -> Iterable[Business]:
             if raise_refusal(ctx, levy) is None and subject_of(levy) not in rejected:
                 out.append(levy)
     units = ctx.state.units
+    targets = [(w.id, units.fleets) for w in ctx.state.wars] + [(CIVIL_WAR, 0)]
     for s in commanders(ctx):
-        for war in ctx.state.wars:
+        for war, fleets in targets:
             send = Deploy(
                 player=seat,
                 commander=s.id,
-                war=war.id,
+                war=war,
                 legions=units.legions,
                 veterans=units.veterans,
-                fleets=units.fleets,
+                fleets=fleets,
             )
             if deploy_refusal(ctx, send) is None and subject_of(send) not in rejected:
                 out.append(send)
@@ -310,7 +329,10 @@ def enact(ctx: Ctx, kind: str, subject: list[str]) -> None:
     units.fleets -= fleets
     state.forces.append(Force(war=war, commander=commander, legions=legions, veterans=veterans, fleets=fleets))
     s = state.senators[commander]
+    master = master_of(ctx, s)
     s.location = "field"
+    if master is not None:
+        master.location = "field"
     for w in state.wars:
         if w.id == war and w.state in ("inactive", "imminent"):
             w.state = "active"  # R159
@@ -343,8 +365,8 @@ def close(ctx: Ctx) -> None:
     state = ctx.state
     _sitting(ctx)["closed"] = True
     for force in list(state.forces):
-        card = ctx.deck.wars[force.war]
-        if not force.commander or force.legions == 0 or force.fleets < card.fleet_support:
+        support = 0 if force.war == CIVIL_WAR else ctx.deck.wars[force.war].fleet_support
+        if not force.commander or force.legions == 0 or force.fleets < support:
             state.forces.remove(force)
             return_force(ctx, force)
     ctx.report("rome.senate.closed")

@@ -15,7 +15,7 @@ from ..actions import (
     Repopulate,
     Skip,
 )
-from ..board import aligned
+from ..board import active_wars, aligned
 from ..context import Ctx
 from ..state import UNALIGNED, Decision
 from .sitting import _sitting, ask_presiding, in_senate, presiding, put_to_vote, tally
@@ -129,15 +129,15 @@ RULE_DICTATOR = "R104-R114 Dictator (VG 1.09.3)"
 
 
 def dictator_allowed(ctx: Ctx) -> bool:
-    """R104 (K13 as VG): three active wars, or one active war whose printed land and naval
-    strength reach 20."""
+    """R104 (K13 as VG): three active wars (a civil war among them, VG 1.11.3), or one active war
+    whose printed land and naval strength reach 20."""
     rules, deck = ctx.rules, ctx.deck
     active = [w for w in ctx.state.wars if w.state in ("active", "unprosecuted")]
     big = any(
         deck.wars[w.id].land + (0 if w.naval_won else deck.wars[w.id].naval) >= rules.dictator_war_strength
         for w in active
     )
-    return len(active) >= rules.dictator_active_wars or big
+    return len(active_wars(ctx.state)) >= rules.dictator_active_wars or big
 
 
 def dictator_candidates(ctx: Ctx) -> list[str]:
