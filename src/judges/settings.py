@@ -80,6 +80,13 @@ class Settings(BaseSettings):
     sockets_per_address: int = 256
     request_read_seconds: float = 10.0
 
+    # --- watching the server (server/metrics.py, server/logs.py; docs/operations.md) ---
+    metrics_path: str = ""  # the metrics on the application's own port at this path (e.g. /metrics); empty: not
+    metrics_port: int = 0  # the metrics on a listener of their own at this port; 0: none
+    metrics_host: str = "127.0.0.1"  # ... and this address
+    log_format: str = "text"  # "json": one JSON object a line, with the game and seat of each
+    log_level: str = "warning"  # the least level logged
+
     # --- translations (judges/i18n) ---
     i18n_strict: str = ""  # a missing translation raises unless empty, "0", "false" or "no"
 

@@ -93,14 +93,16 @@ class Accounts:
         self._dummy_hash: str | None = None
         limits = self.limits
         self.by_address = RateLimiter(
-            limits.sign_in_burst * limits.address_factor, limits.sign_in_per_minute * limits.address_factor
+            limits.sign_in_burst * limits.address_factor,
+            limits.sign_in_per_minute * limits.address_factor,
+            name="sign_in",
         )
-        self.by_pair = RateLimiter(limits.sign_in_burst, limits.sign_in_per_minute)
+        self.by_pair = RateLimiter(limits.sign_in_burst, limits.sign_in_per_minute, name="sign_in")
         self.by_name = RateLimiter(
-            limits.sign_in_burst * limits.name_factor, limits.sign_in_per_minute * limits.name_factor
+            limits.sign_in_burst * limits.name_factor, limits.sign_in_per_minute * limits.name_factor, name="sign_in"
         )
         self.known: OrderedDict[tuple[str, str], None] = OrderedDict()  # (name key, address) signed in from
-        self.sign_ups = RateLimiter(limits.sign_up_burst, limits.sign_up_per_minute)
+        self.sign_ups = RateLimiter(limits.sign_up_burst, limits.sign_up_per_minute, name="sign_up")
         self.checks = PasswordChecks(limits.password_checks, limits.password_queue, limits.password_wait)
 
     def is_known(self, key: str, address: str) -> bool:

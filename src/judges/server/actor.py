@@ -31,6 +31,7 @@ from ..engine.errors import RuleError, SetupError
 from ..engine.rules import DEFAULT_RULES, Rules, RulesError
 from ..i18n import normalize_language
 from ..verify import build_export
+from . import metrics
 from . import seats as seat_keys
 from .errors import ServiceError, StoreUnavailable
 from .events import Committed, Stale
@@ -114,6 +115,7 @@ class TableActor:
         stored_options["hints"] = hints
         stored_options.update(extra_options or {})  # a pace (server/paces.py)
         await self.rt.db(self.rt.store.create_game, game_id, stored_options, options.seed, RULES_VERSION, stored_seats)
+        metrics.GAMES_CREATED.inc()
         live = LiveGame(
             id=game_id,
             game=game,
@@ -226,7 +228,20 @@ class TableActor:
         return live
 
     async def submit(self, live: LiveGame, seat: int, action_data: Any, client_action_id: str | None) -> dict:
-        """Validates, applies, commits, then broadcasts one action of `seat`."""
+        """Validates, applies, commits, then broadcasts one action of `seat`; counted and timed
+        in the metrics (server/metrics.py)."""
+        start = time.perf_counter()
+        try:
+            answer = await self._submit(live, seat, action_data, client_action_id)
+        except (RuleError, ServiceError):
+            metrics.ACTIONS_REFUSED.inc()
+            raise
+        if not answer["duplicate"]:
+            metrics.ACTIONS.labels("player").inc()
+            metrics.ACTION_SECONDS.observe(time.perf_counter() - start)
+        return answer
+
+    async def _submit(self, live: LiveGame, seat: int, action_data: Any, client_action_id: str | None) -> dict:
         if not isinstance(action_data, dict):
             raise ServiceError(422, "error.malformed_action", "the action must be a JSON object")
         action_data = {**action_data, "player": action_data.get("player", seat)}
@@ -364,6 +379,7 @@ class TableActor:
     def lose_copy(self, live: LiveGame) -> None:
         """The copy holds what the store may not: hide it until a reload succeeds."""
         live.stale = True
+        metrics.STALE_COPIES.inc()
         self.rt.events.emit(Stale(live))
 
     def recover_soon(self, event: Stale) -> None:
@@ -391,6 +407,7 @@ class TableActor:
                 while live.stale and asyncio.get_running_loop().time() < deadline:
                     await asyncio.sleep(0.1)
                 pause = min(5.0, pause * 2)
+        metrics.STALE_RECOVERED.inc()
         log.warning("game %s reloaded from the store after a failed commit", live.id)
         await self.rt.events.settle(live, full=True)
 

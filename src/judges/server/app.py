@@ -22,7 +22,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from ..manual import manual_router
 from ..settings import Settings
 from ..settings import load as load_settings
-from . import health
+from . import health, metrics
 from .accounts import Accounts
 from .deps import Options, Rates, seat_of
 from .errors import install_error_handlers, refusal
@@ -91,6 +91,8 @@ def create_app(
     limits = limits or Limits.from_settings(settings)
     store = GameStore(database_url, settings=settings)
     service = GameService(store, limits, settings=settings)
+    registry = metrics.registry_for(service)
+    listener = metrics.Listener(registry, settings.metrics_host, settings.metrics_port)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -98,7 +100,10 @@ def create_app(
         await service.start()  # the fan-out, the unfinished games, the watchdog
         settle_memory()
         await upkeep.start()  # ratings, paces, e-mailed notices (server/upkeep.py)
+        if settings.metrics_port:
+            listener.start()
         yield
+        listener.stop()
         await upkeep.stop()
         await service.stop()
 
@@ -120,6 +125,8 @@ def create_app(
     # action, a view, a socket), so that a turn's request is not matched against forty others;
     # the probes before them: they are cheap, and asked every few seconds (server/health.py).
     app.include_router(health.router)
+    if settings.metrics_path:  # for the scraper (server/metrics.py)
+        app.add_api_route(settings.metrics_path, metrics.route(registry), methods=["GET"], include_in_schema=False)
     for topic in (games, live, screen):
         app.include_router(topic.router)
     app.include_router(manual_router())

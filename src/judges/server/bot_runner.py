@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from ..bots import make_bot
+from . import metrics
 from . import seats as seat_keys
 from .actor import TableActor
 from .errors import ServiceError, StoreUnavailable
@@ -122,6 +123,7 @@ class BotRunner:
                         await self.actor.apply_and_commit(live, action, None, attempts=1)
                     except SequenceConflict:
                         continue  # another process moved first: think again on the fresh copy
+                metrics.ACTIONS.labels("bot").inc()
                 await self.rt.events.settle(live, wake=False)
         except StoreUnavailable:
             return  # the recovery task (or the watchdog) restarts the bots

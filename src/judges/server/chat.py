@@ -129,8 +129,8 @@ class Chat:
         self._syncing: dict[str, asyncio.Task[None]] = {}
         # the sockets that asked for the chat (`?chat=1`): an API client that did not gets views only
         self.listeners: weakref.WeakSet[Subscriber] = weakref.WeakSet()
-        self.seat_rate = RateLimiter(limits.chat_burst, limits.chat_per_minute)
-        self.spectator_rate = RateLimiter(limits.spectator_chat_burst, limits.spectator_chat_per_minute)
+        self.seat_rate = RateLimiter(limits.chat_burst, limits.chat_per_minute, name="chat")
+        self.spectator_rate = RateLimiter(limits.spectator_chat_burst, limits.spectator_chat_per_minute, name="chat")
 
     def count(self, game_id: str) -> int:
         room = self.rooms.get(game_id)

@@ -46,7 +46,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from ..i18n import gettext, request_language
 from ..settings import Settings
-from . import updates
+from . import metrics, updates
 from .errors import refusal
 from .health import PROBE_PATHS
 
@@ -123,6 +123,7 @@ class Gate:
 
     def _refuse(self, why: str) -> str:
         self.refused += 1
+        metrics.CONNECTIONS_REFUSED.labels(why).inc()
         return why
 
     def _evict(self, idle: OrderedDict[Any, None] | None) -> bool:

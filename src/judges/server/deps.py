@@ -25,21 +25,21 @@ class Rates:
     view: RateLimiter  # a seat's full views (a socket opened, a resync, a language): what a view costs
     # hints, per client address (server/hints.py)
     hint: RateLimiter = field(
-        default_factory=lambda: RateLimiter(DEFAULT_LIMITS.hint_burst, DEFAULT_LIMITS.hint_per_minute)
+        default_factory=lambda: RateLimiter(DEFAULT_LIMITS.hint_burst, DEFAULT_LIMITS.hint_per_minute, name="hint")
     )
     # replays, logs and players' records, per client address (routes/screen.py, server/ratings.py)
     read: RateLimiter = field(
-        default_factory=lambda: RateLimiter(DEFAULT_LIMITS.read_burst, DEFAULT_LIMITS.read_per_minute)
+        default_factory=lambda: RateLimiter(DEFAULT_LIMITS.read_burst, DEFAULT_LIMITS.read_per_minute, name="read")
     )
 
     @classmethod
     def of(cls, limits: Limits) -> Rates:
         return cls(
-            RateLimiter(limits.create_burst, limits.create_per_minute),
-            RateLimiter(limits.away_burst, limits.away_per_minute),
-            RateLimiter(limits.resync_burst, limits.resync_per_minute),
-            RateLimiter(limits.hint_burst, limits.hint_per_minute),
-            RateLimiter(limits.read_burst, limits.read_per_minute),
+            RateLimiter(limits.create_burst, limits.create_per_minute, name="create"),
+            RateLimiter(limits.away_burst, limits.away_per_minute, name="away"),
+            RateLimiter(limits.resync_burst, limits.resync_per_minute, name="view"),
+            RateLimiter(limits.hint_burst, limits.hint_per_minute, name="hint"),
+            RateLimiter(limits.read_burst, limits.read_per_minute, name="read"),
         )
 
 

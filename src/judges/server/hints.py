@@ -33,6 +33,7 @@ from starlette.requests import HTTPConnection
 
 from ..bots.hint import CPU_SECONDS, hint_for, hint_json, render_hint
 from ..i18n import request_language
+from . import metrics
 from .deps import rate_limited
 from .limits import HINTS
 from .service import GameService, LiveGame, ServiceError, bot_seed
@@ -67,6 +68,7 @@ class Searches:
         address = request.client.host if request.client else ""
         rate_limited(request.app.state.rates.hint, address, "error.rate_hint", "hints")
         if self.service.bot_pool.pending(HINTS) >= self.service.limits.hint_queue:
+            metrics.HINT_SEARCHES.labels("busy").inc()
             raise ServiceError(
                 503, "error.hints_busy", "too many hints are waiting: ask again", headers={"Retry-After": "5"}
             )
@@ -111,6 +113,7 @@ class Searches:
 
             _, claimed = await service.update_seat(live, seat, claim)
         if not claimed:
+            metrics.HINT_SEARCHES.labels("busy").inc()
             raise ServiceError(
                 503, "error.hints_busy", "the hint is being searched: ask again", headers={"Retry-After": "2"}
             )
@@ -118,7 +121,12 @@ class Searches:
         await service.broadcast(live)
         budget = min(CPU_SECONDS, service.limits.bot_cpu_seconds)
         try:
-            found = await service.bot_pool.run(HINTS, True, hint_for, seat, legal, view, seed, budget)
+            try:
+                found = await service.bot_pool.run(HINTS, True, hint_for, seat, legal, view, seed, budget)
+            except Exception:
+                metrics.HINT_SEARCHES.labels("failed").inc()
+                raise
+            metrics.HINT_SEARCHES.labels("found").inc()
             hinted["hint"] = hint_json(found)
         finally:  # the hint stored; or, when the search failed, the claim given up (asked again: searched)
             async with live.lock:

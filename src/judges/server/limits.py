@@ -61,6 +61,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..settings import Settings
 from ..settings import load as load_settings
+from . import metrics
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -182,11 +183,18 @@ def clean_text(text: str | None) -> str:
 class RateLimiter:
     """Token buckets by key (a client address, a game's seat): `burst` at once, then
     `per_minute`. Remembers at most `max_keys` keys (the least recently seen are forgotten),
-    so a flood of addresses cannot grow it without bound."""
+    so a flood of addresses cannot grow it without bound. `name`: its label in the metrics'
+    count of refusals (server/metrics.py, `judges_rate_limited_total`)."""
 
     def __init__(
-        self, burst: int, per_minute: float, max_keys: int = 100_000, clock: Callable[[], float] = time.monotonic
+        self,
+        burst: int,
+        per_minute: float,
+        max_keys: int = 100_000,
+        clock: Callable[[], float] = time.monotonic,
+        name: str = "other",
     ) -> None:
+        self.refused = metrics.RATE_LIMITED.labels(name)
         self.burst = burst
         self.rate = per_minute / 60.0
         self.max_keys = max_keys
@@ -206,6 +214,7 @@ class RateLimiter:
             self._buckets.popitem(last=False)
         if allowed:
             return None
+        self.refused.inc()
         return (1.0 - tokens) / self.rate if self.rate > 0 else 3600.0
 
     def give_back(self, key: Any) -> None:
@@ -383,6 +392,8 @@ class FairPool:
         self._queues: dict[bool, OrderedDict[str, deque[Any]]] = {False: OrderedDict(), True: OrderedDict()}
         self._running = 0
         self._running_heavy = 0
+        # the metrics of the pool's work: CPU seconds and jobs, the bots' apart from the hints'
+        self._counted = {job: (metrics.BOT_CPU.labels(job), metrics.BOT_JOBS.labels(job)) for job in ("bot", "hint")}
         self.half_life = half_life
         self.max_games = max_games
         self._used: OrderedDict[str, tuple[float, float]] = OrderedDict()  # game -> (CPU seconds, at)
@@ -397,6 +408,11 @@ class FairPool:
         self._queues[heavy].setdefault(game, deque()).append((future, fn, args))
         self._dispatch()
         return await future
+
+    @property
+    def running(self) -> int:
+        """The jobs running now."""
+        return self._running
 
     def pending(self, game: str | None = None) -> int:
         """The jobs waiting (of `game`'s share only, when given)."""
@@ -456,6 +472,9 @@ class FairPool:
                 seconds = error.seconds
                 error = error.error
             self._charge(game, seconds)
+            cpu, jobs = self._counted["hint" if game == HINTS else "bot"]
+            cpu.inc(seconds)
+            jobs.inc()
             if not future.cancelled():
                 if error is not None:
                     future.set_exception(error)

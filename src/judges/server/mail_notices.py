@@ -337,8 +337,8 @@ def _mail_routes(notices: Notices) -> APIRouter:
     router = APIRouter()
     accounts = notices.accounts
     service = notices.service
-    by_name = RateLimiter(3, 1.0)
-    by_address = RateLimiter(10, 4.0)
+    by_name = RateLimiter(3, 1.0, name="mail_link")
+    by_address = RateLimiter(10, 4.0, name="mail_link")
 
     def refuse(limiter: RateLimiter, key: Any) -> None:
         rate_limited(limiter, key, "error.rate_sign_in", "attempts")  # as signing in (routes/accounts.py)

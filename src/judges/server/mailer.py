@@ -16,6 +16,7 @@ from email.message import EmailMessage
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..settings import Settings
+from . import metrics
 
 SMTP_URL_ENV = "JUDGES_SMTP_URL"
 DEFAULT_FROM = "judges@localhost"
@@ -109,4 +110,6 @@ class Mailer:
                     smtp.login(self.user, self.password or "")
                 smtp.send_message(message, to_addrs=[address])  # the one recipient, whatever the headers say
         except (OSError, smtplib.SMTPException) as exc:
+            metrics.MAILS.labels("failed").inc()
             raise MailError(str(exc)) from exc
+        metrics.MAILS.labels("sent").inc()

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..settings import Settings
+from . import metrics
 from .errors import StoreUnavailable
 from .events import Events
 from .fanout import Fanout, LocalFanout
@@ -67,6 +68,7 @@ class Runtime:
         try:
             return await loop.run_in_executor(threads, functools.partial(call, *args, **kwargs))
         except SQLAlchemyError as exc:
+            metrics.DATABASE_ERRORS.inc()
             log.warning("database call %s failed: %s", getattr(call, "__name__", call), str(exc).splitlines()[0])
             raise StoreUnavailable() from exc
 

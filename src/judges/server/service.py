@@ -32,7 +32,7 @@ import msgspec
 
 from ..settings import Settings
 from ..settings import load as load_settings
-from . import wire
+from . import metrics, wire
 from .actor import TableActor
 from .bot_runner import BotRunner
 from .chat import Chat
@@ -108,6 +108,7 @@ class GameService:
 
     def _ended(self, event: Committed) -> None:
         if event.live.game.is_over:
+            metrics.GAMES_FINISHED.inc()
             for listener in self.end_listeners:
                 listener(event.live)
 
