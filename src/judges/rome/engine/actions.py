@@ -278,6 +278,27 @@ class JoinRevolt(Action, tag="join_revolt", frozen=True):
     join: bool
 
 
+class DeclareAssassination(Action, tag="declare_assassination", frozen=True):
+    """Senate: while answering a vote, announce an assassination attempt (R184); the faction then
+    names the assassin and the target."""
+
+
+class Assassinate(Action, tag="assassinate", frozen=True):
+    """Senate: one of one's senators in Rome tries to kill another faction's senator in Rome,
+    playing `cards` Assassin cards from the hand, +1 each (R186, R187)."""
+
+    assassin: str
+    target: str
+    cards: int = 0
+
+
+class Bodyguards(Action, tag="bodyguards", frozen=True):
+    """Senate: the target's faction plays `cards` Secret Bodyguard cards from its hand before the
+    roll, −1 each and a further roll to catch the assassin each (R188); 0 plays none."""
+
+    cards: int = 0
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     Done,
     ChooseLeader,
@@ -319,6 +340,9 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     RollLegions,
     Revolt,
     JoinRevolt,
+    DeclareAssassination,
+    Assassinate,
+    Bodyguards,
 )
 _DECODER = msgspec.json.Decoder(
     Done
@@ -361,6 +385,9 @@ _DECODER = msgspec.json.Decoder(
     | RollLegions
     | Revolt
     | JoinRevolt
+    | DeclareAssassination
+    | Assassinate
+    | Bodyguards
 )
 
 

@@ -19,14 +19,17 @@ from .actions import (
     Action,
     Appeal,
     AppointMaster,
+    Assassinate,
     AttractKnight,
     AwardConcession,
     Bid,
+    Bodyguards,
     ChooseLeader,
     CloseSenate,
     Consent,
     Contribute,
     CounterBribe,
+    DeclareAssassination,
     Deploy,
     Discard,
     DiscardLeader,
@@ -195,7 +198,26 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 "consent", (Consent,), prosecutions.legal_consent, prosecutions.apply_consent, prosecutions.RULE
             ),
             DecisionKind(
-                "vote", (Vote, Veto, Appeal), senate.legal_vote, senate.apply_vote, senate.RULE_VOTE, secret=True
+                "assassination",
+                (Assassinate, Skip),
+                senate.legal_assassinate,
+                senate.apply_assassinate,
+                senate.RULE_ASSASSINATION,
+            ),
+            DecisionKind(
+                "bodyguards",
+                (Bodyguards,),
+                senate.legal_bodyguards,
+                senate.apply_bodyguards,
+                senate.RULE_ASSASSINATION,
+            ),
+            DecisionKind(
+                "vote",
+                (Vote, Veto, Appeal, DeclareAssassination),
+                senate.legal_vote,
+                senate.apply_vote,
+                senate.RULE_VOTE,
+                secret=True,
             ),
             DecisionKind(
                 "discard", (Discard,), revolution.legal_discard, revolution.apply_discard, revolution.RULE_HAND

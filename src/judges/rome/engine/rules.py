@@ -95,6 +95,7 @@ class RomeRules(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     consul_for_life_automatic: int = 35  # [V] R256
     assassination_kills_from: int = 5  # [T][V] R186
     assassination_caught_to: int = 2  # [T][V] R186
+    assassin_leader_influence: int = 5  # [V] ror-data §12: the caught assassin's faction leader
     rejected_proposal_influence: int = 1  # [T][V] R90
     # Combat
     wars_lose_game: int = 4  # [T][V] R232

@@ -25,7 +25,9 @@ def player_view(state: RomeState, seat: int | None) -> dict[str, Any]:
             f["hand"] = len(f["hand"])
             f["treasury"] = HIDDEN
     sitting = data["scratch"].get("senate")
-    if sitting and sitting.get("ballots") and "veto" not in sitting["ballots"]:
-        # a vote is secret until the tally: the others' ballots show only that they voted
-        sitting["ballots"] = {k: (v if k == str(seat) else "voted") for k, v in sitting["ballots"].items()}
+    # a vote is secret until the tally: the others' ballots show only that they voted (also
+    # those of a proposal waiting for a special trial)
+    for holder in (sitting, (sitting or {}).get("suspended")):
+        if holder and holder.get("ballots") and "veto" not in holder["ballots"]:
+            holder["ballots"] = {k: (v if k == str(seat) else "voted") for k, v in holder["ballots"].items()}
     return data

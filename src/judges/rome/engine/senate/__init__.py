@@ -1,9 +1,16 @@
 """Phase 5, Senate (VG 1.09; R80-R182): the sitting and its vote (`sitting`), the elections
 (`elections`), and other business (`business`). Prosecutions and governors are in their own
-modules. Assassinations, recalls and tribunes' own proposals are not played yet."""
+modules. Assassinations are in `assassination`. Recalls and tribunes' own proposals are not played yet."""
 
 from __future__ import annotations
 
+from .assassination import RULE as RULE_ASSASSINATION
+from .assassination import (
+    apply_assassinate,
+    apply_bodyguards,
+    legal_assassinate,
+    legal_bodyguards,
+)
 from .business import (
     LEVIES,
     RULE_CONCESSIONS,
@@ -66,6 +73,7 @@ from .sitting import (
     ask_presiding,
     in_senate,
     legal_vote,
+    named_senators,
     open_senate,
     presiding,
     purse,
@@ -76,6 +84,12 @@ from .sitting import (
 )
 
 __all__ = [
+    "RULE_ASSASSINATION",
+    "apply_assassinate",
+    "apply_bodyguards",
+    "legal_assassinate",
+    "legal_bodyguards",
+    "named_senators",
     "Business",
     "CHOICES",
     "LEVIES",

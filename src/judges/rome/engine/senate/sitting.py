@@ -15,11 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ....engine.errors import IllegalAction
-from ..actions import (
-    Appeal,
-    Veto,
-    Vote,
-)
+from ..actions import Appeal, DeclareAssassination, Veto, Vote
 from ..board import aligned, hrao, rank_key, votes
 from ..context import Ctx
 from ..state import UNALIGNED, Decision, Senator
@@ -89,11 +85,32 @@ def put_to_vote(ctx: Ctx, kind: str, subject: tuple[str, ...], vetoable: bool) -
     sitting["floor"] = {"kind": kind, "subject": list(subject), "vetoable": vetoable}
     sitting["last"] = list(subject)
     sitting["ballots"] = {}
-    named = [x for x in subject if x in ctx.state.senators]
-    ctx.report("rome.senate.proposal", proposal=kind, senators=named)
+    ctx.report("rome.senate.proposal", proposal=kind, senators=named_senators(sitting["floor"]))
     for f in ctx.state.factions:
         if not f.eliminated:
             ctx.state.pending.append(Decision(f.seat, "vote"))
+
+
+#: Where each kind of proposal names its senators in its subject.
+NAMED: dict[str, tuple[int, ...]] = {
+    "consuls": (0, 1),
+    "censor": (0,),
+    "trial": (0,),
+    "assassin_trial": (0,),
+    "dictator": (1,),
+    "governor": (1,),
+    "concession": (2,),
+    "land_bill": (2, 3),
+    "consul_for_life": (1,),
+    "deploy": (1,),
+    "raise": (),
+}
+
+
+def named_senators(floor: dict[str, Any]) -> list[str]:
+    """The senators a proposal names (a levy names none: its numbers are no senators)."""
+    subject = floor["subject"]
+    return [subject[i] for i in NAMED[floor["kind"]]]
 
 
 def tribunes_in_hand(ctx: Ctx, seat: int) -> list[str]:
@@ -105,10 +122,10 @@ def purse(ctx: Ctx, seat: int) -> int:
     return sum(s.talents for s in aligned(ctx.state, seat) if s.location == "rome")
 
 
-def legal_vote(ctx: Ctx, decision: Decision) -> Iterable[Vote | Veto | Appeal]:
+def legal_vote(ctx: Ctx, decision: Decision) -> Iterable[Vote | Veto | Appeal | DeclareAssassination]:
     seat = decision.player
     no_abstaining = _sitting(ctx)["floor"]["kind"] == "land_bill"  # VG 1.09.14
-    out: list[Vote | Veto | Appeal] = [
+    out: list[Vote | Veto | Appeal | DeclareAssassination] = [
         Vote(player=seat, choice=c) for c in CHOICES if not (no_abstaining and c == "abstain")
     ]
     money = purse(ctx, seat)
@@ -117,17 +134,27 @@ def legal_vote(ctx: Ctx, decision: Decision) -> Iterable[Vote | Veto | Appeal]:
     if _sitting(ctx)["floor"]["vetoable"]:
         out += [Veto(player=seat, card=c) for c in dict.fromkeys(tribunes_in_hand(ctx, seat))]
     from ..prosecutions import may_appeal
+    from .assassination import may_declare
 
     if may_appeal(ctx, decision):
         out.append(Appeal(player=seat))
+    if may_declare(ctx, seat):
+        out.append(DeclareAssassination(player=seat))
     return out
 
 
-def apply_vote(ctx: Ctx, decision: Decision, action: Vote | Veto | Appeal) -> None:
-    """The ballot is kept secret (the scratch) until the tally; a veto ends the vote at once."""
+def apply_vote(ctx: Ctx, decision: Decision, action: Vote | Veto | Appeal | DeclareAssassination) -> None:
+    """The ballot is kept secret (the scratch) until the tally; a veto ends the vote at once.
+    Announcing an assassination leaves the ballot owed; the last ballot of a special trial
+    settles it at once (the proposal it interrupted resumes)."""
+    from . import assassination
+
     state = ctx.state
     seat = decision.player
     sitting = _sitting(ctx)
+    if isinstance(action, DeclareAssassination):
+        assassination.declare(ctx, decision, action)
+        return
     if isinstance(action, Appeal):
         from ..prosecutions import appeal
 
@@ -149,6 +176,8 @@ def apply_vote(ctx: Ctx, decision: Decision, action: Vote | Veto | Appeal) -> No
         raise IllegalAction(RULE_VOTE, "rome.error.not_enough_talents", "cannot buy those votes")
     sitting["ballots"][str(seat)] = [action.choice, action.talents]
     state.pending.remove(decision)
+    if sitting["floor"]["kind"] == assassination.TRIAL and not any(d.kind == "vote" for d in state.pending):
+        assassination.finish_trial(ctx)
 
 
 def tally(ctx: Ctx) -> bool:
@@ -189,7 +218,8 @@ def tally(ctx: Ctx) -> bool:
     pm = presiding(ctx)
     others = [int(seat) for seat in ballots if pm is not None and int(seat) != pm.faction]
     voters = [seat for seat in others if any(s.location == "rome" for s in aligned(state, seat))]
-    if pm is not None and voters and all(ballots[str(seat)][0] == "nay" for seat in voters):
+    proposed = floor["kind"] != "assassin_trial"  # R189: nobody proposes a special trial
+    if pm is not None and proposed and voters and all(ballots[str(seat)][0] == "nay" for seat in voters):
         if pm.influence > 0:
             pm.influence -= ctx.rules.rejected_proposal_influence
             ctx.report("rome.senate.rebuked", senator=pm.id)
