@@ -27,8 +27,10 @@ class Socket(threading.Thread):
     and records (arrival time, the view's seq) of each until closed, or until its server is
     gone. A delta that does not follow its view asks for a full one, as the screen does."""
 
-    def __init__(self, ws_base: str, game_id: str, token: str, name: str) -> None:
+    def __init__(self, ws_base: str, game_id: str, token: str, name: str, source: str | None = None) -> None:
         super().__init__(daemon=True, name=f"socket-{name}")
+        # `source`: the local address the connection is made from (a client of its own)
+        self.connect_options = {"source_address": (source, 0)} if source else {}
         self.url = f"{ws_base}/ws/games/{game_id}"
         self.token = token
         self.view: dict | None = None
@@ -44,7 +46,11 @@ class Socket(threading.Thread):
     def run(self) -> None:
         try:
             with connect(
-                self.url, additional_headers={"X-Seat-Token": self.token}, open_timeout=10, close_timeout=2
+                self.url,
+                additional_headers={"X-Seat-Token": self.token},
+                open_timeout=10,
+                close_timeout=2,
+                **self.connect_options,
             ) as ws:
                 self.opened_at = time.time()
                 self.opened.set()
