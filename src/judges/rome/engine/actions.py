@@ -256,6 +256,13 @@ class AppointMaster(Action, tag="appoint_master", frozen=True):
     senator: str
 
 
+class RepealLandBill(Action, tag="repeal_land_bill", frozen=True):
+    """Senate: propose to repeal a land bill of type 2 or 3 in force, with its sponsor (R176)."""
+
+    bill: int
+    sponsor: str
+
+
 class LayDown(Action, tag="lay_down", frozen=True):
     """Revolution: the victorious commander hands his force back to the Senate (R238)."""
 
@@ -343,6 +350,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     DeclareAssassination,
     Assassinate,
     Bodyguards,
+    RepealLandBill,
 )
 _DECODER = msgspec.json.Decoder(
     Done
@@ -388,6 +396,7 @@ _DECODER = msgspec.json.Decoder(
     | DeclareAssassination
     | Assassinate
     | Bodyguards
+    | RepealLandBill
 )
 
 

@@ -50,6 +50,7 @@ from .actions import (
     Raise,
     RaiseForces,
     Ransom,
+    RepealLandBill,
     Repopulate,
     Revolt,
     Roll,
@@ -182,7 +183,7 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
             DecisionKind("spoils", (Spoils,), provinces.legal_spoils, provinces.apply_spoils, provinces.RULE_SPOILS),
             DecisionKind(
                 "propose_business",
-                (RaiseForces, Deploy, CloseSenate, AwardConcession, LandBill, NominateConsulForLife),
+                (RaiseForces, Deploy, CloseSenate, AwardConcession, LandBill, NominateConsulForLife, RepealLandBill),
                 senate.legal_propose_business,
                 senate.apply_propose_business,
                 senate.RULE_PROPOSAL,

@@ -129,6 +129,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.senate.assassin_caught": _declare(senator="senator"),
         "rome.senate.acquitted": _declare(senator="senator"),
         "rome.senate.proposal_falls": _declare(),
+        "rome.senate.land_bill_repealed": _declare(int="int", senator="senator"),
         "rome.senate.closed": _declare(),
         # combat
         "rome.combat.battle": _declare(war="war", senator="senator", int="int", total="int", result="result"),

@@ -15,6 +15,7 @@ from ..actions import (
     LandBill,
     NominateConsulForLife,
     RaiseForces,
+    RepealLandBill,
 )
 from ..board import holder
 from ..combat import army, commander_bonus, rebel_army_strength, return_force, strength, war_on_board
@@ -141,7 +142,7 @@ def business(ctx: Ctx) -> bool:
     return False
 
 
-Business = RaiseForces | Deploy | CloseSenate | AwardConcession | LandBill | NominateConsulForLife
+Business = RaiseForces | Deploy | CloseSenate | AwardConcession | LandBill | NominateConsulForLife | RepealLandBill
 RULE_CONSUL_FOR_LIFE = "R178-R182 Consul for Life (VG 1.09.821)"
 
 
@@ -195,6 +196,23 @@ def land_bill_refusal(ctx: Ctx, seat: int, action: LandBill) -> str | None:
     return None
 
 
+def repeal_refusal(ctx: Ctx, seat: int, action: RepealLandBill) -> str | None:
+    """R170, R171, R176 (ror-data §8): a bill of a repealable type in force (type I never), once
+    a turn; the sponsor a senator in Rome whose popularity covers the repeal's penalty [D: of the
+    presiding magistrate's faction, as for land bills]."""
+    bill = ctx.deck.land_bills.get(action.bill)
+    if bill is None or not bill.repealable or action.bill not in ctx.state.land_bills:
+        return "rome.error.no_such_bill"
+    if _sitting(ctx).get("repeal_tried"):
+        return "rome.error.no_such_bill"
+    s = ctx.state.senators.get(action.sponsor)
+    if s is None or s.faction != seat or s.location != "rome":
+        return "rome.error.not_a_candidate"
+    if s.popularity < -bill.repeal_sponsor:
+        return "rome.error.too_unpopular"
+    return None
+
+
 def legal_propose_business(ctx: Ctx, decision: Decision) -> Iterable[Business]:
     seat = decision.player
     out: list[Business] = [CloseSenate(player=seat)]
@@ -213,6 +231,11 @@ def legal_propose_business(ctx: Ctx, decision: Decision) -> Iterable[Business]:
             bill = LandBill(player=seat, bill=kind, sponsor=sponsor, cosponsor=cosponsor)
             if land_bill_refusal(ctx, seat, bill) is None:
                 out.append(bill)
+    for kind in dict.fromkeys(ctx.state.land_bills):
+        for sponsor in mine:
+            repeal = RepealLandBill(player=seat, bill=kind, sponsor=sponsor)
+            if repeal_refusal(ctx, seat, repeal) is None:
+                out.append(repeal)
     rejected = _sitting(ctx)["rejected"]
     for legions in LEVIES:
         for fleets in LEVIES:
@@ -274,6 +297,14 @@ def apply_propose_business(ctx: Ctx, decision: Decision, action: Business) -> No
         subject = ("land_bill", str(action.bill), action.sponsor, action.cosponsor)
         put_to_vote(ctx, "land_bill", subject, vetoable=True)
         return
+    if isinstance(action, RepealLandBill):
+        why = repeal_refusal(ctx, decision.player, action)
+        if why is not None:
+            raise IllegalAction(RULE_LAND_BILLS, why, f"no repeal of a type {action.bill} land bill so now")
+        ctx.state.pending.remove(decision)
+        sitting["repeal_tried"] = True
+        put_to_vote(ctx, "repeal", ("repeal", str(action.bill), action.sponsor), vetoable=True)
+        return
     if subject_of(action) in sitting["rejected"]:
         raise IllegalAction(RULE_PROPOSAL, "rome.error.proposal_rejected", "this proposal was rejected this turn")
     if isinstance(action, RaiseForces):
@@ -300,6 +331,9 @@ def enact(ctx: Ctx, kind: str, subject: list[str]) -> None:
         return
     if kind == "land_bill":
         pass_land_bill(ctx, int(subject[1]), subject[2], subject[3])
+        return
+    if kind == "repeal":
+        repeal_land_bill(ctx, int(subject[1]), subject[2])
         return
     if kind == "consul_for_life":
         s = state.senators[subject[1]]
@@ -357,6 +391,24 @@ def pass_land_bill(ctx: Ctx, kind: int, sponsor: str, cosponsor: str) -> None:
         if s.faction in against:
             s.popularity = max(-9, s.popularity + bill.against)
     ctx.report("rome.senate.land_bill", int=kind, senator=sponsor)
+
+
+def repeal_land_bill(ctx: Ctx, kind: int, sponsor: str) -> None:
+    """R176, ror-data §8 (K8 as VG's board): one marker of the type goes; the sponsor loses
+    2 (II) or 4 (III) popularity, every senator in Rome of a faction that voted for the repeal 1
+    or 2 (the sponsor too [D]); unrest rises by 2 or 3."""
+    state = ctx.state
+    bill = ctx.deck.land_bills[kind]
+    state.land_bills.remove(kind)
+    state.unrest += bill.repeal_unrest
+    s = state.senators.get(sponsor)
+    if s is not None:
+        s.popularity = max(-9, s.popularity + bill.repeal_sponsor)
+    voted_for = [int(seat) for seat, (choice, _) in _sitting(ctx)["last_ballots"].items() if choice == "yea"]
+    for x in in_senate(ctx):
+        if x.faction in voted_for:
+            x.popularity = max(-9, x.popularity + bill.repeal_for)
+    ctx.report("rome.senate.land_bill_repealed", int=kind, senator=sponsor)
 
 
 def close(ctx: Ctx) -> None:

@@ -23,6 +23,7 @@ from ..state import UNALIGNED, Decision, Senator
 RULE_PROPOSAL = "R83 Proposals (VG 1.09.13)"
 RULE_VOTE = "R84-R89 Voting (VG 1.09.14)"
 CHOICES = ("yea", "nay", "abstain")
+LAND_BILL_VOTES = ("land_bill", "repeal")  # VG 1.09.14: nobody abstains [D: on a repeal either]
 
 
 def _sitting(ctx: Ctx) -> dict[str, Any]:
@@ -101,6 +102,7 @@ NAMED: dict[str, tuple[int, ...]] = {
     "governor": (1,),
     "concession": (2,),
     "land_bill": (2, 3),
+    "repeal": (2,),
     "consul_for_life": (1,),
     "deploy": (1,),
     "raise": (),
@@ -124,7 +126,7 @@ def purse(ctx: Ctx, seat: int) -> int:
 
 def legal_vote(ctx: Ctx, decision: Decision) -> Iterable[Vote | Veto | Appeal | DeclareAssassination]:
     seat = decision.player
-    no_abstaining = _sitting(ctx)["floor"]["kind"] == "land_bill"  # VG 1.09.14
+    no_abstaining = _sitting(ctx)["floor"]["kind"] in LAND_BILL_VOTES
     out: list[Vote | Veto | Appeal | DeclareAssassination] = [
         Vote(player=seat, choice=c) for c in CHOICES if not (no_abstaining and c == "abstain")
     ]
@@ -170,7 +172,7 @@ def apply_vote(ctx: Ctx, decision: Decision, action: Vote | Veto | Appeal | Decl
         sitting["ballots"] = {"veto": seat}
         state.pending = [d for d in state.pending if d.kind != "vote"]
         return
-    if action.choice not in CHOICES or (action.choice == "abstain" and sitting["floor"]["kind"] == "land_bill"):
+    if action.choice not in CHOICES or (action.choice == "abstain" and sitting["floor"]["kind"] in LAND_BILL_VOTES):
         raise IllegalAction(RULE_VOTE, "rome.error.not_a_choice", f"{action.choice!r} is not a vote here")
     if not 0 <= action.talents <= purse(ctx, seat) or (action.talents and action.choice == "abstain"):
         raise IllegalAction(RULE_VOTE, "rome.error.not_enough_talents", "cannot buy those votes")
