@@ -4,7 +4,7 @@ by every faction at once, bought votes, tribunes' vetoes, the consuls and the ce
 from __future__ import annotations
 
 import pytest
-from rome_position import game_in, position, senator
+from rome_position import ctx, game_in, position, senator
 
 from judges.engine.errors import IllegalAction, NotYourDecision
 from judges.rome.engine.actions import ProposeCensor, ProposeConsuls, Veto, Vote
@@ -168,8 +168,9 @@ def test_without_a_senator_in_rome_there_is_no_senate():
 
 # --- other business: levies, deployments, closing ------------------------------------------------
 
+from judges.rome.engine import alliances  # noqa: E402
 from judges.rome.engine import senate as senate_rules  # noqa: E402
-from judges.rome.engine.actions import CloseSenate, Deploy, RaiseForces  # noqa: E402
+from judges.rome.engine.actions import CloseSenate, Deploy, RaiseForces, SueForPeace  # noqa: E402
 from judges.rome.engine.state import CIVIL_WAR, Force, Rebellion, WarInPlay  # noqa: E402
 from judges.rome.i18n import render_entry  # noqa: E402
 
@@ -275,6 +276,44 @@ def test_the_master_of_horse_goes_to_war_with_the_dictator():
     game.apply(send)
     vote_all(game, "yea", "yea", "yea")
     assert state.senators["6"].location == state.senators["7"].location == "field"
+
+
+def test_a_new_alliance_makes_the_hraos_war_sue_for_peace_at_the_end_of_the_senate():
+    """ror-data §5.2 New Alliance: half the spoils (10 of 20), the card back into the top six of
+    the deck, the force on it home."""
+    game = business_game()
+    state = game.state
+    state.events["new_alliance"] = 1
+    senator(state, "6", 2, location="field")
+    state.forces = [Force(war="gallic_1", commander="6", legions=2)]
+    game.apply(CloseSenate(player=0))
+    assert [(d.player, d.kind) for d in game.pending] == [(0, "sue_for_peace")]
+    assert {a.war for a in game.legal_actions(0)} == {"gallic_1", "syrian_1"}
+    game.ctx.dice.faces += [1]
+    game.apply(SueForPeace(player=0, war="gallic_1"))
+    assert [w.id for w in state.wars] == ["syrian_1"] and state.deck[-1] == "gallic_1"
+    assert state.treasury == 100 + 10 and state.units.legions == 8 + 2
+    assert state.senators["6"].location == "rome"
+
+
+def test_another_new_alliance_beats_the_war_for_good_but_never_a_revolt():
+    """ror-data §5.2 Another New Alliance: all the spoils, the war gone, its province created."""
+    state = position()
+    senator(state, "1", 0, office="rome_consul")
+    state.events["new_alliance"] = 2
+    state.wars = [WarInPlay(id="gallic_1", state="active"), WarInPlay(id="punic_1", state="active", revolt=True)]
+    c = ctx(state)
+    alliances.new_alliance(c)
+    assert [a.war for a in c_legal(c)] == ["gallic_1"]
+    with pytest.raises(IllegalAction):
+        alliances.apply_sue_for_peace(c, state.pending[0], SueForPeace(player=0, war="punic_1"))
+    alliances.apply_sue_for_peace(c, state.pending[0], SueForPeace(player=0, war="gallic_1"))
+    assert state.removed == ["gallic_1"] and state.treasury == 120
+    assert [p.id for p in state.provinces] == ["gallia_cisalpina"]
+
+
+def c_legal(c):
+    return alliances.legal_sue_for_peace(c, c.state.pending[0])
 
 
 def test_sending_the_presiding_magistrate_closes_the_senate():

@@ -204,3 +204,21 @@ def test_a_statesmans_ability_does_not_work_for_the_master_of_horse():
     state, force = dictator_position(statesman="2A", military=5)
     combat.combat(ctx(state, [1, 1, 2, 30, 29]))
     assert force.legions == 8
+
+
+def test_ally_deserts_adds_the_black_die_to_the_war_on_an_even_roll():
+    """ror-data §5.2 Ally Deserts: 6+6+2 = 14, even: the 1st Gallic War is 10 + 6 = 16; 14 + 10
+    + 4 − 16 = 12: a stalemate losing 1 (18, a victory, without it)."""
+    state, force = land_position()
+    state.events["ally_deserts"] = 1
+    combat.combat(ctx(state, [6, 6, 2, 30]))
+    assert state.wars[0].id == "gallic_1" and force.legions == 9
+
+
+def test_enemys_ally_deserts_intensified_takes_the_white_dice_away_on_an_odd_roll():
+    """ror-data §5.2 Enemy Mercenaries Desert: 1+1+3 = 5, odd: 10 − 4 = 6; 5 + 10 + 4 − 6 = 13:
+    a stalemate losing nothing (9, losing 4, without it)."""
+    state, force = land_position()
+    state.events["enemys_ally_deserts"] = 2
+    combat.combat(ctx(state, [1, 1, 3]))
+    assert force.legions == 10

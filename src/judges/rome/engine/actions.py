@@ -306,6 +306,12 @@ class Bodyguards(Action, tag="bodyguards", frozen=True):
     cards: int = 0
 
 
+class SueForPeace(Action, tag="sue_for_peace", frozen=True):
+    """End of the Senate, New Alliance: the HRAO names the war that sues for peace."""
+
+    war: str
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     Done,
     ChooseLeader,
@@ -351,6 +357,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     Assassinate,
     Bodyguards,
     RepealLandBill,
+    SueForPeace,
 )
 _DECODER = msgspec.json.Decoder(
     Done
@@ -397,6 +404,7 @@ _DECODER = msgspec.json.Decoder(
     | Assassinate
     | Bodyguards
     | RepealLandBill
+    | SueForPeace
 )
 
 

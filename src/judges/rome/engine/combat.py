@@ -7,14 +7,15 @@ four wars.
 A civil war (VG 1.11.36-1.11.373; R247-R255) is fought by the forces the Senate sent against
 the rebel, in the same order; a rebel nobody attacks wins.
 
-Not played yet: the Master of Horse, Ally Deserts / Enemy's Ally Deserts, Refuge."""
+The Dictator's Master of Horse rides with him (R113, R230); Ally Deserts and Enemy's Ally Deserts
+change a war's strength by the dice. Not played yet: Refuge."""
 
 from __future__ import annotations
 
 from .board import active_wars, holder
 from .context import Ctx
 from .effects import come_home, kill_senator, send_master_home
-from .events import omens
+from .events import deserters, omens
 from .mortality import draw_chits
 from .state import CIVIL_WAR, Force, ProvinceInPlay, Senator, WarInPlay
 from .victory import rebel_wins, rome_falls
@@ -116,6 +117,10 @@ def battle(ctx: Ctx, force: Force, war: WarInPlay, naval: bool) -> str:
     units = army(force, naval)
     dice = ctx.roll(3)
     natural = sum(dice)
+    change = deserters(ctx, dice)
+    if change:
+        enemy = max(0, enemy + change)
+        ctx.report("rome.combat.deserters", war=war.id, int=change)
     total = natural + units + commander_bonus(commander, units, master) - enemy - omens(ctx)
     spent: list[int] = state.scratch["spent"].setdefault(war.id, [])
     ignores = (
@@ -232,7 +237,19 @@ def win(ctx: Ctx, force: Force, war: WarInPlay, naval: bool) -> None:
         return
     if force.legions:
         force.veterans = min(force.legions, force.veterans + 1)
-    revolt = is_revolt(ctx, war.id)
+    spoils = 0 if is_revolt(ctx, war.id) else card.spoils
+    war_beaten(ctx, war, spoils)
+    ctx.report("rome.combat.victory", war=war.id, talents=spoils)
+    force.won = True
+    war_gone(ctx, war.id, force)
+
+
+def war_beaten(ctx: Ctx, war: WarInPlay, spoils: int) -> None:
+    """A war beaten for good (R200, R222): it leaves the game, the earlier wars of its series
+    become revolts when it was the last, its leaders go to the Curia, the State takes `spoils`,
+    its provinces wait in the Forum for governors."""
+    state, deck = ctx.state, ctx.deck
+    card = deck.wars[war.id]
     state.wars.remove(war)
     if card.number == max(w.number for w in deck.wars.values() if w.series == card.series):
         for earlier in state.wars:
@@ -240,22 +257,49 @@ def win(ctx: Ctx, force: Force, war: WarInPlay, naval: bool) -> None:
                 earlier.revolt = True
     state.removed.append(war.id)
     state.curia.extend(war.leaders)
-    if not revolt:
-        state.treasury += card.spoils
+    state.treasury += spoils
     for p in card.provinces:
         whole = [w.id for w in deck.wars.values() if w.series == card.series]
         if card.provinces_need_whole_series and not all(w in state.removed for w in whole):
             continue
         if not any(x.id == p for x in state.provinces):
             state.provinces.append(ProvinceInPlay(id=p))
-    ctx.report("rome.combat.victory", war=war.id, talents=0 if revolt else card.spoils)
-    force.won = True
-    for other in [f for f in state.forces if f.war == war.id and f is not force]:
-        state.forces.remove(other)  # VG 1.10.4: other commanders on the war come home
+
+
+def war_gone(ctx: Ctx, war: str, victor: Force | None = None, captives: str = "execution") -> None:
+    """A war off the board: the other forces on it come home (VG 1.10.4); its captives die with
+    it (R229), or come home when it sued for peace."""
+    state = ctx.state
+    for other in [f for f in state.forces if f.war == war and f is not victor]:
+        state.forces.remove(other)
         return_force(ctx, other)
-    for s in list(state.senators.values()):  # R229: a captive of this war dies with it
-        if s.location == "captive" and s.captive_of == war.id:
-            kill_senator(ctx, s.id, "execution")
+    for s in list(state.senators.values()):
+        if s.location == "captive" and s.captive_of == war:
+            if captives == "execution":
+                kill_senator(ctx, s.id, "execution")
+            else:
+                s.location, s.captive_of = "rome", ""
+
+
+def sue_for_peace(ctx: Ctx, war: WarInPlay, intensified: bool) -> None:
+    """The enemy sues for peace (New Alliance, Enemy Leader Dies intensified; ror-data §5.2):
+    half its spoils (rounded down) to the State and the card shuffled into the top six cards of
+    the deck, its leaders to the Curia; intensified, all its spoils and the war is beaten for good
+    (its provinces created). Forces on it come home; [D] its captives come home too, unless it is
+    beaten for good."""
+    state = ctx.state
+    card = ctx.deck.wars[war.id]
+    if intensified:
+        war_beaten(ctx, war, card.spoils)
+        ctx.report("rome.war.peace", war=war.id, talents=card.spoils)
+        war_gone(ctx, war.id)
+        return
+    state.wars.remove(war)
+    state.curia.extend(war.leaders)
+    state.treasury += card.spoils // 2
+    state.deck.insert(max(0, len(state.deck) - ctx.dice.roll(6) + 1), war.id)
+    ctx.report("rome.war.peace", war=war.id, talents=card.spoils // 2)
+    war_gone(ctx, war.id, captives="freed")
 
 
 def rebel_army_strength(ctx: Ctx) -> int:

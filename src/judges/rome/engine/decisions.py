@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from . import forum, playing, prosecutions, provinces, revenue, revolution, senate, setup
+from . import alliances, forum, playing, prosecutions, provinces, revenue, revolution, senate, setup
 from .actions import (
     Action,
     Appeal,
@@ -58,6 +58,7 @@ from .actions import (
     Skip,
     Spoils,
     SponsorGames,
+    SueForPeace,
     Transfer,
     Veto,
     Vote,
@@ -187,6 +188,13 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 senate.legal_propose_business,
                 senate.apply_propose_business,
                 senate.RULE_PROPOSAL,
+            ),
+            DecisionKind(
+                "sue_for_peace",
+                (SueForPeace,),
+                alliances.legal_sue_for_peace,
+                alliances.apply_sue_for_peace,
+                alliances.RULE_NEW_ALLIANCE,
             ),
             DecisionKind(
                 "prosecute",

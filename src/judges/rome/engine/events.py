@@ -4,7 +4,8 @@ column; the card comes into play, or turns to its intensified side when it is al
 What an event does at once is done here (Mob Violence, Natural Disaster, Evil Omens, Epidemic,
 Storm at Sea, Allied Enthusiasm); what it changes later is read by the phase it changes (a
 drought by the Population phase, a manpower shortage by the Senate's levies, Evil Omens by
-every die roll, Enemy Leader Dies at the end of the Forum). `state.events[event]` counts how
+every die roll, Enemy Leader Dies at the end of the Forum, the deserters by each battle, New
+Alliance at the end of the Senate). `state.events[event]` counts how
 often the event was drawn while its card stayed in play: 2 or more is its intensified side."""
 
 from __future__ import annotations
@@ -32,6 +33,21 @@ AWAY = ("province", "field", "captive", "rebel")
 def omens(ctx: Ctx) -> int:
     """The −1 per Evil Omens in force on every die roll but initiative and events."""
     return ctx.state.events.get("evil_omens", 0)
+
+
+def deserters(ctx: Ctx, dice: list[int]) -> int:
+    """Ally Deserts and Enemy's Ally Deserts (ror-data §5.2), read by each battle this turn: an
+    even 3d6 adds the black die to the war's strength (the white dice when intensified), an odd
+    one takes it away (not below 0, applied by the battle). [D] The first die is the black one."""
+    natural = sum(dice)
+    black, white = dice[0], sum(dice[1:])
+    events = ctx.state.events
+    change = 0
+    if events.get("ally_deserts", 0) and natural % 2 == 0:
+        change += white if events["ally_deserts"] >= 2 else black
+    if events.get("enemys_ally_deserts", 0) and natural % 2 == 1:
+        change -= white if events["enemys_ally_deserts"] >= 2 else black
+    return change
 
 
 def state_pays(ctx: Ctx, talents: int) -> bool:

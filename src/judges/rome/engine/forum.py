@@ -32,6 +32,7 @@ from .actions import (
     Skip as SkipAction,
 )
 from .board import aligned, effective_loyalty, faction_influence, hrao, hrao_order, order_from, votes
+from .combat import sue_for_peace
 from .context import Ctx
 from .effects import senator_from_card
 from .events import destroy_concession, draw_event, omens
@@ -456,11 +457,7 @@ def apply_discard_leader(ctx: Ctx, decision: Decision, action: DiscardLeader) ->
             war = max(
                 wars, key=lambda w: (ctx.deck.wars[w.id].land + ctx.deck.wars[w.id].naval, -ctx.deck.wars[w.id].number)
             )
-            state.wars.remove(war)
-            state.curia.extend(war.leaders)
-            state.treasury += ctx.deck.wars[war.id].spoils // 2
-            state.deck.insert(max(0, len(state.deck) - ctx.dice.roll(6) + 1), war.id)
-            ctx.report("rome.war.peace", war=war.id)
+            sue_for_peace(ctx, war, intensified=False)
     del state.events["enemy_leader_dies"]
 
 

@@ -89,7 +89,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.event.drawn": _declare(event="event", int="int"),
         "rome.event.fleets_lost": _declare(int="int"),
         "rome.war.arrives": _declare(war="war", state="war_state"),
-        "rome.war.peace": _declare(war="war"),
+        "rome.war.peace": _declare(war="war", talents="talents"),
         "rome.leader.joins": _declare(card="card"),
         "rome.leader.curia": _declare(card="card"),
         "rome.leader.gone": _declare(card="card"),
@@ -136,6 +136,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.combat.captured": _declare(senator="senator"),
         "rome.combat.naval_victory": _declare(war="war"),
         "rome.combat.victory": _declare(war="war", talents="talents"),
+        "rome.combat.deserters": _declare(war="war", int="int"),
         "rome.combat.civil_war": _declare(senator="senator", rebel="senator", int="int", total="int", result="result"),
         # revolution: declarations of civil war
         "rome.revolution.lays_down": _declare(senator="senator"),

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from . import (
+    alliances,
     combat,
     forum,
     mortality,
@@ -64,6 +65,7 @@ PHASE_STEPS: Mapping[str, tuple[Step, ...]] = MappingProxyType(
             prosecutions.prosecutions,
             provinces.governors,
             senate.business,
+            alliances.new_alliance,
         ),
         "combat": (combat.combat, combat.end_of_combat),
         "revolution": (
