@@ -168,12 +168,15 @@ def serve(
     """Start the game server (SQLite by default) and print its URL."""
     import uvicorn
 
+    from .server import logs
     from .server.app import create_app
     from .server.connections import ConnectionLimits, Gate
     from .server.memory import keep_collections_young
     from .settings import load as load_settings
 
     settings = load_settings()  # the environment, read once (judges/settings.py)
+    # JUDGES_LOG_FORMAT=json: every logger's lines as JSON, uvicorn's included (server/logs.py)
+    json_logs = logs.configure(settings) is not None
     url = database or settings.database_url
     # One process per SQLite file: a second one would keep its own copies of the games and
     # wait on the first's write lock (several processes: PostgreSQL, docs/deploy.md).
@@ -202,7 +205,8 @@ def serve(
         application,
         host=host,
         port=port,
-        log_level="warning",
+        log_level=settings.log_level.strip().lower() or "warning",  # JUDGES_LOG_LEVEL
+        log_config=None if json_logs else uvicorn.config.LOGGING_CONFIG,
         ws_per_message_deflate=deflate,
         http=http_protocol,
         ws=ws_protocol,

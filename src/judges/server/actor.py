@@ -31,7 +31,7 @@ from ..engine.errors import RuleError, SetupError
 from ..engine.rules import DEFAULT_RULES, Rules, RulesError
 from ..i18n import normalize_language
 from ..verify import build_export
-from . import metrics
+from . import logs, metrics
 from . import seats as seat_keys
 from .errors import ServiceError, StoreUnavailable
 from .events import Committed, Stale
@@ -116,6 +116,7 @@ class TableActor:
         stored_options.update(extra_options or {})  # a pace (server/paces.py)
         await self.rt.db(self.rt.store.create_game, game_id, stored_options, options.seed, RULES_VERSION, stored_seats)
         metrics.GAMES_CREATED.inc()
+        logs.bind_game(game_id)
         live = LiveGame(
             id=game_id,
             game=game,
@@ -163,6 +164,7 @@ class TableActor:
         """The game in memory, loaded from the store the first time (one load per game at a
         time; a slow load of one game delays no other). A copy whose commit failed is reloaded
         first: StoreUnavailable while the database does not answer."""
+        logs.bind_game(game_id)  # this context's log lines are the game's (server/logs.py)
         live = self.rt.games.get(game_id)
         if live is None:
             load = self._loads.get(game_id)
@@ -391,6 +393,8 @@ class TableActor:
     async def _recover(self, live: LiveGame) -> None:
         """Reloads a stale copy as soon as the database answers (pausing longer each time),
         then sends every socket a full view and restarts the bots."""
+        logs.bind_game(live.id)
+        logs.bind_seat(None)
         pause = 0.2
         while live.stale:
             try:

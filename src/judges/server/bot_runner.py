@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from ..bots import make_bot
-from . import metrics
+from . import logs, metrics
 from . import seats as seat_keys
 from .actor import TableActor
 from .errors import ServiceError, StoreUnavailable
@@ -92,6 +92,8 @@ class BotRunner:
                 if not owing:
                     return
                 seat = owing[0]
+                logs.bind_game(live.id)  # the task's log lines are this game's and this seat's
+                logs.bind_seat(seat)
                 if not await self._hold_lease(live):
                     return  # another process plays them; the watchdog asks again
                 if self.rt.settings.bot_delay:

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from . import logs
 from . import seats as seat_keys
 from .accounts import SESSION_COOKIE, Accounts
 from .errors import ServiceError
@@ -97,9 +98,11 @@ async def seat_of(conn: HTTPConnection, live: LiveGame) -> int:
     bound = None if by_header else await accounts.bound_seat(conn, live)
     if bound is not None:  # signed in to the account the seat is bound to (server/accounts.py)
         service.saw(live, bound)
+        logs.bind_seat(bound)  # the request's log lines are this seat's (server/logs.py)
         return bound
     seat = await service.seat_for(live, token)
     service.saw(live, seat)
+    logs.bind_seat(seat)
     return seat
 
 

@@ -32,7 +32,7 @@ import msgspec
 
 from ..settings import Settings
 from ..settings import load as load_settings
-from . import metrics, wire
+from . import logs, metrics, wire
 from .actor import TableActor
 from .bot_runner import BotRunner
 from .chat import Chat
@@ -180,6 +180,7 @@ class GameService:
         self.rt.fanout = fanout
         await fanout.start(self.sync.on_change)
         await self.resume_all()
+        logs.bind_game(None)  # the games resumed are behind: what the start-up logs next is no game's
         self._watchdog = asyncio.get_running_loop().create_task(self.watchdog.run(), name="watchdog")
 
     async def stop(self) -> None:

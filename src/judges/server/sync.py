@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from . import logs
 from .actor import TableActor
 from .chat import Chat
 from .errors import ServiceError
@@ -107,6 +108,8 @@ class Sync:
         live.sync_task = asyncio.get_running_loop().create_task(self._sync_task(live))
 
     async def _sync_task(self, live: LiveGame) -> None:
+        logs.bind_game(live.id)
+        logs.bind_seat(None)
         while True:
             live.sync_again = False
             try:
