@@ -8,6 +8,7 @@ import socket
 import statistics
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -232,16 +233,9 @@ def backup(
     database: str | None = DATABASE_OPTION,
 ) -> None:
     """Back up the server's SQLite database while it serves (SQLite's online backup)."""
-    from .server.backup import BackupError
     from .server.backup import backup as make_backup
-    from .settings import load as load_settings
 
-    url = database or load_settings().database_url
-    try:
-        written = make_backup(url, path)
-    except BackupError as exc:
-        err.print(f"Judges & Kings cannot back up {url}: {exc}", soft_wrap=True)
-        raise typer.Exit(1) from None
+    written = _on_database(database, lambda url: make_backup(url, path), lambda url: f"back up {url}")
     typer.echo(f"backed up to {written}")
 
 
@@ -251,20 +245,32 @@ def restore(
     database: str | None = DATABASE_OPTION,
 ) -> None:
     """Replace the SQLite database by a backup (stop the server first)."""
-    from .server.backup import BackupError
     from .server.backup import restore as put_back
+
+    # the server's lock held meanwhile: refused while a server serves this file
+    target = _on_database(database, lambda url: put_back(path, url), lambda url: f"restore {path}", hold=True)
+    typer.echo(f"restored {target} from {path}")
+
+
+def _on_database(
+    database: str | None, step: Callable[[str], Path], refused: Callable[[str], str], hold: bool = False
+) -> Path:
+    """`step` on the database's URL (`--database`, else JUDGES_DATABASE_URL or the default); a
+    step that cannot be done (BackupError) says "Judges & Kings cannot <refused(url)>: why" and
+    exits with status 1. `hold`: the lock a server holds on its SQLite file is taken first (and
+    the step refused while a server holds it)."""
+    from .server.backup import BackupError
     from .settings import load as load_settings
 
     url = database or load_settings().database_url
-    held = _hold_sqlite(url)  # refused while a server serves this file
+    held = _hold_sqlite(url) if hold else None
     try:
-        target = put_back(path, url)
+        return step(url)
     except BackupError as exc:
-        err.print(f"Judges & Kings cannot restore {path}: {exc}", soft_wrap=True)
+        err.print(f"Judges & Kings cannot {refused(url)}: {exc}", soft_wrap=True)
         raise typer.Exit(1) from None
     finally:
         del held
-    typer.echo(f"restored {target} from {path}")
 
 
 def _hold_sqlite(url: str) -> object | None:
