@@ -12,11 +12,12 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from sqlalchemy import select
 
 from judges.engine import action_to_dict
 from judges.server.limits import Limits
 from judges.server.service import GameService
-from judges.server.store import GameStore
+from judges.server.store import GameStore, presence_table
 from postgres_support import postgres_schema
 
 pytestmark = pytest.mark.timeout(120)
@@ -121,5 +122,71 @@ def test_each_writer_s_calls_are_counted(pg_url):
         counts = store.calls.snapshot()["totals"]
         assert counts["action"] == 1 and counts["lease"] == 1 and counts["presence"] == 1
         assert counts["other"] >= 1  # the creation
+    finally:
+        store.close()
+
+
+# --- the players' signs of life ------------------------------------------------------------------
+
+
+def test_an_action_commits_while_a_batch_of_signs_of_life_is_being_stored(pg_url):
+    """A batch of presence writes in progress (its rows locked, not committed yet): the game's
+    action commits, and a change of its seats reads the signs without waiting either; a
+    commit in progress (the game's row locked) does not hold up the batch. Short lock waits:
+    any wait fails at once."""
+    store = GameStore(pg_url, lock_timeout_ms=200)
+    try:
+        store.migrate()
+        store.create_game("g1", {}, 7, 1, [{**seat, "token_hash": f"t{i}"} for i, seat in enumerate(seats())])
+        store.store_presence([("g1", 1, "t1", 100.0)])
+        with store.engine.connect() as writing, writing.begin():  # a batch, not committed yet
+            writing.exec_driver_sql("UPDATE seat_presence SET seen = 200 WHERE game_id = 'g1'")
+            assert store.append_action("g1", 0, 0, {"type": "end_turn", "player": 0}, "c1") is True
+            read: list[float] = []
+            store.update_seat("g1", 1, lambda info, table: read.append(info["seen"]) or False, table=True)
+            assert read == [100.0]  # the committed sign
+        with store.engine.connect() as committing, committing.begin():  # a commit in progress
+            committing.exec_driver_sql("SELECT 1 FROM games WHERE id = 'g1' FOR UPDATE")
+            store.store_presence([("g1", 1, "t1", 300.0), ("g1", 2, "t2", 300.0)])
+        seen: dict[int, float] = {}
+
+        def look(info, table):
+            seen.update({i: s.get("seen", 0.0) for i, s in enumerate(table.seats)})
+            return False
+
+        store.update_seat("g1", 0, look, table=True)
+        assert seen == {0: 0.0, 1: 300.0, 2: 300.0}
+        store.store_presence([("g1", 1, "t1", 250.0)])  # an older sign changes nothing
+        store.update_seat("g1", 0, look, table=True)
+        assert seen[1] == 300.0
+    finally:
+        store.close()
+
+
+def test_the_signs_of_life_of_many_seats_are_stored_in_one_call(pg_url):
+    """Every seat's player shows a sign of life at once (a round of the watchdog, a burst of
+    requests): the process stores them in one database call, not one per seat."""
+    store = GameStore(pg_url)
+    store.migrate()
+
+    async def scenario() -> None:
+        service = GameService(store, Limits())
+        games = [(await service.create(seats(), seed=9 + i))[0] for i in range(5)]
+        before = dict(store.calls.totals)
+        for live in games:
+            for seat in range(3):
+                service.seating.saw(live, seat)
+        await service.seating.flush_presence()
+        calls = {k: n - before.get(k, 0) for k, n in store.calls.totals.items() if n != before.get(k, 0)}
+        assert calls == {"presence": 1}
+        with store.engine.connect() as connection:
+            rows = connection.execute(select(presence_table.c.game_id, presence_table.c.seat)).all()
+        held = {(live.id, i) for live in games for i, s in enumerate(live.seats) if s.get("token_hash")}
+        assert held and set(rows) == held
+        await service.stop()
+
+    try:
+        with ThreadPoolExecutor(1) as thread:
+            thread.submit(asyncio.run, scenario()).result()
     finally:
         store.close()

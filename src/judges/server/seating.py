@@ -5,8 +5,8 @@ the table's writer (server/actor.py), so that no process overwrites another's ch
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable
 from typing import Any
 
 from . import seats as seat_keys
@@ -19,13 +19,22 @@ from .tables import (
     LiveGame,
 )
 
+# The players' signs of life are stored in batches (Seating.flush_presence): one transaction
+# at most this often per process (less when `absent_after` is short: a twentieth of it), of at
+# most PRESENCE_BATCH seats each.
+PRESENCE_FLUSH_SECONDS = 1.0
+PRESENCE_BATCH = 500
+
 
 class Seating:
     def __init__(self, rt: Runtime, actor: TableActor) -> None:
         self.rt = rt
         self.actor = actor
-        # (game id, seat) -> when this process last stored a sign of life of the seat's player
+        # (game id, seat) -> when this process last kept a sign of life of the seat's player
         self._seen: dict[tuple[str, int], float] = {}
+        # (game id, seat) -> (the credential's hash, when): signs not stored yet (flush_presence)
+        self._pending: dict[tuple[str, int], tuple[str, float]] = {}
+        self._flusher: asyncio.Task[None] | None = None
 
     async def set_away(self, live: LiveGame, seat: int, away: bool, reason: str) -> None:
         """Hands a human seat to a bot (the player left, or the turn timer ran out), or gives
@@ -156,6 +165,7 @@ class Seating:
         now = time.time()
         absent_after = self.rt.limits.absent_after
         refused = False
+        await self.flush_presence()  # the signs of life this process kept: the change reads them
         async with live.lock:
             event = self.event(live, "reinvited" if invite else "revoked", by=host)
 
@@ -223,10 +233,12 @@ class Seating:
 
     def saw(self, live: LiveGame, seat: int, leaving: bool = False) -> None:
         """A sign of life of the seat's player (a request, a socket open here; `leaving`: its
-        last socket here closed), stored as the seat's `seen` in the background, at most every
-        quarter of `absent_after` per seat and process (and when the last socket leaves). What
-        the host's revocation reads (server/seats.py, `present`): a quiet change of the stored
-        seat (the seats' version does not move, no view shows it, the copy is not touched)."""
+        last socket here closed), kept at most every quarter of `absent_after` per seat and
+        process (and when the last socket leaves). What the host's revocation reads
+        (server/seats.py, `present`): the process stores the signs it kept in batches, one
+        transaction every PRESENCE_FLUSH_SECONDS at most (`flush_presence`), in a table of
+        their own that no action's commit waits for (GameStore.store_presence). No view shows
+        them; the seats' version does not move and the copy is not touched."""
         token_hash = live.seats[seat].get("token_hash") if 0 <= seat < len(live.seats) else None
         if live.game.is_over or not token_hash:
             return
@@ -236,17 +248,31 @@ class Seating:
         if not leaving and now - self._seen.get((live.id, seat), 0.0) < self.rt.limits.absent_after / 4:
             return
         self._seen[live.id, seat] = now
+        self._pending[live.id, seat] = (token_hash, now)
+        if self._flusher is None or self._flusher.done():
+            self._flusher = self.rt.spawn(self._flush_soon())
 
-        def change(info: dict[str, Any]) -> bool:
-            if info.get("token_hash") != token_hash or float(info.get("seen", 0.0)) >= now:
-                return False  # another player holds it now, or a later sign was stored
-            info["seen"] = now
-            return True
+    def presence_interval(self) -> float:
+        """Seconds between two batches of signs of life: a small part of `absent_after`, so
+        that a stored sign is never much older than the player's last one."""
+        return min(PRESENCE_FLUSH_SECONDS, self.rt.limits.absent_after / 20)
 
-        self.rt.spawn(self._store_seen(live.id, seat, change))
+    async def _flush_soon(self) -> None:
+        while self._pending:
+            await asyncio.sleep(self.presence_interval())
+            await self.flush_presence()
 
-    async def _store_seen(self, game_id: str, seat: int, change: Callable[[dict[str, Any]], bool]) -> None:
-        try:
-            await self.rt.db(self.rt.store.update_seat, game_id, seat, change, quiet=True, writer="presence")
-        except (ServiceError, StoreError):  # GameNotFound: a game deleted meanwhile
-            self._seen.pop((game_id, seat), None)  # the database is away: the next sign tries again
+    async def flush_presence(self) -> None:
+        """Stores the signs of life kept since the last batch, PRESENCE_BATCH at a time. The
+        database away: they are kept for the next batch (unless a later sign replaced them)."""
+        pending, self._pending = self._pending, {}
+        items = list(pending.items())
+        for start in range(0, len(items), PRESENCE_BATCH):
+            batch = items[start : start + PRESENCE_BATCH]
+            signs = [(game_id, seat, token_hash, seen) for (game_id, seat), (token_hash, seen) in batch]
+            try:
+                await self.rt.db(self.rt.store.store_presence, signs)
+            except (ServiceError, StoreError):
+                for key, sign in items[start:]:
+                    self._pending.setdefault(key, sign)
+                return

@@ -21,6 +21,7 @@ Tables (migrations/versions/):
   accounts  id, name, name_key UNIQUE, password_hash, email, created_at (server/account_store.py)
   sessions  id_hash primary key, account_id, created_at, expires_at
   account_seats (account_id, game_id) primary key, seat, bound_at
+  seat_presence (game_id, seat) primary key, token_hash, seen: the players' signs of life
 
 JSON columns are plain JSON (not PostgreSQL JSONB) so that key order survives: dicts of the
 engine state (generals by id, ...) iterate in insertion order. JSON turns integer dict keys
@@ -88,6 +89,7 @@ from .schema import (
     actions_table,
     chat_table,
     games_table,
+    presence_table,
     sessions_table,
     snapshots_table,
 )
@@ -135,6 +137,7 @@ __all__ = [
     "hash_token",
     "new_token",
     "normalize_url",
+    "presence_table",
     "sessions_table",
     "snapshots_table",
     "verify_token",

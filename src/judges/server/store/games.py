@@ -15,7 +15,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 if TYPE_CHECKING:
-    pass
+    from sqlalchemy.dialects.postgresql import Insert as PostgresInsert
+    from sqlalchemy.dialects.sqlite import Insert as SQLiteInsert
 
 from .base import (
     StoreBase,
@@ -35,6 +36,7 @@ from .schema import (
     actions_table,
     chat_table,
     games_table,
+    presence_table,
     snapshots_table,
 )
 
@@ -134,6 +136,17 @@ class GamesStore(StoreBase):
             seats, version = [dict(s) for s in row.seats], row.seats_version
             if not 0 <= seat < len(seats):
                 raise StoreError(f"game {game_id!r} has no seat {seat}")
+            if table:  # every seat's player's latest sign of life (store_presence)
+                presence = session.execute(
+                    select(presence_table.c.seat, presence_table.c.token_hash, presence_table.c.seen).where(
+                        presence_table.c.game_id == game_id
+                    )
+                ).all()
+                for sign in presence:
+                    if 0 <= sign.seat < len(seats):
+                        info = seats[sign.seat]
+                        if info.get("token_hash") == sign.token_hash and sign.seen > float(info.get("seen", 0.0)):
+                            info["seen"] = sign.seen
             if not (change(seats[seat], SeatTable(seats, row.chat_count)) if table else change(seats[seat])):
                 return seats, version
             if not quiet:
@@ -146,11 +159,47 @@ class GamesStore(StoreBase):
             session.commit()
         return seats, version
 
+    def store_presence(self, signs: list[tuple[str, int, str, float]]) -> None:
+        """Stores the players' signs of life, (game id, seat, the credential's hash, when), in
+        one transaction of one statement: each seat keeps its latest. A table of its own
+        (`seat_presence`): no game's row is locked, so no action's commit waits for it. What
+        a change with `table` (update_seat) reads as the seat's `seen`, if its credential is
+        still the seat's."""
+        if not signs:
+            return
+        latest: dict[tuple[str, int], tuple[str, float]] = {}
+        for game_id, seat, token_hash, seen in signs:
+            if (game_id, seat) not in latest or latest[game_id, seat][1] < seen:
+                latest[game_id, seat] = (token_hash, seen)
+        # in key order: two processes' batches lock the rows they share in the same order
+        rows = [
+            {"game_id": game_id, "seat": seat, "token_hash": token_hash, "seen": seen}
+            for (game_id, seat), (token_hash, seen) in sorted(latest.items())
+        ]
+        stmt: SQLiteInsert | PostgresInsert
+        if self.is_sqlite:
+            from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+            stmt = sqlite_insert(presence_table)
+        else:
+            from sqlalchemy.dialects.postgresql import insert as postgres_insert
+
+            stmt = postgres_insert(presence_table)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["game_id", "seat"],
+            set_={"token_hash": stmt.excluded.token_hash, "seen": stmt.excluded.seen},
+            where=presence_table.c.seen < stmt.excluded.seen,
+        )
+        with self._session(write=True, writer="presence") as session:
+            session.execute(stmt, rows)
+            session.commit()
+
     def delete_game(self, game_id: str) -> bool:
         """Deletes a game with its actions and snapshots; False if there was no such game."""
         with self._session(write=True) as session:
             session.execute(delete(snapshots_table).where(snapshots_table.c.game_id == game_id))
             session.execute(delete(chat_table).where(chat_table.c.game_id == game_id))
+            session.execute(delete(presence_table).where(presence_table.c.game_id == game_id))
             session.execute(delete(account_seats_table).where(account_seats_table.c.game_id == game_id))
             session.execute(delete(actions_table).where(actions_table.c.game_id == game_id))
             deleted = _rowcount(session.execute(delete(games_table).where(games_table.c.id == game_id)))

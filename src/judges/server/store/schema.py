@@ -150,6 +150,20 @@ class AccountSeatRow(Base):
     bound_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class PresenceRow(Base):
+    """A seat's player's last sign of life as a process stored it (server/seating.py): the
+    credential's hash it came with and when (seconds since the epoch). A table of its own, so
+    that storing it locks no game's row (an action's commit locks it). No foreign key either
+    (its check would lock the game's row): deleting a game deletes its rows."""
+
+    __tablename__ = "seat_presence"
+
+    game_id: Mapped[str] = mapped_column(String, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    token_hash: Mapped[str] = mapped_column(String)
+    seen: Mapped[float] = mapped_column(Float)
+
+
 games_table = _table(GameRow)
 chat_table = _table(ChatRow)
 actions_table = _table(ActionRow)
@@ -157,3 +171,4 @@ snapshots_table = _table(SnapshotRow)
 accounts_table = _table(AccountRow)
 sessions_table = _table(SessionRow)
 account_seats_table = _table(AccountSeatRow)
+presence_table = _table(PresenceRow)
