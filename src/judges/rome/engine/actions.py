@@ -263,6 +263,31 @@ class RepealLandBill(Action, tag="repeal_land_bill", frozen=True):
     sponsor: str
 
 
+class Recall(Action, tag="recall", frozen=True):
+    """Senate: propose to recall a proconsul: he comes home, his units to Rome's box (R160, R161)."""
+
+    commander: str
+
+
+class Reinforce(Action, tag="reinforce", frozen=True):
+    """Senate: propose to send units from Rome's box to a commander in the field (R156)."""
+
+    commander: str
+    legions: int = 0
+    veterans: int = 0
+    fleets: int = 0
+
+
+class Withdraw(Action, tag="withdraw", frozen=True):
+    """Senate: propose to bring units home from a commander in the field to Rome's box (R160,
+    R162)."""
+
+    commander: str
+    legions: int = 0
+    veterans: int = 0
+    fleets: int = 0
+
+
 class LayDown(Action, tag="lay_down", frozen=True):
     """Revolution: the victorious commander hands his force back to the Senate (R238)."""
 
@@ -358,6 +383,9 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     Bodyguards,
     RepealLandBill,
     SueForPeace,
+    Recall,
+    Reinforce,
+    Withdraw,
 )
 _DECODER = msgspec.json.Decoder(
     Done
@@ -405,6 +433,9 @@ _DECODER = msgspec.json.Decoder(
     | Bodyguards
     | RepealLandBill
     | SueForPeace
+    | Recall
+    | Reinforce
+    | Withdraw
 )
 
 

@@ -50,6 +50,8 @@ from .actions import (
     Raise,
     RaiseForces,
     Ransom,
+    Recall,
+    Reinforce,
     RepealLandBill,
     Repopulate,
     Revolt,
@@ -62,6 +64,7 @@ from .actions import (
     Transfer,
     Veto,
     Vote,
+    Withdraw,
 )
 from .context import Ctx
 from .state import Decision
@@ -184,7 +187,18 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
             DecisionKind("spoils", (Spoils,), provinces.legal_spoils, provinces.apply_spoils, provinces.RULE_SPOILS),
             DecisionKind(
                 "propose_business",
-                (RaiseForces, Deploy, CloseSenate, AwardConcession, LandBill, NominateConsulForLife, RepealLandBill),
+                (
+                    RaiseForces,
+                    Deploy,
+                    CloseSenate,
+                    AwardConcession,
+                    LandBill,
+                    NominateConsulForLife,
+                    RepealLandBill,
+                    Recall,
+                    Reinforce,
+                    Withdraw,
+                ),
                 senate.legal_propose_business,
                 senate.apply_propose_business,
                 senate.RULE_PROPOSAL,

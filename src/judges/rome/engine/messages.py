@@ -130,6 +130,9 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.senate.acquitted": _declare(senator="senator"),
         "rome.senate.proposal_falls": _declare(),
         "rome.senate.land_bill_repealed": _declare(int="int", senator="senator"),
+        "rome.senate.recalled": _declare(senator="senator"),
+        "rome.senate.reinforced": _declare(senator="senator", legions="int", fleets="int"),
+        "rome.senate.withdrawn": _declare(senator="senator", legions="int", fleets="int"),
         "rome.senate.closed": _declare(),
         # combat
         "rome.combat.battle": _declare(war="war", senator="senator", int="int", total="int", result="result"),

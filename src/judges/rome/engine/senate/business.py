@@ -15,7 +15,10 @@ from ..actions import (
     LandBill,
     NominateConsulForLife,
     RaiseForces,
+    Recall,
+    Reinforce,
     RepealLandBill,
+    Withdraw,
 )
 from ..board import holder
 from ..combat import army, commander_bonus, rebel_army_strength, return_force, strength, war_on_board
@@ -27,6 +30,7 @@ from .sitting import RULE_PROPOSAL, _sitting, ask_presiding, in_senate, presidin
 
 RULE_FORCES = "R145-R150 Forces (VG 1.09.63)"
 RULE_DEPLOY = "R151-R159 Deployment (VG 1.09.64)"
+RULE_RECALL = "R154, R156, R160-R162 Recalls, reinforcements, withdrawals (VG 1.09.64)"
 LEVIES = (0, 1, 3, 6)  # the sizes of levy offered as legal actions (any size is legal)
 
 
@@ -120,6 +124,80 @@ def deploy_refusal(ctx: Ctx, action: Deploy) -> str | None:
     return None
 
 
+def field_force(ctx: Ctx, commander: str) -> Force | None:
+    """The force a commander leads in the field (not one that won its war and is coming home)."""
+    return next((f for f in ctx.state.forces if f.commander == commander and f.commander and not f.won), None)
+
+
+def recall_refusal(ctx: Ctx, action: Recall) -> str | None:
+    """R160, R161: a commander in the field, not sent by this Senate (a consul just sent can be
+    neither recalled nor stripped of units this Senate)."""
+    if field_force(ctx, action.commander) is None:
+        return "rome.error.not_a_commander"
+    if action.commander in _sitting(ctx).get("sent", []):
+        return "rome.error.sent_this_senate"
+    return None
+
+
+def withdraw_refusal(ctx: Ctx, action: Withdraw) -> str | None:
+    """R160, R162, R154: units home from a commander in the field not sent by this Senate, so
+    long as he keeps a legion, his war's fleet support and a force as strong as his war [D: below
+    it he may refuse, and the engine does not ask him yet]."""
+    why = recall_refusal(ctx, Recall(player=action.player, commander=action.commander))
+    if why is not None:
+        return why
+    force = field_force(ctx, action.commander)
+    assert force is not None
+    if not (0 <= action.veterans <= action.legions and action.fleets >= 0) or action.legions + action.fleets == 0:
+        return "rome.error.bad_levy"
+    if action.legions > force.legions or action.veterans > force.veterans or action.fleets > force.fleets:
+        return "rome.error.bad_levy"
+    if action.legions - action.veterans > force.legions - force.veterans:
+        return "rome.error.bad_levy"
+    left = Force(
+        war=force.war,
+        legions=force.legions - action.legions,
+        veterans=force.veterans - action.veterans,
+        fleets=force.fleets - action.fleets,
+    )
+    s = ctx.state.senators[action.commander]
+    master = holder(ctx.state, "master_of_horse") if s.office == "dictator" else None
+    if left.legions == 0:
+        return "rome.error.too_weak"
+    if force.war == CIVIL_WAR:
+        enough = army(left, False) + commander_bonus(s, army(left, False), master) >= rebel_army_strength(ctx)
+        return None if enough else "rome.error.too_weak"
+    war = war_on_board(ctx, force.war)
+    if war is None:
+        return "rome.error.no_such_war"
+    land, naval = strength(ctx, war)
+    if left.fleets < ctx.deck.wars[war.id].fleet_support:
+        return "rome.error.too_weak"
+    if naval and army(left, True) + commander_bonus(s, left.fleets, master) < naval:
+        return "rome.error.too_weak"
+    if army(left, False) + commander_bonus(s, army(left, False), master) < land:
+        return "rome.error.too_weak"
+    return None
+
+
+def reinforce_refusal(ctx: Ctx, action: Reinforce) -> str | None:
+    """R156, VG 1.09.64: units from Rome's box to a commander in the field (the rebel's foes get
+    legions only)."""
+    force = field_force(ctx, action.commander)
+    if force is None:
+        return "rome.error.not_a_commander"
+    units = ctx.state.units
+    if not (0 <= action.veterans <= action.legions and action.fleets >= 0) or action.legions + action.fleets == 0:
+        return "rome.error.bad_levy"
+    if force.war == CIVIL_WAR and action.fleets:
+        return "rome.error.bad_levy"
+    if action.legions > units.legions or action.veterans > units.veterans or action.fleets > units.fleets:
+        return "rome.error.units_not_in_rome"
+    if action.legions - action.veterans > units.legions - units.veterans:
+        return "rome.error.units_not_in_rome"
+    return None
+
+
 def business(ctx: Ctx) -> bool:
     """Other business, proposed by the presiding magistrate until he closes the sitting or is
     sent to war (R92, R158)."""
@@ -142,7 +220,18 @@ def business(ctx: Ctx) -> bool:
     return False
 
 
-Business = RaiseForces | Deploy | CloseSenate | AwardConcession | LandBill | NominateConsulForLife | RepealLandBill
+Business = (
+    RaiseForces
+    | Deploy
+    | CloseSenate
+    | AwardConcession
+    | LandBill
+    | NominateConsulForLife
+    | RepealLandBill
+    | Recall
+    | Reinforce
+    | Withdraw
+)
 RULE_CONSUL_FOR_LIFE = "R178-R182 Consul for Life (VG 1.09.821)"
 
 
@@ -237,12 +326,27 @@ def legal_propose_business(ctx: Ctx, decision: Decision) -> Iterable[Business]:
             if repeal_refusal(ctx, seat, repeal) is None:
                 out.append(repeal)
     rejected = _sitting(ctx)["rejected"]
+    units = ctx.state.units
+    for force in ctx.state.forces:
+        regular = 1 if force.legions > force.veterans else 0
+        for move in (
+            Recall(player=seat, commander=force.commander),
+            Withdraw(player=seat, commander=force.commander, legions=regular, veterans=0, fleets=1 - regular),
+            Reinforce(
+                player=seat,
+                commander=force.commander,
+                legions=units.legions,
+                veterans=units.veterans,
+                fleets=0 if force.war == CIVIL_WAR else units.fleets,
+            ),
+        ):
+            if refusal_of(ctx, move) is None and subject_of(move) not in rejected:
+                out.append(move)
     for legions in LEVIES:
         for fleets in LEVIES:
             levy = RaiseForces(player=seat, legions=legions, fleets=fleets)
             if raise_refusal(ctx, levy) is None and subject_of(levy) not in rejected:
                 out.append(levy)
-    units = ctx.state.units
     targets = [(w.id, units.fleets) for w in ctx.state.wars] + [(CIVIL_WAR, 0)]
     for s in commanders(ctx):
         for war, fleets in targets:
@@ -259,9 +363,22 @@ def legal_propose_business(ctx: Ctx, decision: Decision) -> Iterable[Business]:
     return out
 
 
-def subject_of(action: RaiseForces | Deploy) -> list[str]:
+def refusal_of(ctx: Ctx, action: Recall | Reinforce | Withdraw) -> str | None:
+    if isinstance(action, Recall):
+        return recall_refusal(ctx, action)
+    if isinstance(action, Reinforce):
+        return reinforce_refusal(ctx, action)
+    return withdraw_refusal(ctx, action)
+
+
+def subject_of(action: RaiseForces | Deploy | Recall | Reinforce | Withdraw) -> list[str]:
     if isinstance(action, RaiseForces):
         return ["raise", str(action.legions), str(action.fleets)]
+    if isinstance(action, Recall):
+        return ["recall", action.commander]
+    if isinstance(action, Reinforce | Withdraw):
+        kind = "reinforce" if isinstance(action, Reinforce) else "withdraw"
+        return [kind, action.commander, str(action.legions), str(action.veterans), str(action.fleets)]
     return ["deploy", action.commander, action.war, str(action.legions), str(action.veterans), str(action.fleets)]
 
 
@@ -307,6 +424,14 @@ def apply_propose_business(ctx: Ctx, decision: Decision, action: Business) -> No
         return
     if subject_of(action) in sitting["rejected"]:
         raise IllegalAction(RULE_PROPOSAL, "rome.error.proposal_rejected", "this proposal was rejected this turn")
+    if isinstance(action, Recall | Reinforce | Withdraw):
+        why = refusal_of(ctx, action)
+        if why is not None:
+            raise IllegalAction(RULE_RECALL, why, f"cannot recall, reinforce or weaken {action.commander} so now")
+        ctx.state.pending.remove(decision)
+        moved = subject_of(action)
+        put_to_vote(ctx, moved[0], tuple(moved), vetoable=True)
+        return
     if isinstance(action, RaiseForces):
         why = raise_refusal(ctx, action)
         if why is not None:
@@ -334,6 +459,37 @@ def enact(ctx: Ctx, kind: str, subject: list[str]) -> None:
         return
     if kind == "repeal":
         repeal_land_bill(ctx, int(subject[1]), subject[2])
+        return
+    if kind == "recall":
+        force = field_force(ctx, subject[1])
+        if force is not None:
+            state.forces.remove(force)
+            return_force(ctx, force)
+            ctx.report("rome.senate.recalled", senator=subject[1])
+        return
+    if kind == "withdraw":
+        force = field_force(ctx, subject[1])
+        legions, veterans, fleets = map(int, subject[2:])
+        if force is not None:
+            force.legions -= legions
+            force.veterans -= veterans
+            force.fleets -= fleets
+            state.units.legions += legions
+            state.units.veterans += veterans
+            state.units.fleets += fleets
+            ctx.report("rome.senate.withdrawn", senator=subject[1], legions=legions, fleets=fleets)
+        return
+    if kind == "reinforce":
+        force = field_force(ctx, subject[1])
+        legions, veterans, fleets = map(int, subject[2:])
+        if force is not None:
+            state.units.legions -= legions
+            state.units.veterans -= veterans
+            state.units.fleets -= fleets
+            force.legions += legions
+            force.veterans += veterans
+            force.fleets += fleets
+            ctx.report("rome.senate.reinforced", senator=subject[1], legions=legions, fleets=fleets)
         return
     if kind == "consul_for_life":
         s = state.senators[subject[1]]
@@ -370,6 +526,7 @@ def enact(ctx: Ctx, kind: str, subject: list[str]) -> None:
     for w in state.wars:
         if w.id == war and w.state in ("inactive", "imminent"):
             w.state = "active"  # R159
+    _sitting(ctx).setdefault("sent", []).append(commander)  # R160
     ctx.report("rome.senate.deployed", senator=commander, war=war)
     if _sitting(ctx)["presiding"] == commander:  # R158: the Senate closes
         close(ctx)

@@ -1,0 +1,113 @@
+"""Phase 5, Senate: recalling proconsuls and reinforcing commanders in the field (VG 1.09.64;
+R156, R160, R161)."""
+
+from __future__ import annotations
+
+import pytest
+from test_05_senate import business_game, vote_all
+
+from judges.engine.errors import IllegalAction
+from judges.rome.engine import senate as senate_rules
+from judges.rome.engine.actions import Deploy, Recall, Reinforce, Withdraw
+from judges.rome.engine.state import Force, WarInPlay
+
+
+def proconsul_game():
+    """Julius (faction 1) is a proconsul on the 1st Gallic War with 5 legions, 1 a veteran."""
+    game = business_game()
+    game.state.senators["4"].location = "field"
+    game.state.forces = [Force(war="gallic_1", commander="4", legions=5, veterans=1)]
+    return game
+
+
+def test_a_recalled_proconsul_comes_home_with_his_units():
+    """R160, R161: a proposal like any other; passed, he is in Rome and his units in Rome's box,
+    to be sent again at once."""
+    game = proconsul_game()
+    assert Recall(player=0, commander="4") in game.legal_actions(0)
+    game.apply(Recall(player=0, commander="4"))
+    vote_all(game, "yea", "nay", "yea")
+    state = game.state
+    assert state.forces == [] and state.senators["4"].location == "rome"
+    assert (state.units.legions, state.units.veterans) == (13, 1)
+    assert state.report[-1].key == "rome.senate.recalled"
+    assert Deploy(player=0, commander="3", war="gallic_1", legions=13, veterans=1, fleets=2) in game.legal_actions(0)
+
+
+def test_a_commander_sent_by_this_senate_cannot_be_recalled():
+    """R160: a consul just sent stays, with his units, until the next Senate."""
+    game = business_game()
+    game.apply(Deploy(player=0, commander="3", war="syrian_1", legions=6, fleets=2))
+    vote_all(game, "yea", "yea", "nay")
+    assert not any(isinstance(a, Recall) and a.commander == "3" for a in game.legal_actions(0))
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Recall(player=0, commander="3"))
+    assert err.value.key == "rome.error.sent_this_senate" and "R160" in err.value.rule
+    assert Reinforce(player=0, commander="3", legions=2, fleets=0) in game.legal_actions(0)
+
+
+def short_of_fleets():
+    game = business_game()
+    state = game.state
+    state.wars.append(WarInPlay(id="illyrian_1", state="active"))
+    state.senators["4"].location = "field"
+    state.forces = [Force(war="illyrian_1", commander="4", legions=4, fleets=1)]
+    return game, state
+
+
+def test_reinforcements_keep_a_proconsul_short_of_fleet_support_in_the_field():
+    """R156, VG 1.09.9: a proconsul below his war's fleet support (3) comes home when the Senate
+    closes, unless it sends him the fleets."""
+    game, state = short_of_fleets()
+    senate_rules.close(game.ctx)
+    assert state.forces == [] and state.senators["4"].location == "rome"
+    game, state = short_of_fleets()
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Reinforce(player=0, commander="4", legions=0, fleets=3))
+    assert err.value.key == "rome.error.units_not_in_rome"
+    game.apply(Reinforce(player=0, commander="4", legions=1, fleets=2))
+    vote_all(game, "yea", "nay", "yea")
+    assert state.forces == [Force(war="illyrian_1", commander="4", legions=5, fleets=3)]
+    assert (state.units.legions, state.units.fleets) == (7, 0)
+    senate_rules.close(game.ctx)
+    assert state.forces and state.senators["4"].location == "field"
+
+
+def test_a_rejected_recall_is_not_proposed_again():
+    """R87: the same proposal may not return this turn."""
+    game = proconsul_game()
+    game.apply(Recall(player=0, commander="4"))
+    vote_all(game, "nay", "yea", "nay")
+    assert Recall(player=0, commander="4") not in game.legal_actions(0)
+    with pytest.raises(IllegalAction):
+        game.apply(Recall(player=0, commander="4"))
+
+
+def test_units_are_withdrawn_only_down_to_the_wars_strength():
+    """R160, R162, R154: Julius (military 1) must keep 10 against the 1st Gallic War (10): with
+    8 legions, 2 of them veterans (10 + 1), one regular legion may come home (9 + 1), not a
+    veteran with it (8 + 1); then nothing more."""
+    game = business_game()
+    state = game.state
+    state.senators["4"].location = "field"
+    state.senators["4"].military = 1
+    state.forces = [Force(war="gallic_1", commander="4", legions=8, veterans=2)]
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Withdraw(player=0, commander="4", legions=1, veterans=1))
+    assert err.value.key == "rome.error.too_weak"
+    assert Withdraw(player=0, commander="4", legions=1) in game.legal_actions(0)
+    game.apply(Withdraw(player=0, commander="4", legions=1))
+    vote_all(game, "yea", "nay", "yea")
+    assert state.forces == [Force(war="gallic_1", commander="4", legions=7, veterans=2)]
+    assert state.units.legions == 9
+    assert not any(isinstance(a, Withdraw) for a in game.legal_actions(0))  # 7 + 2 + 1 = 10: no more
+
+
+def test_no_withdrawal_from_a_commander_sent_by_this_senate():
+    """R160."""
+    game = business_game()
+    game.apply(Deploy(player=0, commander="3", war="syrian_1", legions=8, fleets=2))
+    vote_all(game, "yea", "yea", "nay")
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Withdraw(player=0, commander="3", legions=1))
+    assert err.value.key == "rome.error.sent_this_senate"
