@@ -1,11 +1,14 @@
 """Hints and the rating are decided when the table is created, in the browser: the home page's form
 asks (off by default: a rated table), the lobby row says which the table is, the table says it in
 its players' panel, and the Hint button says what it costs before it is pressed (an unrated
-table); a rated table shows no Hint button."""
+table); pressed, it shows the hint and counts the decision hinted, and pressed again for the same
+decision it shows that same hint, counted once (one hint per decision); a rated table shows no
+Hint button."""
 
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from browser.play import open_page, watch_console
 from browser.support import shot
@@ -47,6 +50,29 @@ def test_a_table_with_hints_says_so_in_the_lobby_on_the_table_and_on_the_button(
     assert page.locator("#actions .hint-box").count() == 0  # not pressed
     button.scroll_into_view_if_needed()
     shot(page, f"hints-table-{lang}-{size[0]}x{size[1]}")
+
+    def hints_on_record() -> int:
+        view = page.evaluate(f"fetch('/api/games/{game_id}/view').then((r) => r.json())")
+        return view["seats"][view["seat"]]["hints"]
+
+    assert hints_on_record() == 0
+    with page.expect_response(lambda r: r.url.split("?")[0].endswith("/hint")) as answered:
+        button.click()
+    assert answered.value.status == 200, answered.value.text()
+    hint = answered.value.json()
+    shown = page.locator("#actions .hint-box .hint-action")
+    expect(shown).to_have_text(hint["text"])  # the hint, in the reader's language
+    assert hint["text"].strip() and page.locator("#actions .hint-reasons li").count() == len(hint["reasons"])
+    assert hints_on_record() == 1  # the decision is hinted, on the seat's record
+    page.locator("#actions .hint-box").scroll_into_view_if_needed()
+    shot(page, f"hints-shown-{lang}-{size[0]}x{size[1]}")
+    # pressed again for the same decision: the same hint, not a second one
+    with page.expect_response(lambda r: r.url.split("?")[0].endswith("/hint")) as again:
+        page.locator("#actions [data-action='hint']").click()
+    assert again.value.status == 200 and again.value.json() == hint
+    expect(shown).to_have_text(hint["text"])
+    assert page.locator("#actions .hint-box").count() == 1
+    assert hints_on_record() == 1
     assert errors == []
     page.context.close()
 
