@@ -273,6 +273,49 @@ def _on_database(
         del held
 
 
+admin_app = typer.Typer(
+    help="Operators: the accounts that moderate the site (docs/operations.md).", no_args_is_help=True
+)
+app.add_typer(admin_app, name="admin")
+
+
+def _role(name: str, database: str | None, reason: str, give: bool) -> None:
+    from .server.moderation_store import OPERATOR, ModerationStore
+    from .server.store import GameStore
+    from .settings import load as load_settings
+
+    with GameStore(database or load_settings().database_url) as store:
+        store.migrate()
+        moderation = ModerationStore(store)
+        account = moderation.account_id(name)
+        if account is None:
+            err.print(f"Judges & Kings has no account named {name!r}", soft_wrap=True)
+            raise typer.Exit(1)
+        changed = (moderation.grant if give else moderation.revoke)(account, OPERATOR, None, reason)
+    verb = "is an operator now" if give else "is no operator now"
+    typer.echo(f"{name} {verb}" if changed else f"{name} {'was an operator already' if give else 'was no operator'}")
+
+
+@admin_app.command("grant")
+def admin_grant(
+    name: str = typer.Argument(..., help="The account's name."),
+    reason: str = typer.Option("granted on the command line", "--reason", help="Kept in the audit log."),
+    database: str | None = DATABASE_OPTION,
+) -> None:
+    """Makes an account an operator (it sees the reports at /admin and acts on them)."""
+    _role(name, database, reason, True)
+
+
+@admin_app.command("revoke")
+def admin_revoke(
+    name: str = typer.Argument(..., help="The account's name."),
+    reason: str = typer.Option("revoked on the command line", "--reason", help="Kept in the audit log."),
+    database: str | None = DATABASE_OPTION,
+) -> None:
+    """Takes an account's operator role back."""
+    _role(name, database, reason, False)
+
+
 def _hold_sqlite(url: str) -> object | None:
     """For a SQLite file, an exclusive lock on `<file>.lock` held as long as the process lives
     (the system frees it when the process dies, even killed); a clear message and exit status 1

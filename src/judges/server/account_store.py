@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
+from .moderation_tables import sanctioned
 from .store import (
     GameStore,
     account_seats_table,
@@ -156,12 +157,14 @@ class AccountStore:
             session.commit()
 
     def session_account(self, id_hash: str) -> Account | None:
-        """The account a live (unexpired) session is signed in to."""
+        """The account a live (unexpired) session is signed in to; none for an account under a
+        sanction (server/moderation.py: its sessions end with the sanction, and a session opened
+        meanwhile by another process counts for nothing)."""
         with self.store._session() as session:
             row = session.execute(
                 select(accounts_table, sessions_table.c.expires_at)
                 .join(sessions_table, sessions_table.c.account_id == accounts_table.c.id)
-                .where(sessions_table.c.id_hash == id_hash)
+                .where(sessions_table.c.id_hash == id_hash, ~sanctioned(accounts_table.c.id, _now()))
             ).first()
         if row is None or _utc(row.expires_at) <= datetime.now(UTC):
             return None

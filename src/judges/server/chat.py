@@ -31,7 +31,10 @@ breaks kept), refused when empty or too long, rate-limited per seat (and per spe
 address), shown as text only by the screen (web/static/js/chat.js builds text nodes). The host
 may close the chat of a seat (`chat_closed` in the stored seat, through `update_seat`: every
 process sees it); a closed seat still reads. Muting a sender is the reader's own choice, kept
-by their browser.
+by their browser; a signed-in player's mutes are his account's (server/moderation.py): the
+messages of a muted account never reach his screens, here on the server (`mutes`), and an
+operator may hide a message from everyone (`hidden`). A message's sender account and hidden
+mark are the server's own: `sent` leaves them out of what a client receives.
 """
 
 from __future__ import annotations
@@ -90,6 +93,11 @@ def private_from(live: LiveGame, seat: int) -> int:
     return seat_keys.private_from(live.seats[seat]) if 0 <= seat < len(live.seats) else 0
 
 
+def sent(record: dict[str, Any]) -> dict[str, Any]:
+    """A message as clients receive it: without the server's own fields."""
+    return {k: v for k, v in record.items() if k not in ("account", "hidden")}
+
+
 def is_public(channel: str) -> bool:
     """Channels a finished game's replay shows."""
     return channel in (TABLE, SPECTATORS)
@@ -131,6 +139,9 @@ class Chat:
         self.listeners: weakref.WeakSet[Subscriber] = weakref.WeakSet()
         self.seat_rate = RateLimiter(limits.chat_burst, limits.chat_per_minute, name="chat")
         self.spectator_rate = RateLimiter(limits.spectator_chat_burst, limits.spectator_chat_per_minute, name="chat")
+        # each reader account's mutes (server/moderation.py loads them before a socket or a
+        # history is served, and changes them when the player does)
+        self.mutes: dict[int, frozenset[int]] = {}
 
     def count(self, game_id: str) -> int:
         room = self.rooms.get(game_id)
@@ -205,10 +216,13 @@ class Chat:
         target = self.channel_for(live, seat, channel, to)
         if live.seats[seat].get("chat_closed"):
             raise ServiceError(403, "error.chat_closed", "the host has closed the chat for your seat")
+        if live.seats[seat].get("sanctioned"):
+            raise ServiceError(403, "error.account_sanctioned", "this account is banned or suspended")
         cleaned = self.check_text(text)
         self._rate(self.seat_rate, (live.id, seat))
         stored_id = f"{seat}:{client_id}" if client_id else None
-        return await self._post(live, target, seat, live.seats[seat]["name"], cleaned, stored_id)
+        account = seat_keys.account_of(live.seats[seat])
+        return await self._post(live, target, seat, live.seats[seat]["name"], cleaned, stored_id, account)
 
     async def post_as_spectator(
         self, live: LiveGame, address: str, key: str, text: str, client_id: str | None
@@ -221,10 +235,19 @@ class Chat:
         return await self._post(live, SPECTATORS, SPECTATOR, tag, cleaned, stored_id)
 
     async def _post(
-        self, live: LiveGame, channel: str, sender: int, name: str, text: str, stored_id: str | None
+        self,
+        live: LiveGame,
+        channel: str,
+        sender: int,
+        name: str,
+        text: str,
+        stored_id: str | None,
+        account: int | None = None,
     ) -> dict[str, Any]:
         room = await self.room(live)
-        record, duplicate = await self.rt.db(self.rt.store.append_chat, live.id, channel, sender, name, text, stored_id)
+        record, duplicate = await self.rt.db(
+            self.rt.store.append_chat, live.id, channel, sender, name, text, stored_id, account
+        )
         await self.sync(live, room, upto=record["id"], fresh=None if duplicate else record)
         self.rt.events.emit(ChatPosted(live))
         return {"id": record["id"], "duplicate": duplicate}
@@ -249,12 +272,20 @@ class Chat:
             room.count = records[-1]["id"]
             self._deliver(live, records)  # no await since the append: no socket misses them
 
+    def reader(self, live: LiveGame, seat: int) -> frozenset[int]:
+        """The accounts the player of `seat` muted (none for a guest or a spectator)."""
+        account = seat_keys.account_of(live.seats[seat]) if 0 <= seat < len(live.seats) else None
+        return self.mutes.get(account, frozenset()) if account is not None else frozenset()
+
     def _deliver(self, live: LiveGame, records: list[dict[str, Any]]) -> None:
         cache: dict[tuple[int, ...], bytes] = {}
 
         def message_for(seat: int) -> bytes | None:
             start = private_from(live, seat)
-            mine = tuple(r["id"] for r in records if may_read(r, seat, start))
+            muted = self.reader(live, seat)
+            mine = tuple(
+                r["id"] for r in records if may_read(r, seat, start) and not r["hidden"] and r["account"] not in muted
+            )
             if not mine:
                 return None
             if mine not in cache:
@@ -272,8 +303,43 @@ class Chat:
         """The latest `max_chat_history` messages `seat`'s current player may read (only the
         public channels with `public_only`: a replay)."""
         start = private_from(live, seat)
-        out = [r for r in room.messages if may_read(r, seat, start) and (not public_only or is_public(r["channel"]))]
+        muted = self.reader(live, seat)
+        out = [
+            sent(r)
+            for r in room.messages
+            if may_read(r, seat, start)
+            and (not public_only or is_public(r["channel"]))
+            and not r["hidden"]
+            and r["account"] not in muted
+        ]
         return out[-self.rt.limits.max_chat_history :]
+
+    async def load_mutes(self, live: LiveGame, seat: int) -> None:
+        """Reads the mutes of the account `seat` is bound to (before its socket or history is
+        served: a change made through another process counts from the next one)."""
+        from .moderation_store import ModerationStore
+
+        account = seat_keys.account_of(live.seats[seat]) if 0 <= seat < len(live.seats) else None
+        if account is not None:
+            muted = await self.rt.db(ModerationStore(self.rt.store).mutes_of, account)
+            self.mutes[account] = frozenset(muted)
+
+    def regreet(self, live: LiveGame, seats: set[int] | None = None) -> None:
+        """A fresh history for the chat's sockets (of `seats` only, if given): after a message
+        was hidden, or a reader's mutes changed."""
+        room = self.rooms.get(live.id)
+        if room is None:
+            return
+        for sub in list(live.subscribers):
+            if sub in self.listeners and (seats is None or sub.seat in seats):
+                self.hub.send(live, sub, chat_message(self.visible(live, room, sub.seat), history=True))
+
+    def hide(self, game_id: str, message_id: int) -> None:
+        """An operator hid the message: marked in this process's copy (the store has it)."""
+        room = self.rooms.get(game_id)
+        for record in room.messages if room is not None else []:
+            if record["id"] == message_id:
+                record["hidden"] = True
 
     def greet(self, live: LiveGame, sub: Subscriber) -> None:
         """A new socket that asked for the chat: its history, queued right after it was
@@ -321,7 +387,7 @@ class Chat:
 def chat_message(records: list[dict[str, Any]], history: bool) -> bytes:
     """`{"type": "chat", "history": bool, "messages": [...]}`; with history, the messages
     replace what the client holds."""
-    return updates.encode({"type": "chat", "history": history, "messages": records})
+    return updates.encode({"type": "chat", "history": history, "messages": [sent(r) for r in records]})
 
 
 __all__ = ["Chat", "can_read", "private_channel", "parties", "SPECTATORS", "TABLE", "SPECTATOR"]

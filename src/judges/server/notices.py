@@ -19,5 +19,6 @@ message("notification.seat_invited", "screen", log=False, **_SEAT)
 message("notification.seat_uninvited", "screen", log=False, **_SEAT)
 message("notification.seat_claimed", "screen", log=False, **_SEAT)
 message("notification.game_abandoned", "screen", log=False, **_SEAT)  # server/paces.py
+message("notification.game_closed", "screen", log=False, **_SEAT)  # server/moderation.py
 for _why in ("away", "absent", "consent"):
     message(f"notification.seat_why.{_why}", "screen", log=False, player="player", voters="players")

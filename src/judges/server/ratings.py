@@ -9,6 +9,8 @@ the bot lasted into a second round after it began, no human seat's actions were 
 takeover bot's, it lasted `MIN_RATED_ROUNDS` rounds, every bot seat is an anchored bot, and it
 ended by the rules (not abandoned). At a table whose every human seat is an account's, the
 takeover bot is the reference anchor, greedy (server/bot_runner.py, `takeover_bot`).
+A player under a sanction (banned or suspended, server/moderation.py) when a game is rated keeps
+his rating as it was; the others' move as the game says.
 Each seat's rank comes from the final table: the winners first,
 then the players still in the game, then the eliminated (the later the better), then by points
 and settlements; equal keys share a rank.
@@ -39,6 +41,7 @@ from . import seats as seat_keys
 from .account_store import name_key
 from .deps import rate_limited
 from .limits import clean_name
+from .moderation_store import sanctioned_among
 from .rating_tables import rated_games_table, rating_changes_table, ratings_table
 from .service import GameService, LiveGame, ServiceError
 from .store import GameStore, account_seats_table, accounts_table, games_table
@@ -269,9 +272,12 @@ class RatingStore:
                     else:
                         before.append((NEW_MU, NEW_SIGMA))
                 after = rate(before, [e.rank for e in outcome.entries])
+                frozen = sanctioned_among(session, accounts, now)  # banned or suspended (server/moderation.py)
                 for e, (mu0, sigma0), (mu1, sigma1) in zip(outcome.entries, before, after):
                     if e.account is None:
                         mu1, sigma1 = mu0, sigma0  # an anchor stays where it is
+                    elif e.account in frozen:
+                        mu1, sigma1 = mu0, sigma0  # a sanctioned player's rating is frozen
                     elif e.account in current:
                         session.execute(
                             ratings_table.update()

@@ -20,6 +20,7 @@ from fastapi import FastAPI
 
 from .accounts import Accounts
 from .mail_notices import Notices, notices_router
+from .moderation import Moderation, moderation_router
 from .paces import Paces
 from .ratings import Ratings, ratings_router
 from .service import GameService, ServiceError
@@ -80,6 +81,8 @@ def install(app: FastAPI, service: GameService, accounts: Accounts) -> Upkeep:
     app.state.ratings = upkeep.ratings
     app.include_router(ratings_router(upkeep.ratings))
     app.include_router(notices_router(upkeep.notices))
+    app.state.moderation = Moderation(service, accounts, upkeep.paces)
+    app.include_router(moderation_router(app.state.moderation))
     return upkeep
 
 

@@ -103,6 +103,7 @@ class Views:
         "uninvited": "notification.seat_uninvited",
         "claimed": "notification.seat_claimed",
         "abandoned": "notification.game_abandoned",  # server/paces.py
+        "closed": "notification.game_closed",  # an operator closed the table (server/moderation.py)
     }
 
     def seat_events(self, live: LiveGame) -> list[dict]:

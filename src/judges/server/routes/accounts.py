@@ -20,6 +20,8 @@ from ..errors import ServiceError
 from ..limits import RateLimiter, clean_name
 from ..lobby import table_number
 from ..mailer import clean_email
+from ..moderation import refusal
+from ..moderation_store import ModerationStore
 from ..store import hash_token
 
 router = APIRouter()
@@ -134,6 +136,9 @@ async def sign_in(
     if not right:
         raise ServiceError(401, "error.sign_in", "wrong name or password")
     assert account is not None
+    sanction = await service.db(ModerationStore(service.store).sanction_of, account.id)
+    if sanction is not None:  # banned or suspended (server/moderation.py): told so, not signed in
+        raise refusal(sanction)
     accounts.remember(key, address)
     if accounts.hasher.check_needs_rehash(account.password_hash):
         new_hash = await accounts.checks.run(accounts.hasher.hash, body.password)

@@ -49,6 +49,7 @@ async def history(game_id: str, request: Request, service: ServiceDep, after: in
     live = await service.get(game_id)
     seat = await seat_of(request, live)
     room = await service.chat.room(live)
+    await service.chat.load_mutes(live, seat)
     return json_response({"messages": [r for r in service.chat.visible(live, room, seat) if r["id"] > after]})
 
 

@@ -125,6 +125,7 @@ async def create_game(
     that seat and receives its own credential, which the creator never sees."""
     rate_limited(rates.create, request.client.host if request.client else "", "error.rate_create", "new games")
     _check_creation(spec, limits, options)
+    await request.app.state.moderation.refuse_sanctioned(request)  # a banned account makes no table
     try:
         rules = DEFAULT_RULES if spec.rules is None else rules_with(spec.rules)
     except RulesError as exc:  # an unknown rule, or one beyond its bounds (RULE_MAXIMA)

@@ -147,6 +147,7 @@ async def live_updates(
         seat = await seat_of(websocket, live)
         if chat:  # the table talk too (server/chat.py): loaded before the socket joins
             await service.chat.room(live)
+            await service.chat.load_mutes(live, seat)
     except ServiceError as exc:
         await websocket.close(code=4403, reason=exc.key)
         return

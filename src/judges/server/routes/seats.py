@@ -64,5 +64,7 @@ async def seat_control(
     live = await service.get(game_id)
     seat = await seat_of(request, live)
     rate_limited(rates.away, (game_id, seat), "error.rate_away", "seat changes")
+    if move == "back":  # a seat taken from a banned or suspended account stays the bot's meanwhile
+        await request.app.state.moderation.may_come_back(live, seat)
     await service.set_away(live, seat, move == "away", "left" if move == "away" else "returned")
     return {"seat": seat, "away": bool(live.seats[seat].get("away"))}

@@ -144,5 +144,7 @@ __all__ = [
 ]
 
 
-# The ratings and e-mailed links (server/rating_tables.py): their tables join Base.metadata on import of the store
+# The ratings, e-mailed links and moderation (server/rating_tables.py, server/moderation_tables.py): their
+# tables join Base.metadata on import of the store
+from .. import moderation_tables as _moderation_tables  # noqa: E402,F401
 from .. import rating_tables as _rating_tables  # noqa: E402,F401

@@ -107,7 +107,9 @@ def _action_record(row: ActionRow) -> dict[str, Any]:
 
 
 def _chat_record(row: ChatRow) -> dict[str, Any]:
-    """A chat message as the server keeps and sends it ("at": milliseconds since the epoch)."""
+    """A chat message as the server keeps it ("at": milliseconds since the epoch); "account"
+    (the sender's account) and "hidden" (by an operator) are the server's own, never sent
+    (server/chat.py, `sent`)."""
     return {
         "id": row.id,
         "channel": row.channel,
@@ -115,6 +117,8 @@ def _chat_record(row: ChatRow) -> dict[str, Any]:
         "name": row.name,
         "text": row.text,
         "at": int(_utc(row.created_at).timestamp() * 1000),
+        "account": row.account_id,
+        "hidden": row.hidden_at is not None,
     }
 
 

@@ -40,6 +40,7 @@ class ChatStore(StoreBase):
         name: str,
         text: str,
         client_message_id: str | None = None,
+        account: int | None = None,
     ) -> tuple[dict[str, Any], bool]:
         """Stores a chat message under the next id of the game (its row lock orders the writers
         of every process) and commits. Returns (the message's record, False); with a
@@ -72,6 +73,7 @@ class ChatStore(StoreBase):
                     text=text,
                     client_message_id=client_message_id,
                     created_at=_now(),
+                    account_id=account,
                 )
                 session.add(row)
                 session.commit()
