@@ -9,6 +9,7 @@ compares a scrape after the event with one before it."""
 
 from __future__ import annotations
 
+import socket
 import time
 
 import httpx
@@ -23,7 +24,7 @@ from judges.server.mailer import Mailer, MailError
 from judges.settings import Settings
 from mail_support import smtp_server
 from seats_support import with_tokens
-from server_process import free_port
+from server_process import Server, free_port
 
 SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
 SETTINGS = Settings(metrics_path="/metrics", bot_delay=0)
@@ -201,3 +202,24 @@ def test_the_metrics_on_a_port_of_their_own(tmp_path):
         assert ("judges_games_in_memory", frozenset({("state", "running")})) in samples
     with pytest.raises(httpx.TransportError):  # the listener stops with the application
         httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=2)
+
+
+def test_connections_refused_by_the_bare_servers_caps_are_counted_on_the_metrics_port(tmp_path):
+    """A real `judges serve` allowed one HTTP connection, held by a request being served: the
+    next request is refused (503) and counted; the metrics' own listener is not behind the caps."""
+    port = free_port()
+    env = {"JUDGES_MAX_CONNECTIONS": "1", "JUDGES_REQUEST_READ_SECONDS": "30", "JUDGES_METRICS_PORT": str(port)}
+    server = Server(f"sqlite:///{tmp_path / 'g.db'}", tmp_path / "server.log", env=env)
+    try:
+        before = parse(httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text)
+        with socket.create_connection(("127.0.0.1", server.port)) as busy:
+            busy.sendall(
+                b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"
+            )
+            time.sleep(0.3)
+            assert httpx.get(f"{server.base}/api/world", timeout=10).status_code == 503
+            after = parse(httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text)
+    finally:
+        server.stop()
+    assert moved(before, after, "judges_connections_refused_total", reason="busy") == 1
+    assert moved(before, after, "judges_connections_refused_total", reason="address") == 0

@@ -239,7 +239,7 @@ class TableActor:
             metrics.ACTIONS_REFUSED.inc()
             raise
         if not answer["duplicate"]:
-            metrics.ACTIONS.labels("player").inc()
+            metrics.PLAYER_ACTIONS.inc()
             metrics.ACTION_SECONDS.observe(time.perf_counter() - start)
         return answer
 

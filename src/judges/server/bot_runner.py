@@ -125,7 +125,7 @@ class BotRunner:
                         await self.actor.apply_and_commit(live, action, None, attempts=1)
                     except SequenceConflict:
                         continue  # another process moved first: think again on the fresh copy
-                metrics.ACTIONS.labels("bot").inc()
+                metrics.BOT_ACTIONS.inc()
                 await self.rt.events.settle(live, wake=False)
         except StoreUnavailable:
             return  # the recovery task (or the watchdog) restarts the bots
