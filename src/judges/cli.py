@@ -116,25 +116,54 @@ def simulate(
 
 
 def simulate_rome(players: int, games: int, bot: str, seed: int, as_json: bool) -> None:
-    """`simulate --game rome`: Republic of Rome's random bots (the only Rome bot yet)."""
-    from .rome.engine.rules import DEFAULT_ROME_RULES
-    from .rome.play import simulate as simulate_games
+    """`simulate --game rome`: Republic of Rome's games through the game protocol, on the lab's
+    runner (one game inline at a time), with Rome's statistics (lab/rome_report.py)."""
+    from .bots import parse_bot_spec
+    from .games.registry import game_def
+    from .lab.rome_report import summarize, summary_lines
+    from .lab.runner import Task, play_task
 
-    if not DEFAULT_ROME_RULES.min_players <= players <= DEFAULT_ROME_RULES.max_players:
+    gd = game_def("rome")
+    if not gd.min_players <= players <= gd.max_players:
         raise typer.BadParameter("Republic of Rome seats 3 to 6 factions", param_hint="--players")
-    if bot != "random":
-        raise typer.BadParameter("Republic of Rome has the random bot only, yet", param_hint="--bot")
-    summary = simulate_games(players, games, seed)
+    names = [b.strip() for b in bot.split(",") if b.strip()]
+    if not names:
+        raise typer.BadParameter(f"name a bot; bots: {', '.join(sorted(gd.bots))}", param_hint="--bot")
+    for name in names:
+        try:
+            parse_bot_spec(name, gd.bots)
+        except ValueError as exc:
+            raise typer.BadParameter(f"Republic of Rome: {exc}", param_hint="--bot") from None
+    seats = tuple(names[s % len(names)] for s in range(players))
+    records = []
+    with Progress(
+        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True
+    ) as progress:
+        task = progress.add_task("games", total=games)
+        for i in range(games):
+            record = play_task(Task("default", None, i, seed + i, seats, players, None, 0, game="rome"))
+            records.append(record)
+            if as_json:
+                shown = {k: v for k, v in record.items() if k not in ("seconds", "options", "variant")}
+                sys.stdout.write(json.dumps(shown, sort_keys=True) + "\n")
+            progress.advance(task)
+    summary = summarize(records)
+    summary.pop("cpu_seconds")  # the same command prints the same bytes
     if as_json:
         sys.stdout.write(json.dumps({"summary": summary}, sort_keys=True) + "\n")
         return
     out = Console()
-    out.print(f"{summary['games']} games of Republic of Rome, {players} factions, bots: random, first seed {seed}")
+    out.print(
+        f"{summary['games']} games of Republic of Rome, {players} factions, bots: {','.join(names)}, first seed {seed}"
+    )
     out.print("endings: " + ", ".join(f"{k} {v}" for k, v in summary["endings"].items()))
-    out.print("wins by seat: " + (", ".join(f"seat {k}: {v}" for k, v in summary["wins_by_seat"].items()) or "none"))
+    wins = [(s, x["wins"]) for s, x in enumerate(summary["wins_by_seat"]) if x["wins"]]
+    out.print("wins by seat: " + (", ".join(f"seat {s}: {w}" for s, w in wins) or "none"))
     t = summary["turns"]
     out.print(f"turns per game: median {t['median']}, min {t['min']}, max {t['max']}")
     out.print(f"actions per game: {summary['actions_per_game']}")
+    for line in summary_lines(summary):
+        out.print(line, soft_wrap=True)
 
 
 @app.command()
@@ -426,10 +455,10 @@ def lab(
         4, min=DEFAULT_RULES.min_players, max=DEFAULT_RULES.max_players, help="Players per game."
     ),
     games: int = typer.Option(100, min=1, help="Games per variant; game i uses seed + i."),
-    bots: str = typer.Option(
-        "greedy",
+    bots: str | None = typer.Option(
+        None,
         help="Bot specs by seat, comma-separated (e.g. greedy,mcts:64,random); "
-        "game i rotates the list by i mod players.",
+        "game i rotates the list by i mod players. Default: greedy (Republic of Rome: random).",
     ),
     seed: int = typer.Option(1, help="Seed of the first game."),
     out: Path = typer.Option(
@@ -466,12 +495,22 @@ def lab(
     wave_pairs: int = typer.Option(
         DEFAULT_RULES.default_wave_pairs, min=1, max=DEFAULT_RULES.max_wave_pairs, help="Invader pairs per wave."
     ),
+    game: str = typer.Option("judges", help="The game: judges (Judges & Kings) or rome (Republic of Rome)."),
 ) -> None:
     """Play many seeded games between bots in parallel (local processes or a Dask cluster),
     streaming one record per game to a JSONL file, and write an HTML report with plots."""
     import shlex
 
+    from .games.registry import GAMES
     from .lab import LabConfig, OverrideError, RecordsError, parse_variant, run_lab
+
+    if game not in GAMES:
+        raise typer.BadParameter(f"the games are {', '.join(GAMES)}", param_hint="--game")
+    gd = GAMES[game]
+    if not gd.min_players <= players <= gd.max_players:
+        raise typer.BadParameter(f"{gd.min_players} to {gd.max_players} players", param_hint="--players")
+    if bots is None:
+        bots = "greedy" if game == "judges" else "random"
 
     if resume and overwrite:
         err.print("judges lab: --resume and --overwrite exclude each other")
@@ -496,6 +535,7 @@ def lab(
             sets=list(sets or []),
             variants=[parse_variant(v) for v in variants or []],
             baseline=baseline,
+            game=game,
         )
         words = [
             "judges",
@@ -510,10 +550,10 @@ def lab(
             seed,
             "--out",
             out,
-            "--round-limit",
-            round_limit,
         ]
+        words += ["--round-limit", round_limit] if game == "judges" else []
         words += ["--cluster", cluster] if cluster else ["--workers", workers]
+        words += ["--game", game] if game != "judges" else []
         words += ["--records", records] if records is not None else []
         words += ["--wave-pairs", wave_pairs] if wave_pairs != DEFAULT_RULES.default_wave_pairs else []
         words += [w for text in sets or [] for w in ("--set", text)]

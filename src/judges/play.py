@@ -40,18 +40,15 @@ class GameRecord:
 
 
 def play_game(options: Options, bots: list[Bot], max_actions: int = 1_000_000) -> Game:
-    """Plays until the game ends. Decisions owed at the same time are taken in seat order."""
-    game = Game.new(options, undoable=False)  # bots never take back: no copy kept for an Undo
-    actions = 0
-    while not game.is_over:
-        seat = game.waiting_for()[0]
-        legal = list(game.legal_actions(seat))
-        action = bots[seat].choose(seat, legal, lambda: game.view(seat, notifications=False))
-        game.apply_legal(action)  # a bot picks one of `legal`: no need to check it again
-        actions += 1
-        if actions > max_actions:  # pragma: no cover - a safety net, never reached by design
-            raise RuntimeError(f"game with seed {options.seed} exceeded {max_actions} actions")
-    return game
+    """Plays until the game ends, through the game protocol's headless loop (games/protocol.py):
+    decisions owed at the same time are taken in seat order; no copy is kept for an Undo (bots
+    never take back)."""
+    from .games.judges_game import from_options
+    from .games.protocol import play_to_end
+
+    game = from_options(options)
+    play_to_end(game, bots, max_actions)
+    return game.game
 
 
 def simulate_one(

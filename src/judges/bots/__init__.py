@@ -2,7 +2,8 @@
 
 A bot sees only its player's view (`Game.view(seat)`), never the full state."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from .base import Bot
 from .greedy import GreedyBot
@@ -20,13 +21,15 @@ SPEC_NUMBERS = ("iterations", "horizon", "early_samples")
 SPEC_MAXIMA = {"iterations": 100_000, "horizon": 20, "early_samples": 1_000}
 
 
-def parse_bot_spec(spec: str) -> tuple[str, dict[str, int]]:
-    """ "name" or "name:N" (MCTS: N rollouts a decision) or "name:N:H" (MCTS: N rollouts,
+def parse_bot_spec(spec: str, bots: Mapping[str, Any] | None = None) -> tuple[str, dict[str, int]]:
+    """A spec of one of `bots` (a game's registry; default: Judges & Kings' `BOTS`):
+    "name" or "name:N" (MCTS: N rollouts a decision) or "name:N:H" (MCTS: N rollouts,
     rollout horizon H rounds) or "name:N:H:S" (MCTS: and S samples a candidate before the search
     may stop early). Raises ValueError for an unknown bot or a malformed spec."""
+    registry = BOTS if bots is None else bots
     name, _, rest = spec.strip().partition(":")
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(sorted(BOTS))}")
+    if name not in registry:
+        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(sorted(registry))}")
     if not rest:
         return name, {}
     if name != "mcts":

@@ -7,16 +7,12 @@ by their map names, generals by their id, hexes by their axial coordinates q, r.
 
 from __future__ import annotations
 
-from typing import Any
-
-import msgspec
-from msgspec import Struct
-
-from .errors import MalformedAction
+from ..games.actions import ActionCodec, PlayerAction
+from ..games.actions import action_tag as _shared_action_tag
 
 
-class Action(Struct, tag_field="type", kw_only=True, frozen=True):
-    player: int
+class Action(PlayerAction, frozen=True):
+    """An action of Judges & Kings (the seat taking it: `player`)."""
 
 
 # --- Phase 1 decisions (§ 5, § 10, § 13) ---------------------------------------------------
@@ -196,53 +192,15 @@ AnyAction = (
 )
 ACTION_TYPES: tuple[type[Action], ...] = AnyAction.__args__  # the answers to decisions (Undo is none)
 
-_encoder = msgspec.json.Encoder()
-
 #: tag -> action type of every action a registered decision kind accepts: filled by the
 #: registry (`decisions._index`), so an action type defined with a new kind is decoded too.
 ACTION_BY_TAG: dict[str, type[Action]] = {}
 
+#: The wire format of Judges & Kings' actions (the encoding both games share: games/actions.py).
+CODEC: ActionCodec[Action] = ActionCodec(Action, ACTION_BY_TAG, "error.malformed_action")
 
-def action_tag(action_type: type[Action]) -> str:
-    """The "type" that names an action type on the wire (its Struct tag)."""
-    tag = action_type.__struct_config__.tag
-    if not isinstance(tag, str):
-        raise TypeError(f"action type {action_type.__name__} has no tag")
-    return tag
-
-
-def _malformed(detail: str) -> MalformedAction:
-    return MalformedAction("actions", "error.malformed_action", f"malformed action: {detail}", detail=detail)
-
-
-def action_from_json(data: bytes | str) -> Action:
-    try:
-        decoded = msgspec.json.decode(data)
-    except msgspec.DecodeError as exc:
-        raise MalformedAction(
-            "actions", "error.malformed_action", f"action is not valid JSON: {exc}", detail=str(exc)
-        ) from None
-    return action_from_dict(decoded)
-
-
-def action_from_dict(data: Any) -> Action:
-    """The typed action a wire dict names by its "type" (MalformedAction otherwise)."""
-    if not isinstance(data, dict):
-        raise _malformed(f'expected an object with a "type", got {type(data).__name__}')
-    target = ACTION_BY_TAG.get(data.get("type"))  # type: ignore[arg-type]
-    if target is None:
-        raise _malformed(f"unknown action type {data.get('type')!r}; expected one of {sorted(ACTION_BY_TAG)}")
-    try:
-        action: Action = msgspec.convert({k: v for k, v in data.items() if k != "type"}, target)
-    except msgspec.ValidationError as exc:
-        raise _malformed(str(exc)) from None
-    return action
-
-
-def action_to_dict(action: Action) -> dict[str, Any]:
-    wire: dict[str, Any] = msgspec.to_builtins(action)
-    return wire
-
-
-def action_to_json(action: Action) -> bytes:
-    return _encoder.encode(action)
+action_tag = _shared_action_tag
+action_from_json = CODEC.from_json
+action_from_dict = CODEC.from_dict
+action_to_dict = CODEC.to_dict
+action_to_json = CODEC.to_json

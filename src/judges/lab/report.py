@@ -481,6 +481,10 @@ def report_from_file(path: Path, out: Path, command: str = "") -> dict[str, Any]
 def write_report(
     records: list[dict[str, Any]], out: Path, command: str = "", records_path: Path | None = None
 ) -> dict[str, Any]:
+    if records and records[0].get("game_name", "judges") == "rome":
+        from .rome_report import write_report as write_rome_report
+
+        return write_rome_report(sort_records(records), out, command=command, records_path=records_path)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     records = sort_records(records)

@@ -23,6 +23,8 @@ import msgspec
 
 from ..bots import bot_seed, make_bot, parse_bot_spec
 from ..engine import DEFAULT_RULES, Game, Options, Rules
+from ..games.protocol import play_to_end
+from ..games.registry import game_def
 from .backends import check_cluster, play
 from .overrides import OverrideError, Variant, parse_overrides
 from .records import RecordsError, RecordsWriter, game_record, read_records, record_key, sort_records
@@ -46,6 +48,7 @@ class LabConfig:
     variants: list[Variant] = field(default_factory=list)  # --variant, compared in one report
     baseline: bool = True  # with --variant: also play the --set-only baseline ("default")
     command: str = ""
+    game: str = "judges"  # the registry's game (games/registry.py): "judges" or "rome"
 
     def seat_bots(self) -> list[str]:
         """The bot list filled to one bot per seat (cycled when shorter)."""
@@ -53,9 +56,10 @@ class LabConfig:
             raise OverrideError("--bots: name at least one bot")
         if len(self.bots) > self.players:
             raise OverrideError(f"--bots lists {len(self.bots)} bots for {self.players} players")
+        registry = None if self.game == "judges" else game_def(self.game).bots
         for spec in self.bots:
             try:
-                parse_bot_spec(spec)
+                parse_bot_spec(spec, registry)
             except ValueError as exc:
                 raise OverrideError(f"--bots: {exc}") from None
         return [self.bots[s % len(self.bots)] for s in range(self.players)]
@@ -63,6 +67,10 @@ class LabConfig:
     def all_variants(self) -> list[Variant]:
         """The variants played: each carries the --set overrides first, then its own. Each
         variant's rules are built here, so invalid rules are refused before any game."""
+        if self.game != "judges":
+            if self.sets or self.variants:
+                raise OverrideError("--set and --variant change Judges & Kings' rules only")
+            return [Variant("default", ())]
         base = tuple(parse_overrides(self.sets))
         out = [Variant("default", base)] if self.baseline or not self.variants else []
         names = {v.name for v in out}
@@ -84,24 +92,31 @@ def rotated(bots: list[str], index: int) -> list[str]:
 @dataclass(frozen=True)
 class Task:
     variant: str
-    rules: Rules
+    rules: Rules | None  # None: the game's default rules (a game other than Judges & Kings)
     index: int
     seed: int
     bots: tuple[str, ...]
     players: int
     round_limit: int | None
     wave_pairs: int
+    game: str = "judges"
 
 
 def task_options(task: Task) -> Options:
     return Options(
-        players=task.players, seed=task.seed, wave_pairs=task.wave_pairs, round_limit=task.round_limit, rules=task.rules
+        players=task.players,
+        seed=task.seed,
+        wave_pairs=task.wave_pairs,
+        round_limit=task.round_limit,
+        rules=task.rules if task.rules is not None else DEFAULT_RULES,
     )
 
 
 def play_task(task: Task) -> dict[str, Any]:
     """Plays one game (in a worker or inline) and returns its record. Top-level: spawn-safe."""
     start = time.process_time()
+    if task.game != "judges":
+        return play_protocol_task(task, start)
     game = play_record_game(task_options(task), task.bots)
     return game_record(
         game,
@@ -111,6 +126,22 @@ def play_task(task: Task) -> dict[str, Any]:
         bots=list(task.bots),
         seconds=time.process_time() - start,
     )
+
+
+def play_protocol_task(task: Task, start: float) -> dict[str, Any]:
+    """A game of another game of the registry, through the game protocol: its record is the
+    game's own (`GameDef.record`), with the run's fields and its options."""
+    gd = game_def(task.game)
+    game = play_to_end(gd.new(task.players, task.seed), gd.seat_bots(list(task.bots), task.seed))
+    return {
+        "variant": task.variant,
+        "game": task.index,
+        "seed": task.seed,
+        "bots": list(task.bots),
+        **gd.record(game),
+        "seconds": round(time.process_time() - start, 3),
+        "game_name": task.game,
+    }
 
 
 def play_record_game(options: Options, bots: tuple[str, ...] | list[str]) -> Game:
@@ -132,7 +163,7 @@ def replay_record(record: dict[str, Any]) -> Game:
 def make_tasks(config: LabConfig) -> list[Task]:
     bots = config.seat_bots()
     variants = config.all_variants()
-    rules = {v.name: v.rules for v in variants}
+    rules = {v.name: v.rules if config.game == "judges" else None for v in variants}
     return [
         Task(
             variant=v.name,
@@ -143,6 +174,7 @@ def make_tasks(config: LabConfig) -> list[Task]:
             players=config.players,
             round_limit=config.round_limit,
             wave_pairs=config.wave_pairs,
+            game=config.game,
         )
         for i in range(config.games)
         for v in variants
@@ -180,7 +212,11 @@ def previous_records(config: LabConfig, tasks: list[Task]) -> list[dict[str, Any
                 f"{path} holds the game of variant {record['variant']!r}, seed {record['seed']}, which this run "
                 "does not play: resume with the run's own --seed, --games, --variant and --set"
             )
-        if record["bots"] != list(task.bots) or record["options"] != _as_json(msgspec.to_builtins(task_options(task))):
+        if record.get("game_name", "judges") != task.game:
+            raise RecordsError(f"{path} holds games of {record.get('game_name', 'judges')}, not of {task.game}")
+        if record["bots"] != list(task.bots) or (
+            task.game == "judges" and record["options"] != _as_json(msgspec.to_builtins(task_options(task)))
+        ):
             raise RecordsError(
                 f"{path}: the game of variant {task.variant!r}, seed {task.seed} was played with other bots or "
                 "rules than this run gives it: resume with the run's own --players, --bots, --set, --variant, "

@@ -1,1 +1,32 @@
-"""Bots for Republic of Rome, each choosing from the legal actions of its seat."""
+"""Republic of Rome's bots, by name (`judges simulate --game rome --bot NAME`): each answers
+`choose(seat, legal, view)` as every bot of the game protocol does (games/protocol.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .random_bot import RandomRomeBot
+
+
+class RandomSeatBot:
+    """The random bot behind the protocol's signature: uniform over the legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.bot = RandomRomeBot(seed)
+
+    def choose(self, seat: int, legal: list[Any], view: Callable[[], Any]) -> Any:
+        return self.bot.choose(legal)
+
+
+def _mcts(seed: int, **settings: Any) -> Any:
+    """The protocol's MCTS (bots/mcts_protocol.py) searching Rome: horizon in turns."""
+    from ...bots.mcts_protocol import ProtocolMCTSBot
+    from ...games.rome_game import ROME
+
+    return ProtocolMCTSBot(ROME, seed, **settings)
+
+
+BOTS: dict[str, Callable[..., Any]] = {"random": RandomSeatBot, "mcts": _mcts}

@@ -7,16 +7,11 @@ cards by their card id. Which decision each answers: `decisions.KINDS`.
 
 from __future__ import annotations
 
-from typing import Any
-
-import msgspec
-from msgspec import Struct
-
-from ...engine.errors import MalformedAction
+from ...games.actions import ActionCodec, PlayerAction
 
 
-class Action(Struct, tag_field="type", kw_only=True, frozen=True):
-    player: int
+class Action(PlayerAction, frozen=True):
+    """An action of Republic of Rome (the seat taking it: `player`)."""
 
 
 class Done(Action, tag="done", frozen=True):
@@ -387,68 +382,14 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     Reinforce,
     Withdraw,
 )
-_DECODER = msgspec.json.Decoder(
-    Done
-    | ChooseLeader
-    | PlayStatesman
-    | PlayConcession
-    | Transfer
-    | Contribute
-    | Skip
-    | Persuade
-    | CounterBribe
-    | Raise
-    | Roll
-    | AttractKnight
-    | PressureKnights
-    | SponsorGames
-    | Bid
-    | DiscardLeader
-    | ProposeConsuls
-    | ProposeCensor
-    | Vote
-    | Veto
-    | RaiseForces
-    | Deploy
-    | CloseSenate
-    | Discard
-    | Prosecute
-    | Consent
-    | Appeal
-    | ProposeGovernor
-    | Spoils
-    | AwardConcession
-    | LandBill
-    | Ransom
-    | Repopulate
-    | NominateConsulForLife
-    | ProposeDictator
-    | AppointMaster
-    | LayDown
-    | RollLegions
-    | Revolt
-    | JoinRevolt
-    | DeclareAssassination
-    | Assassinate
-    | Bodyguards
-    | RepealLandBill
-    | SueForPeace
-    | Recall
-    | Reinforce
-    | Withdraw
-)
+#: tag -> action type: Rome's own table (its "vote" is not Judges & Kings' "vote").
+ACTION_BY_TAG: dict[str, type[Action]] = {}
 
+#: The wire format of Rome's actions (the encoding both games share: judges/games/actions.py).
+CODEC: ActionCodec[Action] = ActionCodec(Action, ACTION_BY_TAG, "rome.error.malformed_action")
+CODEC.register(*ACTION_TYPES)
 
-def action_from_dict(data: dict[str, Any]) -> Action:
-    try:
-        action: Action = _DECODER.decode(msgspec.json.encode(data))
-        return action
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise MalformedAction(
-            "actions", "rome.error.malformed_action", f"not an action: {exc}", detail=str(exc)
-        ) from None
-
-
-def action_to_dict(action: Action) -> dict[str, Any]:
-    out: dict[str, Any] = msgspec.to_builtins(action)
-    return out
+action_from_dict = CODEC.from_dict
+action_from_json = CODEC.from_json
+action_to_dict = CODEC.to_dict
+action_to_json = CODEC.to_json

@@ -1,0 +1,175 @@
+"""*Republic of Rome* behind the game protocol: a thin wrapper of `rome.engine.game.RomeGame`,
+its view the faction's (`rome.engine.view`), its search sample `rome.engine.search`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..rome.engine.actions import CODEC, Action
+from ..rome.engine.board import faction_influence
+from ..rome.engine.game import RomeGame
+from ..rome.engine.rules import DEFAULT_ROME_RULES, RomeRules
+from ..rome.engine.search import determinize, state_from_view
+from ..rome.engine.state import ENDINGS, OFFICES, RomeOptions
+from ..rome.engine.view import player_view
+from .protocol import GameDef, Outcome, Owed
+
+RomeView = dict[str, Any]
+#: the endings where Rome falls and every faction loses (the others have a winner)
+FALLS = ("wars", "people_revolt", "bankruptcy")
+#: the war states that count toward Rome's fall (four at the end of a Combat phase)
+ACTIVE_WARS = ("active", "unprosecuted")
+
+
+class RomeProtocolGame:
+    """A Republic of Rome game seen through the protocol; `game` is the engine's own object."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: RomeGame) -> None:
+        self.game = game
+
+    @property
+    def name(self) -> str:
+        return "rome"
+
+    @property
+    def players(self) -> int:
+        return self.game.state.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.over
+
+    @property
+    def progress(self) -> int:
+        return self.game.state.turn
+
+    def owed(self) -> list[Owed]:
+        return [Owed(d.player, d.kind) for d in self.game.state.pending]
+
+    def to_move(self) -> list[int]:
+        seats: list[int] = []
+        for d in self.game.state.pending:
+            if d.player not in seats:
+                seats.append(d.player)
+        return seats
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return self.game.legal_actions(seat)
+
+    def apply(self, action: Action | dict[str, Any]) -> None:
+        self.game.apply(action)
+
+    def apply_legal(self, action: Action) -> None:
+        self.game.apply(action)
+
+    def outcome(self) -> Outcome | None:
+        result = self.game.state.result
+        return None if result is None else Outcome(result.ending, tuple(result.winners))
+
+    def returns(self) -> list[float]:
+        out = [0.0] * self.players
+        result = self.game.state.result
+        if result is not None and result.winners:
+            for seat in result.winners:
+                out[seat] = 1.0 / len(result.winners)
+        return out
+
+    def standing(self) -> list[float]:
+        state = self.game.state
+        return [0.0 if f.eliminated else float(faction_influence(state, f.seat)) for f in state.factions]
+
+    def view(self, seat: int | None) -> RomeView:
+        return player_view(self.game.state, seat)
+
+    def clone(self) -> RomeProtocolGame:
+        return RomeProtocolGame(self.game.clone())
+
+    def determinize(self, seat: int, seed: int) -> RomeProtocolGame:
+        return RomeProtocolGame(RomeGame(determinize(self.game.state, seat, seed)))
+
+    def log(self) -> list[Action]:
+        return list(self.game.log)
+
+
+def new_game(players: int, seed: int, rules: RomeRules | None = None) -> RomeProtocolGame:
+    options = RomeOptions(players=players, seed=seed, rules=rules if rules is not None else DEFAULT_ROME_RULES)
+    return RomeProtocolGame(RomeGame.new(options))
+
+
+def from_view(view: RomeView, seed: int) -> RomeProtocolGame:
+    """The seat is the faction whose hand the view shows (a list, the others' are counts)."""
+    seat = next(f["seat"] for f in view["factions"] if isinstance(f["hand"], list))
+    return RomeProtocolGame(RomeGame(state_from_view(view, seat, seed)))
+
+
+def render(key: str, params: Mapping[str, Any], lang: str) -> str:
+    from ..rome.engine.state import Entry
+    from ..rome.i18n import render_entry
+
+    return render_entry(Entry(key, dict(params)), lang)
+
+
+def record(game: Any) -> dict[str, Any]:
+    """What the lab keeps of a finished Rome game: how it ended (Rome's fall or a winner), the
+    turns, who held each office and which wars were active at the end, the offices the winners
+    held, and each faction's influence."""
+    state = game.game.state
+    result = state.result
+    winners = list(result.winners) if result is not None else []
+    offices = {s.office: s.faction for s in state.senators.values() if s.office}
+    cfl = state.senators.get(state.consul_for_life)
+    return {
+        "ending": result.ending if result is not None else "",
+        "winners": winners,
+        "fell": result is not None and result.ending in FALLS,
+        "turns": state.turn,
+        "actions": len(game.game.log),
+        "offices": {o: offices[o] for o in OFFICES if o in offices},
+        "winner_offices": sorted(o for o, f in offices.items() if f in winners),
+        "consul_for_life": cfl.id if cfl is not None else "",
+        "wars": sorted(w.id for w in state.wars if w.state in ACTIVE_WARS),
+        "influence": [faction_influence(state, f.seat) for f in state.factions],
+        "unrest": state.unrest,
+        "treasury": state.treasury,
+        # the whole options, rules included: the game replays from these and the bots
+        "options": game.game.options_as_dict(),
+    }
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot of `seat` (the same as Rome's headless loop has always used)."""
+    return game_seed * 7919 + seat
+
+
+class _LazyBots(Mapping[str, Any]):
+    def _bots(self) -> Mapping[str, Any]:
+        from ..rome.bots import BOTS
+
+        return BOTS
+
+    def __getitem__(self, name: str) -> Any:
+        return self._bots()[name]
+
+    def __iter__(self) -> Any:
+        return iter(self._bots())
+
+    def __len__(self) -> int:
+        return len(self._bots())
+
+
+ROME: GameDef[Action, RomeView] = GameDef(
+    name="rome",
+    min_players=DEFAULT_ROME_RULES.min_players,
+    max_players=DEFAULT_ROME_RULES.max_players,
+    endings=ENDINGS,
+    codec=CODEC,
+    new_game=new_game,
+    from_view=from_view,
+    bots=_LazyBots(),
+    render=render,
+    record=record,
+    bot_seed=bot_seed,
+)
