@@ -21,12 +21,4 @@ class RandomSeatBot:
         return self.bot.choose(legal)
 
 
-def _mcts(seed: int, **settings: Any) -> Any:
-    """The protocol's MCTS (bots/mcts_protocol.py) searching Rome: horizon in turns."""
-    from ...bots.mcts_protocol import ProtocolMCTSBot
-    from ...games.rome_game import ROME
-
-    return ProtocolMCTSBot(ROME, seed, **settings)
-
-
-BOTS: dict[str, Callable[..., Any]] = {"random": RandomSeatBot, "mcts": _mcts}
+BOTS: dict[str, Callable[..., Any]] = {"random": RandomSeatBot}

@@ -66,10 +66,12 @@ def state_from_view(view: dict[str, Any], seat: int, seed: int) -> RomeState:
             f["treasury"] = own["treasury"]
     dice = SeededDice(_Rng(seed))
     sitting = data["scratch"].get("senate")
-    if sitting and sitting.get("ballots"):
-        for k, v in sitting["ballots"].items():
+    # the vote on the floor, and one waiting for a special trial (view.py hides both)
+    for holder in (sitting, (sitting or {}).get("suspended")):
+        ballots: dict[str, Any] = (holder or {}).get("ballots") or {}
+        for k, v in ballots.items():
             if v == "voted":
-                sitting["ballots"][k] = [BALLOT_CHOICES[dice.roll(len(BALLOT_CHOICES)) - 1], 0]
+                ballots[k] = [BALLOT_CHOICES[dice.roll(len(BALLOT_CHOICES)) - 1], 0]
     state = msgspec.convert(data, RomeState)
     deck = load_deck(state.options.rules.deck)
     pool = unseen_cards(state)
