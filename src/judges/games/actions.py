@@ -5,12 +5,13 @@ types and its own tag table (the same tag, "vote", means different things in the
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import msgspec
 from msgspec import Struct
 
-from ..engine.errors import MalformedAction
+if TYPE_CHECKING:
+    from ..engine.errors import MalformedAction
 
 
 class PlayerAction(Struct, tag_field="type", kw_only=True, frozen=True):
@@ -49,9 +50,13 @@ class ActionCodec(Generic[A]):
             self.by_tag[action_tag(action_type)] = action_type
 
     def malformed(self, detail: str) -> MalformedAction:
+        from ..engine.errors import MalformedAction
+
         return MalformedAction("actions", self.error_key, f"malformed action: {detail}", detail=detail)
 
     def from_json(self, data: bytes | str) -> A:
+        from ..engine.errors import MalformedAction
+
         try:
             decoded = msgspec.json.decode(data)
         except msgspec.DecodeError as exc:

@@ -1,6 +1,6 @@
 """The one interface every game of the project answers, as OpenSpiel's games do: bots, the lab,
 the RL environment and the command line reach *Judges & Kings* and *Republic of Rome* only
-through it (docs/decisions/0025-one-game-protocol.md).
+through it (docs/decisions/0026-one-game-protocol.md).
 
     gd = GAMES["rome"]                      # a GameDef: the game's name, seats, bots, record
     g = gd.new(players=5, seed=1)           # a GameProtocol: a running game
