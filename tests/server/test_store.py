@@ -35,7 +35,7 @@ from judges.server.store import (
 from postgres_support import postgres_schema  # noqa: E402
 
 BACKENDS = ["sqlite", "postgresql"]
-HEAD = "0009"  # the latest migration
+HEAD = "0010"  # the latest migration
 
 
 # --- fixtures -----------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Persistence of moderation (tables: server/moderation_tables.py, migration 0009): roles, mutes,
+"""Persistence of moderation (tables: server/moderation_tables.py, migration 0010): roles, mutes,
 reports, sanctions, hidden chat messages and the audit log. Synchronous, on the game store's
 engine; the server calls it in its database threads (`GameService.db`), the command line
 directly. Every operator's act is written with its audit row in one transaction: no act

@@ -1,4 +1,4 @@
-"""The tables of moderation (migration 0009), on the store's metadata (store/__init__.py imports
+"""The tables of moderation (migration 0010), on the store's metadata (store/__init__.py imports
 this module, so that `Base.metadata` always holds them). Server/moderation.py uses them.
 
   account_roles  (account_id, role) primary key, granted_at: an account's roles ("operator",

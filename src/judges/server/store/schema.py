@@ -101,7 +101,7 @@ class ChatRow(Base):
     client_message_id: Mapped[str | None] = mapped_column(String, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     # the account the sender's seat was bound to (a reader's mutes name accounts), and when an
-    # operator hid the message from everyone (migration 0009): kept, never shown again
+    # operator hid the message from everyone (migration 0010): kept, never shown again
     account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     hidden_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 

@@ -3,8 +3,8 @@ and two chat columns: `chat.account_id` (the account the sender's seat was bound
 mutes name accounts) and `chat.hidden_at` (an operator hid the message from everyone; it is
 kept). Messages stored before have no account: only the browser's own mutes hide them.
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-12-07
 
 """
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0009"
-down_revision: str | Sequence[str] | None = "0008"
+revision: str = "0010"
+down_revision: str | Sequence[str] | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
