@@ -190,3 +190,41 @@ def test_the_signs_of_life_of_many_seats_are_stored_in_one_call(pg_url):
             thread.submit(asyncio.run, scenario()).result()
     finally:
         store.close()
+
+
+# --- the bots' leases ----------------------------------------------------------------------------
+
+
+def test_the_bots_leases_of_many_games_are_taken_and_renewed_in_one_call(pg_url):
+    """The bots of many games ask for their lease at once (a process starting, a round of the
+    watchdog): one database call takes them all; renewing one lease renews with it the others
+    of bots playing here that are past a quarter of their time, in the same call."""
+    store = GameStore(pg_url)
+    store.migrate()
+
+    async def scenario() -> None:
+        service = GameService(store, Limits())
+        games = [(await service.create(seats(), seed=20 + i))[0] for i in range(6)]
+        leases = service.bots.leases
+        before = store.calls.totals["lease"]
+        assert await asyncio.gather(*(leases.hold(live) for live in games)) == [True] * 6
+        assert store.calls.totals["lease"] == before + 1
+        assert {store.bot_lease(live.id)[0] for live in games} == {service.node}
+        loop = asyncio.get_running_loop()
+        playing = asyncio.Event()
+        for live in games[1:4]:  # bots playing, their leases past a quarter of their time
+            live.bot_task = loop.create_task(playing.wait())
+            live.lease_until = loop.time() + 1.0
+        expiry = {live.id: store.bot_lease(live.id)[1] for live in games}
+        assert await leases.hold(games[0]) is True
+        assert store.calls.totals["lease"] == before + 2
+        renewed = {live.id for live in games if store.bot_lease(live.id)[1] > expiry[live.id]}
+        assert renewed == {live.id for live in games[:4]}
+        playing.set()
+        await service.stop()
+
+    try:
+        with ThreadPoolExecutor(1) as thread:
+            thread.submit(asyncio.run, scenario()).result()
+    finally:
+        store.close()

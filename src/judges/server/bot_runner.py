@@ -36,6 +36,7 @@ class BotRunner:
         self.rt = rt
         self.actor = actor
         self.seating = seating
+        self.leases = Leases(rt)
 
     def owing(self, live: LiveGame) -> list[int]:
         """Seats a bot plays now: bot seats, and human seats handed to a bot (away)."""
@@ -75,15 +76,9 @@ class BotRunner:
         if not self.rt.fanout.shared:
             return True
         now = asyncio.get_running_loop().time()
-        lease = self.rt.settings.bot_lease_seconds  # a process that died loses them after this long
-        if live.lease_until - now > lease / 2:
+        if live.lease_until - now > self.rt.settings.bot_lease_seconds / 2:
             return True
-        try:
-            held: bool = await self.rt.db(self.rt.store.take_bot_lease, live.id, self.rt.node, lease)
-        except ServiceError:
-            held = False
-        live.lease_until = now + lease if held else 0.0
-        return held
+        return await self.leases.hold(live)
 
     async def _run(self, live: LiveGame) -> None:
         try:
@@ -139,6 +134,58 @@ class BotRunner:
     async def _release_lease(self, live: LiveGame) -> None:
         with contextlib.suppress(ServiceError):
             await self.rt.db(self.rt.store.release_bot_lease, live.id, self.rt.node)
+
+
+# A game's bots asking for their lease wait this long for others to ask too: one statement
+# takes or renews them all (GameStore.take_bot_leases), with every other lease this process
+# holds that is past a quarter of its time.
+LEASE_BATCH_SECONDS = 0.05
+
+
+class Leases:
+    """The bots' leases of this process, taken and renewed in batches."""
+
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+        self._asking: dict[str, tuple[LiveGame, asyncio.Future[bool]]] = {}
+        self._batch: asyncio.Task[None] | None = None
+
+    async def hold(self, live: LiveGame) -> bool:
+        """Takes or renews the game's lease with the next batch: whether this process holds it."""
+        entry = self._asking.get(live.id)
+        if entry is None:
+            entry = self._asking[live.id] = (live, asyncio.get_running_loop().create_future())
+            if self._batch is None or self._batch.done():
+                self._batch = self.rt.spawn(self._take())
+        return await asyncio.shield(entry[1])
+
+    async def _take(self) -> None:
+        await asyncio.sleep(LEASE_BATCH_SECONDS)
+        asking, self._asking = self._asking, {}
+        loop = asyncio.get_running_loop()
+        lease = self.rt.settings.bot_lease_seconds
+        now = loop.time()
+        # the other leases of bots playing here, past a quarter of their time, come along
+        along = [
+            live
+            for live in self.rt.games.values()
+            if live.id not in asking
+            and live.lease_until - now < lease * 3 / 4
+            and live.lease_until > now
+            and live.bot_task is not None
+            and not live.bot_task.done()
+        ]
+        ids = [*asking, *(live.id for live in along)]
+        try:
+            held: set[str] = await self.rt.db(self.rt.store.take_bot_leases, ids, self.rt.node, lease)
+        except ServiceError:
+            held = set()
+            along = []  # those keep what they had
+        for live in [*(live for live, _ in asking.values()), *along]:
+            live.lease_until = now + lease if live.id in held else 0.0
+        for game_id, (_, future) in asking.items():
+            if not future.done():
+                future.set_result(game_id in held)
 
 
 def takeover_bot(live: LiveGame) -> str:

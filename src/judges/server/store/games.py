@@ -213,24 +213,30 @@ class GamesStore(StoreBase):
         nobody else holds an unexpired lease (a holder renews its own). True if it holds it.
         The expiry is the writer's clock: the processes' clocks must agree (NTP) to well
         within the lease."""
+        return game_id in self.take_bot_leases([game_id], holder, seconds)
+
+    def take_bot_leases(self, game_ids: list[str], holder: str, seconds: float) -> set[str]:
+        """take_bot_lease for several games in one statement (a process renews the leases it
+        holds together): the games whose lease `holder` holds now."""
+        if not game_ids:
+            return set()
         now = time.time()
         with self._session(write=True, writer="lease") as session:
-            taken = _rowcount(
-                session.execute(
-                    update(games_table)
-                    .where(
-                        games_table.c.id == game_id,
-                        or_(
-                            games_table.c.bot_holder.is_(None),
-                            games_table.c.bot_holder == holder,
-                            games_table.c.bot_lease_until < now,
-                        ),
-                    )
-                    .values(bot_holder=holder, bot_lease_until=now + seconds)
+            taken = session.scalars(
+                update(games_table)
+                .where(
+                    games_table.c.id.in_(sorted(set(game_ids))),
+                    or_(
+                        games_table.c.bot_holder.is_(None),
+                        games_table.c.bot_holder == holder,
+                        games_table.c.bot_lease_until < now,
+                    ),
                 )
-            )
+                .values(bot_holder=holder, bot_lease_until=now + seconds)
+                .returning(games_table.c.id)
+            ).all()
             session.commit()
-        return taken == 1
+        return set(taken)
 
     def release_bot_lease(self, game_id: str, holder: str) -> None:
         """Gives the lease up (if `holder` has it), so that another process need not wait."""
