@@ -283,6 +283,13 @@ class Withdraw(Action, tag="withdraw", frozen=True):
     fleets: int = 0
 
 
+class TribuneProposal(Action, tag="tribune_proposal", frozen=True):
+    """Senate: while answering a vote on other business, play a tribune card to make a proposal
+    of one's own, voted next (R83); the faction then names it."""
+
+    card: str
+
+
 class LayDown(Action, tag="lay_down", frozen=True):
     """Revolution: the victorious commander hands his force back to the Senate (R238)."""
 
@@ -381,6 +388,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     Recall,
     Reinforce,
     Withdraw,
+    TribuneProposal,
 )
 #: tag -> action type: Rome's own table (its "vote" is not Judges & Kings' "vote").
 ACTION_BY_TAG: dict[str, type[Action]] = {}

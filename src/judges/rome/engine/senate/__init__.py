@@ -1,6 +1,6 @@
-"""Phase 5, Senate (VG 1.09; R80-R182): the sitting and its vote (`sitting`), the elections
-(`elections`), and other business (`business`). Prosecutions and governors are in their own
-modules. Assassinations are in `assassination`. Recalls and tribunes' own proposals are not played yet."""
+"""Phase 5, Senate (VG 1.09; R80-R191): the sitting and its vote (`sitting`), the elections
+(`elections`), other business (`business`), proposals made with a tribune (`tribunes`) and
+assassinations (`assassination`). Prosecutions and governors are in their own modules."""
 
 from __future__ import annotations
 
@@ -82,8 +82,13 @@ from .sitting import (
     tally,
     tribunes_in_hand,
 )
+from .tribunes import RULE as RULE_TRIBUNES
+from .tribunes import apply_tribune_proposal, legal_tribune_proposal
 
 __all__ = [
+    "RULE_TRIBUNES",
+    "apply_tribune_proposal",
+    "legal_tribune_proposal",
     "RULE_ASSASSINATION",
     "apply_assassinate",
     "apply_bodyguards",

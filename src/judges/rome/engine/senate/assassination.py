@@ -67,6 +67,8 @@ def may_declare(ctx: Ctx, seat: int) -> bool:
         return False
     if sitting.get("attempt") is not None or seat in _record(ctx)["by"]:
         return False
+    if any(d.kind == "tribune_proposal" for d in ctx.state.pending):
+        return False  # one answer per action type at a time (Skip answers both)
     return any(s.faction == seat for s in in_senate(ctx)) and bool(targets(ctx, seat))
 
 

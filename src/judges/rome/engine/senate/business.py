@@ -216,6 +216,10 @@ def business(ctx: Ctx) -> bool:
         if presiding(ctx) is None:
             close(ctx)
             return True
+    from .tribunes import put_queued
+
+    if put_queued(ctx):
+        return False
     ask_presiding(ctx, "propose_business")
     return False
 
@@ -382,68 +386,99 @@ def subject_of(action: RaiseForces | Deploy | Recall | Reinforce | Withdraw) -> 
     return ["deploy", action.commander, action.war, str(action.legions), str(action.veterans), str(action.fleets)]
 
 
-def apply_propose_business(ctx: Ctx, decision: Decision, action: Business) -> None:
+Proposal = (
+    RaiseForces
+    | Deploy
+    | AwardConcession
+    | LandBill
+    | NominateConsulForLife
+    | RepealLandBill
+    | Recall
+    | Reinforce
+    | Withdraw
+)
+
+
+def business_refusal(ctx: Ctx, seat: int, action: Proposal) -> IllegalAction | None:
+    """Why `seat` may not put this business to the vote now (the error to raise), or None."""
+    if isinstance(action, AwardConcession):
+        why = concession_refusal(ctx, action)
+        return (
+            None
+            if why is None
+            else IllegalAction(RULE_CONCESSIONS, why, f"{action.card} cannot go to {action.senator} now")
+        )
+    if isinstance(action, NominateConsulForLife):
+        why = consul_for_life_refusal(ctx, action)
+        return (
+            None
+            if why is None
+            else IllegalAction(RULE_CONSUL_FOR_LIFE, why, f"{action.senator} cannot be nominated Consul for Life")
+        )
+    if isinstance(action, LandBill):
+        why = land_bill_refusal(ctx, seat, action)
+        return (
+            None if why is None else IllegalAction(RULE_LAND_BILLS, why, f"no land bill of type {action.bill} so now")
+        )
+    if isinstance(action, RepealLandBill):
+        why = repeal_refusal(ctx, seat, action)
+        return (
+            None
+            if why is None
+            else IllegalAction(RULE_LAND_BILLS, why, f"no repeal of a type {action.bill} land bill so now")
+        )
+    if subject_of(action) in _sitting(ctx)["rejected"]:
+        return IllegalAction(RULE_PROPOSAL, "rome.error.proposal_rejected", "this proposal was rejected this turn")
+    if isinstance(action, Recall | Reinforce | Withdraw):
+        why = refusal_of(ctx, action)
+        return (
+            None
+            if why is None
+            else IllegalAction(RULE_RECALL, why, f"cannot recall, reinforce or weaken {action.commander} so now")
+        )
+    if isinstance(action, RaiseForces):
+        why = raise_refusal(ctx, action)
+        return (
+            None
+            if why is None
+            else IllegalAction(RULE_FORCES, why, f"cannot raise {action.legions} legions and {action.fleets} fleets")
+        )
+    why = deploy_refusal(ctx, action)
+    return None if why is None else IllegalAction(RULE_DEPLOY, why, f"cannot send {action.commander} to {action.war}")
+
+
+def propose(ctx: Ctx, action: Proposal) -> None:
+    """Puts a refused-for-nothing proposal on the floor, with the marks that limit it a turn."""
     sitting = _sitting(ctx)
+    if isinstance(action, AwardConcession):
+        sitting["rejected"].append(["concession", action.card])  # R167: voted on once a turn
+        put_to_vote(ctx, "concession", ("concession", action.card, action.senator), vetoable=True)
+    elif isinstance(action, NominateConsulForLife):
+        sitting["consul_for_life_tried"] = True
+        put_to_vote(ctx, "consul_for_life", ("consul_for_life", action.senator), vetoable=False)  # R179
+        sitting["floor"]["accused"] = action.senator  # R180: the nominee adds his influence
+    elif isinstance(action, LandBill):
+        sitting.setdefault("bills_tried", []).append(["land_bill", str(action.bill)])
+        subject = ("land_bill", str(action.bill), action.sponsor, action.cosponsor)
+        put_to_vote(ctx, "land_bill", subject, vetoable=True)
+    elif isinstance(action, RepealLandBill):
+        sitting["repeal_tried"] = True
+        put_to_vote(ctx, "repeal", ("repeal", str(action.bill), action.sponsor), vetoable=True)
+    else:
+        moved = subject_of(action)
+        put_to_vote(ctx, moved[0], tuple(moved), vetoable=True)
+
+
+def apply_propose_business(ctx: Ctx, decision: Decision, action: Business) -> None:
     if isinstance(action, CloseSenate):
         ctx.state.pending.remove(decision)
         close(ctx)
         return
-    if isinstance(action, AwardConcession):
-        why = concession_refusal(ctx, action)
-        if why is not None:
-            raise IllegalAction(RULE_CONCESSIONS, why, f"{action.card} cannot go to {action.senator} now")
-        ctx.state.pending.remove(decision)
-        sitting["rejected"].append(["concession", action.card])  # R167: voted on once a turn
-        put_to_vote(ctx, "concession", ("concession", action.card, action.senator), vetoable=True)
-        return
-    if isinstance(action, NominateConsulForLife):
-        why = consul_for_life_refusal(ctx, action)
-        if why is not None:
-            raise IllegalAction(RULE_CONSUL_FOR_LIFE, why, f"{action.senator} cannot be nominated Consul for Life")
-        ctx.state.pending.remove(decision)
-        sitting["consul_for_life_tried"] = True
-        put_to_vote(ctx, "consul_for_life", ("consul_for_life", action.senator), vetoable=False)  # R179
-        sitting["floor"]["accused"] = action.senator  # R180: the nominee adds his influence
-        return
-    if isinstance(action, LandBill):
-        why = land_bill_refusal(ctx, decision.player, action)
-        if why is not None:
-            raise IllegalAction(RULE_LAND_BILLS, why, f"no land bill of type {action.bill} so now")
-        ctx.state.pending.remove(decision)
-        sitting.setdefault("bills_tried", []).append(["land_bill", str(action.bill)])
-        subject = ("land_bill", str(action.bill), action.sponsor, action.cosponsor)
-        put_to_vote(ctx, "land_bill", subject, vetoable=True)
-        return
-    if isinstance(action, RepealLandBill):
-        why = repeal_refusal(ctx, decision.player, action)
-        if why is not None:
-            raise IllegalAction(RULE_LAND_BILLS, why, f"no repeal of a type {action.bill} land bill so now")
-        ctx.state.pending.remove(decision)
-        sitting["repeal_tried"] = True
-        put_to_vote(ctx, "repeal", ("repeal", str(action.bill), action.sponsor), vetoable=True)
-        return
-    if subject_of(action) in sitting["rejected"]:
-        raise IllegalAction(RULE_PROPOSAL, "rome.error.proposal_rejected", "this proposal was rejected this turn")
-    if isinstance(action, Recall | Reinforce | Withdraw):
-        why = refusal_of(ctx, action)
-        if why is not None:
-            raise IllegalAction(RULE_RECALL, why, f"cannot recall, reinforce or weaken {action.commander} so now")
-        ctx.state.pending.remove(decision)
-        moved = subject_of(action)
-        put_to_vote(ctx, moved[0], tuple(moved), vetoable=True)
-        return
-    if isinstance(action, RaiseForces):
-        why = raise_refusal(ctx, action)
-        if why is not None:
-            raise IllegalAction(RULE_FORCES, why, f"cannot raise {action.legions} legions and {action.fleets} fleets")
-        ctx.state.pending.remove(decision)
-        put_to_vote(ctx, "raise", tuple(subject_of(action)), vetoable=True)
-        return
-    why = deploy_refusal(ctx, action)
-    if why is not None:
-        raise IllegalAction(RULE_DEPLOY, why, f"cannot send {action.commander} to {action.war}")
+    error = business_refusal(ctx, decision.player, action)
+    if error is not None:
+        raise error
     ctx.state.pending.remove(decision)
-    put_to_vote(ctx, "deploy", tuple(subject_of(action)), vetoable=True)
+    propose(ctx, action)
 
 
 def enact(ctx: Ctx, kind: str, subject: list[str]) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ....engine.errors import IllegalAction
-from ..actions import Appeal, DeclareAssassination, Veto, Vote
+from ..actions import Appeal, DeclareAssassination, TribuneProposal, Veto, Vote
 from ..board import aligned, hrao, rank_key, votes
 from ..context import Ctx
 from ..state import UNALIGNED, Decision, Senator
@@ -127,12 +127,13 @@ def purse(ctx: Ctx, seat: int) -> int:
     return sum(s.talents for s in aligned(ctx.state, seat) if s.location == "rome")
 
 
-def legal_vote(ctx: Ctx, decision: Decision) -> Iterable[Vote | Veto | Appeal | DeclareAssassination]:
+Ballot = Vote | Veto | Appeal | DeclareAssassination | TribuneProposal
+
+
+def legal_vote(ctx: Ctx, decision: Decision) -> Iterable[Ballot]:
     seat = decision.player
     no_abstaining = _sitting(ctx)["floor"]["kind"] in LAND_BILL_VOTES
-    out: list[Vote | Veto | Appeal | DeclareAssassination] = [
-        Vote(player=seat, choice=c) for c in CHOICES if not (no_abstaining and c == "abstain")
-    ]
+    out: list[Ballot] = [Vote(player=seat, choice=c) for c in CHOICES if not (no_abstaining and c == "abstain")]
     money = purse(ctx, seat)
     if money:
         out += [Vote(player=seat, choice=c, talents=money) for c in ("yea", "nay")]
@@ -140,25 +141,31 @@ def legal_vote(ctx: Ctx, decision: Decision) -> Iterable[Vote | Veto | Appeal | 
         out += [Veto(player=seat, card=c) for c in dict.fromkeys(tribunes_in_hand(ctx, seat))]
     from ..prosecutions import may_appeal
     from .assassination import may_declare
+    from .tribunes import may_propose
 
     if may_appeal(ctx, decision):
         out.append(Appeal(player=seat))
     if may_declare(ctx, seat):
         out.append(DeclareAssassination(player=seat))
+    if may_propose(ctx, seat):
+        out += [TribuneProposal(player=seat, card=c) for c in dict.fromkeys(tribunes_in_hand(ctx, seat))]
     return out
 
 
-def apply_vote(ctx: Ctx, decision: Decision, action: Vote | Veto | Appeal | DeclareAssassination) -> None:
+def apply_vote(ctx: Ctx, decision: Decision, action: Ballot) -> None:
     """The ballot is kept secret (the scratch) until the tally; a veto ends the vote at once.
     Announcing an assassination leaves the ballot owed; the last ballot of a special trial
     settles it at once (the proposal it interrupted resumes)."""
-    from . import assassination
+    from . import assassination, tribunes
 
     state = ctx.state
     seat = decision.player
     sitting = _sitting(ctx)
     if isinstance(action, DeclareAssassination):
         assassination.declare(ctx, decision, action)
+        return
+    if isinstance(action, TribuneProposal):
+        tribunes.play_tribune(ctx, decision, action)
         return
     if isinstance(action, Appeal):
         from ..prosecutions import appeal
@@ -223,7 +230,8 @@ def tally(ctx: Ctx) -> bool:
     pm = presiding(ctx)
     others = [int(seat) for seat in ballots if pm is not None and int(seat) != pm.faction]
     voters = [seat for seat in others if any(s.location == "rome" for s in aligned(state, seat))]
-    proposed = floor["kind"] != "assassin_trial"  # R189: nobody proposes a special trial
+    # his own proposals only: nobody proposes a special trial (R189), a tribune's is its faction's
+    proposed = floor["kind"] != "assassin_trial" and "tribune" not in floor
     if pm is not None and proposed and voters and all(ballots[str(seat)][0] == "nay" for seat in voters):
         if pm.influence > 0:
             pm.influence -= ctx.rules.rejected_proposal_influence
