@@ -23,11 +23,11 @@ from __future__ import annotations
 import copy
 import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
-from sqlalchemy import and_, select
+from sqlalchemy import and_, func, or_, select
 
 from .service import GameService, LiveGame, ServiceError
 from .store import GameStore, actions_table, games_table
@@ -109,22 +109,28 @@ class PaceStore:
     def __init__(self, store: GameStore) -> None:
         self.store = store
 
-    def running(self) -> list[Running]:
-        """Every unfinished game with the time of its last move."""
+    def running(self, idle_since: datetime) -> list[Running]:
+        """The unfinished games a scan looks at, with the time of their last move: the paced
+        ones, and the others nobody moved in since `idle_since` (only those may be abandoned).
+        One query; the many live games in play are not read (their options and seats are
+        the bulk of the rows)."""
         last = actions_table.alias("last")
+        moved_at = func.coalesce(last.c.created_at, games_table.c.created_at)
         with self.store._session(writer="paces_scan") as session:
             rows = session.execute(
                 select(
                     games_table.c.id,
                     games_table.c.options,
                     games_table.c.seats,
-                    games_table.c.created_at,
-                    last.c.created_at.label("moved_at"),
+                    moved_at.label("moved_at"),
                 )
                 .outerjoin(last, and_(last.c.game_id == games_table.c.id, last.c.seq == games_table.c.action_count - 1))
-                .where(games_table.c.ending.is_(None))
+                .where(
+                    games_table.c.ending.is_(None),
+                    or_(games_table.c.options["pace"].as_string().is_not(None), moved_at < idle_since),
+                )
             ).all()
-        return [Running(r.id, r.options, r.seats, _utc(r.moved_at or r.created_at)) for r in rows]
+        return [Running(r.id, r.options, r.seats, _utc(r.moved_at)) for r in rows]
 
 
 class Paces:
@@ -142,7 +148,8 @@ class Paces:
 
     async def scan(self, now: float) -> None:
         """Learns the paced games (made by any process) and ends the abandoned ones."""
-        running = await self.service.db(self.store.running)
+        idle_since = datetime.fromtimestamp(now - self.abandon_hours * 3600, UTC)
+        running = await self.service.db(self.store.running, idle_since)
         self.paced = {}
         for game in running:
             hours = pace_hours(game.options)
