@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judges.bots import GreedyBot, MCTSBot, RandomBot
-from judges.bots.greedy import _by_type, _View
+from judges.bots.greedy import _by_type
+from judges.bots.seat_view import SeatView
 from judges.bots.value import FEATURES, ValueModel, default_model, features, fit, load_model, samples_of_game
 from judges.engine import Game, Move, Options
 from judges.engine.board import base_value, region_share
@@ -74,7 +75,7 @@ def test_a_parsed_map_gets_its_own_table():
 # --- the greedy bot's caches answer like the plain code -----------------------------------------
 
 
-def plain_leader(me: _View) -> int | None:
+def plain_leader(me: SeatView) -> int | None:
     """The leader as first written: points, then settlements controlled, recounted."""
     rivals = {k: v for k, v in me.scores().items() if k != me.seat}
     if not rivals:
@@ -82,7 +83,7 @@ def plain_leader(me: _View) -> int | None:
     return max(rivals, key=lambda k: (rivals[k], len([i for i in range(len(me.settlements)) if me.controller(i) == k])))
 
 
-def plain_targets(me: _View) -> dict[int, tuple[float, float]]:
+def plain_targets(me: SeatView) -> dict[int, tuple[float, float]]:
     """`GreedyBot._targets` as first written, from the engine's functions, without caches."""
     world, s = me.world, me.s
     leader = plain_leader(me)
@@ -110,7 +111,7 @@ def plain_targets(me: _View) -> dict[int, tuple[float, float]]:
 @given(game=positions)
 def test_the_greedy_caches_answer_like_the_plain_code(game):
     for seat in range(len(game.state.players)):
-        me = _View(game.view(seat, notifications=False), game.world)
+        me = SeatView(game.view(seat, notifications=False), game.world)
         assert me.leader() == plain_leader(me)
         bot = GreedyBot()
         first = bot._targets(me)
@@ -139,9 +140,9 @@ def test_targets_kept_across_a_movement_turn_equal_the_plain_code(players, seed)
     checked = reused = within_turn = 0
     for game, seat, _ in movement_decisions(players, seed, bot):
         kept, turn = bot._kept, bot._turn_targets
-        me = _View.of_state(game.state, game.world, seat)
+        me = SeatView.of_state(game.state, game.world, seat)
         targets = bot._targets(me)
-        plain = _View(game.view(seat, notifications=False), game.world)
+        plain = SeatView(game.view(seat, notifications=False), game.world)
         assert targets == plain_targets(plain)
         assert me.scores() == plain.scores()
         reused += kept is not None and targets is kept[1]
@@ -159,8 +160,8 @@ def test_plans_kept_across_a_movement_turn_equal_a_fresh_bots(players, seed):
     for game, seat, legal in movement_decisions(players, seed, bot):
         by_type = _by_type(legal)
         before = {gid: known[3] for gid, known in bot._plans.items()}
-        plans = bot.move_plans(_View.of_state(game.state, game.world, seat), by_type)
-        assert plans == GreedyBot().move_plans(_View.of_state(game.state, game.world, seat), by_type)
+        plans = bot.move_plans(SeatView.of_state(game.state, game.world, seat), by_type)
+        assert plans == GreedyBot().move_plans(SeatView.of_state(game.state, game.world, seat), by_type)
         full = game.state.options.rules.movement_points  # the generals planned for: not moved yet
         planned = {a.general for a in by_type[Move] if game.state.move_points.get(a.general, 0) >= full}
         reused += sum(1 for gid in planned if gid in before and before[gid] is bot._plans[gid][3])
@@ -196,7 +197,7 @@ def test_move_plans_use_the_distance_table_like_hex_distance():
             by_type.setdefault(type(a), []).append(a)
         if Move not in by_type:
             continue
-        me = _View(game.view(seat, notifications=False), game.world)
+        me = SeatView(game.view(seat, notifications=False), game.world)
         for _, gid, move, _ in GreedyBot().move_plans(me, by_type, goals_per_general=2):
             assert move in legal and move.general == gid
             checked += 1

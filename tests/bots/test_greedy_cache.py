@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judges.bots import GreedyBot, RandomBot
-from judges.bots.greedy import _by_type, _View
+from judges.bots.greedy import _by_type
+from judges.bots.seat_view import SeatView
 from judges.engine import Action, Buy, Game, Move, Options
 from judges.world import load_world
 
@@ -25,7 +26,7 @@ def reference_by_type(legal: list[Action]) -> dict[type, list[Action]]:
 # The reference: the purchase scoring and the movement plans as they were computed before.
 
 
-def reference_ranked_buys(me: _View, by_type) -> list[tuple[float, Buy]]:
+def reference_ranked_buys(me: SeatView, by_type) -> list[tuple[float, Buy]]:
     """Every legal purchase with its score, best first (stable: ties keep legal order)."""
     buys = by_type.get(Buy, [])
     if not buys:
@@ -71,7 +72,7 @@ def reference_ranked_buys(me: _View, by_type) -> list[tuple[float, Buy]]:
 
 
 def reference_move_plans(
-    bot: GreedyBot, me: _View, by_type, goals_per_general: int = 1
+    bot: GreedyBot, me: SeatView, by_type, goals_per_general: int = 1
 ) -> list[tuple[float, int, Move, int]]:
     """(value, general, move, spare troops to take) for each general that has not moved yet,
     best first: each general walks toward its most valuable goal it can beat (the Ark's
@@ -160,7 +161,7 @@ def test_acquisitions_and_movement_choose_as_the_plain_computation(seed: int, pl
         by_type = _by_type(legal)
         assert by_type == reference_by_type(legal)
         if Buy in by_type:
-            me = _View.of_state(game.state, world, seat)
+            me = SeatView.of_state(game.state, world, seat)
             ranked = bot.ranked_buys(me, by_type)
             assert ranked == reference_ranked_buys(me, by_type)
             best = ranked[0][1] if ranked[0][0] > 0 else None
@@ -168,7 +169,7 @@ def test_acquisitions_and_movement_choose_as_the_plain_computation(seed: int, pl
             checked[Buy] += 1
         if Move in by_type:
             for goals in (1, 2, 3):
-                me = _View.of_state(game.state, world, seat)
+                me = SeatView.of_state(game.state, world, seat)
                 plans: list[Any] = bot.move_plans(me, by_type, goals)
                 assert plans == reference_move_plans(bot, me, by_type, goals)
             checked[Move] += 1

@@ -139,12 +139,12 @@ def test_only_the_seats_own_ballot_shows_during_an_election():
 
 def test_the_greedy_view_helpers_are_the_engines_functions():
     """The greedy bot's control, settlement value and region shares are the engine's."""
-    from judges.bots.greedy import _View
+    from judges.bots.seat_view import SeatView
 
     game = random_position(7, 4, 300, 7)
     for seat in range(4):
         view = game.view(seat, notifications=False)
-        me = _View(view, game.world)
+        me = SeatView(view, game.world)
         world = game.world
         assert [me.controller(i) for i in range(len(world.settlements))] == control_map(game.state, world)
         assert [me.value(i) for i in range(len(world.settlements))] == [

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import partial
 from itertools import compress, groupby, product
@@ -50,20 +49,17 @@ from ..engine import (
     Vote,
 )
 from ..engine.board import (
-    base_value,
-    besieged_settlements,
-    control_map,
     judge_titles_of,
-    living_seats,
-    region_share,
     standing_in_region,
 )
 from ..engine.decisions import KIND_OF_ACTION, KINDS
 from ..engine.events import allowed_terrains
-from ..engine.state import PHASES, GameState, General
-from ..engine.victory import scores_of
+from ..engine.state import PHASES, GameState
 from ..engine.view import PlayerView
 from ..world import TERRAINS, World, load_world
+from .movement_targets import TargetRows, TurnTargets, target_rows
+from .seat_view import SeatView
+from .world_facts import near_settlements, settlement_facts
 
 #: decision kind (`judges.engine.decisions.KINDS`) -> the method that answers it
 CHOOSERS = {
@@ -93,125 +89,6 @@ CARD_VALUE = {
 #: the bytes `GreedyBot._targets` compares the settlements, generals and titles it reads by
 _encode = msgspec.msgpack.Encoder().encode
 
-THREAT_RANGE = 3  # a free general not mine this many hexes away or nearer threatens a settlement
-
-
-def _settlement_facts(world: World) -> tuple[tuple[int, int, bool], ...]:
-    """(region, hex, is a city) of every settlement of `world`: a fact of the World."""
-    return world.derived("settlement facts", lambda: tuple((s.region, s.hex, s.is_city) for s in world.settlements))
-
-
-def _near_settlements(world: World) -> tuple[frozenset[int], ...]:
-    """Per settlement of `world`, the hexes within THREAT_RANGE of it: a fact of the World."""
-
-    def build() -> tuple[frozenset[int], ...]:
-        rows = (world.distances[h] for _, h, _ in _settlement_facts(world))
-        return tuple(frozenset(i for i, d in enumerate(row) if d <= THREAT_RANGE) for row in rows)
-
-    return world.derived(("near settlements", THREAT_RANGE), build)
-
-
-class _View:
-    """Convenient questions over a player's view, answered by the engine's own functions."""
-
-    def __init__(self, view: PlayerView, world: World) -> None:
-        self._setup(view.state, world, view.seat)
-
-    @staticmethod
-    def of_state(state: GameState, world: World, seat: int) -> _View:
-        """The same questions over a state the caller may read whole: a search's own sample,
-        whose hidden parts it drew itself (the bot reads nothing a view hides: its own hand,
-        never the deck, other hands, ballots or dice)."""
-        return _StateView(state, world, seat)
-
-    def _setup(self, state: GameState, world: World, seat: int) -> None:
-        self.s = state
-        self.world = world
-        self.seat = seat
-        self.settlements = self.s.settlements
-        self.rules = self.s.options.rules  # the game's rules, as the view carries them
-        self.generals = self.s.generals
-        self._controllers: list[int | None] | None = None
-        self._shares: dict[int, float] = {}
-        self._by_hex: dict[int, list[General]] | None = None
-        self._leader: tuple[int | None] | None = None
-        self._targets: dict[int, tuple[float, float]] | None = None
-        self._scores: dict[int, int] | None = None
-        # Built at once (one pass over the invaders, most often none): every phase asks.
-        self.besieged: set[int] = besieged_settlements(state)
-
-    def controller(self, i: int) -> int | None:
-        if self._controllers is None:
-            self._controllers = control_map(self.s, self.world)  # once per view: the bot asks often
-        return self._controllers[i]
-
-    def value(self, i: int) -> int:
-        return base_value(self.s, self.world, i)
-
-    def free_generals_on(self, hex_index: int) -> list[General]:
-        if self._by_hex is None:
-            self._by_hex = {}
-            for g in self.generals.values():
-                if g.captor is None:
-                    self._by_hex.setdefault(g.hex, []).append(g)
-        return self._by_hex.get(hex_index, [])
-
-    def defenders_at(self, hex_index: int) -> tuple[int, bool]:
-        """Everyone not mine who would fight on this hex, and whether walls protect them."""
-        total = 0
-        walls = False
-        i = self.world.hexes[hex_index].settlement
-        if i is not None:
-            s = self.settlements[i]
-            if not s.razed and s.owner is not None and s.owner != self.seat:
-                total += s.troops
-                walls = s.walls
-        for g in self.free_generals_on(hex_index):
-            if g.owner != self.seat:
-                total += 1 + g.army
-        return total, walls
-
-    def region_share(self, region: int) -> float:
-        share = self._shares.get(region)
-        if share is None:
-            self.controller(0)
-            share = self._shares[region] = region_share(self.s, self.world, region, self.seat, self._controllers)
-        return share
-
-    def is_ruler(self, general: int) -> bool:
-        """A judge or the King."""
-        return self.s.king == general or bool(judge_titles_of(self.s, general))
-
-    def scores(self) -> dict[int, int]:
-        """Each living player's points for judges and the King (the Tabernacle's point, which
-        lasts only while the Ark stays, does not count here)."""
-        if self._scores is None:
-            points = scores_of(self.s, self.world, living_seats(self.s))  # one pass over titles and generals
-            self._scores = {seat: p["judges"] + p["king"] for seat, p in points.items()}
-        return self._scores
-
-    def leader(self) -> int | None:
-        """The rival with the most points, then the most settlements (once per view)."""
-        if self._leader is None:
-            self._leader = (self._find_leader(),)
-        return self._leader[0]
-
-    def _find_leader(self) -> int | None:
-        rivals = {k: v for k, v in self.scores().items() if k != self.seat}
-        if not rivals:
-            return None
-        self.controller(0)
-        held = Counter(self._controllers)
-        return max(rivals, key=lambda k: (rivals[k], held[k]))
-
-
-class _StateView(_View):
-    """`_View.of_state`: the questions over a state read whole."""
-
-    def __init__(self, state: GameState, world: World, seat: int) -> None:  # noqa: D107
-        self._setup(state, world, seat)
-
-
 K = TypeVar("K")
 T = TypeVar("T")
 
@@ -239,74 +116,6 @@ def _by_type(legal: list[Action]) -> dict[type, list[Action]]:
 _GENERAL = attrgetter("general")
 
 
-class _TargetRows:
-    """What a seat's Movement targets are listed from that its own steps leave as they are: per
-    standing settlement (index, hex, region, value, besieged, strength needed to take it), and
-    the standing settlements of each region. A settlement the seat controls, or comes to control
-    during its turn, has only other players' generals to fight there once it is left (the seat
-    can empty its garrison, not hand it to another), which is what its need counts."""
-
-    __slots__ = ("rows", "standing")
-
-    def __init__(self, rows: list[tuple[int, int, int, int, bool, float]], standing: list[int]) -> None:
-        self.rows = rows
-        self.standing = standing
-
-
-def _target_rows(me: _View) -> _TargetRows:
-    world, seat, rules = me.world, me.seat, me.rules
-    enemies: dict[int, int] = {}  # hex -> strength of the free generals not mine on it
-    for g in me.generals.values():
-        if g.captor is None and g.owner != seat:
-            enemies[g.hex] = enemies.get(g.hex, 0) + 1 + g.army
-    besieged = me.besieged
-    standing = [0] * len(world.regions)
-    city, village, development = rules.city_income, rules.village_income, rules.development_income
-    rows: list[tuple[int, int, int, int, bool, float]] = []
-    for i, (s, (region, hex_index, is_city)) in enumerate(zip(me.settlements, _settlement_facts(world))):
-        if s.razed:
-            continue
-        standing[region] += 1
-        # who would fight here, and whether walls protect them (`_View.defenders_at`)
-        defenders = enemies.get(hex_index, 0)
-        walls = False
-        if s.owner is not None and s.owner != seat:
-            defenders += s.troops
-            walls = s.walls
-        value = (city if is_city else village) + development * s.developments
-        need = 0.0 if defenders == 0 else 1.6 * defenders * (1.5 if walls else 1.0)
-        rows.append((i, hex_index, region, value, i in besieged, need))
-    return _TargetRows(rows, standing)
-
-
-class _TurnTargets:
-    """The targets last listed in a seat's Movement turn and what they were listed from: the
-    turn decision and state (while that decision is still owed, only the seat's own steps
-    happened since), the Ark, control, the points and the rows."""
-
-    __slots__ = ("decision", "state", "seat", "ark", "control", "targets", "scores", "rows")
-
-    def __init__(
-        self,
-        decision: Any,
-        state: GameState,
-        seat: int,
-        ark: int | None,
-        control: list[int | None],
-        targets: dict[int, tuple[float, float]],
-        scores: dict[int, int],
-        rows: _TargetRows,
-    ) -> None:
-        self.decision = decision
-        self.state = state
-        self.seat = seat
-        self.ark = ark
-        self.control = control
-        self.targets = targets
-        self.scores = scores
-        self.rows = rows
-
-
 class GreedyBot:
     name = "greedy"
 
@@ -319,7 +128,7 @@ class GreedyBot:
         self._plans: dict[int, tuple[Any, tuple[Any, ...], list[Move], list[Any]]] = {}
         # The targets last listed in a Movement turn and what they were listed from (`_targets`):
         # while that turn lasts, the same control and Ark give the same targets.
-        self._turn_targets: _TurnTargets | None = None
+        self._turn_targets: TurnTargets | None = None
         # The threat to each settlement (`_buy_scores`) and what it was counted from.
         self._threats: tuple[tuple[Any, ...], dict[int, int]] | None = None
 
@@ -327,16 +136,16 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         v = view()
-        return self._decide(_View(v, load_world(v.state.options.rules.map)), legal, v.phase_name)
+        return self._decide(SeatView(v, load_world(v.state.options.rules.map)), legal, v.phase_name)
 
     def choose_in_state(self, seat: int, legal: list[Action], state: GameState, world: World) -> Action:
         """The same choice as `choose`, read from a state the caller may read whole (a search's
         own sample) without building a view of it: the greedy bot reads nothing a view hides."""
         if len(legal) == 1:
             return legal[0]
-        return self._decide(_View.of_state(state, world, seat), legal, PHASES[state.phase - 1])
+        return self._decide(SeatView.of_state(state, world, seat), legal, PHASES[state.phase - 1])
 
-    def _decide(self, me: _View, legal: list[Action], phase: str) -> Action:
+    def _decide(self, me: SeatView, legal: list[Action], phase: str) -> Action:
         by_type = _by_type(legal)
         owed = {KIND_OF_ACTION[t].name for t in by_type}
         # the registry's order: the order a seat answers several decisions (most often one is owed)
@@ -348,7 +157,7 @@ class GreedyBot:
                     return choice
         return by_type[EndTurn][0] if EndTurn in by_type else legal[0]
 
-    def _turn(self, me: _View, by_type, phase: str) -> Action | None:
+    def _turn(self, me: SeatView, by_type, phase: str) -> Action | None:
         """A turn: the phase's own heuristics; None ends the turn."""
         if phase == "intrigue":
             return self._intrigue(me, by_type)
@@ -360,7 +169,7 @@ class GreedyBot:
 
     # --- Phase 1 decisions -------------------------------------------------------------
 
-    def _vote(self, me: _View, by_type, phase: str = "") -> Action | None:
+    def _vote(self, me: SeatView, by_type, phase: str = "") -> Action | None:
         votes = by_type.get(Vote)
         if not votes:
             return None
@@ -370,7 +179,7 @@ class GreedyBot:
         scores = me.scores()
         return min(votes, key=lambda a: (scores.get(me.generals[a.candidate].owner, 0), a.candidate))
 
-    def _appoint(self, me: _View, by_type, phase: str = "") -> Action | None:
+    def _appoint(self, me: SeatView, by_type, phase: str = "") -> Action | None:
         options = by_type.get(AppointJudge)
         if not options:
             return None
@@ -385,7 +194,7 @@ class GreedyBot:
             )
         return options[0]
 
-    def _successor(self, me: _View, by_type, phase: str = "") -> Action | None:
+    def _successor(self, me: SeatView, by_type, phase: str = "") -> Action | None:
         options = by_type.get(ChooseSuccessor)
         if not options:
             return None
@@ -394,7 +203,7 @@ class GreedyBot:
         free = [a for a in options if me.generals[a.general].captor is None]
         return free[0] if free else options[0]
 
-    def _foresee_invasion(self, me: _View, by_type, phase: str = "") -> Action | None:
+    def _foresee_invasion(self, me: SeatView, by_type, phase: str = "") -> Action | None:
         options = by_type.get(ForeseeInvasion)
         if not options:
             return None
@@ -409,7 +218,7 @@ class GreedyBot:
 
         return max(options, key=harm)
 
-    def _foresee_events(self, me: _View, by_type, phase: str = "") -> Action | None:
+    def _foresee_events(self, me: SeatView, by_type, phase: str = "") -> Action | None:
         # The engine asks one card at a time (each option: the terrains chosen so far and one
         # more); the bot plays the next terrain of the best whole choice, so the cards land where
         # the best of all the combinations would send them.
@@ -453,13 +262,13 @@ class GreedyBot:
         best = max(((a, [*a.terrains, *tail]) for a in options for tail in product(*rest)), key=lambda x: gain(x[1]))
         return best[0]
 
-    def _discard(self, me: _View, by_type, phase: str = "") -> Action | None:
+    def _discard(self, me: SeatView, by_type, phase: str = "") -> Action | None:
         options = by_type.get(Discard)
         if not options:
             return None
         return min(options, key=lambda a: CARD_VALUE.get(a.card, 0))
 
-    def _plunder(self, me: _View, by_type, phase: str = "") -> Action | None:
+    def _plunder(self, me: SeatView, by_type, phase: str = "") -> Action | None:
         options = by_type.get(Plunder)
         if not options:
             return None
@@ -469,13 +278,13 @@ class GreedyBot:
         keep = me.region_share(region) >= 0.4 or standing <= me.rules.settlements_to_sustain_judge
         return next(a for a in options if a.plunder is (not keep))
 
-    def _claim(self, me: _View, by_type, phase: str = "") -> Action | None:
+    def _claim(self, me: SeatView, by_type, phase: str = "") -> Action | None:
         options = by_type.get(ClaimJudge)
         return options[0] if options else None
 
     # --- Intrigue ------------------------------------------------------------------------
 
-    def _intrigue(self, me: _View, by_type) -> Action | None:
+    def _intrigue(self, me: SeatView, by_type) -> Action | None:
         world = me.world
         for a in by_type.get(Execute, []):
             if me.is_ruler(a.general):
@@ -514,7 +323,7 @@ class GreedyBot:
 
     # --- Acquisitions ----------------------------------------------------------------------
 
-    def _acquisitions(self, me: _View, by_type) -> Action | None:
+    def _acquisitions(self, me: SeatView, by_type) -> Action | None:
         buys = by_type.get(Buy)
         if not buys:
             return None
@@ -523,7 +332,7 @@ class GreedyBot:
         best = max(range(len(scores)), key=scores.__getitem__)
         return buys[best] if scores[best] > 0 else None
 
-    def ranked_buys(self, me: _View, by_type) -> list[tuple[float, Buy]]:
+    def ranked_buys(self, me: SeatView, by_type) -> list[tuple[float, Buy]]:
         """Every legal purchase with its score, best first (stable: ties keep legal order)."""
         buys = by_type.get(Buy, [])
         if not buys:
@@ -532,7 +341,7 @@ class GreedyBot:
         order = sorted(range(len(buys)), key=lambda n: -scores[n])  # max() kept the first of equal scores
         return [(scores[n], buys[n]) for n in order]
 
-    def _buy_scores(self, me: _View, buys: list[Buy]) -> list[float]:
+    def _buy_scores(self, me: SeatView, buys: list[Buy]) -> list[float]:
         """Each purchase's score, in legal order: troops where threatened, a general while it
         has fewer than three, developments in cities, walls when rich."""
         world = me.world
@@ -551,8 +360,8 @@ class GreedyBot:
         general = 9 if mine < 3 else 2 if mine < 5 else -1
         card = 3 if len(player.hand) < 2 else 0
         rich = player.coins >= 14
-        facts = _settlement_facts(world)
-        within = _near_settlements(world)
+        facts = settlement_facts(world)
+        within = near_settlements(world)
         besieged = me.besieged
 
         # A settlement's troops and walls ask the same question, and so does the next purchase:
@@ -596,7 +405,7 @@ class GreedyBot:
 
     # --- Movement ------------------------------------------------------------------------------
 
-    def _targets(self, me: _View) -> dict[int, tuple[float, float]]:
+    def _targets(self, me: SeatView) -> dict[int, tuple[float, float]]:
         """Hexes worth walking to: hex -> (worth, strength needed to take it). Once per view:
         movement asks for every general, and searches ask again for their candidates."""
         if me._targets is not None:
@@ -621,7 +430,7 @@ class GreedyBot:
         # while the seat controlled it). So the same control and Ark give the same targets.
         turn = self._turn_targets
         pending = state.pending
-        rows: _TargetRows | None = None
+        rows: TargetRows | None = None
         key: tuple[Any, ...] | None = None
         if turn is not None and len(pending) == 1 and pending[0] is turn.decision and turn.state is state:
             if turn.seat == seat:
@@ -653,9 +462,9 @@ class GreedyBot:
                 me._targets = kept[1]
                 self._remember_turn(me, None, control, kept[1])
                 return kept[1]
-            rows = _target_rows(me)
+            rows = target_rows(me)
         leader = me.leader()
-        # One pass over the settlements: every region's share (`_View.region_share`) is counted
+        # One pass over the settlements: every region's share (`SeatView.region_share`) is counted
         # while the targets are listed, and added to their worth once it is known.
         held = [0] * len(world.regions)
         for i, _, region, _, _, _ in rows.rows:
@@ -682,8 +491,8 @@ class GreedyBot:
 
     def _remember_turn(
         self,
-        me: _View,
-        rows: _TargetRows | None,
+        me: SeatView,
+        rows: TargetRows | None,
         control: list[int | None],
         targets: dict[int, tuple[float, float]],
     ) -> None:
@@ -691,13 +500,13 @@ class GreedyBot:
         state, seat = me.s, me.seat
         pending = state.pending
         if state.phase == 5 and len(pending) == 1 and pending[0].kind == "turn" and pending[0].player == seat:
-            self._turn_targets = _TurnTargets(
-                pending[0], state, seat, state.ark_hex, list(control), targets, me.scores(), rows or _target_rows(me)
+            self._turn_targets = TurnTargets(
+                pending[0], state, seat, state.ark_hex, list(control), targets, me.scores(), rows or target_rows(me)
             )
         else:
             self._turn_targets = None
 
-    def _movement(self, me: _View, by_type) -> Action | None:
+    def _movement(self, me: SeatView, by_type) -> Action | None:
         world = me.world
         points = me.s.move_points
         for a in by_type.get(PickUpArk, []):
@@ -723,7 +532,7 @@ class GreedyBot:
                 return take[0]
         return move
 
-    def move_plans(self, me: _View, by_type, goals_per_general: int = 1) -> list[tuple[float, int, Move, int]]:
+    def move_plans(self, me: SeatView, by_type, goals_per_general: int = 1) -> list[tuple[float, int, Move, int]]:
         """(value, general, move, spare troops to take) for each general that has not moved yet,
         best first: each general walks toward its most valuable goal it can beat (the Ark's
         carrier toward the Tabernacle). With `goals_per_general` > 1, also the steps toward

@@ -25,9 +25,9 @@ from ..engine.actions import action_to_dict
 from ..engine.board import base_value, besieged_settlements, control_map
 from ..engine.view import PlayerView
 from ..world import World, load_world
-from .greedy import THREAT_RANGE, _near_settlements
 from .mcts import MCTSBot
 from .paired import Measure, compare
+from .world_facts import THREAT_RANGE, near_settlements
 
 #: The bot whose candidates a hint weighs, and how many alternatives it names.
 HINT_SPEC = "mcts"
@@ -152,7 +152,7 @@ def facts(seat: int, action: Action, view: PlayerView, world: World) -> list[Rea
     s = state.settlements[settlement]
     region = world.settlements[settlement].region
     enemies = [g.hex for g in state.generals.values() if g.owner != seat and g.captor is None]
-    near = sum(1 for h in enemies if h in _near_settlements(world)[settlement])
+    near = sum(1 for h in enemies if h in near_settlements(world)[settlement])
     if isinstance(action, Buy) and action.item in ("troop", "wall"):
         out.append(
             Reason(

@@ -68,7 +68,8 @@ from ..engine.errors import RuleError
 from ..engine.search import SearchState, fresh_seed, game_from_view, material
 from ..engine.view import PlayerView
 from ..world import load_world
-from .greedy import GreedyBot, _View
+from .greedy import GreedyBot
+from .seat_view import SeatView
 from .value import ValueModel
 
 # The leaf evaluation: a softmax of material at this temperature. It is overconfident where
@@ -347,7 +348,7 @@ class MCTSBot:
         by_type: dict[type, list[Action]] = {}
         for a in legal:
             by_type.setdefault(type(a), []).append(a)
-        me = _View(view, load_world(view.state.options.rules.map))
+        me = SeatView(view, load_world(view.state.options.rules.map))
         if Buy in by_type:
             kinds: set[Any] = set()
             for score, a in self._greedy.ranked_buys(me, by_type):
