@@ -114,6 +114,8 @@ def test_a_muted_players_chat_and_private_messages_never_reach_the_muter(site):
     muted = client.post("/api/me/mutes", json={"game": gid, "seat": 1})
     assert muted.status_code == 200, muted.text
     assert muted.json() == {"mutes": [{"name": "Bo"}]}
+    mine = client.get(f"/api/me/mutes?game={gid}").json()
+    assert mine == {"mutes": [{"name": "Bo"}], "signed_in": True, "members": [0, 1, 2]}
     with client.websocket_connect(f"/ws/games/{gid}?chat=1", headers={"X-Seat-Token": ada}) as ws:
         assert next_chat(ws) == []  # the history
         say(client, gid, bo, "Bo to the table")
@@ -133,6 +135,7 @@ def test_a_muted_players_chat_and_private_messages_never_reach_the_muter(site):
     assert history(client, gid, ada) == ["Bo to the table", "Bo to Ada alone", "Cy to the table"]
     client.cookies.clear()
     assert client.post("/api/me/mutes", json={"name": "Bo"}).status_code == 401
+    assert client.get("/api/me/mutes").json() == {"mutes": [], "signed_in": False, "members": []}
 
 
 def test_reports_reach_the_operators_whose_acts_are_audited(site):

@@ -338,10 +338,18 @@ def _player_routes(router: APIRouter, moderation: Moderation) -> None:
         return {"mutes": [{"name": name} for name in mutes.values()]}
 
     @router.get("/api/me/mutes")
-    async def my_mutes(request: Request) -> dict[str, Any]:
-        """The accounts you muted."""
-        account = await moderation.player(request)
-        return mute_list(await db(store.mutes_of, account.id))
+    async def my_mutes(request: Request, game: str | None = None) -> dict[str, Any]:
+        """The accounts you muted (`signed_in`: false, and none, for a guest); with `game`, also
+        the seats of that table bound to an account (`members`: the ones a mute on the server
+        can name; a guest's seat is muted by the browser)."""
+        members: list[int] = []
+        if game is not None:
+            live = await moderation.service.get(game)
+            members = [i for i, s in enumerate(live.seats) if seat_keys.account_of(s) is not None]
+        account = await moderation.accounts.account(request) if seat_keys.same_origin(request) else None
+        if account is None:
+            return {"mutes": [], "signed_in": False, "members": members}
+        return {**mute_list(await db(store.mutes_of, account.id)), "signed_in": True, "members": members}
 
     @router.post("/api/me/mutes")
     async def mute(body: MuteBody, request: Request) -> dict[str, Any]:

@@ -1,7 +1,10 @@
 // Table talk (server/chat.py): a tab per conversation (the table, the spectators' channel, each
 // private conversation), unread counts, the sender's tribe colour, settlement and general
 // names that light up on the board. Every text is put in as text (never as HTML). The bell
-// never fills with chat. Mutes and read marks are the reader's own, kept by this browser.
+// never fills with chat. Read marks are the reader's own, kept by this browser; so are mutes of a
+// guest's seat, while a player signed in mutes an account on the server (server/moderation.py):
+// its messages then never reach this reader's screens, at any table. A message of another player
+// may be reported to the operators, with a reason.
 import {store} from "./store.js";
 import {$, el, swatch, toast} from "./dom.js";
 import {t, seatName, seatColour, placeName} from "./i18n.js";
@@ -13,6 +16,9 @@ let opened = [];            // private channels opened here before their first m
 let shown = "";
 let sending = false;
 const chosen = new Set();   // the seats ticked for a new private conversation
+let accountMutes = new Set(); // the names of the accounts this reader muted (GET /api/me/mutes)
+let signedIn = false;         // the reader is an account's: he mutes accounts and reports
+let members = new Set();      // the seats of this table bound to an account
 
 const mySeat = () => store.app.seat;
 const playing = () => store.app.mode === "play";
@@ -34,6 +40,39 @@ export function receiveChat(message) {
 }
 
 const muted = () => new Set(load("mute", []));
+const isMuted = (s) => muted().has(s.seat) || accountMutes.has(s.name);
+const lang = () => store.app.lang;
+
+function setAccountMutes(data) {
+  accountMutes = new Set((data.mutes || []).map((m) => m.name));
+  if (data.members) { members = new Set(data.members); signedIn = !!data.signed_in; }
+  shown = "";
+  renderChat();
+}
+
+async function loadAccountMutes() {
+  const response = await fetch(`/api/me/mutes?game=${store.app.gameId}`, {credentials: "same-origin"}).catch(() => null);
+  if (response && response.ok) setAccountMutes(await response.json());
+}
+
+// A seat of an account is muted on the server (its player signed in); a guest's seat, or a reader
+// who is no account's, in this browser.
+async function toggleMute(s) {
+  const on = !isMuted(s);
+  const local = () => { const m = muted(); if (on) m.add(s.seat); else m.delete(s.seat); save("mute", [...m]); };
+  const server = on ? signedIn && members.has(s.seat) : accountMutes.has(s.name);
+  const response = server && await fetch(on ? `/api/me/mutes?lang=${lang()}` : `/api/me/mutes/${encodeURIComponent(s.name)}?lang=${lang()}`, {
+    method: on ? "POST" : "DELETE", headers: {"Content-Type": "application/json"}, credentials: "same-origin",
+    body: on ? JSON.stringify({game: store.app.gameId, seat: s.seat}) : undefined}).catch(() => null);
+  if (response && response.ok) {
+    if (!on) local();
+    setAccountMutes(await response.json());
+    return;
+  }
+  local();
+  shown = "";
+  renderChat();
+}
 const hideSpectators = () => playing() && load("hide-spectators", false);
 
 function senderName(m) {
@@ -124,9 +163,52 @@ function highlight(ref) {
   node.chatTimer = setTimeout(() => node.classList.remove("chat-highlight"), 2600);
 }
 
+// --- reporting a message to the operators, with a reason ----------------------------------------
+
+const canReport = (m) => playing() && signedIn && m.sender >= 0 && m.sender !== mySeat();
+
+function openReport(m) {
+  const box = $("chat-report");
+  const reason = el("textarea", {class: "chat-text", rows: "2", maxlength: "500", required: true, dataset: {reportReason: "1"},
+    "aria-label": t("ui.chat_report_reason"), placeholder: t("ui.chat_report_reason")});
+  box.replaceChildren(
+    el("p", {class: "chat-report-quote"}, el("b", {}, senderName(m) + ": "), m.text),
+    reason,
+    el("div", {class: "chat-row"},
+      el("button", {type: "submit", class: "chat-send", dataset: {reportSend: "1"}}, t("ui.chat_report_send")),
+      el("button", {type: "button", class: "chat-toggle", onclick: closeReport}, t("ui.chat_cancel"))));
+  box.dataset.message = String(m.id);
+  box.hidden = false;
+  reason.focus();
+}
+
+function closeReport() {
+  const box = $("chat-report");
+  box.hidden = true;
+  box.replaceChildren();
+}
+
+async function sendReport() {
+  const box = $("chat-report");
+  const reason = /** @type {HTMLTextAreaElement} */ (box.querySelector("textarea")).value;
+  const response = await fetch(`/api/reports?lang=${lang()}`, {method: "POST", headers: {"Content-Type": "application/json"},
+    credentials: "same-origin", body: JSON.stringify({game: store.app.gameId, message: Number(box.dataset.message), reason})})
+    .catch((err) => ({ok: false, statusText: String(err), json: async () => ({})}));
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({}));
+    showError(data.text || data.message || response.statusText);
+    return;
+  }
+  closeReport();
+  showError("");
+  toast(t("ui.chat_reported"));
+}
+
 function messageNode(m) {
   const node = el("li", {class: "chat-message" + (m.sender === mySeat() ? " mine" : ""),
                          dataset: {chatMessage: m.id, sender: m.sender, channel: m.channel}},
+    canReport(m) ? el("button", {type: "button", class: "chat-report-button", dataset: {report: m.id},
+      title: t("ui.chat_report_title"), "aria-label": t("ui.chat_report_title"), onclick: () => openReport(m)}, "⚑") : null,
     el("span", {class: "chat-sender"}, m.sender >= 0 ? swatch(seatColour(m.sender)) : null, senderName(m)),
     el("span", {class: "chat-body"}, ...m.text.split("\n").flatMap((line, i) => i ? [el("br", {}), ...withReferences(line)] : withReferences(line))));
   if (m.sender >= 0) node.style.borderLeftColor = seatColour(m.sender);
@@ -145,7 +227,6 @@ function canWrite(channel) {
 function settings() {
   const view = store.view;
   const others = view.seats.filter((s) => s.seat !== mySeat());
-  const mute = muted();
   const parts = [el("summary", {}, t(playing() ? "ui.chat_settings" : "ui.chat_mute_players"))];
   if (playing()) {
     const humans = others.filter((s) => s.kind === "human");
@@ -165,9 +246,10 @@ function settings() {
   const writers = others.filter((s) => s.kind === "human");
   if (writers.length) {
     parts.push(el("div", {class: "chat-row"}, el("span", {class: "muted"}, t("ui.chat_mute")), ...writers.map((s) =>
-      el("button", {type: "button", class: "chat-toggle", "aria-pressed": String(mute.has(s.seat)), dataset: {mute: s.seat},
-        onclick: () => { const m = muted(); if (m.has(s.seat)) m.delete(s.seat); else m.add(s.seat); save("mute", [...m]); shown = ""; renderChat(); }},
+      el("button", {type: "button", class: "chat-toggle", "aria-pressed": String(isMuted(s)), dataset: {mute: s.seat},
+        onclick: () => toggleMute(s)},
         swatch(seatColour(s.seat)), seatName(s.seat)))));
+    if (playing()) parts.push(el("p", {class: "muted chat-hint"}, t("ui.chat_mute_everywhere")));
   }
   if (playing()) {
     parts.push(el("div", {class: "chat-row"}, el("button", {type: "button", class: "chat-toggle", "aria-pressed": String(hideSpectators()),
@@ -260,13 +342,16 @@ export function initChat() {
   panel.replaceChildren(
     el("h3", {}, t("ui.chat")),
     el("div", {id: "chat-tabs", class: "chat-tabs", role: "tablist"}),
-    el("details", {id: "chat-settings", class: "chat-settings"}),
+    el("details", {id: "chat-settings", class: "chat-settings", ontoggle: (e) => { if (e.target.open && playing()) loadAccountMutes(); }}),
     el("ol", {id: "chat-list", class: "chat-list", "aria-live": "polite"}),
+    el("form", {id: "chat-report", class: "chat-report", hidden: true, "aria-label": t("ui.chat_report_title"),
+      onsubmit: (e) => { e.preventDefault(); sendReport(); }}),
     el("p", {id: "chat-note", class: "muted chat-note", hidden: true}),
     el("p", {id: "chat-error", class: "chat-error", role: "alert", hidden: true, dataset: {chatError: "1"}}),
     form);
   panel.hidden = false;
   panel.addEventListener("click", (e) => { const ref = /** @type {Element} */ (e.target).closest(".chat-ref"); if (ref) highlight(ref); });
+  if (playing()) loadAccountMutes();
   if (store.app.mode === "replay") {
     fetch(`/api/games/${store.app.gameId}/chat/public`).then((r) => r.json()).then((data) => receiveChat({history: true, messages: data.messages}));
   }
@@ -281,7 +366,7 @@ export function renderChat() {
   const writable = canWrite(tab);
   const view = store.view;
   const signature = JSON.stringify([messages.length && messages[messages.length - 1].id, messages.length, tab, list, writable,
-    view.seats.map((s) => [s.name, s.chat_closed]), [...muted()], hideSpectators(), list.map(unread)]);
+    view.seats.map((s) => [s.name, s.chat_closed]), [...muted()], [...accountMutes], signedIn, hideSpectators(), list.map(unread)]);
   if (signature === shown) return;
   shown = signature;
   $("chat-tabs").replaceChildren(...list.map((channel) => {
