@@ -1,7 +1,8 @@
 """Random games of 3 to 6 factions, played by the random bot to their end: they end (a winner,
 or Rome falls), never crash, keep every invariant after every action (cards conserved, money
 never negative, one holder per office, a faction leader among his own, Rome's units within 25
-legions and 25 fleets, a rebel's among them), and replay identically from options + log."""
+legions and 25 fleets, a rebel's among them; veterans' allegiance owed by living senators), and
+replay identically from options + log."""
 
 from __future__ import annotations
 
@@ -43,6 +44,9 @@ def invariants(game: RomeGame) -> None:
     if rebels is not None:  # the primary rebel is in revolt, with at least nothing negative
         assert state.senators[rebels.rebel].location == "rebel" and 0 <= rebels.veterans <= rebels.legions
     legions = state.units.legions + sum(f.legions for f in state.forces) + (rebels.legions if rebels else 0)
+    for army in [state.units, *state.forces, *([rebels] if rebels else [])]:  # allegiance (R225)
+        assert 0 <= army.veterans <= army.legions and sum(army.loyal.values()) <= army.veterans
+        assert all(n > 0 and sid in state.senators for sid, n in army.loyal.items())
     fleets = state.units.fleets + sum(f.fleets for f in state.forces)
     assert 0 <= legions <= 25 and 0 <= fleets <= 25
     assert state.units.veterans <= state.units.legions

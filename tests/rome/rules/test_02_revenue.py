@@ -180,6 +180,17 @@ def test_the_rebel_pays_2_a_legion_from_his_purse_his_secondaries_then_his_facti
     assert [state.senators[x].talents for x in "123"] == [0, 0, 10] and state.factions[0].treasury == 1
 
 
+def test_veterans_owing_a_rebel_cost_him_nothing():
+    """R36 (VG 1.11.35): of four legions, two veterans owe rebels: 4T for the other two."""
+    state = position()
+    senator(state, "1", 0, location="rebel", talents=10)
+    senator(state, "2", 0, location="rebel")
+    senator(state, "5", 1)
+    state.rebellion = Rebellion(rebel="1", legions=4, veterans=3, loyal={"1": 1, "2": 1, "5": 1})
+    revenue.rebel_upkeep(ctx(state))
+    assert state.senators["1"].talents == 6 and state.rebellion.legions == 4
+
+
 def test_the_civil_war_costs_the_state_20_but_the_rebels_legions_nothing():
     """R29, R36 (ror-data §12): the rebel army is an active war; its legions are his to pay."""
     state = position()

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from rome_position import DECK, ctx, position, senator
 
-from judges.rome.engine import combat
+from judges.rome.engine import combat, legions
+from judges.rome.engine.effects import kill_senator
 from judges.rome.engine.state import Force, WarInPlay
 
 
@@ -222,3 +223,18 @@ def test_enemys_ally_deserts_intensified_takes_the_white_dice_away_on_an_odd_rol
     state.events["enemys_ally_deserts"] = 2
     combat.combat(ctx(state, [1, 1, 3]))
     assert force.legions == 10
+
+
+def test_the_new_veteran_owes_the_commander_and_a_lost_veteran_takes_it_along():
+    """R224-R226 (VG 1.10.5, 1.10.6): the victory's veteran owes allegiance to the commander; a
+    lost veteran (drawn 1 of 2 legions, then 1 of 1 veterans) takes its allegiance with it; a dead
+    senator's markers are gone, his veterans stay veterans."""
+    state, force = land_position()
+    combat.combat(ctx(state, [6, 6, 5]))
+    assert (force.veterans, force.loyal) == (1, {"1": 1})
+    small = Force(war="x", legions=2, veterans=1, loyal={"1": 1})
+    legions.lose(ctx(state, [1, 1]), small, 1)
+    assert (small.legions, small.veterans, small.loyal) == (1, 0, {})
+    state.units.legions, state.units.veterans, state.units.loyal = 3, 2, {"1": 2}
+    kill_senator(ctx(state), "1", "mortality")
+    assert (state.units.veterans, state.units.loyal) == (2, {})

@@ -60,6 +60,41 @@ def test_legions_follow_on_5_a_talent_adds_1_and_fleets_stay_with_rome():
     assert (s.location, s.office, s.knights) == ("rebel", "", 0)
 
 
+def test_veterans_owing_him_follow_without_a_roll_others_roll():
+    """R240 (VG 1.11.31): of three legions, his own veteran follows; the veteran owing "5" rolls
+    a 6 and follows, the regular rolls a 1: two dice only."""
+    state = position()
+    force = victor(state, legions=3, veterans=2)
+    force.loyal = {"1": 1, "5": 1}
+    senator(state, "2", 0)  # he will owe his declaration of loyalty
+    game = to_declarations(game_in(state, "revolution", [6, 1]))
+    game.apply(RollLegions(player=0, talents=0))
+    game.apply(Revolt(player=0))
+    assert state.rebellion == Rebellion(rebel="1", legions=2, veterans=2, loyal={"1": 1, "5": 1})
+    assert (state.units.legions, state.units.veterans) == (1, 0)
+
+
+def test_veterans_owing_a_rebel_desert_to_him_wherever_they_are():
+    """R244 (VG 1.11.34): the secondary rebel's veterans in Rome's box and the rebel's own in
+    another force desert to the rebel army."""
+    state = position()
+    victor(state, legions=1)
+    senator(state, "2", 0)
+    senator(state, "6", 0)  # he will owe his declaration of loyalty after "2"
+    state.units.legions, state.units.veterans, state.units.loyal = 4, 2, {"2": 2}
+    state.wars = [WarInPlay(id="punic_1", state="active")]
+    senator(state, "3", 1, location="field")
+    other = Force(war="punic_1", commander="3", legions=3, veterans=1, loyal={"1": 1})
+    state.forces.append(other)
+    game = to_declarations(game_in(state, "revolution", [6]))
+    game.apply(RollLegions(player=0, talents=0))
+    game.apply(Revolt(player=0))
+    assert (other.legions, other.veterans, other.loyal) == (2, 0, {})
+    game.apply(JoinRevolt(player=0, join=True))
+    assert state.rebellion == Rebellion(rebel="1", legions=4, veterans=3, loyal={"1": 1, "2": 2})
+    assert (state.units.legions, state.units.veterans, state.units.loyal) == (2, 0, {})
+
+
 def test_no_legion_following_means_no_revolt():
     """R241: every die below 5."""
     state = position()
@@ -213,6 +248,24 @@ def test_a_stalemate_costs_both_armies_and_the_civil_war_goes_on():
     assert (force.legions, state.rebellion.legions) == (4, 2)
     combat.end_of_combat(ctx(state))
     assert state.result is None and state.rebellion is not None
+
+
+def test_a_loyal_senators_veterans_leave_the_rebel_army_for_the_senates():
+    """R249 [D: their senator so orders]: the rebel army's veteran owing "4" (loyal) joins the
+    Senate's army before the battle: 18 + 11 + 4 − (3 + 3) = 27, a victory."""
+    state, force = rebel_position()
+    state.rebellion.veterans, state.rebellion.loyal = 1, {"4": 1}
+    state.senators["4"].faction = 0
+    combat.combat(ctx(state, [6, 6, 6]))
+    assert (force.legions, force.veterans, force.loyal) == (11, 2, {"4": 1, "1": 1})
+
+
+def test_a_civil_war_stalemate_makes_a_veteran_on_each_side():
+    """VG 1.10.5: each owing its own general."""
+    state, force = rebel_position(legions=6)
+    combat.combat(ctx(state, [2, 3, 3, 30, 29]))
+    assert (force.veterans, force.loyal) == (1, {"1": 1})
+    assert (state.rebellion.veterans, state.rebellion.loyal) == (1, {"2": 1})
 
 
 def test_a_chit_can_kill_the_rebel_and_end_the_revolt():

@@ -16,6 +16,7 @@ from .board import active_wars, holder
 from .context import Ctx
 from .effects import come_home, kill_senator, send_master_home
 from .events import deserters, omens
+from .legions import lose, make_veteran, move
 from .mortality import draw_chits
 from .state import CIVIL_WAR, Force, ProvinceInPlay, Senator, WarInPlay
 from .victory import rebel_wins, rome_falls
@@ -162,7 +163,7 @@ def battle(ctx: Ctx, force: Force, war: WarInPlay, naval: bool) -> str:
         force.commander = ""
         return result
     if result != "victory" and not naval and force.legions:
-        force.veterans = min(force.legions, force.veterans + 1)  # VG 1.10.5
+        make_veteran(force, force.commander)  # VG 1.10.5
     fate(ctx, force, war.id, lost_l + lost_f, result, master)
     if result == "victory":
         win(ctx, force, war, naval)
@@ -173,19 +174,8 @@ def battle(ctx: Ctx, force: Force, war: WarInPlay, naval: bool) -> str:
 
 def lose_units(ctx: Ctx, force: Force, legions: int, fleets: int) -> None:
     """VG 1.10.6: lost legions are drawn at random among regular and veteran ones."""
-    force.legions, force.veterans = lose_legions(ctx, force.legions, force.veterans, legions)
+    lose(ctx, force, legions)
     force.fleets -= min(fleets, force.fleets)
-
-
-def lose_legions(ctx: Ctx, legions: int, veterans: int, lost: int) -> tuple[int, int]:
-    """`lost` legions drawn one by one at random among regular and veteran ones: what is left."""
-    for _ in range(lost):
-        if legions == 0:
-            break
-        if veterans and ctx.dice.roll(legions) <= veterans:
-            veterans -= 1
-        legions -= 1
-    return legions, veterans
 
 
 def fate(ctx: Ctx, force: Force, war: str, lost: int, result: str, master: Senator | None = None) -> None:
@@ -236,7 +226,7 @@ def win(ctx: Ctx, force: Force, war: WarInPlay, naval: bool) -> None:
         ctx.report("rome.combat.naval_victory", war=war.id)
         return
     if force.legions:
-        force.veterans = min(force.legions, force.veterans + 1)
+        make_veteran(force, force.commander)
     spoils = 0 if is_revolt(ctx, war.id) else card.spoils
     war_beaten(ctx, war, spoils)
     ctx.report("rome.combat.victory", war=war.id, talents=spoils)
@@ -331,6 +321,8 @@ def civil_battle(ctx: Ctx, force: Force) -> str:
     assert rebels is not None
     state.scratch["civil_fought"] = True
     force.fought = True
+    for owner in [o for o in rebels.loyal if state.senators[o].location != "rebel"]:
+        move(rebels, force, 0, [owner] * rebels.loyal[owner])  # R249 [D: their senator so orders]
     commander = state.senators.get(force.commander)
     master = master_with(ctx, force)
     rebel = rebels.rebel
@@ -343,7 +335,9 @@ def civil_battle(ctx: Ctx, force: Force) -> str:
     lost_rome = min(n, force.legions)
     lost_rebel = 0 if row.result == "defeat" else min(n, rebels.legions)
     lose_units(ctx, force, lost_rome, 0)
-    rebels.legions, rebels.veterans = lose_legions(ctx, rebels.legions, rebels.veterans, lost_rebel)
+    lose(ctx, rebels, lost_rebel)
+    if row.result in ("stalemate", "defeat") and rebels.legions:
+        make_veteran(rebels, rebel)  # VG 1.10.5
     ctx.report(
         "rome.combat.civil_war", senator=force.commander, rebel=rebel, int=natural, total=total, result=row.result
     )
@@ -370,8 +364,8 @@ def civil_battle(ctx: Ctx, force: Force) -> str:
         hero.popularity = min(9, hero.popularity + gain)
         state.unrest = max(0, state.unrest + ctx.rules.victory_unrest)
         force.won = True
-        if force.legions:
-            force.veterans = min(force.legions, force.veterans + 1)
+    if row.result in ("stalemate", "victory") and force.legions:
+        make_veteran(force, force.commander)  # VG 1.10.5
     if state.rebellion is not None and (row.result == "victory" or state.rebellion.legions == 0):
         kill_senator(ctx, rebel, "execution")
     elif state.rebellion is not None and force.commander:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..cards import Deck
 from .context import Ctx
+from .legions import Army, forget, move_all
 from .state import CIVIL_WAR, UNALIGNED, Force, Senator
 
 CAUSES = ("mortality", "mob", "epidemic", "battle", "assassination", "execution")
@@ -44,6 +45,11 @@ def kill_senator(ctx: Ctx, senator_id: str, cause: str) -> None:
         send_master_home(ctx)
     leader = s.faction != UNALIGNED and state.factions[s.faction].leader == senator_id
     rebel = state.rebellion is not None and state.rebellion.rebel == senator_id
+    armies: list[Army] = [state.units, *state.forces]
+    if state.rebellion is not None:
+        armies.append(state.rebellion)
+    for army in armies:
+        forget(army, senator_id)  # VG 1.10.5: his veterans' allegiance dies with him
     if state.rebellion is not None and state.rebellion.master == senator_id:
         state.rebellion.master = ""
     if s.statesman:
@@ -70,9 +76,9 @@ def revolt_fails(ctx: Ctx, faction: int) -> None:
     if army is None:
         return
     state.rebellion = None
-    state.units.legions += army.legions
-    state.units.veterans += army.veterans
-    ctx.report("rome.revolution.revolt_fails", faction=faction, legions=army.legions)
+    legions = army.legions
+    move_all(army, state.units)
+    ctx.report("rome.revolution.revolt_fails", faction=faction, legions=legions)
     for force in [f for f in state.forces if f.war == CIVIL_WAR and not f.won]:
         state.forces.remove(force)
         come_home(ctx, force)
@@ -84,9 +90,9 @@ def revolt_fails(ctx: Ctx, faction: int) -> None:
 def come_home(ctx: Ctx, force: Force) -> None:
     """Units back to the active-forces box, the commander back to Rome."""
     units = ctx.state.units
-    units.legions += force.legions
-    units.veterans += force.veterans
+    move_all(force, units)
     units.fleets += force.fleets
+    force.fleets = 0
     s = ctx.state.senators.get(force.commander)
     if s is not None and s.location == "field":
         s.location = "rome"

@@ -12,6 +12,7 @@ from ...engine.errors import IllegalAction
 from .actions import Contribute, Done, Ransom, Transfer
 from .board import active_wars, aligned
 from .context import Ctx
+from .legions import move, owners
 from .state import Decision
 from .victory import rome_falls
 
@@ -23,10 +24,11 @@ EARNS = ("rome", "field", "province")  # captives and rebels earn nothing (R33, 
 
 
 def rebel_upkeep(ctx: Ctx) -> bool:
-    """R35-R37 (VG 1.11.35): before anything else, the rebel pays 2T for each of his legions from
-    his personal treasury, then his secondary rebels', then his faction's; the legions he cannot
-    pay go back to the Senate's box (regulars first) [D: Rome keeps them and pays their upkeep
-    with its own; the HRAO is not asked]."""
+    """R35-R37 (VG 1.11.35): before anything else, the rebel pays 2T for each of his legions but
+    the veterans owing allegiance to a rebel (R36), from his personal treasury, then his secondary
+    rebels', then his faction's; the legions he cannot pay go back to the Senate's box (regulars
+    first, then veterans owing no rebel) [D: Rome keeps them and pays their upkeep with its own;
+    the HRAO is not asked]."""
     state, rules = ctx.state, ctx.rules
     rebels = state.rebellion
     if rebels is None or rebels.legions == 0:
@@ -34,20 +36,21 @@ def rebel_upkeep(ctx: Ctx) -> bool:
     rebel = state.senators[rebels.rebel]
     purses = [rebel] + [s for s in aligned(state, rebel.faction) if s.location == "rebel" and s.id != rebel.id]
     faction = state.factions[rebel.faction]
+    free = [o for o in owners(rebels) if o and state.senators[o].location == "rebel"]
     money = sum(s.talents for s in purses) + faction.treasury
-    kept = min(rebels.legions, money // rules.rebel_unit_upkeep)
+    due = rebels.legions - len(free)
+    kept = min(due, money // rules.rebel_unit_upkeep)
     owed = kept * rules.rebel_unit_upkeep
     for s in purses:
         paid = min(owed, s.talents)
         s.talents -= paid
         owed -= paid
     faction.treasury -= owed
-    released = rebels.legions - kept
-    veterans = max(0, released - (rebels.legions - rebels.veterans))
-    rebels.legions -= released
-    rebels.veterans -= veterans
-    state.units.legions += released
-    state.units.veterans += veterans
+    released = due - kept
+    regulars = min(released, rebels.legions - rebels.veterans)
+    others = [o for o in owners(rebels) if not o or state.senators[o].location != "rebel"]
+    others.sort(key=lambda o: o != "")
+    move(rebels, state.units, regulars, others[: released - regulars])
     ctx.report("rome.revenue.rebel_upkeep", senator=rebel.id, talents=kept * rules.rebel_unit_upkeep, int=released)
     return True
 

@@ -3,14 +3,16 @@ concessions, hands are cut to five, then each commander who won a land victory t
 down his command or declares himself in revolt; the senators of a rebel's faction join him or
 stay loyal.
 
-A rebel's legions are those that follow him on the roll [D: veterans' allegiance is not tracked
-(R225, R226 not yet): every legion rolls, the talents going to veterans first]. Not played yet:
-card trading between players (R237)."""
+A rebel's legions are the veterans owing him allegiance and those that follow him on the roll
+(the talents going to veterans first [D]); veterans owing any rebel allegiance desert to him.
+Not played yet: card trading between players (R237)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
+
+import msgspec
 
 from ...engine.errors import IllegalAction
 from .actions import Discard, JoinRevolt, LayDown, Revolt, RollLegions
@@ -18,6 +20,7 @@ from .board import aligned, hrao_order, order_from, rank_key
 from .combat import rebel_strength, return_force
 from .context import Ctx
 from .effects import send_master_home
+from .legions import Army, move, move_all, owners
 from .setup import in_turn
 from .state import UNALIGNED, Decision, Force, Rebellion, Senator
 
@@ -101,9 +104,15 @@ def victors_force(ctx: Ctx, senator: str) -> Force:
     return next(f for f in ctx.state.forces if f.won and f.commander == senator)
 
 
-def army_strength(ctx: Ctx, army: dict[str, Any]) -> int:
-    """A declared (or rolled) rebel army's strength, his rating included (VG 1.11.3)."""
-    return rebel_strength(ctx, ctx.state.senators[army["senator"]], army["legions"], army["veterans"])
+def roll_strength(ctx: Ctx, roll: dict[str, Any]) -> int:
+    """The army that would follow him, his rating included (VG 1.11.3)."""
+    return rebel_strength(ctx, ctx.state.senators[roll["senator"]], roll["legions"], len(roll["veterans"]))
+
+
+def candidate_of(ctx: Ctx) -> Rebellion | None:
+    """The strongest rebel declared so far this phase (VG 1.11.3), with his army."""
+    found = ctx.state.scratch.get("candidate")
+    return None if found is None else msgspec.convert(found, Rebellion)
 
 
 def revolt_refusal(ctx: Ctx, decision: Decision) -> str | None:
@@ -112,11 +121,17 @@ def revolt_refusal(ctx: Ctx, decision: Decision) -> str | None:
         return "rome.error.legions_not_rolled"
     if roll["legions"] == 0:
         return "rome.error.no_legion_follows"
-    candidate = ctx.state.scratch.get("candidate")
+    candidate = candidate_of(ctx)
     if candidate is not None:
-        if army_strength(ctx, roll) <= army_strength(ctx, candidate):
+        theirs = rebel_strength(ctx, ctx.state.senators[candidate.rebel], candidate.legions, candidate.veterans)
+        if roll_strength(ctx, roll) <= theirs:
             return "rome.error.rebel_too_weak"  # VG 1.11.3: only a stronger army displaces him
     return None
+
+
+def rolling(force: Force, senator: str) -> int:
+    """How many of his legions roll: all but the veterans owing him allegiance (R240)."""
+    return force.legions - force.loyal.get(senator, 0)
 
 
 def legal_revolt(ctx: Ctx, decision: Decision) -> Iterable[LayDown | RollLegions | Revolt]:
@@ -127,7 +142,7 @@ def legal_revolt(ctx: Ctx, decision: Decision) -> Iterable[LayDown | RollLegions
     roll = ctx.state.scratch.get("revolt_roll")
     if roll is None or roll["senator"] != decision.subject:
         s = ctx.state.senators[decision.subject]
-        most = min(s.talents, victors_force(ctx, s.id).legions)
+        most = min(s.talents, rolling(victors_force(ctx, s.id), s.id))
         out += [RollLegions(player=seat, talents=t) for t in sorted({0, most})]
     elif revolt_refusal(ctx, decision) is None:
         out.append(Revolt(player=seat))
@@ -148,7 +163,7 @@ def apply_revolt(ctx: Ctx, decision: Decision, action: LayDown | RollLegions | R
     if isinstance(action, RollLegions):
         if rolled is not None and rolled["senator"] == s.id:
             raise IllegalAction(RULE_REVOLT, "rome.error.legions_rolled", f"{s.id} has rolled for his legions")
-        if not 0 <= action.talents <= min(s.talents, force.legions):
+        if not 0 <= action.talents <= min(s.talents, rolling(force, s.id)):
             raise IllegalAction(RULE_REVOLT, "rome.error.not_enough_talents", f"{action.talents}T for the rolls")
         roll_legions(ctx, s, force, action.talents)
         return
@@ -157,34 +172,43 @@ def apply_revolt(ctx: Ctx, decision: Decision, action: LayDown | RollLegions | R
         raise IllegalAction(RULE_REVOLT, why, f"{s.id} cannot revolt")
     state.pending.remove(decision)
     assert rolled is not None
-    previous = state.scratch.get("candidate")
+    previous = candidate_of(ctx)
     if previous is not None:  # VG 1.11.3: the weaker declaration is ignored: he lays down
-        units = state.units
-        units.legions += previous["legions"]
-        units.veterans += previous["veterans"]
-        earlier = state.senators.get(previous["senator"])
+        move_all(previous, state.units)
+        earlier = state.senators.get(previous.rebel)
         if earlier is not None:
             earlier.location = "rome"
     state.forces.remove(force)
-    units = state.units  # R242: fleets, and the legions that did not follow, go back to Rome
-    units.legions += force.legions - rolled["legions"]
-    units.veterans += force.veterans - rolled["veterans"]
-    units.fleets += force.fleets
-    state.scratch["candidate"] = {"senator": s.id, "legions": rolled["legions"], "veterans": rolled["veterans"]}
-    ctx.report("rome.revolution.declares", senator=s.id, legions=rolled["legions"])
+    army_ = Rebellion(rebel=s.id)
+    move(force, army_, rolled["regulars"], rolled["veterans"])
+    state.units.fleets += force.fleets  # R242: fleets, and the legions that did not follow, go home
+    force.fleets = 0
+    move_all(force, state.units)
+    state.scratch["candidate"] = msgspec.to_builtins(army_)
+    ctx.report("rome.revolution.declares", senator=s.id, legions=army_.legions)
 
 
 def roll_legions(ctx: Ctx, s: Senator, force: Force, talents: int) -> None:
-    """R240, R241 (VG 1.11.31): a die per legion, +1 on as many as talents spent (veterans
-    first); a legion follows on the era's number or more."""
+    """R240, R241 (VG 1.11.31): veterans owing him allegiance follow him; a die for every other
+    legion, +1 on as many as talents spent (veterans first); it follows on the era's number or
+    more."""
     s.talents -= talents
-    legions = veterans = 0
-    for i in range(force.legions):
-        die = ctx.roll(1)[0] + (1 if i < talents else 0)
-        if die >= ctx.rules.rebel_legion_joins_on:
-            legions += 1
-            veterans += 1 if i < force.veterans else 0
-    ctx.state.scratch["revolt_roll"] = {"senator": s.id, "legions": legions, "veterans": veterans}
+    others = [o for o in owners(force) if o != s.id]
+    followers = [s.id] * force.loyal.get(s.id, 0)
+    regulars = 0
+    for i in range(rolling(force, s.id)):
+        if ctx.roll(1)[0] + (1 if i < talents else 0) >= ctx.rules.rebel_legion_joins_on:
+            if i < len(others):
+                followers.append(others[i])
+            else:
+                regulars += 1
+    legions = regulars + len(followers)
+    ctx.state.scratch["revolt_roll"] = {
+        "senator": s.id,
+        "legions": legions,
+        "regulars": regulars,
+        "veterans": followers,
+    }
     ctx.report("rome.revolution.legions", senator=s.id, int=legions, legions=force.legions)
 
 
@@ -193,12 +217,13 @@ def establish(ctx: Ctx, candidate: dict[str, Any]) -> None:
     senator of his faction, but a captive, declares at once (R243; a Master of Horse only when
     the rebel is Dictator, R245)."""
     state = ctx.state
-    rebel = state.senators[candidate["senator"]]
+    state.rebellion = msgspec.convert(candidate, Rebellion)
+    rebel = state.senators[state.rebellion.rebel]
     was_dictator = rebel.office == "dictator"
-    state.rebellion = Rebellion(rebel=rebel.id, legions=candidate["legions"], veterans=candidate["veterans"])
     if was_dictator:
         send_master_home(ctx)  # VG 1.11.32: he keeps his office unless he joins
     become_rebel(ctx, rebel)
+    desert(ctx, rebel.id)
     ctx.report("rome.revolution.revolt", senator=rebel.id, legions=state.rebellion.legions)
     for other in aligned(state, rebel.faction):
         if other.id == rebel.id or other.location in ("captive", "rebel"):
@@ -206,6 +231,18 @@ def establish(ctx: Ctx, candidate: dict[str, Any]) -> None:
         if other.office == "master_of_horse" and not was_dictator:
             continue
         state.pending.append(Decision(rebel.faction, "join_revolt", other.id))
+
+
+def desert(ctx: Ctx, senator: str) -> None:
+    """R244 (VG 1.11.34): every veteran owing a rebel allegiance, in Rome's box or in any force,
+    deserts to the rebel army."""
+    state = ctx.state
+    assert state.rebellion is not None
+    holders: list[Army] = [state.units, *state.forces]
+    for holder in holders:
+        n = holder.loyal.get(senator, 0)
+        if n:
+            move(holder, state.rebellion, 0, [senator] * n)
 
 
 def become_rebel(ctx: Ctx, s: Senator) -> None:
@@ -245,3 +282,4 @@ def apply_join_revolt(ctx: Ctx, decision: Decision, action: JoinRevolt) -> None:
     if s.office == "master_of_horse":
         army_.master = s.id
     become_rebel(ctx, s)
+    desert(ctx, s.id)

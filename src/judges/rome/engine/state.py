@@ -120,6 +120,7 @@ class Units(Struct, kw_only=True):
     legions: int = 0
     veterans: int = 0  # of the legions, how many are veterans (each counts 2 in battle)
     fleets: int = 0
+    loyal: dict[str, int] = field(default_factory=dict)  # veterans owing each senator (R225)
 
 
 class Force(Struct, kw_only=True):
@@ -131,6 +132,7 @@ class Force(Struct, kw_only=True):
     legions: int = 0  # veterans included
     veterans: int = 0
     fleets: int = 0
+    loyal: dict[str, int] = field(default_factory=dict)  # veterans owing each senator (R225)
     fought: bool = False  # fought this Combat phase
     won: bool = False  # its commander won the war this turn: he returns in the Revolution phase
 
@@ -142,6 +144,7 @@ class Rebellion(Struct, kw_only=True):
     rebel: str
     legions: int = 0  # veterans included
     veterans: int = 0
+    loyal: dict[str, int] = field(default_factory=dict)  # veterans owing each senator (R225)
     master: str = ""  # the ex-Master of Horse who joined a rebel Dictator (R245): adds his rating
     won: bool = False  # he met a winning condition (VG 1.12.2): no longer an active war
 

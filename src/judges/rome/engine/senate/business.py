@@ -23,6 +23,7 @@ from ..actions import (
 from ..board import holder
 from ..combat import army, commander_bonus, rebel_army_strength, return_force, strength, war_on_board
 from ..context import Ctx
+from ..legions import take
 from ..state import CIVIL_WAR, UNALIGNED, Decision, Force, Senator
 from .sitting import RULE_PROPOSAL, _sitting, ask_presiding, in_senate, presiding, put_to_vote, tally
 
@@ -549,10 +550,10 @@ def enact(ctx: Ctx, kind: str, subject: list[str]) -> None:
         return
     commander, war, legions, veterans, fleets = subject[1], subject[2], *map(int, subject[3:])
     units = state.units
-    units.legions -= legions
-    units.veterans -= veterans
     units.fleets -= fleets
-    state.forces.append(Force(war=war, commander=commander, legions=legions, veterans=veterans, fleets=fleets))
+    force = Force(war=war, commander=commander, fleets=fleets)
+    take(units, force, legions, veterans)  # [D] veterans owing no allegiance go first
+    state.forces.append(force)
     s = state.senators[commander]
     master = master_of(ctx, s)
     s.location = "field"
