@@ -184,6 +184,7 @@ def apply_revolt(ctx: Ctx, decision: Decision, action: LayDown | RollLegions | R
     state.units.fleets += force.fleets  # R242: fleets, and the legions that did not follow, go home
     force.fleets = 0
     move_all(force, state.units)
+    s.location = "rebel"  # declared: out of Rome with his army (his markers go when he stands)
     state.scratch["candidate"] = msgspec.to_builtins(army_)
     ctx.report("rome.revolution.declares", senator=s.id, legions=army_.legions)
 

@@ -507,11 +507,8 @@ def enact(ctx: Ctx, kind: str, subject: list[str]) -> None:
         force = field_force(ctx, subject[1])
         legions, veterans, fleets = map(int, subject[2:])
         if force is not None:
-            force.legions -= legions
-            force.veterans -= veterans
+            take(force, state.units, legions, veterans)  # [D] veterans owing no allegiance first
             force.fleets -= fleets
-            state.units.legions += legions
-            state.units.veterans += veterans
             state.units.fleets += fleets
             ctx.report("rome.senate.withdrawn", senator=subject[1], legions=legions, fleets=fleets)
         return
@@ -519,11 +516,8 @@ def enact(ctx: Ctx, kind: str, subject: list[str]) -> None:
         force = field_force(ctx, subject[1])
         legions, veterans, fleets = map(int, subject[2:])
         if force is not None:
-            state.units.legions -= legions
-            state.units.veterans -= veterans
+            take(state.units, force, legions, veterans)  # [D] veterans owing no allegiance first
             state.units.fleets -= fleets
-            force.legions += legions
-            force.veterans += veterans
             force.fleets += fleets
             ctx.report("rome.senate.reinforced", senator=subject[1], legions=legions, fleets=fleets)
         return
