@@ -418,7 +418,8 @@ class FairPool:
         """The jobs waiting (of `game`'s share only, when given)."""
         if game is not None:
             return sum(len(queues.get(game, ())) for queues in self._queues.values())
-        return sum(len(q) for queues in self._queues.values() for q in queues.values())
+        # each table's queues copied at once: the metrics' own listener reads this from its thread
+        return sum(len(q) for queues in self._queues.values() for q in list(queues.values()))
 
     def used(self, game: str) -> float:
         """The CPU seconds the game's bots used lately (decayed)."""

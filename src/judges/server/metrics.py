@@ -95,7 +95,10 @@ for _reason in ("busy", "address"):
 
 
 class Live(Collector):
-    """What is read from one service's state when the metrics are scraped."""
+    """What is read from one service's state when the metrics are scraped. The listener of
+    `JUDGES_METRICS_PORT` reads it from a thread of its own: every dict is copied in one step
+    (`list(...)`, which the interpreter does without letting the event loop run) before it is
+    walked."""
 
     def __init__(self, service: GameService) -> None:
         self.service = service
