@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .neutral import NeutralRomeBot
 from .random_bot import RandomRomeBot
 
 
@@ -21,4 +22,17 @@ class RandomSeatBot:
         return self.bot.choose(legal)
 
 
-BOTS: dict[str, Callable[..., Any]] = {"random": RandomSeatBot}
+class NeutralSeatBot:
+    """The neutral bot (VG's solitaire Neutral guidelines, docs/rome/bots.md) behind the
+    protocol's signature: it reads the seat's view."""
+
+    name = "neutral"
+
+    def __init__(self, seed: int) -> None:
+        self.bot = NeutralRomeBot(seed)
+
+    def choose(self, seat: int, legal: list[Any], view: Callable[[], Any]) -> Any:
+        return self.bot.choose(legal, view())
+
+
+BOTS: dict[str, Callable[..., Any]] = {"random": RandomSeatBot, "neutral": NeutralSeatBot}
