@@ -27,9 +27,11 @@ from ..engine.actions import (
     Action,
     Appeal,
     AppointMaster,
+    Assassinate,
     AttractKnight,
     AwardConcession,
     Bid,
+    Bodyguards,
     ChooseLeader,
     CloseSenate,
     Consent,
@@ -39,7 +41,9 @@ from ..engine.actions import (
     Discard,
     DiscardLeader,
     Done,
+    JoinRevolt,
     LandBill,
+    LayDown,
     Persuade,
     PlayConcession,
     PlayStatesman,
@@ -55,6 +59,7 @@ from ..engine.actions import (
     Skip,
     Spoils,
     SponsorGames,
+    SueForPeace,
     Transfer,
     Veto,
     Vote,
@@ -686,8 +691,9 @@ def attackable(seen: _Seen) -> list[WarInPlay]:
 
 def plan(seen: _Seen, commanders: int) -> list[Attack]:
     """VG 4.05.3's plans, read as one rule [D]: Rome attacks as many active wars as it has
-    commanders for and can give adequate forces (VG 4.05.31), the most dangerous or largest
-    first (VG 4.05.32), skipping those it cannot afford (VG 4.05.33); an inactive war only when
+    commanders for and can give adequate forces (VG 4.05.31), the weakest first (VG takes the
+    largest or most dangerous, 4.05.32: the weakest first beats more wars before four are
+    active), skipping those it cannot afford (VG 4.05.33); an inactive war only when
     no war is active (attacked, it turns active and counts toward the four that end Rome); with
     no adequate force anywhere, the weakest active war with all it can send (VG's last crisis
     plan)."""
@@ -695,7 +701,7 @@ def plan(seen: _Seen, commanders: int) -> list[Attack]:
         return []
     wars = attackable(seen)
     active = [w for w in wars if w.state in ("active", "unprosecuted")]
-    targets = active or [w for w in wars if w.state == "inactive"]
+    targets = sorted(active, key=lambda w: (seen.land(w), w.id)) or [w for w in wars if w.state == "inactive"]
     chosen: list[Attack] = []
     for w in targets:
         if len(chosen) == commanders:
@@ -932,6 +938,51 @@ def vote(seen: _Seen, legal: Sequence[Action]) -> Action | None:
     return next((a for a in legal if isinstance(a, Vote) and a.talents == 0 and a.choice == "nay"), None)
 
 
+# --- assassins, peace, revolts ---------------------------------------------------------------------
+
+
+def assassination(seen: _Seen, legal: Sequence[Action]) -> Action | None:
+    """VG 4.07.3: only against a senator of 21 influence or more who has more than any other,
+    with every Assassin card held; [D] the assassin is the senator of least influence."""
+    s = seen.state.senators
+    tops = sorted((x.influence for x in s.values()), reverse=True)
+    options = [
+        a
+        for a in legal
+        if isinstance(a, Assassinate)
+        and s[a.target].influence >= 21
+        and s[a.target].influence == tops[0]
+        and (len(tops) == 1 or tops[1] < tops[0])
+    ]
+    if not options:
+        return _done(legal)
+    return min(options, key=lambda a: (-a.cards, s[a.assassin].influence, int(a.assassin)))
+
+
+def bodyguards(seen: _Seen, legal: Sequence[Action]) -> Action | None:
+    """VG 4.07.4: every Secret Bodyguard held is played."""
+    options = [a for a in legal if isinstance(a, Bodyguards)]
+    return max(options, key=lambda a: a.cards) if options else None
+
+
+def sue_for_peace(seen: _Seen, legal: Sequence[Action]) -> Action | None:
+    """[D] New Alliance: the strongest war sues for peace (then the lowest id)."""
+    wars = {w.id: w for w in seen.state.wars}
+    options = [a for a in legal if isinstance(a, SueForPeace)]
+    return min(options, key=lambda a: (-seen.land(wars[a.war]) if a.war in wars else 0, a.war)) if options else None
+
+
+def revolt(seen: _Seen, legal: Sequence[Action]) -> Action | None:
+    """[D] A neutral commander lays down his command: Rome's survival first (VG 4.06.2 lets a
+    Neutral revolt only when he can pay and hold 60% of the legions)."""
+    return _first(legal, LayDown)
+
+
+def join_revolt(seen: _Seen, legal: Sequence[Action]) -> Action | None:
+    """[D] A neutral senator stays loyal to Rome."""
+    return JoinRevolt(player=seen.seat, join=False)
+
+
 ANSWERS: Mapping[str, Callable[[_Seen, Sequence[Action]], Action | None]] = {
     "choose_leader": choose_leader,
     "play_cards": play_cards,
@@ -954,4 +1005,9 @@ ANSWERS: Mapping[str, Callable[[_Seen, Sequence[Action]], Action | None]] = {
     "consent": consent,
     "vote": vote,
     "discard": discard,
+    "assassination": assassination,
+    "bodyguards": bodyguards,
+    "sue_for_peace": sue_for_peace,
+    "revolt": revolt,
+    "join_revolt": join_revolt,
 }
