@@ -1,5 +1,6 @@
 """How Republic of Rome's games end under each Rome bot, on paired seeds: every bot plays the
-same deals (options seed), 3 to 6 factions, and the endings are counted.
+same deals (the game's seed), 3 to 6 factions, through the game protocol's headless loop, and
+the endings are counted.
 
 Run: .venv/bin/python bench/rome_bots.py [--first-seed 9000] [--seeds 10] [--bots random,neutral]
 """
@@ -10,11 +11,8 @@ import argparse
 import time
 from collections import Counter
 
-from judges.rome.bots import ROME_BOTS
-from judges.rome.engine.state import RomeOptions
-from judges.rome.play import play_bots
-
-FALLS = ("wars", "people_revolt", "bankruptcy")
+from judges.games.protocol import play_to_end
+from judges.games.rome_game import FALLS, ROME, new_game
 
 
 def main() -> None:
@@ -29,10 +27,11 @@ def main() -> None:
         games = 0
         for players in (3, 4, 5, 6):
             for seed in range(args.seeds):
-                bots = [ROME_BOTS[name](seed * 10 + seat) for seat in range(players)]
-                game = play_bots(RomeOptions(players=players, seed=args.first_seed + seed), bots)
-                assert game.state.result is not None
-                endings[game.state.result.ending] += 1
+                game_seed = args.first_seed + seed
+                game = play_to_end(new_game(players, game_seed), ROME.seat_bots([name] * players, game_seed))
+                outcome = game.outcome()
+                assert outcome is not None
+                endings[outcome.ending] += 1
                 games += 1
         falls = sum(endings[e] for e in FALLS)
         cpu = (time.process_time() - start) / games

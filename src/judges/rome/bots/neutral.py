@@ -983,6 +983,12 @@ def join_revolt(seen: _Seen, legal: Sequence[Action]) -> Action | None:
     return JoinRevolt(player=seen.seat, join=False)
 
 
+def tribune_proposal(seen: _Seen, legal: Sequence[Action]) -> Action | None:
+    """[D] A neutral never plays a tribune to make its own proposal; should it owe one, it lets
+    the chance go."""
+    return _done(legal)
+
+
 ANSWERS: Mapping[str, Callable[[_Seen, Sequence[Action]], Action | None]] = {
     "choose_leader": choose_leader,
     "play_cards": play_cards,
@@ -1010,4 +1016,5 @@ ANSWERS: Mapping[str, Callable[[_Seen, Sequence[Action]], Action | None]] = {
     "sue_for_peace": sue_for_peace,
     "revolt": revolt,
     "join_revolt": join_revolt,
+    "tribune_proposal": tribune_proposal,
 }
