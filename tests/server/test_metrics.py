@@ -102,15 +102,21 @@ def test_actions_latency_games_sockets_and_the_bots_are_counted(client):
     data = create(client)
     game_id, token = data["id"], data["seats"][0]["token"]
     start = wait_for_human(client, game_id, token)
-    with client.websocket_connect(f"/ws/games/{game_id}", headers={"X-Seat-Token": token}) as ws:
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}", headers={"X-Seat-Token": token}) as ws,
+        client.websocket_connect(f"/ws/games/{game_id}/spectate") as watching,
+    ):
         assert ws.receive_json()["type"] == "full"
+        assert watching.receive_json()["type"] == "full"
         middle = scrape(client)
         assert value(middle, "judges_sockets_open", role="player") == 1
+        assert value(middle, "judges_sockets_open", role="spectator") == 1
         assert value(middle, "judges_games_in_memory", state="running") >= 1
         assert act(client, game_id, token, {"type": "vote", "candidate": 99}).status_code == 422
         assert act(client, game_id, token, {"type": "end_turn"}).status_code == 200
         after = scrape(client)
-    assert value(scrape(client), "judges_sockets_open", role="player") == 0  # the socket closed
+    closed = scrape(client)
+    assert [value(closed, "judges_sockets_open", role=role) for role in ("player", "spectator")] == [0, 0]
     assert moved(before, after, "judges_games_created_total") == 1
     assert moved(before, after, "judges_actions_total", by="player") == 1
     assert moved(before, after, "judges_actions_refused_total") == 1
