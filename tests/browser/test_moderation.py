@@ -2,8 +2,8 @@
 reporting"), in Chromium, on a server of the test's own (its database is the one `judges admin
 grant` names): two players signed in to their accounts; Ada mutes Bo from the chat's settings and
 Bo's messages leave her screen, and her chat as the server gives it (not hidden by the page); she
-unmutes him and they are back. Bo reports Ada's message with a reason; an operator reads it on
-/admin with the message, hides it, and the act is in the audit log. Screenshots at 1400x900 and
+unmutes him and they are back. Bo reports Ada's message, and Ada herself, each with a reason; an operator reads it on
+/admin with the message, hides it, dismisses the other, and the acts are in the audit log. Screenshots at 1400x900 and
 390x844 (tests/browser/support.py)."""
 
 from __future__ import annotations
@@ -108,6 +108,15 @@ def test_muting_and_reporting_from_the_tables_chat(browser, tmp_path):
         form.locator("[data-report-send]").click()
         form.wait_for(state="hidden")
         bo.locator("#toast:not([hidden])").wait_for()
+        # and Ada herself, from the chat's settings
+        bo.locator("#chat-settings summary").click()
+        bo.locator("#chat-settings [data-report-seat='0']").wait_for()
+        shot(bo, "moderation-settings-390")
+        bo.locator("#chat-settings [data-report-seat='0']").click()
+        form.wait_for()
+        form.locator("[data-report-reason]").fill("insults everyone, every game")
+        form.locator("[data-report-send]").click()
+        form.wait_for(state="hidden")
 
         # an operator reads it with the message, hides the message; the act is logged
         op = open_page(browser, viewport={"width": 1400, "height": 900})
@@ -118,11 +127,17 @@ def test_muting_and_reporting_from_the_tables_chat(browser, tmp_path):
         )
         assert granted.exit_code == 0, granted.output
         op.goto(base + "/admin?lang=en")
-        report = op.locator("[data-report]").first
+        assert op.locator("article[data-report]").count() == 2
+        report = op.locator("article[data-report]").first
         assert "insults the table" in report.inner_text() and "you are all fools" in report.inner_text()
         shot(op, "moderation-admin-1400")
         report.locator("input[name=reason]").fill("an insult")
         report.locator("[data-act='hide']").click()
+        op.wait_for_function("() => document.querySelectorAll('article[data-report]').length === 1")
+        player = op.locator("article[data-report]").first
+        assert "insults everyone, every game" in player.inner_text() and ada_name in player.inner_text()
+        player.locator("input[name=reason]").fill("the message is hidden already")
+        player.locator("[data-act='dismiss']").click()
         op.locator("#no-reports").wait_for()
         assert "an insult" in op.locator("[data-audit='hide']").inner_text()
         op.set_viewport_size({"width": 390, "height": 844})

@@ -167,17 +167,19 @@ function highlight(ref) {
 
 const canReport = (m) => playing() && signedIn && m.sender >= 0 && m.sender !== mySeat();
 
+// `m`: a message, or a player's seat ({seat, name}) reported as a whole
 function openReport(m) {
   const box = $("chat-report");
   const reason = el("textarea", {class: "chat-text", rows: "2", maxlength: "500", required: true, dataset: {reportReason: "1"},
     "aria-label": t("ui.chat_report_reason"), placeholder: t("ui.chat_report_reason")});
   box.replaceChildren(
-    el("p", {class: "chat-report-quote"}, el("b", {}, senderName(m) + ": "), m.text),
+    el("p", {class: "chat-report-quote"}, m.text === undefined ? el("b", {}, t("ui.chat_report_player", {player: m.name}))
+      : [el("b", {}, senderName(m) + ": "), m.text]),
     reason,
     el("div", {class: "chat-row"},
       el("button", {type: "submit", class: "chat-send", dataset: {reportSend: "1"}}, t("ui.chat_report_send")),
       el("button", {type: "button", class: "chat-toggle", onclick: closeReport}, t("ui.chat_cancel"))));
-  box.dataset.message = String(m.id);
+  box.dataset.target = JSON.stringify(m.text === undefined ? {seat: m.seat} : {message: m.id});
   box.hidden = false;
   reason.focus();
 }
@@ -192,7 +194,7 @@ async function sendReport() {
   const box = $("chat-report");
   const reason = /** @type {HTMLTextAreaElement} */ (box.querySelector("textarea")).value;
   const response = await fetch(`/api/reports?lang=${lang()}`, {method: "POST", headers: {"Content-Type": "application/json"},
-    credentials: "same-origin", body: JSON.stringify({game: store.app.gameId, message: Number(box.dataset.message), reason})})
+    credentials: "same-origin", body: JSON.stringify({game: store.app.gameId, ...JSON.parse(box.dataset.target), reason})})
     .catch((err) => ({ok: false, statusText: String(err), json: async () => ({})}));
   if (!response.ok) {
     const data = await response.json().catch(() => ({}));
@@ -250,6 +252,12 @@ function settings() {
         onclick: () => toggleMute(s)},
         swatch(seatColour(s.seat)), seatName(s.seat)))));
     if (playing()) parts.push(el("p", {class: "muted chat-hint"}, t("ui.chat_mute_everywhere")));
+    const reportable = writers.filter((s) => signedIn && playing() && members.has(s.seat));
+    if (reportable.length) {
+      parts.push(el("div", {class: "chat-row"}, el("span", {class: "muted"}, t("ui.chat_report_a_player")), ...reportable.map((s) =>
+        el("button", {type: "button", class: "chat-toggle", dataset: {reportSeat: s.seat}, onclick: () => openReport({seat: s.seat, name: seatName(s.seat)})},
+          swatch(seatColour(s.seat)), seatName(s.seat)))));
+    }
   }
   if (playing()) {
     parts.push(el("div", {class: "chat-row"}, el("button", {type: "button", class: "chat-toggle", "aria-pressed": String(hideSpectators()),
@@ -366,7 +374,7 @@ export function renderChat() {
   const writable = canWrite(tab);
   const view = store.view;
   const signature = JSON.stringify([messages.length && messages[messages.length - 1].id, messages.length, tab, list, writable,
-    view.seats.map((s) => [s.name, s.chat_closed]), [...muted()], [...accountMutes], signedIn, hideSpectators(), list.map(unread)]);
+    view.seats.map((s) => [s.name, s.chat_closed]), [...muted()], [...accountMutes], signedIn, [...members], hideSpectators(), list.map(unread)]);
   if (signature === shown) return;
   shown = signature;
   $("chat-tabs").replaceChildren(...list.map((channel) => {
