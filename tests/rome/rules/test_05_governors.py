@@ -1,14 +1,17 @@
-"""Provinces and governors (VG 1.09.5, 1.06.13, 1.06.4, 1.06.51; R32, R137-R143; ror-data §7):
-the Senate names governors for vacant provinces; in the Revenue phase spoils, development and
-taxes."""
+"""Provinces and governors (VG 1.09.5, 1.06.13, 1.06.4, 1.06.51; R32, R137-R144; ror-data §7):
+the Senate names governors for vacant provinces and recalls them; in the Revenue phase spoils,
+development and taxes."""
 
 from __future__ import annotations
 
+import pytest
 from rome_position import ctx, position, senator
+from test_05_senate import business_game, vote_all
 
 from judges.engine.dice import ScriptedDice
+from judges.engine.errors import IllegalAction
 from judges.rome.engine import provinces, revenue, senate
-from judges.rome.engine.actions import ProposeGovernor, Spoils, Vote
+from judges.rome.engine.actions import ProposeGovernor, RecallGovernor, Spoils, Vote
 from judges.rome.engine.game import RomeGame
 from judges.rome.engine.phases import PHASE_STEPS
 from judges.rome.engine.state import PHASES, Decision, Force, ProvinceInPlay
@@ -95,3 +98,26 @@ def test_forces_in_the_field_cost_their_upkeep_too():
     state.forces = [Force(war="gallic_1", commander="", legions=3, fleets=1)]
     revenue.debits(ctx(state))
     assert state.treasury == 100 - 2 * 6
+
+
+def test_a_governor_past_his_first_year_may_be_recalled_and_replaced():
+    """R144: an ordinary proposal of other business, never in his first year (before a Revenue
+    phase has shortened his term); his replacement leaves Rome for a full term."""
+    game = business_game()
+    state = game.state
+    senator(state, "6", 2)
+    state.senators["4"].governor_of = "sicilia"
+    state.provinces = [ProvinceInPlay(id="sicilia", governor="4", term=3)]
+    recall = RecallGovernor(player=0, governor="4", replacement="6")
+    assert recall not in game.legal_actions(0)
+    with pytest.raises(IllegalAction) as err:
+        game.apply(recall)
+    assert err.value.key == "rome.error.first_year" and "R144" in err.value.rule
+    state.provinces[0].term = 2
+    assert recall in game.legal_actions(0)
+    game.apply(recall)
+    vote_all(game, "yea", "yea", "nay")
+    four, six = state.senators["4"], state.senators["6"]
+    assert (four.location, four.governor_of) == ("rome", "")
+    assert (six.location, six.governor_of) == ("province", "sicilia")
+    assert (state.provinces[0].governor, state.provinces[0].term) == ("6", 3)

@@ -290,6 +290,14 @@ class TribuneProposal(Action, tag="tribune_proposal", frozen=True):
     card: str
 
 
+class RecallGovernor(Action, tag="recall_governor", frozen=True):
+    """Senate: propose to recall a governor past his first year and send `replacement` in his
+    place (R144)."""
+
+    governor: str
+    replacement: str
+
+
 class LayDown(Action, tag="lay_down", frozen=True):
     """Revolution: the victorious commander hands his force back to the Senate (R238)."""
 
@@ -389,6 +397,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     Reinforce,
     Withdraw,
     TribuneProposal,
+    RecallGovernor,
 )
 #: tag -> action type: Rome's own table (its "vote" is not Judges & Kings' "vote").
 ACTION_BY_TAG: dict[str, type[Action]] = {}

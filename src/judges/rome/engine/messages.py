@@ -115,6 +115,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.senate.raised": _declare(legions="int", fleets="int"),
         "rome.senate.land_bill": _declare(int="int", senator="senator"),
         "rome.province.governor": _declare(senator="senator", province="province"),
+        "rome.province.recalled": _declare(senator="senator", province="province"),
         "rome.province.spoils": _declare(senator="senator", province="province", int="int"),
         "rome.province.developed": _declare(province="province", senator="senator"),
         "rome.province.taxes": _declare(province="province", int="int"),

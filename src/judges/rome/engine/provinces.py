@@ -3,7 +3,7 @@ the Senate names a governor for each vacant province; in the Revenue phase each 
 take spoils (and becomes corrupt), undeveloped provinces may develop, and governed provinces
 pay the State their taxes.
 
-Not played yet: recalling a governor (R144), the consent of a senator just home (R143), garrisons
+Not played yet: the consent of a senator just home (R143), garrisons
 and the advanced Provincial Wars."""
 
 from __future__ import annotations
@@ -85,6 +85,43 @@ def install_governor(ctx: Ctx, senator: str, province: str) -> None:
     p = next(x for x in ctx.state.provinces if x.id == province)
     p.governor, p.term = senator, ctx.rules.governor_term
     ctx.report("rome.province.governor", senator=senator, province=province)
+
+
+RULE_RECALL = "R144 Recalling a governor (VG 1.09.5)"
+
+
+def recall_refusal(ctx: Ctx, governor: str, replacement: str) -> str | None:
+    """R144: a governor in his province past his first year (a Revenue phase since he was
+    named), replaced by a senator who could be named governor."""
+    p = next((x for x in ctx.state.provinces if x.governor == governor), None)
+    s = ctx.state.senators.get(governor)
+    if p is None or s is None or s.location != "province":
+        return "rome.error.not_a_governor"
+    if p.term >= ctx.rules.governor_term:
+        return "rome.error.first_year"
+    if replacement not in governor_candidates(ctx):
+        return "rome.error.not_a_candidate"
+    return None
+
+
+def recallable(ctx: Ctx) -> list[tuple[str, str]]:
+    """(governor, replacement) pairs the Senate may vote on now."""
+    return [
+        (p.governor, r)
+        for p in ctx.state.provinces
+        if p.governor
+        for r in governor_candidates(ctx)
+        if recall_refusal(ctx, p.governor, r) is None
+    ]
+
+
+def recall_governor(ctx: Ctx, governor: str, replacement: str) -> None:
+    """R144: the governor comes home; his replacement leaves Rome for a full term."""
+    p = next(x for x in ctx.state.provinces if x.governor == governor)
+    s = ctx.state.senators[governor]
+    s.location, s.governor_of = "rome", ""
+    ctx.report("rome.province.recalled", senator=governor, province=p.id)
+    install_governor(ctx, replacement, p.id)
 
 
 # --- the Revenue phase --------------------------------------------------------------------------

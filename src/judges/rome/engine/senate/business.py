@@ -16,6 +16,7 @@ from ..actions import (
     NominateConsulForLife,
     RaiseForces,
     Recall,
+    RecallGovernor,
     Reinforce,
     RepealLandBill,
     Withdraw,
@@ -236,6 +237,7 @@ Business = (
     | Recall
     | Reinforce
     | Withdraw
+    | RecallGovernor
 )
 RULE_CONSUL_FOR_LIFE = "R178-R182 Consul for Life (VG 1.09.821)"
 
@@ -347,6 +349,12 @@ def legal_propose_business(ctx: Ctx, decision: Decision) -> Iterable[Business]:
         ):
             if refusal_of(ctx, move) is None and subject_of(move) not in rejected:
                 out.append(move)
+    from ..provinces import recallable
+
+    for governor, replacement in recallable(ctx):
+        recall = RecallGovernor(player=seat, governor=governor, replacement=replacement)
+        if subject_of(recall) not in rejected:
+            out.append(recall)
     for legions in LEVIES:
         for fleets in LEVIES:
             levy = RaiseForces(player=seat, legions=legions, fleets=fleets)
@@ -376,7 +384,9 @@ def refusal_of(ctx: Ctx, action: Recall | Reinforce | Withdraw) -> str | None:
     return withdraw_refusal(ctx, action)
 
 
-def subject_of(action: RaiseForces | Deploy | Recall | Reinforce | Withdraw) -> list[str]:
+def subject_of(action: RaiseForces | Deploy | Recall | Reinforce | Withdraw | RecallGovernor) -> list[str]:
+    if isinstance(action, RecallGovernor):
+        return ["recall_governor", action.governor, action.replacement]
     if isinstance(action, RaiseForces):
         return ["raise", str(action.legions), str(action.fleets)]
     if isinstance(action, Recall):
@@ -397,6 +407,7 @@ Proposal = (
     | Recall
     | Reinforce
     | Withdraw
+    | RecallGovernor
 )
 
 
@@ -427,6 +438,16 @@ def business_refusal(ctx: Ctx, seat: int, action: Proposal) -> IllegalAction | N
             None
             if why is None
             else IllegalAction(RULE_LAND_BILLS, why, f"no repeal of a type {action.bill} land bill so now")
+        )
+    if isinstance(action, RecallGovernor):
+        from ..provinces import RULE_RECALL as RULE_GOVERNOR_RECALL
+        from ..provinces import recall_refusal as governor_recall_refusal
+
+        if subject_of(action) in _sitting(ctx)["rejected"]:
+            return IllegalAction(RULE_PROPOSAL, "rome.error.proposal_rejected", "this proposal was rejected this turn")
+        why = governor_recall_refusal(ctx, action.governor, action.replacement)
+        return (
+            None if why is None else IllegalAction(RULE_GOVERNOR_RECALL, why, f"cannot recall {action.governor} so now")
         )
     if subject_of(action) in _sitting(ctx)["rejected"]:
         return IllegalAction(RULE_PROPOSAL, "rome.error.proposal_rejected", "this proposal was rejected this turn")
@@ -502,6 +523,12 @@ def enact(ctx: Ctx, kind: str, subject: list[str]) -> None:
             state.forces.remove(force)
             return_force(ctx, force)
             ctx.report("rome.senate.recalled", senator=subject[1])
+        return
+    if kind == "recall_governor":
+        from ..provinces import recall_governor, recall_refusal
+
+        if recall_refusal(ctx, subject[1], subject[2]) is None:
+            recall_governor(ctx, subject[1], subject[2])
         return
     if kind == "withdraw":
         force = field_force(ctx, subject[1])

@@ -106,6 +106,7 @@ NAMED: dict[str, tuple[int, ...]] = {
     "recall": (1,),
     "reinforce": (1,),
     "withdraw": (1,),
+    "recall_governor": (1, 2),
     "consul_for_life": (1,),
     "deploy": (1,),
     "raise": (),

@@ -24,7 +24,18 @@ from .sitting import _sitting, in_senate, tribunes_in_hand
 
 RULE = "R83, R85 Proposals with a tribune (VG 1.09.13)"
 BUSINESS = frozenset(
-    ("raise", "deploy", "concession", "land_bill", "consul_for_life", "repeal", "recall", "reinforce", "withdraw")
+    (
+        "raise",
+        "deploy",
+        "concession",
+        "land_bill",
+        "consul_for_life",
+        "repeal",
+        "recall",
+        "reinforce",
+        "withdraw",
+        "recall_governor",
+    )
 )
 
 
