@@ -646,6 +646,7 @@ async def run(args, servers: int, src: str | None = None) -> dict:
             calls_files.append(Path(folder) / DB_CALLS_FILE)
         if window_to is not None:
             result["db_calls_per_second"] = db_calls_per_second(calls_files, window_from, window_to)
+            result["server_collections"] = server_collections(calls_files, window_from, window_to)
         for _, folder in started:
             shutil.rmtree(folder, ignore_errors=True)
         if schema is not None:
@@ -668,6 +669,20 @@ def db_calls_per_second(files: list[Path], start: float, stop: float) -> dict[st
             if first <= int(second) < last:
                 totals.update(counts)
     return {writer: n / (last - first) for writer, n in sorted(totals.items())}
+
+
+def server_collections(files: list[Path], start: float, stop: float) -> list[tuple[float, int, float, float]] | None:
+    """The started servers' garbage collections of 5 ms or more (server/memory.py) in the
+    measured window: (seconds from its start, generation, ms, of which the collecting thread's
+    CPU); None if a server wrote none."""
+    pauses = []
+    for path in files:
+        if not path.exists():
+            return None
+        for at, generation, took, cpu in json.loads(path.read_text()).get("collections", []):
+            if start <= at < stop:
+                pauses.append((round(at - start, 1), generation, took, cpu))
+    return sorted(pauses)
 
 
 def slowest_seconds(latencies: list[float], at: list[float]) -> dict:
@@ -766,6 +781,17 @@ def print_table(r: dict) -> None:
             ", ".join(f"{writer} {n:.1f}" for writer, n in r["db_calls_per_second"].items()) or "none"
             if r.get("db_calls_per_second") is not None
             else "- (the servers' tree does not count them)",
+        ),
+        (
+            "servers' collections of 5 ms or more (generation: count, longest, its CPU)",
+            "- (the servers' tree does not note them)"
+            if r.get("server_collections") is None
+            else ", ".join(
+                f"{g}: {len(took)}, {max(took)[0]:.0f} ms ({max(took)[1]:.0f} ms CPU)"
+                for g in (0, 1, 2)
+                if (took := [(t, cpu) for _, gen, t, cpu in r["server_collections"] if gen == g])
+            )
+            or "none",
         ),
         ("load generator's event-loop lag p50 / p95 / p99", ms(r["load_generator_loop_lag_ms"]) + " ms"),
         (
@@ -920,6 +946,21 @@ def print_summary(results: list[dict]) -> None:
             if p99 and cpu
             else f"{servers} process(es), {src}: no figures"
         )
+        calls = [r["db_calls_per_second"] for r in runs if r.get("db_calls_per_second")]
+        if calls:
+            writers = sorted({w for c in calls for w in c})
+            print(
+                "    database calls per second, median of the runs (all processes): "
+                + ", ".join(f"{w} {statistics.median([c.get(w, 0.0) for c in calls]):.1f}" for w in writers)
+            )
+        slowest = [r["slowest_seconds"] for r in runs if r.get("slowest_seconds")]
+        if slowest:
+            print(
+                "    the slowest 1 % fell in "
+                + ", ".join(str(x["seconds"]) for x in slowest)
+                + " distinct seconds; worst three's share "
+                + ", ".join(f"{x['worst_three_share']:.0%}" for x in slowest)
+            )
     olds = [r for r in results if r["src"] != "this checkout"]
     for old in olds:
         same = (old["round"], old["servers"])

@@ -33,7 +33,8 @@ class Settings(BaseSettings):
     db_pool_overflow: float = 4
     db_action_pool_size: float = 4  # the actions' own connections (PostgreSQL: server/store/base.py)
     db_connect_timeout: float = 5
-    # a file the process writes its database calls per writer into when it stops (bench/load.py)
+    # a file the process writes its database calls per writer (and its long garbage collections)
+    # into when it stops (bench/load.py)
     db_calls_file: str | None = None
 
     # --- several processes (server/fanout.py, the bots' lease) ---

@@ -52,3 +52,15 @@ def test_issue_32_a_full_collection_frees_a_cycle_that_was_frozen(survivors_froz
     assert alive() is not None  # a frozen cycle is not walked by a young collection
     memory.collect_fully()
     assert alive() is None
+
+
+def test_a_long_collection_is_noted_with_its_generation_and_its_cpu(survivors_frozen, monkeypatch):
+    """Each collection that held the interpreter PAUSE_MS_NOTED ms or more is noted (the load
+    benchmark reads them): here every collection counts as long."""
+    monkeypatch.setattr(memory, "PAUSE_MS_NOTED", 0.0)
+    monkeypatch.setattr(memory, "pauses", type(memory.pauses)(maxlen=memory.PAUSES_KEPT))
+    gc.collect(0)
+    gc.collect(2)
+    generations = [generation for _, generation, _, _ in memory.pauses]
+    assert generations[-2:] == [0, 2]
+    assert all(took >= 0 and cpu >= 0 for _, _, took, cpu in memory.pauses)

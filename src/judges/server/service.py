@@ -32,7 +32,7 @@ import msgspec
 
 from ..settings import Settings
 from ..settings import load as load_settings
-from . import logs, metrics, wire
+from . import logs, memory, metrics, wire
 from .actor import TableActor
 from .bot_runner import BotRunner
 from .chat import Chat
@@ -198,8 +198,9 @@ class GameService:
                     with contextlib.suppress(Exception):
                         await self.db(self.store.release_bot_lease, live.id, self.node)
         self.rt.renew_threads()
-        if self.settings.db_calls_file:  # the database calls of each writer, second by second
-            Path(self.settings.db_calls_file).write_bytes(msgspec.json.encode(self.store.calls.snapshot()))
+        if self.settings.db_calls_file:  # each writer's database calls, the long collections
+            statistics = {**self.store.calls.snapshot(), "collections": list(memory.pauses)}
+            Path(self.settings.db_calls_file).write_bytes(msgspec.json.encode(statistics))
 
     async def resume_all(self) -> None:
         """After a restart: reload unfinished games whose bots owe a move, and wake them."""
