@@ -8,7 +8,7 @@ import pytest
 from rome_position import DECK, ctx, game_in, position, senator
 
 from judges.engine.errors import IllegalAction
-from judges.rome.engine import events, forum, wars
+from judges.rome.engine import alliances, events, forum, wars
 from judges.rome.engine.actions import (
     AttractKnight,
     Bid,
@@ -21,7 +21,7 @@ from judges.rome.engine.actions import (
     Skip,
     SponsorGames,
 )
-from judges.rome.engine.state import WarInPlay, state_to_json
+from judges.rome.engine.state import Force, WarInPlay, state_to_json
 
 
 def forum_game(faces, players=3, deck=()):
@@ -362,3 +362,40 @@ def test_seduction_makes_the_attempt_unopposed_and_blackmail_punishes_a_failure(
     with pytest.raises(IllegalAction) as err:  # the card must be in the hand
         forum_game([2, 3]).apply(Persuade(player=0, persuader="1", target="4", card="seduction"))
     assert err.value.key == "rome.error.not_in_hand"
+
+
+def test_the_rhodian_alliance_lends_fleets_until_the_war_needing_most_is_gone():
+    """ror-data §5.2 Rhodian Maritime Alliance: drawn on an initiative's 7 (3d6 of 15), 8 fleets
+    while the 1st Punic War needs them; drawn again, 12 in all; they leave at the end of the Combat
+    phase in which that war is gone (from Rome's box first, then the forces)."""
+    state = position()
+    senator(state, "1", 0, location="field")
+    state.wars = [WarInPlay(id="punic_1", state="active"), WarInPlay(id="gallic_1", state="active")]
+    state.units.fleets = 1
+    force = Force(war="gallic_1", commander="1", legions=5, fleets=10)
+    state.forces = [force]
+    c = ctx(state, [3, 4, 5, 5, 5, 3, 4, 5, 5, 5])
+    forum.start_initiative(c, 0)
+    assert state.units.fleets == 1 + 8 and state.rhodian_wars == ["punic_1"]
+    forum.start_initiative(c, 0)
+    assert state.units.fleets == 1 + 12 and state.events["rhodian_maritime_alliance"] == 2
+    assert alliances.rhodian_alliance_ends(c) and state.units.fleets == 13  # the war is still there
+    state.wars.pop(0)
+    state.units.fleets = 4  # the others went to war
+    alliances.rhodian_alliance_ends(c)
+    assert (state.units.fleets, force.fleets) == (0, 10 - 8)
+    assert "rhodian_maritime_alliance" not in state.events and state.rhodian_fleets == 0
+
+
+def test_the_rhodian_alliance_does_nothing_when_no_war_needs_fleets():
+    """ror-data §5.2: the card is discarded at once; the 25-fleet limit caps the gift."""
+    state = position()
+    state.wars = [WarInPlay(id="gallic_1", state="active")]
+    c = ctx(state, [3, 4, 5, 5, 5])
+    forum.start_initiative(c, 0)
+    assert state.units.fleets == 0 and "rhodian_maritime_alliance" not in state.events
+    state.wars.append(WarInPlay(id="punic_1", state="active"))
+    state.units.fleets = 20
+    state.events["rhodian_maritime_alliance"] = 1
+    alliances.rhodian_alliance(c, 1)
+    assert state.units.fleets == 25 and state.rhodian_fleets == 5

@@ -293,7 +293,7 @@ def test_a_new_alliance_makes_the_hraos_war_sue_for_peace_at_the_end_of_the_sena
     game.apply(SueForPeace(player=0, war="gallic_1"))
     assert [w.id for w in state.wars] == ["syrian_1"] and state.deck[-1] == "gallic_1"
     assert state.treasury == 100 + 10 and state.units.legions == 8 + 2
-    assert state.senators["6"].location == "rome"
+    assert state.senators["6"].location == "rome" and "new_alliance" not in state.events  # used
 
 
 def test_another_new_alliance_beats_the_war_for_good_but_never_a_revolt():

@@ -238,3 +238,18 @@ def test_the_new_veteran_owes_the_commander_and_a_lost_veteran_takes_it_along():
     state.units.legions, state.units.veterans, state.units.loyal = 3, 2, {"1": 2}
     kill_senator(ctx(state), "1", "mortality")
     assert (state.units.veterans, state.units.loyal) == (2, {})
+
+
+def test_a_sea_battle_sinks_legions_too_and_without_fleet_support_no_land_battle():
+    """R211, R219 (VG 1.10.1, 1.10.6): the 1st Punic War at sea: 16 + 6 + 4 − 10 = 16, a victory
+    losing 2 fleets and 2 of the legions aboard; 4 fleets no longer give its support of 5: no land
+    battle this turn."""
+    state = position()
+    senator(state, "1", 0, military=4, location="field")
+    war = WarInPlay(id="punic_1", state="active")
+    state.wars = [war]
+    force = Force(war="punic_1", commander="1", legions=10, fleets=6)
+    state.forces = [force]
+    combat.combat(ctx(state, [6, 6, 4, 30, 29, 28, 27]))
+    assert war.naval_won and state.wars == [war]
+    assert (force.fleets, force.legions) == (4, 8)

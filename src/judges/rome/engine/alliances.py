@@ -1,7 +1,12 @@
-"""New Alliance (ror-data §5.2, VG's event card): at the end of the Senate phase the HRAO picks a
-war on the board that sues for peace: half its spoils and back into the top six cards of the
-deck; intensified (Another New Alliance), all its spoils and the war beaten for good, never a
-revolt."""
+"""Alliances (ror-data §5.2, VG's event cards).
+
+New Alliance: at the end of the Senate phase the HRAO picks a war on the board that sues for
+peace: half its spoils and back into the top six cards of the deck; intensified (Another New
+Alliance), all its spoils and the war beaten for good, never a revolt. The card stays until used.
+
+Rhodian Maritime Alliance: while some war needs fleets, 8 fleets for Rome (12 intensified; within
+the 25), which go when the war that needed the most fleets leaves the board, at the end of that
+Combat phase [D: the Senate may not refuse them]."""
 
 from __future__ import annotations
 
@@ -10,9 +15,9 @@ from collections.abc import Iterable
 from ...engine.errors import IllegalAction
 from .actions import SueForPeace
 from .board import hrao, hrao_order
-from .combat import is_revolt, sue_for_peace, war_on_board
+from .combat import is_revolt, strength, sue_for_peace, war_on_board
 from .context import Ctx
-from .state import Decision
+from .state import Decision, WarInPlay
 
 RULE_NEW_ALLIANCE = "New Alliance (VG event; ror-data §5.2)"
 
@@ -46,4 +51,51 @@ def apply_sue_for_peace(ctx: Ctx, decision: Decision, action: SueForPeace) -> No
     if war is None or action.war not in peace_candidates(ctx):
         raise IllegalAction(RULE_NEW_ALLIANCE, "rome.error.no_such_war", f"{action.war} cannot sue for peace")
     ctx.state.pending.remove(decision)
-    sue_for_peace(ctx, war, intensified(ctx))
+    more = intensified(ctx)
+    del ctx.state.events["new_alliance"]  # used: the card leaves (it lasts until used)
+    sue_for_peace(ctx, war, more)
+
+
+def needs_fleets(ctx: Ctx, war: WarInPlay) -> int:
+    """Fleet support plus its modified naval strength."""
+    return ctx.deck.wars[war.id].fleet_support + strength(ctx, war)[1]
+
+
+def rhodian_alliance(ctx: Ctx, count: int) -> None:
+    """The event drawn (`count`: how often while its card stays): no war needs fleets, no effect
+    (the card goes); else the fleets (the second time, up to the intensified number in all), and
+    the wars needing the most are noted."""
+    state, rules = ctx.state, ctx.rules
+    needing = [w for w in state.wars if needs_fleets(ctx, w)]
+    if not needing:
+        del state.events["rhodian_maritime_alliance"]
+        ctx.report("rome.event.rhodian_fleets", int=0)
+        return
+    most = max(needs_fleets(ctx, w) for w in needing)
+    state.rhodian_wars = [w.id for w in needing if needs_fleets(ctx, w) == most]
+    fielded = state.units.fleets + sum(f.fleets for f in state.forces)
+    gift = {1: rules.rhodian_fleets, 2: rules.rhodian_fleets_intensified - rules.rhodian_fleets}.get(count, 0)
+    given = max(0, min(gift, rules.max_fleets - fielded))
+    state.units.fleets += given
+    state.rhodian_fleets += given
+    ctx.report("rome.event.rhodian_fleets", int=given)
+
+
+def rhodian_alliance_ends(ctx: Ctx) -> bool:
+    """End of the Combat phase: the war that needed the most fleets is gone: the fleets the
+    alliance gave go (or all Rome has), from Rome's box first, then [D] from the forces last sent."""
+    state = ctx.state
+    if not state.rhodian_wars or any(w.id in state.rhodian_wars for w in state.wars):
+        return True
+    left = state.rhodian_fleets
+    taken = min(left, state.units.fleets)
+    state.units.fleets -= taken
+    left -= taken
+    for force in reversed(state.forces):
+        taken = min(left, force.fleets)
+        force.fleets -= taken
+        left -= taken
+    ctx.report("rome.event.rhodian_gone", int=state.rhodian_fleets - left)
+    state.rhodian_wars, state.rhodian_fleets = [], 0
+    state.events.pop("rhodian_maritime_alliance", None)
+    return True

@@ -5,7 +5,7 @@ What an event does at once is done here (Mob Violence, Natural Disaster, Evil Om
 Storm at Sea, Allied Enthusiasm); what it changes later is read by the phase it changes (a
 drought by the Population phase, a manpower shortage by the Senate's levies, Evil Omens by
 every die roll, Enemy Leader Dies at the end of the Forum, the deserters by each battle, New
-Alliance at the end of the Senate). `state.events[event]` counts how
+Alliance at the end of the Senate, the Rhodian fleets by `alliances`). `state.events[event]` counts how
 often the event was drawn while its card stayed in play: 2 or more is its intensified side."""
 
 from __future__ import annotations
@@ -75,7 +75,9 @@ def destroy_concession(ctx: Ctx, card: str) -> None:
         ctx.report("rome.concession.destroyed", card=card)
 
 
-def draw_event(ctx: Ctx) -> None:
+def draw_event(ctx: Ctx) -> str:
+    """Rolls the event and does what it does at once; returns it (the Forum hands the Rhodian
+    Maritime Alliance to `alliances`)."""
     state = ctx.state
     roll = sum(ctx.roll(3))
     event = ctx.deck.event_for(roll, ctx.rules.era)
@@ -91,7 +93,7 @@ def draw_event(ctx: Ctx) -> None:
                 kill_senator(ctx, senator, "mob")
     elif event == "natural_disaster":
         if not intensified and not state_pays(ctx, NATURAL_DISASTER_COST):
-            return
+            return event
         destroy_concession(ctx, DISASTER_CONCESSIONS[ctx.roll(1)[0]])
     elif event == "evil_omens":
         if not intensified:
@@ -117,3 +119,4 @@ def draw_event(ctx: Ctx) -> None:
             state.state_due += ctx.rules.allied_enthusiasm
         elif count == 2:
             state.state_due += ctx.rules.allied_enthusiasm_intensified - ctx.rules.allied_enthusiasm
+    return event

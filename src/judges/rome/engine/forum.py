@@ -31,6 +31,7 @@ from .actions import (
 from .actions import (
     Skip as SkipAction,
 )
+from .alliances import rhodian_alliance
 from .board import aligned, effective_loyalty, faction_influence, hrao, hrao_order, order_from, votes
 from .combat import sue_for_peace
 from .context import Ctx
@@ -104,7 +105,8 @@ def start_initiative(ctx: Ctx, seat: int) -> None:
     roll = sum(ctx.roll(2))
     ctx.report("rome.forum.initiative", faction=seat, int=roll)
     if roll == 7:
-        draw_event(ctx)
+        if draw_event(ctx) == "rhodian_maritime_alliance":
+            rhodian_alliance(ctx, ctx.state.events["rhodian_maritime_alliance"])
     elif state.deck:
         draw_card(ctx, seat, state.deck.pop())
     if state.result is not None:

@@ -88,6 +88,8 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.forum.auction_won": _declare(faction="faction", talents="talents"),
         "rome.event.drawn": _declare(event="event", int="int"),
         "rome.event.fleets_lost": _declare(int="int"),
+        "rome.event.rhodian_fleets": _declare(int="int"),
+        "rome.event.rhodian_gone": _declare(int="int"),
         "rome.war.arrives": _declare(war="war", state="war_state"),
         "rome.war.peace": _declare(war="war", talents="talents"),
         "rome.leader.joins": _declare(card="card"),

@@ -67,7 +67,7 @@ PHASE_STEPS: Mapping[str, tuple[Step, ...]] = MappingProxyType(
             senate.business,
             alliances.new_alliance,
         ),
-        "combat": (combat.combat, combat.end_of_combat),
+        "combat": (combat.combat, combat.end_of_combat, alliances.rhodian_alliance_ends),
         "revolution": (
             revolution.start,
             revolution.play_cards,

@@ -68,6 +68,8 @@ class RomeRules(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     develop_influence: int = 3  # [V]
     allied_enthusiasm: int = 50  # [V] event: the State's extra income next Revenue phase
     allied_enthusiasm_intensified: int = 75  # [V]
+    rhodian_fleets: int = 8  # [V] event: free fleets while a war needs fleets
+    rhodian_fleets_intensified: int = 12  # [V] in all
     # Forum
     initiatives: int = 6  # [T] R41
     persuasion_aligned: int = 7  # [T][V] R52

@@ -196,6 +196,9 @@ class RomeState(Struct, kw_only=True):
     no_recruitment: bool = False  # the population table forbids raising forces this turn
     era_ended: bool = False
     consul_for_life: str = ""  # the senator who is Consul for Life (R178-R182, VG 1.09.82)
+    # the Rhodian Maritime Alliance's fleets, and the wars whose end sends them away
+    rhodian_fleets: int = 0
+    rhodian_wars: list[str] = field(default_factory=list)
     rebellion: Rebellion | None = None  # a civil war (VG 1.11.3): at most one rebel at a time
     result: Result | None = None
     # every report line of the game so far, in order (public: nothing secret is reported)
