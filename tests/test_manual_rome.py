@@ -162,3 +162,40 @@ def test_unknown_language_or_chapter_raises():
         manual.render_chapter_body("fr", "setup")
     with pytest.raises(ManualNotFound):
         manual.render_chapter_body("en", "no-such-chapter")
+
+
+# --- (e) the pages: /manual/<lang>/rome and its chapters --------------------------------------------
+
+
+@pytest.fixture
+def client():
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from judges.manual import manual_router
+
+    app = FastAPI()
+    app.include_router(manual_router())
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rome_contents_list_every_chapter_and_the_manual_links_to_it(lang, client):
+    page = client.get(f"/manual/{lang}/rome")
+    assert page.status_code == 200
+    for slug in CHAPTERS:
+        assert f'href="/manual/{lang}/rome/{slug}"' in page.text
+    assert rome_i18n.text(lang, "rome.title") in page.text
+    assert f'href="/manual/{lang}/rome"' in client.get(f"/manual/{lang}").text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_rome_chapter_pages_are_served_with_their_neighbours(lang, client):
+    page = client.get(f"/manual/{lang}/rome/senate")
+    assert page.status_code == 200
+    assert manual.chapter_title(lang, "senate") in page.text
+    assert f'href="/manual/{lang}/rome/population"' in page.text and f'href="/manual/{lang}/rome/combat"' in page.text
+    assert f'class="manual-index" href="/manual/{lang}/rome"' in page.text
+    assert client.get(f"/manual/{lang}/rome/no-such-chapter").status_code == 404
+    assert client.get(f"/manual/{lang}/world").status_code == 200  # Judges & Kings' chapters as before

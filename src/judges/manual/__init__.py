@@ -319,7 +319,7 @@ def _pages() -> Environment:
     )
 
 
-def _page(template: str, lang: str, slug: str | None, title: str, **extra: Any) -> str:
+def _page(template: str, lang: str, slug: str | None, title: str, game: str | None = None, **extra: Any) -> str:
     lang_urls = {code: f"/manual/{code}" + (f"/{slug}" if slug else "") for code in LANGUAGES}
     return (
         _pages()
@@ -330,7 +330,7 @@ def _page(template: str, lang: str, slug: str | None, title: str, **extra: Any) 
             slug=slug,
             title=title,
             t=lambda key, **params: gettext(lang, key, **params),
-            game=gettext(lang, "ui.title"),
+            game=game if game is not None else gettext(lang, "ui.title"),
             languages=LANGUAGES,
             language_names=LANGUAGE_NAMES,
             lang_urls=lang_urls,
@@ -363,7 +363,45 @@ def render_index(lang: str) -> str:
     """The contents page of one language: every chapter, numbered, with its title."""
     lang = _language(lang)
     chapters = [(n, slug, chapter_title(lang, slug)) for n, slug in enumerate(CHAPTERS, start=1)]
-    return _page("index.html", lang, None, gettext(lang, "manual.contents"), chapters=chapters)
+    from . import rome
+
+    return _page(
+        "index.html", lang, None, gettext(lang, "manual.contents"), chapters=chapters, other_manual=rome.game_name(lang)
+    )
+
+
+def render_rome_index(lang: str) -> str:
+    """The contents page of the *Republic of Rome* manual (`judges.manual.rome`)."""
+    from . import rome
+
+    lang = _language(lang)
+    chapters = [(n, f"rome/{slug}", rome.chapter_title(lang, slug)) for n, slug in enumerate(rome.CHAPTERS, start=1)]
+    game = rome.game_name(lang)
+    return _page("index.html", lang, "rome", gettext(lang, "manual.contents"), game=game, chapters=chapters)
+
+
+def render_rome_chapter(lang: str, slug: str) -> str:
+    """A *Republic of Rome* chapter's whole page, its navigation within the Rome manual."""
+    from . import rome
+
+    lang = _language(lang)
+    slug = rome.CHAPTERS[rome.chapter_number(slug) - 1]
+    i = rome.CHAPTERS.index(slug)
+    prev = rome.CHAPTERS[i - 1] if i > 0 else None
+    nxt = rome.CHAPTERS[i + 1] if i + 1 < len(rome.CHAPTERS) else None
+    return _page(
+        "chapter.html",
+        lang,
+        f"rome/{slug}",
+        rome.chapter_title(lang, slug),
+        game=rome.game_name(lang),
+        body=Markup(rome.render_chapter_body(lang, slug)),
+        prev=f"rome/{prev}" if prev else None,
+        next=f"rome/{nxt}" if nxt else None,
+        prev_title=rome.chapter_title(lang, prev) if prev else "",
+        next_title=rome.chapter_title(lang, nxt) if nxt else "",
+        contents="rome",
+    )
 
 
 def manual_router() -> APIRouter:
@@ -378,6 +416,20 @@ def manual_router() -> APIRouter:
     def manual_index(lang: str) -> HTMLResponse:
         try:
             return HTMLResponse(render_index(lang))
+        except ManualNotFound as exc:
+            raise HTTPException(status_code=404, detail=str(exc.args[0])) from None
+
+    @router.get("/manual/{lang}/rome", response_class=HTMLResponse, include_in_schema=False)
+    def rome_index(lang: str) -> HTMLResponse:
+        try:
+            return HTMLResponse(render_rome_index(lang))
+        except ManualNotFound as exc:
+            raise HTTPException(status_code=404, detail=str(exc.args[0])) from None
+
+    @router.get("/manual/{lang}/rome/{slug}", response_class=HTMLResponse, include_in_schema=False)
+    def rome_chapter(lang: str, slug: str) -> HTMLResponse:
+        try:
+            return HTMLResponse(render_rome_chapter(lang, slug))
         except ManualNotFound as exc:
             raise HTTPException(status_code=404, detail=str(exc.args[0])) from None
 

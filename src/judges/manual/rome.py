@@ -101,6 +101,10 @@ def chapter_title(lang: str, slug: str) -> str:
     return _slug(slug)
 
 
+def game_name(lang: str) -> str:
+    return rome_i18n.text(_language(lang), "rome.title")
+
+
 def _context(lang: str) -> dict[str, Any]:
     game_rules = rules()
     deck: Deck = load_deck(game_rules.deck)
