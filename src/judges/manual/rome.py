@@ -94,7 +94,8 @@ def chapter_source(lang: str, slug: str) -> str:
 
 
 def chapter_title(lang: str, slug: str) -> str:
-    for line in chapter_source(lang, slug).splitlines():
+    """The chapter's first heading, its placeholders filled (plain text)."""
+    for line in render_chapter_markdown(lang, slug).splitlines():
         m = re.match(r"#\s+(.+?)\s*#*\s*$", line)
         if m:
             return re.sub(r"[*_`]", "", m.group(1))
