@@ -671,17 +671,19 @@ def db_calls_per_second(files: list[Path], start: float, stop: float) -> dict[st
     return {writer: n / (last - first) for writer, n in sorted(totals.items())}
 
 
-def server_collections(files: list[Path], start: float, stop: float) -> list[tuple[float, int, float, float]] | None:
+def server_collections(
+    files: list[Path], start: float, stop: float
+) -> list[tuple[float, int, float, float, int]] | None:
     """The started servers' garbage collections of 5 ms or more (server/memory.py) in the
     measured window: (seconds from its start, generation, ms, of which the collecting thread's
-    CPU); None if a server wrote none."""
+    CPU, the unreachable objects it found); None if a server wrote none."""
     pauses = []
     for path in files:
         if not path.exists():
             return None
-        for at, generation, took, cpu in json.loads(path.read_text()).get("collections", []):
+        for at, generation, took, cpu, collected in json.loads(path.read_text()).get("collections", []):
             if start <= at < stop:
-                pauses.append((round(at - start, 1), generation, took, cpu))
+                pauses.append((round(at - start, 1), generation, took, cpu, collected))
     return sorted(pauses)
 
 
@@ -783,13 +785,13 @@ def print_table(r: dict) -> None:
             else "- (the servers' tree does not count them)",
         ),
         (
-            "servers' collections of 5 ms or more (generation: count, longest, its CPU)",
+            "servers' collections of 5 ms or more (generation: count, longest, its CPU, objects freed)",
             "- (the servers' tree does not note them)"
             if r.get("server_collections") is None
             else ", ".join(
-                f"{g}: {len(took)}, {max(took)[0]:.0f} ms ({max(took)[1]:.0f} ms CPU)"
+                f"{g}: {len(took)}, {max(took)[0]:.0f} ms ({max(took)[1]:.0f} ms CPU, {max(took)[2]} objects)"
                 for g in (0, 1, 2)
-                if (took := [(t, cpu) for _, gen, t, cpu in r["server_collections"] if gen == g])
+                if (took := [(t, cpu, n) for _, gen, t, cpu, n in r["server_collections"] if gen == g])
             )
             or "none",
         ),

@@ -59,8 +59,12 @@ def test_a_long_collection_is_noted_with_its_generation_and_its_cpu(survivors_fr
     benchmark reads them): here every collection counts as long."""
     monkeypatch.setattr(memory, "PAUSE_MS_NOTED", 0.0)
     monkeypatch.setattr(memory, "pauses", type(memory.pauses)(maxlen=memory.PAUSES_KEPT))
+    cycle = [Node(), Node()]
+    cycle[0].other, cycle[1].other = cycle[1], cycle[0]
+    del cycle
     gc.collect(0)
     gc.collect(2)
-    generations = [generation for _, generation, _, _ in memory.pauses]
+    generations = [generation for _, generation, _, _, _ in memory.pauses]
     assert generations[-2:] == [0, 2]
-    assert all(took >= 0 and cpu >= 0 for _, _, took, cpu in memory.pauses)
+    assert all(took >= 0 and cpu >= 0 for _, _, took, cpu, _ in memory.pauses)
+    assert memory.pauses[-2][4] >= 2  # the young collection freed the two nodes' cycle

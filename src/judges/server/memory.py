@@ -30,11 +30,11 @@ _full_collector: threading.Thread | None = None
 
 # The collections that held the interpreter PAUSE_MS_NOTED ms or more: (wall-clock time of
 # their start, generation, milliseconds, of which the collecting thread's CPU: the rest is the
-# machine's other work), the latest PAUSES_KEPT (bench/load.py reads them through the
-# server's statistics file, JUDGES_DB_CALLS_FILE).
+# machine's other work, and the unreachable objects it found), the latest PAUSES_KEPT
+# (bench/load.py reads them through the server's statistics file, JUDGES_DB_CALLS_FILE).
 PAUSE_MS_NOTED = 5.0
 PAUSES_KEPT = 1000
-pauses: deque[tuple[float, int, float, float]] = deque(maxlen=PAUSES_KEPT)
+pauses: deque[tuple[float, int, float, float, int]] = deque(maxlen=PAUSES_KEPT)
 _started = [0.0, 0.0]
 
 
@@ -49,7 +49,8 @@ def freeze_survivors(phase: str, info: dict[str, Any]) -> None:
         took = (time.perf_counter() - _started[0]) * 1000
         if took >= PAUSE_MS_NOTED:
             cpu = (time.thread_time() - _started[1]) * 1000
-            pauses.append((time.time() - took / 1000, info["generation"], round(took, 1), round(cpu, 1)))
+            started = time.time() - took / 1000
+            pauses.append((started, info["generation"], round(took, 1), round(cpu, 1), info["collected"]))
 
 
 def collect_fully() -> None:
