@@ -9,7 +9,7 @@ from typing import Any
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("GAMES", "game_def"):
+    if name in ("GAMES", "SERVED", "game_def"):
         from . import registry
 
         return getattr(registry, name)

@@ -6,13 +6,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 from ..engine import Action, Game, Options
 from ..engine.actions import CODEC
-from ..engine.rules import DEFAULT_RULES, Rules
+from ..engine.dice import BLAKE2B, commitment
+from ..engine.rules import DEFAULT_RULES, Rules, RulesError, rules_with
 from ..engine.search import SearchState, game_from_view, material
 from ..engine.state import ENDINGS
-from ..engine.view import PlayerView
-from .protocol import GameDef, Outcome, Owed
+from ..engine.view import NOBODY, PlayerView, player_view
+from .protocol import GameDef, GameProtocol, Outcome, Owed, SeatBot
+from .served import CAPABILITIES, BotRefused, RulesRefused
 
 
 class JudgesGame:
@@ -138,3 +142,82 @@ JUDGES: GameDef[Action, PlayerView] = GameDef(
     render=render,
     record=record,
 )
+
+
+class JudgesServed:
+    """*Judges & Kings* as the server hosts it (games/served.py): its engine's rules, bots,
+    views and catalogs, and every capability the server grew for it."""
+
+    name = "judges"
+    min_players = DEFAULT_RULES.min_players
+    max_players = DEFAULT_RULES.max_players
+    capabilities = CAPABILITIES
+    view_type = PlayerView
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        from ..i18n import LANGUAGES
+
+        return LANGUAGES
+
+    def parse_rules(self, changes: Mapping[str, Any] | None) -> Rules:
+        if not changes:
+            return DEFAULT_RULES
+        try:
+            return rules_with(dict(changes))
+        except RulesError as exc:  # an unknown rule, a wrong kind, or one beyond RULE_MAXIMA
+            params = {k: v for k, v in exc.params.items() if k != "rule"}
+            raise RulesRefused(exc.message, exc.key, exc.rule, **params) from None
+
+    def check_bot(self, spec: str) -> str:
+        from ..bots import parse_bot_spec
+
+        try:
+            return parse_bot_spec(spec, JUDGES.bots)[0]
+        except ValueError as exc:
+            raise BotRefused(str(exc), "error.bot") from None
+
+    def make_bot(self, spec: str, seed: int) -> SeatBot[Any, Any]:
+        self.check_bot(spec)
+        return JUDGES.make_bot(spec, seed)
+
+    def new_table(self, players: int, seed: int | None, key: str | None, rules: Any) -> JudgesGame:
+        dice: dict[str, Any] = dict(dice=BLAKE2B, key=key) if key is not None else dict(seed=seed or 0)
+        return JudgesGame(Game.new(Options(players=players, rules=rules or DEFAULT_RULES, **dice)))
+
+    def commitment(self, game: GameProtocol[Any, Any]) -> str:
+        return commitment(_engine(game).state.options)
+
+    def seat_view(self, game: GameProtocol[Any, Any], seat: int) -> dict[str, Any]:
+        # the engine's view (a bot's): the screen's parts, legal actions with their words, stay
+        # the server's wire view (server/wire.py) until it moves beside the engine
+        view = player_view(_engine(game), seat, notifications=False)
+        return msgspec.to_builtins(view)
+
+    def spectator_view(self, game: GameProtocol[Any, Any]) -> dict[str, Any]:
+        return self.seat_view(game, NOBODY)
+
+    def view_schema(self) -> dict[str, Any]:
+        return msgspec.json.schema(PlayerView)
+
+    def catalog(self, lang: str) -> Mapping[str, str]:
+        from ..i18n import catalog
+
+        return catalog(lang)
+
+    def message_keys(self) -> frozenset[str]:
+        from ..engine.messages import MESSAGES
+
+        return frozenset(MESSAGES)
+
+    def render(self, key: str, params: Mapping[str, Any], lang: str) -> str:
+        return render(key, params, lang)
+
+
+def _engine(game: GameProtocol[Any, Any]) -> Game:
+    if not isinstance(game, JudgesGame):
+        raise TypeError(f"not a Judges & Kings game: {game!r}")
+    return game.game
+
+
+JUDGES_SERVED = JudgesServed()

@@ -6,14 +6,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
+from ..engine.dice import BLAKE2B, commitment
 from ..rome.engine.actions import CODEC, Action
 from ..rome.engine.board import faction_influence
 from ..rome.engine.game import RomeGame
-from ..rome.engine.rules import DEFAULT_ROME_RULES, RomeRules
+from ..rome.engine.rules import DEFAULT_ROME_RULES, RomeRules, RomeRulesError, check_bounds
 from ..rome.engine.search import determinize, state_from_view
 from ..rome.engine.state import ENDINGS, OFFICES, RomeOptions
+from ..rome.engine.view import RomeView as RomeViewType
 from ..rome.engine.view import player_view
-from .protocol import GameDef, Outcome, Owed
+from .protocol import GameDef, GameProtocol, Outcome, Owed, SeatBot
+from .served import BotRefused, RulesRefused
 
 RomeView = dict[str, Any]
 #: the endings where Rome falls and every faction loses (the others have a winner)
@@ -173,3 +178,95 @@ ROME: GameDef[Action, RomeView] = GameDef(
     record=record,
     bot_seed=bot_seed,
 )
+
+
+class RomeServed:
+    """*Republic of Rome* as the server hosts it (games/served.py): none of the capabilities the
+    server grew for Judges & Kings yet."""
+
+    name = "rome"
+    min_players = DEFAULT_ROME_RULES.min_players
+    max_players = DEFAULT_ROME_RULES.max_players
+    capabilities: frozenset[str] = frozenset()
+    view_type = RomeViewType
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        from ..rome.i18n import LANGUAGES
+
+        return LANGUAGES
+
+    def parse_rules(self, changes: Mapping[str, Any] | None) -> RomeRules:
+        if not changes:
+            return DEFAULT_ROME_RULES
+        known = set(RomeRules.__struct_fields__)
+        for name in changes:
+            if name not in known:
+                shown = str(name)[:40]
+                raise RulesRefused(f"there is no rule called {shown!r}", RULES_KEY, shown)
+        try:
+            rules = msgspec.convert({**msgspec.to_builtins(DEFAULT_ROME_RULES), **changes}, RomeRules)
+            check_bounds(rules)
+        except msgspec.ValidationError as exc:
+            if isinstance(exc.__cause__, RomeRulesError):  # validate_rules, on decoding
+                raise RulesRefused(str(exc.__cause__), RULES_KEY, exc.__cause__.rule) from None
+            # msgspec's own type check names the field: "Expected `int`, got `str` - at `$.hand_limit`"
+            rule = str(exc).rpartition("at `$.")[2].rstrip("`").split(".")[0] if "at `$." in str(exc) else ""
+            raise RulesRefused(f"rules: {exc}", RULES_KEY, rule) from None
+        except RomeRulesError as exc:
+            raise RulesRefused(str(exc), RULES_KEY, exc.rule) from None
+        return rules
+
+    def check_bot(self, spec: str) -> str:
+        from ..bots import parse_bot_spec
+
+        try:
+            return parse_bot_spec(spec, ROME.bots)[0]
+        except ValueError as exc:
+            raise BotRefused(str(exc), "rome.error.bot") from None
+
+    def make_bot(self, spec: str, seed: int) -> SeatBot[Any, Any]:
+        self.check_bot(spec)
+        return ROME.make_bot(spec, seed)
+
+    def new_table(self, players: int, seed: int | None, key: str | None, rules: Any) -> RomeProtocolGame:
+        dice: dict[str, Any] = dict(dice=BLAKE2B, key=key) if key is not None else dict(seed=seed or 0)
+        return RomeProtocolGame(RomeGame.new(RomeOptions(players=players, rules=rules or DEFAULT_ROME_RULES, **dice)))
+
+    def commitment(self, game: GameProtocol[Any, Any]) -> str:
+        return commitment(_engine(game).state.options)  # type: ignore[arg-type]  # the same dice fields
+
+    def seat_view(self, game: GameProtocol[Any, Any], seat: int) -> dict[str, Any]:
+        return player_view(_engine(game).state, seat)
+
+    def spectator_view(self, game: GameProtocol[Any, Any]) -> dict[str, Any]:
+        return player_view(_engine(game).state, None)
+
+    def view_schema(self) -> dict[str, Any]:
+        return msgspec.json.schema(RomeViewType)
+
+    def catalog(self, lang: str) -> Mapping[str, str]:
+        from ..rome.i18n import catalog
+
+        return catalog(lang)
+
+    def message_keys(self) -> frozenset[str]:
+        from ..rome.engine.messages import MESSAGES
+
+        return frozenset(MESSAGES)
+
+    def render(self, key: str, params: Mapping[str, Any], lang: str) -> str:
+        return render(key, params, lang)
+
+
+#: the key of every refused Rome rule (its parameter names the rule)
+RULES_KEY = "rome.error.rules_invalid"
+
+
+def _engine(game: GameProtocol[Any, Any]) -> RomeGame:
+    if not isinstance(game, RomeProtocolGame):
+        raise TypeError(f"not a Republic of Rome game: {game!r}")
+    return game.game
+
+
+ROME_SERVED = RomeServed()

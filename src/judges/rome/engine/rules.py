@@ -179,6 +179,19 @@ def validate_rules(rules: RomeRules) -> None:
 
 DEFAULT_ROME_RULES = RomeRules()
 
+#: The largest number a table anyone opens may ask for in any rule (the server's bound; the lab
+#: and the command line may go beyond): ten times the largest printed one (the State's income of
+#: 100 talents), so no variant makes a phase's loops or a treasury's sums run away.
+RULE_MAXIMUM = 1_000
+
+
+def check_bounds(rules: RomeRules) -> None:
+    """Refuses a rule beyond `RULE_MAXIMUM`, naming it (validate_rules has refused the rest)."""
+    for name in rules.__struct_fields__:
+        value = getattr(rules, name)
+        if type(value) is int and value > RULE_MAXIMUM:
+            raise RomeRulesError(name, f"at most {RULE_MAXIMUM}, not {value}")
+
 
 def rules_from_builtins(data: dict[str, Any]) -> RomeRules:
     """A `RomeRules` from its JSON-like dict (a stored game's options)."""

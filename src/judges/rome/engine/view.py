@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from .state import RomeState
+from .state import Faction, RomeState
 
 HIDDEN = None
 
@@ -31,3 +31,24 @@ def player_view(state: RomeState, seat: int | None) -> dict[str, Any]:
         if holder and holder.get("ballots") and "veto" not in holder["ballots"]:
             holder["ballots"] = {k: (v if k == str(seat) else "voted") for k, v in holder["ballots"].items()}
     return data
+
+
+# --- the view's types: RomeState's, with what a faction cannot see replaced ------------------
+# The view is built from the state's builtins (above); these types describe it for the server's
+# schema and the screen's types, and `msgspec.convert(view, RomeView)` checks a view against them.
+
+
+class FactionView(Faction, kw_only=True):
+    """A faction as a seat sees it: its own hand (the card ids) and treasury; of another's, the
+    number of cards held and no treasury (HIDDEN)."""
+
+    hand: list[str] | int = 0  # type: ignore[assignment]  # a count for another's hand
+    treasury: int | None = HIDDEN  # type: ignore[assignment]  # hidden for another's
+
+
+class RomeView(RomeState, kw_only=True):
+    """What one faction (or a spectator) sees of the state: the deck only as its size, the dice's
+    state and seed zeroed, the secret ballots of the others as "voted" (in `scratch`)."""
+
+    factions: list[FactionView] = msgspec.field(default_factory=list)  # type: ignore[assignment]
+    deck: int = 0  # type: ignore[assignment]  # the number of cards left, never their order
