@@ -20,6 +20,7 @@ from judges.engine import Game, Options
 from judges.server.store import GameStore
 from judges.server.updates import apply_update
 from seats_support import seat_tokens
+from server_process import Server
 
 
 class Socket(threading.Thread):
@@ -268,3 +269,48 @@ def wait_for(condition, timeout: float, what: str) -> None:
             return
         time.sleep(0.05)
     raise AssertionError(f"not within {timeout} s: {what}")
+
+
+DELIVERY = 10.0  # seconds: liveness, not speed (the fan-out's own latency is docs/performance.md's)
+
+
+class ChatSocket:
+    """A seat's socket with the chat (`?chat=1`): collects the chat messages it receives."""
+
+    def __init__(self, server: Server, game_id: str, token: str | None) -> None:
+        path = f"/ws/games/{game_id}?chat=1" if token else f"/ws/games/{game_id}/spectate?chat=1"
+        headers = {"X-Seat-Token": token} if token else {}
+        self._connection = connect(server.ws_base + path, additional_headers=headers, open_timeout=10, close_timeout=2)
+        self.ws = self._connection.__enter__()
+        self.history: list[dict] | None = None
+        self.live: list[dict] = []
+
+    def pump(self, until, timeout: float = DELIVERY) -> None:
+        deadline = time.monotonic() + timeout
+        while not until() and time.monotonic() < deadline:
+            try:
+                message = json.loads(self.ws.recv(timeout=0.2))
+            except TimeoutError:
+                continue
+            if message.get("type") == "chat":
+                if message["history"]:
+                    self.history = message["messages"]
+                else:
+                    self.live += message["messages"]
+
+    def texts(self) -> list[str]:
+        return [m["text"] for m in self.live]
+
+    def close(self) -> None:
+        self._connection.__exit__(None, None, None)
+
+
+def say(server: Server, game_id: str, token: str, text: str, **extra) -> dict:
+    response = httpx.post(
+        f"{server.base}/api/games/{game_id}/chat",
+        json={"text": text, **extra},
+        headers={"X-Seat-Token": token},
+        timeout=30,
+    )
+    assert response.status_code == 200, response.text
+    return response.json()

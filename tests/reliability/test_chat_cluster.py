@@ -9,65 +9,17 @@ missing, failed instead when CI is set. The only timing figure is a generous del
 
 from __future__ import annotations
 
-import json
-import time
-
-import httpx
 import pytest
-from websockets.sync.client import connect
 
-from cluster_support import create_game
+from cluster_support import ChatSocket, create_game, say
 from postgres_support import postgres_schema
 from redis_support import redis_prefix, redis_url
 from server_process import Server
 
 SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "human", "name": "Cy"}]
 ENV = {"JUDGES_WATCH_SECONDS": "0.3"}
-DELIVERY = 10.0  # seconds: liveness, not speed (the fan-out's own latency is docs/performance.md's)
 
 pytestmark = pytest.mark.timeout(300)
-
-
-class ChatSocket:
-    """A seat's socket with the chat (`?chat=1`): collects the chat messages it receives."""
-
-    def __init__(self, server: Server, game_id: str, token: str | None) -> None:
-        path = f"/ws/games/{game_id}?chat=1" if token else f"/ws/games/{game_id}/spectate?chat=1"
-        headers = {"X-Seat-Token": token} if token else {}
-        self._connection = connect(server.ws_base + path, additional_headers=headers, open_timeout=10, close_timeout=2)
-        self.ws = self._connection.__enter__()
-        self.history: list[dict] | None = None
-        self.live: list[dict] = []
-
-    def pump(self, until, timeout: float = DELIVERY) -> None:
-        deadline = time.monotonic() + timeout
-        while not until() and time.monotonic() < deadline:
-            try:
-                message = json.loads(self.ws.recv(timeout=0.2))
-            except TimeoutError:
-                continue
-            if message.get("type") == "chat":
-                if message["history"]:
-                    self.history = message["messages"]
-                else:
-                    self.live += message["messages"]
-
-    def texts(self) -> list[str]:
-        return [m["text"] for m in self.live]
-
-    def close(self) -> None:
-        self._connection.__exit__(None, None, None)
-
-
-def say(server: Server, game_id: str, token: str, text: str, **extra) -> dict:
-    response = httpx.post(
-        f"{server.base}/api/games/{game_id}/chat",
-        json={"text": text, **extra},
-        headers={"X-Seat-Token": token},
-        timeout=30,
-    )
-    assert response.status_code == 200, response.text
-    return response.json()
 
 
 @pytest.mark.parametrize("fanout", ["postgresql", "redis"])

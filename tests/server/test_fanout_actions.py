@@ -27,7 +27,7 @@ import pytest
 
 from judges.engine import action_to_dict
 from judges.server import fanout as fanout_module
-from judges.server.fanout import Change, PostgresFanout
+from judges.server.fanout import HIDDEN, MUTES, Change, Notice, PostgresFanout
 from judges.server.limits import Limits
 from judges.server.service import GameService
 from judges.server.store import GameStore
@@ -187,6 +187,19 @@ def test_an_action_too_large_for_a_notification_travels_without_it(monkeypatch):
     assert fanout_module.encode(Change("node", "g1", 8, 3, 5)) == '["node","g1",8,3,5]'
     # a message of a process from before the chat decodes with no chat message counted
     assert fanout_module.decode('["node","g1",8,3]') == Change("node", "g1", 8, 3, 0)
+
+
+def test_a_moderation_notice_travels_beside_the_changes_and_older_processes_ignore_it():
+    notice = Notice("node", HIDDEN, game="g1", message=7)
+    assert fanout_module.decode(fanout_module.encode(notice)) == notice
+    assert fanout_module.decode(fanout_module.encode(Notice("node", MUTES, account=3))) == Notice(
+        "node", MUTES, account=3
+    )
+    assert fanout_module.decode(fanout_module.encode(Change("node", "g1", 8, 3, 5))) == Change("node", "g1", 8, 3, 5)
+    # a process that knows only changes fails to decode it, and so drops it as not its own
+    with pytest.raises(msgspec.DecodeError):
+        msgspec.json.decode(fanout_module.encode(notice), type=Change)
+    assert fanout_module.decode('{"type": "other", "node": "x"}') is None
 
 
 def test_messages_published_together_go_in_one_round_trip_in_order(pg_url):

@@ -33,7 +33,8 @@ may close the chat of a seat (`chat_closed` in the stored seat, through `update_
 process sees it); a closed seat still reads. Muting a sender is the reader's own choice, kept
 by their browser; a signed-in player's mutes are his account's (server/moderation.py): the
 messages of a muted account never reach his screens, here on the server (`mutes`), and an
-operator may hide a message from everyone (`hidden`). A message's sender account and hidden
+operator may hide a message from everyone (`hidden`). Both reach the other processes' screens
+at once, as a `Notice` on the fan-out. A message's sender account and hidden
 mark are the server's own: `sent` leaves them out of what a client receives.
 """
 
@@ -50,7 +51,7 @@ from . import seats as seat_keys
 from . import updates
 from .errors import ServiceError
 from .events import ChatPosted
-from .fanout import Change
+from .fanout import HIDDEN, MUTES, Change, Notice
 from .hub import Hub
 from .limits import RateLimiter, clean_text
 from .runtime import Runtime
@@ -142,6 +143,7 @@ class Chat:
         # each reader account's mutes (server/moderation.py loads them before a socket or a
         # history is served, and changes them when the player does)
         self.mutes: dict[int, frozenset[int]] = {}
+        self._mute_reads: dict[int, int] = {}  # per account, the notices of a change heard so far
 
     def count(self, game_id: str) -> int:
         room = self.rooms.get(game_id)
@@ -316,13 +318,48 @@ class Chat:
 
     async def load_mutes(self, live: LiveGame, seat: int) -> None:
         """Reads the mutes of the account `seat` is bound to (before its socket or history is
-        served: a change made through another process counts from the next one)."""
-        from .moderation_store import ModerationStore
-
+        served; then a change, through any process, comes as `set_mutes` or a notice)."""
         account = seat_keys.account_of(live.seats[seat]) if 0 <= seat < len(live.seats) else None
         if account is not None:
-            muted = await self.rt.db(ModerationStore(self.rt.store).mutes_of, account)
-            self.mutes[account] = frozenset(muted)
+            self.mutes[account] = await self._stored_mutes(account)
+
+    async def _stored_mutes(self, account: int) -> frozenset[int]:
+        from .moderation_store import ModerationStore
+
+        return frozenset(await self.rt.db(ModerationStore(self.rt.store).mutes_of, account))
+
+    def set_mutes(self, account: int, muted: frozenset[int], tell: bool = True) -> None:
+        """The account's mutes changed (stored already): his screens in this process read again,
+        without (or with) the muted players' messages; with `tell`, the other processes hear of
+        it (their screens of his read his stored mutes again)."""
+        self.mutes[account] = muted
+        for live in list(self.rt.games.values()):
+            seats = {i for i, s in enumerate(live.seats) if seat_keys.account_of(s) == account}
+            if seats:
+                self.regreet(live, seats)
+        if tell:
+            self._tell(Notice(self.rt.node, MUTES, account=account))
+
+    def _tell(self, notice: Notice) -> None:
+        if self.rt.fanout.shared:
+            self.rt.spawn(self.rt.fanout.publish(notice))
+
+    def on_notice(self, notice: Notice) -> None:
+        """Another process's moderation act: a message hidden, or an account's mutes changed
+        (read again from the store if this process holds them: it serves his screens)."""
+        if notice.what == HIDDEN:
+            self.hide(notice.game, notice.message, tell=False)
+        elif notice.what == MUTES and notice.account in self.mutes:
+            self._mute_reads[notice.account] = self._mute_reads.get(notice.account, 0) + 1
+            self.rt.spawn(self._reload_mutes(notice.account, self._mute_reads[notice.account]))
+
+    async def _reload_mutes(self, account: int, read: int) -> None:
+        try:
+            muted = await self._stored_mutes(account)
+        except ServiceError:
+            return  # the database is away: his screens read them again when they reconnect
+        if self._mute_reads.get(account) == read:  # a later notice's read is the one to keep
+            self.set_mutes(account, muted, tell=False)
 
     def regreet(self, live: LiveGame, seats: set[int] | None = None) -> None:
         """A fresh history for the chat's sockets (of `seats` only, if given): after a message
@@ -334,12 +371,19 @@ class Chat:
             if sub in self.listeners and (seats is None or sub.seat in seats):
                 self.hub.send(live, sub, chat_message(self.visible(live, room, sub.seat), history=True))
 
-    def hide(self, game_id: str, message_id: int) -> None:
-        """An operator hid the message: marked in this process's copy (the store has it)."""
+    def hide(self, game_id: str, message_id: int, tell: bool = True) -> None:
+        """An operator hid the message (the store has it): marked in this process's copy, and
+        the game's chat sockets here read again without it; with `tell`, the other processes
+        do the same."""
         room = self.rooms.get(game_id)
         for record in room.messages if room is not None else []:
             if record["id"] == message_id:
                 record["hidden"] = True
+        live = self.rt.games.get(game_id)
+        if live is not None:
+            self.regreet(live)
+        if tell:
+            self._tell(Notice(self.rt.node, HIDDEN, game=game_id, message=message_id))
 
     def greet(self, live: LiveGame, sub: Subscriber) -> None:
         """A new socket that asked for the chat: its history, queued right after it was

@@ -12,7 +12,11 @@ the service also polls the versions of the games it holds (`GameService`'s watch
     await fanout.start(deliver)          # deliver(Change) for each change of another process,
                                          # deliver(None) after (re)connecting: anything may be missed
     await fanout.publish(Change(node, game_id, action_count, seats_version, chat_count))
+    await fanout.publish(Notice(node, HIDDEN, game=game_id, message=7))   # deliver(Notice) elsewhere
     await fanout.close()
+
+A `Notice` tells of what changes what screens show without moving a game's version: an
+operator hid a chat message, a player's mutes changed (server/moderation.py).
 
 Three kinds behind this one interface:
   LocalFanout     one process (SQLite, the default): nothing to tell anyone.
@@ -63,9 +67,26 @@ class Change(msgspec.Struct, array_like=True, frozen=True):
     client_action_id: str | None = None
 
 
-Deliver = Callable[[Change | None], Any]
+HIDDEN = "hidden"  # an operator hid the chat message `message` of `game`
+MUTES = "mutes"  # the account `account` muted or unmuted someone
+
+
+class Notice(msgspec.Struct, frozen=True, tag="notice"):
+    """A moderation act of the process `node` that open screens show at once: `what` is HIDDEN
+    (with `game` and `message`) or MUTES (with `account`); the store has the act already. A
+    JSON object, where a Change is an array: a process from before notices ignores it."""
+
+    node: str
+    what: str
+    game: str = ""
+    message: int = 0
+    account: int = 0
+
+
+Deliver = Callable[[Change | Notice | None], Any]
 
 _decoder = msgspec.json.Decoder(Change)
+_notice_decoder = msgspec.json.Decoder(Notice)
 # PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: a change whose action would not
 # fit goes without it (the other processes then read the action from the store).
 MAX_PAYLOAD = 7900
@@ -73,10 +94,12 @@ MAX_PAYLOAD = 7900
 ACTION_FIELDS_START = 5
 
 
-def encode(change: Change) -> str:
-    """The message: a JSON array, without the action's three fields when there is none (the
-    message of a process from before the action was carried, which decodes the same); the
-    chat count always goes."""
+def encode(change: Change | Notice) -> str:
+    """A notice as a JSON object; a change as a JSON array, without the action's three fields
+    when there is none (the message of a process from before the action was carried, which
+    decodes the same); the chat count always goes."""
+    if isinstance(change, Notice):
+        return msgspec.json.encode(change).decode()
     fields = msgspec.structs.astuple(change)
     head = fields[:ACTION_FIELDS_START]
     data = msgspec.json.encode(fields if change.action is not None else head)
@@ -85,9 +108,13 @@ def encode(change: Change) -> str:
     return data.decode()
 
 
-def decode(data: str | bytes) -> Change | None:
+def decode(data: str | bytes) -> Change | Notice | None:
     try:
         return _decoder.decode(data)
+    except msgspec.DecodeError:
+        pass
+    try:
+        return _notice_decoder.decode(data)
     except msgspec.DecodeError:  # not ours (someone else on the channel): ignored
         return None
 
@@ -106,7 +133,7 @@ class Fanout:
     async def start(self, deliver: Deliver) -> None:
         self.deliver = deliver
 
-    async def publish(self, change: Change) -> None:
+    async def publish(self, change: Change | Notice) -> None:
         return None
 
     async def close(self) -> None:
@@ -194,7 +221,7 @@ class PostgresFanout(_Listening):
             with contextlib.suppress(Exception):
                 await connection.close()
 
-    async def publish(self, change: Change) -> None:
+    async def publish(self, change: Change | Notice) -> None:
         """Queues the message for the publisher connection, which sends everything queued in
         one statement per round trip, in order: under load the messages do not wait in line
         for one round trip each (a slow database would make that line the delivery's tail)."""
@@ -260,7 +287,7 @@ class RedisFanout(_Listening):
             with contextlib.suppress(Exception):
                 await pubsub.aclose()
 
-    async def publish(self, change: Change) -> None:
+    async def publish(self, change: Change | Notice) -> None:
         try:
             await self.client.publish(self.channel, encode(change))
         except Exception as exc:

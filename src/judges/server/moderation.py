@@ -136,12 +136,7 @@ class Moderation:
             raise ServiceError(422, "error.mute_self", "you cannot mute yourself")
         await self.db(self.store.mute if on else self.store.unmute, muter, muted)
         mutes: dict[int, str] = await self.db(self.store.mutes_of, muter)
-        chat = self.service.chat
-        chat.mutes[muter] = frozenset(mutes)
-        for live in list(self.service.games.values()):  # his screens read again, without (or with) them
-            seats = {i for i, s in enumerate(live.seats) if seat_keys.account_of(s) == muter}
-            if seats:
-                chat.regreet(live, seats)
+        self.service.chat.set_mutes(muter, frozenset(mutes))  # his screens, in every process
         return mutes
 
     # --- reports ----------------------------------------------------------------------------
@@ -177,10 +172,7 @@ class Moderation:
     async def hide(self, actor: Account, game: str, message: int, reason: str, report: int | None) -> None:
         if not await self.db(self.store.hide_message, game, message, actor.id, clean_reason(reason), report):
             raise ServiceError(404, "error.no_message", "there is no such message")
-        live = self.service.games.get(game)
-        self.service.chat.hide(game, message)
-        if live is not None:
-            self.service.chat.regreet(live)
+        self.service.chat.hide(game, message)  # gone from every screen, in every process
 
     async def sanction(
         self, actor: Account, account_id: int, kind: str, until: datetime | None, reason: str, report: int | None

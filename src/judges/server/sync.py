@@ -14,7 +14,7 @@ from .actor import TableActor
 from .chat import Chat
 from .errors import ServiceError
 from .events import ChatPosted, Committed, SeatChanged
-from .fanout import Change
+from .fanout import Change, Notice
 from .runtime import Runtime
 from .tables import (
     LiveGame,
@@ -50,13 +50,16 @@ class Sync:
                 change = Change(self.rt.node, live.id, count, live.seats_version, chat_count, *action)
             self.rt.spawn(self.rt.fanout.publish(change))
 
-    def on_change(self, change: Change | None) -> None:
+    def on_change(self, change: Change | Notice | None) -> None:
         """A change published by another process (None: the fan-out reconnected, and may have
-        missed some: poll every game)."""
+        missed some: poll every game); a notice of a moderation act goes to the chat."""
         if change is None:
             self.rt.spawn(self.poll_versions())
             return
         if change.node == self.rt.node:
+            return
+        if isinstance(change, Notice):
+            self.chat.on_notice(change)
             return
         self.chat.on_change(change)
         live = self.rt.games.get(change.game)
