@@ -228,3 +228,28 @@ def test_the_bots_leases_of_many_games_are_taken_and_renewed_in_one_call(pg_url)
             thread.submit(asyncio.run, scenario()).result()
     finally:
         store.close()
+
+
+def test_a_lease_asked_again_after_its_batch_was_cancelled_is_answered(pg_url):
+    """A batch cancelled before it ran (its task stopped) leaves no game waiting for ever: the
+    next ask runs a new batch for it."""
+    store = GameStore(pg_url)
+    store.migrate()
+
+    async def scenario() -> None:
+        service = GameService(store, Limits())
+        live, _, _ = await service.create(seats(), seed=30)
+        leases = service.bots.leases
+        first = asyncio.ensure_future(leases.hold(live))
+        await asyncio.sleep(0)  # the ask is made, its batch waits for others
+        assert leases._batch is not None
+        leases._batch.cancel()
+        assert await asyncio.wait_for(leases.hold(live), BLOCKED_SECONDS) is True
+        assert await first is True  # the first ask got the same answer
+        await service.stop()
+
+    try:
+        with ThreadPoolExecutor(1) as thread:
+            thread.submit(asyncio.run, scenario()).result()
+    finally:
+        store.close()

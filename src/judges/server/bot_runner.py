@@ -155,9 +155,15 @@ class Leases:
         entry = self._asking.get(live.id)
         if entry is None:
             entry = self._asking[live.id] = (live, asyncio.get_running_loop().create_future())
-            if self._batch is None or self._batch.done():
-                self._batch = self.rt.spawn(self._take())
+        if self._batch is None or self._batch.done():
+            self._batch = self.rt.spawn(self._take())
         return await asyncio.shield(entry[1])
+
+    def reset(self) -> None:
+        """Forgets the games asking (the process stops: their bots' tasks are cancelled)."""
+        for _, future in self._asking.values():
+            future.cancel()
+        self._asking = {}
 
     async def _take(self) -> None:
         await asyncio.sleep(LEASE_BATCH_SECONDS)

@@ -191,6 +191,7 @@ class GameService:
         for task in tasks:
             if task is not None and not task.done():
                 task.cancel()
+        self.bots.leases.reset()
         await self.fanout.close()
         if self.fanout.shared:
             for live in list(self.games.values()):
