@@ -140,6 +140,15 @@ class Vote(Action, tag="vote", frozen=True):
     talents: int = 0
 
 
+class SplitVote(Action, tag="split_vote", frozen=True):
+    """Senate: a vote like `Vote` (the block's choice and its bought votes) with some senators
+    voting otherwise: `split` maps each to his choice ({"4": "nay"}; VG 1.09.14)."""
+
+    choice: str
+    split: dict[str, str]
+    talents: int = 0
+
+
 class Veto(Action, tag="veto", frozen=True):
     """Senate: play a tribune card from the hand to stop the vote (R84, VG 1.09.152)."""
 
@@ -398,6 +407,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     Withdraw,
     TribuneProposal,
     RecallGovernor,
+    SplitVote,
 )
 #: tag -> action type: Rome's own table (its "vote" is not Judges & Kings' "vote").
 ACTION_BY_TAG: dict[str, type[Action]] = {}

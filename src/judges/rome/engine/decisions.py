@@ -59,6 +59,7 @@ from .actions import (
     Roll,
     RollLegions,
     Skip,
+    SplitVote,
     Spoils,
     SponsorGames,
     SueForPeace,
@@ -258,7 +259,7 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
             ),
             DecisionKind(
                 "vote",
-                (Vote, Veto, Appeal, DeclareAssassination, TribuneProposal),
+                (Vote, SplitVote, Veto, Appeal, DeclareAssassination, TribuneProposal),
                 senate.legal_vote,
                 senate.apply_vote,
                 senate.RULE_VOTE,

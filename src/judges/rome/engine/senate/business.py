@@ -26,7 +26,7 @@ from ..combat import army, commander_bonus, rebel_army_strength, return_force, s
 from ..context import Ctx
 from ..legions import take
 from ..state import CIVIL_WAR, UNALIGNED, Decision, Force, Senator
-from .sitting import RULE_PROPOSAL, _sitting, ask_presiding, in_senate, presiding, put_to_vote, tally
+from .sitting import RULE_PROPOSAL, _sitting, ask_presiding, in_senate, presiding, put_to_vote, senators_voting, tally
 
 # --- other business: forces and their deployment (R145-R163), closing (R92) ----------------------
 
@@ -600,10 +600,8 @@ def pass_land_bill(ctx: Ctx, kind: int, sponsor: str, cosponsor: str) -> None:
         s = state.senators.get(sid)
         if s is not None:
             s.popularity = min(9, s.popularity + gain)
-    against = [int(seat) for seat, (choice, _) in _sitting(ctx)["last_ballots"].items() if choice == "nay"]
-    for s in in_senate(ctx):
-        if s.faction in against:
-            s.popularity = max(-9, s.popularity + bill.against)
+    for s in senators_voting(ctx, "nay"):  # R174: each senator who voted against
+        s.popularity = max(-9, s.popularity + bill.against)
     ctx.report("rome.senate.land_bill", int=kind, senator=sponsor)
 
 
@@ -618,10 +616,8 @@ def repeal_land_bill(ctx: Ctx, kind: int, sponsor: str) -> None:
     s = state.senators.get(sponsor)
     if s is not None:
         s.popularity = max(-9, s.popularity + bill.repeal_sponsor)
-    voted_for = [int(seat) for seat, (choice, _) in _sitting(ctx)["last_ballots"].items() if choice == "yea"]
-    for x in in_senate(ctx):
-        if x.faction in voted_for:
-            x.popularity = max(-9, x.popularity + bill.repeal_for)
+    for x in senators_voting(ctx, "yea"):
+        x.popularity = max(-9, x.popularity + bill.repeal_for)
     ctx.report("rome.senate.land_bill_repealed", int=kind, senator=sponsor)
 
 

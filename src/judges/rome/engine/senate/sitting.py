@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ....engine.errors import IllegalAction
-from ..actions import Appeal, DeclareAssassination, TribuneProposal, Veto, Vote
+from ..actions import Appeal, DeclareAssassination, SplitVote, TribuneProposal, Veto, Vote
 from ..board import aligned, hrao, rank_key, votes
 from ..context import Ctx
 from ..state import UNALIGNED, Decision, Senator
@@ -128,7 +128,7 @@ def purse(ctx: Ctx, seat: int) -> int:
     return sum(s.talents for s in aligned(ctx.state, seat) if s.location == "rome")
 
 
-Ballot = Vote | Veto | Appeal | DeclareAssassination | TribuneProposal
+Ballot = Vote | SplitVote | Veto | Appeal | DeclareAssassination | TribuneProposal
 
 
 def legal_vote(ctx: Ctx, decision: Decision) -> Iterable[Ballot]:
@@ -187,10 +187,27 @@ def apply_vote(ctx: Ctx, decision: Decision, action: Ballot) -> None:
         raise IllegalAction(RULE_VOTE, "rome.error.not_a_choice", f"{action.choice!r} is not a vote here")
     if not 0 <= action.talents <= purse(ctx, seat) or (action.talents and action.choice == "abstain"):
         raise IllegalAction(RULE_VOTE, "rome.error.not_enough_talents", "cannot buy those votes")
-    sitting["ballots"][str(seat)] = [action.choice, action.talents]
+    present = {s.id for s in aligned(state, seat) if s.location == "rome"}
+    split = action.split if isinstance(action, SplitVote) else {}
+    for sid, choice in split.items():
+        if sid not in present:
+            raise IllegalAction(RULE_VOTE, "rome.error.not_your_senator_in_rome", f"{sid} cannot vote for you")
+        if choice not in CHOICES or (choice == "abstain" and sitting["floor"]["kind"] in LAND_BILL_VOTES):
+            raise IllegalAction(RULE_VOTE, "rome.error.not_a_choice", f"{choice!r} is not a vote here")
+    ballot: list[Any] = [action.choice, action.talents]
+    if any(choice != action.choice for choice in split.values()):
+        ballot.append({sid: c for sid, c in sorted(split.items()) if c != action.choice})
+    sitting["ballots"][str(seat)] = ballot
     state.pending.remove(decision)
     if sitting["floor"]["kind"] == assassination.TRIAL and not any(d.kind == "vote" for d in state.pending):
         assassination.finish_trial(ctx)
+
+
+def choice_of(ballot: list[Any], senator: str) -> str:
+    """How one senator voted: his faction's block vote unless the ballot splits him off."""
+    split: dict[str, str] = ballot[2] if len(ballot) > 2 else {}
+    block: str = ballot[0]
+    return split.get(senator, block)
 
 
 def tally(ctx: Ctx) -> bool:
@@ -213,12 +230,14 @@ def tally(ctx: Ctx) -> bool:
     for side, extra in floor.get("extra", {}).items():
         counts[side] += extra
     accused = state.senators.get(floor.get("accused", ""))
-    for seat_text, (choice, talents) in ballots.items():
-        seat = int(seat_text)
+    for seat_text, ballot in ballots.items():
+        seat, choice, talents = int(seat_text), ballot[0], ballot[1]
         present = [s for s in aligned(state, seat) if s.location == "rome"]
-        counts[choice] += sum(votes(s) for s in present) + talents
+        for s in present:
+            counts[choice_of(ballot, s.id)] += votes(s)
+        counts[choice] += talents
         if accused is not None and accused.faction == seat:
-            counts[choice] += accused.influence  # VG 1.09.42: the accused's influence
+            counts[choice_of(ballot, accused.id)] += accused.influence  # VG 1.09.42: the accused's influence
         for s in sorted(present, key=lambda x: (-x.talents, int(x.id))):
             paid = min(talents, s.talents)
             s.talents -= paid
@@ -233,7 +252,7 @@ def tally(ctx: Ctx) -> bool:
     voters = [seat for seat in others if any(s.location == "rome" for s in aligned(state, seat))]
     # his own proposals only: nobody proposes a special trial (R189), a tribune's is its faction's
     proposed = floor["kind"] != "assassin_trial" and "tribune" not in floor
-    if pm is not None and proposed and voters and all(ballots[str(seat)][0] == "nay" for seat in voters):
+    if pm is not None and proposed and voters and all(against(ctx, seat, ballots[str(seat)]) for seat in voters):
         if pm.influence > 0:
             pm.influence -= ctx.rules.rejected_proposal_influence
             ctx.report("rome.senate.rebuked", senator=pm.id)
@@ -242,6 +261,19 @@ def tally(ctx: Ctx) -> bool:
         else:
             step_down(ctx, pm)
     return False
+
+
+def against(ctx: Ctx, seat: int, ballot: list[Any]) -> bool:
+    """Every senator of the faction in Rome voted against."""
+    return all(choice_of(ballot, s.id) == "nay" for s in aligned(ctx.state, seat) if s.location == "rome")
+
+
+def senators_voting(ctx: Ctx, choice: str) -> list[Senator]:
+    """The senators in Rome who voted `choice` in the last tally."""
+    ballots = _sitting(ctx).get("last_ballots", {})
+    return [
+        s for s in in_senate(ctx) if str(s.faction) in ballots and choice_of(ballots[str(s.faction)], s.id) == choice
+    ]
 
 
 def step_down(ctx: Ctx, pm: Senator) -> None:
