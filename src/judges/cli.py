@@ -444,7 +444,8 @@ def verify(
     Console().print(
         f"{file}: verified. Game {result.game_id or '(no id)'}: the {result.generator} seed matches the "
         f"commitment {result.commitment}, and its {result.actions} actions replay to the stored "
-        f"result ({result.ending}, round {result.rounds}, winners {result.winners or 'none'}).",
+        f"result ({result.ending}, {'turn' if result.game == 'rome' else 'round'} {result.rounds}, "
+        f"winners {result.winners or 'none'}).",
         soft_wrap=True,
     )
 

@@ -46,7 +46,8 @@ class Verified:
     actions: int
     ending: str | None
     winners: list[int]
-    rounds: int
+    rounds: int  # Judges & Kings' rounds, Republic of Rome's turns
+    game: str = "judges"
 
 
 def new_game(options: dict[str, Any], position: dict[str, Any] | None = None) -> Game:
@@ -94,21 +95,12 @@ def _field(data: Any, name: str, kind: type) -> Any:
     return data[name]
 
 
-def verify_export(data: Any, expected_commitment: str | None = None) -> Verified:
-    """Checks an export (see the module's docstring); raises VerificationError on any mismatch."""
-    if _field(data, "format", str) != EXPORT_FORMAT:
-        raise VerificationError(f"unknown export format {data['format']!r} (expected {EXPORT_FORMAT!r})")
-    raw_options = dict(_field(data, "options", dict))
-    dice = _field(data, "dice", dict)
-    actions = _field(data, "actions", list)
-    result = _field(data, "result", dict)
-    position = raw_options.pop("position", None)
-    try:
-        options = options_from_builtins(raw_options)
-        seed = seed_text(options)
-        committed = commitment(options)
-    except (msgspec.ValidationError, ValueError) as exc:
-        raise VerificationError(f"the export's options are not valid: {exc}") from None
+def check_dice(options: Any, dice: dict[str, Any], expected_commitment: str | None) -> None:
+    """The export's dice section names the options' generator and reveals their seed, which
+    hashes to the commitment (and to `expected_commitment`, the one noted at the start, when
+    given). `options`: either game's options (`dice`, `seed`, `key`)."""
+    seed = seed_text(options)
+    committed = commitment(options)
     if dice.get("generator") != options.dice:
         raise VerificationError(
             f"the dice section names generator {dice.get('generator')!r}, the options {options.dice!r}"
@@ -125,6 +117,28 @@ def verify_export(data: Any, expected_commitment: str | None = None) -> Verified
             f"the revealed seed does not match the commitment published at the start "
             f"({expected_commitment}); it hashes to {committed}"
         )
+
+
+def verify_export(data: Any, expected_commitment: str | None = None) -> Verified:
+    """Checks an export (see the module's docstring); raises VerificationError on any mismatch.
+    A Republic of Rome export (its own format) is checked by `judges.rome.verify`."""
+    from .rome.verify import ROME_EXPORT_FORMAT, verify_rome_export
+
+    if isinstance(data, dict) and data.get("format") == ROME_EXPORT_FORMAT:
+        return verify_rome_export(data, expected_commitment)
+    if _field(data, "format", str) != EXPORT_FORMAT:
+        raise VerificationError(f"unknown export format {data['format']!r} (expected {EXPORT_FORMAT!r})")
+    raw_options = dict(_field(data, "options", dict))
+    dice = _field(data, "dice", dict)
+    actions = _field(data, "actions", list)
+    result = _field(data, "result", dict)
+    position = raw_options.pop("position", None)
+    try:
+        options = options_from_builtins(raw_options)
+        committed = commitment(options)
+    except (msgspec.ValidationError, ValueError) as exc:
+        raise VerificationError(f"the export's options are not valid: {exc}") from None
+    check_dice(options, dice, expected_commitment)
     if data.get("rules_version") is not None and data["rules_version"] != _rules_version():
         raise VerificationError(
             f"the game was played under rules version {data['rules_version']}, "

@@ -199,3 +199,17 @@ def test_bot_specs_are_the_game_s_own(name: str, good: list[str], bad: list[str]
         with pytest.raises(BotRefused) as refused:
             served.make_bot(spec, 1)
         assert refused.value.key in served.catalog("en")
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_finished_table_exports_what_judges_verify_accepts(name: str) -> None:
+    from judges.games.protocol import play_to_end
+    from judges.verify import verify_export
+
+    served = SERVED[name]
+    game = served.new_table(served.min_players, None, KEY, None)
+    committed = served.commitment(game)
+    play_to_end(game, GAMES[name].seat_bots(["random"] * game.players, 4))
+    export = json.loads(json.dumps(served.export(game, "t1")))
+    assert export["dice"]["seed"] == KEY
+    assert verify_export(export, committed).actions == len(game.log())

@@ -188,6 +188,12 @@ class JudgesServed:
     def commitment(self, game: GameProtocol[Any, Any]) -> str:
         return commitment(_engine(game).state.options)
 
+    def export(self, game: GameProtocol[Any, Any], game_id: str | None) -> dict[str, Any]:
+        from ..verify import build_export
+
+        engine = _engine(game)
+        return build_export(engine, msgspec.to_builtins(engine.state.options), game_id)
+
     def seat_view(self, game: GameProtocol[Any, Any], seat: int) -> dict[str, Any]:
         # the engine's view (a bot's): the screen's parts, legal actions with their words, stay
         # the server's wire view (server/wire.py) until it moves beside the engine

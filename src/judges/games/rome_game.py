@@ -236,6 +236,11 @@ class RomeServed:
     def commitment(self, game: GameProtocol[Any, Any]) -> str:
         return commitment(_engine(game).state.options)  # type: ignore[arg-type]  # the same dice fields
 
+    def export(self, game: GameProtocol[Any, Any], game_id: str | None) -> dict[str, Any]:
+        from ..rome.verify import build_rome_export
+
+        return build_rome_export(_engine(game), game_id)
+
     def seat_view(self, game: GameProtocol[Any, Any], seat: int) -> dict[str, Any]:
         return player_view(_engine(game).state, seat)
 

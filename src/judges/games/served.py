@@ -8,6 +8,7 @@ through-its-plug-in.md).
     sg.check_bot("neutral")                       # BotRefused for a bot the game has not
     g = sg.new_table(players=5, seed=None, key="ab…", rules=rules)
     sg.commitment(g)                              # SHA-256 of the dice's seed, published first
+    sg.export(g, "id")                            # once over: the seed revealed (`judges verify`)
     sg.seat_view(g, 2), sg.spectator_view(g)      # JSON-ready, hidden information removed
     sg.view_schema()                              # the view's JSON Schema, from the engine's types
     sg.catalog("es"), sg.message_keys()           # every key the engine emits, in each language
@@ -99,6 +100,10 @@ class ServedGame(Protocol):
 
     def commitment(self, game: GameProtocol[Any, Any]) -> str:
         """The SHA-256 of the dice's seed published before the first die (engine.dice)."""
+
+    def export(self, game: GameProtocol[Any, Any], game_id: str | None) -> dict[str, Any]:
+        """A finished game's export: options, revealed seed, actions and result, which
+        `judges verify` checks (judges/verify.py, judges/rome/verify.py)."""
 
     def seat_view(self, game: GameProtocol[Any, Any], seat: int) -> dict[str, Any]:
         """What `seat` sees, as JSON-ready builtins: the others' secrets removed."""
