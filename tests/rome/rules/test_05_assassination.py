@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import pytest
 from rome_position import DECK, chit_face, game_in, position, senator
+from test_05_prosecutions import trial_game
 from test_05_senate import business_game, vote_all
 
-from judges.engine.errors import IllegalAction
+from judges.engine.errors import IllegalAction, RuleError
 from judges.rome.engine.actions import (
+    Appeal,
     Assassinate,
     Bodyguards,
+    Consent,
     DeclareAssassination,
     LandBill,
     ProposeConsuls,
+    Prosecute,
     Skip,
     Veto,
     Vote,
@@ -64,12 +68,13 @@ def test_an_attempt_is_announced_during_a_vote_and_a_5_kills_the_target():
     game = assassination_game(faces=[5, 6, 1])
     assert DeclareAssassination(player=1) in game.legal_actions(1)
     game.apply(DeclareAssassination(player=1))
-    assert kinds(game) == [(0, "vote"), (1, "assassination"), (1, "vote"), (2, "vote")]
+    assert kinds(game) == [(1, "assassination")]  # the vote waits for the attempt
     assert Assassinate(player=1, assassin="3", target="7") in game.legal_actions(1)
     assert not any(isinstance(a, Assassinate) and a.target in ("3", "4", "6") for a in game.legal_actions(1))
     game.apply(Assassinate(player=1, assassin="3", target="7"))
-    assert kinds(game) == [(0, "vote"), (1, "vote"), (2, "bodyguards"), (2, "vote")]
+    assert kinds(game) == [(2, "bodyguards")]
     game.apply(Bodyguards(player=2, cards=0))
+    assert kinds(game) == [(0, "vote"), (1, "vote"), (2, "vote")]
     assert "7" not in game.state.senators and "7" in game.state.curia
     assert game.state.report[-1].key == "rome.mortality.dies"
     assert game.state.report[-1].params == {"senator": "7", "cause": "assassination"}
@@ -231,3 +236,39 @@ def test_the_assassin_who_leads_his_faction_only_dies():
     assert state.senators["4"].influence == DECK.senators["4"].influence
     assert state.scratch["senate"]["floor"]["kind"] == "consuls"
     assert any(e.params == {"senator": "4", "cause": "execution"} for e in state.report)
+
+
+def test_the_vote_waits_for_the_attempt_and_the_accused_cannot_appeal_meanwhile():
+    """R184: the attempt interrupts the vote; until its die nobody answers the vote. The accused
+    of a trial, targeted, cannot appeal to the People (whose mob might kill him) before the die:
+    the attempt is on a senator alive when it is rolled. After the die the vote goes on."""
+    game = trial_game(faces=[3, 3, 4])  # the die: 3, nothing happens; the appeal 3 + 4 + 0 = 7
+    game.apply(Prosecute(player=0, accused="4", prosecutor="2"))
+    game.apply(Consent(player=0, agree=True))
+    game.apply(Vote(player=2, choice="nay"))
+    game.apply(DeclareAssassination(player=0))
+    for seat in (1, 2):
+        assert game.legal_actions(seat) == []
+    game.apply(Assassinate(player=0, assassin="1", target="4"))
+    assert kinds(game) == [(1, "bodyguards")]
+    assert game.legal_actions(1) == [Bodyguards(player=1, cards=0)]
+    for action in (Appeal(player=1), Vote(player=1, choice="nay"), Vote(player=0, choice="yea")):
+        with pytest.raises(RuleError):
+            game.apply(action)
+    assert "4" in game.state.senators
+    game.apply(Bodyguards(player=1, cards=0))
+    assert game.state.report[-1].key == "rome.senate.assassination_fails"
+    assert kinds(game) == [(0, "vote"), (1, "vote")]  # faction 2's nay stands
+    assert game.state.scratch["senate"]["ballots"] == {"2": ["nay", 0]}
+    game.apply(Appeal(player=1))
+    assert [e.params["int"] for e in game.state.report if e.key == "rome.senate.appeal"] == [7]
+
+
+def test_a_withdrawn_attempt_gives_the_vote_back():
+    """[D] Withdrawn (Skip), the vote goes on: every faction that had not voted owes its ballot."""
+    game = assassination_game()
+    game.apply(Vote(player=0, choice="yea"))
+    game.apply(DeclareAssassination(player=1))
+    assert kinds(game) == [(1, "assassination")]
+    game.apply(Skip(player=1))
+    assert kinds(game) == [(1, "vote"), (2, "vote")]

@@ -16,9 +16,14 @@ other senators in Rome (R190). A caught assassin of a land bill's sponsor or co-
 one faction, is only executed (R191). The proposal on the floor waits while the trial is voted
 and resumes after it; a proposal naming a senator who died falls.
 
+The vote the attempt interrupts waits for it (R184: "in the middle of another vote"): from the
+announcement to the die nobody casts a ballot, vetoes or appeals, so nothing of the vote (a
+popular appeal that kills the accused) can remove the target or the assassin before the die.
+
 `sitting["assassinations"]` holds the factions that tried and those targeted this turn;
-`sitting["attempt"]` the attempt under way; `sitting["suspended"]` the proposal waiting for a
-special trial (its ballots as secret as the floor's)."""
+`sitting["attempt"]` the attempt under way (with the factions whose ballots it interrupted);
+`sitting["suspended"]` the proposal waiting for a special trial (its ballots as secret as the
+floor's)."""
 
 from __future__ import annotations
 
@@ -77,9 +82,13 @@ def declare(ctx: Ctx, decision: Decision, action: DeclareAssassination) -> None:
     seat = decision.player
     if not may_declare(ctx, seat):
         raise IllegalAction(RULE, "rome.error.no_assassination", "no assassination attempt may be made now")
+    state = ctx.state
     _record(ctx)["by"].append(seat)
-    _sitting(ctx)["attempt"] = {"by": seat}
-    ctx.state.pending.append(Decision(seat, "assassination"))
+    # the vote waits for the attempt: nobody answers it (no ballot, veto or appeal) until the die
+    owed = sorted(d.player for d in state.pending if d.kind == "vote")
+    state.pending = [d for d in state.pending if d.kind != "vote"]
+    _sitting(ctx)["attempt"] = {"by": seat, "owed": owed}
+    state.pending.append(Decision(seat, "assassination"))
     ctx.report("rome.senate.assassination_declared", faction=seat)
 
 
@@ -102,6 +111,7 @@ def apply_assassinate(ctx: Ctx, decision: Decision, action: Assassinate | Skip) 
     sitting = _sitting(ctx)
     if isinstance(action, Skip):
         state.pending.remove(decision)
+        _vote_goes_on(ctx, sitting["attempt"]["owed"])
         sitting["attempt"] = None
         ctx.report("rome.senate.assassination_withdrawn", faction=seat)
         return
@@ -117,7 +127,8 @@ def apply_assassinate(ctx: Ctx, decision: Decision, action: Assassinate | Skip) 
     state.pending.remove(decision)
     _play(ctx, seat, held[: action.cards])
     _record(ctx)["against"].append(target.faction)
-    sitting["attempt"] = {"by": seat, "assassin": assassin.id, "target": target.id, "cards": action.cards}
+    owed = sitting["attempt"]["owed"]
+    sitting["attempt"] = {"by": seat, "assassin": assassin.id, "target": target.id, "cards": action.cards, "owed": owed}
     ctx.report("rome.senate.assassination", senator=assassin.id, target=target.id, int=action.cards)
     state.pending.append(Decision(target.faction, "bodyguards"))
 
@@ -152,6 +163,7 @@ def resolve(ctx: Ctx, guards: int) -> None:
     sitting = _sitting(ctx)
     attempt = sitting["attempt"]
     sitting["attempt"] = None
+    _vote_goes_on(ctx, attempt["owed"])  # before the die: a proposal that falls drops them again
     seat, cards = attempt["by"], attempt["cards"]
     assassin_id, target = attempt["assassin"], state.senators[attempt["target"]]
     victim_popularity = target.popularity
@@ -193,6 +205,13 @@ def resolve(ctx: Ctx, guards: int) -> None:
     leader.influence = max(0, leader.influence - rules.assassin_leader_influence)
     if leader.location == "rome":
         special_trial(ctx, leader, seat, victim_popularity)
+
+
+def _vote_goes_on(ctx: Ctx, owed: list[int]) -> None:
+    """The factions whose ballots the attempt interrupted owe them again."""
+    for seat in owed:
+        if not ctx.state.factions[seat].eliminated:
+            ctx.state.pending.append(Decision(seat, "vote"))
 
 
 def _void_if_named(ctx: Ctx, dead: list[str]) -> None:
