@@ -35,4 +35,12 @@ class NeutralSeatBot:
         return self.bot.choose(legal, view())
 
 
-BOTS: dict[str, Callable[..., Any]] = {"random": RandomSeatBot, "neutral": NeutralSeatBot}
+def _mcts(seed: int, **settings: Any) -> Any:
+    """The protocol's MCTS (bots/mcts_protocol.py) searching Rome: horizon in turns."""
+    from ...bots.mcts_protocol import ProtocolMCTSBot
+    from ...games.rome_game import ROME
+
+    return ProtocolMCTSBot(ROME, seed, **settings)
+
+
+BOTS: dict[str, Callable[..., Any]] = {"random": RandomSeatBot, "neutral": NeutralSeatBot, "mcts": _mcts}
