@@ -187,7 +187,7 @@ def test_rules_within_bounds_are_taken() -> None:
     ("name", "good", "bad"),
     [
         ("judges", ["random", "greedy", "mcts:8"], ["neutral", "greedy:3", "mcts:x"]),
-        ("rome", ["random", "neutral"], ["greedy", "mcts:8", "neutral:2"]),
+        ("rome", ["random", "neutral", "mcts:8"], ["greedy", "mcts:x", "neutral:2"]),
     ],
 )
 def test_bot_specs_are_the_game_s_own(name: str, good: list[str], bad: list[str]) -> None:
