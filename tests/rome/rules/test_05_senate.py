@@ -163,7 +163,7 @@ def test_without_a_senator_in_rome_there_is_no_senate():
     state = position()
     senator(state, "1", 0, location="province")
     game = game_in(state, "senate")
-    assert [d.kind for d in game.pending] == ["play_cards"]  # no Senate: Combat, then the Revolution
+    assert [d.kind for d in game.pending] == ["trade_cards"] * 3  # no Senate: Combat, then the Revolution
 
 
 # --- other business: levies, deployments, closing ------------------------------------------------

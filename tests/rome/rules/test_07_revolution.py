@@ -8,14 +8,16 @@ from rome_position import ctx, game_in, position, senator
 
 from judges.engine.errors import IllegalAction
 from judges.rome.engine import combat
-from judges.rome.engine.actions import Discard, Done, JoinRevolt, LayDown, Revolt, RollLegions
+from judges.rome.engine.actions import Discard, Done, GiveCard, JoinRevolt, LayDown, Revolt, RollLegions
 from judges.rome.engine.board import active_wars
 from judges.rome.engine.state import CIVIL_WAR, Force, Rebellion, WarInPlay
+from judges.rome.engine.view import player_view
 
 
 def to_declarations(game):
-    """Answers the cards step (nobody plays) until a commander owes his declaration."""
-    while game.pending and game.pending[0].kind == "play_cards":
+    """Answers the trading and cards steps (nobody gives or plays) until a commander owes his
+    declaration."""
+    while game.pending and game.pending[0].kind in ("trade_cards", "play_cards"):
         game.apply(Done(player=game.pending[0].player))
     return game
 
@@ -288,6 +290,28 @@ def test_a_rebel_nobody_attacks_wins():
     assert state.result is not None and (state.result.ending, state.result.winners) == ("rebel", (1,))
 
 
+def test_cards_are_given_in_the_revolution_phase_only_seen_by_giver_and_receiver():
+    """R237 (VG 1.11.1): every faction at once may give cards to another player; the report names
+    no card and the others' views show only the hands' sizes."""
+    state = position()
+    senator(state, "1", 0)
+    state.factions[0].hand = ["tribune.1", "seduction"]
+    game = game_in(state, "revolution")
+    assert sorted((d.player, d.kind) for d in game.pending) == [
+        (0, "trade_cards"),
+        (1, "trade_cards"),
+        (2, "trade_cards"),
+    ]
+    with pytest.raises(IllegalAction):
+        game.apply(GiveCard(player=0, card="blackmail", to=1))
+    with pytest.raises(IllegalAction):
+        game.apply(GiveCard(player=0, card="seduction", to=0))
+    game.apply(GiveCard(player=0, card="seduction", to=2))
+    assert state.factions[2].hand == ["seduction"] and state.factions[0].hand == ["tribune.1"]
+    assert state.report[-1].params == {"faction": 0, "receiver": 2}
+    assert player_view(state, 1)["factions"][2]["hand"] == 1
+
+
 def test_cards_in_table_order_from_the_hrao_then_hands_cut_to_five_all_at_once():
     """R234, R236."""
     state = position()
@@ -297,6 +321,8 @@ def test_cards_in_table_order_from_the_hrao_then_hands_cut_to_five_all_at_once()
     state.factions[0].hand = [f"tribune.{n}" for n in range(1, 8)]
     state.factions[2].hand = ["assassin", "seduction", "blackmail", "tribune.8", "tribune.9", "influence_peddling"]
     game = game_in(state, "revolution")
+    for seat in (0, 1, 2):
+        game.apply(Done(player=seat))  # R237: nobody gives a card
     assert [(d.player, d.kind) for d in game.pending] == [(1, "play_cards")]
     game.apply(Done(player=1))
     game.apply(Done(player=2))

@@ -983,6 +983,11 @@ def join_revolt(seen: _Seen, legal: Sequence[Action]) -> Action | None:
     return JoinRevolt(player=seen.seat, join=False)
 
 
+def trade_cards(seen: _Seen, legal: Sequence[Action]) -> Action | None:
+    """[D] A neutral gives no card away."""
+    return _done(legal)
+
+
 def tribune_proposal(seen: _Seen, legal: Sequence[Action]) -> Action | None:
     """[D] A neutral never plays a tribune to make its own proposal; should it owe one, it lets
     the chance go."""
@@ -1017,4 +1022,5 @@ ANSWERS: Mapping[str, Callable[[_Seen, Sequence[Action]], Action | None]] = {
     "revolt": revolt,
     "join_revolt": join_revolt,
     "tribune_proposal": tribune_proposal,
+    "trade_cards": trade_cards,
 }

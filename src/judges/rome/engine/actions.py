@@ -356,6 +356,13 @@ class SueForPeace(Action, tag="sue_for_peace", frozen=True):
     war: str
 
 
+class GiveCard(Action, tag="give_card", frozen=True):
+    """Revolution: a faction card from one's hand to another player (R237; a trade is two gifts)."""
+
+    card: str
+    to: int
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     Done,
     ChooseLeader,
@@ -408,6 +415,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     TribuneProposal,
     RecallGovernor,
     SplitVote,
+    GiveCard,
 )
 #: tag -> action type: Rome's own table (its "vote" is not Judges & Kings' "vote").
 ACTION_BY_TAG: dict[str, type[Action]] = {}

@@ -34,6 +34,7 @@ from .actions import (
     Discard,
     DiscardLeader,
     Done,
+    GiveCard,
     JoinRevolt,
     LandBill,
     LayDown,
@@ -264,6 +265,14 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 senate.apply_vote,
                 senate.RULE_VOTE,
                 secret=True,
+            ),
+            DecisionKind(
+                "trade_cards",
+                (GiveCard, Done),
+                revolution.legal_trade_cards,
+                revolution.apply_trade_cards,
+                revolution.RULE_TRADE,
+                secret=True,  # hands are secret: the card given is seen by its giver and receiver only
             ),
             DecisionKind(
                 "discard", (Discard,), revolution.legal_discard, revolution.apply_discard, revolution.RULE_HAND

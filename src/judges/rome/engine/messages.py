@@ -148,6 +148,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.combat.deserters": _declare(war="war", int="int"),
         "rome.combat.civil_war": _declare(senator="senator", rebel="senator", int="int", total="int", result="result"),
         # revolution: declarations of civil war
+        "rome.revolution.gift": _declare(faction="faction", receiver="faction"),
         "rome.revolution.lays_down": _declare(senator="senator"),
         "rome.revolution.legions": _declare(senator="senator", int="int", legions="int"),
         "rome.revolution.declares": _declare(senator="senator", legions="int"),

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from ...engine.errors import IllegalAction
-from .actions import Discard, JoinRevolt, LayDown, Revolt, RollLegions
+from .actions import Discard, Done, GiveCard, JoinRevolt, LayDown, Revolt, RollLegions
 from .board import aligned, hrao_order, order_from, rank_key
 from .combat import rebel_strength, return_force
 from .context import Ctx
@@ -25,13 +25,43 @@ from .setup import in_turn
 from .state import UNALIGNED, Decision, Force, Rebellion, Senator
 
 RULE_HAND = "R236 Hand limit (VG 1.11)"
+RULE_TRADE = "R237 Trading cards (VG 1.11.1)"
 RULE_REVOLT = "R238 Declaration of civil war (VG 1.11.3)"
 RULE_SECONDARY = "R243 Secondary rebels (VG 1.11.32)"
 
 
 def start(ctx: Ctx) -> bool:
+    """R237 (VG 1.11.1): first every faction, at once, may give cards to the others."""
     ctx.state.scratch["revolution_cards"] = hrao_order(ctx.state)
+    for f in ctx.state.factions:
+        if not f.eliminated:
+            ctx.state.pending.append(Decision(f.seat, "trade_cards"))
     return True
+
+
+def legal_trade_cards(ctx: Ctx, decision: Decision) -> Iterable[Done | GiveCard]:
+    seat = decision.player
+    out: list[Done | GiveCard] = [Done(player=seat)]
+    others = [f.seat for f in ctx.state.factions if not f.eliminated and f.seat != seat]
+    for card in dict.fromkeys(ctx.state.factions[seat].hand):
+        out += [GiveCard(player=seat, card=card, to=to) for to in others]
+    return out
+
+
+def apply_trade_cards(ctx: Ctx, decision: Decision, action: Done | GiveCard) -> None:
+    """A gift is secret but for its giver and receiver: the report names no card."""
+    state = ctx.state
+    if isinstance(action, Done):
+        state.pending.remove(decision)
+        return
+    mine = state.factions[decision.player]
+    if action.card not in mine.hand:
+        raise IllegalAction(RULE_TRADE, "rome.error.not_in_hand", f"no {action.card} in the hand", card=action.card)
+    if not 0 <= action.to < state.players or action.to == decision.player or state.factions[action.to].eliminated:
+        raise IllegalAction(RULE_TRADE, "rome.error.not_a_player", f"cannot give to {action.to}")
+    mine.hand.remove(action.card)
+    state.factions[action.to].hand.append(action.card)
+    ctx.report("rome.revolution.gift", faction=decision.player, receiver=action.to)
 
 
 def play_cards(ctx: Ctx) -> bool:
