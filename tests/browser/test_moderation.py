@@ -3,8 +3,9 @@ reporting"), in Chromium, on a server of the test's own (its database is the one
 grant` names): two players signed in to their accounts; Ada mutes Bo from the chat's settings and
 Bo's messages leave her screen, and her chat as the server gives it (not hidden by the page); she
 unmutes him and they are back. Bo reports Ada's message, and Ada herself, each with a reason; an operator reads it on
-/admin with the message, hides it, dismisses the other, and the acts are in the audit log. Screenshots at 1400x900 and
-390x844 (tests/browser/support.py)."""
+/admin with the message, hides it, dismisses the other, and the acts are in the audit log. An operator bans a player
+from /admin (his open table shows the takeover bot, his next sign-in is refused) and closes his table (each player's
+bell says so). Screenshots at 1400x900 and 390x844 (tests/browser/support.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typer.testing import CliRunner
 from browser.play import claim_invitation, open_page, watch_console
 from browser.support import serve, shot
 from judges.cli import app as cli
+from judges.i18n import catalog
 
 CHAT = "[data-panel='chat']"
 BOX = f"{CHAT} textarea.chat-text:not([data-report-reason])"
@@ -144,6 +146,93 @@ def test_muting_and_reporting_from_the_tables_chat(browser, tmp_path):
         shot(op, "moderation-admin-390")
         message(bo, "Ada speaks").wait_for(state="detached")  # hidden from everyone
         message(ada, "Ada speaks").wait_for(state="detached")
+        assert not [e for e in errors if "favicon" not in e], errors
+        for page in (ada, bo, op):
+            page.context.close()
+
+
+def test_an_operator_bans_a_player_and_closes_his_table_from_the_admin_page(browser, tmp_path):
+    """From /admin an operator bans Bo by name: the takeover bot plays his seat on his open
+    table, and his next sign-in is refused with the reason why. Then, from Ada's report, the
+    operator closes the table: each player's bell says an operator closed it."""
+    words = catalog("en")
+    suffix = secrets.token_hex(2)
+    ada_name, bo_name, op_name = f"Ada{suffix}", f"Bo{suffix}", f"Op{suffix}"
+    with serve(tmp_path) as base:
+        ada = open_page(browser, viewport={"width": 1400, "height": 900})
+        bo = open_page(browser, viewport={"width": 390, "height": 844})
+        op = open_page(browser, viewport={"width": 1400, "height": 900})
+        errors = watch_console(ada) + watch_console(bo) + watch_console(op)
+        sign_up(ada, base, ada_name)
+        seats = [
+            {"kind": "human", "name": ada_name},
+            {"kind": "human", "name": bo_name},
+            {"kind": "bot", "bot": "greedy"},
+        ]
+        data = ada.evaluate(
+            """(seats) => fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
+                 body: JSON.stringify({seats, seed: 4})}).then((r) => r.json())""",
+            seats,
+        )
+        game_id = data["id"]
+        ada.goto(data["link"])
+        sign_up(bo, base, bo_name)
+        claim_invitation(bo, base, data, 1)
+        reported = ada.evaluate(
+            """(gid) => fetch("/api/reports", {method: "POST", headers: {"Content-Type": "application/json"},
+                 body: JSON.stringify({game: gid, seat: 1, reason: "spoils the game on purpose"})})
+                 .then((r) => r.status)""",
+            game_id,
+        )
+        assert reported == 201
+        bo.locator("#players [data-seat='1']").wait_for()  # his table, his seat his own
+        assert bo.locator("#banner [data-away='true']").count() == 0
+
+        sign_up(op, base, op_name)
+        granted = CliRunner().invoke(
+            cli, ["admin", "grant", op_name, "--database", f"sqlite:///{tmp_path / 'browser.db'}"]
+        )
+        assert granted.exit_code == 0, granted.output
+        op.goto(base + "/admin?lang=en")
+
+        # the ban, by name: Bo's open table shows the takeover bot in his seat
+        acts = op.locator("[data-panel='account-acts'] form")
+        acts.locator("input[name=name]").fill(bo_name)
+        acts.locator("input[name=reason]").fill("spoils every game he joins")
+        acts.locator("[data-act='ban']").click()
+        op.locator("[data-audit='ban']").wait_for()
+        assert "spoils every game he joins" in op.locator("[data-audit='ban']").inner_text()
+        bo.locator("#banner [data-away='true']").wait_for()
+        shot(bo, "moderation-banned-table-390")
+        # his next sign-in is refused, saying why
+        bo.goto(base + "/?lang=en")
+        form = bo.locator("#account-form")
+        form.wait_for()
+        form.locator("input[name=name]").fill(bo_name)
+        form.locator("input[name=password]").fill(PASSWORD)
+        form.locator("#sign-in").click()
+        bo.locator("#account-error:not([hidden])").wait_for()
+        assert bo.locator("#account-error").inner_text() == words["error.account_banned"]
+        assert bo.locator("#signed-in").is_hidden()
+        shot(bo, "moderation-banned-sign-in-390")
+
+        # the table closed from Ada's report: each player's bell says so
+        report = op.locator("article[data-report]").first
+        assert "spoils the game on purpose" in report.inner_text()
+        report.locator("input[name=reason]").fill("the table cannot go on")
+        report.locator("[data-act='close']").click()
+        op.locator("[data-audit='close']").wait_for()
+        shot(op, "moderation-closed-admin-1400")
+        bo.goto(data["link"])
+        for page in (ada, bo):
+            page.locator("#bell").click()
+            note = page.locator("#bell-panel .note[data-key='notification.game_closed']")
+            note.wait_for()
+            assert words["notification.game_closed"] in note.inner_text()
+        shot(ada, "moderation-closed-table-1400")
+        shot(bo, "moderation-closed-table-390")
+        view = ada.evaluate(f"fetch('/api/games/{game_id}/view').then((r) => r.json())")
+        assert view["seats"][1]["away"]
         assert not [e for e in errors if "favicon" not in e], errors
         for page in (ada, bo, op):
             page.context.close()
