@@ -92,3 +92,27 @@ def test_the_observed_control_is_the_engines_on_a_contested_hex():
     control = control_map(state, world)
     assert control[free] == 1
     assert _observed_controllers(raw.observe("player_0")["observation"], 0, 3, len(world.settlements)) == control
+
+
+def test_the_environment_plays_through_the_game_protocol_the_engines_own_game():
+    """The environment reaches the game through the protocol (games.judges_game); the game it
+    plays is the engine's, action for action: the same choices on the engine directly give the
+    same log and the same final state."""
+    import msgspec
+
+    from judges.engine import Game, Options
+    from judges.games.protocol import GameProtocol
+
+    e = env(players=3, round_limit=4)
+    e.reset(seed=6)
+    raw = e.unwrapped
+    assert isinstance(raw.match, GameProtocol) and raw.match.name == "judges"
+    rng = np.random.default_rng(6)
+    for _agent in e.agent_iter(max_iter=100_000):
+        obs, _reward, terminated, truncated, _info = e.last()
+        e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    direct = Game.new(Options(players=3, seed=6, round_limit=4), undoable=False)
+    for action in raw.game.log:
+        direct.apply(msgspec.json.decode(msgspec.json.encode(action)))
+    assert direct.is_over and direct.state.winners == raw.game.state.winners
+    assert msgspec.json.encode(direct.state) == msgspec.json.encode(raw.game.state)

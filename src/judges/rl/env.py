@@ -11,6 +11,10 @@
   `action_mask` (int8).
 - **Rewards**: at the end, 1 split among the winners; 0 otherwise (collapse, general
   elimination and the round cap reward nobody).
+
+The game is reached through the game protocol (`games.judges_game`, as every headless loop
+reaches it): who moves, the legal actions, applying one, the end and its returns. Only the
+observation reads the engine's own view and board (`game`, the engine's object).
 """
 
 from __future__ import annotations
@@ -22,10 +26,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..engine import Action, Game, Options
+from ..engine import Action, Game
 from ..engine.board import besieged_settlements, control_map
 from ..engine.rules import DEFAULT_RULES, Rules
 from ..engine.state import CANAANITES, PHASES
+from ..games.judges_game import JudgesGame, new_game
 from ..world import World, load_world
 
 MAX_ACTIONS = 512
@@ -129,7 +134,12 @@ class JudgesAECEnv(AECEnv):  # pettingzoo ships no type information: AECEnv is A
             }
         )
         self._act_space = spaces.Discrete(MAX_ACTIONS)
-        self.game: Game | None = None
+        self.match: JudgesGame | None = None  # the game, through the protocol
+
+    @property
+    def game(self) -> Game | None:
+        """The engine's game being played (None before reset() and after close())."""
+        return self.match.game if self.match is not None else None
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self._obs_space
@@ -140,33 +150,31 @@ class JudgesAECEnv(AECEnv):  # pettingzoo ships no type information: AECEnv is A
     def _seat(self, agent: str) -> int:
         return int(agent.rsplit("_", 1)[1])
 
-    def _live(self) -> Game:
+    def _live(self) -> JudgesGame:
         """The game being played (the environment must have been reset)."""
-        if self.game is None:
+        if self.match is None:
             raise RuntimeError("the environment has no game: call reset() first")
-        return self.game
+        return self.match
 
     def _legal(self, seat: int) -> list[Action]:
-        return list(self.game.legal_actions(seat))[:MAX_ACTIONS] if self.game is not None else []
+        return self.match.legal_actions(seat)[:MAX_ACTIONS] if self.match is not None else []
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat(agent)
-        game = self._live()
+        match = self._live()
         mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
-        if agent == self.agent_selection and not game.is_over:
+        if agent == self.agent_selection and not match.is_over:
             mask[: len(self._legal(seat))] = 1
-        return {"observation": encode(game, seat), "action_mask": mask}
+        return {"observation": encode(match.game, seat), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.game = Game.new(
-            Options(
-                players=self.players,
-                seed=0 if seed is None else int(seed),
-                wave_pairs=self.wave_pairs,
-                round_limit=self.round_limit,
-                rules=self.rules,
-            ),
-            undoable=False,  # the agents never take back (Undo is no legal action)
+        # as every headless game starts: no copy kept for an Undo (the agents never take back)
+        self.match = new_game(
+            self.players,
+            0 if seed is None else int(seed),
+            self.rules,
+            wave_pairs=self.wave_pairs,
+            round_limit=self.round_limit,
         )
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -177,7 +185,7 @@ class JudgesAECEnv(AECEnv):  # pettingzoo ships no type information: AECEnv is A
         self.agent_selection = self._next_agent()
 
     def _next_agent(self) -> str:
-        waiting = self._live().waiting_for()
+        waiting = self._live().to_move()
         return self.possible_agents[waiting[0]] if waiting else self.agents[0]
 
     def step(self, action: int | None) -> None:
@@ -189,26 +197,26 @@ class JudgesAECEnv(AECEnv):  # pettingzoo ships no type information: AECEnv is A
         legal = self._legal(self._seat(agent))
         if action is None or not 0 <= int(action) < len(legal):
             raise ValueError(f"action {action} is not legal for {agent} (mask of {len(legal)} actions)")
-        game = self._live()
-        game.apply_legal(legal[int(action)])  # one of the actions just listed: trusted
+        match = self._live()
+        match.apply_legal(legal[int(action)])  # one of the actions just listed: trusted
         self.rewards = {a: 0.0 for a in self.agents}
-        if game.is_over:
-            winners = game.state.winners
-            for w in winners:
-                self.rewards[self.possible_agents[w]] = 1.0 / len(winners)
+        outcome = match.outcome()
+        if outcome is not None:
+            for w in outcome.winners:
+                self.rewards[self.possible_agents[w]] = 1.0 / len(outcome.winners)
             self.terminations = {a: True for a in self.agents}
         else:
             self.agent_selection = self._next_agent()
         self._accumulate_rewards()
-        if game.is_over:
+        if outcome is not None:
             # Hand the final turn around so each agent observes its end (PettingZoo's dead steps).
             self.agent_selection = self.agents[0]
 
     def render(self) -> str | None:
-        if self.render_mode is None or self.game is None:
+        if self.render_mode is None or self.match is None:
             return None
-        st = self.game.state
-        return f"round {st.round}, {self.game.phase_name}, wrath {st.wrath}, waiting for {self.game.waiting_for()}"
+        st, phase = self.match.game.state, self.match.game.phase_name
+        return f"round {st.round}, {phase}, wrath {st.wrath}, waiting for {self.match.to_move()}"
 
     def close(self) -> None:
-        self.game = None
+        self.match = None
