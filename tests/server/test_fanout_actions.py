@@ -10,6 +10,8 @@ services on one PostgreSQL schema, linked by real LISTEN/NOTIFY, in one process.
   commit made since is on its way through the fan-out); after a reconnection, every game
   behind at once;
 - an action too large for a NOTIFY payload travels without it (read from the store);
+- a moderation notice (a hidden message, a mute) travels beside the changes; one missed while
+  the fan-out was away is read from the store when it reconnects;
 - messages published faster than the database answers go out together, in order, one round
   trip for all that waited (and again after the publisher's connection broke).
 
@@ -27,10 +29,13 @@ import pytest
 
 from judges.engine import action_to_dict
 from judges.server import fanout as fanout_module
+from judges.server.account_store import AccountStore
 from judges.server.fanout import HIDDEN, MUTES, Change, Notice, PostgresFanout
 from judges.server.limits import Limits
+from judges.server.moderation_store import ModerationStore
 from judges.server.service import GameService
 from judges.server.store import GameStore
+from judges.server.tables import SPECTATOR
 from judges.server.updates import apply_update
 from postgres_support import postgres_schema
 
@@ -168,6 +173,49 @@ def test_a_process_one_action_behind_applies_the_carried_action_without_the_stor
             await wait_until(lambda: len(live_b.game.log) == len(live_a.game.log))
             assert store_b.catch_ups == 5
             assert live_b.game.state == live_a.game.state
+        finally:
+            for service in (a, b):
+                await service.stop()
+                service.store.close()
+
+    run_apart(scenario())
+
+
+def test_a_moderation_notice_missed_while_away_is_read_again_after_the_reconnection(pg_url):
+    """A process that did not hear of a hidden message or of a mute (its fan-out was away)
+    reads them from the store when its fan-out reconnects, and its chat screens read again."""
+
+    async def scenario():
+        a, b, _ = await pair(pg_url)
+        try:
+            accounts = AccountStore(a.store)
+            ada, bo, op = (accounts.create(name, "x", None).id for name in ("Ada", "Bo", "Op"))
+            live_a, _, _ = await a.create([{"kind": "human"}] * 3, seed=5)
+            rude = (await a.chat.post_as_seat(live_a, 1, "table", None, "Something rude", None))["id"]
+            await a.chat.post_as_seat(live_a, 2, "table", None, "Something kind", None)
+            live_b = await b.get(live_a.id)
+            await b.chat.room(live_b)
+            sub, _ = b.subscribe(live_b, SPECTATOR, "en")
+            b.chat.greet(live_b, sub)
+            await b.chat.load_mutes(live_b, 0)  # a guest's seat: nothing loaded
+            b.chat.mutes[ada] = frozenset()  # as if Ada's screen were served by B
+
+            def texts(message: bytes) -> list[str]:
+                return [m["text"] for m in msgspec.json.decode(message)["messages"]]
+
+            assert texts(sub.queue.get_nowait()) == ["Something rude", "Something kind"]
+            b.fanout.deliver = lambda change: None  # B hears nothing meanwhile
+            moderation = ModerationStore(a.store)
+            assert moderation.hide_message(live_a.id, rude, op, "insults", None)
+            a.chat.hide(live_a.id, rude)
+            moderation.mute(ada, bo)
+            a.chat.set_mutes(ada, frozenset({bo}))
+            await asyncio.sleep(0.3)
+            assert sub.queue.empty() and b.chat.mutes[ada] == frozenset()
+            b.fanout.deliver = b.sync.on_change
+            b.sync.on_change(None)  # reconnected
+            await wait_until(lambda: not sub.queue.empty() and b.chat.mutes[ada] == frozenset({bo}))
+            assert texts(sub.queue.get_nowait()) == ["Something kind"]
         finally:
             for service in (a, b):
                 await service.stop()

@@ -328,10 +328,35 @@ class Chat:
 
         return frozenset(await self.rt.db(ModerationStore(self.rt.store).mutes_of, account))
 
+    async def recheck(self) -> None:
+        """After the fan-out reconnected (a notice may have been missed meanwhile): the hidden
+        messages of the rooms held and the mutes of the accounts held, read again from the
+        store; the screens a difference concerns read again."""
+        from .moderation_store import ModerationStore
+
+        ids = [game_id for game_id in self.rooms if game_id in self.rt.games]
+        try:
+            hidden = await self.rt.db(ModerationStore(self.rt.store).hidden_messages, ids)
+        except ServiceError:
+            return  # the database is away: the screens read them again when they reconnect
+        for game_id, messages in hidden.items():
+            room = self.rooms.get(game_id)
+            live = self.rt.games.get(game_id)
+            fresh = [r for r in room.messages if r["id"] in messages and not r["hidden"]] if room is not None else []
+            for record in fresh:
+                record["hidden"] = True
+            if fresh and live is not None:
+                self.regreet(live)
+        for account in list(self.mutes):
+            self._mute_reads[account] = self._mute_reads.get(account, 0) + 1
+            await self._reload_mutes(account, self._mute_reads[account])
+
     def set_mutes(self, account: int, muted: frozenset[int], tell: bool = True) -> None:
         """The account's mutes changed (stored already): his screens in this process read again,
         without (or with) the muted players' messages; with `tell`, the other processes hear of
         it (their screens of his read his stored mutes again)."""
+        if not tell and self.mutes.get(account) == muted:
+            return  # heard of from another process, and known already
         self.mutes[account] = muted
         for live in list(self.rt.games.values()):
             seats = {i for i, s in enumerate(live.seats) if seat_keys.account_of(s) == account}

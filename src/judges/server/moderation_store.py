@@ -317,6 +317,21 @@ class ModerationStore:
 
     # --- operators' acts -----------------------------------------------------------------------
 
+    def hidden_messages(self, game_ids: list[str]) -> dict[str, set[int]]:
+        """The hidden chat messages of these games: game id -> message ids (games with none left out)."""
+        out: dict[str, set[int]] = {}
+        if not game_ids:
+            return out
+        with self.store._session() as session:
+            rows = session.execute(
+                select(chat_table.c.game_id, chat_table.c.id).where(
+                    chat_table.c.game_id.in_(game_ids), chat_table.c.hidden_at.is_not(None)
+                )
+            ).all()
+        for row in rows:
+            out.setdefault(row.game_id, set()).add(row.id)
+        return out
+
     def hide_message(self, game_id: str, message_id: int, actor: int, reason: str, report_id: int | None) -> bool:
         """Hides a chat message from everyone (kept in the store); False: no such message."""
         with self.store._session(write=True) as session:

@@ -52,9 +52,11 @@ class Sync:
 
     def on_change(self, change: Change | Notice | None) -> None:
         """A change published by another process (None: the fan-out reconnected, and may have
-        missed some: poll every game); a notice of a moderation act goes to the chat."""
+        missed some: poll every game, and the chat's hidden messages and mutes); a notice of a
+        moderation act goes to the chat."""
         if change is None:
             self.rt.spawn(self.poll_versions())
+            self.rt.spawn(self.chat.recheck())
             return
         if change.node == self.rt.node:
             return
