@@ -48,6 +48,18 @@ def test_captives_rebels_and_unaligned_senators_earn_nothing():
     assert state.factions[0].treasury == 1
 
 
+def test_a_rebel_receives_no_money_from_his_faction_or_a_loyal_senator():
+    """R34 (VG 1.11.33): loyal senators may still fund his faction's treasury."""
+    state = position()
+    senator(state, "1", 0, location="rebel")
+    senator(state, "2", 0, talents=5)
+    state.factions[0].treasury = 5
+    c = ctx(state)
+    assert revenue.transfer_refusal(c, 0, Transfer(player=0, source="treasury", target="1", talents=1))
+    assert revenue.transfer_refusal(c, 0, Transfer(player=0, source="2", target="1", talents=1))
+    assert revenue.transfer_refusal(c, 0, Transfer(player=0, source="2", target="treasury", talents=1)) is None
+
+
 def revenue_game(*senators_by_faction):
     state = position()
     for seat, cards in enumerate(senators_by_faction):
