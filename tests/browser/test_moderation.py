@@ -154,7 +154,8 @@ def test_muting_and_reporting_from_the_tables_chat(browser, tmp_path):
 def test_an_operator_bans_a_player_and_closes_his_table_from_the_admin_page(browser, tmp_path):
     """From /admin an operator bans Bo by name: the takeover bot plays his seat on his open
     table, and his next sign-in is refused with the reason why. Then, from Ada's report, the
-    operator closes the table: each player's bell says an operator closed it."""
+    operator closes the table: each player's bell says an operator closed it, and the table says
+    the game is over with no move to make."""
     words = catalog("en")
     suffix = secrets.token_hex(2)
     ada_name, bo_name, op_name = f"Ada{suffix}", f"Bo{suffix}", f"Op{suffix}"
@@ -229,6 +230,14 @@ def test_an_operator_bans_a_player_and_closes_his_table_from_the_admin_page(brow
             note = page.locator("#bell-panel .note[data-key='notification.game_closed']")
             note.wait_for()
             assert words["notification.game_closed"] in note.inner_text()
+            page.locator("#bell").click()
+            # the table says the game is over, closed, and offers no move nor seat control
+            ended = page.locator("#banner .ended-message[data-ending='closed']")
+            ended.wait_for()
+            assert words["ui.table_closed"] in ended.inner_text()
+            assert page.locator("#waiting").inner_text() == words["ui.game_over"]
+            assert page.locator("#actions").is_hidden() and page.locator("#seat-control").is_hidden()
+            assert page.locator("button.action:visible").count() == 0
         shot(ada, "moderation-closed-table-1400")
         shot(bo, "moderation-closed-table-390")
         view = ada.evaluate(f"fetch('/api/games/{game_id}/view').then((r) => r.json())")

@@ -292,6 +292,25 @@ def test_an_operator_closes_a_table_its_players_are_told_and_nothing_is_deleted(
     assert ModerationStore(client.app.state.service.store).audit()[0]["action"] == "close"
 
 
+def test_a_closed_tables_view_says_it_is_over_to_every_seat_and_spectator(site):
+    """Once an operator closed the table, no seat owes anything nor may act: each seat's view
+    and the spectators' say the game ended, closed, with no legal action, no one awaited."""
+    client, url = site
+    gid, tokens = table(client)
+    views = [client.get(f"/api/games/{gid}/view?lang=es", headers={"X-Seat-Token": t}).json() for t in tokens]
+    assert any(v["legal_actions"] for v in views) and views[0]["waiting_for"] and views[0]["ending"] is None
+    operator(client, url)
+    assert client.post("/api/admin/close", json={"game": gid, "reason": "players fighting"}).status_code == 200
+    client.cookies.clear()
+    views = [client.get(f"/api/games/{gid}/view?lang=pt", headers={"X-Seat-Token": t}).json() for t in tokens]
+    views.append(client.get(f"/api/games/{gid}/spectate").json())
+    for view in views:
+        assert view["ending"] == "closed"
+        assert view["legal_actions"] == [] and view["action_labels"] == [] and view["my_decisions"] == []
+        assert view["waiting_for"] == [] and view["pending"] == [] and not view["undo"]
+        assert view["final"] is None and all(s["deadline"] is None for s in view["seats"])
+
+
 def test_the_command_line_grants_and_revokes_the_operators_role(tmp_path):
     url = f"sqlite:///{tmp_path / 'games.db'}"
     runner = CliRunner()

@@ -110,6 +110,8 @@ class View(Struct, kw_only=True):
     seats: list[Seat]
     table: Table
     scores: dict[int, dict[str, int]]  # by seat: points by source, settlements controlled
+    # How the game ended: the engine's ending, or "closed" (an operator closed the table) or
+    # "abandoned" (nobody moved for too long): a game ended early owes nothing and has no `final`.
     ending: str | None
     winners: list[int]
     final: dict[str, Any] | None  # the end of the game as a table (victory.final_table)
@@ -166,6 +168,7 @@ class Public:
     names: dict[int, str]
     server_time: float = 0.0
     reveal: bool = False
+    ended: str | None = None  # "closed" or "abandoned": the game ended early (`ended_early`)
     encoded: dict[str, tuple[Any, bytes]] = field(default_factory=dict)
     labels: dict[tuple[Any, ...], str] = field(default_factory=dict)  # the table's, kept across versions
 
@@ -186,7 +189,8 @@ def public(
     finished game): the views show the whole state. `labels`: the table's buttons' words
     rendered so far (`label`), kept by the caller from version to version. `deadlines`: when
     each seat's owed decision passes to a bot (tables.deadlines), at `now` (server's clock)."""
-    deadlines = deadlines or {}
+    ended = ended_early(seats)
+    deadlines = deadlines if deadlines and ended is None else {}
     return Public(
         game_id=game_id,
         game=game,
@@ -210,8 +214,19 @@ def public(
         names={i: s["name"] for i, s in enumerate(seats)},
         server_time=now,
         reveal=reveal,
+        ended=ended,
         labels=labels if labels is not None else {},
     )
+
+
+def ended_early(seats: list[dict[str, Any]]) -> str | None:
+    """How a game ended before its rules ended it, as the seats record it: "closed" (an operator
+    closed the table, server/moderation.py), "abandoned" (server/paces.py), or None."""
+    if any(s.get("closed") for s in seats):
+        return "closed"
+    if any(s.get("abandoned") for s in seats):
+        return "abandoned"
+    return None
 
 
 def view(
@@ -229,6 +244,10 @@ def view(
     game = shared.game
     state = game.state
     mine = shared.engine if seat is None else seat_view(shared.engine, game, seat)
+    if shared.ended is not None:  # a game ended early: nobody owes anything, nothing is legal
+        mine = msgspec.structs.replace(
+            mine, waiting_for=[], pending=[], my_decisions=[], legal_actions=[], gains=[], undo=False
+        )
     labels = []
     if mine.legal_actions:
         owners = {g.id: g.owner for g in state.generals.values()}
@@ -252,7 +271,7 @@ def view(
         seats=shared.seats,
         table=shared.table,
         scores=mine.scores,
-        ending=state.ending,
+        ending=state.ending if shared.ended is None else shared.ended,
         winners=state.winners,
         final=mine.final,
         votes=mine.votes,

@@ -39,7 +39,7 @@ function place() {
 }
 
 subscribe(() => requestAnimationFrame(() => {
-  if (!store.view || store.app.mode !== "play" || !store.view.ending) return;
+  if (!store.view || store.app.mode !== "play" || !store.view.final) return;  // a closed table has no review
   if (!asked) ask();
   place();
 }));

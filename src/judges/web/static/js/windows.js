@@ -143,6 +143,11 @@ export function renderBanner() {
   const parts = [];
   if (view.ending && view.final) {
     parts.push(finalTable(view.final));
+  } else if (view.ending) {  // ended early (closed by an operator, or abandoned): no final table
+    parts.push(el("div", {class: "ended-message", dataset: {ending: view.ending}},
+      el("h3", {}, t("ui.game_over")),
+      el("p", {}, view.ending === "closed" ? t("ui.table_closed") : t("ui.table_abandoned")),
+      el("p", {class: "after-links"}, el("a", {href: "/"}, t("ui.back_to_lobby")))));
   } else if (store.app.mode === "play" && view.seats[store.app.seat] && view.seats[store.app.seat].away) {
     // a bot plays this seat (its time ran out, or its player handed it over): said at once
     parts.push(el("div", {class: "away-message", dataset: {away: "true"}},
