@@ -153,7 +153,8 @@ def test_muting_and_reporting_from_the_tables_chat(browser, tmp_path):
 
 def test_an_operator_bans_a_player_and_closes_his_table_from_the_admin_page(browser, tmp_path):
     """From /admin an operator bans Bo by name: the takeover bot plays his seat on his open
-    table, and his next sign-in is refused with the reason why. Then, from Ada's report, the
+    table, which says so while he is banned (no "Take my seat back"), and his next sign-in is
+    refused with the reason why. Then, from Ada's report, the
     operator closes the table: each player's bell says an operator closed it, and the table says
     the game is over with no move to make."""
     words = catalog("en")
@@ -204,7 +205,16 @@ def test_an_operator_bans_a_player_and_closes_his_table_from_the_admin_page(brow
         op.locator("[data-audit='ban']").wait_for()
         assert "spoils every game he joins" in op.locator("[data-audit='ban']").inner_text()
         bo.locator("#banner [data-away='true']").wait_for()
+        # his table says the bot holds his seat while he is banned, with no button to take it back
+        held = bo.locator("#banner .sanction-message[data-sanction='ban']")
+        held.wait_for()
+        assert words["ui.sanction_banned_help"] in held.inner_text()
+        assert words["ui.take_back"] not in bo.locator("body").inner_text()
+        assert bo.locator("#seat-control").is_hidden()
         shot(bo, "moderation-banned-table-390")
+        bo.set_viewport_size({"width": 1400, "height": 900})
+        shot(bo, "moderation-banned-table-1400")
+        bo.set_viewport_size({"width": 390, "height": 844})
         # his next sign-in is refused, saying why
         bo.goto(base + "/?lang=en")
         form = bo.locator("#account-form")

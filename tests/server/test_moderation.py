@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 from argon2 import PasswordHasher
@@ -219,7 +220,11 @@ def test_a_ban_ends_the_sessions_hands_the_seats_to_the_bot_and_freezes_the_rati
 
     # his seat is the takeover bot's; he cannot take it back nor write with its credential
     view = client.get(f"/api/games/{gid}/view", headers={"X-Seat-Token": ada}).json()
-    assert view["seats"][1]["away"] is True
+    assert view["seats"][1]["away"] is True and view["sanction"] is None
+    # his seat's view says why: the bot holds it while he is banned (no "take my seat back")
+    mine = client.get(f"/api/games/{gid}/view", headers={"X-Seat-Token": bo}).json()
+    assert mine["seats"][1]["away"] is True and mine["sanction"] == {"kind": "ban", "until": None}
+    assert client.get(f"/api/games/{gid}/spectate").json()["sanction"] is None
     back = client.post(f"/api/games/{gid}/seat/back", headers={"X-Seat-Token": bo})
     assert back.status_code == 403 and back.json()["key"] == "error.account_banned"
     chat = client.post(f"/api/games/{gid}/chat", json={"text": "still here"}, headers={"X-Seat-Token": bo})
@@ -242,12 +247,13 @@ def test_a_ban_ends_the_sessions_hands_the_seats_to_the_bot_and_freezes_the_rati
     assert client.post("/api/admin/lift", json={"name": "Bo", "reason": "appeal heard"}).status_code == 200
     assert sign_in(client, "Bo").status_code == 200
     client.cookies.clear()
+    assert client.get(f"/api/games/{gid}/view", headers={"X-Seat-Token": bo}).json()["sanction"] is None
     assert client.post(f"/api/games/{gid}/seat/back", headers={"X-Seat-Token": bo}).status_code == 200
 
 
-def test_a_suspension_lasts_until_its_end(site):
+def test_a_suspension_lasts_until_its_end(site, monkeypatch):
     client, url = site
-    table(client)
+    gid, (_, bo, _) = table(client)
     operator(client, url)
     past = (datetime.now(UTC) - timedelta(hours=1)).isoformat()
     late = client.post("/api/admin/sanction", json={"name": "Bo", "kind": "suspend", "until": past, "reason": "spam"})
@@ -260,6 +266,9 @@ def test_a_suspension_lasts_until_its_end(site):
     refused = sign_in(client, "Bo")
     assert refused.status_code == 403 and refused.json()["key"] == "error.account_suspended"
     assert until.strftime("%Y-%m-%d %H:%M") in refused.json()["message"]
+    # his seat's view: the bot holds it while he is suspended, until the suspension's end
+    sanction = client.get(f"/api/games/{gid}/view", headers={"X-Seat-Token": bo}).json()["sanction"]
+    assert sanction["kind"] == "suspend" and sanction["until"] == pytest.approx(until.timestamp())
     # its end come (the clock moved on): he signs in
     store = client.app.state.service.store
     with store._session(write=True) as session:
@@ -267,6 +276,10 @@ def test_a_suspension_lasts_until_its_end(site):
         session.commit()
     assert sign_in(client, "Bo").status_code == 200
     client.cookies.clear()
+    later = until.timestamp() + 60  # the views' clock past the suspension's end
+    monkeypatch.setattr("judges.server.views.time", SimpleNamespace(time=lambda: later))
+    assert client.get(f"/api/games/{gid}/view", headers={"X-Seat-Token": bo}).json()["sanction"] is None
+    assert client.post(f"/api/games/{gid}/seat/back", headers={"X-Seat-Token": bo}).status_code == 200
     audit = ModerationStore(store).audit()
     assert audit[0]["action"] == "suspend" and audit[0]["detail"]["until"].startswith(until.strftime("%Y-%m-%dT%H"))
 

@@ -189,11 +189,12 @@ class Moderation:
         if account_id == actor.id:
             raise ServiceError(422, "error.sanction_self", "an operator does not sanction himself")
         await self.db(self.store.sanction, account_id, kind, until, actor.id, reason, report)
-        await self.take_seats(account_id)
+        await self.take_seats(account_id, {"kind": kind, "until": until.timestamp() if until else None})
 
-    async def take_seats(self, account_id: int) -> None:
-        """The account's seats in running games go to the takeover bot, marked so that their
-        player cannot take them back, nor write in their chat, while the sanction lasts."""
+    async def take_seats(self, account_id: int, mark: dict[str, Any]) -> None:
+        """The account's seats in running games go to the takeover bot, marked with the sanction
+        (its kind, a suspension's end) so that their player cannot take them back, nor write in
+        their chat, while it lasts; their views say so (server/wire.py)."""
         service = self.service
         for game_id, seat in await self.db(self.store.running_seats, account_id):
             try:
@@ -204,9 +205,9 @@ class Moderation:
                 continue
 
             def change(info: dict[str, Any]) -> bool:
-                if info.get("sanctioned"):
+                if info.get("sanctioned") == mark:
                     return False
-                info["sanctioned"] = True
+                info["sanctioned"] = dict(mark)
                 return True
 
             async with live.lock:
@@ -233,6 +234,28 @@ class Moderation:
     async def lift(self, actor: Account, account_id: int, reason: str) -> None:
         if not await self.db(self.store.lift, account_id, actor.id, clean_reason(reason)):
             raise ServiceError(409, "error.no_sanction", "this account is under no sanction")
+        await self.release_seats(account_id)
+
+    async def release_seats(self, account_id: int) -> None:
+        """The account's seats in running games lose their sanction's mark: their views offer
+        the seat back again, and their player may take it and write in their chat."""
+        service = self.service
+        for game_id, seat in await self.db(self.store.running_seats, account_id):
+            try:
+                live = await service.get(game_id)
+            except ServiceError:
+                continue
+            if not Accounts.bound(live.seats[seat], account_id) or not live.seats[seat].get("sanctioned"):
+                continue
+
+            def change(info: dict[str, Any]) -> bool:
+                return info.pop("sanctioned", None) is not None
+
+            async with live.lock:
+                _, changed = await service.update_seat(live, seat, change)
+            if changed:
+                service.publish(live)
+                await service.broadcast(live)
 
     async def close(self, actor: Account, game_id: str, reason: str, report: int | None) -> None:
         """Ends the game as abandoned, marked closed in its first seat (every process's copy

@@ -70,6 +70,14 @@ class Table(Struct, kw_only=True):
     hints: bool
 
 
+class Sanction(Struct, kw_only=True):
+    """The seat's account is banned or suspended (server/moderation.py): the takeover bot holds
+    the seat, and its player cannot take it back, until the sanction ends or is lifted."""
+
+    kind: str | None  # "ban" or "suspend" (None: a seat marked before the kind was recorded)
+    until: float | None  # a suspension's end, on the server's clock (seconds since the epoch)
+
+
 class Manual(Struct, kw_only=True):
     """The manual's chapters for the phase and for each decision the seat owes."""
 
@@ -123,6 +131,7 @@ class View(Struct, kw_only=True):
     legal_actions: list[AnyAction]
     undo: bool  # the seat may take back its last free step (§ 4 Taking back)
     ballot: int | None  # the seat's vote in an open election
+    sanction: Sanction | None  # the seat's account is banned or suspended: the bot holds the seat
     manual: Manual
     language: str
     action_labels: list[str]  # the words of each legal action's button
@@ -169,6 +178,7 @@ class Public:
     server_time: float = 0.0
     reveal: bool = False
     ended: str | None = None  # "closed" or "abandoned": the game ended early (`ended_early`)
+    sanctions: dict[int, Sanction] = field(default_factory=dict)  # by seat (`sanctions`)
     encoded: dict[str, tuple[Any, bytes]] = field(default_factory=dict)
     labels: dict[tuple[Any, ...], str] = field(default_factory=dict)  # the table's, kept across versions
 
@@ -215,8 +225,23 @@ def public(
         server_time=now,
         reveal=reveal,
         ended=ended,
+        sanctions=sanctions(seats, now),
         labels=labels if labels is not None else {},
     )
+
+
+def sanctions(seats: list[dict[str, Any]], now: float) -> dict[int, Sanction]:
+    """The seats whose account's sanction holds them (server/moderation.py marks them), but for
+    a suspension ended by `now`: its player may take the seat back."""
+    out = {}
+    for i, s in enumerate(seats):
+        mark = s.get("sanctioned")
+        if not mark:
+            continue
+        kind, until = (mark.get("kind"), mark.get("until")) if isinstance(mark, dict) else (None, None)
+        if until is None or until > now:
+            out[i] = Sanction(kind=kind, until=until)
+    return out
 
 
 def ended_early(seats: list[dict[str, Any]]) -> str | None:
@@ -282,6 +307,7 @@ def view(
         legal_actions=mine.legal_actions,
         undo=mine.undo,
         ballot=mine.ballot,
+        sanction=None if seat is None else shared.sanctions.get(seat),
         manual=Manual(
             phase=chapter_for_phase(mine.phase_name),
             decisions={d.kind: chapter_for_decision(d.kind, mine.phase_name) for d in mine.my_decisions},

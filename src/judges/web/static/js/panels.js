@@ -40,8 +40,8 @@ export function renderTop() {
   sound.replaceChildren(icon(store.sound ? "sound" : "mute"));
   sound.setAttribute("aria-pressed", String(store.sound));
   const control = $("seat-control");
-  control.hidden = !playing();
-  if (playing()) {
+  control.hidden = !playing() || Boolean(view.sanction);  // a sanctioned account's seat is not taken back
+  if (!control.hidden) {
     const away = view.seats[store.app.seat].away;
     control.textContent = away ? t("ui.take_back") : t("ui.leave_seat");
     control.dataset.away = away ? "1" : "0";

@@ -148,6 +148,14 @@ export function renderBanner() {
       el("h3", {}, t("ui.game_over")),
       el("p", {}, view.ending === "closed" ? t("ui.table_closed") : t("ui.table_abandoned")),
       el("p", {class: "after-links"}, el("a", {href: "/"}, t("ui.back_to_lobby")))));
+  } else if (store.app.mode === "play" && view.sanction) {
+    // the seat's account is banned or suspended: the bot holds the seat, which cannot be taken back meanwhile
+    const s = view.sanction;
+    const until = s.until === null ? "" : new Date(s.until * 1000).toISOString().slice(0, 16).replace("T", " ");
+    const help = s.kind === "ban" ? t("ui.sanction_banned_help")
+      : s.kind === "suspend" && until ? t("ui.sanction_suspended_help", {until}) : t("ui.sanction_help");
+    parts.push(el("div", {class: "away-message sanction-message", dataset: {away: "true", sanction: s.kind ?? "unknown"}},
+      el("h3", {}, icon("turn"), t("ui.bot_plays_for_you")), el("p", {}, help)));
   } else if (store.app.mode === "play" && view.seats[store.app.seat] && view.seats[store.app.seat].away) {
     // a bot plays this seat (its time ran out, or its player handed it over): said at once
     parts.push(el("div", {class: "away-message", dataset: {away: "true"}},

@@ -32,6 +32,7 @@ export interface View {
   legal_actions: (Vote | AppointJudge | ChooseSuccessor | ForeseeInvasion | ForeseeEvents | Discard | Plunder | ClaimJudge | PlayTax | PlayEvent | PlayAssassin | PlayRevolt | PlayProphet | PlayAnointing | Execute | Release | Buy | Move | TakeTroops | LeaveTroops | PickUpArk | DropArk | EndTurn | Undo)[];
   undo: boolean;
   ballot: number | null;
+  sanction: Sanction | null;
   manual: Manual;
   language: string;
   action_labels: string[];
@@ -291,6 +292,15 @@ export interface Undo {
 }
 
 /**
+ * The seat's account is banned or suspended (server/moderation.py): the takeover bot holds
+ * the seat, and its player cannot take it back, until the sanction ends or is lifted.
+ */
+export interface Sanction {
+  kind: string | null;
+  until: number | null;
+}
+
+/**
  * The manual's chapters for the phase and for each decision the seat owes.
  */
 export interface Manual {
@@ -527,6 +537,7 @@ export interface ReplayView {
   legal_actions: (Vote | AppointJudge | ChooseSuccessor | ForeseeInvasion | ForeseeEvents | Discard | Plunder | ClaimJudge | PlayTax | PlayEvent | PlayAssassin | PlayRevolt | PlayProphet | PlayAnointing | Execute | Release | Buy | Move | TakeTroops | LeaveTroops | PickUpArk | DropArk | EndTurn | Undo)[];
   undo: boolean;
   ballot: number | null;
+  sanction: Sanction | null;
   manual: Manual;
   language: string;
   action_labels: string[];
