@@ -381,6 +381,9 @@ def test_an_idle_game_ends_as_abandoned_and_frees_the_lobby(client, clock):
     refused = client.post(f"/api/games/{gid}/actions", json={"action": action}, headers={"X-Seat-Token": data["token"]})
     assert refused.status_code == 409 and refused.json()["key"] == "error.game_abandoned"
     assert any(n["key"] == "notification.game_abandoned" for n in view["seat_events"])
+    # the seat's view says the game is over, abandoned: nothing owed, nothing to play
+    assert view["ending"] == "abandoned" and view["final"] is None
+    assert view["legal_actions"] == [] and view["my_decisions"] == [] and view["waiting_for"] == []
     client.post("/api/session", json={"name": "ada", "password": "a long secret"})
     (mine,) = client.get("/api/me/games").json()["finished"]
     assert mine["ending"] == "abandoned"
