@@ -10,6 +10,7 @@ from judges.games.protocol import play_to_end
 from judges.games.rome_game import RomeProtocolGame
 from judges.rome.engine.game import RomeGame
 from judges.rome.engine.search import determinize
+from judges.rome.engine.state import state_to_json
 
 ROME = GAMES["rome"]
 
@@ -75,3 +76,20 @@ def _view_of(game, seat):
     view = game.view(seat)
     view["options"].pop("dice")
     return view
+
+
+def test_mcts_and_neutral_are_measured_on_the_same_deal_differing_only_in_one_seat():
+    """The paired measurement of bench/rome_mcts_vs_neutral.py (docs/rome/bots.md): on one deal
+    the seat is played by `mcts`, then by `neutral`, the other seats by `neutral` both times; the
+    deal is the same and the neutral game repeats exactly, so only the seat's bot differs."""
+    deal = 63000  # no other test or measurement plays it
+    games = []
+    for specs in (["mcts:2:1", "neutral", "neutral"], ["neutral"] * 3, ["neutral"] * 3):
+        game = ROME.new(3, deal)
+        start = state_to_json(game.game.state)
+        bots = ROME.seat_bots(specs, deal)
+        play_to_end(game, bots)
+        assert game.outcome() is not None
+        games.append((start, _encoded(game), game.returns()))
+    assert games[0][0] == games[1][0] and games[1] == games[2]
+    assert games[0][1] != games[1][1]
