@@ -117,17 +117,17 @@ def test_a_failed_commit_resyncs_the_sockets_and_restarts_the_bots(database, tmp
         )
         # (On a loaded machine the bots may meet the lock on their lease rather than on a
         # commit: hold it until the database has refused one of their calls.)
-        lease_failed = server.output(None).count("take_bot_lease failed")
+        lease_failed = server.output(None).count("take_bot_leases failed")
         with write_lock():
             time.sleep(2.5)
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline and not (
                 server.output(None).count("was not stored") > failed
-                or server.output(None).count("take_bot_lease failed") > lease_failed
+                or server.output(None).count("take_bot_leases failed") > lease_failed
             ):
                 time.sleep(0.2)
         commit_failed = server.output(None).count("was not stored") > failed
-        assert commit_failed or server.output(None).count("take_bot_lease failed") > lease_failed, (
+        assert commit_failed or server.output(None).count("take_bot_leases failed") > lease_failed, (
             "no bot call failed under the lock"
         )
         if commit_failed:
