@@ -147,3 +147,12 @@ def hurried_action(game: Game, seat: int):
 @pytest.fixture
 def world():
     return WORLD
+
+
+@pytest.fixture(params=["judges", "rome"], ids=str)
+def game(request):
+    """The game a platform test plays (tests/games_support.py): every such test runs for each
+    game the server hosts."""
+    from games_support import DRIVERS
+
+    return DRIVERS[request.param]
