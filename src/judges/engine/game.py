@@ -23,7 +23,7 @@ from .errors import GameOver, MalformedAction, NotYourDecision
 from .interned import ActionPool
 from .phases import PHASE_STEPS
 from .setup import initial_state
-from .state import PHASES, Decision, GameState, Notification, Options, clone_state, state_to_bytes, state_to_json
+from .state import PHASES, Decision, GameState, Notification, Options, clone_state, state_to_json
 from .undo import TakeBack, is_free, refusal
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -176,10 +176,10 @@ class Game:
             )
         decision = self._find_decision(action)
         start = len(self.notifications)
-        base = self._base_before(action)
+        base = self._base_before(action, start)
         KINDS[decision.kind].handler(self._ctx, decision, action)  # validates fully before it changes anything
         self.log.append(action)
-        self._ran(action, base, start)
+        self._ran(action, base)
         self.advance()
         return self.notifications[start:]
 
@@ -197,7 +197,7 @@ class Game:
         else:
             decision = self._find_decision(action)
         start = len(self.notifications)
-        base = self._base_before(action) if self.undoable else None
+        base = self._base_before(action, start) if self.undoable else None
         ctx = self._ctx
         ctx.trusted = True
         try:
@@ -206,7 +206,7 @@ class Game:
             ctx.trusted = False
         self.log.append(action)
         if self.undoable:
-            self._ran(action, base, start)
+            self._ran(action, base)
         state = self.state
         if (not state.pending and state.ending is None) or ctx.outbox:  # else advance() has nothing to do
             self.advance()
@@ -215,22 +215,24 @@ class Game:
 
     # --- taking back (§ 4 Taking back, engine/undo.py) ------------------------------------------
 
-    def _base_before(self, action: Action) -> bytes | None:
-        """The position as bytes (`state_to_bytes`), when `action` would begin a run of free steps."""
+    def _base_before(self, action: Action, notes: int) -> TakeBack | None:
+        """What of the position an Undo would need (`TakeBack`), when `action` would begin a
+        run of free steps."""
         if not self.undoable or not is_free(action):
             return None
         run = self.takeback
         if run is not None and run.seat == action.player:
             return None  # the run goes on: its base stands
-        return state_to_bytes(self.state)
+        return TakeBack(action.player, self.state, notes, [])
 
-    def _ran(self, action: Action, base: bytes | None, notes: int) -> None:
+    def _ran(self, action: Action, base: TakeBack | None) -> None:
         """After `action` was applied: a free step joins (or begins) its seat's run; anything
         else ends the run."""
         if not self.undoable or not is_free(action):
             self.takeback = None
         elif base is not None:
-            self.takeback = TakeBack(action.player, base, notes, [action], self.state.options)
+            base.steps.append(action)
+            self.takeback = base
         elif self.takeback is not None:
             self.takeback.steps.append(action)
 
@@ -246,10 +248,7 @@ class Game:
         run = self.takeback
         if run is None or run.seat != action.player or not run.steps:
             raise refusal(self.log, action.player)
-        state = self.state
-        fresh = run.base
-        for name in state.__struct_fields__:  # in place: the dice and the context hold this state
-            setattr(state, name, getattr(fresh, name))
+        run.restore(self.state)  # in place: the dice and the context hold this state
         del self.notifications[run.notes :]
         self._ctx.forget()
         run.steps.pop()
@@ -337,7 +336,7 @@ class Game:
             "state": msgspec.to_builtins(self.state),
             "log": [action_to_dict(a) for a in self.log],
             "notifications": msgspec.to_builtins(self.notifications),
-            "takeback": self.takeback.to_builtins() if self.takeback is not None else None,
+            "takeback": self.takeback.to_builtins(self.state) if self.takeback is not None else None,
         }
 
     def state_json(self) -> bytes:

@@ -13,12 +13,14 @@ answers no decision and is never among the legal actions: bots, the search and t
 consider it. `Game.can_undo(seat)` says whether the seat may send it now; the server's view
 says it as `undo`.
 
-The game keeps, in memory, the position before the run (`TakeBack.base`, kept as its msgpack
-bytes: encoding is a third of a copy's cost and makes no objects for the collector to walk;
-they are decoded only when an Undo is sent) and the run's steps; an Undo restores that
-position and plays the steps again but the last (free steps roll no die: the same steps give
-the same position). `taken_back(log)` reads the same pairing
-from a log alone, for the log's display.
+The game keeps, in memory, what of the position before the run a free step can change
+(`TakeBack.packed`: the fields of `CHANGED` as msgpack bytes, and the lengths of the reports,
+to which a free step only adds lines; decoded only when an Undo is sent) and the run's steps;
+an Undo restores that position and plays the steps again but the last (free steps roll no
+die: the same steps give the same position). The rest of the position (the deck, the titles,
+the invaders, the decisions owed...) no free step touches, so the position during the run
+holds it as it was: `TakeBack.base(state)` is the whole position before the run.
+`taken_back(log)` reads the same pairing from a log alone, for the log's display.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from .actions import (
 )
 from .errors import IllegalAction
 from .items import ITEMS
-from .state import GameState, Options, state_from_bytes, state_to_bytes, upgrade_options
+from .state import GameState, General, Player, SettlementState, clone_state, upgrade_options
 
 RULE = "§4 Taking back"
 
@@ -64,39 +66,111 @@ def is_free(action: Action) -> bool:
     return False
 
 
-class TakeBack:
-    """The run of free steps a seat can take back: the position before it (as bytes, never
-    changed: clones of a game share them), the number of notifications then, and the steps since."""
+#: The fields of the position a free step may change (a Move: the general's hex, his points
+#: and the order of arrival; troops: a general's army and a garrison; the Ark; a purchase: the
+#: buyer's coins, the coins spent, a garrison, a wall, a development, a general's army, a new
+#: general, the Wrath a mercenary registers). Everything else stands during a run.
+CHANGED = (
+    "players",
+    "settlements",
+    "generals",
+    "next_general_id",
+    "ark_hex",
+    "move_points",
+    "arrivals",
+    "arrival_counter",
+    "spent",
+    "wrath_registered",
+)
+#: The reports a free step only adds lines to (the Ark, purchases): kept as their lengths.
+APPENDED = ("report", "round_log")
 
-    __slots__ = ("seat", "packed", "options", "notes", "steps")
+_Changed = tuple[
+    list[Player],
+    list[SettlementState],
+    dict[int, General],
+    int,
+    int | None,
+    dict[int, int],
+    dict[int, int],
+    int,
+    dict[str, int],
+    int,
+]
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder(_Changed)
+
+
+def _pack(state: GameState) -> tuple[bytes, tuple[int, int]]:
+    s = state
+    changed = (
+        s.players,
+        s.settlements,
+        s.generals,
+        s.next_general_id,
+        s.ark_hex,
+        s.move_points,
+        s.arrivals,
+        s.arrival_counter,
+        s.spent,
+        s.wrath_registered,
+    )
+    return _encoder.encode(changed), (len(s.report), len(s.round_log))
+
+
+class TakeBack:
+    """The run of free steps a seat can take back: what of the position before it a free step
+    can change (as bytes, never changed: clones of a game share them) and its reports' lengths,
+    the number of notifications then, and the steps since."""
+
+    __slots__ = ("seat", "packed", "lengths", "notes", "steps")
 
     def __init__(
-        self, seat: int, base: GameState | bytes, notes: int, steps: list[Action], options: Options | None = None
+        self, seat: int, base: GameState | bytes, notes: int, steps: list[Action], lengths: tuple[int, int] = (0, 0)
     ) -> None:
         self.seat = seat
         self.packed: bytes
-        self.options: Options
+        self.lengths: tuple[int, int]
         if isinstance(base, GameState):
-            self.packed, self.options = state_to_bytes(base), base.options
+            self.packed, self.lengths = _pack(base)
         else:
-            assert options is not None, "a base given as bytes needs its options"
-            self.packed, self.options = base, options
+            self.packed, self.lengths = base, lengths
         self.notes = notes
         self.steps = steps
 
-    @property
-    def base(self) -> GameState:
-        """The position before the run, a fresh copy each time it is asked for."""
-        return state_from_bytes(self.packed, self.options)
+    def restore(self, state: GameState) -> None:
+        """Puts `state`, a position of this run, back where the run began, in place (the dice
+        and the game's context hold this state object)."""
+        (
+            state.players,
+            state.settlements,
+            state.generals,
+            state.next_general_id,
+            state.ark_hex,
+            state.move_points,
+            state.arrivals,
+            state.arrival_counter,
+            state.spent,
+            state.wrath_registered,
+        ) = _decoder.decode(self.packed)
+        del state.report[self.lengths[0] :]
+        del state.round_log[self.lengths[1] :]
+
+    def base(self, state: GameState) -> GameState:
+        """The whole position before the run, a fresh copy, from `state`, a position of this run."""
+        copy = clone_state(state)
+        self.restore(copy)
+        return copy
 
     def copy(self) -> TakeBack:
-        return TakeBack(self.seat, self.packed, self.notes, list(self.steps), self.options)
+        return TakeBack(self.seat, self.packed, self.notes, list(self.steps), self.lengths)
 
-    def to_builtins(self) -> dict[str, Any]:
-        """As JSON-ready values (a stored snapshot of the game carries its run)."""
+    def to_builtins(self, state: GameState) -> dict[str, Any]:
+        """As JSON-ready values (a stored snapshot of the game carries its run), given the
+        game's position `state`: the whole position before the run."""
         return {
             "seat": self.seat,
-            "state": msgspec.to_builtins(self.base),
+            "state": msgspec.to_builtins(self.base(state)),
             "notifications": self.notes,
             "steps": [action_to_dict(a) for a in self.steps],
         }
