@@ -399,3 +399,54 @@ def test_the_rhodian_alliance_does_nothing_when_no_war_needs_fleets():
     state.events["rhodian_maritime_alliance"] = 1
     alliances.rhodian_alliance(c, 1)
     assert state.units.fleets == 25 and state.rhodian_fleets == 5
+
+
+def senate_after_the_forum(game):
+    """The same position taken on to the Senate: the HRAO (faction 0's Rome Consul) nominates
+    a pair and every faction votes at once."""
+    from rome_position import game_in
+
+    from judges.rome.engine.actions import ProposeConsuls, Vote
+
+    state = game.state
+    state.pending.clear()
+    state.scratch.clear()
+    for sid in [s.id for s in state.senators.values() if s.faction == -1]:
+        del state.senators[sid]  # none to repopulate the Senate with
+    senate = game_in(state, "senate", [6, 1])
+    senate.apply(ProposeConsuls(player=0, first="2", second="5"))
+    for seat, choice in enumerate(("yea", "nay", "abstain")):
+        senate.apply(Vote(player=seat, choice=choice))
+    return next(e.params for e in reversed(state.report) if e.key == "rome.senate.tally")
+
+
+def test_a_persuaded_senator_changes_both_factions_votes_at_once():
+    """R60, VG 1.09.1 (the vote tally follows every gain or loss): Claudius (faction 1) joins
+    faction 0; the next vote counts his oratory and knights for faction 0, not for faction 1."""
+    game = persuasion_game([1, 1])
+    senator(game.state, "8", 1)  # Claudius's faction keeps two senators (no repopulation)
+    claudius = game.state.senators["4"]
+    claudius.knights = 2
+    game.apply(Persuade(player=0, persuader="1", target="4", bribe=10))  # 3 + 5 − 9 − 7 + 10 = 2
+    game.apply(CounterBribe(player=1, talents=0))
+    game.apply(CounterBribe(player=2, talents=0))
+    game.apply(Roll(player=0))
+    assert claudius.faction == 0
+    s = game.state.senators
+    tally = senate_after_the_forum(game)
+    assert tally["yea"] == sum(s[x].oratory + s[x].knights for x in ("1", "2", "4"))
+    assert tally["nay"] == sum(s[x].oratory + s[x].knights for x in ("3", "8"))
+
+
+def test_knights_won_in_the_forum_vote_in_the_next_senate():
+    """R67, R91, R22: the vote markers after the initiatives: a knight adds a vote to his
+    senator's faction (oratory plus one per knight)."""
+    game = forum_game([2, 3, 3])
+    fabius = game.state.senators["2"]
+    fabius.talents = 3
+    game.apply(Skip(player=0))
+    game.apply(AttractKnight(player=0, senator="2", talents=3))
+    assert fabius.knights == 1
+    s = game.state.senators
+    tally = senate_after_the_forum(game)
+    assert tally["yea"] == s["1"].oratory + s["2"].oratory + 1
