@@ -69,7 +69,7 @@ def play(players: int, seed: int) -> RomeGame:
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_random_games_keep_the_invariants_and_replay(players):
-    endings = Counter()
+    endings: Counter[str] = Counter()
     for seed in range(GAMES // 4):
         game = play(players, seed + 1000 * players)
         assert game.over, (players, seed)

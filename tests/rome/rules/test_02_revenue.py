@@ -9,7 +9,7 @@ from rome_position import ctx, game_in, position, senator
 
 from judges.engine.errors import IllegalAction, NotYourDecision
 from judges.rome.engine import revenue
-from judges.rome.engine.actions import Contribute, Done, Transfer
+from judges.rome.engine.actions import Contribute, Done, Grain, Transfer
 from judges.rome.engine.state import ProvinceInPlay, Rebellion, Units, WarInPlay, state_to_json
 
 
@@ -251,3 +251,41 @@ def test_a_captive_is_ransomed_from_his_treasury_then_the_factions():
     assert (s.location, s.talents, game.state.factions[1].treasury) == ("rome", 0, 1)
     with pytest.raises(IllegalAction):
         game.apply(Ransom(player=0, senator="1"))  # not a captive
+
+
+@pytest.mark.parametrize("droughts", [1, 2])
+def test_a_grain_concession_in_a_drought_may_pay_more_for_popularity(droughts):
+    """R25 with VG's grain cards: in a drought each holder says at once whether his grain
+    concession takes the bonus: its income times 2 and 2 popularity lost, +1 and −1 more for each
+    further drought effect (an intensified Drought counts 2). There are no pirates in the Early
+    Republic."""
+    state = position()
+    senator(state, "1", 0, concessions=["sicilian_grain"])  # 4T
+    senator(state, "3", 1, concessions=["aegyptian_grain"])  # 5T
+    senator(state, "5", 2)
+    state.events["drought"] = droughts
+    game = game_in(state, "revenue")
+    assert sorted((d.player, d.kind) for d in game.pending) == [(0, "grain"), (1, "grain")]
+    assert Grain(player=0, cards=["sicilian_grain"]) in game.legal_actions(0)
+    before = state_to_json(state)
+    with pytest.raises(IllegalAction) as err:
+        game.apply(Grain(player=0, cards=["aegyptian_grain"]))
+    assert err.value.key == "rome.error.not_your_grain" and "R25" in err.value.rule
+    assert state_to_json(state) == before
+    with pytest.raises(NotYourDecision):
+        game.apply(Grain(player=2, cards=[]))
+    game.apply(Grain(player=0, cards=["sicilian_grain"]))
+    game.apply(Grain(player=1, cards=[]))
+    times = 1 + droughts
+    assert state.factions[0].treasury == 1 + 4 * times and state.senators["1"].popularity == -times
+    assert state.factions[1].treasury == 1 + 5 and state.senators["3"].popularity == 0
+    assert state.senators["1"].corrupt and state.senators["3"].corrupt
+
+
+def test_without_a_drought_nobody_is_asked_about_grain():
+    """R25: the bonus exists only while a drought effect is in force."""
+    state = position()
+    senator(state, "1", 0, concessions=["sicilian_grain"])
+    game = game_in(state, "revenue")
+    assert [d.kind for d in game.pending] == ["redistribute"] * 3
+    assert state.factions[0].treasury == 1 + 4

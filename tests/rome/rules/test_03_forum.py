@@ -450,3 +450,28 @@ def test_knights_won_in_the_forum_vote_in_the_next_senate():
     s = game.state.senators
     tally = senate_after_the_forum(game)
     assert tally["yea"] == s["1"].oratory + s["2"].oratory + 1
+
+
+def test_influence_peddling_takes_a_card_at_random_from_the_named_opponent():
+    """R268 (VG's card): discarded while taking one's initiative, at any of its steps (the step
+    goes on); the die picks the card among the opponent's; nobody but the two sees which."""
+    from judges.rome.engine.actions import PeddleInfluence
+
+    game = forum_game([2, 3, 2])
+    state = game.state
+    state.factions[0].hand = ["influence_peddling"]
+    state.factions[1].hand = ["tribune.1", "assassin", "seduction"]
+    assert PeddleInfluence(player=0, card="influence_peddling", target=1) in game.legal_actions(0)
+    assert PeddleInfluence(player=0, card="influence_peddling", target=2) not in game.legal_actions(0)  # no cards
+    before = state_to_json(state)
+    with pytest.raises(IllegalAction) as err:
+        game.apply(PeddleInfluence(player=0, card="influence_peddling", target=2))
+    assert err.value.key == "rome.error.no_card_to_take" and "R268" in err.value.rule
+    assert state_to_json(state) == before
+    game.apply(PeddleInfluence(player=0, card="influence_peddling", target=1))  # the die: 2
+    assert state.factions[0].hand == ["assassin"] and state.factions[1].hand == ["tribune.1", "seduction"]
+    assert "influence_peddling" in state.discard
+    assert state.report[-1].params == {"faction": 0, "target": 1}
+    assert [(d.player, d.kind) for d in game.pending] == [(0, "initiative")]
+    assert any(isinstance(a, Persuade) for a in game.legal_actions(0))  # still the persuasion step
+    assert not any(isinstance(a, PeddleInfluence) for a in game.legal_actions(0))  # the card is gone

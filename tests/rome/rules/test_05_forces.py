@@ -8,8 +8,8 @@ from test_05_senate import business_game, vote_all
 
 from judges.engine.errors import IllegalAction
 from judges.rome.engine import senate as senate_rules
-from judges.rome.engine.actions import Deploy, Recall, Reinforce, Withdraw
-from judges.rome.engine.state import Force, WarInPlay
+from judges.rome.engine.actions import Deploy, Disband, RaiseForces, Recall, Reinforce, Withdraw
+from judges.rome.engine.state import Force, WarInPlay, state_to_json
 
 
 def proconsul_game():
@@ -111,3 +111,30 @@ def test_no_withdrawal_from_a_commander_sent_by_this_senate():
     with pytest.raises(IllegalAction) as err:
         game.apply(Withdraw(player=0, commander="3", legions=1))
     assert err.value.key == "rome.error.sent_this_senate"
+
+
+def test_units_raised_in_this_senate_cannot_be_disbanded_in_it():
+    """R148, VG 1.09.63: the Senate disbands units waiting in Rome's box, never those it raised in
+    this Senate phase, and raises none in place of those it disbanded."""
+    game = business_game()  # 8 legions and 2 fleets in Rome's box
+    state = game.state
+    game.apply(RaiseForces(player=0, legions=3, fleets=1))
+    vote_all(game, "yea", "yea", "yea")
+    assert (state.units.legions, state.units.fleets) == (11, 3)
+    assert Disband(player=0, legions=8) in game.legal_actions(0)
+    assert Disband(player=0, fleets=2) in game.legal_actions(0)
+    before = state_to_json(state)
+    for too_many in (Disband(player=0, legions=9), Disband(player=0, fleets=3)):
+        with pytest.raises(IllegalAction) as err:
+            game.apply(too_many)
+        assert err.value.key == "rome.error.raised_this_senate" and "R145-R150" in err.value.rule
+    assert state_to_json(state) == before
+    game.apply(Disband(player=0, legions=8, fleets=2))
+    vote_all(game, "yea", "nay", "yea")
+    assert (state.units.legions, state.units.fleets, state.treasury) == (3, 1, 60)
+    with pytest.raises(IllegalAction) as err:  # 3 + 8 disbanded + 15 > 25
+        game.apply(RaiseForces(player=0, legions=15))
+    assert err.value.key == "rome.error.too_many_units"
+    game.apply(RaiseForces(player=0, legions=2))
+    vote_all(game, "yea", "yea", "yea")
+    assert state.units.legions == 5

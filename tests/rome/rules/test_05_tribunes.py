@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import pytest
+from rome_position import senator
 from test_05_senate import business_game, senate_game, vote_all
 
+from judges.engine.dice import ScriptedDice
 from judges.engine.errors import IllegalAction
 from judges.rome.engine.actions import (
     CloseSenate,
+    Deploy,
     NominateConsulForLife,
     ProposeConsuls,
     RaiseForces,
+    Reinforce,
     TribuneProposal,
     Veto,
+    Vote,
 )
+from judges.rome.engine.state import Force
 
 
 def tribune_game(**state_changes):
@@ -92,3 +98,56 @@ def test_no_tribune_proposal_during_the_elections():
     with pytest.raises(IllegalAction) as err:
         game.apply(TribuneProposal(player=1, card="tribune.1"))
     assert err.value.key == "rome.error.no_tribune_proposal" and "R83" in err.value.rule
+
+
+def dispatch_game():
+    """The Field Consul is away governing; the presiding Rome Consul, Fabius (faction 0), is put
+    to the vote to go to the 1st Gallic War with 12 legions; Julius (faction 1) is a proconsul on
+    the Syrian War; faction 1 holds a tribune."""
+    game = business_game()
+    state = game.state
+    state.senators["3"].location = "province"
+    state.senators["4"].location = "field"
+    state.forces = [Force(war="syrian_1", commander="4", legions=2, fleets=2)]
+    senator(state, "7", 1)  # faction 1's senator in Rome
+    state.units.legions = 12
+    game.state.factions[1].hand = ["tribune.1"]
+    game.apply(Deploy(player=0, commander="2", war="gallic_1", legions=12))
+    game.apply(Vote(player=0, choice="yea"))
+    return game
+
+
+def test_a_tribune_suspends_the_vote_sending_the_presiding_magistrate_then_it_resumes():
+    """R93, VG 1.09.151: not a veto: the tribune's proposal is voted first, then the dispatch is
+    voted again (the ballots cast before are set aside) and, passed, closes the Senate."""
+    game = dispatch_game()
+    state = game.state
+    game.apply(TribuneProposal(player=1, card="tribune.1"))
+    assert [(d.player, d.kind) for d in game.pending] == [(1, "tribune_proposal")]
+    sitting = state.scratch["senate"]
+    assert sitting.get("floor") is None
+    game.apply(RaiseForces(player=1, legions=1))
+    assert sitting["floor"]["subject"] == ["raise", "1", "0"]
+    vote_all(game, "yea", "yea", "yea")
+    floor = sitting["floor"]
+    assert floor["kind"] == "deploy" and floor["subject"][1] == "2"
+    assert sorted((d.player, d.kind) for d in game.pending) == [(0, "vote"), (1, "vote"), (2, "vote")]
+    game.dice.fallback = ScriptedDice([3] * 60)  # the Combat phase that follows
+    vote_all(game, "yea", "nay", "yea")
+    keys = [e.key for e in state.report]
+    assert keys.index("rome.senate.dispatch_resumes") < keys.index("rome.senate.deployed")
+    assert keys.index("rome.senate.deployed") + 1 == keys.index("rome.senate.closed")
+    assert "rome.senate.dispatch_cancelled" not in keys
+
+
+def test_a_tribunes_proposal_that_makes_the_dispatch_impossible_cancels_it():
+    """R93: the legions go to the proconsul first: the dispatch on its terms can no longer be made,
+    and the presiding magistrate proposes again."""
+    game = dispatch_game()
+    state = game.state
+    game.apply(TribuneProposal(player=1, card="tribune.1"))
+    game.apply(Reinforce(player=1, commander="4", legions=12))
+    vote_all(game, "yea", "yea", "yea")
+    assert state.forces[0].legions == 14 and state.senators["2"].location == "rome"
+    assert state.report[-1].key == "rome.senate.dispatch_cancelled"
+    assert [(d.player, d.kind) for d in game.pending] == [(0, "propose_business")]

@@ -85,6 +85,14 @@ class Roll(Action, tag="roll", frozen=True):
     """Forum: the persuader accepts the number and rolls."""
 
 
+class PeddleInfluence(Action, tag="peddle_influence", frozen=True):
+    """Forum: discard Influence Peddling to take a card at random from another faction's hand
+    (R268)."""
+
+    card: str
+    target: int
+
+
 class AttractKnight(Action, tag="attract_knight", frozen=True):
     """Forum: a senator in Rome pays `talents` (to the bank) and rolls for a knight (R61, R62)."""
 
@@ -162,6 +170,15 @@ class RaiseForces(Action, tag="raise_forces", frozen=True):
     fleets: int = 0
 
 
+class Disband(Action, tag="disband", frozen=True):
+    """Senate: propose to disband legions (`veterans` of them veterans) and fleets waiting in
+    Rome's box (VG 1.09.63; R148)."""
+
+    legions: int = 0
+    veterans: int = 0
+    fleets: int = 0
+
+
 class Deploy(Action, tag="deploy", frozen=True):
     """Senate: propose to send a consul with units from Rome against a war (R150-R159)."""
 
@@ -211,6 +228,13 @@ class Spoils(Action, tag="spoils", frozen=True):
     """Revenue: which of one's governors take provincial spoils (and become corrupt, R32)."""
 
     governors: list[str]
+
+
+class Grain(Action, tag="grain", frozen=True):
+    """Revenue: which of one's grain concessions take the drought bonus (more income, less
+    popularity; R25)."""
+
+    cards: list[str]
 
 
 class AwardConcession(Action, tag="award_concession", frozen=True):
@@ -416,6 +440,9 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     RecallGovernor,
     SplitVote,
     GiveCard,
+    Disband,
+    Grain,
+    PeddleInfluence,
 )
 #: tag -> action type: Rome's own table (its "vote" is not Judges & Kings' "vote").
 ACTION_BY_TAG: dict[str, type[Action]] = {}

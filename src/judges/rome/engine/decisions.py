@@ -31,14 +31,17 @@ from .actions import (
     CounterBribe,
     DeclareAssassination,
     Deploy,
+    Disband,
     Discard,
     DiscardLeader,
     Done,
     GiveCard,
+    Grain,
     JoinRevolt,
     LandBill,
     LayDown,
     NominateConsulForLife,
+    PeddleInfluence,
     Persuade,
     PlayConcession,
     PlayStatesman,
@@ -110,6 +113,7 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 revenue.RULE_REDISTRIBUTION,
                 secret=True,  # faction treasuries are secret (VG 1.06.31)
             ),
+            DecisionKind("grain", (Grain,), revenue.legal_grain, revenue.apply_grain, revenue.RULE_GRAIN),
             DecisionKind(
                 "contribute",
                 (Contribute, Done),
@@ -119,7 +123,7 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
             ),
             DecisionKind(
                 "initiative",
-                (Persuade, AttractKnight, PressureKnights, SponsorGames, ChooseLeader, Skip),
+                (Persuade, AttractKnight, PressureKnights, SponsorGames, ChooseLeader, PeddleInfluence, Skip),
                 forum.legal_initiative,
                 forum.apply_initiative,
                 forum.RULE_INITIATIVE,
@@ -193,6 +197,7 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 "propose_business",
                 (
                     RaiseForces,
+                    Disband,
                     Deploy,
                     CloseSenate,
                     AwardConcession,
@@ -243,6 +248,7 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 "tribune_proposal",
                 (
                     RaiseForces,
+                    Disband,
                     Deploy,
                     AwardConcession,
                     LandBill,

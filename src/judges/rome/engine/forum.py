@@ -22,6 +22,7 @@ from .actions import (
     ChooseLeader,
     CounterBribe,
     DiscardLeader,
+    PeddleInfluence,
     Persuade,
     PressureKnights,
     Raise,
@@ -47,8 +48,10 @@ RULE_GAMES = "R66 Games (VG 1.07.6)"
 RULE_LEADER = "R65 Faction leader (VG 1.07.7)"
 RULE_AUCTION = "R42-R44 Auction of initiatives (VG 1.07.22)"
 RULE_ENEMY_LEADER = "Enemy Leader Dies (VG events)"
+RULE_PEDDLING = "R268 Influence Peddling (VG's card)"
 STAGES = ("persuade", "knights", "games", "leader")
 UNOPPOSED = ("seduction", "blackmail")  # R58, R269, R270: cards that forbid counter-bribes
+PEDDLING = ("influence_peddling",)  # R268: the card that takes another faction's card
 POPULARITY_LIMIT = 9  # VG 1.07.31: popularity stays within -9..9
 
 
@@ -220,7 +223,33 @@ def legal_initiative(ctx: Ctx, decision: Decision) -> Iterable[Action]:
             ]
     else:
         out += [ChooseLeader(player=seat, senator=s.id) for s in mine if s.id != state.factions[seat].leader]
+    out += [
+        PeddleInfluence(player=seat, card=card, target=f.seat)
+        for card in dict.fromkeys(c for c in state.factions[seat].hand if c in PEDDLING)
+        for f in state.factions
+        if f.seat != seat and not f.eliminated and f.hand
+    ]
     return out
+
+
+def peddle_influence(ctx: Ctx, seat: int, action: PeddleInfluence) -> None:
+    """R268 (VG's card): Influence Peddling is discarded and a card is drawn at random from the
+    hand of the opponent named. [D] Played while taking one's initiative in the Forum (VG: at
+    any time but the Revolution phase), at any of its steps, which it does not end."""
+    state = ctx.state
+    hand = state.factions[seat].hand
+    if action.card not in PEDDLING or action.card not in hand:
+        raise IllegalAction(RULE_PEDDLING, "rome.error.not_in_hand", f"no {action.card} in the hand", card=action.card)
+    if not 0 <= action.target < len(state.factions) or action.target == seat:
+        raise IllegalAction(RULE_PEDDLING, "rome.error.no_card_to_take", "name another faction holding cards")
+    victim = state.factions[action.target]
+    if victim.eliminated or not victim.hand:
+        raise IllegalAction(RULE_PEDDLING, "rome.error.no_card_to_take", "name another faction holding cards")
+    hand.remove(action.card)
+    state.discard.append(action.card)
+    taken = victim.hand.pop(ctx.dice.roll(len(victim.hand)) - 1)
+    hand.append(taken)
+    ctx.report("rome.forum.influence_peddling", faction=seat, target=action.target)
 
 
 def apply_initiative(ctx: Ctx, decision: Decision, action: Action) -> None:
@@ -229,6 +258,8 @@ def apply_initiative(ctx: Ctx, decision: Decision, action: Action) -> None:
     stage = STAGES[_turn(ctx)["stage"]]
     if isinstance(action, SkipAction):
         next_stage(ctx, decision)
+    elif isinstance(action, PeddleInfluence):
+        peddle_influence(ctx, seat, action)
     elif isinstance(action, Persuade) and stage == "persuade":
         why = persuasion_refusal(ctx, seat, action)
         if why is not None:

@@ -39,6 +39,7 @@ PHASE_STEPS: Mapping[str, tuple[Step, ...]] = MappingProxyType(
         "revenue": (
             revenue.rebel_upkeep,
             provinces.ask_spoils,
+            revenue.ask_grain,
             revenue.personal_revenue,
             revenue.ask_redistribution,
             provinces.develop,

@@ -7,10 +7,11 @@ treasury and the redistribution step moves it to senators as the player likes.""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import combinations
 
 from ...engine.errors import IllegalAction
-from .actions import Contribute, Done, Ransom, Transfer
-from .board import active_wars, aligned
+from .actions import Contribute, Done, Grain, Ransom, Transfer
+from .board import active_wars, aligned, drought_effects
 from .context import Ctx
 from .legions import move, owners
 from .state import Decision
@@ -18,6 +19,7 @@ from .victory import rome_falls
 
 RULE_REDISTRIBUTION = "R38 Redistribution (VG 1.06.3)"
 RULE_CONTRIBUTION = "VG 1.06.52 Contributions"
+RULE_GRAIN = "R25 Grain concessions in a drought (VG 1.06.12, the grain cards)"
 TREASURY = "treasury"
 FACTION_PREFIX = "faction:"
 EARNS = ("rome", "field", "province")  # captives and rebels earn nothing (R33, R34)
@@ -55,6 +57,43 @@ def rebel_upkeep(ctx: Ctx) -> bool:
     return True
 
 
+def grain_cards(ctx: Ctx, seat: int) -> list[str]:
+    """The faction's grain concessions that may take the drought bonus now: held by a senator
+    who earns, while a drought effect is in force."""
+    state = ctx.state
+    if drought_effects(state, ctx.deck) == 0:
+        return []
+    return [
+        c
+        for s in aligned(state, seat)
+        if s.location in EARNS
+        for c in s.concessions
+        if ctx.deck.concessions[c].grain and ctx.deck.concessions[c].kind == "fixed"
+    ]
+
+
+def ask_grain(ctx: Ctx) -> bool:
+    """R25 (VG's grain cards): in a drought, every faction holding a grain concession says at once
+    which of them take the drought bonus."""
+    for f in ctx.state.factions:
+        if not f.eliminated and grain_cards(ctx, f.seat):
+            ctx.state.pending.append(Decision(f.seat, "grain"))
+    return True
+
+
+def legal_grain(ctx: Ctx, decision: Decision) -> Iterable[Grain]:
+    mine = grain_cards(ctx, decision.player)
+    return [Grain(player=decision.player, cards=list(c)) for n in range(len(mine) + 1) for c in combinations(mine, n)]
+
+
+def apply_grain(ctx: Ctx, decision: Decision, action: Grain) -> None:
+    mine = grain_cards(ctx, decision.player)
+    if len(set(action.cards)) != len(action.cards) or not set(action.cards) <= set(mine):
+        raise IllegalAction(RULE_GRAIN, "rome.error.not_your_grain", "only one's own grain concessions, in a drought")
+    ctx.state.pending.remove(decision)
+    ctx.state.scratch.setdefault("grain", []).extend(action.cards)
+
+
 def personal_revenue(ctx: Ctx) -> bool:
     """VG 1.06.11-12: 1T a senator, 3T the faction leader (R21), 1T a knight (R22), and each
     concession's income (the land commissioner's only while a land bill is in force, R24);
@@ -73,7 +112,15 @@ def personal_revenue(ctx: Ctx) -> bool:
                 card = deck.concessions[c]
                 if card.kind != "fixed" or (card.needs_land_bill and not state.land_bills):
                     continue
-                total += card.income
+                if c in state.scratch.get("grain", ()):
+                    # R25, VG's grain cards: income times (1 + drought effects), and as much
+                    # popularity lost (even at -9 it may be taken; popularity stays at -9)
+                    times = 1 + drought_effects(state, deck)
+                    total += card.income * times
+                    s.popularity = max(-9, s.popularity - times)
+                    ctx.report("rome.revenue.grain", senator=s.id, card=c, talents=card.income * times)
+                else:
+                    total += card.income
                 s.corrupt = True
         f.treasury += total
         ctx.report("rome.revenue.faction", faction=f.seat, talents=total)

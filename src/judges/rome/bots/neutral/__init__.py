@@ -38,6 +38,7 @@ from ...engine.actions import (
     Discard,
     DiscardLeader,
     Done,
+    Grain,
     JoinRevolt,
     LandBill,
     LayDown,
@@ -161,6 +162,12 @@ def discard(seen: Seen, legal: Sequence[Action]) -> Action | None:
 
 
 # --- revenue -----------------------------------------------------------------------------------------
+
+
+def grain(seen: Seen, legal: Sequence[Action]) -> Action | None:
+    """[D] A neutral never trades its senators' popularity for a grain concession's drought
+    bonus."""
+    return Grain(player=seen.seat, cards=[])
 
 
 def spoils(seen: Seen, legal: Sequence[Action]) -> Action | None:
@@ -707,6 +714,7 @@ ANSWERS: Mapping[str, Callable[[Seen, Sequence[Action]], Action | None]] = {
     "propose_censor": propose_censor,
     "propose_governor": propose_governor,
     "spoils": spoils,
+    "grain": grain,
     "propose_business": propose_business,
     "prosecute": prosecute,
     "consent": consent,

@@ -12,6 +12,7 @@ from ..actions import (
     AwardConcession,
     CloseSenate,
     Deploy,
+    Disband,
     LandBill,
     NominateConsulForLife,
     RaiseForces,
@@ -25,7 +26,7 @@ from ..board import holder
 from ..combat import army, commander_bonus, rebel_army_strength, return_force, strength, war_on_board
 from ..context import Ctx
 from ..legions import take
-from ..state import CIVIL_WAR, UNALIGNED, Decision, Force, Senator
+from ..state import CIVIL_WAR, UNALIGNED, Decision, Force, Senator, Units
 from .sitting import RULE_PROPOSAL, _sitting, ask_presiding, in_senate, presiding, put_to_vote, senators_voting, tally
 
 # --- other business: forces and their deployment (R145-R163), closing (R92) ----------------------
@@ -49,13 +50,39 @@ def raise_refusal(ctx: Ctx, action: RaiseForces) -> str | None:
     if action.legions < 0 or action.fleets < 0 or action.legions + action.fleets == 0:
         return "rome.error.bad_levy"
     rebels = state.rebellion.legions if state.rebellion is not None else 0  # R145: his count too
-    fielded_l = state.units.legions + sum(f.legions for f in state.forces) + rebels
-    fielded_f = state.units.fleets + sum(f.fleets for f in state.forces)
+    # VG 1.09.63: a unit disbanded this Senate phase is not raised again in it
+    gone_l, gone_f = state.scratch.get("senate", {}).get("disbanded", (0, 0))
+    fielded_l = state.units.legions + sum(f.legions for f in state.forces) + rebels + gone_l
+    fielded_f = state.units.fleets + sum(f.fleets for f in state.forces) + gone_f
     if fielded_l + action.legions > ctx.rules.max_legions or fielded_f + action.fleets > ctx.rules.max_fleets:
         return "rome.error.too_many_units"
     if (action.legions + action.fleets) * unit_cost(ctx) > state.treasury:
         return "rome.error.state_cannot_pay"
     return None
+
+
+def disband_refusal(ctx: Ctx, action: Disband) -> str | None:
+    """R148, VG 1.09.63: units waiting in Rome's box, none of them raised in this Senate phase
+    (the units just raised are regular legions and fleets)."""
+    units = ctx.state.units
+    if not (0 <= action.veterans <= action.legions and action.fleets >= 0) or action.legions + action.fleets == 0:
+        return "rome.error.bad_levy"
+    if action.legions > units.legions or action.veterans > units.veterans or action.fleets > units.fleets:
+        return "rome.error.units_not_in_rome"
+    if action.legions - action.veterans > units.legions - units.veterans:
+        return "rome.error.units_not_in_rome"
+    regulars, fleets = disbandable(ctx)
+    if action.legions - action.veterans > regulars or action.fleets > fleets:
+        return "rome.error.raised_this_senate"
+    return None
+
+
+def disbandable(ctx: Ctx) -> tuple[int, int]:
+    """The regular legions and the fleets in Rome's box not raised in this Senate phase [D: units
+    sent away since were the older ones first]."""
+    units = ctx.state.units
+    new_l, new_f = ctx.state.scratch.get("senate", {}).get("raised", (0, 0))
+    return max(0, units.legions - units.veterans - new_l), max(0, units.fleets - new_f)
 
 
 def commanders(ctx: Ctx) -> list[Senator]:
@@ -218,9 +245,9 @@ def business(ctx: Ctx) -> bool:
         if presiding(ctx) is None:
             close(ctx)
             return True
-    from .tribunes import put_queued
+    from .tribunes import put_queued, resume_suspended
 
-    if put_queued(ctx):
+    if put_queued(ctx) or resume_suspended(ctx):
         return False
     ask_presiding(ctx, "propose_business")
     return False
@@ -228,6 +255,7 @@ def business(ctx: Ctx) -> bool:
 
 Business = (
     RaiseForces
+    | Disband
     | Deploy
     | CloseSenate
     | AwardConcession
@@ -355,6 +383,11 @@ def legal_propose_business(ctx: Ctx, decision: Decision) -> Iterable[Business]:
         recall = RecallGovernor(player=seat, governor=governor, replacement=replacement)
         if subject_of(recall) not in rejected:
             out.append(recall)
+    regulars, fleets_home = disbandable(ctx)
+    for legions, fleets in ((regulars, 0), (0, fleets_home)):
+        disband = Disband(player=seat, legions=legions, fleets=fleets)
+        if legions + fleets and subject_of(disband) not in rejected:
+            out.append(disband)
     for legions in LEVIES:
         for fleets in LEVIES:
             levy = RaiseForces(player=seat, legions=legions, fleets=fleets)
@@ -384,9 +417,11 @@ def refusal_of(ctx: Ctx, action: Recall | Reinforce | Withdraw) -> str | None:
     return withdraw_refusal(ctx, action)
 
 
-def subject_of(action: RaiseForces | Deploy | Recall | Reinforce | Withdraw | RecallGovernor) -> list[str]:
+def subject_of(action: RaiseForces | Disband | Deploy | Recall | Reinforce | Withdraw | RecallGovernor) -> list[str]:
     if isinstance(action, RecallGovernor):
         return ["recall_governor", action.governor, action.replacement]
+    if isinstance(action, Disband):
+        return ["disband", str(action.legions), str(action.veterans), str(action.fleets)]
     if isinstance(action, RaiseForces):
         return ["raise", str(action.legions), str(action.fleets)]
     if isinstance(action, Recall):
@@ -399,6 +434,7 @@ def subject_of(action: RaiseForces | Deploy | Recall | Reinforce | Withdraw | Re
 
 Proposal = (
     RaiseForces
+    | Disband
     | Deploy
     | AwardConcession
     | LandBill
@@ -457,6 +493,13 @@ def business_refusal(ctx: Ctx, seat: int, action: Proposal) -> IllegalAction | N
             None
             if why is None
             else IllegalAction(RULE_RECALL, why, f"cannot recall, reinforce or weaken {action.commander} so now")
+        )
+    if isinstance(action, Disband):
+        why = disband_refusal(ctx, action)
+        return (
+            None
+            if why is None
+            else IllegalAction(RULE_FORCES, why, f"cannot disband {action.legions} legions and {action.fleets} fleets")
         )
     if isinstance(action, RaiseForces):
         why = raise_refusal(ctx, action)
@@ -553,8 +596,18 @@ def enact(ctx: Ctx, kind: str, subject: list[str]) -> None:
         state.consul_for_life = s.id
         ctx.report("rome.game.consul_for_life", senator=s.id, faction=s.faction)
         return
+    if kind == "disband":
+        legions, veterans, fleets = map(int, subject[1:])
+        take(state.units, Units(), legions, veterans)  # [D] veterans owing no allegiance first
+        state.units.fleets -= fleets
+        gone = _sitting(ctx).get("disbanded", (0, 0))
+        _sitting(ctx)["disbanded"] = [gone[0] + legions, gone[1] + fleets]
+        ctx.report("rome.senate.disbanded", legions=legions, fleets=fleets)
+        return
     if kind == "raise":
         legions, fleets = int(subject[1]), int(subject[2])
+        raised = _sitting(ctx).get("raised", (0, 0))
+        _sitting(ctx)["raised"] = [raised[0] + legions, raised[1] + fleets]
         state.treasury -= (legions + fleets) * unit_cost(ctx)
         state.units.legions += legions
         state.units.fleets += fleets

@@ -110,6 +110,7 @@ NAMED: dict[str, tuple[int, ...]] = {
     "consul_for_life": (1,),
     "deploy": (1,),
     "raise": (),
+    "disband": (),
 }
 
 

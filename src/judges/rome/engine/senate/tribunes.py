@@ -9,23 +9,31 @@ magistrate proposes again; no tribune can veto it (R85), and its rejection costs
 magistrate nothing. [D] One such proposal waits at a time; one no longer legal when its turn
 comes lapses, its tribune spent.
 
-`sitting["queued"]` holds the waiting proposal: the faction and the action."""
+A tribune played during the vote that would send the presiding magistrate to war (and so close
+the Senate) suspends that vote (R93, VG 1.09.151): its ballots are set aside, the tribune's
+proposal is voted first, then the dispatch is put to the vote again, unless the proposal made
+it impossible on its terms (it is then cancelled). [D] Ballots cast before the suspension are
+cast again.
+
+`sitting["queued"]` holds the waiting proposal: the faction and the action;
+`sitting["dispatch_suspended"]` the suspended dispatch (its floor)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from ....engine.errors import IllegalAction
-from ..actions import Action, CloseSenate, Skip, TribuneProposal, action_from_dict, action_to_dict
+from ..actions import Action, CloseSenate, Deploy, Skip, TribuneProposal, action_from_dict, action_to_dict
 from ..context import Ctx
 from ..state import Decision
-from .business import Proposal, business_refusal, legal_propose_business, propose
-from .sitting import _sitting, in_senate, tribunes_in_hand
+from .business import Proposal, business_refusal, deploy_refusal, legal_propose_business, propose
+from .sitting import _sitting, in_senate, put_to_vote, tribunes_in_hand
 
 RULE = "R83, R85 Proposals with a tribune (VG 1.09.13)"
 BUSINESS = frozenset(
     (
         "raise",
+        "disband",
         "deploy",
         "concession",
         "land_bill",
@@ -59,6 +67,14 @@ def play_tribune(ctx: Ctx, decision: Decision, action: TribuneProposal) -> None:
         raise IllegalAction(RULE, "rome.error.not_in_hand", f"no {action.card} in the hand", card=action.card)
     ctx.state.factions[seat].hand.remove(action.card)
     ctx.state.discard.append(action.card)
+    sitting = _sitting(ctx)
+    floor = sitting["floor"]
+    if floor["kind"] == "deploy" and floor["subject"][1] == sitting["presiding"]:
+        sitting["dispatch_suspended"] = floor  # R93: not a veto, a suspension
+        sitting["floor"] = None
+        sitting["ballots"] = {}
+        ctx.state.pending = [d for d in ctx.state.pending if d.kind != "vote"]
+        ctx.report("rome.senate.dispatch_suspended", faction=seat, senator=floor["subject"][1])
     ctx.state.pending.append(Decision(seat, "tribune_proposal"))
     ctx.report("rome.senate.tribune_played", faction=seat)
 
@@ -81,6 +97,31 @@ def apply_tribune_proposal(ctx: Ctx, decision: Decision, action: Proposal | Skip
         raise error
     ctx.state.pending.remove(decision)
     _sitting(ctx)["queued"] = {"seat": decision.player, "action": action_to_dict(action)}
+
+
+def resume_suspended(ctx: Ctx) -> bool:
+    """R93: the suspended dispatch is voted again (True), or cancelled when it is no longer
+    possible on its terms (False)."""
+    sitting = _sitting(ctx)
+    floor = sitting.pop("dispatch_suspended", None)
+    if floor is None or sitting.get("closed"):
+        return False
+    subject = floor["subject"]
+    send = Deploy(
+        player=0,
+        commander=subject[1],
+        war=subject[2],
+        legions=int(subject[3]),
+        veterans=int(subject[4]),
+        fleets=int(subject[5]),
+    )
+    if deploy_refusal(ctx, send) is not None or subject[1] != sitting["presiding"]:
+        ctx.report("rome.senate.dispatch_cancelled", senator=subject[1])
+        return False
+    ctx.report("rome.senate.dispatch_resumes", senator=subject[1])
+    put_to_vote(ctx, "deploy", tuple(subject), vetoable=floor["vetoable"])
+    sitting["floor"].update({k: v for k, v in floor.items() if k not in ("kind", "subject", "vetoable")})
+    return True
 
 
 def put_queued(ctx: Ctx) -> bool:
