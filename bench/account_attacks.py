@@ -296,7 +296,7 @@ async def farm(base: str, box: Mailbox, args: argparse.Namespace, process: subpr
 
 MAKE_SEAT_LINK = """
 import sys
-from judges.server import mail_notices
+from judges.server.community import mail_notices
 from judges.server.store import GameStore
 hours = getattr(mail_notices, "SEAT_LINK_HOURS", None) or 24 * mail_notices.SEAT_LINK_DAYS
 store = GameStore(sys.argv[1])

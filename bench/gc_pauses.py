@@ -41,8 +41,8 @@ def pick(game):
 
 async def serve(games: int, actions: int, policy: str) -> dict:
     from judges.server import app, memory
-    from judges.server.service import GameService
     from judges.server.store import GameStore
+    from judges.server.table.service import GameService
 
     folder = tempfile.mkdtemp(prefix="judges-gc-")
     store = GameStore(f"sqlite:///{folder}/gc.db")

@@ -9,7 +9,7 @@ starts N server processes on that database; --url given several times names runn
 Every game is split across the servers: seat s of game g connects and acts through server
 (g + s) mod N, so every action reaches most of its game's clients through the fan-out between
 processes (docs/deploy.md). Each game is created on the first server; its other seats are
-taken by claiming their invitations (server/seats.py), as players would. The clients apply
+taken by claiming their invitations (server/table/seats.py), as players would. The clients apply
 the live updates (a full view, then deltas: docs/web.md) as the game screen does.
 
 On PostgreSQL every run works in a fresh schema of --database (created, then dropped), so that
@@ -57,7 +57,7 @@ import httpx
 import msgspec
 from websockets.asyncio.client import connect
 
-from judges.server.updates import apply_update
+from judges.server.table.updates import apply_update
 
 # --- the server ---------------------------------------------------------------------------------
 

@@ -18,8 +18,8 @@ import timeit
 
 from judges.engine import action_to_dict
 from judges.server import logs, metrics
-from judges.server.service import GameService
 from judges.server.store import GameStore
+from judges.server.table.service import GameService
 from judges.settings import Settings
 
 

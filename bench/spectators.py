@@ -39,7 +39,7 @@ from load import Http11, claimed_tokens, cpu_seconds, percentiles, start_server
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from judges.server.updates import apply_update
+from judges.server.table.updates import apply_update
 
 FOUR_HUMANS = [{"kind": "human"}] * 4
 

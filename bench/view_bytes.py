@@ -1,5 +1,5 @@
 """The bytes of a seat's live updates over a whole game, with and without the edits of
-changed arrays and objects (server/updates.py), and the CPU the edits cost.
+changed arrays and objects (server/table/updates.py), and the CPU the edits cost.
 
     .venv/bin/python bench/view_bytes.py --seed 11 --players 4
 
@@ -17,7 +17,7 @@ import msgspec
 
 from judges.bots import make_bot
 from judges.engine import Game, Options
-from judges.server import updates, wire
+from judges.server.table import updates, wire
 
 
 def main() -> None:

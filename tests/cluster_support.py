@@ -18,13 +18,13 @@ from websockets.sync.client import connect
 
 from judges.engine import Game, Options
 from judges.server.store import GameStore
-from judges.server.updates import apply_update
+from judges.server.table.updates import apply_update
 from seats_support import seat_tokens
 from server_process import Server
 
 
 class Socket(threading.Thread):
-    """A seat's websocket: applies each message (a full view, then deltas: server/updates.py)
+    """A seat's websocket: applies each message (a full view, then deltas: server/table/updates.py)
     and records (arrival time, the view's seq) of each until closed, or until its server is
     gone. A delta that does not follow its view asks for a full one, as the screen does."""
 

@@ -1,5 +1,5 @@
 """Seats for API tests: the host's credential comes with the new game, every other human seat
-is taken by claiming its invitation, as its player would (server/seats.py)."""
+is taken by claiming its invitation, as its player would (server/table/seats.py)."""
 
 from __future__ import annotations
 

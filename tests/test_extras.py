@@ -84,7 +84,7 @@ def test_each_feature_without_its_extra_names_the_extra_and_plays_nothing(tmp_pa
             "train": cli("train-value", "--games", "1", "--players", "2", "--out", "value.json"),
         }
         os.environ["JUDGES_REDIS_URL"] = "redis://127.0.0.1:6379/0"
-        from judges.server.fanout import make_fanout
+        from judges.server.table.fanout import make_fanout
         try:
             make_fanout(None, scope="x")
             answers["redis"] = [0, ""]

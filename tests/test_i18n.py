@@ -694,7 +694,7 @@ def test_messages_for_a_screen():
 def test_every_error_the_server_answers_is_translated_in_every_language():
     import judges.server as server_package
 
-    source = "".join(p.read_text() for p in Path(server_package.__file__).parent.glob("*.py"))
+    source = "".join(p.read_text() for p in Path(server_package.__file__).parent.rglob("*.py"))
     keys = set(re.findall(r'ServiceError\(\d+, "(error\.[a-z_]+)"', source)) | {"error.request"}
     assert len(keys) >= 10
     for lang in i18n.LANGUAGES:

@@ -1,4 +1,4 @@
-"""The guided first game's words (server/learn.py) against the game's own catalog: every lesson
+"""The guided first game's words (server/advice/learn.py) against the game's own catalog: every lesson
 text, in every language, names the places, phases, cards, items and titles as the game's windows
 do. Three checks, each text against the catalog of its language:
 
@@ -19,7 +19,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from judges.i18n import LANGUAGES, LOCALE_DIR, catalog, gettext
-from judges.server.learn import LESSONS, TEXTS, lessons_payload
+from judges.server.advice.learn import LESSONS, TEXTS, lessons_payload
 from judges.world import load_world
 
 #: The vocabulary the game's windows use: every entry under these prefixes, and these words.

@@ -37,7 +37,7 @@ WORLD = load_world()
 ENGINE_DIR = Path(judges.engine.__file__).resolve().parent
 SERVER_DIR = Path(judges.server.__file__).resolve().parent
 LANGS = i18n.LANGUAGES
-# The server's own notices (server/notices.py): the seats', and an abandoned game's (issue 30).
+# The server's own notices (server/community/notices.py): the seats', and an abandoned game's (issue 30).
 SEAT_NOTICES = {k for k in MESSAGES if k.startswith("notification.seat_")} | {
     "notification.game_abandoned",
     "notification.game_closed",

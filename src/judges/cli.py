@@ -316,7 +316,7 @@ app.add_typer(admin_app, name="admin")
 
 
 def _role(name: str, database: str | None, reason: str, give: bool) -> None:
-    from .server.moderation_store import OPERATOR, ModerationStore
+    from .server.community.moderation_store import OPERATOR, ModerationStore
     from .server.store import GameStore
     from .settings import load as load_settings
 

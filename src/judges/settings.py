@@ -37,7 +37,7 @@ class Settings(BaseSettings):
     # into when it stops (bench/load.py)
     db_calls_file: str | None = None
 
-    # --- several processes (server/fanout.py, the bots' lease) ---
+    # --- several processes (server/table/fanout.py, the bots' lease) ---
     redis_url: str | None = None
     redis_prefix: str = "judges"
     bot_lease_seconds: float = 5.0  # how long a process holds a game's bots without renewing
@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     create_burst: int | None = None
     absent_after: float | None = None  # seconds without a sign of life that make a seat's player absent
 
-    # --- accounts (server/accounts.py) ---
+    # --- accounts (server/community/accounts.py) ---
     session_days: float | None = None
     sign_in_burst: int | None = None
     sign_in_per_minute: float | None = None
@@ -64,7 +64,7 @@ class Settings(BaseSettings):
     public_url: str = "http://localhost:8000"  # the server's address, in the mails' links
     notice_delay_minutes: float = 10.0  # a paced decision waits this long before a mail
     reset_minutes: float = 60.0  # a password-reset link lasts this long
-    mails_per_day: int = 20  # mails to one recipient in 24 hours, at most (server/mail_notices.py)
+    mails_per_day: int = 20  # mails to one recipient in 24 hours, at most (server/community/mail_notices.py)
     verify_mails_per_day: int = 3  # of which asking to confirm the address
     abandon_hours: float = 24.0  # a game nobody moved in for this long (paced: missed deadlines)
     abandon_missed: int = 3  # ... or with this many missed deadlines in a row, is abandoned

@@ -7,7 +7,7 @@ import time
 
 import httpx
 
-from judges.server.seats import cookie_name
+from judges.server.table.seats import cookie_name
 
 # Generous: a heavily loaded machine may take long to draw a view, never forever.
 TIMEOUT = 90_000  # ms

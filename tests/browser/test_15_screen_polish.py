@@ -133,7 +133,7 @@ def test_a_battles_dice_in_the_log_and_when_a_replay_steps_into_it(server, brows
     assert entry.locator(".log-dice .battle-round").count() == len(battle["params"]["rounds"])
     assert entry.locator(".log-dice .die").count() == faces
     # issue 32: the seat handed to a bot is a notice of the bell, not of the game log (its
-    # declaration says so: server/notices.py, log=False)
+    # declaration says so: server/community/notices.py, log=False)
     page.click("#bell")
     assert page.locator("#bell-panel .note[data-key='notification.seat_bot']").count() >= 1
     assert page.locator("[data-panel='log'] [data-log-entry][data-key^='notification.seat']").count() == 0

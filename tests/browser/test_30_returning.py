@@ -7,7 +7,7 @@ import secrets
 import time
 
 from browser.play import TIMEOUT, open_page, watch_console
-from judges.server.ratings import MIN_RATED_ROUNDS
+from judges.server.community.ratings import MIN_RATED_ROUNDS
 
 # Before the page's scripts: the tab is out of sight, and the browser's Notification records
 # what it is asked to show (the permission granted).

@@ -17,7 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from browser.play import open_page, watch_console
 from browser.support import shot
 from browser.test_screen_languages import check_no_english
-from judges.server.learn import lessons_payload
+from judges.server.advice.learn import lessons_payload
 
 # What the guide shows now: the step, its counter, what it rings, whether Next is offered.
 SIGNATURE = """() => {

@@ -145,7 +145,7 @@ def test_a_spectator_sees_the_public_view_live_and_no_hand(server, browser):
     received: list[str] = []
     sent: list[str] = []
 
-    def frames(socket):  # the spectator's socket: a full view, then deltas (server/hub.py)
+    def frames(socket):  # the spectator's socket: a full view, then deltas (server/table/hub.py)
         socket.on("framereceived", lambda payload: received.append(str(payload)[:40]))
         socket.on("framesent", lambda payload: sent.append(str(payload)))
 

@@ -1,4 +1,4 @@
-"""Muting and reporting from the table's chat (server/moderation.py, docs/accounts.md "Muting and
+"""Muting and reporting from the table's chat (server/community/moderation.py, docs/accounts.md "Muting and
 reporting"), in Chromium, on a server of the test's own (its database is the one `judges admin
 grant` names): two players signed in to their accounts; Ada mutes Bo from the chat's settings and
 Bo's messages leave her screen, and her chat as the server gives it (not hidden by the page); she

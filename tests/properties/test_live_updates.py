@@ -1,4 +1,4 @@
-"""Live updates (server/updates.py, docs/web.md): over a random game, the view a socket builds by
+"""Live updates (server/table/updates.py, docs/web.md): over a random game, the view a socket builds by
 applying the deltas it receives is, at every step, exactly the full view the server would send
 now; and that view's state is the engine's own `PlayerView.state` for the seat. The steps mix
 single actions, seat takeovers, several actions pushed at once (a catch-up from the store
@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judges.server.limits import Limits
-from judges.server.service import GameService
 from judges.server.store import GameStore
-from judges.server.updates import apply_update
+from judges.server.table.service import GameService
+from judges.server.table.updates import apply_update
 
 GROUPS = [(0, "en"), (1, "es"), (2, "pt_BR"), (0, "es")]  # seat 0 twice: two languages
 

@@ -41,7 +41,7 @@ from judges.engine.state import options_from_builtins
 from judges.server.app import create_app
 from judges.server.limits import Limits
 from judges.server.store import GameStore
-from judges.server.updates import apply_update
+from judges.server.table.updates import apply_update
 from judges.world import load_world
 from seats_support import seat_tokens
 
@@ -394,7 +394,7 @@ def test_a_bot_spec_the_server_cannot_play_is_refused_at_creation(app_client):
 
 def test_a_bot_search_budget_over_the_server_limit_is_refused(app_client):
     """A seat's search costs rollouts x horizon rounds of CPU on the shared bot threads."""
-    from judges.server.service import MAX_MCTS_BUDGET
+    from judges.server.table.service import MAX_MCTS_BUDGET
 
     seed = first_owed_is_not(2, 3)
 

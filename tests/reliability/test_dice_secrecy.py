@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from judges.server.app import create_app
 from judges.server.store import GameStore
-from judges.server.updates import apply_update
+from judges.server.table.updates import apply_update
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
 
@@ -99,7 +99,7 @@ def test_no_view_or_frame_holds_the_dice_key_until_the_end(client):
 
 def test_a_bot_seat_plays_from_a_seed_that_tells_nothing_of_the_key():
     from judges.engine import Options
-    from judges.server.service import bot_seed
+    from judges.server.table.service import bot_seed
 
     options = Options(players=3, dice="blake2b", key="ab" * 32)
     seeds = {bot_seed(options, seat) for seat in range(3)}

@@ -27,7 +27,8 @@ pytestmark = pytest.mark.timeout(180)
 def client(tmp_path, monkeypatch):
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     monkeypatch.setattr(
-        "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+        "judges.server.community.accounts.PasswordHasher",
+        lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1),
     )
     with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", allow_seeds=True)) as c:
         yield c

@@ -1,5 +1,5 @@
 """Issue 29, item 9 ("Bytes"), on the server's side: answers are compressed, the board reaches
-a screen as the line edits from the drawing it holds (server/textdelta.py, GET .../follow), and
+a screen as the line edits from the drawing it holds (server/table/textdelta.py, GET .../follow), and
 the middlewares that read request bodies still refuse what they refused. The whole game's
 transfer, measured in Chromium: tests/browser/test_29_bytes.py."""
 
@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from judges.server.app import create_app
-from judges.server.textdelta import apply_edits, line_edits
+from judges.server.table.textdelta import apply_edits, line_edits
 
 SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
 
@@ -124,8 +124,8 @@ def test_29_9_a_seat_socket_with_follow_sends_the_board_edits_after_the_views(tm
 
 
 def test_29_9_a_delta_sends_the_edits_of_an_array_or_object_when_they_are_shorter():
-    """server/updates.py: a part that changed in a few of its items travels as their edits."""
-    from judges.server.updates import apply_edits, edits
+    """server/table/updates.py: a part that changed in a few of its items travels as their edits."""
+    from judges.server.table.updates import apply_edits, edits
 
     settlements = [{"owner": i % 4, "troops": i, "walls": False} for i in range(40)]
     cases = [
@@ -158,7 +158,7 @@ def test_29_9_a_delta_sends_the_edits_of_an_array_or_object_when_they_are_shorte
 def test_29_9_a_seat_socket_gets_the_changed_settlements_not_all_of_them(client):
     """Steps that change a few settlements send their edits, never the forty again; the view
     the socket builds from them is the server's."""
-    from judges.server.updates import apply_update
+    from judges.server.table.updates import apply_update
 
     data = client.post("/api/games", json={"seats": SEATS, "seed": 3}).json()
     gid, token = data["id"], data["token"]

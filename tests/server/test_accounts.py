@@ -25,7 +25,8 @@ def client(tmp_path, monkeypatch):
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     # argon2's cheapest parameters: the tests check what is done, not how costly it is
     monkeypatch.setattr(
-        "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+        "judges.server.community.accounts.PasswordHasher",
+        lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1),
     )
     with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True)) as c:
         yield c
@@ -304,7 +305,8 @@ def proxied(tmp_path, monkeypatch):
 
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     monkeypatch.setattr(
-        "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+        "judges.server.community.accounts.PasswordHasher",
+        lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1),
     )
     app = create_app(f"sqlite:///{tmp_path / 'games.db'}", limits=Limits(trusted_proxies=("*",)))
     with TestClient(app) as c:
@@ -367,7 +369,7 @@ def test_password_checks_are_bounded_and_a_flood_gets_503_with_retry_after(proxi
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    from judges.server.accounts import PasswordChecks
+    from judges.server.community.accounts import PasswordChecks
 
     client = proxied
     accounts = client.app.state.accounts
@@ -410,7 +412,7 @@ def test_the_owners_sign_in_goes_before_a_flood_of_strangers(proxied, monkeypatc
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    from judges.server.accounts import PasswordChecks
+    from judges.server.community.accounts import PasswordChecks
 
     client = proxied
     assert sign_up(client, headers=from_address("10.0.0.1")).status_code == 201

@@ -16,8 +16,8 @@ from sqlalchemy import select
 
 from judges.engine import action_to_dict
 from judges.server.limits import Limits
-from judges.server.service import GameService
 from judges.server.store import GameStore, presence_table
+from judges.server.table.service import GameService
 from postgres_support import postgres_schema
 
 pytestmark = pytest.mark.timeout(120)

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from judges.server.app import create_app
 from judges.server.limits import Limits
-from judges.server.updates import apply_update
+from judges.server.table.updates import apply_update
 from seats_support import with_tokens
 
 THREE_SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
@@ -336,8 +336,8 @@ def test_a_game_keeps_its_own_rules_across_a_restart(db_url, monkeypatch):
 
 
 def test_a_game_stored_with_old_options_loads_on_the_default_map(db_url):
-    from judges.server.service import GameService
     from judges.server.store import GameStore
+    from judges.server.table.service import GameService
 
     store = GameStore(db_url)
     store.migrate()

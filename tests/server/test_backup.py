@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from judges.cli import app as cli
 from judges.server.app import create_app
-from judges.server.rating_tables import ratings_table
+from judges.server.community.rating_tables import ratings_table
 from seats_support import with_tokens
 
 SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "human", "name": "Bo"}]

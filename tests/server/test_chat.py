@@ -1,4 +1,4 @@
-"""Table talk (issue 16, server/chat.py): the table's chat, the spectators' channel and private
+"""Table talk (issue 16, server/community/chat.py): the table's chat, the spectators' channel and private
 conversations; stored before acknowledged, delivered to exactly the sockets that may read them,
 replayed to a socket that opens; cleaned, limited, closable by the host; never a bot's input."""
 
@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 import judges.bots as bots_package
-from judges.server.chat import can_read, parties, private_channel
+from judges.server.community.chat import can_read, parties, private_channel
 from judges.server.limits import clean_text
 from judges.server.store import GameStore
 from seats_support import THREE_HUMANS, app_clients, new_table

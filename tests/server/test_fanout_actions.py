@@ -1,4 +1,4 @@
-"""The fan-out carries each committed action (server/fanout.py, docs/deploy.md): two game
+"""The fan-out carries each committed action (server/table/fanout.py, docs/deploy.md): two game
 services on one PostgreSQL schema, linked by real LISTEN/NOTIFY, in one process.
 
 - a process one action behind applies the carried action to its copy without reading the
@@ -28,15 +28,15 @@ import msgspec
 import pytest
 
 from judges.engine import action_to_dict
-from judges.server import fanout as fanout_module
-from judges.server.account_store import AccountStore
-from judges.server.fanout import HIDDEN, MUTES, Change, Notice, PostgresFanout
+from judges.server.community.account_store import AccountStore
+from judges.server.community.moderation_store import ModerationStore
 from judges.server.limits import Limits
-from judges.server.moderation_store import ModerationStore
-from judges.server.service import GameService
 from judges.server.store import GameStore
-from judges.server.tables import SPECTATOR
-from judges.server.updates import apply_update
+from judges.server.table import fanout as fanout_module
+from judges.server.table.fanout import HIDDEN, MUTES, Change, Notice, PostgresFanout
+from judges.server.table.service import GameService
+from judges.server.table.tables import SPECTATOR
+from judges.server.table.updates import apply_update
 from postgres_support import postgres_schema
 
 pytestmark = pytest.mark.timeout(120)

@@ -28,11 +28,11 @@ import judges
 from conftest import make_game
 from judges import i18n
 from judges.engine import Discard
-from judges.server import updates, wire
-from judges.server.chat import spectator_tag
+from judges.server.community.chat import spectator_tag
 from judges.server.limits import DEFAULT_LIMITS, Limits
-from judges.server.screen import log_entries, public_payload
-from judges.server.service import LiveGame
+from judges.server.table import updates, wire
+from judges.server.table.screen import log_entries, public_payload
+from judges.server.table.service import LiveGame
 from seats_support import THREE_HUMANS, app_clients, new_table
 from server_process import Server
 

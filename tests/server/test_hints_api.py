@@ -12,10 +12,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from judges.engine import action_from_dict
-from judges.server import hints as hints_module
+from judges.server.advice import hints as hints_module
 from judges.server.app import create_app
 from judges.server.limits import Limits
-from judges.server.seats import cookie_name
+from judges.server.table.seats import cookie_name
 from seats_support import with_tokens
 
 SEATS = [{"kind": "human", "name": "Ada", "language": "es"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot"}]

@@ -1,4 +1,4 @@
-"""Issue 31, item 1: the guided first game's script (server/learn.py). Each table's lessons are
+"""Issue 31, item 1: the guided first game's script (server/advice/learn.py). Each table's lessons are
 played in the engine as the guide asks (the greedy bots answering between the steps, as on the
 server): every action the guide asks for is legal when it is asked, every step's condition then
 holds, and the course passes through every phase of a round, a Judgment, invaders, an event, a
@@ -15,8 +15,8 @@ from judges.engine import action_from_dict, action_to_dict
 from judges.engine.state import PHASES
 from judges.i18n import LANGUAGES, gettext
 from judges.manual import chapter_path
+from judges.server.advice.learn import GAMES, LESSONS, TEXTS, lessons_payload
 from judges.server.app import create_app
-from judges.server.learn import GAMES, LESSONS, TEXTS, lessons_payload
 from judges.verify import new_game
 
 

@@ -9,8 +9,8 @@ from judges.bots import bot_seed, make_bot
 from judges.engine import Options
 from judges.i18n import LANGUAGES
 from judges.play import play_game
-from judges.server.tables import LiveGame
-from judges.server.views import log_entries
+from judges.server.table.tables import LiveGame
+from judges.server.table.views import log_entries
 
 NAMES = ("Ada", "Bo", "Cy", "Di")
 NAMED_GENERAL = ("play_assassin", "execute", "release", "appoint_judge")

@@ -16,8 +16,9 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy.exc import OperationalError
 
-from judges.server import bot_runner, logs
+from judges.server import logs
 from judges.server.app import create_app
+from judges.server.table import bot_runner
 from judges.settings import Settings
 from seats_support import with_tokens
 from server_process import Server

@@ -19,8 +19,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy.exc import OperationalError
 
 from judges.server.app import create_app
+from judges.server.community.mailer import Mailer, MailError
 from judges.server.limits import Limits
-from judges.server.mailer import Mailer, MailError
 from judges.settings import Settings
 from mail_support import smtp_server
 from seats_support import with_tokens

@@ -1,4 +1,4 @@
-"""Moderation (server/moderation.py, docs/accounts.md "Muting and reporting", docs/operations.md
+"""Moderation (server/community/moderation.py, docs/accounts.md "Muting and reporting", docs/operations.md
 "Moderation"), on SQLite and on the real PostgreSQL: a player mutes another (his chat and private
 messages never reach the muter, on the server), reports a message or a player with a reason;
 operators (`judges admin grant NAME`) see the reports with their context, hide a message for
@@ -20,10 +20,10 @@ from typer.testing import CliRunner
 
 from judges.cli import app as cli
 from judges.server.app import create_app
-from judges.server.moderation_store import ModerationStore
-from judges.server.moderation_tables import sanctions_table
-from judges.server.rating_tables import ratings_table
-from judges.server.ratings import Entry, Outcome, RatingStore
+from judges.server.community.moderation_store import ModerationStore
+from judges.server.community.moderation_tables import sanctions_table
+from judges.server.community.rating_tables import ratings_table
+from judges.server.community.ratings import Entry, Outcome, RatingStore
 from judges.server.store import account_seats_table, chat_table, hash_token, new_token, sessions_table
 from postgres_support import postgres_schema
 from seats_support import invitation_code
@@ -38,7 +38,8 @@ def site(request, tmp_path, monkeypatch):
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     monkeypatch.setenv("JUDGES_SIGN_IN_BURST", "200")
     monkeypatch.setattr(
-        "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+        "judges.server.community.accounts.PasswordHasher",
+        lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1),
     )
     with ExitStack() as stack:
         url = f"sqlite:///{tmp_path / 'games.db'}"
@@ -209,7 +210,7 @@ def test_a_ban_ends_the_sessions_hands_the_seats_to_the_bot_and_freezes_the_rati
     assert refused.status_code == 403 and refused.json()["key"] == "error.account_banned"
     # a session opened meanwhile (another process's) makes no table
     session_id = new_token()
-    from judges.server.account_store import AccountStore
+    from judges.server.community.account_store import AccountStore
 
     AccountStore(store).open_session(hash_token(session_id), bo_id, 3600)
     client.cookies.clear()
@@ -277,7 +278,7 @@ def test_a_suspension_lasts_until_its_end(site, monkeypatch):
     assert sign_in(client, "Bo").status_code == 200
     client.cookies.clear()
     later = until.timestamp() + 60  # the views' clock past the suspension's end
-    monkeypatch.setattr("judges.server.views.time", SimpleNamespace(time=lambda: later))
+    monkeypatch.setattr("judges.server.table.views.time", SimpleNamespace(time=lambda: later))
     assert client.get(f"/api/games/{gid}/view", headers={"X-Seat-Token": bo}).json()["sanction"] is None
     assert client.post(f"/api/games/{gid}/seat/back", headers={"X-Seat-Token": bo}).status_code == 200
     audit = ModerationStore(store).audit()
@@ -329,7 +330,7 @@ def test_the_command_line_grants_and_revokes_the_operators_role(tmp_path):
     runner = CliRunner()
     unknown = runner.invoke(cli, ["admin", "grant", "Nobody", "--database", url])
     assert unknown.exit_code == 1 and "no account named 'Nobody'" in unknown.output
-    from judges.server.account_store import AccountStore
+    from judges.server.community.account_store import AccountStore
     from judges.server.store import GameStore
 
     with GameStore(url) as store:

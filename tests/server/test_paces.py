@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from judges.server.app import create_app
-from judges.server.paces import step
-from judges.server.rating_tables import account_links_table, rated_games_table
+from judges.server.community.paces import step
+from judges.server.community.rating_tables import account_links_table, rated_games_table
 from mail_support import links_in as mail_links
 from mail_support import smtp_server
 from postgres_support import postgres_schema
@@ -38,7 +38,8 @@ def mailbox(monkeypatch):
 def client(request, tmp_path, monkeypatch, mailbox):
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     monkeypatch.setattr(
-        "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+        "judges.server.community.accounts.PasswordHasher",
+        lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1),
     )
     monkeypatch.setenv("JUDGES_UPKEEP_SECONDS", "3600")  # the tests run the rounds themselves
     monkeypatch.setenv("JUDGES_PUBLIC_URL", "http://testserver")
@@ -455,7 +456,7 @@ def test_an_address_is_kept_as_one_mailbox_with_its_domain_in_lower_case(client,
 
 
 def test_the_mailer_sends_to_one_recipient_only(mailbox):
-    from judges.server.mailer import Mailer, MailError
+    from judges.server.community.mailer import Mailer, MailError
 
     mailer = Mailer.from_url(__import__("os").environ["JUDGES_SMTP_URL"])
     with pytest.raises(MailError):

@@ -15,8 +15,8 @@ from openskill.models import PlackettLuce
 from sqlalchemy import select
 
 from judges.server.app import create_app
-from judges.server.rating_tables import rated_games_table, ratings_table
-from judges.server.ratings import (
+from judges.server.community.rating_tables import rated_games_table, ratings_table
+from judges.server.community.ratings import (
     ANCHOR_SIGMA,
     ANCHORS,
     MIN_RATED_ROUNDS,
@@ -35,7 +35,8 @@ THREE = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"ki
 def client(request, tmp_path, monkeypatch):
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     monkeypatch.setattr(
-        "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+        "judges.server.community.accounts.PasswordHasher",
+        lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1),
     )
     with ExitStack() as stack:
         url = f"sqlite:///{tmp_path / 'games.db'}"
@@ -223,7 +224,7 @@ def test_ranks_follow_the_final_table():
 
 
 def test_a_scenario_game_and_an_abandoned_one_are_not_rated():
-    from judges.server.ratings import check
+    from judges.server.community.ratings import check
 
     seats = [{"kind": "bot", "bot": "greedy"}]
     assert check({"position": {"round": 3}}, seats, "three_points", 3) == "scenario"

@@ -19,7 +19,8 @@ SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"ki
 def client(tmp_path, monkeypatch):
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     monkeypatch.setattr(
-        "judges.server.accounts.PasswordHasher", lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+        "judges.server.community.accounts.PasswordHasher",
+        lambda: PasswordHasher(time_cost=1, memory_cost=8, parallelism=1),
     )
     with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", allow_seeds=True)) as c:
         yield c
@@ -129,7 +130,7 @@ def test_a_rematch_is_claimed_once_across_processes(tmp_path, backend):
 
     from test_store import new_game
 
-    from judges.server.rematch import RematchClaims
+    from judges.server.community.rematch import RematchClaims
     from judges.server.store import GameStore
     from postgres_support import postgres_schema
 

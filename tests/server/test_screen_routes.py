@@ -1,4 +1,4 @@
-"""The routes the game screen adds (server/screen.py): the board drawing, the public log, the
+"""The routes the game screen adds (server/table/screen.py): the board drawing, the public log, the
 lobby and its open seats, spectators, replays; and a seat's socket that falls behind."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from judges.server.app import create_app
-from judges.server.service import GameService
 from judges.server.store import GameStore
+from judges.server.table.service import GameService
 
 OPEN_TABLE = [{"kind": "human", "name": "Ada"}, {"kind": "human", "open": True}, {"kind": "bot", "bot": "greedy"}]
 
@@ -55,7 +55,7 @@ def test_the_board_the_log_and_the_spectators_view_show_only_public_things(clien
     log = client.get(f"/api/games/{gid}/log").json()
     assert log["seq"] == len(log["entries"])
     watched = client.get(f"/api/games/{gid}/spectate").json()
-    # a spectator's view is the view of no seat (issue 32: server/wire.py)
+    # a spectator's view is the view of no seat (issue 32: server/table/wire.py)
     assert watched["seat"] is None and watched["legal_actions"] == [] and watched["ballot"] is None
     with client.websocket_connect(f"/ws/games/{gid}/spectate") as socket:
         assert socket.receive_json()["view"]["seq"] == watched["seq"]

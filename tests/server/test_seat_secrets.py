@@ -10,7 +10,7 @@ import time
 import pytest
 
 from judges import i18n
-from judges.server import chat
+from judges.server.community import chat
 from seats_support import THREE_HUMANS, app_clients, invitation_code, new_table
 
 OPEN_TABLE = [{"kind": "human", "name": "Ada"}, {"kind": "human", "open": True}, {"kind": "bot", "bot": "greedy"}]

@@ -1,4 +1,4 @@
-"""Private seats (server/seats.py) and the server's limits (server/limits.py): issue 13, items
+"""Private seats (server/table/seats.py) and the server's limits (server/limits.py): issue 13, items
 2 and 5. Each limit answers with a clear, translated error."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 from judges import i18n
 from judges.server.app import create_app
 from judges.server.limits import FairPool, RateLimiter, clean_name
-from judges.server.seats import cookie_name
+from judges.server.table.seats import cookie_name
 from seats_support import app_clients, invitation_code
 
 TWO_HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "bot", "bot": "greedy"}]

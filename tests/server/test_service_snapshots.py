@@ -1,4 +1,4 @@
-"""Snapshots (server/service.py): every SNAPSHOT_EVERY actions the state is stored as a shortcut
+"""Snapshots (server/table/service.py): every SNAPSHOT_EVERY actions the state is stored as a shortcut
 for loading, in the background. The action that triggers one is acknowledged and broadcast
 without waiting for it (it was every hundredth action's delivery, the p99 of a load run), and
 the snapshot, once written, is the state after that action."""
@@ -12,10 +12,10 @@ from concurrent.futures import ThreadPoolExecutor
 import msgspec
 
 from judges.engine import action_to_dict
-from judges.server import actor as actor_module
 from judges.server.limits import Limits
-from judges.server.service import GameService, _game_from_snapshot
 from judges.server.store import GameStore
+from judges.server.table import actor as actor_module
+from judges.server.table.service import GameService, _game_from_snapshot
 
 
 def run_apart(coroutine):

@@ -142,7 +142,7 @@ def test_ratings_migration_keeps_the_games_and_accounts(open_store):
     unchanged."""
     from alembic import command
 
-    from judges.server.account_store import AccountStore
+    from judges.server.community.account_store import AccountStore
 
     store = open_store(migrate=False)
     config = store.alembic_config()
@@ -187,7 +187,7 @@ def test_look_alike_accounts_made_before_keep_their_names_and_no_new_one_joins_t
     keeps the skeleton); a new Cyrillic look-alike is refused as the name is taken."""
     from alembic import command
 
-    from judges.server.account_store import AccountStore, NameTaken
+    from judges.server.community.account_store import AccountStore, NameTaken
 
     store = open_store(migrate=False)
     config = store.alembic_config()
@@ -579,9 +579,9 @@ def test_postgres_connections_have_timeouts(db_url):
 
 
 def test_account_store_on_each_backend(store):
-    """Accounts (server/account_store.py): a name is one account whatever its case; a session is
+    """Accounts (server/community/account_store.py): a name is one account whatever its case; a session is
     found by its hash until it ends or expires; a bound seat lists its game."""
-    from judges.server.account_store import AccountStore, NameTaken
+    from judges.server.community.account_store import AccountStore, NameTaken
 
     accounts = AccountStore(store)
     ruth = accounts.create("Ruth", "$argon2id$x", None)

@@ -125,7 +125,7 @@ def test_a_server_loading_a_snapshot_taken_mid_run_can_take_back(db_url, monkeyp
     """A snapshot written between two free steps carries the run: a restarted server (or
     another process) takes back exactly as the one that wrote it would."""
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
-    monkeypatch.setattr("judges.server.actor.SNAPSHOT_EVERY", 2)
+    monkeypatch.setattr("judges.server.table.actor.SNAPSHOT_EVERY", 2)
     with TestClient(create_app(db_url, allow_scenarios=True, allow_seeds=True)) as first:
         game_id, token = create(first, MOVEMENT)
         start = view(first, game_id, token)

@@ -1,5 +1,5 @@
 """Issue 32, item 2 "One wire view": what a seat receives is a `wire.View` built by one function
-(server/wire.py) from the engine's `PlayerView`; a spectator's is the view of no seat; the live
+(server/table/wire.py) from the engine's `PlayerView`; a spectator's is the view of no seat; the live
 updates send its fields, each shared one encoded once; its JSON Schema is published."""
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import msgspec
 from fastapi.testclient import TestClient
 
 from judges.engine.view import NOBODY, player_view, seat_view
-from judges.server import screen, updates, wire
 from judges.server.app import create_app
-from judges.server.service import GameService, LiveGame
 from judges.server.store import GameStore
+from judges.server.table import screen, updates, wire
+from judges.server.table.service import GameService, LiveGame
 
-SERVER = Path(wire.__file__).parent
+SERVER = Path(wire.__file__).parent.parent  # src/judges/server
 SEATS = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
 
 
@@ -112,7 +112,7 @@ def test_one_function_builds_what_a_seat_receives():
     """No other server module assembles a view: the view's own parts are named in wire.py
     only, and no server module reaches into the engine's game context."""
     own_parts = ("my_decisions", "action_labels", "hand_sizes", "legal_actions", "max_notifications")
-    for path in SERVER.glob("*.py"):
+    for path in SERVER.rglob("*.py"):
         text = path.read_text()
         assert "._ctx" not in text, path.name
         if path.name == "wire.py":
@@ -120,7 +120,7 @@ def test_one_function_builds_what_a_seat_receives():
         for part in own_parts:
             assert not re.search(rf"[\"']{part}[\"']\s*:", text), (path.name, part)
         assert "View(" not in text.replace("ReplayView(", ""), path.name
-    builders = re.findall(r"(?<!class )\bView\(", (SERVER / "wire.py").read_text())
+    builders = re.findall(r"(?<!class )\bView\(", (SERVER / "table" / "wire.py").read_text())
     assert len(builders) == 1  # wire.view, the one builder
 
 

@@ -24,7 +24,7 @@ def test_the_committed_wire_types_are_what_the_schema_generates():
 
 def test_the_types_name_every_field_of_the_view():
     script = load()
-    from judges.server import wire
+    from judges.server.table import wire
 
     text = script.render()
     block = text[text.index("export interface View {") :]

@@ -15,7 +15,7 @@ BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot,
 
 
 # The numbers of an MCTS spec, in order, and the largest of each anywhere (the lab included; the
-# web server allows much less: server/tables.py MAX_MCTS_BUDGET). A search's work grows with
+# web server allows much less: server/table/tables.py MAX_MCTS_BUDGET). A search's work grows with
 # each of them, so none may be unbounded.
 SPEC_NUMBERS = ("iterations", "horizon", "early_samples")
 SPEC_MAXIMA = {"iterations": 100_000, "horizon": 20, "early_samples": 1_000}

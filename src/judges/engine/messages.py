@@ -190,8 +190,8 @@ FIELD_TYPES: Mapping[str, str] = MappingProxyType(
         ),
         **dict.fromkeys(("retry_after", "seconds"), "int"),
         **dict.fromkeys(("detail", "rule", "lines"), "text"),
-        "until": "text",  # a suspension's end, written by the server (server/moderation.py)
-        # the hints' reasons and the review's items (bots/hint.py, server/review.py): actions
+        "until": "text",  # a suspension's end, written by the server (server/community/moderation.py)
+        # the hints' reasons and the review's items (bots/hint.py, server/advice/review.py): actions
         # already rendered in the reader's language, and numbers (points, samples, % sure)
         **dict.fromkeys(("step", "other", "best", "played", "title"), "text"),
         **dict.fromkeys(

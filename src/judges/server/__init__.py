@@ -1,3 +1,4 @@
-"""The web server of Judges & Kings: persistence (store.py) and the HTTP layer."""
+"""The web server: the table core (table/), the community (community/), the advice (advice/), the
+routes, the store, and what the whole process shares."""
 
-from . import notices as notices  # the seat notices' declarations (judges.engine.messages)
+from .community import notices as notices  # the seat notices' declarations (judges.engine.messages)

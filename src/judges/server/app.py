@@ -23,19 +23,19 @@ from ..manual import manual_router
 from ..settings import Settings
 from ..settings import load as load_settings
 from . import health, metrics
-from .accounts import Accounts
+from .advice.hints import hints_router
+from .advice.learn import learn_router
+from .advice.review import review_router
+from .community.accounts import Accounts
+from .community.rematch import rematch_router
 from .deps import Options, Rates, seat_of
 from .errors import install_error_handlers, refusal
-from .hints import hints_router
 from .html import WEB
-from .learn import learn_router
 from .limits import BodySizeLimit, Limits, SecurityHeaders, StrictJSON
-from .rematch import rematch_router
-from .review import review_router
 from .routes import accounts, chat, games, live, pages, screen, seats, world
-from .screen import Screen
-from .service import GameService
 from .store import GameStore
+from .table.screen import Screen
+from .table.service import GameService
 from .upkeep import install as install_upkeep
 
 # The collector's youngest generation is collected after this many allocations (Python's default
@@ -133,10 +133,10 @@ def create_app(
     app.include_router(accounts.router)
     upkeep = install_upkeep(app, service, app.state.accounts)  # ratings, paces, notices, routes
     app.include_router(chat.router)
-    app.include_router(rematch_router(app.state.accounts, upkeep.paces, seat_of))  # server/rematch.py
+    app.include_router(rematch_router(app.state.accounts, upkeep.paces, seat_of))  # server/community/rematch.py
     app.include_router(hints_router(service, seat_of))
-    app.include_router(learn_router(service))  # /learn, the guided first game (server/learn.py)
-    app.include_router(review_router(service, seat_of))  # the review after the game (server/review.py)
+    app.include_router(learn_router(service))  # /learn, the guided first game (server/advice/learn.py)
+    app.include_router(review_router(service, seat_of))  # the review after the game (server/advice/review.py)
     for topic in (pages, world, seats):
         app.include_router(topic.router)
     return app

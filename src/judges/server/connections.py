@@ -46,9 +46,10 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from ..i18n import gettext, request_language
 from ..settings import Settings
-from . import metrics, updates
+from . import metrics
 from .errors import refusal
 from .health import PROBE_PATHS
+from .table import updates
 
 FULL_CODE = 4503  # a websocket closed because the server holds as many as it may: try later
 REFUSED_SECONDS = 1.0  # a connection refused may still send its request, for a clear answer

@@ -10,11 +10,11 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from . import logs
-from . import seats as seat_keys
-from .accounts import SESSION_COOKIE, Accounts
+from .community.accounts import SESSION_COOKIE, Accounts
 from .errors import ServiceError
 from .limits import DEFAULT_LIMITS, Limits, RateLimiter
-from .service import GameService, LiveGame
+from .table import seats as seat_keys
+from .table.service import GameService, LiveGame
 
 
 @dataclass(frozen=True)
@@ -24,11 +24,11 @@ class Rates:
     create: RateLimiter  # new games, per client address
     away: RateLimiter  # a seat handed to a bot and back, per seat
     view: RateLimiter  # a seat's full views (a socket opened, a resync, a language): what a view costs
-    # hints, per client address (server/hints.py)
+    # hints, per client address (server/advice/hints.py)
     hint: RateLimiter = field(
         default_factory=lambda: RateLimiter(DEFAULT_LIMITS.hint_burst, DEFAULT_LIMITS.hint_per_minute, name="hint")
     )
-    # replays, logs and players' records, per client address (routes/screen.py, server/ratings.py)
+    # replays, logs and players' records, per client address (routes/screen.py, server/community/ratings.py)
     read: RateLimiter = field(
         default_factory=lambda: RateLimiter(DEFAULT_LIMITS.read_burst, DEFAULT_LIMITS.read_per_minute, name="read")
     )
@@ -88,7 +88,7 @@ OptionsDep = Annotated[Options, Depends(get_options)]
 
 async def seat_of(conn: HTTPConnection, live: LiveGame) -> int:
     """The seat a request's credential (X-Seat-Token, or the game's cookie) belongs to; the
-    request is a sign of life of its player (server/seats.py, `present`)."""
+    request is a sign of life of its player (server/table/seats.py, `present`)."""
     service, accounts = await get_service(conn), await get_accounts(conn)
     token, from_cookie = seat_keys.credential(conn, live.id)
     by_header = bool(token) and not from_cookie
@@ -96,7 +96,7 @@ async def seat_of(conn: HTTPConnection, live: LiveGame) -> int:
     if not by_header and cookies and not seat_keys.same_origin(conn):
         raise ServiceError(403, "error.cross_origin", "a seat's cookie is accepted from this site's pages only")
     bound = None if by_header else await accounts.bound_seat(conn, live)
-    if bound is not None:  # signed in to the account the seat is bound to (server/accounts.py)
+    if bound is not None:  # signed in to the account the seat is bound to (server/community/accounts.py)
         service.saw(live, bound)
         logs.bind_seat(bound)  # the request's log lines are this seat's (server/logs.py)
         return bound

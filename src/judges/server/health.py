@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse
 from starlette.requests import Request
 
 if TYPE_CHECKING:
-    from .service import GameService
+    from .table.service import GameService
 
 PROBE_PATHS = frozenset({b"/healthz", b"/readyz"})  # raw paths, as the HTTP parser gives them
 READY_SECONDS = 2.0  # each readiness check answers within this, or counts as failed

@@ -12,7 +12,7 @@ message) or, on a websocket, a close code after an error message:
   `spectators_per_address_per_game` of them in one game, and `spectators_per_game` per game in
   one process; one more is closed at once after an error
   message (`error.too_many_spectators` / `error.spectators_full`, code 4429). Spectators of
-  a game share one encoding of the public view per version and language (server/screen.py);
+  a game share one encoding of the public view per version and language (server/table/screen.py);
 - a seat's full views (its sockets' openings and their `resync` and `language` messages):
   `resync_burst` at once, then `resync_per_minute`. A socket opened over the limit is
   closed (`error.rate_resync`, code 1013: try again later); a resync over the limit is
@@ -20,12 +20,12 @@ message) or, on a websocket, a close code after an error message:
   socket that sends `resync_abuse` more while one is waiting is closed (code 1008);
 - binary websocket frames (`error.binary_frame`, code 1003);
 - player names: control and bidi characters removed, at most `max_name_chars`;
-- chat messages (server/chat.py): cleaned the same way (line breaks kept), at most
+- chat messages (server/community/chat.py): cleaned the same way (line breaks kept), at most
   `max_chat_chars` characters and `max_chat_lines` lines (422), `chat_burst` then
   `chat_per_minute` per seat and less for spectators (429 with Retry-After, `error.rate_chat`);
 - replays, logs and players' records: `read_burst` then `read_per_minute` per client address
   (429 `error.rate_reads`);
-- hints (server/hints.py): one per decision owed, `hint_burst` then `hint_per_minute` per client
+- hints (server/advice/hints.py): one per decision owed, `hint_burst` then `hint_per_minute` per client
   address (429 with Retry-After, `error.rate_hint`), at most `hint_queue` waiting for the bots'
   pool (503, `error.hints_busy`), all tables' hints one share of the pool (`HINTS`);
 - the notifications a view holds (`max_view_notifications`) and the takeovers kept per seat;
@@ -91,9 +91,9 @@ class Limits:
     max_view_notifications: int = 200  # the latest notifications a view holds
     max_seat_history: int = 20  # takeovers (away/back) kept per seat
     # A seat's player with no socket open and no request for this long is absent: the host may
-    # hand the seat to someone else without the table's consent (server/seats.py, `present`).
+    # hand the seat to someone else without the table's consent (server/table/seats.py, `present`).
     absent_after: float = 300.0
-    # table talk (server/chat.py)
+    # table talk (server/community/chat.py)
     max_chat_chars: int = 500  # a message's characters, after cleaning
     max_chat_lines: int = 12  # its lines
     chat_burst: int = 5  # messages a seat may send at once...
@@ -101,7 +101,7 @@ class Limits:
     spectator_chat_burst: int = 3  # the same for a spectator (by address)
     spectator_chat_per_minute: float = 6.0
     max_chat_history: int = 300  # the latest messages a socket receives when it opens
-    # spectators (server/screen.py)
+    # spectators (server/table/screen.py)
     spectators_per_address: int = 8  # spectator sockets one client address may hold open...
     spectators_per_game: int = 200  # ...and one game may have, in one process
     # a seat's full views: its sockets' openings, resync and language messages (server/routes/live.py)
@@ -112,7 +112,7 @@ class Limits:
     trusted_proxies: tuple[str, ...] = ()
     bot_workers: int = max(2, os.cpu_count() or 2)
     bot_cpu_seconds: float = 2.0  # CPU a search bot may spend on one decision
-    # hints (server/hints.py): one per decision owed; per client address `hint_burst` at once,
+    # hints (server/advice/hints.py): one per decision owed; per client address `hint_burst` at once,
     # then `hint_per_minute`; at most `hint_queue` waiting for the pool (503 past it)
     hint_burst: int = 6
     hint_per_minute: float = 6.0
@@ -331,7 +331,7 @@ DOCS_CSP = (
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
 # `same-origin`: no other site learns an address of ours (an invitation's, a mail link's code),
-# and a browser names this site in its own requests' Origin (server/seats.py, `same_origin`).
+# and a browser names this site in its own requests' Origin (server/table/seats.py, `same_origin`).
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),

@@ -35,7 +35,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 if TYPE_CHECKING:
-    from .service import GameService
+    from .table.service import GameService
 
 log = logging.getLogger("judges.server")
 

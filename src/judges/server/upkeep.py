@@ -2,8 +2,8 @@
 (server/app.py).
 
 Every `JUDGES_UPKEEP_SECONDS` (default 5) a round of upkeep: the paced games' deadlines
-(server/paces.py), the notices by e-mail (server/mail_notices.py), and the finished games not yet
-rated (server/ratings.py: after a crash, or a game ended by a process that died). Every
+(server/community/paces.py), the notices by e-mail (server/community/mail_notices.py), and the finished games not yet
+rated (server/community/ratings.py: after a crash, or a game ended by a process that died). Every
 `JUDGES_UPKEEP_SCAN_SECONDS` (default 60) the round also reads every running game: the paced
 ones (made by any process) and the abandoned ones, which it ends.
 """
@@ -18,13 +18,13 @@ from collections.abc import Callable
 
 from fastapi import FastAPI
 
-from .accounts import Accounts
-from .mail_notices import Notices, notices_router
-from .moderation import Moderation, moderation_router
-from .paces import Paces
-from .ratings import Ratings, ratings_router
-from .service import GameService, ServiceError
+from .community.accounts import Accounts
+from .community.mail_notices import Notices, notices_router
+from .community.moderation import Moderation, moderation_router
+from .community.paces import Paces
+from .community.ratings import Ratings, ratings_router
 from .store import StoreError
+from .table.service import GameService, ServiceError
 
 log = logging.getLogger("judges.server")
 

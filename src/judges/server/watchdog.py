@@ -7,13 +7,13 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from .actor import TableActor
-from .bot_runner import BotRunner
-from .chat import Chat
+from .community.chat import Chat
 from .errors import ServiceError
-from .runtime import Runtime
-from .seating import Seating
-from .sync import Sync
+from .table.actor import TableActor
+from .table.bot_runner import BotRunner
+from .table.runtime import Runtime
+from .table.seating import Seating
+from .table.sync import Sync
 
 log = logging.getLogger("judges.server")
 

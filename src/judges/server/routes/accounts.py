@@ -1,4 +1,4 @@
-"""Accounts' routes (server/accounts.py): sign up, sign in and out, the signed-in account and its
+"""Accounts' routes (server/community/accounts.py): sign up, sign in and out, the signed-in account and its
 games."""
 
 from __future__ import annotations
@@ -12,17 +12,17 @@ from pydantic import BaseModel, Field
 
 from ...engine.state import PHASES
 from ...i18n import request_language
-from .. import seats as seat_keys
-from ..account_store import NameTaken, name_key
-from ..accounts import SESSION_COOKIE, account_payload
+from ..community.account_store import NameTaken, name_key
+from ..community.accounts import SESSION_COOKIE, account_payload
+from ..community.lobby import table_number
+from ..community.mailer import clean_email
+from ..community.moderation import refusal
+from ..community.moderation_store import ModerationStore
 from ..deps import AccountsDep, ServiceDep, rate_limited
 from ..errors import ServiceError
 from ..limits import RateLimiter, clean_name
-from ..lobby import table_number
-from ..mailer import clean_email
-from ..moderation import refusal
-from ..moderation_store import ModerationStore
 from ..store import hash_token
+from ..table import seats as seat_keys
 
 router = APIRouter()
 
@@ -85,7 +85,9 @@ async def sign_up(
     accounts.remember(name_key(name), address)
     await accounts.sign_in(request, response, account)
     upkeep = getattr(request.app.state, "upkeep", None)
-    if email is not None and upkeep is not None:  # the link that confirms the address (server/mail_notices.py)
+    if (
+        email is not None and upkeep is not None
+    ):  # the link that confirms the address (server/community/mail_notices.py)
         service.rt.spawn(upkeep.notices.verify(account, request_language(request)))
     return {"account": account_payload(account)}
 
@@ -137,7 +139,7 @@ async def sign_in(
         raise ServiceError(401, "error.sign_in", "wrong name or password")
     assert account is not None
     sanction = await service.db(ModerationStore(service.store).sanction_of, account.id)
-    if sanction is not None:  # banned or suspended (server/moderation.py): told so, not signed in
+    if sanction is not None:  # banned or suspended (server/community/moderation.py): told so, not signed in
         raise refusal(sanction)
     accounts.remember(key, address)
     if accounts.hasher.check_needs_rehash(account.password_hash):
@@ -181,7 +183,7 @@ async def my_games(request: Request, service: ServiceDep, accounts: AccountsDep,
         entry: dict[str, Any] = {
             "id": stored.id,
             "seat": stored.seat,
-            "table": table_number(stored.id),  # as the lobby calls it (server/lobby.py)
+            "table": table_number(stored.id),  # as the lobby calls it (server/community/lobby.py)
             "names": [s["name"] for s in stored.seats],
             "link": f"/games/{stored.id}",
         }
@@ -192,7 +194,7 @@ async def my_games(request: Request, service: ServiceDep, accounts: AccountsDep,
                 won=stored.seat in stored.winners,
                 replay=f"/games/{stored.id}/replay",
                 at=int(stored.updated_at.timestamp()),
-                rematch=stored.seats[0].get("rematch") if stored.seats else None,  # server/rematch.py
+                rematch=stored.seats[0].get("rematch") if stored.seats else None,  # server/community/rematch.py
             )
             finished.append(entry)
             continue
@@ -217,7 +219,7 @@ async def my_games(request: Request, service: ServiceDep, accounts: AccountsDep,
 
 
 def _deadline(request: Request, entry: dict[str, Any], game_id: str, seat: dict[str, Any]) -> None:
-    """A paced game's decision owed by you: its deadline (server/paces.py)."""
+    """A paced game's decision owed by you: its deadline (server/community/paces.py)."""
     upkeep = getattr(request.app.state, "upkeep", None)
     hours = upkeep.paces.paced.get(game_id) if upkeep else None
     owed = seat.get("owed")

@@ -1,4 +1,4 @@
-"""The table talk's routes (server/chat.py): a seat's messages and history, what anyone may read,
+"""The table talk's routes (server/community/chat.py): a seat's messages and history, what anyone may read,
 a spectator's message, and the host closing a seat's chat."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pydantic import BaseModel, Field
 
 from ..deps import ServiceDep, seat_of
 from ..errors import ServiceError
-from ..tables import SPECTATOR
-from ..views import encode_payload
+from ..table.tables import SPECTATOR
+from ..table.views import encode_payload
 
 router = APIRouter()
 

@@ -12,13 +12,13 @@ from ...engine.dice import commitment
 from ...engine.rules import RulesError, rules_with
 from ...engine.setup import ROUND_LIMIT_MAX
 from ...i18n import request_language
-from .. import seats as seat_keys
+from ..community.paces import Pace
 from ..deps import AccountsDep, LimitsDep, Options, OptionsDep, RatesDep, ServiceDep, rate_limited, seat_of
 from ..errors import ServiceError
 from ..limits import Limits
-from ..paces import Pace
-from ..service import TAKEOVER_BOT
-from ..tables import reading
+from ..table import seats as seat_keys
+from ..table.service import TAKEOVER_BOT
+from ..table.tables import reading
 
 router = APIRouter()
 
@@ -58,10 +58,10 @@ class CreateGame(BaseModel):
     )
     hints: bool = Field(
         default=False,
-        description="whether the players may ask for hints (server/hints.py); a table with hints is "
-        "not rated, a table without them may be (server/ratings.py)",
+        description="whether the players may ask for hints (server/advice/hints.py); a table with hints is "
+        "not rated, a table without them may be (server/community/ratings.py)",
     )
-    pace: Pace | None = Field(  # server/paces.py
+    pace: Pace | None = Field(  # server/community/paces.py
         default=None, description='a deadline per decision, {"hours": 24} or {"days": 2} (default: live)'
     )
     takeover_bot: str = Field(
@@ -143,7 +143,7 @@ async def create_game(
         spec.hints,
         {"pace": {"hours": spec.pace.in_hours()}} if spec.pace else None,  # server options: the pace
     )
-    if spec.pace:  # the deadlines (server/paces.py)
+    if spec.pace:  # the deadlines (server/community/paces.py)
         request.app.state.upkeep.paces.started(live.id, spec.pace.in_hours())
     host = seat_keys.host_seat(live.seats)
     if host is not None:  # signed in: the host's seat is his account's, and takes its name

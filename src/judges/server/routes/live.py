@@ -1,7 +1,7 @@
 """A seat's live view (docs/web.md, "Live updates"): a websocket that receives a full view, then
-deltas (server/updates.py), and may ask for a resync or another language; with `?chat=1` the
-table talk too (server/chat.py); with `?follow=1` the board's edits and the log's new entries
-too, once the views are sent (`follow` messages, server/screen.py; `board`, `since`: the drawing
+deltas (server/table/updates.py), and may ask for a resync or another language; with `?chat=1` the
+table talk too (server/community/chat.py); with `?follow=1` the board's edits and the log's new entries
+too, once the views are sent (`follow` messages, server/table/screen.py; `board`, `since`: the drawing
 and the log the screen holds).
 
 A full view costs the server a seat's whole view: each seat has `resync_burst` at once, then
@@ -20,12 +20,12 @@ import msgspec
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ...i18n import gettext, normalize_language, request_language
-from .. import updates
 from ..deps import LimitsDep, RatesDep, ServiceDep, seat_of
 from ..errors import ServiceError
 from ..limits import Limits, RateLimiter
-from ..screen import Followed, Screen
-from ..service import GameService, LiveGame, Subscriber
+from ..table import updates
+from ..table.screen import Followed, Screen
+from ..table.service import GameService, LiveGame, Subscriber
 
 router = APIRouter()
 
@@ -141,11 +141,11 @@ async def live_updates(
 ) -> None:
     """The seat's live view (docs/web.md, "Live updates"): a full view, then deltas. With
     `follow`, also the board's edits and the log's new entries once the view is sent
-    (server/screen.py, `Screen.follow_message`)."""
+    (server/table/screen.py, `Screen.follow_message`)."""
     try:
         live = await service.get(game_id)
         seat = await seat_of(websocket, live)
-        if chat:  # the table talk too (server/chat.py): loaded before the socket joins
+        if chat:  # the table talk too (server/community/chat.py): loaded before the socket joins
             await service.chat.room(live)
             await service.chat.load_mutes(live, seat)
     except ServiceError as exc:

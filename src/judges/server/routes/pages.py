@@ -10,12 +10,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from ...engine import DEFAULT_RULES
 from ...i18n import request_language
-from .. import seats as seat_keys
-from ..accounts import Accounts
+from ..community.accounts import Accounts
 from ..deps import AccountsDep, ServiceDep, seat_of
 from ..errors import ServiceError
 from ..html import page
 from ..store import hash_token, new_token, verify_token
+from ..table import seats as seat_keys
 
 router = APIRouter()
 

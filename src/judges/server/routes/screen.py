@@ -1,4 +1,4 @@
-"""The game screen's routes (server/screen.py): the watch and replay pages, the board drawing,
+"""The game screen's routes (server/table/screen.py): the watch and replay pages, the board drawing,
 the public log (and both at once, `/follow`), the lobby and its free seats, spectators (a view
 and a socket) and replays."""
 
@@ -17,17 +17,17 @@ from starlette.requests import HTTPConnection
 from ...i18n import normalize_language, request_language
 from ...render.board import describe_board
 from ...render.svg import board_svg
-from .. import lobby as lobby_rows
-from .. import seats as seat_keys
-from .. import wire
+from ..community import lobby as lobby_rows
 from ..deps import RatesDep, ServiceDep, rate_limited
 from ..errors import ServiceError
 from ..html import page
 from ..limits import clean_name
-from ..screen import Screen
 from ..store import SeatTable, hash_token, new_token, verify_token
-from ..tables import reading
-from ..views import log_entries, public_payload
+from ..table import seats as seat_keys
+from ..table import wire
+from ..table.screen import Screen
+from ..table.tables import reading
+from ..table.views import log_entries, public_payload
 from .live import client_message, close_with_error
 
 router = APIRouter()
@@ -83,7 +83,7 @@ async def follow(
     """What the screen fetches when the game moved, in one answer: the
     board drawing of the game's current step, and the public actions after index `since`
     (as `/log`). `base`: the `hash` of the drawing the screen holds; when the server still
-    has that drawing, the board comes as the line edits from it (server/textdelta.py), a
+    has that drawing, the board comes as the line edits from it (server/table/textdelta.py), a
     few hundred bytes instead of ~100 KiB; else whole.
 
         {"seq": S, "board": {"hash": H, "svg": "..."} | {"hash": H, "base": B, "edits": [...]},
@@ -115,7 +115,7 @@ async def game_log(
 @router.get("/api/lobby")
 async def lobby(service: ServiceDep, limit: int = 40) -> dict[str, Any]:
     """Open tables (a free seat), games running (to watch) and finished (to replay), each row
-    with its table's number, round, age and players (server/lobby.py)."""
+    with its table's number, round, age and players (server/community/lobby.py)."""
     games = await service.db(service.store.list_games)
     limit = max(1, min(limit, 200))
     listed = [g for g in games[: limit * 3] if not g.options.get("course")]  # a learner's table is his alone
@@ -154,7 +154,7 @@ async def join(
     body: Joining | None = None,
 ) -> dict[str, Any]:
     """Takes the first free seat of an open table: its credential is made now, set as the
-    game's cookie (server/seats.py) and answered once (API clients send it as X-Seat-Token).
+    game's cookie (server/table/seats.py) and answered once (API clients send it as X-Seat-Token).
     A guest sits under the `name` he chose (none: the seat's); a player signed in, under his
     account's. A seat the host invited someone to is reserved for them; a player already
     seated at the table takes no second seat (409 `error.seat_held`); a name another seat of
@@ -164,7 +164,7 @@ async def join(
     if name and any(s["name"].casefold() == name.casefold() for s in live.seats if not seat_keys.free(s)):
         raise ServiceError(409, "error.name_at_table", "another player at this table bears this name")
     service.refuse_seated(live, seat_keys.credential(request, game_id)[0])
-    await request.app.state.accounts.refuse_seated(request, live)  # server/accounts.py
+    await request.app.state.accounts.refuse_seated(request, live)  # server/community/accounts.py
     token = new_token()
     now = time.time()
 
@@ -193,7 +193,7 @@ async def join(
     service.publish(live)
     await service.broadcast(live)
     seat_keys.set_seat_cookie(response, request, live.id, token)
-    await request.app.state.accounts.bind(request, live, seat, token)  # server/accounts.py
+    await request.app.state.accounts.bind(request, live, seat, token)  # server/community/accounts.py
     base = str(request.base_url).rstrip("/")
     return {"seat": seat, "token": token, "link": f"{base}/games/{live.id}"}
 
@@ -229,7 +229,7 @@ async def spectate_live(
     chat: bool = False,
 ) -> None:
     """The public view live: the view of no seat, a full view then deltas as a seat's socket
-    gets them (server/hub.py), and with `?chat=1` the public table talk. A spectator may ask
+    gets them (server/table/hub.py), and with `?chat=1` the public table talk. A spectator may ask
     for a resync (a full view) within its address's allowance; past it the socket is closed
     (1013: the screen reconnects for a full view). Anything else it sends is ignored."""
     try:
@@ -261,7 +261,7 @@ async def spectate_live(
         async with live.lock:
             first = service.attach(live, sub)
             if chat:
-                service.chat.greet(live, sub)  # the public chat (server/chat.py), then each new message
+                service.chat.greet(live, sub)  # the public chat (server/community/chat.py), then each new message
         sender = asyncio.create_task(pump(first))
         while not closing:
             message = await websocket.receive()

@@ -6,8 +6,8 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 
-from .. import seats as seat_keys
 from ..deps import RatesDep, ServiceDep, rate_limited, seat_of
+from ..table import seats as seat_keys
 
 router = APIRouter()
 

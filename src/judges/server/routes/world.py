@@ -11,9 +11,9 @@ from ...i18n import normalize_language, ui_strings
 from ...protocol import protocol as published_protocol
 from ...render.board import SEAT_COLOURS
 from ...world import MapDataError, load_world, map_exists
-from .. import wire
 from ..deps import ServiceDep
 from ..errors import ServiceError
+from ..table import wire
 
 router = APIRouter()
 
@@ -68,7 +68,7 @@ async def protocol() -> dict:
     """The decision kinds (the action types that answer each, with their fields; subject,
     rule, manual chapter, window, icon), the items for sale (target, cost, icon) and the
     intrigue cards, priced and counted by the default rules: docs/protocol.md; and the JSON
-    Schema of the view a seat receives (`view`: server/wire.py)."""
+    Schema of the view a seat receives (`view`: server/table/wire.py)."""
     return {**published_protocol(), "view": wire.schema()}
 
 

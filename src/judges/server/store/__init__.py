@@ -18,7 +18,7 @@ Tables (migrations/versions/):
   snapshots (game_id, seq) primary key, data
   chat      (game_id, id) primary key, channel, sender, name, text, client_message_id,
             created_at; UNIQUE (game_id, client_message_id); games.chat_count is the last id
-  accounts  id, name, name_key UNIQUE, password_hash, email, created_at (server/account_store.py)
+  accounts  id, name, name_key UNIQUE, password_hash, email, created_at (server/community/account_store.py)
   sessions  id_hash primary key, account_id, created_at, expires_at
   account_seats (account_id, game_id) primary key, seat, bound_at
   seat_presence (game_id, seat) primary key, token_hash, seen: the players' signs of life
@@ -144,7 +144,7 @@ __all__ = [
 ]
 
 
-# The ratings, e-mailed links and moderation (server/rating_tables.py, server/moderation_tables.py): their
-# tables join Base.metadata on import of the store
-from .. import moderation_tables as _moderation_tables  # noqa: E402,F401
-from .. import rating_tables as _rating_tables  # noqa: E402,F401
+# The ratings, e-mailed links and moderation (server/community/rating_tables.py,
+# server/community/moderation_tables.py): their tables join Base.metadata on import of the store
+from ..community import moderation_tables as _moderation_tables  # noqa: E402,F401
+from ..community import rating_tables as _rating_tables  # noqa: E402,F401

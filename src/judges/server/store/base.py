@@ -109,7 +109,7 @@ def _action_record(row: ActionRow) -> dict[str, Any]:
 def _chat_record(row: ChatRow) -> dict[str, Any]:
     """A chat message as the server keeps it ("at": milliseconds since the epoch); "account"
     (the sender's account) and "hidden" (by an operator) are the server's own, never sent
-    (server/chat.py, `sent`)."""
+    (server/community/chat.py, `sent`)."""
     return {
         "id": row.id,
         "channel": row.channel,

@@ -1,4 +1,4 @@
-"""The store's table talk (server/chat.py)."""
+"""The store's table talk (server/community/chat.py)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from .schema import (
 
 
 class ChatStore(StoreBase):
-    # --- chat (server/chat.py) --------------------------------------------------------------
+    # --- chat (server/community/chat.py) --------------------------------------------------------------
 
     def append_chat(
         self,

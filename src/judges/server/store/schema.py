@@ -87,7 +87,7 @@ def _table(row_class: type[Base]) -> Table:
 
 
 class ChatRow(Base):
-    """A chat message (server/chat.py): ids are ordered per game (games.chat_count)."""
+    """A chat message (server/community/chat.py): ids are ordered per game (games.chat_count)."""
 
     __tablename__ = "chat"
     __table_args__ = (UniqueConstraint("game_id", "client_message_id"),)
@@ -107,7 +107,7 @@ class ChatRow(Base):
 
 
 class AccountRow(Base):
-    """A player's account (server/accounts.py): `name_key` is the name case-folded (unique),
+    """A player's account (server/community/accounts.py): `name_key` is the name case-folded (unique),
     `name_skeleton` what it looks like (unique: no look-alike of another account's name; None
     for an account made before migration 0008 that looked like an older one),
     `password_hash` an argon2id hash (PHC string)."""
@@ -155,7 +155,7 @@ class AccountSeatRow(Base):
 
 
 class PresenceRow(Base):
-    """A seat's player's last sign of life as a process stored it (server/seating.py): the
+    """A seat's player's last sign of life as a process stored it (server/table/seating.py): the
     credential's hash it came with and when (seconds since the epoch). A table of its own, so
     that storing it locks no game's row (an action's commit locks it). No foreign key either
     (its check would lock the game's row): deleting a game deletes its rows."""

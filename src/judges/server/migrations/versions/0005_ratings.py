@@ -1,4 +1,4 @@
-"""Ratings and e-mailed links: server/rating_tables.py.
+"""Ratings and e-mailed links: server/community/rating_tables.py.
 
 `ratings` holds each rated account's OpenSkill rating, `rated_games` every finished game once
 considered (rated or why not), `rating_changes` each seat's rating before and after a rated

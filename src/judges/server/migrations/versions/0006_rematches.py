@@ -1,4 +1,4 @@
-"""The claim of a finished game's rematch: server/rating_tables.py `rematches`.
+"""The claim of a finished game's rematch: server/community/rating_tables.py `rematches`.
 
 One row per finished game whose rematch was asked for: the first process to insert it makes the
 table (the primary key refuses every other), so concurrent requests, in one process or many,

@@ -1,4 +1,4 @@
-"""Confirmed e-mail addresses and the mails sent: server/rating_tables.py, store/schema.py.
+"""Confirmed e-mail addresses and the mails sent: server/community/rating_tables.py, store/schema.py.
 
 `accounts.email_verified_at`: when the account's address was confirmed by the link mailed to it
 (nothing else is mailed to an address before); `account_links.email`: the address a "verify"

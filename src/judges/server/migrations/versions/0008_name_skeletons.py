@@ -1,4 +1,4 @@
-"""Look-alike names: `accounts.name_skeleton`, what a name looks like (server/account_store.py,
+"""Look-alike names: `accounts.name_skeleton`, what a name looks like (server/community/account_store.py,
 `name_skeleton`: NFKC, case-folded, look-alike letters of other scripts mapped to the Latin
 letter they pass for), unique, so that no new account takes the look-alike of another's name.
 The accounts made before get their skeleton here; of several that already look alike, the
@@ -22,7 +22,7 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    from judges.server.account_store import name_skeleton
+    from judges.server.community.account_store import name_skeleton
 
     op.add_column("accounts", sa.Column("name_skeleton", sa.String(), nullable=True))
     accounts = sa.table(

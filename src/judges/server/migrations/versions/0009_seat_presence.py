@@ -1,5 +1,5 @@
 """The players' signs of life in a table of their own: `seat_presence` (game, seat, the
-credential's hash, when), written in batches by each process (server/seating.py) without
+credential's hash, when), written in batches by each process (server/table/seating.py) without
 locking the game's row, which every action's commit locks. A seat's `seen` in the game's
 seats stays what it was (the time its player took it); the later of the two counts.
 

@@ -1,4 +1,4 @@
-"""Moderation: roles, mutes, reports, sanctions and the audit log (server/moderation_tables.py),
+"""Moderation: roles, mutes, reports, sanctions and the audit log (server/community/moderation_tables.py),
 and two chat columns: `chat.account_id` (the account the sender's seat was bound to: a reader's
 mutes name accounts) and `chat.hidden_at` (an operator hid the message from everyone; it is
 kept). Messages stored before have no account: only the browser's own mutes hide them.

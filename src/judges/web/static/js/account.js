@@ -1,4 +1,4 @@
-// The account's panels of the home page: sign in, sign up, sign out (server/accounts.py), and
+// The account's panels of the home page: sign in, sign up, sign out (server/community/accounts.py), and
 // "My games": the signed-in player's running games (yours to play first), then finished ones.
 import {$, el, ago as agoIn} from "./dom.js";
 
@@ -77,7 +77,7 @@ async function loadGames() {
   $("no-my-games").hidden = data.running.length + data.finished.length > 0;
 }
 
-// A rematch with the same seats (server/rematch.py): the first to ask makes it (the other human
+// A rematch with the same seats (server/community/rematch.py): the first to ask makes it (the other human
 // seats' invitations are shown, as for a new game); a player asking after joins his kept seat.
 async function rematch(id) {
   const [ok, data] = await send("POST", `/api/games/${id}/rematch`);

@@ -1,4 +1,4 @@
-// The operators' page (server/moderation.py, templates/admin.html): each form's buttons ask the
+// The operators' page (server/community/moderation.py, templates/admin.html): each form's buttons ask the
 // JSON API, with the reason typed; the page reloads to show the reports left and the audit log.
 const statusLine = /** @type {HTMLElement} */ (document.getElementById("admin-status"));
 

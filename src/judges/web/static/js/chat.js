@@ -1,8 +1,8 @@
-// Table talk (server/chat.py): a tab per conversation (the table, the spectators' channel, each
+// Table talk (server/community/chat.py): a tab per conversation (the table, the spectators' channel, each
 // private conversation), unread counts, the sender's tribe colour, settlement and general
 // names that light up on the board. Every text is put in as text (never as HTML). The bell
 // never fills with chat. Read marks are the reader's own, kept by this browser; so are mutes of a
-// guest's seat, while a player signed in mutes an account on the server (server/moderation.py):
+// guest's seat, while a player signed in mutes an account on the server (server/community/moderation.py):
 // its messages then never reach this reader's screens, at any table. A message of another player
 // may be reported to the operators, with a reason.
 import {store} from "./store.js";

@@ -5,7 +5,7 @@ import {$, toast} from "./dom.js";
 import {receiveChat} from "./chat.js";
 import {setServerTime} from "./clock.js";
 
-/** @typedef {import('./wire').View} View  the view the server sends (server/wire.py) */
+/** @typedef {import('./wire').View} View  the view the server sends (server/table/wire.py) */
 /** @typedef {import('./store.js').ScreenView} ScreenView */
 /** @typedef {{type: "full", version: number, view: View}} FullMessage */
 /**
@@ -14,7 +14,7 @@ import {setServerTime} from "./clock.js";
  *   notifications?: import('./wire').Note[]}} DeltaMessage
  */
 /**
- * A part's edits (server/updates.py): an array's [start, end, items] (items [start, end)
+ * A part's edits (server/table/updates.py): an array's [start, end, items] (items [start, end)
  * replaced), or an object's keys set and dropped.
  * @typedef {Array<[number, number, any[]]> | {set: Record<string, any>, drop: string[]}} Edits
  */
@@ -40,7 +40,7 @@ let known = [];                      // the public actions received, by seq
 let following = false, followedSeq = -1, waiters = [];
 
 // A text with line edits applied ([start, end, lines]: old lines [start, end) replaced, as
-// `applyEdits` does to a view's arrays; the reference is server/textdelta.py's apply_edits).
+// `applyEdits` does to a view's arrays; the reference is server/table/textdelta.py's apply_edits).
 export function patchText(text, edits) {
   return applyEdits(text.split("\n"), edits).join("\n");
 }

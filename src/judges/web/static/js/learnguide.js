@@ -1,4 +1,4 @@
-// The guide of the guided first game (server/learn.py) on the game screen: on a table of the
+// The guide of the guided first game (server/advice/learn.py) on the game screen: on a table of the
 // course, a panel says what to do and why, rings what to click, and moves on when the seat's
 // view shows the step done (or at the player's "Next"). Inert on every other table.
 import {store, subscribe} from "./store.js";
@@ -11,7 +11,7 @@ let payload = null, panel = null, shown = "", lastTarget = null, pointedAt = "";
 const sIndex = (name) => store.world.settlements.find((s) => s.name === name).index;
 const rIndex = (name) => store.world.regions.findIndex((r) => r.name === name);
 
-// The step's condition in the seat's view (server/learn.py, `done`).
+// The step's condition in the seat's view (server/advice/learn.py, `done`).
 function holds(done) {
   const v = store.view, st = v.state, w = store.world, phases = w.phases;
   if (done.over) return !!v.ending;

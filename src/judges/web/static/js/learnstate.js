@@ -1,4 +1,4 @@
-// The guided first game's progress (server/learn.py), kept in the browser: the lesson and step
+// The guided first game's progress (server/advice/learn.py), kept in the browser: the lesson and step
 // the player is at, the tables of the course, the lessons done. Leaving and coming back resumes.
 const KEY = "jk-learn";
 

@@ -1,0 +1,541 @@
+"""Ratings (docs/accounts.md): rated games between accounts move their players'
+OpenSkill Plackett-Luce ratings; bots are fixed anchors.
+
+A finished game is considered once (table `rated_games`, whichever process gets there first):
+it is rated when it started from the setup (no scenario position), every human seat is bound to
+an account (server/community/accounts.py), the table was created without hints (a table with hints is
+unrated from its creation, whether or not anyone asks for one), no takeover of a human seat by
+the bot lasted into a second round after it began, no human seat's actions were half or more the
+takeover bot's, it lasted `MIN_RATED_ROUNDS` rounds, every bot seat is an anchored bot, and it
+ended by the rules (not abandoned). At a table whose every human seat is an account's, the
+takeover bot is the reference anchor, greedy (server/table/bot_runner.py, `takeover_bot`).
+A player under a sanction (banned or suspended, server/community/moderation.py) when a game is rated keeps
+his rating as it was; the others' move as the game says.
+Each seat's rank comes from the final table: the winners first,
+then the players still in the game, then the eliminated (the later the better), then by points
+and settlements; equal keys share a rank.
+
+Routes: `GET /api/ratings` (the leaderboard and the anchors), `GET /api/players/{name}` (a
+player's rating and history); pages `/ratings` and `/players/{name}`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from openskill.models import PlackettLuce
+from sqlalchemy import and_, select
+from sqlalchemy.exc import IntegrityError
+
+from ...engine.state import ENDINGS
+from ...engine.victory import final_table
+from ...i18n import LANGUAGES, gettext, request_language
+from ..deps import rate_limited
+from ..limits import clean_name
+from ..store import GameStore, account_seats_table, accounts_table, games_table
+from ..store.base import _now, _utc
+from ..table import seats as seat_keys
+from ..table.service import GameService, LiveGame, ServiceError
+from .account_store import name_key
+from .moderation_store import sanctioned_among
+from .rating_tables import rated_games_table, rating_changes_table, ratings_table
+
+log = logging.getLogger("judges.server")
+
+WEB = Path(__file__).resolve().parents[2] / "web"  # src/judges/web
+templates = Environment(loader=FileSystemLoader(WEB / "templates"), autoescape=select_autoescape(["html"]))
+
+MODEL = PlackettLuce()  # the library's defaults: mu 25, sigma 25/3, beta 25/6
+NEW_MU, NEW_SIGMA = MODEL.mu, MODEL.sigma
+
+# Bots are anchors: their ratings never move. Greedy is the reference player (a new player's
+# mean). The others follow from docs/bots.md's measures under the model's own win probability
+# (exp(mu/c) shares, c = sqrt(sum of sigma^2 + beta^2)): mcts wins 88.5 % of two-player games
+# against greedy (a mean 12 higher); random wins 1 four-player game in 2,000 against three
+# greedy seats (a mean about 55 lower).
+ANCHOR_SIGMA = 1.0
+ANCHORS: dict[str, float] = {"greedy": 25.0, "mcts": 37.0, "random": -30.0}
+
+# why a finished game was not rated (rated_games.reason; the player page's words: rating.unrated.*)
+UNRATED = ("scenario", "guest", "hint", "takeover", "bot", "abandoned", "alone", "short")
+
+# A rated game lasts this many rounds at least (bots' games last 4 to 29, median 10: docs/bots.md);
+# a human seat whose actions the takeover bot played this share of, or more, is not rated.
+MIN_RATED_ROUNDS = 3
+MAX_BOT_SHARE = 0.5
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The rating shown and ranked by: mu - 3 sigma (the mean, less three deviations)."""
+    return mu - 3 * sigma
+
+
+@dataclass(frozen=True)
+class Entry:
+    seat: int
+    rank: int
+    account: int | None  # None: a bot anchor
+    bot: str | None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    rated: bool
+    reason: str | None
+    entries: tuple[Entry, ...] = ()
+
+
+def seat_account(seat: dict[str, Any]) -> int | None:
+    return seat_keys.account_of(seat)
+
+
+def took_over_too_long(seat: dict[str, Any], last_round: int) -> bool:
+    """Whether a bot played the human seat from one round into the second after it (the takeover
+    events of the seat's history: away, then back; still away at the end counts to the end)."""
+    since: int | None = None
+    for event in seat.get("history", []):
+        if "away" not in event:
+            continue
+        if event["away"] and since is None:
+            since = int(event.get("round", 0))
+        elif not event["away"] and since is not None:
+            if int(event.get("round", 0)) - since > 1:
+                return True
+            since = None
+    return since is not None and last_round - since > 1
+
+
+def hinted_table(options: dict[str, Any], seats: list[dict[str, Any]]) -> bool:
+    """Whether the table played with hints, which it decided at its creation (`hints`); a table
+    stored before that choice was kept counts as hinted once a seat asked for one."""
+    if "hints" in options:
+        return bool(options["hints"])
+    return any(int(seat.get("hints", 0) or 0) > 0 for seat in seats)
+
+
+def played_by_bot(seat: dict[str, Any], player: int, log: list[Any]) -> bool:
+    """Whether the takeover bot played `MAX_BOT_SHARE` of a human seat's actions, or more."""
+    total = sum(1 for action in log if action.player == player)
+    return total > 0 and seat_keys.bot_moves(seat, log, player) >= MAX_BOT_SHARE * total
+
+
+def check(
+    options: dict[str, Any],
+    seats: list[dict[str, Any]],
+    ending: str | None,
+    last_round: int | None,
+    log: list[Any] | None = None,
+) -> str | None:
+    """Why a finished game is not rated, or None: it is (the ranks aside). Without the last
+    round and the log, what the stored rows tell alone (the takeovers and the length unchecked)."""
+    if ending not in (None, *ENDINGS):
+        return "abandoned"
+    if options.get("position") is not None:
+        return "scenario"
+    accounts = []
+    for seat in seats:
+        if seat.get("kind") == "bot":
+            if seat.get("bot") not in ANCHORS:
+                return "bot"
+            continue
+        account = seat_account(seat)
+        if account is None:
+            return "guest"
+        accounts.append(account)
+    if hinted_table(options, seats):
+        return "hint"
+    if last_round is not None:
+        if any(seat.get("kind") == "human" and took_over_too_long(seat, last_round) for seat in seats):
+            return "takeover"
+        if log is not None and any(
+            seat.get("kind") == "human" and played_by_bot(seat, i, log) for i, seat in enumerate(seats)
+        ):
+            return "takeover"
+        if last_round < MIN_RATED_ROUNDS:
+            return "short"
+    if not accounts:
+        return "alone"
+    return None
+
+
+def ranks_of(table: dict[str, Any]) -> dict[int, int]:
+    """Each seat's rank (1 = first) from the final table (victory.final_table)."""
+
+    def key(row: dict[str, Any]) -> tuple[Any, ...]:
+        out = row["eliminated_round"]
+        return (row["winner"], out is None, out or 0, row["total"], row["settlements"])
+
+    keys = {row["seat"]: key(row) for row in table["players"]}
+    return {seat: 1 + sum(1 for other in keys.values() if other > k) for seat, k in keys.items()}
+
+
+def outcome_of(live: LiveGame, options: dict[str, Any], seats: list[dict[str, Any]], ending: str | None) -> Outcome:
+    """The finished game's rating outcome (under the game's lock)."""
+    state = live.game.state
+    reason = check(options, seats, ending, state.round, live.game.log)
+    if reason is not None:
+        return Outcome(False, reason)
+    ranks = ranks_of(final_table(state, live.game.world))
+    entries = tuple(
+        Entry(
+            i,
+            ranks[i],
+            seat_account(seat) if seat.get("kind") == "human" else None,
+            seat.get("bot") if seat.get("kind") == "bot" else None,
+        )
+        for i, seat in enumerate(seats)
+    )
+    return Outcome(True, None, entries)
+
+
+class RatingStore:
+    """The ratings' tables (server/community/rating_tables.py), on the game store's engine."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    def game_row(self, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]], str | None] | None:
+        with self.store._session() as session:
+            row = session.execute(
+                select(games_table.c.options, games_table.c.seats, games_table.c.ending).where(
+                    games_table.c.id == game_id
+                )
+            ).first()
+        return (row.options, row.seats, row.ending) if row else None
+
+    def unconsidered(self, limit: int) -> list[str]:
+        """Finished games no process has considered yet (the oldest first)."""
+        with self.store._session() as session:
+            return list(
+                session.scalars(
+                    select(games_table.c.id)
+                    .outerjoin(rated_games_table, rated_games_table.c.game_id == games_table.c.id)
+                    .where(games_table.c.ending.is_not(None), rated_games_table.c.game_id.is_(None))
+                    .order_by(games_table.c.updated_at)
+                    .limit(limit)
+                )
+            )
+
+    def considered(self, game_id: str) -> bool:
+        with self.store._session() as session:
+            return (
+                session.scalar(select(rated_games_table.c.game_id).where(rated_games_table.c.game_id == game_id))
+                is not None
+            )
+
+    def record(self, game_id: str, outcome: Outcome, attempts: int = 3) -> bool:
+        """Records the game's outcome and moves the ratings, in one transaction; False if the
+        game was considered already (by this process or another)."""
+        for attempt in range(attempts):
+            try:
+                return self._record(game_id, outcome)
+            except IntegrityError:
+                # two games rated at once gave a new player a first rating twice: again, once
+                if attempt == attempts - 1:
+                    raise
+        return False  # pragma: no cover
+
+    def _record(self, game_id: str, outcome: Outcome) -> bool:
+        now = _now()
+        with self.store._session(write=True) as session:
+            if session.scalar(select(rated_games_table.c.game_id).where(rated_games_table.c.game_id == game_id)):
+                return False
+            try:
+                session.execute(
+                    rated_games_table.insert().values(
+                        game_id=game_id, rated=outcome.rated, reason=outcome.reason, at=now
+                    )
+                )
+                session.flush()
+            except IntegrityError:
+                session.rollback()
+                return False  # another process's, a moment ago
+            if outcome.rated:
+                accounts = [e.account for e in outcome.entries if e.account is not None]
+                query = select(ratings_table).where(ratings_table.c.account_id.in_(accounts))
+                if not self.store.is_sqlite:
+                    query = query.with_for_update()  # games ending at once: one after the other
+                current = {r.account_id: r for r in session.execute(query)}
+                before: list[tuple[float, float]] = []
+                for e in outcome.entries:
+                    if e.account is None:
+                        before.append((ANCHORS[str(e.bot)], ANCHOR_SIGMA))
+                    elif e.account in current:
+                        before.append((current[e.account].mu, current[e.account].sigma))
+                    else:
+                        before.append((NEW_MU, NEW_SIGMA))
+                after = rate(before, [e.rank for e in outcome.entries])
+                frozen = sanctioned_among(
+                    session, accounts, now
+                )  # banned or suspended (server/community/moderation.py)
+                for e, (mu0, sigma0), (mu1, sigma1) in zip(outcome.entries, before, after):
+                    if e.account is None:
+                        mu1, sigma1 = mu0, sigma0  # an anchor stays where it is
+                    elif e.account in frozen:
+                        mu1, sigma1 = mu0, sigma0  # a sanctioned player's rating is frozen
+                    elif e.account in current:
+                        session.execute(
+                            ratings_table.update()
+                            .where(ratings_table.c.account_id == e.account)
+                            .values(mu=mu1, sigma=sigma1, games=current[e.account].games + 1, updated_at=now)
+                        )
+                    else:
+                        session.execute(
+                            ratings_table.insert().values(
+                                account_id=e.account, mu=mu1, sigma=sigma1, games=1, updated_at=now
+                            )
+                        )
+                    session.execute(
+                        rating_changes_table.insert().values(
+                            game_id=game_id,
+                            seat=e.seat,
+                            account_id=e.account,
+                            bot=e.bot,
+                            rank=e.rank,
+                            mu_before=mu0,
+                            sigma_before=sigma0,
+                            mu_after=mu1,
+                            sigma_after=sigma1,
+                            at=now,
+                        )
+                    )
+            session.commit()
+        return True
+
+    def leaderboard(self, limit: int) -> list[dict[str, Any]]:
+        with self.store._session() as session:
+            rows = session.execute(
+                select(ratings_table, accounts_table.c.name).join(
+                    accounts_table, accounts_table.c.id == ratings_table.c.account_id
+                )
+            ).all()
+        players = [
+            {
+                "name": r.name,
+                "rating": round(ordinal(r.mu, r.sigma), 2),
+                "mu": round(r.mu, 3),
+                "sigma": round(r.sigma, 3),
+                "games": r.games,
+            }
+            for r in rows
+        ]
+        players.sort(key=lambda p: (-p["rating"], name_key(p["name"])))
+        return players[:limit]
+
+    def player(self, name: str, limit: int) -> dict[str, Any] | None:
+        """An account's rating and its rated games, the latest first (with every seat's change)."""
+        with self.store._session() as session:
+            account = session.execute(
+                select(accounts_table.c.id, accounts_table.c.name).where(accounts_table.c.name_key == name_key(name))
+            ).first()
+            if account is None:
+                return None
+            rating = session.execute(select(ratings_table).where(ratings_table.c.account_id == account.id)).first()
+            mine = (
+                session.execute(
+                    select(rating_changes_table)
+                    .where(rating_changes_table.c.account_id == account.id)
+                    .order_by(rating_changes_table.c.at.desc(), rating_changes_table.c.game_id)
+                    .limit(limit)
+                )
+                .mappings()
+                .all()
+            )
+            games = [r["game_id"] for r in mine]
+            others = (
+                session.execute(
+                    select(rating_changes_table, accounts_table.c.name, games_table.c.seats)
+                    .join(games_table, games_table.c.id == rating_changes_table.c.game_id)
+                    .outerjoin(accounts_table, accounts_table.c.id == rating_changes_table.c.account_id)
+                    .where(rating_changes_table.c.game_id.in_(games))
+                    .order_by(rating_changes_table.c.seat)
+                )
+                .mappings()
+                .all()
+            )
+            bound = session.execute(
+                select(games_table.c.seats, account_seats_table.c.seat)
+                .join(account_seats_table, account_seats_table.c.game_id == games_table.c.id)
+                .where(account_seats_table.c.account_id == account.id)
+            ).all()
+        table: dict[str, list[dict[str, Any]]] = {}
+        for r in others:
+            seat_name = r["seats"][r["seat"]]["name"] if r["seat"] < len(r["seats"]) else ""
+            table.setdefault(r["game_id"], []).append(
+                {"seat": r["seat"], "name": r["name"] or seat_name, "bot": r["bot"], "rank": r["rank"]}
+            )
+        # paced games' missed deadlines (server/community/paces.py), from the seats still the account's
+        seats = [
+            r.seats[r.seat] for r in bound if r.seat < len(r.seats) and seat_account(r.seats[r.seat]) == account.id
+        ]
+        mu, sigma, count = (rating.mu, rating.sigma, rating.games) if rating else (NEW_MU, NEW_SIGMA, 0)
+        return {
+            "name": account.name,
+            "missed": sum(int(s.get("missed", 0)) for s in seats),
+            "missed_row": max((int(s.get("missed_most", 0)) for s in seats), default=0),
+            "rating": round(ordinal(mu, sigma), 2),
+            "mu": round(mu, 3),
+            "sigma": round(sigma, 3),
+            "games": count,
+            "history": [
+                {
+                    "game": r["game_id"],
+                    "at": int(_utc(r["at"]).timestamp()),
+                    "rank": r["rank"],
+                    "players": len(table.get(r["game_id"], [])),
+                    "table": table.get(r["game_id"], []),
+                    "before": round(ordinal(r["mu_before"], r["sigma_before"]), 2),
+                    "after": round(ordinal(r["mu_after"], r["sigma_after"]), 2),
+                    "replay": f"/games/{r['game_id']}/replay",
+                }
+                for r in mine
+            ],
+        }
+
+    def change_of(self, game_id: str, account_id: int) -> dict[str, Any] | None:
+        with self.store._session() as session:
+            r = session.execute(
+                select(rating_changes_table).where(
+                    and_(rating_changes_table.c.game_id == game_id, rating_changes_table.c.account_id == account_id)
+                )
+            ).first()
+        if r is None:
+            return None
+        return {
+            "before": round(ordinal(r.mu_before, r.sigma_before), 2),
+            "after": round(ordinal(r.mu_after, r.sigma_after), 2),
+        }
+
+
+def rate(before: list[tuple[float, float]], ranks: list[int]) -> list[tuple[float, float]]:
+    """The library's Plackett-Luce update of a free-for-all game (one player a team)."""
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
+    return [(team[0].mu, team[0].sigma) for team in MODEL.rate(teams, ranks=[float(r) for r in ranks])]
+
+
+class Ratings:
+    """The ratings of a server: considers each finished game once and moves the ratings."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.store = RatingStore(service.store)
+
+    def game_ended(self, live: LiveGame) -> None:
+        """The service's hook: a game just ended (its last action committed by this process)."""
+        self.service.rt.spawn(self.consider(live.id))
+
+    async def consider(self, game_id: str) -> bool:
+        """Rates the finished game (or records why not); False if it was considered already."""
+        service = self.service
+        if await service.db(self.store.considered, game_id):
+            return False
+        row = await service.db(self.store.game_row, game_id)
+        if row is None or row[2] is None:
+            return False
+        options, seats, ending = row
+        quick = check(options, seats, ending, None)  # the takeovers and the length: checked below
+        if quick is not None:
+            outcome = Outcome(False, quick)  # decided without loading the game
+        else:
+            live = await service.get(game_id)
+            async with live.lock:
+                outcome = outcome_of(live, options, seats, ending)
+        try:
+            return bool(await service.db(self.store.record, game_id, outcome))
+        except ServiceError:
+            log.warning("game %s was not rated now: the database is away (the sweep tries again)", game_id)
+            return False
+
+    async def sweep(self, limit: int = 20) -> int:
+        """Considers the finished games no process has considered yet (after a crash, or games
+        finished before this server); answers how many."""
+        done = 0
+        for game_id in await self.service.db(self.store.unconsidered, limit):
+            try:
+                done += await self.consider(game_id)
+            except ServiceError:  # a game beyond this server's bounds, or the database away
+                continue
+        return done
+
+
+def _page(request: Request, template: str, lang: str | None, **values: Any) -> HTMLResponse:
+    language = request_language(request, lang)
+    return HTMLResponse(
+        templates.get_template(template).render(
+            lang=language, t=lambda key, **p: gettext(language, key, **p), languages=LANGUAGES, **values
+        )
+    )
+
+
+def blank(name: str) -> dict[str, Any]:
+    """The record of a player who never played a rated game (or of no account at all)."""
+    return {
+        "name": clean_name(name),
+        "missed": 0,
+        "missed_row": 0,
+        "rating": round(ordinal(NEW_MU, NEW_SIGMA), 2),
+        "mu": round(NEW_MU, 3),
+        "sigma": round(NEW_SIGMA, 3),
+        "games": 0,
+        "history": [],
+    }
+
+
+def anchors() -> list[dict[str, Any]]:
+    return [
+        {"bot": bot, "rating": round(ordinal(mu, ANCHOR_SIGMA), 2), "mu": mu, "sigma": ANCHOR_SIGMA}
+        for bot, mu in sorted(ANCHORS.items(), key=lambda item: -item[1])
+    ]
+
+
+def ratings_router(ratings: Ratings) -> APIRouter:
+    router = APIRouter()
+    service = ratings.service
+
+    async def board(limit: int) -> dict[str, Any]:
+        players = await service.db(ratings.store.leaderboard, max(1, min(limit, 500)))
+        for i, p in enumerate(players):
+            p["place"] = i + 1
+        return {"players": players, "anchors": anchors()}
+
+    async def player(request: Request, name: str, limit: int) -> dict[str, Any]:
+        """A player's record. A name of no account answers as an account that never played a
+        rated game (no one learns from it which names are accounts); per client address, the
+        allowance of reads (`Limits.read_burst`, 429 `error.rate_reads`)."""
+        address = request.client.host if request.client else ""
+        rate_limited(request.app.state.rates.read, address, "error.rate_reads", "requests")
+        found = await service.db(ratings.store.player, name[:200], max(1, min(limit, 500)))
+        record = dict(found) if found is not None else blank(name)
+        record["name"] = clean_name(name)  # as asked, whichever spelling the account has
+        return record
+
+    @router.get("/api/ratings")
+    async def leaderboard(limit: int = 100) -> dict[str, Any]:
+        """The rated players, the best first (`rating`: mu - 3 sigma), and the bots' fixed anchors."""
+        return await board(limit)
+
+    @router.get("/api/players/{name}")
+    async def player_api(request: Request, name: str, limit: int = 100) -> dict[str, Any]:
+        """A player's rating and rated games, the latest first (rank, table, rating before and
+        after); a name of no account answers as a player with none."""
+        return await player(request, name, limit)
+
+    @router.get("/ratings", response_class=HTMLResponse, include_in_schema=False)
+    async def leaderboard_page(request: Request, lang: str | None = None) -> HTMLResponse:
+        return _page(request, "ratings.html", lang, **await board(100))
+
+    @router.get("/players/{name}", response_class=HTMLResponse, include_in_schema=False)
+    async def player_page(request: Request, name: str, lang: str | None = None) -> HTMLResponse:
+        data = await player(request, name, 100)
+        for entry in data["history"]:
+            entry["date"] = datetime.fromtimestamp(entry["at"]).date().isoformat()
+        return _page(request, "player.html", lang, player=data)
+
+    return router

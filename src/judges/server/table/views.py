@@ -1,0 +1,215 @@
+"""What a seat receives, built from its table (`Views`): the parts every seat shares, each
+seat's own, its notifications and the seats' events, encoded once (server/table/updates.py). The one
+place the typed view becomes JSON (`encode_payload`)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import msgspec
+
+from ...engine import Game, action_to_dict
+from ...engine.decisions import secret_action_tags
+from ...engine.state import Notification
+from ...engine.undo import taken_back
+from ...i18n import gettext, render_action
+from ..errors import StoreUnavailable
+from ..limits import DEFAULT_LIMITS, Limits
+from . import updates, wire
+from .tables import SPECTATOR, LiveGame, deadlines
+
+SEAT_EVENT_IDS = 1_000_000_000  # ids of the server's seat-takeover notifications start here
+
+
+def encode_payload(payload: dict) -> bytes:
+    """A payload as the JSON a client receives: the one place the typed view becomes JSON."""
+    return _json_encoder.encode(payload)
+
+
+_json_encoder = msgspec.json.Encoder()
+
+
+class Views:
+    """The views of the tables of a process, under its limits and turn timers."""
+
+    def __init__(self, limits: Limits, turn_timers: dict[str, float]) -> None:
+        self.limits = limits
+        self.turn_timers = turn_timers  # game id -> seconds (a table's option)
+
+    def public_parts(self, live: LiveGame) -> wire.Public:
+        """The table's current version as every seat shares it (server/table/wire.py), with
+        each seat's deadline on the server's clock now."""
+        timer, now = self.turn_timers.get(live.id), time.time()
+        table = wire.Table(
+            turn_timer=timer, pace_hours=live.pace_hours, takeover_bot=live.takeover_bot, hints=live.hints
+        )
+        return wire.public(
+            live.id,
+            live.game,
+            live.seats,
+            table,
+            self.limits.max_view_notifications,
+            labels=live.labels,
+            deadlines=deadlines(live, timer, now),
+            now=now,
+        )
+
+    def seat_parts(self, live: LiveGame, public: wire.Public, seat: int, language: str) -> dict[str, bytes]:
+        """The view of `seat` in `language` as the live updates send it (server/table/wire.py);
+        SPECTATOR's is the view of no seat, without the seats' events (as `public_payload`)."""
+        if seat == SPECTATOR:
+            return wire.parts(wire.view(public, None, language), public)
+        events = [self.render_note(live, n, language) for n in self.seat_events(live)]
+        return wire.parts(wire.view(public, seat, language, seat_events=events), public)
+
+    def render_note(self, live: LiveGame, data: dict, language: str) -> wire.Note:
+        return wire.note(data, language, live.game, live.names())  # server/table/wire.py
+
+    def notes(self, live: LiveGame, seat: int, language: str, after: int) -> tuple[bytes, int]:
+        """The seat's engine notifications after id `after` (the latest `max_view_notifications`),
+        rendered and encoded, and the latest id. SPECTATOR's: those addressed to every player
+        (`public_notifications`)."""
+        notes: list[Notification] = []
+        players = len(live.game.state.players)
+        for n in reversed(live.game.notifications):
+            if n.id <= after or len(notes) == self.limits.max_view_notifications:
+                break
+            if for_everyone(n, players) if seat == SPECTATOR else seat in n.to:
+                notes.append(n)
+        notes.reverse()
+        latest = live.game.notifications[-1].id if live.game.notifications else after
+        rendered = [self.render_note(live, msgspec.to_builtins(n), language) for n in notes]
+        return updates.encode(rendered), max(after, latest)
+
+    def view_bytes(self, live: LiveGame, seat: int, language: str, since: int = -1) -> bytes:
+        """The seat's whole view as JSON (GET .../view): the notifications after `since`. Call
+        under the game's lock; StoreUnavailable while the copy waits for its reload."""
+        if live.stale:
+            raise StoreUnavailable()
+        parts = self.seat_parts(live, self.public_parts(live), seat, language)
+        notes, _ = self.notes(live, seat, language, since)
+        return updates.view_bytes(parts, live.version, notes)
+
+    def payload(self, live: LiveGame, seat: int, language: str, since: int = -1) -> dict:
+        """The seat's view as a dict (tests, tools): the JSON of `view_bytes`, decoded."""
+        return msgspec.json.decode(self.view_bytes(live, seat, language, since))
+
+    # Seat events and the notification each one reads as; a revocation's `why` is its line.
+    EVENT_KEYS = {
+        "revoked": "notification.seat_revoked",
+        "reinvited": "notification.seat_reinvited",
+        "invited": "notification.seat_invited",
+        "uninvited": "notification.seat_uninvited",
+        "claimed": "notification.seat_claimed",
+        "abandoned": "notification.game_abandoned",  # server/community/paces.py
+        "closed": "notification.game_closed",  # an operator closed the table (server/community/moderation.py)
+    }
+
+    def seat_events(self, live: LiveGame) -> list[dict]:
+        """The seats' events as notifications, ordered by the actions before them: takeovers
+        (away, back), the host's revocations and invitations (who, and why: the player was
+        away, absent, or the others agreed) and new players."""
+        out = []
+        for seat, info in enumerate(live.seats):
+            for event in info.get("history", []):
+                entries = []
+                if "event" in event:
+                    key = self.EVENT_KEYS[event["event"]]
+                    params = {"player": seat, "by": event.get("by"), "why": event.get("why")}
+                    if event.get("why") in ("away", "absent", "consent"):
+                        why = {"player": seat, "voters": event.get("voters", [])}
+                        entries.append({"key": f"notification.seat_why.{event['why']}", "params": why})
+                else:
+                    key = "notification.seat_bot" if event["away"] else "notification.seat_back"
+                    params = {"player": seat, "reason": event["reason"]}
+                out.append(
+                    {
+                        "id": SEAT_EVENT_IDS + event["after"] * 1000 + seat * 100 + event.get("n", 0) % 100,
+                        "round": event["round"],
+                        "phase": "",
+                        "key": key,
+                        "params": params,
+                        "to": list(range(len(live.seats))),
+                        "entries": entries,
+                        "after": event["after"],
+                    }
+                )
+        out.sort(key=lambda n: n["id"])
+        return out
+
+
+# --- the view of no seat (spectators, replays: server/table/screen.py) -----------------------------
+
+
+def log_entries(live: LiveGame, language: str, since: int = -1) -> list[dict[str, Any]]:
+    """The public actions of the game after index `since`, each as a sentence. A step taken
+    back says so (`undone`: the seq of its Undo), and an Undo names the step it took back
+    (`undoes`: that step's seq; "Ana took back: moves general 2 to Shiloh")."""
+    game, names = live.game, live.names()
+    secret = secret_action_tags()
+    costs = game.state.options.rules.costs
+    owners = game.general_owners()  # the buttons name a general's owner: the log does too
+    undone = taken_back(game.log)
+    undoes = {undo: step for step, undo in undone.items()}
+    out = []
+    for seq, action in enumerate(game.log):
+        if seq <= since:
+            continue
+        data = action_to_dict(action)
+        player = names.get(action.player, "?")
+        entry: dict[str, Any] = {"seq": seq, "player": action.player, "type": data["type"]}
+        if data["type"] in secret:  # the registry's secret kinds: who decided, never what
+            entry["text"] = gettext(language, "log.secret_action", player=player)
+        elif seq in undoes:
+            step = action_to_dict(game.log[undoes[seq]])
+            label = render_action(step, language, game.world, names, owners=owners, costs=costs)
+            entry["text"] = gettext(language, "log.undo", player=player, action=label)
+            entry["undoes"] = undoes[seq]
+        else:
+            label = render_action(data, language, game.world, names, owners=owners, costs=costs)
+            entry["text"] = gettext(language, "log.action", player=player, action=label)
+        if seq in undone:
+            entry["undone"] = undone[seq]
+        out.append(entry)
+    return out
+
+
+def for_everyone(n: Notification, players: int) -> bool:
+    """Whether a notification is addressed to every player: what a spectator may read."""
+    return set(range(players)) <= set(n.to)
+
+
+def public_notifications(game: Game, language: str, names: dict[int, str], since: int = -1) -> list[wire.Note]:
+    """The notifications addressed to every player (what a spectator may read), rendered."""
+    players = len(game.state.players)
+    return [
+        wire.note(msgspec.to_builtins(n), language, game, names)  # server/table/wire.py
+        for n in game.notifications
+        if n.id > since and for_everyone(n, players)
+    ]
+
+
+def public_payload(
+    live: LiveGame,
+    language: str,
+    game: Game | None = None,
+    reveal: bool = False,
+    turn_timer: float | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> wire.View:
+    """The view of someone who holds no seat (server/table/wire.py): the public state (every
+    hand hidden, no ballot), who we wait for, the scores; with `reveal` (a replay of a finished
+    game) the whole state. `turn_timer`, `limits`: the table's options as the seats see them."""
+    current = game is None or game is live.game
+    game = game or live.game
+    table = wire.Table(
+        turn_timer=turn_timer, pace_hours=live.pace_hours, takeover_bot=live.takeover_bot, hints=live.hints
+    )
+    now = time.time()
+    clock = deadlines(live, turn_timer, now) if current and not reveal and not game.is_over else {}
+    public = wire.public(
+        live.id, game, live.seats, table, limits.max_view_notifications, reveal=reveal, deadlines=clock, now=now
+    )
+    notes = public_notifications(game, language, live.names())
+    return wire.view(public, None, language, notifications=notes, version=len(game.log))
