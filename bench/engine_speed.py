@@ -1,5 +1,11 @@
 """Engine throughput on one core (CPU time): random-bot games, actions per second, replay time.
 
+Which path each figure times: the games are played through the game protocol's headless loop
+(`judges.play.play_game`: `undoable=False`, no copy kept for an Undo, every action through the
+trusted `apply_legal`, the path of bots, the lab and search); the replay goes through
+`Game.replay` (`undoable=True` and every action validated by `apply`: the server's path when
+it loads a game from its log).
+
 Run: .venv/bin/python bench/engine_speed.py [--games N] [--save-reference FILE]
 The figures are compared with the stored ones (bench/reference.py).
 """
@@ -39,7 +45,7 @@ def main() -> None:
     elapsed = time.process_time() - start
     figures = {"games/s": args.games / elapsed, "actions/s": actions / elapsed}
     print(
-        f"{args.games} games of {args.players} random bots in {elapsed:.2f} s: "
+        f"{args.games} games of {args.players} random bots (undoable=False, apply_legal) in {elapsed:.2f} s: "
         f"{args.games / elapsed:.1f} games/s, {actions / elapsed:,.0f} actions/s "
         f"({actions / args.games:.0f} actions per game)"
     )
@@ -48,7 +54,7 @@ def main() -> None:
     Game.replay(longest.state.options, log)
     elapsed = time.process_time() - start
     print(
-        f"replay of a {len(log)}-action log: {elapsed * 1000:.1f} ms "
+        f"replay of a {len(log)}-action log (undoable=True, apply): {elapsed * 1000:.1f} ms "
         f"({len(log) / elapsed:,.0f} actions applied per second, {1000 * elapsed / len(log) * 1000:.1f} ms "
         f"per 1,000 actions)"
     )

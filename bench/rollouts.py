@@ -167,6 +167,12 @@ def measure(name: str, games: int, src: Path | None = None, players: int = 4) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--old-src", type=Path, help="the `src` folder of the version to compare with")
+    parser.add_argument(
+        "--new-src",
+        type=Path,
+        default=NEW_SRC,
+        help="the `src` folder timed as this checkout (default: its own; e.g. build/compiled/src, the compiled copy)",
+    )
     parser.add_argument("--old-name", default="old", help="what to call it (a commit): printed with its figures")
     parser.add_argument("--peers", action="store_true", help="also run OpenSpiel and python-chess")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (the ratios are their medians)")
@@ -182,11 +188,14 @@ def main() -> None:
 
     load_before = os.getloadavg()[0]
     # side -> (the worker, its src): this checkout on both paths, the older tree on its own
-    sides = {"new": ("judges", NEW_SRC), "new, undoable": ("judges-undoable", NEW_SRC)}
-    compiled = sorted(NEW_SRC.glob("judges/*/*.so"))
+    new_src = args.new_src.resolve()
+    sides = {"new": ("judges", new_src), "new, undoable": ("judges-undoable", new_src)}
+    compiled = sorted(new_src.glob("judges/*/*.so"))
+    if new_src != NEW_SRC:
+        print(f"new: {new_src}")
     if compiled:  # the compiled core is built (scripts/compile.sh): its pure-Python path too
         pure = Path(tempfile.mkdtemp(prefix="rollouts-pure-")) / "src"
-        shutil.copytree(NEW_SRC, pure, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+        shutil.copytree(new_src, pure, ignore=shutil.ignore_patterns("*.so", "__pycache__", "mypyc-c"))
         atexit.register(shutil.rmtree, pure.parent, True)
         print(f"new: this checkout with its compiled core ({len(compiled)} modules, scripts/compile.sh)")
         sides |= {"new, pure": ("judges", pure), "new, pure, undoable": ("judges-undoable", pure)}

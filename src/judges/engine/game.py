@@ -176,10 +176,11 @@ class Game:
             )
         decision = self._find_decision(action)
         start = len(self.notifications)
-        base = self._base_before(action, start)
+        run = self._run_of(action, start) if self.undoable else None
         KINDS[decision.kind].handler(self._ctx, decision, action)  # validates fully before it changes anything
         self.log.append(action)
-        self._ran(action, base)
+        if self.undoable:
+            self._ran(action, run)
         self.advance()
         return self.notifications[start:]
 
@@ -197,7 +198,7 @@ class Game:
         else:
             decision = self._find_decision(action)
         start = len(self.notifications)
-        base = self._base_before(action, start) if self.undoable else None
+        run = self._run_of(action, start) if self.undoable else None
         ctx = self._ctx
         ctx.trusted = True
         try:
@@ -206,7 +207,7 @@ class Game:
             ctx.trusted = False
         self.log.append(action)
         if self.undoable:
-            self._ran(action, base)
+            self._ran(action, run)
         state = self.state
         if (not state.pending and state.ending is None) or ctx.outbox:  # else advance() has nothing to do
             self.advance()
@@ -215,26 +216,22 @@ class Game:
 
     # --- taking back (§ 4 Taking back, engine/undo.py) ------------------------------------------
 
-    def _base_before(self, action: Action, notes: int) -> TakeBack | None:
-        """What of the position an Undo would need (`TakeBack`), when `action` would begin a
-        run of free steps."""
-        if not self.undoable or not is_free(action):
+    def _run_of(self, action: Action, notes: int) -> TakeBack | None:
+        """The run of free steps `action` goes on or begins (what an Undo needs: `TakeBack`),
+        None when it is no free step. Asked before the action changes anything."""
+        if not is_free(action):
             return None
         run = self.takeback
         if run is not None and run.seat == action.player:
-            return None  # the run goes on: its base stands
+            return run  # the run goes on: its base stands
         return TakeBack(action.player, self.state, notes, [])
 
-    def _ran(self, action: Action, base: TakeBack | None) -> None:
+    def _ran(self, action: Action, run: TakeBack | None) -> None:
         """After `action` was applied: a free step joins (or begins) its seat's run; anything
         else ends the run."""
-        if not self.undoable or not is_free(action):
-            self.takeback = None
-        elif base is not None:
-            base.steps.append(action)
-            self.takeback = base
-        elif self.takeback is not None:
-            self.takeback.steps.append(action)
+        self.takeback = run
+        if run is not None:
+            run.steps.append(action)
 
     def _undo(self, action: Undo) -> list[Notification]:
         """Takes back the last free step of the seat's run: the position before the run, and
