@@ -219,6 +219,11 @@ class JudgesServed:
     def render(self, key: str, params: Mapping[str, Any], lang: str) -> str:
         return render(key, params, lang)
 
+    def render_error(self, error: Mapping[str, Any], lang: str) -> str:
+        from ..i18n import render_error
+
+        return render_error(error, lang)
+
 
 def _engine(game: GameProtocol[Any, Any]) -> Game:
     if not isinstance(game, JudgesGame):

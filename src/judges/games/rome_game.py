@@ -263,6 +263,11 @@ class RomeServed:
     def render(self, key: str, params: Mapping[str, Any], lang: str) -> str:
         return render(key, params, lang)
 
+    def render_error(self, error: Mapping[str, Any], lang: str) -> str:
+        from ..rome.i18n import render_error
+
+        return render_error(error, lang)
+
 
 #: the key of every refused Rome rule (its parameter names the rule)
 RULES_KEY = "rome.error.rules_invalid"

@@ -34,6 +34,7 @@ CAPABILITIES = frozenset(
         "world_map",  # the table plays on one of the project's maps
         "wave_pairs",  # the option of how many wave pairs a game has
         "round_limit",  # the option of a round limit
+        "action_log",  # the table's actions in words (the log) and a finished game's replay
     }
 )
 
@@ -120,3 +121,6 @@ class ServedGame(Protocol):
         """Every message key the engine declares (reports, notifications)."""
 
     def render(self, key: str, params: Mapping[str, Any], lang: str) -> str: ...
+
+    def render_error(self, error: Mapping[str, Any], lang: str) -> str:
+        """A refusal (a RuleError's or RulesRefused's key and params) as a sentence in `lang`."""

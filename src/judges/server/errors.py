@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..engine import RuleError
-from ..i18n import gettext, render_error, request_language
+from ..i18n import DEFAULT_LANGUAGE, catalog, gettext, render_error, request_language
 from .html import error_page, wants_page
 
 RETRY_AFTER = 2  # seconds: what a 503 tells the client to wait
@@ -55,17 +55,36 @@ def refusal(request: Request, status: int, key: str, message: str, **params: Any
     return JSONResponse(status_code=status, content=body)
 
 
+def game_refusal_text(error: dict[str, Any], lang: str) -> str | None:
+    """A refusal whose key is a hosted game's own (Rome's "rome.error.*": its catalogs, not the
+    server's), in `lang` (the game's default language if it has not this one); None for a key
+    of the server's catalogs."""
+    key = str(error.get("key") or "")
+    if key in catalog(lang) or key in catalog(DEFAULT_LANGUAGE):
+        return None
+    from ..games.registry import SERVED
+
+    for served in SERVED.values():
+        if key in served.catalog(served.languages[0]):
+            return served.render_error(error, lang if lang in served.languages else served.languages[0])
+    return None
+
+
 async def service_error(request: Request, exc: ServiceError) -> Response:
     if wants_page(request):  # a browser's address: a page in its language (server/html.py)
         return error_page(request, exc.status, exc.key, {"detail": exc.message, **exc.params}, exc.headers)
     body = exc.to_dict()
-    body["text"] = gettext(request_language(request), exc.key, **{"detail": exc.message, **exc.params})
+    lang = request_language(request)
+    text = game_refusal_text(body, lang)
+    body["text"] = text if text is not None else gettext(lang, exc.key, **{"detail": exc.message, **exc.params})
     return JSONResponse(status_code=exc.status, content=body, headers=exc.headers)
 
 
 async def rule_error(request: Request, exc: RuleError) -> JSONResponse:
     body = exc.to_dict()
-    body["text"] = render_error(body, request_language(request))
+    lang = request_language(request)
+    text = game_refusal_text(body, lang)
+    body["text"] = text if text is not None else render_error(body, lang)
     return JSONResponse(status_code=422, content=body)
 
 

@@ -105,7 +105,7 @@ class Live(Collector):
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         games = list(self.service.games.values())
-        over = sum(1 for live in games if live.game.is_over)
+        over = sum(1 for live in games if live.played.is_over)
         in_memory = GaugeMetricFamily("judges_games_in_memory", "Games held in this process's memory", labels=["state"])
         in_memory.add_metric(["running"], len(games) - over)
         in_memory.add_metric(["over"], over)

@@ -36,6 +36,7 @@ from ...i18n import request_language
 from .. import metrics
 from ..deps import rate_limited
 from ..limits import HINTS
+from ..table.played import require_capability
 from ..table.service import GameService, LiveGame, ServiceError, bot_seed
 from ..table.tables import owed_decisions
 
@@ -154,6 +155,7 @@ def hints_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGa
         (asked again, the same hint). 403 on a table that refuses hints;
         409 when your seat owes no decision; 429 past your address's allowance."""
         live = await service.get(game_id)
+        require_capability(live.served, "hints")
         seat = await seat_of(request, live)
         if not live.hints:
             raise ServiceError(403, "error.hints_off", "this table plays without hints")

@@ -23,6 +23,7 @@ from ...bots.review import Costly, review
 from ...engine import Action
 from ...i18n import gettext, render_action, request_language
 from ...verify import new_game
+from ..table.played import require_capability
 from ..table.service import SERVER_OPTIONS, GameService, LiveGame, ServiceError, bot_seed
 
 REVIEW_BUDGETS = 15  # a review's CPU: this many bot decisions' budget (30 s at the default 2 s)
@@ -47,6 +48,7 @@ def review_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveG
         searched futures won, the cost in points with its standard error, how sure the samples
         are (%), and how many paired samples measured it. 409 until the game is over."""
         live = await service.get(game_id)
+        require_capability(live.served, "review")
         seat = await seat_of(request, live)
         language = request_language(request, lang, live.seats[seat]["language"])
         async with live.lock:

@@ -197,7 +197,7 @@ class Notices:
         due: dict[int, list[tuple[str, int, float]]] = {}  # account -> (game, seat, owed since)
         for game_id in list(self.paces.paced):
             live = service.games.get(game_id)
-            if live is None or live.game.is_over:
+            if live is None or live.played.is_over:
                 continue
             for seat, info in enumerate(live.seats):
                 owed, account = info.get("owed"), info.get("account")
@@ -232,8 +232,8 @@ class Notices:
                 lines.append(
                     (
                         ", ".join(s["name"] for s in live.seats),
-                        live.game.state.round,
-                        PHASES[live.game.state.phase - 1],
+                        live.played.progress,
+                        PHASES[live.game.state.phase - 1] if live.kind == "judges" else "",
                         datetime.fromtimestamp(deadline, UTC).strftime("%Y-%m-%d %H:%M"),
                         f"{self.public_url}/links/{code}",
                     )

@@ -201,7 +201,7 @@ class Moderation:
                 live = await service.get(game_id)
             except ServiceError:
                 continue
-            if not Accounts.bound(live.seats[seat], account_id) or live.game.is_over or abandoned(live):
+            if not Accounts.bound(live.seats[seat], account_id) or live.played.is_over or abandoned(live):
                 continue
 
             def change(info: dict[str, Any]) -> bool:
@@ -263,7 +263,7 @@ class Moderation:
         reason = clean_reason(reason)
         service = self.service
         live = await service.get(game_id)
-        if live.game.is_over or abandoned(live):
+        if live.played.is_over or abandoned(live):
             raise ServiceError(409, "error.table_over", "this game is over already")
         async with live.lock:
 

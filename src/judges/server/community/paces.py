@@ -174,7 +174,7 @@ class Paces:
         playing it; every player's bell says so) and stored as its ending."""
         service = self.service
         live = await service.get(game_id)
-        if live.game.is_over:
+        if live.played.is_over:
             return
         async with live.lock:
 
@@ -204,7 +204,7 @@ class Paces:
 
     async def pace(self, live: LiveGame, limit: float, now: float) -> None:
         service = self.service
-        if live.game.is_over or abandoned(live):
+        if live.played.is_over or abandoned(live):
             self.paced.pop(live.id, None)
             return
         late, back, started = [], [], False

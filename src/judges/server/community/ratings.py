@@ -36,12 +36,14 @@ from sqlalchemy.exc import IntegrityError
 
 from ...engine.state import ENDINGS
 from ...engine.victory import final_table
+from ...games.registry import SERVED
 from ...i18n import LANGUAGES, gettext, request_language
 from ..deps import rate_limited
 from ..limits import clean_name
 from ..store import GameStore, account_seats_table, accounts_table, games_table
 from ..store.base import _now, _utc
 from ..table import seats as seat_keys
+from ..table.played import game_of
 from ..table.service import GameService, LiveGame, ServiceError
 from .account_store import name_key
 from .moderation_store import sanctioned_among
@@ -64,7 +66,8 @@ ANCHOR_SIGMA = 1.0
 ANCHORS: dict[str, float] = {"greedy": 25.0, "mcts": 37.0, "random": -30.0}
 
 # why a finished game was not rated (rated_games.reason; the player page's words: rating.unrated.*)
-UNRATED = ("scenario", "guest", "hint", "takeover", "bot", "abandoned", "alone", "short")
+# ("game": a game without the capability "ratings", games/served.py)
+UNRATED = ("scenario", "guest", "hint", "takeover", "bot", "abandoned", "alone", "short", "game")
 
 # A rated game lasts this many rounds at least (bots' games last 4 to 29, median 10: docs/bots.md);
 # a human seat whose actions the takeover bot played this share of, or more, is not rated.
@@ -440,7 +443,9 @@ class Ratings:
         if row is None or row[2] is None:
             return False
         options, seats, ending = row
-        quick = check(options, seats, ending, None)  # the takeovers and the length: checked below
+        game = game_of(options)
+        # a game without ratings, or what the rows tell (the takeovers and the length: checked below)
+        quick = "game" if "ratings" not in SERVED[game].capabilities else check(options, seats, ending, None)
         if quick is not None:
             outcome = Outcome(False, quick)  # decided without loading the game
         else:

@@ -29,6 +29,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from starlette.requests import HTTPConnection
 
+from ...engine.rules import DEFAULT_RULES
 from ..deps import rate_limited
 from ..store import GameStore, SeatTable, hash_token, new_token, verify_token
 from ..store.base import _now, _rowcount
@@ -196,11 +197,12 @@ class _Maker:
             for s in old.seats
         ]
         pace = options.get("pace")
+        # the options only Judges & Kings has (wave pairs, a round limit): another game's defaults
         live, token, invitations = await service.create(
             specs,
-            state_options.wave_pairs,
+            getattr(state_options, "wave_pairs", DEFAULT_RULES.default_wave_pairs),
             None,
-            state_options.round_limit,
+            getattr(state_options, "round_limit", None),
             options.get("position"),
             options.get("turn_timer"),
             old.takeover_bot,
@@ -208,6 +210,7 @@ class _Maker:
             seat,
             old.hints,
             {"pace": pace} if pace else None,
+            old.kind,
         )
         await service.db(self.claims.done, old.id, live.id)
         if isinstance(pace, dict) and pace.get("hours"):
@@ -255,7 +258,7 @@ def rematch_router(accounts: Accounts, paces: Paces, seat_of: SeatOf) -> APIRout
         your account in the one made already. 409 while the game runs."""
         old = await service.get(game_id)
         seat = await seat_of(request, old)
-        if not (old.game.is_over or abandoned(old)):
+        if not (old.played.is_over or abandoned(old)):
             raise ServiceError(409, "error.rematch_running", "a rematch is for a finished game")
         made = old.seats[0].get("rematch") or await service.db(claims.made, game_id)
         if made:

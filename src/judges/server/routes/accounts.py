@@ -202,16 +202,19 @@ async def my_games(request: Request, service: ServiceDep, accounts: AccountsDep,
             live = await service.get(stored.id)
         except ServiceError:
             continue
-        game = live.game
+        game, played = live.game, live.played
         count = len(game.log)
         last = await service.db(service.store.list_actions, stored.id, count - 1) if count else []
         since = last[-1]["created_at"].timestamp() if last else stored.updated_at.timestamp()
         entry.update(
-            round=game.state.round,
-            phase=PHASES[game.state.phase - 1],
-            your_turn=not game.is_over and stored.seat in game.waiting_for(),
+            round=played.progress,  # Judges & Kings' round, Republic of Rome's turn
+            # the phase's name: Judges & Kings' list, or the game's own state (Rome's index)
+            phase=PHASES[game.state.phase - 1] if live.kind == "judges" else str(game.state.phase),
+            your_turn=not played.is_over and stored.seat in played.to_move(),
             waiting=round(max(0.0, now - since)),
         )
+        if live.kind != "judges":
+            entry["game"] = live.kind
         _deadline(request, entry, stored.id, live.seats[stored.seat])  # a paced game's deadline
         running.append(entry)
     running.sort(key=lambda e: (not e["your_turn"], -e["waiting"]))

@@ -8,17 +8,16 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
 from ...engine import DEFAULT_RULES
-from ...engine.dice import commitment
-from ...engine.rules import RulesError, rules_with
 from ...engine.setup import ROUND_LIMIT_MAX
+from ...games.served import RulesRefused
 from ...i18n import request_language
 from ..community.paces import Pace
 from ..deps import AccountsDep, LimitsDep, Options, OptionsDep, RatesDep, ServiceDep, rate_limited, seat_of
 from ..errors import ServiceError
 from ..limits import Limits
 from ..table import seats as seat_keys
-from ..table.service import TAKEOVER_BOT
-from ..table.tables import reading
+from ..table.played import DEFAULT_GAME, kit_of, require_capability
+from ..table.tables import TAKEOVER_BOTS, reading
 
 router = APIRouter()
 
@@ -36,6 +35,11 @@ class SeatSpec(BaseModel):
 
 
 class CreateGame(BaseModel):
+    game: str = Field(
+        default=DEFAULT_GAME,
+        max_length=40,
+        description='the game the table plays: "judges" (Judges & Kings) or "rome" (Republic of Rome)',
+    )
     seats: list[SeatSpec] = Field(min_length=DEFAULT_RULES.min_players, max_length=DEFAULT_RULES.max_players)
     host_seat: int | None = Field(
         default=None, ge=0, description="the creator's own seat (a human seat; default: the first)"
@@ -64,10 +68,11 @@ class CreateGame(BaseModel):
     pace: Pace | None = Field(  # server/community/paces.py
         default=None, description='a deadline per decision, {"hours": 24} or {"days": 2} (default: live)'
     )
-    takeover_bot: str = Field(
-        default=TAKEOVER_BOT,
+    takeover_bot: str | None = Field(
+        default=None,
         max_length=40,
-        description="the bot that plays a seat whose player left or ran out of time",
+        description="the bot that plays a seat whose player left or ran out of time "
+        '(default: Judges & Kings "mcts", Republic of Rome "neutral")',
     )
     rules: dict[str, Any] | None = Field(
         default=None,
@@ -88,8 +93,18 @@ class Claim(BaseModel):
     invitation: str = Field(max_length=100, description="the code at the end of the invitation link")
 
 
+# The options of a new table only some games have, and the capability each needs.
+GAME_OPTIONS = (("wave_pairs", "wave_pairs"), ("round_limit", "round_limit"), ("position", "scenarios"))
+
+
 def _check_creation(spec: CreateGame, limits: Limits, options: Options) -> None:
     """What the server refuses of a new table before the rules see it."""
+    served = kit_of(spec.game).served  # 422 for a game this server does not host
+    for option, capability in GAME_OPTIONS:
+        if option in spec.model_fields_set and getattr(spec, option) is not None:
+            require_capability(served, capability)
+    if spec.hints:
+        require_capability(served, "hints")
     if spec.turn_timer is not None and spec.turn_timer < limits.min_turn_timer:
         raise ServiceError(
             422,
@@ -126,9 +141,10 @@ async def create_game(
     rate_limited(rates.create, request.client.host if request.client else "", "error.rate_create", "new games")
     _check_creation(spec, limits, options)
     await request.app.state.moderation.refuse_sanctioned(request)  # a banned account makes no table
+    served = kit_of(spec.game).served
     try:
-        rules = DEFAULT_RULES if spec.rules is None else rules_with(spec.rules)
-    except RulesError as exc:  # an unknown rule, or one beyond its bounds (RULE_MAXIMA)
+        rules = served.parse_rules(spec.rules)
+    except RulesRefused as exc:  # an unknown rule, a wrong kind, or one beyond the game's bounds
         raise ServiceError(422, exc.key, exc.message, **exc.params) from None
     live, token, invitations = await service.create(
         [s.model_dump() for s in spec.seats],
@@ -137,11 +153,12 @@ async def create_game(
         spec.round_limit,
         spec.position,
         spec.turn_timer,
-        spec.takeover_bot,
+        spec.takeover_bot or TAKEOVER_BOTS[served.name],
         rules,
         spec.host_seat,
         spec.hints,
         {"pace": {"hours": spec.pace.in_hours()}} if spec.pace else None,  # server options: the pace
+        served.name,
     )
     if spec.pace:  # the deadlines (server/community/paces.py)
         request.app.state.upkeep.paces.started(live.id, spec.pace.in_hours())
@@ -160,14 +177,17 @@ async def create_game(
     seat_keys.set_seat_cookie(response, request, live.id, token)
     service.wake_bots(live)
     # Published before the first die: the SHA-256 of the dice's seed, revealed at the end.
-    return {
+    answer = {
         "id": live.id,
         "seat": host,
         "token": token,
         "link": f"{base}/games/{live.id}",
         "seats": seats,
-        "dice": {"generator": live.game.state.options.dice, "commitment": commitment(live.game.state.options)},
+        "dice": {"generator": live.game.state.options.dice, "commitment": served.commitment(live.played)},
     }
+    if served.name != DEFAULT_GAME:  # a Judges & Kings table's answer is as it always was
+        answer["game"] = served.name
+    return answer
 
 
 @router.get("/api/games/{game_id}/view")

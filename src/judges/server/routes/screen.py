@@ -25,8 +25,9 @@ from ..limits import clean_name
 from ..store import SeatTable, hash_token, new_token, verify_token
 from ..table import seats as seat_keys
 from ..table import wire
+from ..table.played import DEFAULT_GAME, require_capability
 from ..table.screen import Screen
-from ..table.tables import reading
+from ..table.tables import SPECTATOR, reading
 from ..table.views import log_entries, public_payload
 from .live import client_message, close_with_error
 
@@ -50,7 +51,7 @@ async def watch_page(request: Request, game_id: str, service: ServiceDep, lang: 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
 async def replay_page(request: Request, game_id: str, service: ServiceDep, lang: str | None = None) -> HTMLResponse:
     live = await service.get(game_id)
-    if not live.game.is_over:  # a page saying so (server/html.py, error_page), not a blank screen
+    if not live.played.is_over:  # a page saying so (server/html.py, error_page), not a blank screen
         raise ServiceError(409, "error.replay_running", "a game is replayed once it is over")
     return page(
         "game.html", request, request_language(request, lang), game_id=game_id, token="", seat=-1, mode="replay"
@@ -64,6 +65,7 @@ async def board(
     """The board as the public state has it, in the reader's language (the one drawing:
     render/svg.py). Its groups carry data-hex, data-region, data-settlement, data-general."""
     live = await service.get(game_id)
+    require_capability(live.served, "world_map")
     language = request_language(request, lang)
     async with reading(live):
         text = screen.svg_of(live, live.game, language)
@@ -89,6 +91,7 @@ async def follow(
         {"seq": S, "board": {"hash": H, "svg": "..."} | {"hash": H, "base": B, "edits": [...]},
          "log": {"seq": S, "entries": [...]}}"""
     live = await service.get(game_id)
+    require_capability(live.served, "world_map")
     language = request_language(request, lang)
     return Response(await screen.follow(live, language, base, since), media_type="application/json")
 
@@ -107,6 +110,7 @@ async def game_log(
     """The public actions after index `since`, in the reader's language."""
     _limited(request)
     live = await service.get(game_id)
+    require_capability(live.served, "action_log")
     language = request_language(request, lang)
     async with reading(live):
         return {"seq": len(live.game.log), "entries": log_entries(live, language, since)}
@@ -179,7 +183,7 @@ async def join(
         return True
 
     async with live.lock:
-        if live.game.is_over:
+        if live.played.is_over:
             raise ServiceError(409, "error.no_free_seat", "this table has no free seat")
         seat = None
         for free in [i for i, s in enumerate(live.seats) if seat_keys.free(s)]:
@@ -206,6 +210,8 @@ async def spectate(
     live = await service.get(game_id)
     language = request_language(request, lang)
     async with reading(live):
+        if live.kind != DEFAULT_GAME:  # the game's own view of no seat (server/table/served_wire.py)
+            return Response(service.view_bytes(live, SPECTATOR, language), media_type="application/json")
         payload = public_payload(live, language, **screen.table_options(live))
     return Response(wire.encode(payload), media_type="application/json")
 
@@ -300,9 +306,10 @@ async def replay(
     round and each phase begins; the board and the log up to that step."""
     _limited(request)
     live = await service.get(game_id)
+    require_capability(live.served, "action_log")
     language = normalize_language(lang) if lang else request_language(request)
     async with reading(live):
-        if not live.game.is_over:
+        if not live.played.is_over:
             raise ServiceError(409, "error.not_over", "a game is replayed once it is over")
         stored = await service.db(service.store.load, live.id)
         total = len(live.game.log)

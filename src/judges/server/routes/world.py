@@ -14,6 +14,7 @@ from ...world import MapDataError, load_world, map_exists
 from ..deps import ServiceDep
 from ..errors import ServiceError
 from ..table import wire
+from ..table.played import DEFAULT_GAME, require_capability
 
 router = APIRouter()
 
@@ -60,6 +61,7 @@ async def world(map: str | None = None) -> dict:
 async def game_world(game_id: str, service: ServiceDep) -> dict:
     """The world of one game: its map and its rules' numbers (nothing secret)."""
     live = await service.get(game_id)
+    require_capability(live.served, "world_map")
     return world_payload(live.game.state.options.rules)
 
 
@@ -75,8 +77,11 @@ async def protocol() -> dict:
 @router.get("/api/games/{game_id}/protocol")
 async def game_protocol(game_id: str, service: ServiceDep) -> dict:
     """The protocol of one game: as `/api/protocol`, with the items' costs and the cards'
-    copies of that game's rules."""
+    copies of that game's rules. Another game's: the JSON Schema of its view (`view`, the
+    game's own part of what a seat receives: server/table/served_wire.py)."""
     live = await service.get(game_id)
+    if live.kind != DEFAULT_GAME:
+        return {"game": live.kind, "view": live.served.view_schema()}
     return published_protocol(live.game.state.options.rules)
 
 

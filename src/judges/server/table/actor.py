@@ -24,13 +24,11 @@ from typing import Any
 
 import msgspec
 
-from ...engine import Action, Options, action_from_dict, action_to_dict
-from ...engine.constants import RULES_VERSION
+from ...engine import Action
 from ...engine.dice import KEY_BYTES
 from ...engine.errors import RuleError, SetupError
 from ...engine.rules import DEFAULT_RULES, Rules, RulesError
 from ...i18n import normalize_language
-from ...verify import build_export
 from .. import logs, metrics
 from ..errors import ServiceError, StoreUnavailable
 from ..limits import clean_name
@@ -38,19 +36,18 @@ from ..store import SequenceConflict, StoreError
 from . import seats as seat_keys
 from .events import Committed, Stale
 from .hub import Hub
+from .played import DEFAULT_GAME, game_of, kit_of, require_capability
 from .runtime import Runtime
 from .tables import (
+    DEFAULT_BOT,
     SERVER_OPTIONS,
     TAKEOVER_BOT,
     TRIBES,
     LiveGame,
     check_bot,
     client_key,
-    game_from_snapshot,
-    new_table_game,
     pace_hours,
     same_action,
-    snapshot_data,
     stored_client_id,
 )
 
@@ -79,10 +76,13 @@ class TableActor:
         host: int | None = None,
         hints: bool = True,
         extra_options: dict[str, Any] | None = None,  # server options (a pace)
+        game_name: str = DEFAULT_GAME,
     ) -> tuple[LiveGame, str, dict[int, str]]:
-        """A new game under `rules` (stored with its options, so it replays under them for ever).
-        Returns the game, the credential of the host's seat (`host`, default: the first human
-        seat) and an invitation code for every other human seat (server/table/seats.py)."""
+        """A new game of `game_name` (games/registry.py) under `rules`, the game's own (stored with
+        its options, so it replays under them for ever). Returns the game, the credential of the
+        host's seat (`host`, default: the first human seat) and an invitation code for every other
+        human seat (server/table/seats.py)."""
+        kit = kit_of(game_name)
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise ServiceError(422, "error.players", f"a game has {rules.min_players} to {rules.max_players} seats")
         if not any(s.get("kind") == "human" for s in seats):
@@ -90,10 +90,12 @@ class TableActor:
         # Every game rolls the strong dice, keyed by 256 fresh bits nobody chose; only a server
         # started with allow_seeds lets the creator pick a SplitMix64 seed (tests, design).
         dice = dict(dice="blake2b", key=secrets.token_hex(KEY_BYTES)) if seed is None else dict(seed=seed)
+        # the options only some games have (wave pairs, a round limit) are Judges & Kings'
+        extra = dict(wave_pairs=wave_pairs, round_limit=round_limit) if kit.name == DEFAULT_GAME else {}
         try:
-            options = Options(players=len(seats), wave_pairs=wave_pairs, round_limit=round_limit, rules=rules, **dice)
+            options = kit.options(len(seats), rules, dice, **extra)
             # off the event loop: a scenario position may be large (every other table goes on)
-            game = await asyncio.to_thread(new_table_game, msgspec.to_builtins(options), position)
+            game = await asyncio.to_thread(kit.new, msgspec.to_builtins(options), position)
         except SetupError as exc:
             raise ServiceError(422, "error.options", str(exc)) from None
         if host is None:
@@ -101,8 +103,8 @@ class TableActor:
             host = next((i for i in humans if not seats[i].get("open")), humans[0] if humans else 0)
         if not (0 <= host < len(seats) and seats[host].get("kind", "human") == "human"):
             raise ServiceError(422, "error.host_seat", "the host's seat must be a human seat of the table")
-        stored_seats, host_token, invitations = self._stored_seats(seats, host)
-        check_bot(takeover_bot, "takeover bot")
+        stored_seats, host_token, invitations = self._stored_seats(seats, host, kit.name)
+        check_bot(takeover_bot, "takeover bot", kit.name)
         game_id = secrets.token_urlsafe(9)
         stored_options = msgspec.to_builtins(options, str_keys=True)  # as JSON keeps it
         stored_options["takeover_bot"] = takeover_bot
@@ -114,7 +116,11 @@ class TableActor:
         # a server option decided at creation: a table with hints is not rated (server/community/ratings.py)
         stored_options["hints"] = hints
         stored_options.update(extra_options or {})  # a pace (server/community/paces.py)
-        await self.rt.db(self.rt.store.create_game, game_id, stored_options, options.seed, RULES_VERSION, stored_seats)
+        if kit.name != DEFAULT_GAME:  # a server option: the game the table plays
+            stored_options["game"] = kit.name
+        await self.rt.db(
+            self.rt.store.create_game, game_id, stored_options, options.seed, kit.rules_version(), stored_seats
+        )
         metrics.GAMES_CREATED.inc()
         logs.bind_game(game_id)
         live = LiveGame(
@@ -124,11 +130,14 @@ class TableActor:
             takeover_bot=takeover_bot,
             hints=hints,
             pace_hours=pace_hours(stored_options),
+            kind=kit.name,
         )
         self.rt.games[game_id] = live
         return live, host_token, invitations
 
-    def _stored_seats(self, seats: list[dict], host: int) -> tuple[list[dict[str, Any]], str, dict[int, str]]:
+    def _stored_seats(
+        self, seats: list[dict], host: int, game: str = DEFAULT_GAME
+    ) -> tuple[list[dict[str, Any]], str, dict[int, str]]:
         """The seats as stored, the host's credential and the other human seats' invitations."""
         stored_seats: list[dict[str, Any]] = []
         host_token, invitations = "", {}
@@ -136,9 +145,9 @@ class TableActor:
             kind = s.get("kind", "human")
             if kind not in ("human", "bot"):
                 raise ServiceError(422, "error.seat_kind", f"seat {i + 1}: kind must be human or bot")
-            bot = s.get("bot") or "greedy"
+            bot = s.get("bot") or DEFAULT_BOT.get(game, "random")
             if kind == "bot":
-                check_bot(bot, f"seat {i + 1}")
+                check_bot(bot, f"seat {i + 1}", game)
             seat: dict[str, Any] = {
                 "kind": kind,
                 "bot": bot if kind == "bot" else None,
@@ -193,14 +202,15 @@ class TableActor:
         except KeyError:
             raise ServiceError(404, "error.no_game", f"there is no game {game_id!r}") from None
         records = stored.all_actions or []  # every record: all_actions=True
+        kit = kit_of(game_of(stored.options))
         try:
             # The stored options are checked as a new table's are (Rules' bounds, RULE_MAXIMA):
             # a game stored before the bounds, or written by hand, is refused, not replayed.
             if stored.snapshot is not None:
-                game = game_from_snapshot(stored.snapshot.data)
-                game.log = [action_from_dict(a["action"]) for a in records[: stored.snapshot.seq]]
+                game = kit.from_snapshot(stored.snapshot.data)
+                game.log = [kit.action_from_dict(a["action"]) for a in records[: stored.snapshot.seq]]
             else:
-                game = new_table_game(
+                game = kit.new(
                     {k: v for k, v in stored.options.items() if k not in SERVER_OPTIONS},
                     stored.options.get("position"),
                 )
@@ -212,7 +222,7 @@ class TableActor:
         if stored.options.get("turn_timer"):
             self.rt.turn_timers[game_id] = stored.options["turn_timer"]
         for record in stored.actions:
-            game.apply(action_from_dict(record["action"]))
+            game.apply(kit.action_from_dict(record["action"]))
         # Games stored before the option existed were taken over by the greedy bot.
         live = LiveGame(
             id=game_id,
@@ -222,6 +232,7 @@ class TableActor:
             hints=stored.options.get("hints", True),
             pace_hours=pace_hours(stored.options),
             seats_version=stored.seats_version,
+            kind=kit.name,
         )
         for record in records:
             if record.get("client_action_id"):
@@ -247,10 +258,12 @@ class TableActor:
         if not isinstance(action_data, dict):
             raise ServiceError(422, "error.malformed_action", "the action must be a JSON object")
         action_data = {**action_data, "player": action_data.get("player", seat)}
+        if action_data.get("type") == "undo":  # a take-back: only a game with the capability
+            require_capability(live.served, "undo")
         async with live.lock:
             if client_action_id and (seat, client_action_id) in live.client_ids:
                 return {"seq": same_action(live, seat, client_action_id, action_data), "duplicate": True}
-            action = action_from_dict(action_data)  # MalformedAction: a RuleError
+            action = live.kit.action_from_dict(action_data)  # MalformedAction: a RuleError
             if action.player != seat:
                 raise ServiceError(403, "error.wrong_seat", f"your token acts for seat {seat}, not {action.player}")
             if live.seats[seat].get("away"):
@@ -285,8 +298,9 @@ class TableActor:
                 if attempt == 0 and self.rt.fanout.shared and await self.caught_up_quietly(live):
                     continue
                 raise
-            ending = game.state.ending if game.is_over else None
-            action_dict = action_to_dict(action)
+            outcome = live.played.outcome()
+            ending = outcome.ending if outcome is not None else None
+            action_dict = live.kit.action_to_dict(action)
             stored_id = stored_client_id(action.player, client_action_id)
             try:
                 stored = await self.rt.commit(
@@ -297,7 +311,7 @@ class TableActor:
                     action_dict,
                     stored_id,
                     ending=ending,
-                    winners=game.state.winners if ending else None,
+                    winners=list(outcome.winners) if outcome is not None and ending else None,
                 )
             except SequenceConflict:
                 # another process got there first: this copy is behind (and holds our action)
@@ -323,10 +337,10 @@ class TableActor:
             if client_action_id:
                 live.client_ids[action.player, client_action_id] = seq + 1
             self.rt.events.emit(Committed(live, action.player, action_dict, stored_id))
-            if (seq + 1) % SNAPSHOT_EVERY == 0:
+            if (seq + 1) % SNAPSHOT_EVERY == 0 and (data := live.kit.snapshot(game)) is not None:
                 # written in the background: the action's acknowledgement and broadcast (every
                 # hundredth action's, so exactly the p99 of delivery) never wait for it
-                self.rt.spawn(self._save_snapshot(live.id, seq + 1, snapshot_data(game)))
+                self.rt.spawn(self._save_snapshot(live.id, seq + 1, data))
             return seq + 1, False
         raise StoreUnavailable()  # other processes kept committing first: the client retries
 
@@ -436,7 +450,7 @@ class TableActor:
         """Applies to the copy (under the game's lock) the action the store holds at the copy's
         length; False if it does not replay (never expected: the caller reloads the copy)."""
         seq = len(live.game.log)
-        action = action_from_dict(data)
+        action = live.kit.action_from_dict(data)
         try:
             live.game.apply(action)
         except RuleError:  # pragma: no cover - a stored action always replays
@@ -458,7 +472,7 @@ class TableActor:
         """A finished game's export (judges/verify.py): options, revealed seed, commitment,
         action log and result. The seed is secret until the end: 409 before."""
         async with live.lock:
-            if not live.game.is_over:
+            if not live.played.is_over:
                 raise ServiceError(409, "error.not_over", "a game is exported once it is over")
             stored = await self.rt.db(self.rt.store.load, live.id)
-            return build_export(live.game, stored.options, live.id)
+            return live.kit.export(live.game, stored.options, live.id)

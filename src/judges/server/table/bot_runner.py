@@ -19,6 +19,7 @@ from ..errors import ServiceError, StoreUnavailable
 from ..store import SequenceConflict
 from . import seats as seat_keys
 from .actor import TableActor
+from .played import DEFAULT_GAME
 from .runtime import Runtime
 from .seating import Seating
 from .tables import (
@@ -42,7 +43,7 @@ class BotRunner:
         """Seats a bot plays now: bot seats, and human seats handed to a bot (away)."""
         if any(s.get("abandoned") for s in live.seats):  # an abandoned game is over
             return []
-        return [s for s in live.game.waiting_for() if live.seats[s]["kind"] == "bot" or live.seats[s].get("away")]
+        return [s for s in live.played.to_move() if live.seats[s]["kind"] == "bot" or live.seats[s].get("away")]
 
     def watch_timer(self, live: LiveGame) -> None:
         """A per-game turn timer (a game option): a human seat that owes a decision for longer
@@ -55,7 +56,7 @@ class BotRunner:
     async def _watch(self, live: LiveGame, timer: float) -> None:
         # The clock the seats' views show (tables.owed_since): the deadline they count down to
         # is the one kept here.
-        while not live.game.is_over and not any(s.get("abandoned") for s in live.seats):  # an abandoned game is over
+        while not live.played.is_over and not any(s.get("abandoned") for s in live.seats):  # an abandoned game is over
             now = time.time()
             for seat, since in owed_since(live, now).items():
                 if now - since >= timer:
@@ -65,7 +66,7 @@ class BotRunner:
 
     def wake(self, live: LiveGame) -> None:
         self.watch_timer(live)
-        if live.stale or live.game.is_over or not self.owing(live):
+        if live.stale or live.played.is_over or not self.owing(live):
             return
         if live.bot_task is None or live.bot_task.done():
             live.bot_task = asyncio.get_running_loop().create_task(self._run(live))
@@ -82,7 +83,7 @@ class BotRunner:
 
     async def _run(self, live: LiveGame) -> None:
         try:
-            while not live.game.is_over and not live.stale:
+            while not live.played.is_over and not live.stale:
                 owing = self.owing(live)
                 if not owing:
                     return
@@ -98,14 +99,11 @@ class BotRunner:
                         continue
                     bot = live.bots.get(seat)
                     if bot is None:
-                        bot = live.bots[seat] = make_bot(
-                            live.seats[seat]["bot"] or takeover_bot(live),
-                            bot_seed(live.game.state.options, seat),
-                            cpu_budget=self.rt.limits.bot_cpu_seconds,
-                        )
+                        bot = live.bots[seat] = seat_bot(live, seat, self.rt.limits.bot_cpu_seconds)
                     seq = len(live.game.log)
-                    legal = list(live.game.legal_actions(seat))
-                    view = live.game.view(seat, notifications=False)
+                    played = live.played
+                    legal = list(played.legal_actions(seat))
+                    view = played.view(seat)
                 # The bot thinks outside the game's lock, on the bots' own threads: humans'
                 # views and actions, and database commits, never wait for it.
                 # The shared pool serves the games in turn; a search bot's thinking is heavy.
@@ -127,7 +125,7 @@ class BotRunner:
         except Exception:  # pragma: no cover - a bot must never take the server down
             log.exception("bot task of game %s failed", live.id)
         finally:
-            if live.game.is_over and live.lease_until:
+            if live.played.is_over and live.lease_until:
                 live.lease_until = 0.0
                 self.rt.spawn(self._release_lease(live))
 
@@ -194,12 +192,22 @@ class Leases:
                 future.set_result(game_id in held)
 
 
+def seat_bot(live: LiveGame, seat: int, cpu_budget: float) -> Any:
+    """The bot of a bot seat, or of a seat handed to a bot, seeded for the seat: Judges & Kings'
+    with the server's CPU budget per decision; another game's from its `ServedGame`."""
+    spec = live.seats[seat]["bot"] or takeover_bot(live)
+    seed = bot_seed(live.game.state.options, seat, live.kind)
+    if live.kind == DEFAULT_GAME:
+        return make_bot(spec, seed, cpu_budget=cpu_budget)
+    return live.served.make_bot(spec, seed)
+
+
 def takeover_bot(live: LiveGame) -> str:
     """The bot that plays a seat its player left: the table's choice, but the ratings' reference
     bot (RATED_TAKEOVER_BOT) at a table every human seat of which is an account's, whose game may
     be rated (server/community/ratings.py): no player's rating rides on a stronger bot."""
     humans = [s for s in live.seats if s.get("kind") == "human"]
-    if humans and all(seat_keys.account_of(s) is not None for s in humans):
+    if "ratings" in live.served.capabilities and humans and all(seat_keys.account_of(s) is not None for s in humans):
         return RATED_TAKEOVER_BOT
     return live.takeover_bot
 

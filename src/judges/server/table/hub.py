@@ -112,7 +112,7 @@ class Hub:
                 group = live.groups[seat, language] = ViewGroup(seat, language, {}, -1)
             else:
                 parts = self.views.seat_parts(live, self.views.public_parts(live), seat, language)
-                latest = live.game.notifications[-1].id if live.game.notifications else -1
+                latest = self.views.latest_note(live)
                 group = live.groups[seat, language] = ViewGroup(seat, language, parts, latest)
         return group
 

@@ -43,7 +43,7 @@ class Seating:
             if live.seats[seat]["kind"] != "human":
                 return
             log = live.game.log
-            event = {"away": away, "reason": reason, "round": live.game.state.round, "after": len(log)}
+            event = {"away": away, "reason": reason, "round": live.played.progress, "after": len(log)}
 
             def change(info: dict) -> bool:
                 # decided on the stored seat, under its row lock: another process's change stands
@@ -73,7 +73,7 @@ class Seating:
         del history[: -self.rt.limits.max_seat_history]
 
     def event(self, live: LiveGame, kind: str, **params: Any) -> dict[str, Any]:
-        return {"event": kind, "round": live.game.state.round, "after": len(live.game.log), **params}
+        return {"event": kind, "round": live.played.progress, "after": len(live.game.log), **params}
 
     def holds_a_seat(self, live: LiveGame, token: str | None) -> int | None:
         """The seat of this game whose credential `token` is, or None."""
@@ -240,7 +240,7 @@ class Seating:
         their own that no action's commit waits for (GameStore.store_presence). No view shows
         them; the seats' version does not move and the copy is not touched."""
         token_hash = live.seats[seat].get("token_hash") if 0 <= seat < len(live.seats) else None
-        if live.game.is_over or not token_hash:
+        if live.played.is_over or not token_hash:
             return
         now = time.time()
         if leaving:

@@ -108,7 +108,7 @@ class GameService:
         events.on(Committed, self._ended)
 
     def _ended(self, event: Committed) -> None:
-        if event.live.game.is_over:
+        if event.live.played.is_over:
             metrics.GAMES_FINISHED.inc()
             for listener in self.end_listeners:
                 listener(event.live)

@@ -132,7 +132,7 @@ class Sync:
         `at_once` (the watchdog's round): only a game that was already behind that version at
         the previous round; a commit made meanwhile is normally on its way through the fan-out,
         and reading it from the store as well would double the work of every action under load."""
-        lives = [live for live in self.rt.games.values() if not live.game.is_over and not live.stale]
+        lives = [live for live in self.rt.games.values() if not live.played.is_over and not live.stale]
         for start in range(0, len(lives), VERSION_BATCH):
             batch = lives[start : start + VERSION_BATCH]
             versions = await self.rt.db(self.rt.store.versions, [live.id for live in batch])

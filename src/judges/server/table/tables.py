@@ -5,7 +5,6 @@ allowed, server options, client action ids, snapshots."""
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -14,16 +13,18 @@ from typing import Any
 
 import msgspec
 
-from ...bots import bot_seed as game_bot_seed
 from ...bots import make_bot
-from ...engine import Action, Game, Options, action_from_dict
-from ...engine.dice import key_bytes
+from ...engine import Action, Game
 from ...engine.errors import RuleError
 from ...engine.state import GameState, Notification, upgrade_options
 from ...engine.undo import TakeBack
+from ...games.protocol import GameProtocol
+from ...games.served import ServedGame
 from ...verify import new_game
 from ..errors import ServiceError, StoreUnavailable
 from ..store import hash_token
+from .played import DEFAULT_GAME, KITS, TableKit
+from .played import bot_seed as played_bot_seed
 
 # Default seat names: tribes of Israel whose names are not regions of the map.
 TRIBES = ("Reuben", "Simeon", "Levi", "Issachar", "Zebulun", "Dan")
@@ -34,13 +35,19 @@ MAX_BOT_SPEC_CHARS = 40
 # The bot that plays a human's seat while its player is away (left, or the turn timer ran out):
 # the strongest one (docs/bots.md); a game may choose another at creation.
 TAKEOVER_BOT = "mcts"
+# A bot seat's bot when the table names none, and the takeover bot, by game (*Republic of
+# Rome*'s "neutral" plays its guidelines at once: its search would starve the other tables).
+DEFAULT_BOT = {"judges": "greedy", "rome": "neutral"}
+TAKEOVER_BOTS = {"judges": TAKEOVER_BOT, "rome": "neutral"}
 # At a table whose game may be rated, the takeover is the ratings' reference player (the
 # anchor a new player starts level with, server/community/ratings.py): a seat left to a bot plays no
 # better than a new player, whatever the table chose.
 RATED_TAKEOVER_BOT = "greedy"
 # Options stored with a game that are the server's, not the rules' (never passed to Options).
-# "pace": a deadline per decision (server/community/paces.py); "course": a table of /learn (server/advice/learn.py)
-SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot", "hints", "pace", "course")
+# "pace": a deadline per decision (server/community/paces.py); "course": a table of /learn
+# (server/advice/learn.py); "game": the game a table plays when it is not Judges & Kings
+# (server/table/played.py, `game_of`)
+SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot", "hints", "pace", "course", "game")
 # Stored client action ids are prefixed with the seat ("2:abc"): ids are unique per seat.
 CLIENT_ID_SEP = ":"
 SPECTATOR = -1  # the seat of a spectator's socket and the sender of a spectator's message: nobody's
@@ -100,7 +107,9 @@ class ViewGroup:
 @dataclass
 class LiveGame:
     id: str
-    game: Game
+    # the engine's own game object (J&K's `Game`, Rome's `RomeGame`): `played` is the game
+    # protocol over it, `served` the game as the server hosts it, `kit` its table parts
+    game: Any
     seats: list[dict]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     groups: dict[tuple[int, str], ViewGroup] = field(default_factory=dict)
@@ -137,6 +146,20 @@ class LiveGame:
     # The words of the actions' buttons rendered so far (server/table/wire.py, `label`): the same
     # action is offered version after version (a general's moves while the others move).
     labels: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    kind: str = DEFAULT_GAME  # the game the table plays (games/registry.py)
+
+    @property
+    def kit(self) -> TableKit:
+        return KITS[self.kind]
+
+    @property
+    def served(self) -> ServedGame:
+        return KITS[self.kind].served
+
+    @property
+    def played(self) -> GameProtocol[Any, Any]:
+        """The game protocol over the engine's game (a thin wrapper, made when asked)."""
+        return KITS[self.kind].wrap(self.game)
 
     @property
     def subscribers(self) -> list[Subscriber]:
@@ -169,7 +192,7 @@ def owed_since(live: LiveGame, now: float) -> dict[int, float]:
     """Since when each human seat that owes a decision (and is not handed to a bot) has owed
     it, on the server's clock: what the turn timer measures and the seats' views show. The
     clock starts again at each of the seat's actions (a player still acting is not idle)."""
-    owing = {s for s in live.game.waiting_for() if live.seats[s]["kind"] == "human" and not live.seats[s].get("away")}
+    owing = {s for s in live.played.to_move() if live.seats[s]["kind"] == "human" and not live.seats[s].get("away")}
     for seat in list(live.owed):
         if seat not in owing:
             del live.owed[seat]
@@ -209,15 +232,9 @@ def new_table_game(options: dict, position: dict | None) -> Game:
     return new_game(options, position)
 
 
-def bot_seed(options: Options, seat: int) -> int:
-    """The seed of a bot seat's own choices. From a SplitMix64 seed as before; from the dice
-    key through a one-way hash, so that a bot's play tells nothing about the key."""
-    if options.dice == "splitmix64":
-        return game_bot_seed(options.seed, seat)
-    digest = hashlib.blake2b(
-        f"bot seat {seat}".encode(), digest_size=8, key=key_bytes(options.key), person=b"judges-bot-seed"
-    ).digest()
-    return int.from_bytes(digest, "little") >> 2
+def bot_seed(options: Any, seat: int, game: str = DEFAULT_GAME) -> int:
+    """The seed of a bot seat's own choices (server/table/played.py's `bot_seed`)."""
+    return played_bot_seed(game, options, seat)
 
 
 def game_from_snapshot(data: dict) -> Game:
@@ -232,16 +249,17 @@ def game_from_snapshot(data: dict) -> Game:
     return game
 
 
-def check_bot(spec: str, label: str) -> None:
+def check_bot(spec: str, label: str, game: str = DEFAULT_GAME) -> None:
     """The check a bot must pass when it first plays, made when the game is created (a bot that
-    cannot be built would leave its seat waiting for ever), and the server's search budget."""
+    cannot be built would leave its seat waiting for ever), and the server's search budget.
+    A bot of another game than Judges & Kings is one its `ServedGame` seats (BotRefused)."""
     if not isinstance(spec, str) or len(spec) > MAX_BOT_SPEC_CHARS:
         raise ServiceError(
             422, "error.bot", f"{label}: a bot's name or spec has at most {MAX_BOT_SPEC_CHARS} characters"
         )
     try:
-        built = make_bot(spec, 0)
-    except ValueError as exc:
+        built = make_bot(spec, 0) if game == DEFAULT_GAME else KITS[game].served.make_bot(spec, 0)
+    except ValueError as exc:  # BotRefused is a ValueError
         raise ServiceError(422, "error.bot", f"{label}: {exc}") from None
     # The budget, and the first stage's samples of every candidate before an early stop: both
     # are rollouts this server plays for each decision (before the CPU budget cuts it).
@@ -270,7 +288,7 @@ def same_action(live: LiveGame, seat: int, client_action_id: str, action: Action
     is that very action (a retry); a different action under a used id is refused (409)."""
     count = live.client_ids[seat, client_action_id]
     try:
-        same = (action if isinstance(action, Action) else action_from_dict(action)) == live.game.log[count - 1]
+        same = (live.kit.action_from_dict(action) if isinstance(action, dict) else action) == live.game.log[count - 1]
     except RuleError:
         same = False
     if not same:

@@ -47,9 +47,11 @@ def _object(items: Iterable[tuple[str, bytes]]) -> bytes:
 
 
 def view_bytes(parts: Mapping[str, bytes], version: int, notifications: bytes) -> bytes:
-    """The full view: every part, `state` from its fields, the version, the notifications."""
-    state = _object((f, parts[STATE_PREFIX + f]) for f in STATE_FIELDS)
-    items = [(p, parts[p]) for p in PARTS]
+    """The full view: every part in its order, `state` from its fields (the parts named
+    "state.<field>", in their order), the version, the notifications. The same for any game's
+    view: *Judges & Kings*' parts are PARTS then STATE_FIELDS (`wire.parts`)."""
+    state = _object((k[len(STATE_PREFIX) :], v) for k, v in parts.items() if k.startswith(STATE_PREFIX))
+    items = [(k, v) for k, v in parts.items() if not k.startswith(STATE_PREFIX)]
     return _object([*items, ("state", state), ("version", encode(version)), ("notifications", notifications)])
 
 

@@ -16,7 +16,8 @@ from ...engine.undo import taken_back
 from ...i18n import gettext, render_action
 from ..errors import StoreUnavailable
 from ..limits import DEFAULT_LIMITS, Limits
-from . import updates, wire
+from . import served_wire, updates, wire
+from .played import DEFAULT_GAME
 from .tables import SPECTATOR, LiveGame, deadlines
 
 SEAT_EVENT_IDS = 1_000_000_000  # ids of the server's seat-takeover notifications start here
@@ -37,13 +38,16 @@ class Views:
         self.limits = limits
         self.turn_timers = turn_timers  # game id -> seconds (a table's option)
 
-    def public_parts(self, live: LiveGame) -> wire.Public:
-        """The table's current version as every seat shares it (server/table/wire.py), with
-        each seat's deadline on the server's clock now."""
+    def public_parts(self, live: LiveGame) -> Any:
+        """The table's current version as every seat shares it (server/table/wire.py; another
+        game's table: server/table/served_wire.py), with each seat's deadline on the server's clock now."""
         timer, now = self.turn_timers.get(live.id), time.time()
         table = wire.Table(
             turn_timer=timer, pace_hours=live.pace_hours, takeover_bot=live.takeover_bot, hints=live.hints
         )
+        if live.kind != DEFAULT_GAME:
+            limit = self.limits.max_view_notifications
+            return served_wire.public(live, table, limit, deadlines(live, timer, now), now)
         return wire.public(
             live.id,
             live.game,
@@ -55,9 +59,15 @@ class Views:
             now=now,
         )
 
-    def seat_parts(self, live: LiveGame, public: wire.Public, seat: int, language: str) -> dict[str, bytes]:
+    def seat_parts(self, live: LiveGame, public: Any, seat: int, language: str) -> dict[str, bytes]:
         """The view of `seat` in `language` as the live updates send it (server/table/wire.py);
         SPECTATOR's is the view of no seat, without the seats' events (as `public_payload`)."""
+        if live.kind != DEFAULT_GAME:
+            if seat == SPECTATOR:
+                return served_wire.parts(live, public, None, language)
+            names = live.names()
+            events = [served_wire.seat_event(n, language, names) for n in self.seat_events(live)]
+            return served_wire.parts(live, public, seat, language, events)
         if seat == SPECTATOR:
             return wire.parts(wire.view(public, None, language), public)
         events = [self.render_note(live, n, language) for n in self.seat_events(live)]
@@ -69,7 +79,10 @@ class Views:
     def notes(self, live: LiveGame, seat: int, language: str, after: int) -> tuple[bytes, int]:
         """The seat's engine notifications after id `after` (the latest `max_view_notifications`),
         rendered and encoded, and the latest id. SPECTATOR's: those addressed to every player
-        (`public_notifications`)."""
+        (`public_notifications`). Another game's: its report lines (server/table/served_wire.py)."""
+        if live.kind != DEFAULT_GAME:
+            lines, latest_id = served_wire.notes(live, language, after, self.limits.max_view_notifications)
+            return updates.encode(lines), latest_id
         notes: list[Notification] = []
         players = len(live.game.state.players)
         for n in reversed(live.game.notifications):
@@ -81,6 +94,12 @@ class Views:
         latest = live.game.notifications[-1].id if live.game.notifications else after
         rendered = [self.render_note(live, msgspec.to_builtins(n), language) for n in notes]
         return updates.encode(rendered), max(after, latest)
+
+    def latest_note(self, live: LiveGame) -> int:
+        """The id of the table's latest notification (-1 before the first)."""
+        if live.kind != DEFAULT_GAME:
+            return served_wire.latest_note(live)
+        return live.game.notifications[-1].id if live.game.notifications else -1
 
     def view_bytes(self, live: LiveGame, seat: int, language: str, since: int = -1) -> bytes:
         """The seat's whole view as JSON (GET .../view): the notifications after `since`. Call

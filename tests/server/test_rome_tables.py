@@ -1,0 +1,315 @@
+"""Republic of Rome tables on the server (docs/decisions/0027-the-server-reaches-a-game-through-
+its-plug-in.md): created with `"game": "rome"`, its rules and its bots; refused for a game, rules
+or a bot the server cannot seat; each seat's view hiding the others' hands and treasuries (VG
+1.04.9, 1.06.31), a spectator's every one; an illegal action refused with its rule and nothing
+changed (R1); a table surviving a restart on SQLite and PostgreSQL; the capabilities Rome lacks
+refused with `error.not_in_game`."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from judges.games.registry import SERVED
+from judges.server.app import create_app
+from judges.server.table.updates import apply_update
+from seats_support import with_tokens
+
+ROME_SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "neutral"}, {"kind": "bot", "bot": "random"}]
+
+
+@pytest.fixture
+def db_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+@pytest.fixture
+def client(db_url, monkeypatch):
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
+    with TestClient(create_app(db_url, allow_seeds=True, allow_scenarios=True)) as c:
+        yield c
+
+
+def create(client, seats=ROME_SEATS, **extra) -> dict:
+    response = client.post("/api/games", json={"game": "rome", "seats": seats, "seed": 11, **extra})
+    assert response.status_code == 201, response.text
+    return with_tokens(client, response.json())
+
+
+def view(client, game_id, token, **params) -> dict:
+    response = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}, params=params)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def wait_for_seat(client, game_id, token, seat=0, timeout=30.0) -> dict:
+    """The bots play in the background: the view once `seat` owes a decision (or the game ended)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        data = view(client, game_id, token)
+        if seat in data["waiting_for"] or data["ending"]:
+            return data
+        time.sleep(0.02)
+    raise AssertionError("the bots never handed the game back")
+
+
+def act(client, game_id, token, action) -> dict:
+    response = client.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token}, json={"action": action})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def play(client, game_id, token, seat=0, actions=10) -> dict:
+    """The seat answers its decisions with its first legal action, `actions` times."""
+    for _ in range(actions):
+        data = wait_for_seat(client, game_id, token, seat)
+        if data["ending"]:
+            return data
+        act(client, game_id, token, data["legal_actions"][0])
+    return wait_for_seat(client, game_id, token, seat)
+
+
+# --- creation --------------------------------------------------------------------------------
+
+
+def test_a_rome_table_is_created_with_its_rules_and_bots(client):
+    data = create(client, rules={"hand_limit": 6})
+    assert data["game"] == "rome"
+    assert [s["bot"] for s in data["seats"]] == [None, "neutral", "random"]
+    stored = client.app.state.service.store.load(data["id"])
+    assert stored.options["game"] == "rome"
+    assert stored.options["rules"]["hand_limit"] == 6
+    # the commitment published at creation is the dice's: the same seed gives the same one
+    served = SERVED["rome"]
+    twin = served.new_table(3, 11, None, served.parse_rules({"hand_limit": 6}))
+    assert data["dice"] == {"generator": "splitmix64", "commitment": served.commitment(twin)}
+    first = view(client, data["id"], data["seats"][0]["token"])
+    assert first["game"] == "rome" and first["dice"]["commitment"] == data["dice"]["commitment"]
+    assert first["state"]["options"]["rules"]["hand_limit"] == 6
+
+
+def test_a_table_without_a_game_is_judges_and_kings_as_before(client):
+    response = client.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]})
+    assert response.status_code == 201
+    assert "game" not in response.json()
+    stored = client.app.state.service.store.load(response.json()["id"])
+    assert "game" not in stored.options
+
+
+def test_an_unknown_game_is_refused_in_each_language(client):
+    texts = set()
+    for lang in ("en", "es", "pt_BR"):
+        response = client.post(
+            "/api/games", json={"game": "chess", "seats": ROME_SEATS}, headers={"Accept-Language": lang}
+        )
+        assert response.status_code == 422
+        body = response.json()
+        assert body["key"] == "error.unknown_game" and body["params"]["game"] == "chess"
+        assert "chess" in body["text"]
+        texts.add(body["text"])
+    assert len(texts) == 3
+
+
+@pytest.mark.parametrize(
+    "rules,rule",
+    [
+        ({"mortality_draws": 10**9}, "mortality_draws"),
+        ({"deck": "../../etc/passwd"}, "deck"),
+        ({"no_such_rule": 1}, "no_such_rule"),
+        ({"hand_limit": "six"}, "hand_limit"),
+        ({"illness": True}, "illness"),  # an optional rule the engine does not play
+    ],
+)
+def test_hostile_rules_are_refused_naming_the_rule(client, rules, rule):
+    response = client.post("/api/games", json={"game": "rome", "seats": ROME_SEATS, "rules": rules})
+    assert response.status_code == 422, response.text
+    body = response.json()
+    assert body["key"] == "rome.error.rules_invalid" and body["params"]["rule"] == rule
+    assert rule in body["text"]
+
+
+@pytest.mark.parametrize("bot", ["greedy", "oracle", "mcts:100000", "neutral:3"])
+def test_a_bot_rome_cannot_seat_is_refused(client, bot):
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": bot}, {"kind": "bot", "bot": "neutral"}]
+    response = client.post("/api/games", json={"game": "rome", "seats": seats})
+    assert response.status_code == 422, response.text
+    assert response.json()["key"] == "error.bot"
+    takeover = client.post("/api/games", json={"game": "rome", "seats": ROME_SEATS, "takeover_bot": bot})
+    assert takeover.status_code == 422 and takeover.json()["key"] == "error.bot"
+
+
+@pytest.mark.parametrize(
+    "option,capability",
+    [
+        ({"hints": True}, "hints"),
+        ({"round_limit": 3}, "round_limit"),
+        ({"wave_pairs": 2}, "wave_pairs"),
+        ({"position": {"round": 1}}, "scenarios"),
+    ],
+)
+def test_a_rome_table_refuses_the_options_it_has_not(client, option, capability):
+    response = client.post("/api/games", json={"game": "rome", "seats": ROME_SEATS, **option})
+    assert response.status_code == 422, response.text
+    assert response.json()["key"] == "error.not_in_game"
+    assert response.json()["params"] == {"game": "rome", "capability": capability}
+
+
+def test_the_routes_rome_has_not_answer_not_in_game(client):
+    data = create(client)
+    game_id, token = data["id"], data["seats"][0]["token"]
+    headers = {"X-Seat-Token": token}
+    wait_for_seat(client, game_id, token)
+    answers = {
+        "hints": client.post(f"/api/games/{game_id}/hint", headers=headers),
+        "review": client.get(f"/api/games/{game_id}/review", headers=headers),
+        "world_map": client.get(f"/api/games/{game_id}/board.svg"),
+        "world_map ": client.get(f"/api/games/{game_id}/world"),
+        "action_log": client.get(f"/api/games/{game_id}/log"),
+        "action_log ": client.get(f"/api/games/{game_id}/replay"),
+        "undo": client.post(
+            f"/api/games/{game_id}/actions", headers=headers, json={"action": {"type": "undo", "player": 0}}
+        ),
+    }
+    for capability, response in answers.items():
+        assert response.status_code == 422, (capability, response.text)
+        assert response.json()["key"] == "error.not_in_game"
+        assert response.json()["params"]["capability"] == capability.strip()
+        assert response.json()["text"]
+
+
+# --- views -----------------------------------------------------------------------------------
+
+
+def test_a_seat_sees_its_own_hand_and_treasury_and_none_of_the_others(client):
+    """VG 1.04.9, 1.06.31: a faction's hand and treasury are its own; the others' hands are
+    counted, never shown; the deck is only its size."""
+    data = create(client, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "neutral"}])
+    game_id = data["id"]
+    tokens = [data["seats"][0]["token"], data["seats"][1]["token"]]
+    engine = client.app.state.service.games[game_id].game
+    for seat, token in enumerate(tokens):
+        seen = view(client, game_id, token)
+        assert seen["seat"] == seat
+        for faction in seen["state"]["factions"]:
+            truth = engine.state.factions[faction["seat"]]
+            if faction["seat"] == seat:
+                assert faction["hand"] == truth.hand and faction["treasury"] == truth.treasury
+            else:
+                assert faction["hand"] == len(truth.hand) and faction["treasury"] is None
+        assert seen["state"]["deck"] == len(engine.state.deck)
+        assert seen["state"]["rng"] == 0 and seen["state"]["options"]["seed"] == 0
+    watched = client.get(f"/api/games/{game_id}/spectate").json()
+    assert watched["seat"] is None and watched["legal_actions"] == []
+    assert all(isinstance(f["hand"], int) and f["treasury"] is None for f in watched["state"]["factions"])
+    assert watched["state"]["options"]["seed"] == 0 and watched["state"]["options"]["key"] is None
+
+
+def test_the_views_notifications_are_the_report_in_the_readers_language(client):
+    data = create(client)
+    game_id, token = data["id"], data["seats"][0]["token"]
+    wait_for_seat(client, game_id, token)
+    en = view(client, game_id, token, lang="en")["notifications"]
+    es = view(client, game_id, token, lang="es")["notifications"]
+    assert en and [n["key"] for n in en] == [n["key"] for n in es]
+    assert [n["text"] for n in en] != [n["text"] for n in es]
+    assert "report" not in view(client, game_id, token)["state"]
+
+
+def test_a_seats_socket_gets_a_full_view_then_deltas_that_rebuild_it(client):
+    """Three humans: nothing moves but the actions sent here. After each, the socket's deltas
+    applied to what it holds give the seat's whole view, byte for byte as JSON decodes it."""
+    humans = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
+    data = create(client, seats=humans)
+    game_id = data["id"]
+    tokens = [s["token"] for s in data["seats"]]
+    with client.websocket_connect(f"/ws/games/{game_id}", headers={"X-Seat-Token": tokens[0]}) as ws:
+        held = apply_update(None, ws.receive_json())
+        assert held is not None and held["game"] == "rome"
+        deltas = 0
+        for _ in range(8):
+            owing = held["waiting_for"][0]
+            legal = view(client, game_id, tokens[owing])["legal_actions"]
+            act(client, game_id, tokens[owing], legal[0])
+            fresh = view(client, game_id, tokens[0])
+            while held["version"] < fresh["version"]:
+                message = ws.receive_json()
+                deltas += message["type"] == "delta"
+                held = apply_update(held, message)
+                assert held is not None
+            assert {k: v for k, v in held.items() if k != "server_time"} == {
+                k: v for k, v in fresh.items() if k != "server_time"
+            }
+        assert deltas == 8
+
+
+# --- actions ---------------------------------------------------------------------------------
+
+
+def test_an_illegal_action_is_refused_naming_its_rule_and_changes_nothing(client):
+    """R1: an action answers a decision the faction owes; anything else is refused whole."""
+    data = create(client)
+    game_id, token = data["id"], data["seats"][0]["token"]
+    before = wait_for_seat(client, game_id, token)
+    legal = before["legal_actions"]
+    wrong = next({"type": t, "player": 0} for t in ("done", "skip", "roll") if {"type": t, "player": 0} not in legal)
+    for action in (wrong, {"type": "persuade", "player": 0}, {"type": "no_such_action", "player": 0}):
+        response = client.post(
+            f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token}, json={"action": action}
+        )
+        assert response.status_code == 422, response.text
+        body = response.json()
+        assert body["key"].startswith("rome.error.") and body["rule"] and body["text"]
+        after = view(client, game_id, token)
+        assert after["seq"] == before["seq"] and after["state"] == before["state"]
+    response = client.post(
+        f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token}, json={"action": {**legal[0], "player": 1}}
+    )
+    assert response.status_code == 403 and response.json()["key"] == "error.wrong_seat"
+
+
+def test_a_seat_plays_its_decisions_and_the_bots_theirs(client):
+    data = create(client)
+    game_id, token = data["id"], data["seats"][0]["token"]
+    seen = play(client, game_id, token, actions=15)
+    live = client.app.state.service.games[game_id]
+    players = {a.player for a in live.game.log}
+    assert {0, 1, 2} <= players or seen["ending"]
+    assert seen["seq"] <= len(live.game.log)  # the bots may have moved on since the view
+
+
+# --- persistence -----------------------------------------------------------------------------
+
+
+def restart_keeps_the_table(url: str, monkeypatch) -> None:
+    monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
+    with TestClient(create_app(url, allow_seeds=True)) as first:
+        data = create(first)
+        game_id, token = data["id"], data["seats"][0]["token"]
+        before = play(first, game_id, token, actions=12)
+        log = [dict(r["action"]) for r in first.app.state.service.store.load(game_id, all_actions=True).all_actions]
+    with TestClient(create_app(url, allow_seeds=True)) as second:
+        after = view(second, game_id, token)
+        assert after["seq"] == before["seq"] and after["state"] == before["state"]
+        assert after["legal_actions"] == before["legal_actions"]
+        assert [n["id"] for n in after["notifications"]] == [n["id"] for n in before["notifications"]]
+        # the stored log replays to the same game, and the table plays on
+        assert SERVED["rome"] is second.app.state.service.games[game_id].served
+        replayed = [
+            second.app.state.service.games[game_id].kit.action_to_dict(a)
+            for a in second.app.state.service.games[game_id].game.log
+        ]
+        assert replayed == log
+        play(second, game_id, token, actions=3)
+
+
+def test_a_rome_table_survives_a_restart_on_sqlite(db_url, monkeypatch):
+    restart_keeps_the_table(db_url, monkeypatch)
+
+
+def test_a_rome_table_survives_a_restart_on_postgresql(monkeypatch):
+    from postgres_support import postgres_schema
+
+    with postgres_schema("rome_tables") as (_, _, url):
+        restart_keeps_the_table(url, monkeypatch)
