@@ -201,9 +201,12 @@ def test_a_seat_sees_its_own_hand_and_treasury_and_none_of_the_others(client):
         assert seen["state"]["deck"] == len(engine.state.deck)
         assert seen["state"]["rng"] == 0 and seen["state"]["options"]["seed"] == 0
     watched = client.get(f"/api/games/{game_id}/spectate").json()
-    assert watched["seat"] is None and watched["legal_actions"] == []
-    assert all(isinstance(f["hand"], int) and f["treasury"] is None for f in watched["state"]["factions"])
-    assert watched["state"]["options"]["seed"] == 0 and watched["state"]["options"]["key"] is None
+    with client.websocket_connect(f"/ws/games/{game_id}/spectate") as ws:
+        live = ws.receive_json()["view"]
+    for seen in (watched, live):
+        assert seen["seat"] is None and seen["legal_actions"] == [] and seen["my_decisions"] == []
+        assert all(isinstance(f["hand"], int) and f["treasury"] is None for f in seen["state"]["factions"])
+        assert seen["state"]["options"]["seed"] == 0 and seen["state"]["options"]["key"] is None
 
 
 def test_the_views_notifications_are_the_report_in_the_readers_language(client):
@@ -313,3 +316,29 @@ def test_a_rome_table_survives_a_restart_on_postgresql(monkeypatch):
 
     with postgres_schema("rome_tables") as (_, _, url):
         restart_keeps_the_table(url, monkeypatch)
+
+
+def test_a_ballot_is_secret_until_the_tally(client):
+    """The Senate's vote (R90, the review's secret ballots): while a vote is open, a faction sees
+    its own ballot and of the others only that they voted; a spectator sees no ballot."""
+    data = create(client, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
+    game_id = data["id"]
+    tokens = [s["token"] for s in data["seats"]]
+    engine = client.app.state.service.games[game_id].game
+    for _ in range(600):
+        sitting = engine.state.scratch.get("senate") or {}
+        ballots = sitting.get("ballots") or {}
+        if ballots and "veto" not in ballots:
+            break
+        owing = view(client, game_id, tokens[0])["waiting_for"][0]
+        act(client, game_id, tokens[owing], view(client, game_id, tokens[owing])["legal_actions"][0])
+    else:
+        raise AssertionError("no open vote in 600 actions")
+    truth = dict(ballots)
+    for seat, token in enumerate(tokens):
+        seen = view(client, game_id, token)["state"]["scratch"]["senate"]["ballots"]
+        assert set(seen) == set(truth)
+        for voter, ballot in seen.items():
+            assert ballot == (truth[voter] if voter == str(seat) else "voted")
+    watched = client.get(f"/api/games/{game_id}/spectate").json()["state"]["scratch"]["senate"]["ballots"]
+    assert set(watched.values()) == {"voted"}

@@ -73,14 +73,14 @@ async def reading(live: LiveGame) -> AsyncIterator[None]:
         live.lock.release()
 
 
-def owed_decisions(game: Game, seat: int) -> list[str]:
+def owed_decisions(game: Any, seat: int) -> list[str]:
     """The decisions `seat` owes now, each named by where the round machine posted it and
     what it is (round, phase, step, kind, subject): a turn keeps its name through its free
-    steps and their Undo, and loses it once answered (the machine moves on)."""
+    steps and their Undo, and loses it once answered (the machine moves on). A Republic of
+    Rome game (the engine's object, as `live.game`) names its turn where J&K names its round."""
     state = game.state
-    return sorted(
-        f"{state.round}.{state.phase}.{state.step}.{d.kind}.{d.subject}" for d in state.pending if d.player == seat
-    )
+    when = state.round if hasattr(state, "round") else state.turn
+    return sorted(f"{when}.{state.phase}.{state.step}.{d.kind}.{d.subject}" for d in state.pending if d.player == seat)
 
 
 @dataclass(eq=False)
