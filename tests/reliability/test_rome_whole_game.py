@@ -6,7 +6,8 @@ the clients reconnect and play on to the end. The game's export then passes `jud
 against the commitment published at creation (the dice's commit-reveal), and each client's view
 rebuilt from its deltas is the one the server answers over HTTP.
 
-    JUDGES_ROME_KILL_AT   the action count after which the server is killed (default 150)
+    JUDGES_ROME_KILL_AT   the action count after which the server is killed (default 100; the
+                          shortest games seen end after some 200)
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from seats_support import seat_tokens  # noqa: E402
 from server_process import Server  # noqa: E402
 
-KILL_AT = int(os.environ.get("JUDGES_ROME_KILL_AT", "150"))
+KILL_AT = int(os.environ.get("JUDGES_ROME_KILL_AT", "100"))
 SEATS = [
     {"kind": "human", "name": "Cato"},
     {"kind": "bot", "bot": "neutral"},
@@ -152,9 +153,11 @@ def test_a_whole_rome_game_over_the_api_survives_a_kill_and_verifies(tmp_path):
         end = play_until(server, game_id, players, lambda v: v["ending"] is not None)
         assert end["ending"] and end["dice"]["seed"]  # the seed is revealed once the game is over
         for p in players:  # the view rebuilt from the socket's deltas is the server's
-            p.read()
             with httpx.Client(timeout=30) as http:
                 fresh = http.get(f"{server.base}/api/games/{game_id}/view", headers={"X-Seat-Token": p.token}).json()
+            deadline = time.monotonic() + WAIT
+            while (p.view is None or p.view["version"] < fresh["version"]) and time.monotonic() < deadline:
+                p.read()  # the last deltas may still be on their way
             assert p.view is not None
             assert p.view["seq"] == fresh["seq"] and p.view["state"] == fresh["state"]
             assert p.view["ending"] == fresh["ending"] and p.view["winners"] == fresh["winners"]
