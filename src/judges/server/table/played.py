@@ -17,15 +17,43 @@ from typing import Any
 
 import msgspec
 
+from ...engine import Game
 from ...engine.dice import key_bytes
+from ...engine.state import GameState, Notification, upgrade_options
+from ...engine.undo import TakeBack
 from ...games.judges_game import JUDGES_SERVED, JudgesGame
 from ...games.protocol import GameProtocol
 from ...games.registry import GAMES, SERVED
 from ...games.rome_game import ROME_SERVED, RomeProtocolGame
 from ...games.served import ServedGame
+from ...verify import new_game
 from ..errors import ServiceError
 
-DEFAULT_GAME = "judges"  # a table created without "game", and every table stored before the column
+DEFAULT_GAME = "judges"
+
+
+def snapshot_data(game: Game) -> dict[str, Any]:
+    """A Judges & Kings game's snapshot: its state, notifications and take-back, not its log."""
+    data: dict[str, Any] = game.to_dict()
+    del data["log"]
+    return data
+
+
+def new_table_game(options: dict[str, Any], position: dict[str, Any] | None) -> Game:
+    """The setup position, or a scenario position on top of it (docs/scenarios.md)."""
+    return new_game(options, position)
+
+
+def game_from_snapshot(data: dict[str, Any]) -> Game:
+    # JSON turned the integer keys of the state's dicts into strings: str_keys converts them back.
+    state = msgspec.convert(
+        {**data["state"], "options": upgrade_options(data["state"]["options"])}, GameState, str_keys=True
+    )
+    notifications = msgspec.convert(data["notifications"], list[Notification], str_keys=True)
+    game = Game(state, notifications=notifications)
+    if data.get("takeback"):  # a seat's free steps that an Undo may still take back (absent from older snapshots)
+        game.takeback = TakeBack.from_builtins(data["takeback"])
+    return game  # a table created without "game", and every table stored before the column
 
 
 class JudgesKit:
@@ -44,8 +72,6 @@ class JudgesKit:
         return Options(players=players, rules=rules, **extra, **dice)
 
     def new(self, options: dict[str, Any], position: dict[str, Any] | None = None) -> Any:
-        from .tables import new_table_game
-
         return new_table_game(options, position)
 
     def action_from_dict(self, data: dict[str, Any]) -> Any:
@@ -59,13 +85,9 @@ class JudgesKit:
         return action_to_dict(action)
 
     def snapshot(self, game: Any) -> dict[str, Any]:
-        from .tables import snapshot_data
-
         return snapshot_data(game)
 
     def from_snapshot(self, data: dict[str, Any]) -> Any:
-        from .tables import game_from_snapshot
-
         return game_from_snapshot(data)
 
     def rules_version(self) -> int:

@@ -44,6 +44,7 @@ from .bot_runner import BotRunner
 from .events import ChatPosted, Committed, Events, SeatChanged, Settled, Stale
 from .fanout import Fanout, make_fanout
 from .hub import Hub
+from .played import game_from_snapshot
 from .runtime import Runtime
 from .seating import Seating
 from .sync import Sync
@@ -56,11 +57,10 @@ from .tables import (
     Subscriber,
     ViewGroup,
     bot_seed,
-    game_from_snapshot,
 )
 from .views import Views, encode_payload
 
-_game_from_snapshot = game_from_snapshot  # its name before server/table/tables.py
+_game_from_snapshot = game_from_snapshot  # its name before server/table/tables.py (now played.py)
 
 __all__ = [
     "MAX_MCTS_BUDGET",

@@ -11,16 +11,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import msgspec
-
 from ...bots import make_bot
-from ...engine import Action, Game
+from ...engine import Action
 from ...engine.errors import RuleError
-from ...engine.state import GameState, Notification, upgrade_options
-from ...engine.undo import TakeBack
 from ...games.protocol import GameProtocol
 from ...games.served import ServedGame
-from ...verify import new_game
 from ..errors import ServiceError, StoreUnavailable
 from ..store import hash_token
 from .played import DEFAULT_GAME, KITS, TableKit
@@ -221,32 +216,9 @@ def deadlines(live: LiveGame, turn_timer: float | None, now: float) -> dict[int,
     return {}
 
 
-def snapshot_data(game: Game) -> dict:
-    data = game.to_dict()
-    del data["log"]
-    return data
-
-
-def new_table_game(options: dict, position: dict | None) -> Game:
-    """The setup position, or a scenario position on top of it (docs/scenarios.md)."""
-    return new_game(options, position)
-
-
 def bot_seed(options: Any, seat: int, game: str = DEFAULT_GAME) -> int:
     """The seed of a bot seat's own choices (server/table/played.py's `bot_seed`)."""
     return played_bot_seed(game, options, seat)
-
-
-def game_from_snapshot(data: dict) -> Game:
-    # JSON turned the integer keys of the state's dicts into strings: str_keys converts them back.
-    state = msgspec.convert(
-        {**data["state"], "options": upgrade_options(data["state"]["options"])}, GameState, str_keys=True
-    )
-    notifications = msgspec.convert(data["notifications"], list[Notification], str_keys=True)
-    game = Game(state, notifications=notifications)
-    if data.get("takeback"):  # a seat's free steps that an Undo may still take back (absent from older snapshots)
-        game.takeback = TakeBack.from_builtins(data["takeback"])
-    return game
 
 
 def check_bot(spec: str, label: str, game: str = DEFAULT_GAME) -> None:
