@@ -342,3 +342,60 @@ def test_a_ballot_is_secret_until_the_tally(client):
             assert ballot == (truth[voter] if voter == str(seat) else "voted")
     watched = client.get(f"/api/games/{game_id}/spectate").json()["state"]["scratch"]["senate"]["ballots"]
     assert set(watched.values()) == {"voted"}
+
+
+def test_a_seat_left_to_the_takeover_bot_is_played_by_romes_neutral_bot(client):
+    """A player who leaves hands the seat to the table's takeover bot (Rome's default: neutral),
+    which answers the seat's decisions until the player takes it back; the seats' events say so."""
+    data = create(client)
+    game_id, token = data["id"], data["seats"][0]["token"]
+    headers = {"X-Seat-Token": token}
+    before = wait_for_seat(client, game_id, token)
+    live = client.app.state.service.games[game_id]
+    assert live.takeover_bot == "neutral"
+    away = client.post(f"/api/games/{game_id}/seat/away", headers=headers)
+    assert away.status_code == 200 and away.json()["away"] is True
+    deadline = time.time() + 30
+    while not any(a.player == 0 for a in live.game.log[before["seq"] :]) and not live.played.is_over:
+        assert time.time() < deadline, "the takeover bot never played the seat"
+        time.sleep(0.02)
+    refused = client.post(
+        f"/api/games/{game_id}/actions", headers=headers, json={"action": {"type": "done", "player": 0}}
+    )
+    assert refused.status_code == 409 and refused.json()["key"] == "error.seat_away"
+    back = client.post(f"/api/games/{game_id}/seat/back", headers=headers)
+    assert back.status_code == 200 and back.json()["away"] is False
+    seen = view(client, game_id, token)
+    assert seen["seats"][0]["away"] is False
+    assert [e["key"] for e in seen["seat_events"]][-2:] == ["notification.seat_bot", "notification.seat_back"]
+    assert all(e["title"] for e in seen["seat_events"])
+
+
+def test_a_finished_rome_table_is_exported_verified_and_never_rated(client):
+    """R232: four active wars end the game (one here: `wars_lose_game`); the export reveals the
+    seed that hashes to the commitment published at creation, `judges verify` replays it; Rome
+    has no ratings, so the finished table is recorded unrated (reason "game")."""
+    from sqlalchemy import select
+
+    from judges.server.community.rating_tables import rated_games_table
+    from judges.verify import verify_export
+
+    data = create(client, rules={"wars_lose_game": 1})
+    game_id, token = data["id"], data["seats"][0]["token"]
+    headers = {"X-Seat-Token": token}
+    assert client.get(f"/api/games/{game_id}/export", headers=headers).status_code == 409
+    assert client.post(f"/api/games/{game_id}/seat/away", headers=headers).status_code == 200
+    end = wait_for_seat(client, game_id, token, seat=-1, timeout=60)
+    assert end["ending"] and end["dice"]["seed"] and end["legal_actions"] == []
+    export = client.get(f"/api/games/{game_id}/export", headers=headers)
+    assert export.status_code == 200
+    verified = verify_export(export.json(), data["dice"]["commitment"])
+    assert verified.ending == end["ending"] and verified.actions == end["seq"]
+    store = client.app.state.service.store
+    deadline = time.time() + 30
+    row = None
+    while row is None and time.time() < deadline:
+        with store.engine.connect() as conn:
+            row = conn.execute(select(rated_games_table).where(rated_games_table.c.game_id == game_id)).first()
+        time.sleep(0.05)
+    assert row is not None and not row.rated and row.reason == "game"
