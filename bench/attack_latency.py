@@ -1,4 +1,4 @@
-"""An honest player's action latency while the server is attacked (issue 34, items 1, 2, 4).
+"""An honest player's action latency while the server is attacked.
 
 Starts `judges serve` (SQLite in a temporary folder) and plays an honest two-seat game by
 HTTP (end the turn when legal, else the first legal action), timing each POST of an action,

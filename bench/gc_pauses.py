@@ -6,7 +6,7 @@ left is what the collector does with what serving leaves in memory, measured in 
 the thread (`time.thread_time`), which another program on the machine hardly moves.
 
 Each policy runs in a process of its own, alternating, `--rounds` times:
-  tuned   what `judges serve` did before issue 32: start-up frozen, thresholds (20000, 20, 20)
+  tuned   the collector tuned at start-up only: start-up frozen, thresholds (20000, 20, 20)
   young   that, and what survives any collection frozen at once (server/memory.py)
 
 Run: PYTHONPATH=src .venv/bin/python bench/gc_pauses.py [--games 500] [--actions 12000] [--rounds 3]

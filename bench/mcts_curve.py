@@ -14,8 +14,8 @@ table to OUT/curve.md and the plot to OUT/curve.png (95 % Wilson intervals as er
     .venv/bin/python bench/mcts_curve.py --plot-only --out docs/bots/curve   # redraw from curve.json
 
 `--extra FILE` adds points measured elsewhere (a JSON list of objects with label, wins, games,
-ms_per_decision, optional ms_per_searched and note), drawn in grey: e.g. the old default,
-measured on the tree before issue 14.
+ms_per_decision, optional ms_per_searched and note), drawn in grey: e.g. an older
+default, measured on an older tree.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """An honest player's action latency while a game is watched by many spectators, and while a
-seat floods the server with resyncs (issue 34, item 4), against a real server process.
+seat floods the server with resyncs, against a real server process.
 
 It starts `judges serve` (a SQLite file in a temporary folder; `--src` names the source tree
 to serve, e.g. an older checkout's `src`, to compare) and runs these scenarios, each on a

@@ -6,6 +6,7 @@ one of its headings."""
 
 from __future__ import annotations
 
+import ast
 import re
 import shlex
 import subprocess
@@ -178,3 +179,15 @@ def test_the_architecture_map_names_every_module():
     assert len(modules) > 100
     unnamed = [m for m in modules if not re.search(rf"(?<!\w){re.escape(m.rsplit('/', 1)[-1])}\b", text)]
     assert sorted(unnamed) == []
+
+
+def test_no_docstring_cites_an_issue_number():
+    """A docstring says what the code does; which issue asked for it is the history's (git log)."""
+    cited = []
+    for path in sorted([*ROOT.glob("src/**/*.py"), *ROOT.glob("tests/**/*.py"), *ROOT.glob("bench/*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                doc = ast.get_docstring(node, clean=False) or ""
+                if re.search(r"\b[Ii]ssues? ?#?[0-9]+", doc):
+                    cited.append(f"{path.relative_to(ROOT)}:{getattr(node, 'name', '')}")
+    assert cited == []

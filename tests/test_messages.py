@@ -1,4 +1,4 @@
-"""Issue 32 (3): the messages — report lines and notifications — registered like the decisions
+"""The messages — report lines and notifications — registered like the decisions
 (`judges.engine.messages`): each key declared once, beside the code that emits it, with typed
 parameters and its manual chapter; the renderer, the manual's links and the screen derive from
 the declarations.

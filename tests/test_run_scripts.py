@@ -1,4 +1,4 @@
-"""Issue 29, item 11: `scripts/run.sh` starts the server quickly and says the truth.
+"""`scripts/run.sh` starts the server quickly and says the truth.
 
 - The install is stamped (a hash of pyproject.toml and scripts/setup.sh in .venv): a start whose
   stamp matches runs no pip at all; a changed pyproject.toml installs again.

@@ -1,7 +1,6 @@
 """The screen's controls as a player reaches them: a real click (or tap) on a piece at a point
 where the piece itself is hit (not a general standing over a settlement), and a survey of every
-action the screen's controls send in a position (issue 29, item 3: every legal action is
-reachable).
+action the screen's controls send in a position (every legal action is reachable).
 
 The survey answers every request to POST /actions itself (nothing is applied), so that every
 control of one position can be tried: the windows' choices, the Actions panel's buttons, each

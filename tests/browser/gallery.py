@@ -1,4 +1,4 @@
-"""The documentation's gallery (issue 29): every moment of a game at 1400x900 (3 players),
+"""The documentation's gallery: every moment of a game at 1400x900 (3 players),
 1280x720 (5 players) and on a phone (390x844, touch), in docs/screenshots/<profile>-<moment>.png
 with an index, docs/screenshots/README.md.
 

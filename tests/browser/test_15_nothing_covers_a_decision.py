@@ -1,4 +1,4 @@
-"""§ 15 What the player sees — nothing covers a decision (issue 29, item 6):
+"""§ 15 What the player sees — nothing covers a decision:
 
 - the phase track is never cut ("Inco…", "An…"): each of the seven phases shows its whole name
   at 1280 px and wider, in English, Spanish and Portuguese, beside whom the game waits for;

@@ -1,4 +1,4 @@
-"""§ 15 What the player sees — a phone one can play on (issue 29, item 5), at 390×844 with a
+"""§ 15 What the player sees — a phone one can play on, at 390×844 with a
 touch screen, in English and in Spanish:
 
 - the status bar (round, phase, Wrath x/13, whose turn) stays on screen while the page scrolls;

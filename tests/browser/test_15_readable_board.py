@@ -1,4 +1,4 @@
-"""§ 15 What the player sees — a board read without zooming (issue 29, item 4):
+"""§ 15 What the player sees — a board read without zooming:
 
 - the map fills the width of its frame (which scrolls up and down), no empty band beside it, and
   takes 55 % of a 1400-px window or more, every panel a player needs still in sight;

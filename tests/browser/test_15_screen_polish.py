@@ -1,4 +1,4 @@
-"""§ 15 What the player sees — the screen's polish after a Board Game Arena review (issue 12):
+"""§ 15 What the player sees — the screen's polish after a Board Game Arena review:
 
 - whom the game waits for stays whole in the top bar at 1400 px, in the longest language;
 - on a phone the board is as tall as the fitted map (no empty bands), the top bar's rows hold

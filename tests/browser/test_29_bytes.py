@@ -1,4 +1,4 @@
-"""Issue 29, item 9 ("Bytes"), measured in Chromium through its network log (CDP Network
+"""The bytes a game costs, measured in Chromium through its network log (CDP Network
 events): a whole 4-player game played by clicking transfers at most 2 MB, and a click on a
 Fast 3G profile is answered on the screen in under 300 ms.
 

@@ -1,4 +1,4 @@
-"""Issue 29, item 8: errors are pages, not JSON. A bad game address, a spent invitation and the
+"""Errors are pages, not JSON. A bad game address, a spent invitation and the
 replay of a game still running answer a page in the reader's language with a way back home
 (at 1400x900 and on a phone, in English and Spanish); a replay opens at step 0."""
 

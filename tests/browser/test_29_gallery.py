@@ -1,4 +1,4 @@
-"""Issue 29, "done when": screenshots of every moment (start, movement with a selection,
+"""Screenshots of every moment (start, movement with a selection,
 acquisitions, a battle with its dice, each window, elimination, final table, replay step 0) at
 1400x900, 1280x720 (5 players) and 390x844, made by `bash scripts/screenshots.sh`
 (tests/browser/gallery.py), with an index; the README's picture is one of them."""

@@ -1,4 +1,4 @@
-"""Issue 29, item 10 — the numbers agree: the Players panel and the final table count a
+"""The numbers agree: the Players panel and the final table count a
 player's settlements the same way, those the player controls (§ 2: a garrison's owner, else
 the one player whose free generals stand there; the count the tie-break compares), both from
 the engine's `victory.standings`."""

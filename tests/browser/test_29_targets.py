@@ -1,4 +1,4 @@
-"""Issue 29, items 1 and 3 — what a click on the board does:
+"""What a click on the board does:
 
 - a click on another of one's own generals selects him (and his tooltip says so); it never
   moves the selected general onto his hex: that is a click on the settlement (or hex) beside

@@ -1,4 +1,4 @@
-"""Issue 29, items 2 and 7, in the browser.
+"""Taking back and feedback, in the browser.
 
 - **Undo** (§ 4 Taking back): a general moved by clicking comes back with the Undo button or
   Ctrl+Z, and his step is struck through in the log; once something is revealed (a card drawn)

@@ -1,4 +1,4 @@
-"""Issue 29, "done when": whole games finished by clicking only, one at 1400x900 in English,
+"""Whole games finished by clicking only, one at 1400x900 in English,
 one on a phone (390x844, touch) in Spanish.
 
 The human seat (Deborah) plays every decision of hers on the screen: the windows' choices, a

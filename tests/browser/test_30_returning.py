@@ -1,4 +1,4 @@
-"""Players who come back (issue 30) in the browser: the game page's title and the browser's
+"""Players who come back in the browser: the game page's title and the browser's
 notification say it is your turn; a rematch from "My games"; the leaderboard and player pages."""
 
 from __future__ import annotations

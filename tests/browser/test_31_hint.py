@@ -1,4 +1,4 @@
-"""Issue 31, item 2, in the browser: the Hint button of the actions panel asks the server for the
+"""The hint in the browser: the Hint button of the actions panel asks the server for the
 strong bot's choice (a POST from the game's page), lists its reasons in the reader's language and
 rings its target on the board; the hint stays for the whole decision, free steps included, and is
 counted once; a table without hints shows no button."""

@@ -1,4 +1,4 @@
-"""Issue 31, items 1 and 3: /learn, the guided first game, runs from its first lesson to the court's
+"""/learn, the guided first game, runs from its first lesson to the court's
 table, and from the court's lessons to the real game against easy bots, in each language, by
 clicking only what the guide rings (or its Next); the course is left and resumed half-way; the
 round's table's final screen shows the review of the player's costliest decisions; in Spanish

@@ -1,4 +1,4 @@
-"""Accounts in the browser (issue 30): a player signs up and creates a game in one browser; a
+"""Accounts in the browser: a player signs up and creates a game in one browser; a
 second browser (another device) signs in to the same account, finds the game under "My games"
 with its turn marked, opens it and plays the same seat."""
 

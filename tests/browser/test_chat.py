@@ -1,4 +1,4 @@
-"""Table talk in the browser (issue 16): two human seats and a spectator on a server of the
+"""Table talk in the browser: two human seats and a spectator on a server of the
 test's own (it is restarted). A table message reaches both seats and the spectator; a private
 one only its addressee; both histories survive a reload and a server restart; a message with
 `<script>` and a right-to-left override shows as text; the rate limit answers clearly; a

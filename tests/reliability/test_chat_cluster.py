@@ -1,4 +1,4 @@
-"""Table talk across processes (issue 16): two real `judges serve` processes on one PostgreSQL
+"""Table talk across processes: two real `judges serve` processes on one PostgreSQL
 schema. A message sent through one reaches the sockets on the other that may read it (through
 LISTEN/NOTIFY, or Redis pub/sub), in the order the store gave their ids, and nobody else's;
 a socket opened afterwards on either gets the same history.

@@ -12,7 +12,7 @@ PostgreSQL schema serve one game whose seats are split across them.
   through the other process, keeps it until the other player present agrees (through
   that process too);
 - a seat bound to an account through one process is played, signed in only, through the
-  other at once (issue 30);
+  other at once;
 - the database failing under the servers (`pg_terminate_backend` in a loop, then a long
   `LOCK TABLE games` taken while a human seat owes a decision, so that its action meets it)
   leaves no socket silent and no game stuck once it answers again.
@@ -298,7 +298,7 @@ def test_a_seat_claimed_through_one_process_is_honoured_at_once_by_the_other_fif
 
 
 def test_a_seat_bound_to_an_account_through_one_process_is_honoured_at_once_by_the_other(pg, tmp_path):
-    """Issue 30: a signed-in player claims a seat through B; his next request, signed in only
+    """A signed-in player claims a seat through B; his next request, signed in only
     (no seat credential), reaches A before the fan-out does. A looks the binding up in the store
     before it refuses, so the account plays its new seat through either process."""
     _, _, url, _ = pg

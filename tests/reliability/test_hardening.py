@@ -1,4 +1,4 @@
-"""Hardening (issue 34): the attacks of an outsider and of a host, each reproduced.
+"""Hardening: the attacks of an outsider and of a host, each reproduced.
 
 1. Hostile rules: every count of `Rules` has a maximum (RULE_MAXIMA), refused with 422 and a
    translated message; a stored game beyond the bounds is refused at load, not replayed.

@@ -1,4 +1,4 @@
-"""§ 4 Taking back [D] (rules reference § 4, issue 29 item 2).
+"""§ 4 Taking back [D] (rules reference § 4).
 
 A player may take back the free steps of their turn — a move, troops taken or left, the Ark
 picked up or dropped, a purchase that draws no card — one at a time, last first, until

@@ -1,4 +1,4 @@
-"""Issue 29, item 9 ("Bytes"), on the server's side: answers are compressed, the board reaches
+"""The bytes a game costs, on the server's side: answers are compressed, the board reaches
 a screen as the line edits from the drawing it holds (server/table/textdelta.py, GET .../follow), and
 the middlewares that read request bodies still refuse what they refused. The whole game's
 transfer, measured in Chromium: tests/browser/test_29_bytes.py."""

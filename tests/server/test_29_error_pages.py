@@ -1,4 +1,4 @@
-"""Issue 29, item 8: an error met while browsing answers a page in the reader's language with
+"""An error met while browsing answers a page in the reader's language with
 a way back home (server/html.py); the API keeps its JSON errors. The browser's side:
 tests/browser/test_29_error_pages.py."""
 

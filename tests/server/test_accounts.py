@@ -1,4 +1,4 @@
-"""Accounts (issue 30, docs/accounts.md): sign up, in and out; sessions stored hashed and rotated;
+"""Accounts (docs/accounts.md): sign up, in and out; sessions stored hashed and rotated;
 sign-in rate-limited and answering alike whatever the name; a seat taken while signed in is
 played from any browser signed in to the account; my games."""
 
@@ -245,7 +245,7 @@ def test_my_games_lists_the_accounts_games_with_your_turn(client):
 
 
 def test_an_account_holds_one_seat_of_a_table(client):
-    """Issue 34's rule, for accounts: a player seated at a table claims no second seat of it,
+    """One seat per player at a table, for accounts: a player seated at a table claims no second seat of it,
     even from a browser holding no seat cookie (signed in only)."""
     sign_up(client)
     data = client.post("/api/games", json={"seats": TWO_HUMANS, "seed": 7}).json()

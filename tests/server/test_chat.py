@@ -1,4 +1,4 @@
-"""Table talk (issue 16, server/community/chat.py): the table's chat, the spectators' channel and private
+"""Table talk (server/community/chat.py): the table's chat, the spectators' channel and private
 conversations; stored before acknowledged, delivered to exactly the sockets that may read them,
 replayed to a socket that opens; cleaned, limited, closable by the host; never a bot's input."""
 

@@ -1,5 +1,5 @@
 """§ 5.5 through the server: a prophet's owner facing ten cards in the Events Area gets a small
-view, and plays the choice card by card through the API (issue 34, item 7).
+view, and plays the choice card by card through the API.
 
 Before, the view listed every combination of terrains: 3¹⁰ = 59,049 legal actions with their
 labels, 20.1 MB built in seconds, at every request of that seat."""

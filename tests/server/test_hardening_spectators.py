@@ -1,5 +1,4 @@
-"""Server hardening (issue 34, items 4, 5 and 8): each test plays the attack the issue measured
-and fails on the server before the fix.
+"""Server hardening: each test plays an attack and would fail on a server without its defence.
 
 - Spectators and resyncs (4): spectator sockets are limited per client address and per game,
   their public view is built once per version and language, a seat socket's resyncs are

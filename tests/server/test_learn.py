@@ -1,4 +1,4 @@
-"""Issue 31, item 1: the guided first game's script (server/advice/learn.py). Each table's lessons are
+"""The guided first game's script (server/advice/learn.py). Each table's lessons are
 played in the engine as the guide asks (the greedy bots answering between the steps, as on the
 server): every action the guide asks for is legal when it is asked, every step's condition then
 holds, and the course passes through every phase of a round, a Judgment, invaders, an event, a

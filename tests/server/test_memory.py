@@ -1,4 +1,4 @@
-"""Issue 32 item 7, the collector while serving (server/memory.py): what survives a collection is
+"""The collector while serving (server/memory.py): what survives a collection is
 frozen, so that no later collection walks it again (the middle generation's collections were
 the tail of the load benchmark's latency); a full collection still frees the cycles among
 frozen objects."""

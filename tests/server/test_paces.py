@@ -1,4 +1,4 @@
-"""Games over days and abandoned games (issue 30, docs/accounts.md "Paces and notices"): a
+"""Games over days and abandoned games (docs/accounts.md "Paces and notices"): a
 24-hour pace's decision owed is told by e-mail through a real local SMTP server (aiosmtpd,
 started here), one digest a player, with links that sign the player in to the seat; past the
 deadline the takeover bot plays the turn and the seat's record counts the missed deadline; a

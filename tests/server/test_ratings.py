@@ -1,4 +1,4 @@
-"""Ratings (issue 30, docs/accounts.md "Ratings"): a finished game between accounts moves their
+"""Ratings (docs/accounts.md "Ratings"): a finished game between accounts moves their
 OpenSkill Plackett-Luce ratings exactly as the library computes; bots are fixed anchors; games
 with a guest, a hint, a scenario or a long takeover are not rated; the leaderboard and a
 player's page."""

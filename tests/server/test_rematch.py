@@ -1,4 +1,4 @@
-"""A rematch with the same seats (issue 30, docs/accounts.md "Rematch"): the first player to ask
+"""A rematch with the same seats (docs/accounts.md "Rematch"): the first player to ask
 makes the table, the other account takes the seat kept for him from "My games"."""
 
 from __future__ import annotations

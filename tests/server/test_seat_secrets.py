@@ -1,4 +1,4 @@
-"""Issue 34, item 3: the host cannot take a seat's secrets. Re-inviting a seat once handed the
+"""The host cannot take a seat's secrets. Re-inviting a seat once handed the
 host a fresh invitation he could claim himself, and with it the seat's private conversations;
 a seat he invited could be taken from the lobby by a stranger. Each test here reproduces one
 attack (it failed on the code before the fix) and the table's view of what happened."""

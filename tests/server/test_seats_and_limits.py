@@ -1,5 +1,5 @@
-"""Private seats (server/table/seats.py) and the server's limits (server/limits.py): issue 13, items
-2 and 5. Each limit answers with a clear, translated error."""
+"""Private seats (server/table/seats.py) and the server's limits (server/limits.py).
+Each limit answers with a clear, translated error."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 32, "a house others can carry on": the server's modules stay small and acyclic, and
+"""The server's modules stay small and acyclic, and
 the environment is read in one place (judges/settings.py)."""
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def test_migrate_twice_is_fine(open_store):
 
 
 def test_accounts_migration_keeps_the_guest_games(open_store):
-    """Issue 30: a database at 0003 holding a guest game upgrades to the accounts' tables with
+    """A database at 0003 holding a guest game upgrades to the accounts' tables with
     the game, its seats (credential hashes among them) and its actions unchanged."""
     from alembic import command
 
@@ -137,7 +137,7 @@ def test_accounts_migration_keeps_the_guest_games(open_store):
 
 
 def test_ratings_migration_keeps_the_games_and_accounts(open_store):
-    """Issue 30: a database at 0004 holding a guest game and an account upgrades to the ratings'
+    """A database at 0004 holding a guest game and an account upgrades to the ratings'
     and e-mailed links' tables (0005) with the game, its seats and actions, and the account
     unchanged."""
     from alembic import command

@@ -1,4 +1,4 @@
-"""§ 4 Taking back on the server (issue 29 item 2): the seat's view says when it may take back
+"""§ 4 Taking back on the server: the seat's view says when it may take back
 (`undo`), an Undo is stored and replayed like any action (client ids, restarts from a snapshot
 taken inside a run of free steps), the log strikes the step taken back and names it in the
 Undo's line, and an Undo after a reveal or another player's action is refused with the rule."""
