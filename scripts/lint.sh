@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Static checks: ruff (lint and format) and mypy (strict on the rules engine), as configured
+# Static checks: ruff (lint and format) and mypy (strict on the rules engines; the Rome tests too), as configured
 # in pyproject.toml (scripts/setup.sh installs them with the dev extra); the screen's
 # JavaScript: its wire types current, tsc and ESLint (scripts/check-js.sh).
 set -uo pipefail

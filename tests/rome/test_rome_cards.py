@@ -90,13 +90,19 @@ def test_combat_results_table(total, result, losses):
 
 def test_population_table():
     """E7 (10 -> +1 unrest), the VG board's 0 (+6, no recruitment, mob), below 0 a revolt."""
-    assert DECK.population_result(10).unrest == 1
-    zero = DECK.population_result(0)
+
+    def row(total):
+        found = DECK.population_result(total)
+        assert found is not None
+        return found
+
+    assert row(10).unrest == 1
+    zero = row(0)
     assert (zero.unrest, zero.no_recruitment, zero.mob) == (6, True, True)
     assert DECK.population_result(-1) is None
-    assert DECK.population_result(7).manpower_shortage
-    assert DECK.population_result(13).unrest == 0
-    assert DECK.population_result(25).unrest == -3
+    assert row(7).manpower_shortage
+    assert row(13).unrest == 0
+    assert row(25).unrest == -3
 
 
 def test_popular_appeal_table_is_the_boards():

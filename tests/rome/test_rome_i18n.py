@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import judges.rome
-from judges.rome import i18n
+import judges.rome.i18n as i18n
 from judges.rome.cards import ERA_ENDS, load_deck
 from judges.rome.engine.effects import CAUSES
 from judges.rome.engine.messages import MESSAGES, PARAM_TYPES

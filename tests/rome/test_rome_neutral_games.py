@@ -9,7 +9,7 @@ import os
 import pytest
 
 from judges.games.protocol import play_to_end
-from judges.games.rome_game import FALLS, ROME, new_game
+from judges.games.rome_game import FALLS, ROME, RomeProtocolGame, new_game
 from judges.rome.bots import BOTS, NeutralSeatBot
 from judges.rome.engine.game import RomeGame
 from judges.rome.engine.state import RomeOptions, state_to_json
@@ -34,7 +34,9 @@ class ViewOnly:
 
 def played(players, seed, bot):
     """A whole game through the game protocol's headless loop, every seat played by `bot`."""
-    return play_to_end(new_game(players, seed), ROME.seat_bots([bot] * players, seed)).game
+    game = play_to_end(new_game(players, seed), ROME.seat_bots([bot] * players, seed))
+    assert isinstance(game, RomeProtocolGame)
+    return game.game
 
 
 def neutral_game(players, seed):

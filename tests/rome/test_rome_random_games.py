@@ -14,6 +14,7 @@ import pytest
 from judges.rome.bots.random_bot import RandomRomeBot
 from judges.rome.cards import ERA_ENDS, load_deck
 from judges.rome.engine.game import RomeGame
+from judges.rome.engine.legions import Army
 from judges.rome.engine.state import OFFICES, RomeOptions, card_places, state_to_json
 
 DECK = load_deck()
@@ -44,7 +45,8 @@ def invariants(game: RomeGame) -> None:
     if rebels is not None:  # the primary rebel is in revolt, with at least nothing negative
         assert state.senators[rebels.rebel].location == "rebel" and 0 <= rebels.veterans <= rebels.legions
     legions = state.units.legions + sum(f.legions for f in state.forces) + (rebels.legions if rebels else 0)
-    for army in [state.units, *state.forces, *([rebels] if rebels else [])]:  # allegiance (R225)
+    armies: list[Army] = [state.units, *state.forces, *([rebels] if rebels else [])]
+    for army in armies:  # allegiance (R225)
         assert 0 <= army.veterans <= army.legions and sum(army.loyal.values()) <= army.veterans
         assert all(n > 0 and sid in state.senators for sid, n in army.loyal.items())
     fleets = state.units.fleets + sum(f.fleets for f in state.forces)
@@ -73,6 +75,7 @@ def test_random_games_keep_the_invariants_and_replay(players):
     for seed in range(GAMES // 4):
         game = play(players, seed + 1000 * players)
         assert game.over, (players, seed)
+        assert game.state.result is not None
         endings[game.state.result.ending] += 1
         if seed % 5 == 0:
             again = RomeGame.replay(game.state.options, game.log_as_dicts())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rome_position import chit_face, ctx, game_in, position, senator
 
+from judges.engine.dice import ScriptedDice
 from judges.rome.engine import mortality
 from judges.rome.engine.effects import kill_senator
 from judges.rome.engine.state import Force, ProvinceInPlay, WarInPlay
@@ -56,6 +57,7 @@ def test_a_draw_two_chit_goes_back_and_calls_two_more():
     senator(state, "3", 2)
     c = ctx(state, [chit_face("draw_two"), 1, 1])
     assert mortality.draw_chits(c, 1) == ["1", "2"]
+    assert isinstance(c.dice, ScriptedDice)
     assert c.dice.rolled == [(36, 35), (36, 1), (35, 1)]
 
 

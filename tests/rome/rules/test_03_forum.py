@@ -475,3 +475,16 @@ def test_influence_peddling_takes_a_card_at_random_from_the_named_opponent():
     assert [(d.player, d.kind) for d in game.pending] == [(0, "initiative")]
     assert any(isinstance(a, Persuade) for a in game.legal_actions(0))  # still the persuasion step
     assert not any(isinstance(a, PeddleInfluence) for a in game.legal_actions(0))  # the card is gone
+
+
+def test_a_foreign_epidemic_kills_the_first_senator_drawn_away_from_rome_a_captive_too():
+    """R20 (captives are exposed to the epidemics abroad) with VG's Foreign Epidemic (the
+    Epidemic drawn again): six chits, Rome spared, only the first senator away dies."""
+    state = position()
+    senator(state, "1", 0)
+    senator(state, "2", 1, location="captive", captive_of="punic_1")
+    senator(state, "3", 2, location="province")
+    state.events["epidemic"] = 1
+    c = ctx(state, [2, 3, 3, 1, 1, 1, 30, 29, 28])  # 8: Epidemic again; chits "1", "2", "3", blanks
+    events.draw_event(c)
+    assert "1" in state.senators and "2" not in state.senators and "3" in state.senators

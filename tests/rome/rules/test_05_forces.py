@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from test_05_senate import business_game, vote_all
 
+from judges.engine.dice import ScriptedDice
 from judges.engine.errors import IllegalAction
 from judges.rome.engine import senate as senate_rules
-from judges.rome.engine.actions import Deploy, Disband, RaiseForces, Recall, Reinforce, Withdraw
+from judges.rome.engine.actions import CloseSenate, Deploy, Disband, RaiseForces, Recall, Reinforce, Withdraw
 from judges.rome.engine.state import Force, WarInPlay, state_to_json
 
 
@@ -138,3 +139,28 @@ def test_units_raised_in_this_senate_cannot_be_disbanded_in_it():
     game.apply(RaiseForces(player=0, legions=2))
     vote_all(game, "yea", "yea", "yea")
     assert state.units.legions == 5
+
+
+def test_the_dispatch_decides_whether_a_commander_fights_on_land_after_winning_at_sea():
+    """R163 (the Senate decides, not the general), VG 1.10.12: sent with fleets and no legions
+    against a war with a fleet, he fights at sea only and comes home with his force after a naval
+    victory; sent with legions as well, he goes on to the land battle in the same Combat phase
+    (tests/rome/rules/test_06_combat.py::test_at_sea_first_then_on_land_with_fleet_support)."""
+    game = business_game()  # the 1st Gallic War has no fleet
+    state = game.state
+    state.wars.append(WarInPlay(id="punic_1", state="active"))
+    state.units.fleets = 10
+    at_sea = Deploy(player=0, commander="3", war="punic_1", legions=0, fleets=10)
+    assert at_sea in game.legal_actions(0)
+    with pytest.raises(IllegalAction) as err:  # no fleet to fight there
+        game.apply(Deploy(player=0, commander="3", war="gallic_1", legions=0, fleets=10))
+    assert err.value.key == "rome.error.too_weak"
+    game.apply(at_sea)
+    vote_all(game, "yea", "yea", "yea")
+    game.dice.fallback = ScriptedDice([6] * 40)  # the Combat phase that follows
+    game.apply(CloseSenate(player=0))  # a force with no legions stays in the field
+    assert [f.commander for f in state.forces] == []  # it fought at once (the Combat phase)
+    keys = [e.key for e in state.report]
+    assert keys.index("rome.combat.naval_victory") + 1 == keys.index("rome.combat.home_from_sea")
+    punic = next(w for w in state.wars if w.id == "punic_1")
+    assert punic.naval_won and state.senators["3"].location == "rome" and state.units.fleets == 10

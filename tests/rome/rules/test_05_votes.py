@@ -45,3 +45,19 @@ def test_a_split_names_only_the_factions_senators_in_rome_and_legal_choices():
         game.apply(SplitVote(player=0, choice="yea", split={"1": "abstain"}))  # VG 1.09.14
     assert err.value.key == "rome.error.not_a_choice"
     assert [d.kind for d in game.pending].count("vote") == 3
+
+
+def test_senators_away_from_rome_cast_no_votes():
+    """R10, VG 1.09.11: governors, commanders, captives and rebels do not vote: Julius (faction 1)
+    and Claudius (faction 2) govern provinces; faction 2, with nobody in Rome, casts nothing."""
+    from judges.rome.engine.actions import RaiseForces
+
+    game = business_game()
+    s = game.state.senators
+    s["3"].knights = 1
+    game.apply(RaiseForces(player=0, legions=1))
+    game.apply(Vote(player=0, choice="yea"))
+    game.apply(Vote(player=1, choice="nay"))
+    game.apply(Vote(player=2, choice="nay"))
+    tally = next(e.params for e in reversed(game.state.report) if e.key == "rome.senate.tally")
+    assert tally == {"yea": s["1"].oratory + s["2"].oratory, "nay": s["3"].oratory + 1, "won": True}

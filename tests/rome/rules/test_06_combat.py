@@ -253,3 +253,28 @@ def test_a_sea_battle_sinks_legions_too_and_without_fleet_support_no_land_battle
     combat.combat(ctx(state, [6, 6, 4, 30, 29, 28, 27]))
     assert war.naval_won and state.wars == [war]
     assert (force.fleets, force.legions) == (4, 8)
+
+
+def test_battles_follow_the_order_of_dispatch_proconsuls_of_earlier_turns_first():
+    """R206: a proconsul left from an earlier turn (sent first), then this turn's Field Consul,
+    then the Rome Consul; whatever their wars."""
+    from judges.engine.dice import SeededDice
+    from judges.rome.engine.context import Ctx
+
+    state = position()
+    senator(state, "1", 0, location="field")
+    senator(state, "2", 1, location="field", office="field_consul")
+    senator(state, "3", 2, location="field", office="rome_consul")
+    state.wars = [
+        WarInPlay(id="syrian_1", state="active"),
+        WarInPlay(id="gallic_1", state="active"),
+        WarInPlay(id="illyrian_1", state="active"),
+    ]
+    state.forces = [
+        Force(war="illyrian_1", commander="1", legions=10, fleets=5),
+        Force(war="gallic_1", commander="2", legions=10),
+        Force(war="syrian_1", commander="3", legions=10, fleets=5),
+    ]
+    combat.combat(Ctx(state, SeededDice(state)))
+    fought = [e.params["senator"] for e in state.report if e.key == "rome.combat.battle"]
+    assert list(dict.fromkeys(fought)) == ["1", "2", "3"]

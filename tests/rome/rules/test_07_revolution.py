@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from rome_position import ctx, game_in, position, senator
 
+from judges.engine.dice import ScriptedDice
 from judges.engine.errors import IllegalAction
 from judges.rome.engine import combat
 from judges.rome.engine.actions import Discard, Done, GiveCard, JoinRevolt, LayDown, Revolt, RollLegions
@@ -35,7 +36,9 @@ def test_a_victorious_commander_comes_home_with_his_force():
     victor(state, legions=6, veterans=1)
     game = to_declarations(game_in(state, "revolution"))
     assert [(d.player, d.kind, d.subject) for d in game.pending] == [(0, "revolt", "1")]
-    game.ctx.dice.faces += [31]  # the next turn's Mortality chit: a blank
+    dice = game.ctx.dice
+    assert isinstance(dice, ScriptedDice)
+    dice.faces += [31]  # the next turn's Mortality chit: a blank
     game.apply(LayDown(player=0))
     assert state.forces == [] and state.senators["1"].location == "rome"
     assert (state.units.legions, state.units.veterans) == (6, 1)
@@ -333,7 +336,9 @@ def test_cards_in_table_order_from_the_hrao_then_hands_cut_to_five_all_at_once()
     game.apply(Discard(player=2, card="blackmail"))
     game.apply(Discard(player=0, card="tribune.1"))
     assert [(d.player, d.kind) for d in game.pending] == [(0, "discard")]
-    game.ctx.dice.faces += [31]  # the next turn's Mortality chit: a blank
+    dice = game.ctx.dice
+    assert isinstance(dice, ScriptedDice)
+    dice.faces += [31]  # the next turn's Mortality chit: a blank
     game.apply(Discard(player=0, card="tribune.2"))
     assert len(state.factions[0].hand) == 5 and state.discard == ["blackmail", "tribune.1", "tribune.2"]
     assert state.turn == 2

@@ -73,3 +73,34 @@ def test_a_living_consul_for_life_wins_when_the_era_ends():
     state.era_ended = True
     forum.era_ends(ctx(state))
     assert state.result is not None and state.result.winners == (0,)
+
+
+def test_a_consul_for_life_casts_the_votes_of_every_faction_but_a_rebels():
+    """R258, VG 1.09.823: his player votes for every non-rebel faction (his block vote, without
+    bought votes); the rebel's faction votes for itself, and so does every faction on a land bill
+    (he may not make them vote against one)."""
+    from test_05_senate import business_game
+
+    from judges.rome.engine.actions import LandBill, RaiseForces, Vote
+    from judges.rome.engine.state import Rebellion
+
+    game = business_game()  # faction 0 presides; Valerius (faction 1) will be Consul for Life
+    state = game.state
+    state.consul_for_life = "3"
+    state.senators["1"].talents = 10
+    game.apply(RaiseForces(player=0, legions=1))
+    assert [(d.player, d.kind) for d in game.pending] == [(1, "vote")]
+    game.apply(Vote(player=1, choice="nay"))
+    s = state.senators
+    tally = next(e.params for e in reversed(state.report) if e.key == "rome.senate.tally")
+    assert tally == {"yea": 0, "nay": sum(s[x].oratory + s[x].knights for x in ("1", "2", "3")), "won": False}
+    assert state.units.legions == 8 and s["1"].talents == 10
+    state.senators["5"].location = "rebel"
+    state.rebellion = Rebellion(rebel="5", legions=1)
+    game.apply(RaiseForces(player=0, legions=3))
+    assert sorted((d.player, d.kind) for d in game.pending) == [(1, "vote"), (2, "vote")]
+    game.apply(Vote(player=1, choice="yea"))
+    game.apply(Vote(player=2, choice="nay"))
+    assert state.units.legions == 11
+    game.apply(LandBill(player=0, bill=1, sponsor="1", cosponsor="2"))
+    assert sorted((d.player, d.kind) for d in game.pending) == [(0, "vote"), (1, "vote"), (2, "vote")]

@@ -102,6 +102,11 @@ def fight(ctx: Ctx, force: Force, war: WarInPlay) -> None:
             return
         if force not in ctx.state.forces or not force.commander:
             return
+        if force.legions == 0:  # R163, VG 1.10.12: sent to fight at sea only, he comes home
+            ctx.state.forces.remove(force)
+            ctx.report("rome.combat.home_from_sea", senator=force.commander, war=war.id)
+            return_force(ctx, force)
+            return
     if force.legions > 0 and force.fleets >= card.fleet_support:
         battle(ctx, force, war, naval=False)
 

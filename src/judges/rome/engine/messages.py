@@ -150,6 +150,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.combat.battle": _declare(war="war", senator="senator", int="int", total="int", result="result"),
         "rome.combat.captured": _declare(senator="senator"),
         "rome.combat.naval_victory": _declare(war="war"),
+        "rome.combat.home_from_sea": _declare(senator="senator", war="war"),
         "rome.combat.victory": _declare(war="war", talents="talents"),
         "rome.combat.deserters": _declare(war="war", int="int"),
         "rome.combat.civil_war": _declare(senator="senator", rebel="senator", int="int", total="int", result="result"),

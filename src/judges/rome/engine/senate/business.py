@@ -131,14 +131,15 @@ def deploy_refusal(ctx: Ctx, action: Deploy) -> str | None:
             return "rome.error.too_weak"
         return None
     card = ctx.deck.wars[war.id]
-    if action.fleets < card.fleet_support or action.legions == 0:
+    land, naval = strength(ctx, war)
+    at_sea_only = action.legions == 0  # R163, VG 1.10.12: only against a fleet not yet beaten
+    if (at_sea_only and (not naval or action.fleets == 0)) or (not at_sea_only and action.fleets < card.fleet_support):
         return "rome.error.too_weak"
     force = Force(war=war.id, legions=action.legions, veterans=action.veterans, fleets=action.fleets)
-    land, naval = strength(ctx, war)
     master = master_of(ctx, s)  # R113: his rating counts with the Dictator's
     if naval and army(force, True) + commander_bonus(s, action.fleets, master) < naval:
         return "rome.error.too_weak"
-    if army(force, False) + commander_bonus(s, army(force, False), master) < land:
+    if not at_sea_only and army(force, False) + commander_bonus(s, army(force, False), master) < land:
         return "rome.error.too_weak"
     earlier = [
         w
@@ -396,16 +397,17 @@ def legal_propose_business(ctx: Ctx, decision: Decision) -> Iterable[Business]:
     targets = [(w.id, units.fleets) for w in ctx.state.wars] + [(CIVIL_WAR, 0)]
     for s in commanders(ctx):
         for war, fleets in targets:
-            send = Deploy(
-                player=seat,
-                commander=s.id,
-                war=war,
-                legions=units.legions,
-                veterans=units.veterans,
-                fleets=fleets,
-            )
-            if deploy_refusal(ctx, send) is None and subject_of(send) not in rejected:
-                out.append(send)
+            for legions, veterans in ((units.legions, units.veterans), (0, 0)):  # R163: or at sea only
+                send = Deploy(
+                    player=seat,
+                    commander=s.id,
+                    war=war,
+                    legions=legions,
+                    veterans=veterans,
+                    fleets=fleets,
+                )
+                if deploy_refusal(ctx, send) is None and subject_of(send) not in rejected and send not in out:
+                    out.append(send)
     return out
 
 
@@ -674,12 +676,23 @@ def repeal_land_bill(ctx: Ctx, kind: int, sponsor: str) -> None:
     ctx.report("rome.senate.land_bill_repealed", int=kind, senator=sponsor)
 
 
+def at_sea_only(ctx: Ctx, force: Force) -> bool:
+    """A commander with fleets and no legions against a war whose fleet is not yet beaten (R163,
+    VG 1.10.12)."""
+    if not force.commander or force.legions or not force.fleets or force.war == CIVIL_WAR:
+        return False
+    war = war_on_board(ctx, force.war)
+    return war is not None and not war.naval_won and ctx.deck.wars[war.id].naval > 0
+
+
 def close(ctx: Ctx) -> None:
     """R92; VG 1.09.9: forces without a commander, and proconsuls without legions or fleet
     support, come home."""
     state = ctx.state
     _sitting(ctx)["closed"] = True
     for force in list(state.forces):
+        if at_sea_only(ctx, force):
+            continue  # R163: sent against a fleet, he fights at sea only
         support = 0 if force.war == CIVIL_WAR else ctx.deck.wars[force.war].fleet_support
         if not force.commander or force.legions == 0 or force.fleets < support:
             state.forces.remove(force)

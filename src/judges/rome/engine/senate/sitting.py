@@ -76,9 +76,29 @@ def ask_presiding(ctx: Ctx, kind: str) -> None:
 # --- voting -------------------------------------------------------------------------------------
 
 
+def controller(ctx: Ctx) -> int | None:
+    """R258, VG 1.09.823: the faction of a living Consul for Life (None when there is none)."""
+    state = ctx.state
+    s = state.senators.get(state.consul_for_life) if state.consul_for_life else None
+    return s.faction if s is not None and s.faction != UNALIGNED else None
+
+
+def controlled(ctx: Ctx, seat: int, kind: str) -> bool:
+    """R258, VG 1.09.823: while a Consul for Life lives, his player casts the votes of every other
+    faction but the rebel's; he may not make them vote against a land bill, so on land bills and
+    repeals [D] each faction still votes for itself."""
+    top = controller(ctx)
+    if top is None or seat == top or kind in LAND_BILL_VOTES:
+        return False
+    rebels = ctx.state.rebellion
+    rebel = ctx.state.senators.get(rebels.rebel) if rebels is not None and not rebels.won else None
+    return rebel is None or rebel.faction != seat
+
+
 def put_to_vote(ctx: Ctx, kind: str, subject: tuple[str, ...], vetoable: bool) -> None:
     """Every faction still playing owes its vote at once (also one with nobody in Rome: it may
-    still veto, VG 1.09.15)."""
+    still veto, VG 1.09.15), but those a Consul for Life controls (R258): their votes follow his
+    faction's at the tally."""
     sitting = _sitting(ctx)
     pm = ctx.state.senators.get(sitting["presiding"])
     if pm is not None and pm.office == "dictator" and kind not in ("trial",):
@@ -88,7 +108,7 @@ def put_to_vote(ctx: Ctx, kind: str, subject: tuple[str, ...], vetoable: bool) -
     sitting["ballots"] = {}
     ctx.report("rome.senate.proposal", proposal=kind, senators=named_senators(sitting["floor"]))
     for f in ctx.state.factions:
-        if not f.eliminated:
+        if not f.eliminated and not controlled(ctx, f.seat, kind):
             ctx.state.pending.append(Decision(f.seat, "vote"))
 
 
@@ -227,6 +247,12 @@ def tally(ctx: Ctx) -> bool:
         sitting["rejected"].append(subject)
         ctx.report("rome.senate.vetoed", faction=ballots["veto"])
         return False
+    top = controller(ctx)
+    if top is not None and str(top) in ballots:  # R258: his block vote, with no bought votes
+        for f in state.factions:
+            if not f.eliminated and controlled(ctx, f.seat, floor["kind"]):
+                ballots[str(f.seat)] = [ballots[str(top)][0], 0]
+    sitting["last_ballots"] = dict(ballots)
     counts = {"yea": 0, "nay": 0, "abstain": 0}
     for side, extra in floor.get("extra", {}).items():
         counts[side] += extra
