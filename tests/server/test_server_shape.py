@@ -4,6 +4,7 @@ the environment is read in one place (judges/settings.py)."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import judges
@@ -95,3 +96,19 @@ def test_the_environment_is_read_in_one_module():
         str(p.relative_to(SRC)) for p in SRC.rglob("*.py") if "os.environ" in p.read_text(encoding="utf-8")
     )
     assert readers in ([], ["settings.py"]), f"os.environ read outside judges/settings.py: {readers}"
+
+
+# J&K's view builder, the one module of the table core that speaks of one game's pieces, until it
+# moves beside its engine (docs/decisions/0027-the-server-reaches-a-game-through-its-plug-in.md)
+GAME_WORDS_ALLOWED = {"wire.py"}
+
+
+def test_the_table_core_names_no_piece_of_either_game():
+    """The table core speaks of tables, seats, views and actions: a general (Judges & Kings) or a
+    senator (Republic of Rome) is its game's, reached through the game's plug-in."""
+    named = {
+        path.name: sorted(set(re.findall(r"\b(?:generals?|senators?)\b", path.read_text(encoding="utf-8"), re.I)))
+        for path in sorted((SERVER / "table").glob("*.py"))
+        if path.name not in GAME_WORDS_ALLOWED
+    }
+    assert {name: words for name, words in named.items() if words} == {}

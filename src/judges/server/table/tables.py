@@ -139,7 +139,7 @@ class LiveGame:
     heard: dict[int, tuple[int, dict[str, Any], str | None]] = field(default_factory=dict)
     polled: tuple[int, int] = (0, 0)  # the stored (action count, seats version) the watchdog last read
     # The words of the actions' buttons rendered so far (server/table/wire.py, `label`): the same
-    # action is offered version after version (a general's moves while the others move).
+    # action is offered version after version (a seat's free steps while the others act).
     labels: dict[tuple[Any, ...], str] = field(default_factory=dict)
     kind: str = DEFAULT_GAME  # the game the table plays (games/registry.py)
 

@@ -15,8 +15,8 @@ appended (the view keeps the latest `max_notifications`). A changed array or obj
 edits are shorter than its new value goes in `patch` instead (`edits`): an array's as
 `[[start, end, [items]], ...]` (items [start, end) replaced, ranges increasing and disjoint,
 the textdelta format), an object's as `{"set": {key: value}, "drop": [keys]}`. Most steps
-change one settlement of the forty, one general, one line of the round's log: the whole
-array each time was ~80 % of a game's bytes. A client whose view is not at
+change one item of a long array (one settlement of the forty, one line of the round's
+log): the whole array each time was ~80 % of a game's bytes. A client whose view is not at
 `base` (it missed a message) sends `{"type": "resync"}` and receives a full view.
 `apply_update` is the reference of how a client applies a message; the screen's
 `applyUpdate` in web/static/js/connection.js does the same.

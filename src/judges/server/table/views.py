@@ -9,11 +9,8 @@ from typing import Any
 
 import msgspec
 
-from ...engine import Game, action_to_dict
-from ...engine.decisions import secret_action_tags
+from ...engine import Game
 from ...engine.state import Notification
-from ...engine.undo import taken_back
-from ...i18n import gettext, render_action
 from ..errors import StoreUnavailable
 from ..limits import DEFAULT_LIMITS, Limits
 from . import served_wire, updates, wire
@@ -162,36 +159,9 @@ class Views:
 
 
 def log_entries(live: LiveGame, language: str, since: int = -1) -> list[dict[str, Any]]:
-    """The public actions of the game after index `since`, each as a sentence. A step taken
-    back says so (`undone`: the seq of its Undo), and an Undo names the step it took back
-    (`undoes`: that step's seq; "Ana took back: moves general 2 to Shiloh")."""
-    game, names = live.game, live.names()
-    secret = secret_action_tags()
-    costs = game.state.options.rules.costs
-    owners = game.general_owners()  # the buttons name a general's owner: the log does too
-    undone = taken_back(game.log)
-    undoes = {undo: step for step, undo in undone.items()}
-    out = []
-    for seq, action in enumerate(game.log):
-        if seq <= since:
-            continue
-        data = action_to_dict(action)
-        player = names.get(action.player, "?")
-        entry: dict[str, Any] = {"seq": seq, "player": action.player, "type": data["type"]}
-        if data["type"] in secret:  # the registry's secret kinds: who decided, never what
-            entry["text"] = gettext(language, "log.secret_action", player=player)
-        elif seq in undoes:
-            step = action_to_dict(game.log[undoes[seq]])
-            label = render_action(step, language, game.world, names, owners=owners, costs=costs)
-            entry["text"] = gettext(language, "log.undo", player=player, action=label)
-            entry["undoes"] = undoes[seq]
-        else:
-            label = render_action(data, language, game.world, names, owners=owners, costs=costs)
-            entry["text"] = gettext(language, "log.action", player=player, action=label)
-        if seq in undone:
-            entry["undone"] = undone[seq]
-        out.append(entry)
-    return out
+    """The public actions of the table after index `since`, each as a sentence in `language`
+    (server/table/wire.py, `log_entries`: the words are the game's)."""
+    return wire.log_entries(live.game, live.names(), language, since)
 
 
 def for_everyone(n: Notification, players: int) -> bool:

@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING, Any, Union
 import msgspec
 from msgspec import Struct
 
-from ...engine import Game
+from ...engine import Game, action_to_dict
 from ...engine.actions import ACTION_BY_TAG, Action
+from ...engine.decisions import secret_action_tags
 from ...engine.state import Decision, GameState
+from ...engine.undo import taken_back
 from ...engine.view import NOBODY, DiceInfo, PlayerView, player_view, seat_view
 from ...i18n import gettext, render_action, render_notification
 from ...manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
@@ -38,7 +40,20 @@ if TYPE_CHECKING:  # pragma: no cover
 else:  # every action type by its tag (the schema lists them; the encoder needs no more)
     AnyAction = Union[tuple(ACTION_BY_TAG.values())]  # noqa: UP007
 
-__all__ = ["View", "Note", "Public", "public", "view", "note", "parts", "schema", "encode", "PARTS", "STATE_FIELDS"]
+__all__ = [
+    "View",
+    "Note",
+    "Public",
+    "public",
+    "view",
+    "note",
+    "parts",
+    "schema",
+    "encode",
+    "log_entries",
+    "PARTS",
+    "STATE_FIELDS",
+]
 
 encode = msgspec.json.Encoder().encode
 
@@ -408,3 +423,35 @@ def schema() -> dict[str, Any]:
     replay's view too (`ReplayView`)."""
     _, components = msgspec.json.schema_components((View, ReplayView))
     return {"$ref": "#/$defs/View", "$defs": components}
+
+
+def log_entries(game: Game, names: dict[int, str], language: str, since: int = -1) -> list[dict[str, Any]]:
+    """The public actions of the game after index `since`, each as a sentence. A step taken
+    back says so (`undone`: the seq of its Undo), and an Undo names the step it took back
+    (`undoes`: that step's seq; "Ana took back: moves general 2 to Shiloh")."""
+    secret = secret_action_tags()
+    costs = game.state.options.rules.costs
+    owners = game.general_owners()  # the buttons name a general's owner: the log does too
+    undone = taken_back(game.log)
+    undoes = {undo: step for step, undo in undone.items()}
+    out = []
+    for seq, action in enumerate(game.log):
+        if seq <= since:
+            continue
+        data = action_to_dict(action)
+        player = names.get(action.player, "?")
+        entry: dict[str, Any] = {"seq": seq, "player": action.player, "type": data["type"]}
+        if data["type"] in secret:  # the registry's secret kinds: who decided, never what
+            entry["text"] = gettext(language, "log.secret_action", player=player)
+        elif seq in undoes:
+            step = action_to_dict(game.log[undoes[seq]])
+            label = render_action(step, language, game.world, names, owners=owners, costs=costs)
+            entry["text"] = gettext(language, "log.undo", player=player, action=label)
+            entry["undoes"] = undoes[seq]
+        else:
+            label = render_action(data, language, game.world, names, owners=owners, costs=costs)
+            entry["text"] = gettext(language, "log.action", player=player, action=label)
+        if seq in undone:
+            entry["undone"] = undone[seq]
+        out.append(entry)
+    return out
