@@ -13,24 +13,38 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..engine import RuleError
-from ..i18n import DEFAULT_LANGUAGE, catalog, gettext, render_error, request_language
+from ..i18n import DEFAULT_LANGUAGE, catalog, gettext, label, render_error, request_language
 from .html import error_page, wants_page
 
 RETRY_AFTER = 2  # seconds: what a 503 tells the client to wait
 
 
 class ServiceError(Exception):
-    """A client's mistake, with the HTTP status it deserves and a message key."""
+    """A client's mistake, with the HTTP status it deserves and a message key. `words` names the
+    params that are a vocabulary's values (param -> the vocabulary's key prefix): the text shows
+    their words in the reader's language, the params keep the values."""
 
     def __init__(
-        self, status: int, key: str, message: str, headers: dict[str, str] | None = None, **params: Any
+        self,
+        status: int,
+        key: str,
+        message: str,
+        headers: dict[str, str] | None = None,
+        words: dict[str, str] | None = None,
+        **params: Any,
     ) -> None:
         super().__init__(message)
         self.status = status
         self.key = key
         self.message = message
         self.headers = headers
+        self.words = words or {}
         self.params = params
+
+    def text_params(self, lang: str) -> dict[str, Any]:
+        """The params the text of the key is filled from, in `lang`."""
+        words = {name: label(lang, prefix, self.params[name]) for name, prefix in self.words.items()}
+        return {"detail": self.message, **self.params, **words}
 
     def to_dict(self) -> dict:
         return {"error": "ServiceError", "key": self.key, "message": self.message, "params": self.params}
@@ -72,11 +86,11 @@ def game_refusal_text(error: dict[str, Any], lang: str) -> str | None:
 
 async def service_error(request: Request, exc: ServiceError) -> Response:
     if wants_page(request):  # a browser's address: a page in its language (server/html.py)
-        return error_page(request, exc.status, exc.key, {"detail": exc.message, **exc.params}, exc.headers)
+        return error_page(request, exc.status, exc.key, exc.text_params(request_language(request)), exc.headers)
     body = exc.to_dict()
     lang = request_language(request)
     text = game_refusal_text(body, lang)
-    body["text"] = text if text is not None else gettext(lang, exc.key, **{"detail": exc.message, **exc.params})
+    body["text"] = text if text is not None else gettext(lang, exc.key, **exc.text_params(lang))
     return JSONResponse(status_code=exc.status, content=body, headers=exc.headers)
 
 

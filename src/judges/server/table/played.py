@@ -180,12 +180,14 @@ def game_of(options: dict[str, Any]) -> str:
 
 def require_capability(served: ServedGame, capability: str) -> None:
     """A route or option only some games have (games/served.py's CAPABILITIES): a typed 422
-    for a table whose game lacks it."""
+    for a table whose game lacks it, its text naming the capability in the reader's words
+    (`capability.<name>` in the catalogs)."""
     if capability not in served.capabilities:
         raise ServiceError(
             422,
             "error.not_in_game",
             f"{served.name} tables have no {capability}",
+            words={"capability": "capability"},
             game=served.name,
             capability=capability,
         )
