@@ -191,3 +191,19 @@ def test_no_docstring_cites_an_issue_number():
                 if re.search(r"\b[Ii]ssues? ?#?[0-9]+", doc):
                     cited.append(f"{path.relative_to(ROOT)}:{getattr(node, 'name', '')}")
     assert cited == []
+
+
+def test_every_server_module_a_text_cites_exists():
+    """A docstring, comment or doc citing `server/<path>.py` names a module that is there (the
+    server's modules live in packages by job: server/table/, server/community/, server/advice/)."""
+    files = subprocess.run(
+        ["git", "ls-files", "src", "tests", "bench", "scripts", "docs"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.split()
+    missing = []
+    for name in files:
+        if name.endswith((".py", ".md", ".sh", ".js", ".po", ".html", ".css", ".ts")) and (ROOT / name).is_file():
+            text = (ROOT / name).read_text(encoding="utf-8", errors="replace")
+            for cited in re.findall(r"(?<![\w/.])(?:src/)?(?:judges/)?server/([\w/]+\.py)", text):
+                if not (ROOT / "src" / "judges" / "server" / cited).is_file():
+                    missing.append(f"{name}: server/{cited}")
+    assert missing == []

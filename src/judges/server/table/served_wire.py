@@ -3,7 +3,7 @@
 decisions and legal actions as the game's codec writes them, the dice's commitment — around the
 game's own view (`ServedGame.seat_view` / `spectator_view`: hidden information removed by the
 engine). Each top-level field is a part, and each field of the game's view a part of `state`
-(server/updates.py sends a full view, then the parts whose bytes changed: the same deltas as
+(server/table/updates.py sends a full view, then the parts whose bytes changed: the same deltas as
 *Judges & Kings*' wire view). The game's report lines are the view's notifications, rendered
 from their message keys in the reader's language; the report is not repeated in `state`.
 
@@ -153,7 +153,7 @@ def notes(live: Any, language: str, after: int, limit: int) -> tuple[list[dict[s
 
 
 def seat_event(data: dict[str, Any], language: str, names: dict[int, str]) -> wire.Note:
-    """A seat's event (server/views.py, `seat_events`) rendered: the server's own words."""
+    """A seat's event (server/table/views.py, `seat_events`) rendered: the server's own words."""
     text = render_notification(data, language, None, names)
     return wire.Note(
         id=data["id"],
