@@ -58,3 +58,26 @@ def test_a_rejected_repeal_changes_nothing():
     vote_all(game, "nay", "yea", "nay")
     assert game.state.land_bills == [2] and game.state.unrest == 1
     assert game.state.senators["2"].popularity == 3
+
+
+def test_another_factions_senator_sponsors_a_land_bill_only_with_its_consent():
+    """R173: sponsor and co-sponsor from the same or different factions; a faction whose senator
+    is named agrees before the vote; its refusal keeps the bill off the floor (the type may be
+    proposed again this turn), its consent puts it to the vote."""
+    from judges.rome.engine.actions import Consent, LandBill
+
+    game = business_game()
+    state = game.state
+    bill = LandBill(player=0, bill=1, sponsor="1", cosponsor="3")  # Valerius is faction 1's
+    assert bill in game.legal_actions(0)
+    game.apply(bill)
+    assert [(d.player, d.kind) for d in game.pending] == [(1, "sponsor_consent")]
+    assert state.scratch["senate"]["floor"] is None
+    game.apply(Consent(player=1, agree=False))
+    assert state.land_bills == [] and [(d.player, d.kind) for d in game.pending] == [(0, "propose_business")]
+    game.apply(bill)
+    game.apply(Consent(player=1, agree=True))
+    assert sorted(d.player for d in game.pending if d.kind == "vote") == [0, 1, 2]
+    vote_all(game, "yea", "yea", "yea")
+    assert state.land_bills == [1]
+    assert (state.senators["1"].popularity, state.senators["3"].popularity) == (2, 1)

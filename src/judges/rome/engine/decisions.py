@@ -231,6 +231,13 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 "consent", (Consent,), prosecutions.legal_consent, prosecutions.apply_consent, prosecutions.RULE
             ),
             DecisionKind(
+                "sponsor_consent",
+                (Consent,),
+                senate.legal_sponsor_consent,
+                senate.apply_sponsor_consent,
+                senate.RULE_LAND_BILLS,
+            ),
+            DecisionKind(
                 "assassination",
                 (Assassinate, Skip),
                 senate.legal_assassinate,

@@ -138,6 +138,8 @@ MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "rome.senate.land_bill_repealed": _declare(int="int", senator="senator"),
         "rome.senate.recalled": _declare(senator="senator"),
         "rome.senate.tribune_played": _declare(faction="faction"),
+        "rome.senate.sponsor_asked": _declare(faction="faction"),
+        "rome.senate.sponsor_refuses": _declare(faction="faction"),
         "rome.senate.dispatch_suspended": _declare(faction="faction", senator="senator"),
         "rome.senate.dispatch_resumes": _declare(senator="senator"),
         "rome.senate.dispatch_cancelled": _declare(senator="senator"),

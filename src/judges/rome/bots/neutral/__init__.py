@@ -515,6 +515,12 @@ def consent(seen: Seen, legal: Sequence[Action]) -> Action | None:
     return Consent(player=seen.seat, agree=False)
 
 
+def sponsor_consent(seen: Seen, legal: Sequence[Action]) -> Action | None:
+    """[D] A neutral lets its senator sponsor another faction's land bill: it costs nothing and
+    the sponsor gains popularity if it passes."""
+    return Consent(player=seen.seat, agree=True)
+
+
 def land_bill(seen: Seen, legal: Sequence[Action]) -> LandBill | None:
     """VG 4.05.416: with the presiding magistrate's popularity below the unrest, a land bill is
     mandatory: he sponsors the highest type available ([D] his faction's co-sponsor with the most
@@ -522,10 +528,16 @@ def land_bill(seen: Seen, legal: Sequence[Action]) -> LandBill | None:
     pm = senate.presiding(seen.ctx)
     if pm is None or pm.popularity >= seen.state.unrest:
         return None
-    bills = [a for a in legal if isinstance(a, LandBill) and pm.id in (a.sponsor, a.cosponsor)]
+    s = seen.state.senators
+    bills = [
+        a
+        for a in legal
+        if isinstance(a, LandBill)
+        and pm.id in (a.sponsor, a.cosponsor)
+        and s[a.sponsor].faction == s[a.cosponsor].faction == seen.seat
+    ]
     if not bills:
         return None
-    s = seen.state.senators
     return min(
         bills,
         key=lambda a: (
@@ -718,6 +730,7 @@ ANSWERS: Mapping[str, Callable[[Seen, Sequence[Action]], Action | None]] = {
     "propose_business": propose_business,
     "prosecute": prosecute,
     "consent": consent,
+    "sponsor_consent": sponsor_consent,
     "vote": vote,
     "discard": discard,
     "assassination": assassination,

@@ -11,6 +11,7 @@ from ....engine.errors import IllegalAction
 from ..actions import (
     AwardConcession,
     CloseSenate,
+    Consent,
     Deploy,
     Disband,
     LandBill,
@@ -21,6 +22,8 @@ from ..actions import (
     Reinforce,
     RepealLandBill,
     Withdraw,
+    action_from_dict,
+    action_to_dict,
 )
 from ..board import holder
 from ..combat import army, commander_bonus, rebel_army_strength, return_force, strength, war_on_board
@@ -304,8 +307,8 @@ def concession_refusal(ctx: Ctx, action: AwardConcession) -> str | None:
 
 def land_bill_refusal(ctx: Ctx, seat: int, action: LandBill) -> str | None:
     """R168, R169, R173: one proposal of each type a turn, no more in force than the board's
-    boxes; a sponsor and a co-sponsor, two senators in Rome [D: of the presiding magistrate's
-    faction: the engine does not ask another faction's consent yet]."""
+    boxes; a sponsor and a co-sponsor, two aligned senators in Rome of any factions (another
+    faction's senator sponsors only with its consent, asked before the vote)."""
     state = ctx.state
     bill = ctx.deck.land_bills.get(action.bill)
     if bill is None or ["land_bill", str(action.bill)] in _sitting(ctx).get("bills_tried", []):
@@ -314,7 +317,7 @@ def land_bill_refusal(ctx: Ctx, seat: int, action: LandBill) -> str | None:
         return "rome.error.no_such_bill"
     for sid in (action.sponsor, action.cosponsor):
         s = state.senators.get(sid)
-        if s is None or s.faction != seat or s.location != "rome":
+        if s is None or s.faction == UNALIGNED or s.location != "rome":
             return "rome.error.not_a_candidate"
     if action.sponsor == action.cosponsor:
         return "rome.error.not_a_candidate"
@@ -351,8 +354,10 @@ def legal_propose_business(ctx: Ctx, decision: Decision) -> Iterable[Business]:
         if consul_for_life_refusal(ctx, nomination) is None:
             out.append(nomination)
     mine = sorted((s.id for s in in_senate(ctx) if s.faction == seat), key=int)
+    others = sorted((s.id for s in in_senate(ctx) if s.faction != seat), key=int)
+    pairs = list(combinations(mine, 2)) + [(mine[0], other) for other in others if mine]  # R173
     for kind in ctx.deck.land_bills:
-        for sponsor, cosponsor in combinations(mine, 2):
+        for sponsor, cosponsor in pairs:
             bill = LandBill(player=seat, bill=kind, sponsor=sponsor, cosponsor=cosponsor)
             if land_bill_refusal(ctx, seat, bill) is None:
                 out.append(bill)
@@ -525,15 +530,51 @@ def propose(ctx: Ctx, action: Proposal) -> None:
         put_to_vote(ctx, "consul_for_life", ("consul_for_life", action.senator), vetoable=False)  # R179
         sitting["floor"]["accused"] = action.senator  # R180: the nominee adds his influence
     elif isinstance(action, LandBill):
-        sitting.setdefault("bills_tried", []).append(["land_bill", str(action.bill)])
-        subject = ("land_bill", str(action.bill), action.sponsor, action.cosponsor)
-        put_to_vote(ctx, "land_bill", subject, vetoable=True)
+        state = ctx.state
+        asked = sorted({state.senators[x].faction for x in (action.sponsor, action.cosponsor)} - {action.player})
+        if asked:  # R173: another faction's senator sponsors only with its consent
+            sitting["sponsoring"] = {"bill": action_to_dict(action), "waiting": asked}
+            for seat in asked:
+                state.pending.append(Decision(seat, "sponsor_consent"))
+                ctx.report("rome.senate.sponsor_asked", faction=seat)
+            return
+        put_land_bill(ctx, action)
     elif isinstance(action, RepealLandBill):
         sitting["repeal_tried"] = True
         put_to_vote(ctx, "repeal", ("repeal", str(action.bill), action.sponsor), vetoable=True)
     else:
         moved = subject_of(action)
         put_to_vote(ctx, moved[0], tuple(moved), vetoable=True)
+
+
+def put_land_bill(ctx: Ctx, action: LandBill) -> None:
+    _sitting(ctx).setdefault("bills_tried", []).append(["land_bill", str(action.bill)])
+    subject = ("land_bill", str(action.bill), action.sponsor, action.cosponsor)
+    put_to_vote(ctx, "land_bill", subject, vetoable=True)
+
+
+def legal_sponsor_consent(ctx: Ctx, decision: Decision) -> Iterable[Consent]:
+    return [Consent(player=decision.player, agree=True), Consent(player=decision.player, agree=False)]
+
+
+def apply_sponsor_consent(ctx: Ctx, decision: Decision, action: Consent) -> None:
+    """R173: every faction whose senator is named sponsor or co-sponsor agrees (the bill is then
+    voted) or refuses (it is not proposed, and may be proposed again otherwise this turn)."""
+    state = ctx.state
+    sitting = _sitting(ctx)
+    case = sitting["sponsoring"]
+    state.pending.remove(decision)
+    if not action.agree:
+        sitting["sponsoring"] = None
+        state.pending = [d for d in state.pending if d.kind != "sponsor_consent"]
+        ctx.report("rome.senate.sponsor_refuses", faction=decision.player)
+        return
+    case["waiting"].remove(decision.player)
+    if not case["waiting"]:
+        sitting["sponsoring"] = None
+        bill = action_from_dict(case["bill"])
+        assert isinstance(bill, LandBill)
+        put_land_bill(ctx, bill)
 
 
 def apply_propose_business(ctx: Ctx, decision: Decision, action: Business) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ....engine.errors import IllegalAction
-from ..actions import Action, CloseSenate, Deploy, Skip, TribuneProposal, action_from_dict, action_to_dict
+from ..actions import Action, CloseSenate, Deploy, LandBill, Skip, TribuneProposal, action_from_dict, action_to_dict
 from ..context import Ctx
 from ..state import Decision
 from .business import Proposal, business_refusal, deploy_refusal, legal_propose_business, propose
@@ -81,7 +81,15 @@ def play_tribune(ctx: Ctx, decision: Decision, action: TribuneProposal) -> None:
 
 def legal_tribune_proposal(ctx: Ctx, decision: Decision) -> Iterable[Action]:
     out: list[Action] = [Skip(player=decision.player)]
-    out += [a for a in legal_propose_business(ctx, decision) if not isinstance(a, CloseSenate)]
+    out += [
+        a
+        for a in legal_propose_business(ctx, decision)
+        if not isinstance(a, CloseSenate)
+        and not (
+            isinstance(a, LandBill)
+            and any(ctx.state.senators[x].faction != decision.player for x in (a.sponsor, a.cosponsor))
+        )
+    ]
     return out
 
 
@@ -95,6 +103,12 @@ def apply_tribune_proposal(ctx: Ctx, decision: Decision, action: Proposal | Skip
     error = business_refusal(ctx, decision.player, action)
     if error is not None:
         raise error
+    if isinstance(action, LandBill) and any(
+        ctx.state.senators[x].faction != decision.player for x in (action.sponsor, action.cosponsor)
+    ):
+        raise IllegalAction(
+            RULE, "rome.error.not_a_candidate", "a tribune's land bill is sponsored by its own senators"
+        )
     ctx.state.pending.remove(decision)
     _sitting(ctx)["queued"] = {"seat": decision.player, "action": action_to_dict(action)}
 
