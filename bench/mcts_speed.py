@@ -22,8 +22,12 @@ spec or an interface it does not have) stops the run with its error and a non-ze
 `positions` mode, a baseline whose greedy games give other positions (its rules or its greedy
 bot changed) is named as such, since its searches are then of other positions.
 
-Run: .venv/bin/python bench/mcts_speed.py [--baseline REF] [--pairs 3] [--spec mcts] [--baseline-spec mcts:32:2]
-     [--mode games|positions] [--games 2] [--seed 5001]
+The baseline is a git ref of this repository (its `src`, extracted with git archive), or with
+`--baseline-src` the `src` folder of another checkout, e.g. a worktree of ca0ff88
+(`git worktree add /tmp/ca0ff88-m ca0ff88`, then `--baseline-src /tmp/ca0ff88-m/src`).
+
+Run: .venv/bin/python bench/mcts_speed.py [--baseline REF | --baseline-src DIR] [--pairs 3] [--spec mcts]
+     [--baseline-spec mcts:32:2] [--mode games|positions] [--games 2] [--seed 5001]
 The default baseline is ca0ff88, the tree of 2026-12-04 (MCTS at 26-31 ms a searched decision
 on this shared machine); 523f900 is the tree before the first search work (133 ms).
 """
@@ -123,6 +127,12 @@ def export_tree(ref: str, into: Path) -> Path:
     return into / "src"
 
 
+def tree_commit(src: Path) -> str:
+    """The commit a checkout's `src` folder is at (`uncommitted` when it is not a git checkout)."""
+    found = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=src, capture_output=True, text=True)
+    return found.stdout.strip() if found.returncode == 0 else "uncommitted"
+
+
 def run_child(src: Path, args: argparse.Namespace, label: str) -> dict:
     """One measure in a child on the tree `src`; a child that fails stops the run with its error."""
     env = dict(os.environ, PYTHONPATH=str(src))
@@ -144,6 +154,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--baseline", default="ca0ff88", help="git ref to compare with (default: ca0ff88)")
     parser.add_argument("--spec", default="mcts", help="bot spec, e.g. mcts, mcts:32:2")
+    parser.add_argument(
+        "--baseline-src", type=Path, default=None, help="the src folder of another checkout to compare with"
+    )
     parser.add_argument("--baseline-spec", default=None, help="the spec for the baseline (default: --spec)")
     parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--mode", choices=("games", "positions"), default="games")
@@ -158,17 +171,24 @@ def main() -> None:
         else:
             print(json.dumps(measure(args.spec, args.games, args.every)))
         return
-    found = subprocess.run(
-        ["git", "rev-parse", "--short", "--verify", "-q", f"{args.baseline}^{{commit}}"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    if found.returncode != 0:
-        sys.exit(f"the baseline {args.baseline!r} is no commit of this repository: no comparison")
-    commit = found.stdout.strip()
+    if args.baseline_src is not None:
+        old_src = args.baseline_src.resolve()
+        if not (old_src / "judges" / "__init__.py").is_file():
+            sys.exit(f"--baseline-src {args.baseline_src}: no judges package there: no comparison")
+        args.baseline, commit = str(old_src), tree_commit(old_src)
+    else:
+        found = subprocess.run(
+            ["git", "rev-parse", "--short", "--verify", "-q", f"{args.baseline}^{{commit}}"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        if found.returncode != 0:
+            sys.exit(f"the baseline {args.baseline!r} is no commit of this repository: no comparison")
+        commit = found.stdout.strip()
     with tempfile.TemporaryDirectory() as tmp:
-        old_src = export_tree(args.baseline, Path(tmp))
+        if args.baseline_src is None:
+            old_src = export_tree(args.baseline, Path(tmp))
         new_src = ROOT / "src"
         old_args = argparse.Namespace(**{**vars(args), "spec": args.baseline_spec or args.spec})
         old, new, pure = [], [], []

@@ -139,3 +139,29 @@ def test_the_server_benches_run_whole_at_a_small_size(tmp_path):
             failed[name] = (err or out).strip().splitlines()[-3:]
     assert not failed, failed
     assert sorted(p.name for p in temporary.iterdir()) == [], "a bench left temporary folders behind"
+
+
+def test_mcts_speed_compares_with_another_checkouts_src_pair_by_pair(tmp_path):
+    """`bench/mcts_speed.py --baseline-src DIR` runs the baseline from another checkout's src (a
+    worktree of an older commit) in alternating children and gives each pair's ratio and their
+    range; a folder without the judges package stops it with a clear error, not a comparison."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    bench = [sys.executable, str(ROOT / "bench" / "mcts_speed.py"), "--spec", "mcts:4:1", "--mode", "positions"]
+    small = ["--games", "1", "--every", "60", "--pairs", "2"]
+    done = subprocess.run(
+        [*bench, *small, "--baseline-src", str(ROOT / "src")], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert f"baseline {ROOT / 'src'}" in done.stdout
+    pairs = re.findall(
+        r"per pair, baseline / this tree per searched decision: median [\d.]+x, range ([\d.]+)-([\d.]+)x \(([^)]*)\)",
+        done.stdout,
+    )
+    assert pairs, done.stdout
+    low, high, each = pairs[0]
+    ratios = [float(x) for x in each.split(", ")]
+    assert len(ratios) == 2 and float(low) == min(ratios) and float(high) == max(ratios)
+    missing = subprocess.run(
+        [*bench, *small, "--baseline-src", str(tmp_path)], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert missing.returncode != 0 and "no judges package" in missing.stderr

@@ -285,3 +285,21 @@ def test_mcts_scores_a_cut_rollout_with_the_value_model():
 
     assert bot.evaluate(SearchState(game)) == default_model().win_chances(game.state, game.world)
     assert MCTSBot(seed=1).evaluate(SearchState(game)) != bot.evaluate(SearchState(game))  # default: material
+
+
+def test_a_search_state_lists_targets_without_the_positions_key():
+    """A search's state changes in place between decisions: its targets come from the turn's
+    reuse or are listed afresh, with no key of the position kept (a view's are keyed), and they
+    are the plain code's."""
+    bot = GreedyBot()
+    checked = 0
+    for game, seat, _ in movement_decisions(2, 51, bot):
+        bot._turn_targets = None  # no turn to reuse: the first decision of a turn
+        targets = bot._targets(SeatView.of_state(game.state, game.world, seat))
+        assert bot._kept is None
+        view = SeatView(game.view(seat, notifications=False), game.world)
+        assert targets == plain_targets(view)
+        bot._turn_targets = None
+        assert bot._targets(view) == targets and bot._kept is not None
+        checked += 1
+    assert checked > 20

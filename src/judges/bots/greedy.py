@@ -441,7 +441,12 @@ class GreedyBot:
                 # change in a Movement turn (titles, the King, captives stay)
                 rows = turn.rows
                 me._scores = turn.scores
-        if rows is None:
+        if rows is None and me.in_place:
+            # A search's state, changed in place: within a Movement turn the turn's targets
+            # serve (above), and a position seen before comes back too seldom across its samples
+            # to pay for the key (under one in ninety first decisions of a turn in MCTS games).
+            rows = target_rows(me)
+        elif rows is None:
             # The structs are compared by their msgpack bytes (encoded at C speed); with control
             # equal, the settlements not controlled by the seat are the same ones in both lists.
             key = (

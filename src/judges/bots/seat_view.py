@@ -28,6 +28,9 @@ class SeatView:
 
     def __init__(self, view: PlayerView, world: World) -> None:
         self._setup(view.state, world, view.seat)
+        # False: a view, built afresh for each decision. True (`of_state`): a state a search
+        # plays on, changed in place from one decision to the next.
+        self.in_place = False
 
     @staticmethod
     def of_state(state: GameState, world: World, seat: int) -> SeatView:
@@ -122,3 +125,4 @@ class StateSeatView(SeatView):
 
     def __init__(self, state: GameState, world: World, seat: int) -> None:  # noqa: D107
         self._setup(state, world, seat)
+        self.in_place = True
