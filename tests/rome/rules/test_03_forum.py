@@ -488,3 +488,16 @@ def test_a_foreign_epidemic_kills_the_first_senator_drawn_away_from_rome_a_capti
     c = ctx(state, [2, 3, 3, 1, 1, 1, 30, 29, 28])  # 8: Epidemic again; chits "1", "2", "3", blanks
     events.draw_event(c)
     assert "1" in state.senators and "2" not in state.senators and "3" in state.senators
+
+
+def test_scipio_counts_no_loyalty_while_cato_is_in_his_faction():
+    """R59 (VG: a statesman's loyalty is 0 while a statesman he opposes is in his faction):
+    Scipio Africanus (1A) and Cato the Elder (22A)."""
+    from judges.rome.engine.board import effective_loyalty
+
+    state = position()
+    scipio = senator(state, "1", 0, statesman="1A", loyalty=7)
+    senator(state, "22", 1, statesman="22A")
+    assert effective_loyalty(state, scipio, DECK) == 7
+    state.senators["22"].faction = 0
+    assert effective_loyalty(state, scipio, DECK) == 0

@@ -164,3 +164,18 @@ def test_the_dispatch_decides_whether_a_commander_fights_on_land_after_winning_a
     assert keys.index("rome.combat.naval_victory") + 1 == keys.index("rome.combat.home_from_sea")
     punic = next(w for w in state.wars if w.id == "punic_1")
     assert punic.naval_won and state.senators["3"].location == "rome" and state.units.fleets == 10
+
+
+def test_a_later_war_of_a_series_is_attacked_only_with_the_earlier_one():
+    """R199: the 2nd Illyrian War only once the 1st (active) has a force sent against it."""
+    game = business_game()
+    state = game.state
+    state.wars = [WarInPlay(id="illyrian_1", state="active"), WarInPlay(id="illyrian_2", state="active")]
+    state.units.legions, state.units.fleets = 25, 25
+    second = Deploy(player=0, commander="3", war="illyrian_2", legions=25, fleets=25)
+    assert senate_rules.deploy_refusal(game.ctx, second) == "rome.error.earlier_war_first"
+    assert second not in game.legal_actions(0)
+    game.apply(Deploy(player=0, commander="3", war="illyrian_1", legions=12, fleets=12))
+    vote_all(game, "yea", "yea", "yea")
+    later = Deploy(player=0, commander="2", war="illyrian_2", legions=13, fleets=13)
+    assert senate_rules.deploy_refusal(game.ctx, later) is None

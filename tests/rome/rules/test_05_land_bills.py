@@ -81,3 +81,18 @@ def test_another_factions_senator_sponsors_a_land_bill_only_with_its_consent():
     vote_all(game, "yea", "yea", "yea")
     assert state.land_bills == [1]
     assert (state.senators["1"].popularity, state.senators["3"].popularity) == (2, 1)
+
+
+def test_a_land_bill_vetoed_by_a_tribune_costs_nobody_popularity():
+    """R175: the veto ends the vote: no bill, and no senator (the vetoing faction's neither)
+    loses popularity."""
+    from judges.rome.engine.actions import LandBill, Veto
+
+    game = business_game()
+    state = game.state
+    state.factions[1].hand = ["tribune.1"]
+    game.apply(LandBill(player=0, bill=1, sponsor="1", cosponsor="2"))
+    game.apply(Vote(player=0, choice="yea"))
+    game.apply(Veto(player=1, card="tribune.1"))
+    assert state.land_bills == [] and all(s.popularity == 0 for s in state.senators.values())
+    assert [(d.player, d.kind) for d in game.pending] == [(0, "propose_business")]
