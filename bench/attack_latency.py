@@ -25,9 +25,12 @@ during one attack at a time:
     .venv/bin/python bench/attack_latency.py --seconds 20            # every attack in turn
     .venv/bin/python bench/attack_latency.py --attack bots --seconds 30
     .venv/bin/python bench/attack_latency.py --attack none,idle,sockets,hints --src OLD_TREE/src
+    .venv/bin/python bench/attack_latency.py --attack none,bots-reference,bots,hints --threads
 
 `--src` adds, for each attack, the same run against another tree's sources (e.g.
-`git archive c203735 src | tar -x -C OLD_TREE`), the two side by side. Prints per attack the
+`git archive c203735 src | tar -x -C OLD_TREE`), the two side by side; `--threads`, the same
+run with the bots' searches on the server's threads instead of its worker processes
+(`JUDGES_BOT_PROCESSES=0`). Prints per attack the
 honest actions answered (200) and refused, and p50/p95/p99/max in milliseconds of the answered
 ones (CPU of this machine; docs/reliability.md), with the load average.
 """
@@ -375,9 +378,10 @@ def _watch(base: str, seconds: float, first, answers) -> None:
     answers.put(bot_answers)
 
 
-def run_attack(name: str, seconds: float, src: str | None = None) -> dict:
+def run_attack(name: str, seconds: float, src: str | None = None, extra: dict[str, str] | None = None) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="judges-attack-"))
     env = {"JUDGES_CREATE_BURST": "100000", "JUDGES_CREATE_PER_MINUTE": "100000", "JUDGES_BOT_DELAY": "0.15"}
+    env.update(extra or {})
     if name == "sockets":
         env["JUDGES_MAX_CONNECTIONS"] = "400"
     if src is not None:
@@ -436,21 +440,31 @@ def main() -> None:
     parser.add_argument("--attack", default="all", help="all, or attacks separated by commas: " + ", ".join(ATTACKS))
     parser.add_argument("--seconds", type=float, default=20, help="measured seconds per attack")
     parser.add_argument("--src", default=None, help="another tree's src folder, run side by side (labelled 'old')")
+    parser.add_argument(
+        "--threads",
+        action="store_true",
+        help="also run each attack with the bots' searches on threads of the server (JUDGES_BOT_PROCESSES=0, "
+        "labelled 'thread') beside the worker processes",
+    )
     args = parser.parse_args()
     names = ATTACKS if args.attack == "all" else args.attack.split(",")
-    trees = [("new", None)] + ([("old", args.src)] if args.src else [])
+    trees: list[tuple[str, str | None, dict[str, str]]] = [("new", None, {})]
+    if args.threads:
+        trees.append(("thread", None, {"JUDGES_BOT_PROCESSES": "0"}))
+    if args.src:
+        trees.append(("old", args.src, {}))
     print(f"load average at start: {os.getloadavg()[0]:.1f}")
-    print(f"{'attack':<16}{'tree':<6}{'ok':>6}{'refused':>9}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}   (ms)")
+    print(f"{'attack':<16}{'tree':<7}{'ok':>6}{'refused':>9}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}   (ms)")
     for name in names:
-        for label, src in trees:
-            result = run_attack(name, args.seconds, src)
+        for label, src, extra in trees:
+            result = run_attack(name, args.seconds, src, extra)
             p = result["honest_action_ms"]
             row = "".join(f"{p.get(k, 0):>9.1f}" for k in ("p50", "p95", "p99", "max"))
-            print(f"{name:<16}{label:<6}{p['n']:>6}{result['refused']:>9}{row}   load {os.getloadavg()[0]:.1f}")
+            print(f"{name:<16}{label:<7}{p['n']:>6}{result['refused']:>9}{row}   load {os.getloadavg()[0]:.1f}")
             if "honest_bot_answer_ms" in result:
                 b = result["honest_bot_answer_ms"]
                 print(
-                    f"{'  mcts seat':<16}{label:<6}{b['n']:>6}{'':>9}{b.get('p50', 0):>9.1f}{b.get('p95', 0):>9.1f}"
+                    f"{'  mcts seat':<16}{label:<7}{b['n']:>6}{'':>9}{b.get('p50', 0):>9.1f}{b.get('p95', 0):>9.1f}"
                     f"{b.get('p99', 0):>9.1f}{b.get('max', 0):>9.1f}   (the honest table's bot, turn handed back)"
                 )
             sys.stdout.flush()

@@ -20,6 +20,8 @@ from seats_support import with_tokens
 
 SEATS = [{"kind": "human", "name": "Ada", "language": "es"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot"}]
 LIMITS = Limits(bot_cpu_seconds=0.1)  # a small budget: the tests measure nothing
+# the search replaced by the test's own function, which only this process knows: the pool's threads
+THREADS = Limits(bot_cpu_seconds=0.1, bot_processes=0)
 
 
 @pytest.fixture
@@ -118,7 +120,7 @@ def test_one_hint_per_decision_owed_through_free_steps_and_undo(tmp_path, monkey
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     searched = []
     monkeypatch.setattr(hints_module, "hint_for", lambda *a: searched.append(a[3]) or SEARCH(*a))
-    app = create_app(f"sqlite:///{tmp_path / 'g.db'}", allow_seeds=True, allow_scenarios=True, limits=LIMITS)
+    app = create_app(f"sqlite:///{tmp_path / 'g.db'}", allow_seeds=True, allow_scenarios=True, limits=THREADS)
     with TestClient(app) as client:
         seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
         data = client.post("/api/games", json={"seats": seats, "seed": 7, "position": MOVEMENT, "hints": True}).json()
@@ -185,7 +187,7 @@ def test_every_tables_hints_take_one_share_of_the_bots_pool(tmp_path, monkeypatc
         return SEARCH(*args)
 
     monkeypatch.setattr(hints_module, "hint_for", slow)
-    limits = Limits(bot_cpu_seconds=0.02, bot_workers=2, hint_burst=100, hint_queue=100)
+    limits = Limits(bot_cpu_seconds=0.02, bot_workers=2, bot_processes=0, hint_burst=100, hint_queue=100)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", allow_seeds=True, limits=limits)) as client:
         tables = []
         for _ in range(6):

@@ -46,12 +46,16 @@ from __future__ import annotations
 import asyncio
 import functools
 import ipaddress
+import logging
+import multiprocessing
+import multiprocessing.context
 import os
 import time
 import unicodedata
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,7 +65,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..settings import Settings
 from ..settings import load as load_settings
-from . import metrics
+from . import metrics, workers
+from .errors import ServiceError
+
+log = logging.getLogger("judges.server")
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -72,6 +79,7 @@ __all__ = [
     "RateLimiter",
     "SecurityHeaders",
     "StrictJSON",
+    "WorkerLost",
     "clean_name",
     "clean_text",
 ]
@@ -110,7 +118,11 @@ class Limits:
     resync_abuse: int = 100  # messages sent while a late resync waits, before the socket is closed
     # the proxies whose X-Forwarded-For/-Proto are believed (addresses or networks); none by default
     trusted_proxies: tuple[str, ...] = ()
-    bot_workers: int = max(2, os.cpu_count() or 2)
+    bot_workers: int = max(2, os.cpu_count() or 2)  # the bots' pool's threads, when bot_processes is 0
+    # The bots' pool's worker processes (their searches never hold the event loop's interpreter
+    # lock), started at `bot_nice` below the server's priority; 0: the bot_workers threads instead
+    bot_processes: int = max(2, os.cpu_count() or 2)
+    bot_nice: int = 10
     bot_cpu_seconds: float = 2.0  # CPU a search bot may spend on one decision
     # hints (server/advice/hints.py): one per decision owed; per client address `hint_burst` at once,
     # then `hint_per_minute`; at most `hint_queue` waiting for the pool (503 past it)
@@ -135,14 +147,14 @@ class Limits:
     @classmethod
     def from_settings(cls, settings: Settings | None = None) -> Limits:
         """The defaults, with JUDGES_CREATE_PER_MINUTE / JUDGES_CREATE_BURST for load tests,
-        JUDGES_ABSENT_AFTER (the browser tests' notices), JUDGES_BOT_WORKERS and
+        JUDGES_ABSENT_AFTER (the browser tests' notices), JUDGES_BOT_WORKERS, JUDGES_BOT_PROCESSES and
         JUDGES_TRUSTED_PROXIES (the reverse proxies in front of the server: docs/deploy.md);
         `settings` default: read now (judges/settings.py)."""
         settings = settings or load_settings()
         values: dict[str, Any] = {}
         if settings.proxies:
             values["trusted_proxies"] = settings.proxies
-        for name in ("create_per_minute", "create_burst", "absent_after", "bot_workers"):
+        for name in ("create_per_minute", "create_burst", "absent_after", "bot_workers", "bot_processes"):
             if getattr(settings, name) is not None:
                 values[name] = getattr(settings, name)
         return cls(**values)
@@ -373,22 +385,43 @@ class SecurityHeaders:
 HINTS = "hints of every table"
 
 
+class WorkerLost(ServiceError):
+    """A job whose worker process died (killed, out of memory): the job failed and is charged
+    nothing; the pool has started fresh workers. A bot's turn asks again; a hint or a review
+    answers 503, asked again it is searched again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            503, "error.search_lost", "the search stopped before it finished: ask again", headers={"Retry-After": "2"}
+        )
+
+
 class FairPool:
-    """A bounded pool of threads where the bots think, shared fairly across games.
+    """A bounded pool of workers where the bots think, shared fairly across games.
+
+    The workers are `processes` processes at a lower scheduling priority (`nice`; the bots'
+    searches never hold the server's interpreter lock against its event loop), or, with
+    `processes` 0, `workers` threads of the server's process. A job's function and what it takes
+    and gives back must pickle (server/workers.py); a worker process that dies fails the jobs
+    it ran (`WorkerLost`) and the next job starts a fresh pool.
 
     Each game's jobs wait in a queue of their own. A free worker serves, among the games
-    waiting, the one whose bots have used the least CPU lately (seconds of thread CPU, halved
-    every `half_life` seconds; ties in arrival order): a table whose bots think for seconds
-    waits behind every table whose bots think for milliseconds, so no table starves another,
-    however many hostile tables there are. Heavy jobs (a search bot's) may occupy at most
-    `workers - 1` threads: one is always left to light jobs (a greedy bot's choice takes
+    waiting, the one whose bots have used the least CPU lately (seconds of the worker's CPU,
+    halved every `half_life` seconds; ties in arrival order): a table whose bots think for
+    seconds waits behind every table whose bots think for milliseconds, so no table starves
+    another, however many hostile tables there are. Heavy jobs (a search bot's) may occupy at
+    most `workers - 1` workers: one is always left to light jobs (a greedy bot's choice takes
     milliseconds). A search's own time is bounded by its CPU budget (`Limits.bot_cpu_seconds`)."""
 
     QUANTUM = 0.05  # CPU seconds below which two games' use counts as the same
 
-    def __init__(self, workers: int, half_life: float = 30.0, max_games: int = 10_000) -> None:
-        self.workers = max(2, workers)
-        self.executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="bot")
+    def __init__(
+        self, workers: int, half_life: float = 30.0, max_games: int = 10_000, processes: int = 0, nice: int = 10
+    ) -> None:
+        self.processes = max(0, processes)
+        self.workers = max(2, self.processes or workers)
+        self.nice = nice
+        self.executor: Executor | None = None  # started with the first job (`_executor`)
         self._queues: dict[bool, OrderedDict[str, deque[Any]]] = {False: OrderedDict(), True: OrderedDict()}
         self._running = 0
         self._running_heavy = 0
@@ -399,6 +432,41 @@ class FairPool:
         self._used: OrderedDict[str, tuple[float, float]] = OrderedDict()  # game -> (CPU seconds, at)
         self.started: list[tuple[str, bool]] = []  # (game, heavy) of the latest starts, for tests
         self._history = 256
+
+    def _executor(self) -> Executor:
+        if self.executor is None:
+            if self.processes:
+                self.executor = ProcessPoolExecutor(
+                    max_workers=self.workers,
+                    mp_context=_worker_context(),
+                    initializer=workers.start_worker,
+                    initargs=(self.nice,),
+                )
+            else:
+                self.executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="bot")
+        return self.executor
+
+    def close(self) -> None:
+        """Stops the workers now (a worker process is killed mid-job) and fails the jobs
+        waiting; the next job starts the pool again (an app's lifespan may run twice)."""
+        for queues in self._queues.values():
+            for queue in queues.values():
+                for future, _, _ in queue:
+                    if not future.done():
+                        future.cancel()
+            queues.clear()
+        executor, self.executor = self.executor, None
+        if executor is None:
+            return
+        if isinstance(executor, ProcessPoolExecutor):
+            for process in list((executor._processes or {}).values()):
+                process.kill()
+            # its workers dead, the pool's own thread ends at once; waiting for it lets the
+            # pool's queues go, and with them their semaphores (a server ended by a signal
+            # would leave them to the system's resource tracker)
+            executor.shutdown(wait=True, cancel_futures=True)
+        else:
+            executor.shutdown(wait=False, cancel_futures=True)
 
     async def run(self, game: str, heavy: bool, fn: Callable[..., Any], *args: Any) -> Any:
         """Runs fn(*args) on a worker when the game's turn comes; returns its result. `game` is
@@ -458,10 +526,15 @@ class FairPool:
             self._running_heavy += heavy
             self.started.append((game, heavy))
             del self.started[: -self._history]
-            inner = asyncio.get_running_loop().run_in_executor(self.executor, _timed, fn, args)
-            inner.add_done_callback(functools.partial(self._finished, game=game, future=future, heavy=heavy))
+            executor = self._executor()
+            inner = asyncio.get_running_loop().run_in_executor(executor, workers.timed, fn, args)
+            inner.add_done_callback(
+                functools.partial(self._finished, game=game, future=future, heavy=heavy, executor=executor)
+            )
 
-    def _finished(self, done: asyncio.Future[Any], game: str, future: asyncio.Future[Any], heavy: bool) -> None:
+    def _finished(
+        self, done: asyncio.Future[Any], game: str, future: asyncio.Future[Any], heavy: bool, executor: Executor
+    ) -> None:
         self._running -= 1
         self._running_heavy -= heavy
         if done.cancelled():
@@ -469,9 +542,16 @@ class FairPool:
         else:
             error: BaseException | None = done.exception()
             result, seconds = (None, 0.0) if error is not None else done.result()
-            if isinstance(error, _Failed):
+            if isinstance(error, workers.Failed):
                 seconds = error.seconds
                 error = error.error
+            elif isinstance(error, BrokenProcessPool):
+                metrics.BOT_WORKERS_LOST.inc()
+                log.warning("a worker process of the bots' pool died: its jobs failed, the pool starts again")
+                error = WorkerLost()
+                if self.executor is executor:  # the first of its jobs to fail: a fresh pool next
+                    self.executor = None
+                    executor.shutdown(wait=False, cancel_futures=True)
             self._charge(game, seconds)
             cpu, jobs = self._counted["hint" if game == HINTS else "bot"]
             cpu.inc(seconds)
@@ -484,16 +564,12 @@ class FairPool:
         self._dispatch()
 
 
-class _Failed(Exception):
-    def __init__(self, error: BaseException, seconds: float) -> None:
-        self.error, self.seconds = error, seconds
-
-
-def _timed(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, float]:
-    """fn(*args) on a worker thread, and the thread's CPU seconds it took."""
-    start = time.thread_time()
-    try:
-        result = fn(*args)
-    except Exception as exc:  # charged too: a bot that fails after thinking used its time
-        raise _Failed(exc, time.thread_time() - start) from exc
-    return result, time.thread_time() - start
+def _worker_context() -> multiprocessing.context.BaseContext:
+    """How the worker processes start: from a server process of their own, which loaded the
+    engine and the bots once (`forkserver`, where the system has it); never by forking the
+    server itself, whose other threads may hold locks at that moment. Else `spawn`."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([workers.__name__])
+    return context

@@ -65,6 +65,9 @@ BOT_CPU = Counter(
     "judges_bot_cpu_seconds", "CPU seconds of the bots' pool's jobs (moves, hints)", ["job"], registry=COUNTERS
 )
 BOT_JOBS = Counter("judges_bot_jobs", "Jobs done by the bots' pool", ["job"], registry=COUNTERS)
+BOT_WORKERS_LOST = Counter(
+    "judges_bot_workers_lost", "Times a worker process of the bots' pool died mid-job", registry=COUNTERS
+)
 HINT_SEARCHES = Counter("judges_hint_searches", "Hint searches, by outcome", ["outcome"], registry=COUNTERS)
 DATABASE_ERRORS = Counter(
     "judges_database_errors", "Database calls that failed (down, timed out, no free connection)", registry=COUNTERS
@@ -124,7 +127,7 @@ class Live(Collector):
         pool = self.service.bot_pool
         yield GaugeMetricFamily("judges_bot_queue", "Jobs waiting for the bots' pool", value=pool.pending())
         yield GaugeMetricFamily("judges_bot_running", "Jobs running on the bots' pool", value=pool.running)
-        yield GaugeMetricFamily("judges_bot_workers", "Threads of the bots' pool", value=pool.workers)
+        yield GaugeMetricFamily("judges_bot_workers", "Workers of the bots' pool", value=pool.workers)
 
 
 class _Counters(Collector):

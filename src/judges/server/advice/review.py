@@ -5,7 +5,8 @@ noise (bots/review.py: every decision screened, the candidates re-measured on 48
 samples against the hint's choice there, taken-back steps left out): the game is replayed and
 searched on the bots' pool (`FairPool`, off the event loop; other tables never wait for it)
 within `REVIEW_BUDGETS` times the CPU budget of one bot decision (`Limits.bot_cpu_seconds`).
-One review a seat: asked again, or twice at once, it is searched once. The final table's screen
+One review a seat: asked again, or twice at once, it is searched once (asked again after its
+search failed, searched again). The final table's screen
 shows it (web/static/js/review.js).
 """
 
@@ -19,21 +20,14 @@ import msgspec
 from fastapi import APIRouter, Request
 from starlette.requests import HTTPConnection
 
-from ...bots.review import Costly, review
-from ...engine import Action
+from ...bots.review import Costly
 from ...i18n import gettext, render_action, request_language
-from ...verify import new_game
 from ..table.played import require_capability
 from ..table.service import SERVER_OPTIONS, GameService, LiveGame, ServiceError, bot_seed
+from ..workers import review_game
 
 REVIEW_BUDGETS = 15  # a review's CPU: this many bot decisions' budget (30 s at the default 2 s)
 MAX_KEPT = 1_000  # reviews kept in memory (the oldest go first)
-
-
-def _review(options: dict[str, Any], log: list[Action], seat: int, seed: int, budget: float) -> list[Costly]:
-    position = options.get("position")
-    game = new_game({k: v for k, v in options.items() if k not in SERVER_OPTIONS}, position)
-    return review(game, log, seat, seed, budget)
 
 
 def review_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveGame], Awaitable[int]]) -> APIRouter:
@@ -68,7 +62,8 @@ def review_router(service: GameService, seat_of: Callable[[HTTPConnection, LiveG
                 for key in list(reviews)[: MAX_KEPT // 2]:
                     del reviews[key]
             budget = REVIEW_BUDGETS * service.limits.bot_cpu_seconds
-            run = service.bot_pool.run(live.id, True, _review, options, log, seat, seed, budget)
+            rules, position = {k: v for k, v in options.items() if k not in SERVER_OPTIONS}, options.get("position")
+            run = service.bot_pool.run(live.id, True, review_game, rules, position, log, seat, seed, budget)
             task = reviews[(live.id, seat)] = asyncio.ensure_future(run)
         found = await asyncio.shield(task)
         names = live.names()

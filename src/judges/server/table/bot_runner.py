@@ -8,18 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import time
-from typing import Any
 
 from ...bots import make_bot
 from .. import logs, metrics
 from ..errors import ServiceError, StoreUnavailable
 from ..store import SequenceConflict
+from ..workers import think
 from . import seats as seat_keys
 from .actor import TableActor
 from .played import DEFAULT_GAME
+from ..limits import WorkerLost
 from .runtime import Runtime
 from .seating import Seating
 from .tables import (
@@ -30,6 +30,10 @@ from .tables import (
 )
 
 log = logging.getLogger("judges.server")
+
+# A bot's turn whose worker process dies is thought again this many times in a row, then left
+# to the watchdog: a position that kills every worker cannot keep the pool's workers dying.
+WORKER_LOSSES = 3
 
 
 class BotRunner:
@@ -82,6 +86,7 @@ class BotRunner:
         return await self.leases.hold(live)
 
     async def _run(self, live: LiveGame) -> None:
+        lost = 0  # the worker processes lost in a row thinking for this game
         try:
             while not live.played.is_over and not live.stale:
                 owing = self.owing(live)
@@ -104,13 +109,20 @@ class BotRunner:
                     played = live.played
                     legal = list(played.legal_actions(seat))
                     view = played.view(seat)
-                # The bot thinks outside the game's lock, on the bots' own threads: humans'
+                # The bot thinks outside the game's lock, on the bots' own workers: humans'
                 # views and actions, and database commits, never wait for it.
                 # The shared pool serves the games in turn; a search bot's thinking is heavy.
                 heavy = getattr(bot, "iterations", 0) > 0
-                action = await self.rt.bot_pool.run(
-                    live.id, heavy, bot.choose, seat, legal, functools.partial(_same, view)
-                )
+                try:
+                    action, thought = await self.rt.bot_pool.run(live.id, heavy, think, bot, seat, legal, view)
+                except WorkerLost:
+                    lost += 1
+                    if lost > WORKER_LOSSES:
+                        raise
+                    continue  # its worker died: think again, on a fresh one
+                lost = 0
+                if live.bots.get(seat) is bot:  # the bot goes on from where its thinking left it
+                    live.bots[seat] = thought
                 async with live.lock:
                     if live.stale or len(live.game.log) != seq or seat not in self.owing(live):
                         continue  # someone acted meanwhile, or the player is back: look again
@@ -122,6 +134,9 @@ class BotRunner:
                 await self.rt.events.settle(live, wake=False)
         except StoreUnavailable:
             return  # the recovery task (or the watchdog) restarts the bots
+        except WorkerLost:
+            log.warning("bots of game %s: %d worker processes lost in a row", live.id, lost)
+            return  # the watchdog asks again
         except Exception:  # pragma: no cover - a bot must never take the server down
             log.exception("bot task of game %s failed", live.id)
         finally:
@@ -210,8 +225,3 @@ def takeover_bot(live: LiveGame) -> str:
     if "ratings" in live.served.capabilities and humans and all(seat_keys.account_of(s) is not None for s in humans):
         return RATED_TAKEOVER_BOT
     return live.takeover_bot
-
-
-def _same(value: Any) -> Any:
-    """A bot's view callback: the view taken under the game's lock."""
-    return value

@@ -33,7 +33,7 @@ class Runtime:
         self.store = store
         self.settings = settings
         self.limits = limits
-        self.bot_pool = FairPool(limits.bot_workers)
+        self.bot_pool = FairPool(limits.bot_workers, processes=limits.bot_processes, nice=limits.bot_nice)
         self.games: dict[str, LiveGame] = {}
         self.turn_timers: dict[str, float] = {}  # game id -> seconds
         # game id -> spectators' wake-up queues (server/table/screen.py sends them the public view)
@@ -80,7 +80,9 @@ class Runtime:
         return task
 
     def renew_threads(self) -> None:
-        """Idle threads end; a server started again (an app's lifespan may run twice) gets new ones."""
+        """Idle threads end and the bots' workers stop; a server started again (an app's
+        lifespan may run twice) gets new ones."""
+        self.bot_pool.close()
         self.db_threads.shutdown(wait=False)
         self.db_threads = ThreadPoolExecutor(max_workers=self.db_threads._max_workers, thread_name_prefix="db")
         self.commit_threads.shutdown(wait=False)
