@@ -47,6 +47,7 @@ class Settings(BaseSettings):
     bot_delay: float = 0.15  # seconds between bot actions
     bot_workers: int | None = None  # the bots' pool (default: server/limits.py)
     bot_processes: int | None = None  # its worker processes, 0: threads (default: server/limits.py)
+    bot_nice: int | None = None  # how much lower their scheduling priority is (default: server/limits.py)
 
     # --- requests (server/limits.py) ---
     trusted_proxies: str = ""  # addresses or networks, separated by commas or spaces

@@ -1,7 +1,7 @@
-"""The bots' pool's worker processes (Limits.bot_processes): a bot chooses there as it does on a
-thread, the workers run at a lower priority and their CPU is counted, a worker that dies fails
-its job cleanly (a bot's turn is thought again, a hint answers 503) and the pool goes on, and a
-stopped server leaves no worker behind."""
+"""The bots' pool's worker processes (Limits.bot_processes), where the searches run: a bot
+chooses there as it does on a thread, the workers run at a lower priority and their CPU is
+counted, a worker that dies fails its job cleanly (a bot's turn is thought again, a hint
+answers 503) and the pool goes on, and a stopped server leaves no worker behind."""
 
 from __future__ import annotations
 
@@ -59,8 +59,8 @@ def test_the_workers_run_apart_at_a_lower_priority_and_their_cpu_is_counted():
         pool = FairPool(workers=2, processes=2, nice=5)
         before = metrics.BOT_CPU.labels("bot")._value.get()
         try:
-            pid = await pool.run("g", False, os.getpid)
-            nice = await pool.run("g", False, os.nice, 0)
+            pid = await pool.run("g", True, os.getpid)  # heavy: a search's place
+            nice = await pool.run("g", True, os.nice, 0)
             total = await pool.run("g", True, sum, range(20_000_000))  # a search's CPU, in the worker
             assert total == sum(range(20_000_000))
             return pid, nice, pool.used("g"), metrics.BOT_CPU.labels("bot")._value.get() - before, 0.0
@@ -173,7 +173,7 @@ def test_a_stopped_server_leaves_no_worker_behind(tmp_path, monkeypatch):
     app = create_app(f"sqlite:///{tmp_path / 'g.db'}", allow_seeds=True, limits=limits)
     with TestClient(app) as client:
         pool = client.app.state.service.bot_pool
-        assert client.portal.call(pool.run, "g", False, os.getpid) != os.getpid()
+        assert client.portal.call(pool.run, "g", True, os.getpid) != os.getpid()
         processes = list(pool.executor._processes.values())
         assert processes and all(p.is_alive() for p in processes)
     assert pool.executor is None

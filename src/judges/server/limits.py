@@ -50,6 +50,7 @@ import logging
 import multiprocessing
 import multiprocessing.context
 import os
+import sys
 import time
 import unicodedata
 from collections import OrderedDict, deque
@@ -119,7 +120,7 @@ class Limits:
     # the proxies whose X-Forwarded-For/-Proto are believed (addresses or networks); none by default
     trusted_proxies: tuple[str, ...] = ()
     bot_workers: int = max(2, os.cpu_count() or 2)  # the bots' pool's threads, when bot_processes is 0
-    # The bots' pool's worker processes (their searches never hold the event loop's interpreter
+    # The bots' pool's worker processes for searches (never holding the event loop's interpreter
     # lock), started at `bot_nice` below the server's priority; 0: the bot_workers threads instead
     bot_processes: int = max(2, os.cpu_count() or 2)
     bot_nice: int = 10
@@ -147,14 +148,15 @@ class Limits:
     @classmethod
     def from_settings(cls, settings: Settings | None = None) -> Limits:
         """The defaults, with JUDGES_CREATE_PER_MINUTE / JUDGES_CREATE_BURST for load tests,
-        JUDGES_ABSENT_AFTER (the browser tests' notices), JUDGES_BOT_WORKERS, JUDGES_BOT_PROCESSES and
+        JUDGES_ABSENT_AFTER (the browser tests' notices), JUDGES_BOT_WORKERS, JUDGES_BOT_PROCESSES, JUDGES_BOT_NICE and
         JUDGES_TRUSTED_PROXIES (the reverse proxies in front of the server: docs/deploy.md);
         `settings` default: read now (judges/settings.py)."""
         settings = settings or load_settings()
         values: dict[str, Any] = {}
         if settings.proxies:
             values["trusted_proxies"] = settings.proxies
-        for name in ("create_per_minute", "create_burst", "absent_after", "bot_workers", "bot_processes"):
+        names = ("create_per_minute", "create_burst", "absent_after", "bot_workers", "bot_processes", "bot_nice")
+        for name in names:
             if getattr(settings, name) is not None:
                 values[name] = getattr(settings, name)
         return cls(**values)
@@ -399,19 +401,21 @@ class WorkerLost(ServiceError):
 class FairPool:
     """A bounded pool of workers where the bots think, shared fairly across games.
 
-    The workers are `processes` processes at a lower scheduling priority (`nice`; the bots'
-    searches never hold the server's interpreter lock against its event loop), or, with
-    `processes` 0, `workers` threads of the server's process. A job's function and what it takes
-    and gives back must pickle (server/workers.py); a worker process that dies fails the jobs
-    it ran (`WorkerLost`) and the next job starts a fresh pool.
+    Heavy jobs (searches: a search bot's choice, a hint, a review) run in `processes` worker
+    processes at a lower scheduling priority (`nice`): a search never holds the server's
+    interpreter lock against its event loop. Light jobs (a greedy or random bot's choice, a few
+    milliseconds, fewer than a message to a process and back) run on a thread, and every job
+    does with `processes` 0 (`workers` threads). A heavy job's function and what it takes and
+    gives back must pickle (server/workers.py); a worker process that dies fails the jobs it ran
+    (`WorkerLost`) and the next search starts a fresh pool.
 
     Each game's jobs wait in a queue of their own. A free worker serves, among the games
     waiting, the one whose bots have used the least CPU lately (seconds of the worker's CPU,
     halved every `half_life` seconds; ties in arrival order): a table whose bots think for
     seconds waits behind every table whose bots think for milliseconds, so no table starves
-    another, however many hostile tables there are. Heavy jobs (a search bot's) may occupy at
-    most `workers - 1` workers: one is always left to light jobs (a greedy bot's choice takes
-    milliseconds). A search's own time is bounded by its CPU budget (`Limits.bot_cpu_seconds`)."""
+    another, however many hostile tables there are. Heavy jobs may occupy at most `workers - 1`
+    places (with processes: one each): one is always left to light jobs. A search's own time is
+    bounded by its CPU budget (`Limits.bot_cpu_seconds`)."""
 
     QUANTUM = 0.05  # CPU seconds below which two games' use counts as the same
 
@@ -419,9 +423,11 @@ class FairPool:
         self, workers: int, half_life: float = 30.0, max_games: int = 10_000, processes: int = 0, nice: int = 10
     ) -> None:
         self.processes = max(0, processes)
-        self.workers = max(2, self.processes or workers)
+        # with processes: one per search running at once, and one place more for light jobs
+        self.workers = self.processes + 1 if self.processes else max(2, workers)
         self.nice = nice
-        self.executor: Executor | None = None  # started with the first job (`_executor`)
+        self.executor: ProcessPoolExecutor | None = None  # the searches' processes, from the first
+        self.threads: ThreadPoolExecutor | None = None  # light jobs (every job without processes)
         self._queues: dict[bool, OrderedDict[str, deque[Any]]] = {False: OrderedDict(), True: OrderedDict()}
         self._running = 0
         self._running_heavy = 0
@@ -433,18 +439,19 @@ class FairPool:
         self.started: list[tuple[str, bool]] = []  # (game, heavy) of the latest starts, for tests
         self._history = 256
 
-    def _executor(self) -> Executor:
-        if self.executor is None:
-            if self.processes:
+    def _executor(self, heavy: bool) -> Executor:
+        if heavy and self.processes:
+            if self.executor is None:
                 self.executor = ProcessPoolExecutor(
-                    max_workers=self.workers,
+                    max_workers=self.processes,
                     mp_context=_worker_context(),
                     initializer=workers.start_worker,
                     initargs=(self.nice,),
                 )
-            else:
-                self.executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="bot")
-        return self.executor
+            return self.executor
+        if self.threads is None:
+            self.threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="bot")
+        return self.threads
 
     def close(self) -> None:
         """Stops the workers now (a worker process is killed mid-job) and fails the jobs
@@ -455,18 +462,17 @@ class FairPool:
                     if not future.done():
                         future.cancel()
             queues.clear()
+        threads, self.threads = self.threads, None
+        if threads is not None:
+            threads.shutdown(wait=False, cancel_futures=True)
         executor, self.executor = self.executor, None
-        if executor is None:
-            return
-        if isinstance(executor, ProcessPoolExecutor):
+        if executor is not None:
             for process in list((executor._processes or {}).values()):
                 process.kill()
             # its workers dead, the pool's own thread ends at once; waiting for it lets the
             # pool's queues go, and with them their semaphores (a server ended by a signal
             # would leave them to the system's resource tracker)
             executor.shutdown(wait=True, cancel_futures=True)
-        else:
-            executor.shutdown(wait=False, cancel_futures=True)
 
     async def run(self, game: str, heavy: bool, fn: Callable[..., Any], *args: Any) -> Any:
         """Runs fn(*args) on a worker when the game's turn comes; returns its result. `game` is
@@ -526,7 +532,7 @@ class FairPool:
             self._running_heavy += heavy
             self.started.append((game, heavy))
             del self.started[: -self._history]
-            executor = self._executor()
+            executor = self._executor(heavy)
             inner = asyncio.get_running_loop().run_in_executor(executor, workers.timed, fn, args)
             inner.add_done_callback(
                 functools.partial(self._finished, game=game, future=future, heavy=heavy, executor=executor)
@@ -571,5 +577,15 @@ def _worker_context() -> multiprocessing.context.BaseContext:
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([workers.__name__])
+    # A worker runs the server's main module again (as `__mp_main__`, its `if __name__ ==
+    # "__main__"` part left out): loaded once by the fork server too, each worker starts in
+    # milliseconds, not the second its imports take.
+    preload = [workers.__name__]
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and spec.name:  # `python -m judges.cli`: imported by its name
+        preload.append(spec.name)
+    elif getattr(main, "__file__", None):  # a script (`judges serve`): by its path
+        preload.append("__main__")
+    context.set_forkserver_preload(preload)
     return context

@@ -16,6 +16,7 @@ import functools
 import os
 import signal
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,11 @@ from ..verify import new_game
 from ..world import load_world
 
 load_world()  # the map every game plays on, read once before the workers are forked
+
+# A worker runs the server's main module again as `__mp_main__` (multiprocessing does): started
+# with `python -m judges.cli`, that module was loaded already by the fork server (by its name,
+# limits._worker_context), which runpy would warn of on every worker's start.
+warnings.filterwarnings("ignore", r"'.*' found in sys\.modules after import of package", RuntimeWarning)
 
 
 class Failed(Exception):
