@@ -533,7 +533,13 @@ class FairPool:
             self.started.append((game, heavy))
             del self.started[: -self._history]
             executor = self._executor(heavy)
-            inner = asyncio.get_running_loop().run_in_executor(executor, workers.timed, fn, args)
+            inner: asyncio.Future[Any]
+            if executor is self.executor and len(executor._processes or {}) < self.processes:
+                # a worker process may be started for it: started off the event loop (the
+                # first waits for the fork server to load the engine, a second or more)
+                inner = asyncio.ensure_future(_submit_apart(executor, fn, args))
+            else:
+                inner = asyncio.get_running_loop().run_in_executor(executor, workers.timed, fn, args)
             inner.add_done_callback(
                 functools.partial(self._finished, game=game, future=future, heavy=heavy, executor=executor)
             )
@@ -568,6 +574,13 @@ class FairPool:
                 else:
                     future.set_result(result)
         self._dispatch()
+
+
+async def _submit_apart(executor: ProcessPoolExecutor, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """The job handed to the worker processes from a thread, which waits for a new worker to
+    start if the pool starts one; then awaited here."""
+    submitted = await asyncio.to_thread(executor.submit, workers.timed, fn, args)
+    return await asyncio.wrap_future(submitted)
 
 
 def _worker_context() -> multiprocessing.context.BaseContext:
