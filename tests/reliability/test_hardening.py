@@ -199,7 +199,7 @@ def test_the_bot_pool_serves_the_table_that_used_the_least_cpu_first():
         for task in hostile:
             task.cancel()
         await asyncio.gather(*hostile, return_exceptions=True)
-        pool.executor.shutdown(wait=True)
+        pool.threads.shutdown(wait=True)
         return overtaken
 
     # on a thread of its own: a browser test's event loop may be running on this one

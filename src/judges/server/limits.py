@@ -458,7 +458,7 @@ class FairPool:
         waiting; the next job starts the pool again (an app's lifespan may run twice)."""
         for queues in self._queues.values():
             for queue in queues.values():
-                for future, _, _ in queue:
+                for future, *_ in queue:
                     if not future.done():
                         future.cancel()
             queues.clear()
@@ -474,12 +474,13 @@ class FairPool:
             # would leave them to the system's resource tracker)
             executor.shutdown(wait=True, cancel_futures=True)
 
-    async def run(self, game: str, heavy: bool, fn: Callable[..., Any], *args: Any) -> Any:
+    async def run(self, game: str, heavy: bool, fn: Callable[..., Any], *args: Any, apart: bool = True) -> Any:
         """Runs fn(*args) on a worker when the game's turn comes; returns its result. `game` is
         whose share the job takes: a table's id, or a name shared by a kind of jobs served as one
-        table (`HINTS`: every table's hints together)."""
+        table (`HINTS`: every table's hints together). `apart`: a heavy job may run in a worker
+        process (fn and its data pickle); else on a thread, a place of the heavy jobs all the same."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queues[heavy].setdefault(game, deque()).append((future, fn, args))
+        self._queues[heavy].setdefault(game, deque()).append((future, fn, args, apart))
         self._dispatch()
         return await future
 
@@ -506,18 +507,18 @@ class FairPool:
         while len(self._used) > self.max_games:
             self._used.popitem(last=False)
 
-    def _next(self, heavy: bool) -> tuple[str, asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]] | None:
+    def _next(self, heavy: bool) -> tuple[str, asyncio.Future[Any], Callable[..., Any], tuple[Any, ...], bool] | None:
         queues = self._queues[heavy]
         while queues:
             # the least used, counted in quanta (a few milliseconds apart are equals); min keeps
             # the first of equals, and a game served goes to the back: round-robin among equals
             game = min(queues, key=lambda g: int(self.used(g) / self.QUANTUM))
             queue = queues.pop(game)
-            future, fn, args = queue.popleft()
+            future, fn, args, apart = queue.popleft()
             if queue:
                 queues[game] = queue
             if not future.cancelled():
-                return game, future, fn, args
+                return game, future, fn, args, apart
         return None
 
     def _dispatch(self) -> None:
@@ -527,12 +528,12 @@ class FairPool:
                 job, heavy = self._next(True), True
             if job is None:
                 return
-            game, future, fn, args = job
+            game, future, fn, args, apart = job
             self._running += 1
             self._running_heavy += heavy
             self.started.append((game, heavy))
             del self.started[: -self._history]
-            executor = self._executor(heavy)
+            executor = self._executor(heavy and apart)
             inner: asyncio.Future[Any]
             if executor is self.executor and len(executor._processes or {}) < self.processes:
                 # a worker process may be started for it: started off the event loop (the

@@ -10,16 +10,17 @@ import asyncio
 import contextlib
 import logging
 import time
+from typing import Any
 
 from ...bots import make_bot
 from .. import logs, metrics
 from ..errors import ServiceError, StoreUnavailable
+from ..limits import WorkerLost
 from ..store import SequenceConflict
 from ..workers import think
 from . import seats as seat_keys
 from .actor import TableActor
 from .played import DEFAULT_GAME
-from ..limits import WorkerLost
 from .runtime import Runtime
 from .seating import Seating
 from .tables import (
@@ -114,7 +115,11 @@ class BotRunner:
                 # The shared pool serves the games in turn; a search bot's thinking is heavy.
                 heavy = getattr(bot, "iterations", 0) > 0
                 try:
-                    action, thought = await self.rt.bot_pool.run(live.id, heavy, think, bot, seat, legal, view)
+                    # Judges & Kings' searches in a worker process, another game's bots on a thread
+                    apart = live.kind == DEFAULT_GAME
+                    action, thought = await self.rt.bot_pool.run(
+                        live.id, heavy, think, bot, seat, legal, view, apart=apart
+                    )
                 except WorkerLost:
                     lost += 1
                     if lost > WORKER_LOSSES:
