@@ -47,10 +47,7 @@ import asyncio
 import functools
 import ipaddress
 import logging
-import multiprocessing
-import multiprocessing.context
 import os
-import sys
 import time
 import unicodedata
 from collections import OrderedDict, deque
@@ -444,7 +441,7 @@ class FairPool:
             if self.executor is None:
                 self.executor = ProcessPoolExecutor(
                     max_workers=self.processes,
-                    mp_context=_worker_context(),
+                    mp_context=workers.context(),
                     initializer=workers.start_worker,
                     initargs=(self.nice,),
                 )
@@ -538,7 +535,7 @@ class FairPool:
             if executor is self.executor and len(executor._processes or {}) < self.processes:
                 # a worker process may be started for it: started off the event loop (the
                 # first waits for the fork server to load the engine, a second or more)
-                inner = asyncio.ensure_future(_submit_apart(executor, fn, args))
+                inner = asyncio.ensure_future(workers.submit_apart(executor, fn, args))
             else:
                 inner = asyncio.get_running_loop().run_in_executor(executor, workers.timed, fn, args)
             inner.add_done_callback(
@@ -575,31 +572,3 @@ class FairPool:
                 else:
                     future.set_result(result)
         self._dispatch()
-
-
-async def _submit_apart(executor: ProcessPoolExecutor, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-    """The job handed to the worker processes from a thread, which waits for a new worker to
-    start if the pool starts one; then awaited here."""
-    submitted = await asyncio.to_thread(executor.submit, workers.timed, fn, args)
-    return await asyncio.wrap_future(submitted)
-
-
-def _worker_context() -> multiprocessing.context.BaseContext:
-    """How the worker processes start: from a server process of their own, which loaded the
-    engine and the bots once (`forkserver`, where the system has it); never by forking the
-    server itself, whose other threads may hold locks at that moment. Else `spawn`."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    # A worker runs the server's main module again (as `__mp_main__`, its `if __name__ ==
-    # "__main__"` part left out): loaded once by the fork server too, each worker starts in
-    # milliseconds, not the second its imports take.
-    preload = [workers.__name__]
-    main = sys.modules.get("__main__")
-    spec = getattr(main, "__spec__", None)
-    if spec is not None and spec.name:  # `python -m judges.cli`: imported by its name
-        preload.append(spec.name)
-    elif getattr(main, "__file__", None):  # a script (`judges serve`): by its path
-        preload.append("__main__")
-    context.set_forkserver_preload(preload)
-    return context

@@ -12,12 +12,17 @@ from it (`start_worker`) and loads little else.
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import multiprocessing
+import multiprocessing.context
 import os
 import signal
+import sys
 import time
 import warnings
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ..bots import Bot
@@ -31,7 +36,7 @@ load_world()  # the map every game plays on, read once before the workers are fo
 
 # A worker runs the server's main module again as `__mp_main__` (multiprocessing does): started
 # with `python -m judges.cli`, that module was loaded already by the fork server (by its name,
-# limits._worker_context), which runpy would warn of on every worker's start.
+# `context`), which runpy would warn of on every worker's start.
 warnings.filterwarnings("ignore", r"'.*' found in sys\.modules after import of package", RuntimeWarning)
 
 
@@ -83,3 +88,31 @@ def review_game(
     """The seat's costliest decisions of the game played from `options` (and a scenario
     `position`) by `log` (bots/review.py)."""
     return review(new_game(options, position), log, seat, seed, budget)
+
+
+async def submit_apart(executor: ProcessPoolExecutor, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """The job handed to the worker processes from a thread, which waits for a new worker to
+    start if the pool starts one; then awaited here."""
+    submitted = await asyncio.to_thread(executor.submit, timed, fn, args)
+    return await asyncio.wrap_future(submitted)
+
+
+def context() -> multiprocessing.context.BaseContext:
+    """How the worker processes start: from a server process of their own, which loaded the
+    engine and the bots once (`forkserver`, where the system has it); never by forking the
+    server itself, whose other threads may hold locks at that moment. Else `spawn`."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    # A worker runs the server's main module again (as `__mp_main__`, its `if __name__ ==
+    # "__main__"` part left out): loaded once by the fork server too, each worker starts in
+    # milliseconds, not the second its imports take.
+    preload = [__name__]
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and spec.name:  # `python -m judges.cli`: imported by its name
+        preload.append(spec.name)
+    elif getattr(main, "__file__", None):  # a script (`judges serve`): by its path
+        preload.append("__main__")
+    context.set_forkserver_preload(preload)
+    return context
