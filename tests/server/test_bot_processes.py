@@ -115,11 +115,11 @@ def losing(pool: FairPool, times: int) -> list[int]:
     """Makes the pool's next `times` jobs fail as a dead worker's do; counts the jobs asked."""
     run, asked = pool.run, []
 
-    async def flaky(*args):
+    async def flaky(*args, **kwargs):
         asked.append(1)
         if len(asked) <= times:
             raise WorkerLost()
-        return await run(*args)
+        return await run(*args, **kwargs)
 
     pool.run = flaky
     return asked
