@@ -24,7 +24,7 @@ from .interned import ActionPool
 from .phases import PHASE_STEPS
 from .setup import initial_state
 from .state import PHASES, Decision, GameState, Notification, Options, clone_state, state_to_json
-from .undo import TakeBack, is_free, refusal
+from .undo import Overwritten, TakeBack, is_free, overwritten, put_back, refusal
 
 if TYPE_CHECKING:  # pragma: no cover
     from .view import PlayerView
@@ -216,26 +216,30 @@ class Game:
 
     # --- taking back (§ 4 Taking back, engine/undo.py) ------------------------------------------
 
-    def _run_of(self, action: Action, notes: int) -> TakeBack | None:
-        """The run of free steps `action` goes on or begins (what an Undo needs: `TakeBack`),
-        None when it is no free step. Asked before the action changes anything."""
+    def _run_of(self, action: Action, notes: int) -> tuple[TakeBack, Overwritten] | None:
+        """The run of free steps `action` goes on or begins (what an Undo needs: `TakeBack`) and
+        what the step overwrites, None when it is no free step. Asked before the action changes
+        anything."""
         if not is_free(action):
             return None
         run = self.takeback
-        if run is not None and run.seat == action.player:
-            return run  # the run goes on: its base stands
-        return TakeBack(action.player, self.state, notes, [])
+        if run is None or run.seat != action.player:
+            run = TakeBack(action.player, notes)
+        return run, overwritten(self.state, self.world, action)
 
-    def _ran(self, action: Action, run: TakeBack | None) -> None:
+    def _ran(self, action: Action, run: tuple[TakeBack, Overwritten] | None) -> None:
         """After `action` was applied: a free step joins (or begins) its seat's run; anything
         else ends the run."""
-        self.takeback = run
-        if run is not None:
-            run.steps.append(action)
+        if run is None:
+            self.takeback = None
+        else:
+            self.takeback = run[0]
+            run[0].add(action, run[1])
 
     def _undo(self, action: Undo) -> list[Notification]:
-        """Takes back the last free step of the seat's run: the position before the run, and
-        its steps played again but the last. Refused (changing nothing) when there is none."""
+        """Takes back the last free step of the seat's run: writes back what it overwrote (a
+        run read from a stored snapshot: the position before the run, its steps played again
+        but the last). Refused (changing nothing) when there is none."""
         if self.is_over:
             raise GameOver("§14 Endings", "error.game_over", "the game is over", ending=self.state.ending)
         if not 0 <= action.player < len(self.state.players):
@@ -245,13 +249,21 @@ class Game:
         run = self.takeback
         if run is None or run.seat != action.player or not run.steps:
             raise refusal(self.log, action.player)
-        run.restore(self.state)  # in place: the dice and the context hold this state
+        state, ctx = self.state, self._ctx
+        if run.packed is None:
+            put_back(state, run.steps.pop(), run.before.pop())
+        else:
+            run.restore(state)  # in place: the dice and the context hold this state
+            steps = run.steps[:-1]
+            run.steps, run.before = [], []
+            ctx.forget()
+            for step in steps:  # free steps roll no die: the same steps, the same position
+                decision = self._find_decision(step)
+                before = overwritten(state, self.world, step)
+                KINDS[decision.kind].handler(ctx, decision, step)
+                run.add(step, before)
         del self.notifications[run.notes :]
-        self._ctx.forget()
-        run.steps.pop()
-        for step in run.steps:  # free steps roll no die: the same steps, the same position
-            decision = self._find_decision(step)
-            KINDS[decision.kind].handler(self._ctx, decision, step)
+        ctx.forget()
         self.log.append(action)
         return []
 

@@ -13,13 +13,14 @@ answers no decision and is never among the legal actions: bots, the search and t
 consider it. `Game.can_undo(seat)` says whether the seat may send it now; the server's view
 says it as `undo`.
 
-The game keeps, in memory, what of the position before the run a free step can change
-(`TakeBack.packed`: the fields of `CHANGED` as msgpack bytes, and the lengths of the reports,
-to which a free step only adds lines; decoded only when an Undo is sent) and the run's steps;
-an Undo restores that position and plays the steps again but the last (free steps roll no
-die: the same steps give the same position). The rest of the position (the deck, the titles,
-the invaders, the decisions owed...) no free step touches, so the position during the run
-holds it as it was: `TakeBack.base(state)` is the whole position before the run.
+The game keeps, in memory, the run's steps and, for each, the few values of the position it
+overwrote (`overwritten`, read just before it is applied: a general's hex, points and arrival,
+a garrison and an army, the Ark, a purchase's coins, garrison, general and Wrath, the reports'
+lengths, since a free step only adds lines to them); an Undo writes the last step's back
+(`put_back`). A run read from a stored snapshot has the whole position before it instead: its
+first Undo restores that position and plays the steps again but the last (free steps roll no
+die: the same steps give the same position). `TakeBack.base(state)` is the whole position
+before the run (what a stored snapshot carries).
 `taken_back(log)` reads the same pairing from a log alone, for the log's display.
 """
 
@@ -30,6 +31,7 @@ from typing import Any
 
 import msgspec
 
+from ..world import World
 from .actions import (
     Action,
     Buy,
@@ -85,6 +87,112 @@ CHANGED = (
 #: The reports a free step only adds lines to (the Ark, purchases): kept as their lengths.
 APPENDED = ("report", "round_log")
 
+#: What one free step overwrites, read before it is applied (`overwritten`), by kind of step.
+Overwritten = tuple[Any, ...]
+
+
+def overwritten(state: GameState, world: World, action: Action) -> Overwritten:
+    """The values of the position that `action`, a free step about to be applied, may
+    overwrite: `put_back` writes them back. A few values a step, where the whole position is
+    copied only for a position stored with its run (`TakeBack.from_builtins`)."""
+    kind = type(action)
+    if kind is Move:
+        gid = action.general  # type: ignore[attr-defined]
+        g = state.generals.get(gid)
+        if g is None:
+            return _NOTHING  # a refused step (no such general): it changes nothing
+        return (0, gid, g.hex, state.move_points.get(gid), state.arrivals.get(gid), state.arrival_counter)
+    if kind is TakeTroops or kind is LeaveTroops:
+        gid = action.general  # type: ignore[attr-defined]
+        g = state.generals.get(gid)
+        if g is None:
+            return _NOTHING
+        where = world.hexes[g.hex].settlement
+        if where is None:
+            return (1, gid, g.army, None, None, 0)
+        s = state.settlements[where]
+        return (1, gid, g.army, where, s.owner, s.troops)
+    if kind is PickUpArk or kind is DropArk:
+        gid = action.general  # type: ignore[attr-defined]
+        g = state.generals.get(gid)
+        if g is None:
+            return _NOTHING
+        return (2, gid, g.ark, state.ark_hex, len(state.round_log))
+    buy: Buy = action  # type: ignore[assignment]
+    gid = buy.general
+    army = state.generals[gid].army if gid is not None and gid in state.generals else None
+    where = world.settlement_by_name.get(buy.settlement) if buy.settlement is not None else None
+    garrison = None
+    if where is not None:
+        s = state.settlements[where]
+        garrison = (s.owner, s.troops, s.walls, s.developments)
+    return (
+        3,
+        gid,
+        army,
+        where,
+        garrison,
+        state.players[buy.player].coins,
+        buy.item,
+        state.spent.get(buy.item),
+        state.next_general_id,
+        state.wrath_registered,
+        len(state.report),
+        len(state.round_log),
+    )
+
+
+_NOTHING: Overwritten = (4,)
+
+
+def put_back(state: GameState, action: Action, before: Overwritten) -> None:
+    """Writes back what `overwritten` read before `action` was applied: the position as it was."""
+    kind = before[0]
+    if kind == 4:
+        return
+    if kind == 0:  # a move
+        _, gid, where, points, arrival, counter = before
+        state.generals[gid].hex = where
+        if points is None:
+            state.move_points.pop(gid, None)
+        else:
+            state.move_points[gid] = points
+        if arrival is None:
+            state.arrivals.pop(gid, None)
+        else:
+            state.arrivals[gid] = arrival
+        state.arrival_counter = counter
+    elif kind == 1:  # troops taken or left
+        _, gid, army, where, owner, troops = before
+        state.generals[gid].army = army
+        if where is not None:
+            s = state.settlements[where]
+            s.owner, s.troops = owner, troops
+    elif kind == 2:  # the Ark
+        _, gid, ark, ark_hex, lines = before
+        state.generals[gid].ark = ark
+        state.ark_hex = ark_hex
+        del state.round_log[lines:]
+    else:  # a purchase
+        _, gid, army, where, garrison, coins, item, spent, next_id, wrath, reported, lines = before
+        for new in range(next_id, state.next_general_id):  # a general bought
+            del state.generals[new]
+        state.next_general_id = next_id
+        if army is not None:
+            state.generals[gid].army = army
+        if garrison is not None:
+            s = state.settlements[where]
+            s.owner, s.troops, s.walls, s.developments = garrison
+        state.players[action.player].coins = coins
+        if spent is None:
+            state.spent.pop(item, None)
+        else:
+            state.spent[item] = spent
+        state.wrath_registered = wrath
+        del state.report[reported:]
+        del state.round_log[lines:]
+
+
 _Changed = tuple[
     list[Player],
     list[SettlementState],
@@ -118,52 +226,67 @@ def _pack(state: GameState) -> tuple[bytes, tuple[int, int]]:
     return _encoder.encode(changed), (len(s.report), len(s.round_log))
 
 
+def _unpack(state: GameState, packed: bytes, lengths: tuple[int, int]) -> None:
+    (
+        state.players,
+        state.settlements,
+        state.generals,
+        state.next_general_id,
+        state.ark_hex,
+        state.move_points,
+        state.arrivals,
+        state.arrival_counter,
+        state.spent,
+        state.wrath_registered,
+    ) = _decoder.decode(packed)
+    del state.report[lengths[0] :]
+    del state.round_log[lengths[1] :]
+
+
 class TakeBack:
-    """The run of free steps a seat can take back: what of the position before it a free step
-    can change (as bytes, never changed: clones of a game share them) and its reports' lengths,
-    the number of notifications then, and the steps since."""
+    """The run of free steps a seat can take back: the steps, and for each what it overwrote
+    (`overwritten`, read just before it: an Undo writes the last step's back), the number of
+    notifications when the run began. A run read from a stored snapshot has the position
+    before it instead (`packed`: the fields of `CHANGED` as msgpack and the reports' lengths),
+    restored, with its steps played again, at its first Undo."""
 
-    __slots__ = ("seat", "packed", "lengths", "notes", "steps")
+    __slots__ = ("seat", "notes", "steps", "before", "packed", "lengths")
 
-    def __init__(
-        self, seat: int, base: GameState | bytes, notes: int, steps: list[Action], lengths: tuple[int, int] = (0, 0)
-    ) -> None:
+    def __init__(self, seat: int, notes: int, steps: list[Action] | None = None) -> None:
         self.seat = seat
-        self.packed: bytes
-        self.lengths: tuple[int, int]
-        if isinstance(base, GameState):
-            self.packed, self.lengths = _pack(base)
-        else:
-            self.packed, self.lengths = base, lengths
         self.notes = notes
-        self.steps = steps
+        self.steps: list[Action] = steps if steps is not None else []
+        self.before: list[Overwritten] = []
+        self.packed: bytes | None = None
+        self.lengths = (0, 0)
 
     def restore(self, state: GameState) -> None:
-        """Puts `state`, a position of this run, back where the run began, in place (the dice
-        and the game's context hold this state object)."""
-        (
-            state.players,
-            state.settlements,
-            state.generals,
-            state.next_general_id,
-            state.ark_hex,
-            state.move_points,
-            state.arrivals,
-            state.arrival_counter,
-            state.spent,
-            state.wrath_registered,
-        ) = _decoder.decode(self.packed)
-        del state.report[self.lengths[0] :]
-        del state.round_log[self.lengths[1] :]
+        """Puts `state` where a run read from a snapshot began (its `packed` position), in
+        place, and makes the run one of overwritten values again (none yet: no step)."""
+        assert self.packed is not None, "only a run read from a snapshot keeps the position"
+        _unpack(state, self.packed, self.lengths)
+        self.packed = None
+
+    def add(self, action: Action, before: Overwritten) -> None:
+        """A free step joins the run (`before`: what it overwrote)."""
+        self.steps.append(action)
+        self.before.append(before)
 
     def base(self, state: GameState) -> GameState:
         """The whole position before the run, a fresh copy, from `state`, a position of this run."""
         copy = clone_state(state)
-        self.restore(copy)
+        if self.packed is not None:
+            _unpack(copy, self.packed, self.lengths)
+            return copy
+        for step, before in zip(reversed(self.steps), reversed(self.before), strict=True):
+            put_back(copy, step, before)
         return copy
 
     def copy(self) -> TakeBack:
-        return TakeBack(self.seat, self.packed, self.notes, list(self.steps), self.lengths)
+        run = TakeBack(self.seat, self.notes, list(self.steps))
+        run.before = list(self.before)
+        run.packed, run.lengths = self.packed, self.lengths
+        return run
 
     def to_builtins(self, state: GameState) -> dict[str, Any]:
         """As JSON-ready values (a stored snapshot of the game carries its run), given the
@@ -180,7 +303,9 @@ class TakeBack:
         """The run `to_builtins` wrote (through JSON: the state's integer keys came back as text)."""
         raw = data["state"]
         base = msgspec.convert({**raw, "options": upgrade_options(raw["options"])}, GameState, str_keys=True)
-        return cls(data["seat"], base, data["notifications"], [action_from_dict(a) for a in data["steps"]])
+        run = cls(data["seat"], data["notifications"], [action_from_dict(a) for a in data["steps"]])
+        run.packed, run.lengths = _pack(base)
+        return run
 
 
 def taken_back(log: Sequence[Action]) -> dict[int, int]:
