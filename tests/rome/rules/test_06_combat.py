@@ -278,3 +278,21 @@ def test_battles_follow_the_order_of_dispatch_proconsuls_of_earlier_turns_first(
     combat.combat(Ctx(state, SeededDice(state)))
     fought = [e.params["senator"] for e in state.report if e.key == "rome.combat.battle"]
     assert list(dict.fromkeys(fought)) == ["1", "2", "3"]
+
+
+def test_after_a_battle_the_war_stays_active_only_with_units_and_fleet_support_left():
+    """R218, VG 1.10.9: legions with the war's fleet support (the Syrian War needs 2), or fleets
+    after a sea battle, keep the war active; otherwise it is unprosecuted."""
+    state = position()
+    senator(state, "1", 0, location="field")
+    senator(state, "2", 1, location="field")
+    state.wars = [WarInPlay(id="syrian_1", state="active"), WarInPlay(id="punic_1", state="active")]
+    short = Force(war="syrian_1", commander="1", legions=3, fleets=1, fought=True)
+    at_sea = Force(war="punic_1", commander="2", legions=0, fleets=3, fought=True)
+    state.forces = [short, at_sea]
+    combat.end_of_combat(ctx(state))
+    assert [w.state for w in state.wars] == ["unprosecuted", "active"]
+    short.fleets, short.fought, at_sea.fought = 2, True, True
+    state.wars[0].state = "active"
+    combat.end_of_combat(ctx(state))
+    assert [w.state for w in state.wars] == ["active", "active"]

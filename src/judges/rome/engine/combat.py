@@ -379,9 +379,9 @@ def civil_battle(ctx: Ctx, force: Force) -> str:
 
 
 def end_of_combat(ctx: Ctx) -> bool:
-    """R231, R232, VG 1.10.9: an active war with a force that fought and kept its legions (and
-    fleet support) or fleets at sea is prosecuted, every other active war unprosecuted; four or
-    more active wars and Rome falls."""
+    """R218, R231, R232, VG 1.10.9: an active war with a force that fought and kept its legions
+    (and fleet support), or fleets against a war with a fleet, is prosecuted, every other active
+    war unprosecuted; four or more active wars and Rome falls."""
     state, deck = ctx.state, ctx.deck
     for war in state.wars:
         if war.state not in ("active", "unprosecuted"):
@@ -390,7 +390,9 @@ def end_of_combat(ctx: Ctx) -> bool:
         held = [
             f
             for f in state.forces
-            if f.war == war.id and f.fought and (f.legions and f.fleets >= card.fleet_support or f.fleets)
+            if f.war == war.id
+            and f.fought
+            and (f.legions and f.fleets >= card.fleet_support or (card.naval > 0 and f.fleets))
         ]
         war.state = "active" if held else "unprosecuted"
     for f in state.forces:
