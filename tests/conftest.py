@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from games_support import DRIVERS, GAME_NAMES
 from judges.engine import Game
 from judges.engine.scenario import build_game
 from judges.world import load_world
@@ -149,10 +150,8 @@ def world():
     return WORLD
 
 
-@pytest.fixture(params=["judges", "rome"], ids=str)
+@pytest.fixture(params=GAME_NAMES, ids=str)
 def game(request):
     """The game a platform test plays (tests/games_support.py): every such test runs for each
     game the server hosts."""
-    from games_support import DRIVERS
-
     return DRIVERS[request.param]

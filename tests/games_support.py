@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from judges.games.registry import GAMES, SERVED
+from judges.rome.engine.rules import RULE_MAXIMUM as ROME_RULE_MAXIMUM
 
 GAME_NAMES: tuple[str, ...] = ("judges", "rome")
 
@@ -38,10 +40,16 @@ class GameDriver:
     other_bot: str
     #: a search bot the game seats (refused when its budget is over the server's)
     search_bot: str
+    #: the bot a table's away seats get when the table names none
+    takeover_bot: str
     #: a bot of the other game only: refused at a table of this one
     foreign_bot: str
     #: the answers that move a game on, most wanted first (a hurried player's)
     progress: tuple[str, ...]
+    #: rules no table of the game may be opened under, each naming its rule first
+    hostile_rules: tuple[dict[str, Any], ...] = ()
+    #: how often a player of the hidden-information tests hurries (else: any legal action)
+    secret_hurry: float = 1.0
 
     def __str__(self) -> str:  # the test's id: test_x[judges], test_x[rome]
         return self.name
@@ -88,9 +96,27 @@ class GameDriver:
 
     # --- the game's part of a view ----------------------------------------------------------
 
+    def quick_finish(self, seats: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """A J&K test's seats and the table's options for a game its bots end soon (its human
+        seats handed to the takeover bot): J&K one round of greedy bots; Rome random bots (a
+        few hundred actions, Rome falls)."""
+        if self.name == "judges":
+            return seats, {"round_limit": 1, "takeover_bot": "greedy"}
+        quick = [{**s, "bot": "random"} if s.get("kind") == "bot" else s for s in seats]
+        quick += [{"kind": "bot", "bot": "random"}] * (self.min_players - len(quick))
+        return quick, {"takeover_bot": "random"}
+
     def state(self, view: dict[str, Any]) -> dict[str, Any]:
         """The game's own view inside the server's (the engine's view of the seat)."""
         return view["state"]  # type: ignore[no-any-return]
+
+    def progress_of(self, view: dict[str, Any]) -> int:
+        """How far the game of a view is: J&K's round, Rome's turn."""
+        return int(view["round"] if self.name == "judges" else view["progress"])
+
+    def note_text(self, note: dict[str, Any]) -> str:
+        """A rendered notification's words (J&K: its title; Rome: a report line's text)."""
+        return str(note["title"] if self.name == "judges" else note["text"])
 
     # --- choosing ---------------------------------------------------------------------------
 
@@ -112,7 +138,7 @@ class GameDriver:
         """An action of a real type no seat may ever play."""
         if self.name == "judges":
             return {"type": "vote", "candidate": 99}
-        return {"type": "vote", "ballot": "nonsense"}
+        return {"type": "vote", "choice": "nonsense"}
 
     # --- hidden information -----------------------------------------------------------------
 
@@ -179,6 +205,106 @@ class GameDriver:
         known = {k: v for k, v in options.items() if k in RomeOptions.__struct_fields__}
         return RomeGame.replay(msgspec.convert(known, RomeOptions), actions)
 
+    def engine(self, options: dict[str, Any]) -> Any:
+        """A new engine game from a stored table's options."""
+        if self.name == "judges":
+            from judges.engine import Game, Options
+            from judges.engine.state import options_from_builtins
+
+            return Game.new(options_from_builtins({k: v for k, v in options.items() if k in Options.__struct_fields__}))
+        import msgspec
+
+        from judges.rome.engine.game import RomeGame
+        from judges.rome.engine.state import RomeOptions
+
+        known = {k: v for k, v in options.items() if k in RomeOptions.__struct_fields__}
+        return RomeGame.new(msgspec.convert(known, RomeOptions))
+
+    def apply(self, engine_game: Any, action: dict[str, Any]) -> None:
+        """Plays a stored action (a dict of the log) on an engine game."""
+        if self.name == "judges":
+            from judges.engine import action_from_dict
+
+            engine_game.apply(action_from_dict(action))
+        else:
+            engine_game.apply(self.codec().from_dict(action))
+
+    def secrets(self, engine_game: Any) -> dict[str, Any]:
+        """What only the engine knows at this step: the deck's order, every hand (Rome: and
+        every faction treasury), the dice's state."""
+        state = engine_game.state
+        if self.name == "judges":
+            return {"deck": list(state.deck), "hands": [list(p.hand) for p in state.players], "rng": state.rng}
+        return {
+            "deck": list(state.deck),
+            "hands": [list(f.hand) for f in state.factions],
+            "treasuries": [f.treasury for f in state.factions],
+            "rng": state.rng,
+        }
+
+    def shows_truth(self, view: dict[str, Any], seat: int, truth: dict[str, Any]) -> list[str]:
+        """What a seat's view says wrongly of `secrets()` at its step: the sizes of the deck and
+        of the hands, the seat's own hand (Rome: and treasury)."""
+        state, wrong = self.state(view), []
+        if self.name == "judges":
+            if view["deck_size"] != len(truth["deck"]):
+                wrong.append("the deck's size")
+            if view["hand_sizes"] != [len(h) for h in truth["hands"]]:
+                wrong.append("the hands' sizes")
+            if state["players"][seat]["hand"] != truth["hands"][seat]:
+                wrong.append("the seat's own hand")
+            return wrong
+        if state["deck"] != len(truth["deck"]):
+            wrong.append("the deck's size")
+        for f in state["factions"]:
+            real = truth["hands"][f["seat"]]
+            if f["hand"] != (real if f["seat"] == seat else len(real)):
+                wrong.append(f"faction {f['seat']}'s hand")
+            if f["seat"] == seat and f["treasury"] != truth["treasuries"][seat]:
+                wrong.append("the seat's own treasury")
+        return wrong
+
+    def differences(self, view: dict[str, Any], seat: int, engine_game: Any) -> list[str]:
+        """The parts of a seat's view that differ from the engine game's at that step (a
+        replay of the stored log): the whole game view, who owes, the legal actions, the
+        ending and the winners (J&K: and the phase, the scores and the notifications)."""
+        import json
+
+        import msgspec
+
+        def normalized(data: Any) -> Any:  # as the JSON API gives it: integer keys as strings
+            return json.loads(msgspec.json.encode(data))
+
+        codec, wrong = self.codec(), []
+        if self.name == "judges":
+            from judges.engine.victory import standings
+
+            expected = engine_game.view(seat, notifications=False)
+            for key in ("round", "phase", "phase_name", "turn_order", "waiting_for", "pending", "my_decisions"):
+                if normalized(view[key]) != normalized(getattr(expected, key)):
+                    wrong.append(key)
+            if view["state"] != normalized(expected.state):
+                wrong.append("state")
+            if view["scores"] != {str(s): row for s, row in standings(engine_game.state, engine_game.world).items()}:
+                wrong.append("scores")
+            notes = [(n.id, n.key) for n in engine_game.notifications if seat in n.to]
+            if [(n["id"], n["key"]) for n in view["notifications"]] != notes:
+                wrong.append("notifications")
+        else:
+            played = self.wrap(engine_game)
+            expected = normalized(self.served.seat_view(played, seat))
+            expected.pop("report", None)  # the report's lines are the view's notifications
+            if self.state(view) != expected:
+                wrong.append("state")
+            if view["waiting_for"] != played.to_move():
+                wrong.append("waiting_for")
+        legal = normalized([codec.to_dict(a) for a in self.wrap(engine_game).legal_actions(seat)])
+        if view["legal_actions"] != legal:
+            wrong.append("legal_actions")
+        if (view["ending"], view["winners"] or []) != self.result(engine_game):
+            wrong.append("ending")
+        return wrong
+
     def result(self, engine_game: Any) -> tuple[str | None, list[int]]:
         """(ending, winners) of an engine's game, as the view and the store give them."""
         if self.name == "judges":
@@ -189,6 +315,28 @@ class GameDriver:
     def codec(self) -> Any:
         return GAMES[self.name].codec
 
+    def wrap(self, engine_game: Any) -> Any:
+        """The game protocol (games/protocol.py) over a live table's engine game: what its bots
+        are given (`view(seat)`, `legal_actions(seat)`)."""
+        if self.name == "judges":
+            from judges.games.judges_game import JudgesGame
+
+            return JudgesGame(engine_game)
+        from judges.games.rome_game import RomeProtocolGame
+
+        return RomeProtocolGame(engine_game)
+
+    def bot_sources(self) -> list[Path]:
+        """The source files of the game's bots."""
+        import judges.bots
+
+        root = Path(judges.bots.__file__).parent
+        if self.name == "judges":
+            return sorted(root.rglob("*.py"))
+        import judges.rome.bots
+
+        return sorted(Path(judges.rome.bots.__file__).parent.rglob("*.py"))
+
 
 DRIVERS: dict[str, GameDriver] = {
     "judges": GameDriver(
@@ -196,16 +344,35 @@ DRIVERS: dict[str, GameDriver] = {
         bot="greedy",
         other_bot="random",
         search_bot="mcts",
+        takeover_bot="mcts",
         foreign_bot="neutral",
         progress=("end_turn",),
+        hostile_rules=(
+            {"no_such_rule": 1},
+            {"wrath_threshold": "ten"},
+            {"wrath_threshold": 10**9},
+            {"min_players": -1},
+        ),
     ),
     "rome": GameDriver(
         name="rome",
         bot="neutral",
         other_bot="random",
         search_bot="mcts",
+        takeover_bot="neutral",
         foreign_bot="greedy",
         # skipping and being done end a faction's part of a phase; closing the Senate ends it
         progress=("done", "skip", "close_senate", "roll"),
+        secret_hurry=0.6,
+        hostile_rules=(
+            {"no_such_rule": 1},
+            {"hand_limit": "six"},
+            {"state_income": ROME_RULE_MAXIMUM + 1},
+            {"mortality_draws": 10**9},
+            {"hand_limit": 10**12},
+            {"deck": "../../etc/passwd"},
+            {"era": "imperial"},
+            {"illness": True},
+        ),
     ),
 }

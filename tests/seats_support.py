@@ -71,9 +71,15 @@ def with_tokens(client, data: dict, base: str = "") -> dict:
     return data
 
 
-def new_table(client, seats: list[dict] = THREE_HUMANS, **extra) -> tuple[str, list[str | None]]:
-    """A new game of seed 7 and each seat's credential (see seat_tokens)."""
-    response = client.post("/api/games", json={"seats": seats, "seed": 7, **extra})
+def new_table(client, seats: list[dict] = THREE_HUMANS, game=None, **extra) -> tuple[str, list[str | None]]:
+    """A new game of seed 7 and each seat's credential (see seat_tokens). `game`: the game's
+    driver (tests/games_support.py), whose bots replace J&K's in `seats`; None: Judges & Kings."""
+    body = {"seats": seats, "seed": 7, **extra}
+    if game is not None:
+        if extra.get("takeover_bot") == "greedy":  # J&K's light bot: the game's own
+            extra["takeover_bot"] = game.bot
+        body = game.body(game.with_game(seats), seed=7, **extra)
+    response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
     data = response.json()
     return data["id"], seat_tokens(client, data)

@@ -93,3 +93,8 @@ def test_a_stored_log_replays_to_the_same_game(name: str) -> None:
     replayed = driver.replay(options, log)
     assert driver.result(replayed) == driver.result(engine)
     assert driver.result(replayed)[0]
+
+
+def test_every_game_the_server_hosts_has_a_driver() -> None:
+    """A game added to the server runs the platform's tests too (the `game` fixture)."""
+    assert set(GAME_NAMES) == set(DRIVERS) == set(SERVED)

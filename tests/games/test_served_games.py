@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from games_support import DRIVERS
 from judges.games.protocol import GameProtocol
 from judges.games.registry import GAMES, SERVED
 from judges.games.served import CAPABILITIES, BotRefused, RulesRefused, ServedGame
@@ -153,18 +154,7 @@ def test_catalogs_are_complete_in_every_language(name: str) -> None:
             assert _fields(words[key]) <= _fields(english[key]) | set(), (lang, key)
 
 
-HOSTILE = {
-    "judges": [{"no_such_rule": 1}, {"wrath_threshold": "ten"}, {"wrath_threshold": 10**9}, {"min_players": -1}],
-    "rome": [
-        {"no_such_rule": 1},
-        {"hand_limit": "six"},
-        {"state_income": RULE_MAXIMUM + 1},
-        {"mortality_draws": 10**9},
-        {"deck": "../../etc/passwd"},
-        {"era": "imperial"},
-        {"illness": True},
-    ],
-}
+HOSTILE = {name: DRIVERS[name].hostile_rules for name in GAME_NAMES}  # tests/games_support.py
 
 
 @pytest.mark.parametrize(("name", "changes"), [(n, c) for n in GAME_NAMES for c in HOSTILE[n]])

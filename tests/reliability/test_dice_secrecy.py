@@ -63,9 +63,12 @@ def client(tmp_path, monkeypatch):
         yield c, f"sqlite:///{tmp_path / 'secrecy.db'}"
 
 
-def test_no_view_or_frame_holds_the_dice_key_until_the_end(client):
+def test_no_view_or_frame_holds_the_dice_key_until_the_end(client, game):
     client, url = client
-    data = client.post("/api/games", json={"seats": SEATS, "round_limit": 2, "takeover_bot": "greedy"}).json()
+    seats, options = game.quick_finish(SEATS)
+    if game.name == "judges":
+        options["round_limit"] = 2
+    data = client.post("/api/games", json=game.body(seats, **options)).json()
     game_id, token = data["id"], data["token"]
     client.cookies.clear()
     key = GameStore(url).load(game_id).options["key"]

@@ -28,8 +28,10 @@ def client(db_url, monkeypatch):
         yield c
 
 
-def create(client, seats=THREE_SEATS, **extra) -> dict:
-    response = client.post("/api/games", json={"seats": seats, "seed": 7, **extra})
+def create(client, seats=THREE_SEATS, game=None, **extra) -> dict:
+    """A table of seed 7 (`game`: the game's driver, tests/games_support.py; None: J&K's)."""
+    body = {"seats": seats, "seed": 7, **extra} if game is None else game.body(game.with_game(seats), seed=7, **extra)
+    response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
     return with_tokens(client, response.json())
 
@@ -39,11 +41,13 @@ def view(client, game_id, token, **params):
 
 
 def wait_for_human(client, game_id, token, seat=0, timeout=20.0) -> dict:
-    """Bots play in the background: waits until the human seat owes a decision."""
+    """Bots play in the background: waits until the human seat (or one of the seats `seat`)
+    owes a decision."""
+    seats = {seat} if isinstance(seat, int) else set(seat)
     deadline = time.time() + timeout
     while time.time() < deadline:
         data = view(client, game_id, token).json()
-        if seat in data["waiting_for"] or data["ending"]:
+        if seats & set(data["waiting_for"]) or data["ending"]:
             return data
         time.sleep(0.05)
     raise AssertionError("the bots never handed the game back")
@@ -57,14 +61,14 @@ def wait_for_human(client, game_id, token, seat=0, timeout=20.0) -> dict:
         ([{"kind": "human"}, {"kind": "bot", "bot": "oracle"}, {"kind": "bot"}], 422),
     ],
 )
-def test_bad_game_specs_are_refused_clearly(client, seats, status):
-    response = client.post("/api/games", json={"seats": seats})
+def test_bad_game_specs_are_refused_clearly(client, seats, status, game):
+    response = client.post("/api/games", json=game.body(seats))
     assert response.status_code == status
     assert response.json()["message"]
 
 
-def test_a_view_needs_the_seats_token(client):
-    data = create(client)
+def test_a_view_needs_the_seats_token(client, game):
+    data = create(client, game=game)
     game_id = data["id"]
     assert client.get(f"/api/games/{game_id}/view").status_code == 401
     assert view(client, game_id, "not-a-token").status_code == 403
@@ -74,10 +78,13 @@ def test_a_view_needs_the_seats_token(client):
     assert ok.json()["seat"] == 0
 
 
-def test_a_view_hides_other_hands_the_deck_and_the_dice(client):
-    data = create(client)
+def test_a_view_hides_other_hands_the_deck_and_the_dice(client, game):
+    data = create(client, game=game)
     v = view(client, data["id"], data["seats"][0]["token"]).json()
     live = client.app.state.service.games[data["id"]]
+    assert game.leaks(v, 0) == [] and game.own_secrets_shown(v, 0, live.game)
+    if game.name != "judges":
+        return
     real = live.game.state
     assert v["state"]["rng"] == 0 and v["state"]["options"]["seed"] == 0
     assert v["state"]["deck"] == [] and v["deck_size"] == len(real.deck) > 0
@@ -86,14 +93,14 @@ def test_a_view_hides_other_hands_the_deck_and_the_dice(client):
     assert v["hand_sizes"] == [len(p.hand) for p in real.players]
 
 
-def test_refused_actions_name_the_rule_and_change_nothing(client):
-    data = create(client)
+def test_refused_actions_name_the_rule_and_change_nothing(client, game):
+    data = create(client, game=game)
     game_id, token = data["id"], data["seats"][0]["token"]
     before = wait_for_human(client, game_id, token)
     bad = client.post(
         f"/api/games/{game_id}/actions",
         headers={"X-Seat-Token": token},
-        json={"action": {"type": "vote", "candidate": 99}},
+        json={"action": game.illegal()},
     )
     assert bad.status_code == 422
     body = bad.json()
@@ -105,20 +112,20 @@ def test_refused_actions_name_the_rule_and_change_nothing(client):
     wrong_seat = client.post(
         f"/api/games/{game_id}/actions",
         headers={"X-Seat-Token": token},
-        json={"action": {"type": "end_turn", "player": 1}},
+        json={"action": {**game.hurried(before), "player": 1}},
     )
     assert wrong_seat.status_code == 403
-    no_token = client.post(f"/api/games/{game_id}/actions", json={"action": {"type": "end_turn"}})
+    no_token = client.post(f"/api/games/{game_id}/actions", json={"action": game.hurried(before)})
     assert no_token.status_code == 401
     after = view(client, game_id, token).json()
     assert after["seq"] == before["seq"] and after["state"] == before["state"]
 
 
-def test_the_same_client_action_id_is_applied_once(client):
-    data = create(client)
+def test_the_same_client_action_id_is_applied_once(client, game):
+    data = create(client, game=game)
     game_id, token = data["id"], data["seats"][0]["token"]
     start = wait_for_human(client, game_id, token)
-    action = next(a for a in start["legal_actions"] if a["type"] == "end_turn")
+    action = game.hurried(start)
     first = client.post(
         f"/api/games/{game_id}/actions",
         headers={"X-Seat-Token": token},
@@ -134,14 +141,14 @@ def test_the_same_client_action_id_is_applied_once(client):
     assert again.json() == {"seq": start["seq"] + 1, "duplicate": True}
 
 
-def test_bots_play_their_seats_by_themselves(client):
-    data = create(client)
+def test_bots_play_their_seats_by_themselves(client, game):
+    data = create(client, game=game)
     game_id, token = data["id"], data["seats"][0]["token"]
     for _ in range(6):  # the human only ever ends turns and answers decisions
         v = wait_for_human(client, game_id, token)
         if v["ending"]:
             break
-        action = next((a for a in v["legal_actions"] if a["type"] == "end_turn"), v["legal_actions"][0])
+        action = game.hurried(v)
         assert (
             client.post(
                 f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token}, json={"action": action}
@@ -152,14 +159,14 @@ def test_bots_play_their_seats_by_themselves(client):
     assert v["seq"] > 6  # the bots acted too
 
 
-def test_a_restarted_server_resumes_every_game_exactly(db_url, monkeypatch):
+def test_a_restarted_server_resumes_every_game_exactly(db_url, monkeypatch, game):
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(db_url, allow_seeds=True)) as first:
-        data = create(first)
+        data = create(first, game=game)
         game_id, token = data["id"], data["seats"][0]["token"]
         for _ in range(5):
             v = wait_for_human(first, game_id, token)
-            action = next((a for a in v["legal_actions"] if a["type"] == "end_turn"), v["legal_actions"][0])
+            action = game.hurried(v)
             first.post(f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token}, json={"action": action})
         before = wait_for_human(first, game_id, token)
     with TestClient(create_app(db_url, allow_seeds=True)) as second:
@@ -169,28 +176,31 @@ def test_a_restarted_server_resumes_every_game_exactly(db_url, monkeypatch):
     assert [n["id"] for n in after["notifications"]] == [n["id"] for n in before["notifications"]]
 
 
-def test_notifications_are_rendered_in_the_readers_language(client):
-    data = create(client)
+def test_notifications_are_rendered_in_the_readers_language(client, game):
+    data = create(client, game=game)
     game_id, token = data["id"], data["seats"][0]["token"]
     wait_for_human(client, game_id, token)
     en = view(client, game_id, token, lang="en").json()["notifications"]
     es = view(client, game_id, token, lang="es").json()["notifications"]
     pt = view(client, game_id, token, lang="pt_BR").json()["notifications"]
     assert en and len(en) == len(es) == len(pt)
-    assert en[0]["title"] != es[0]["title"] and es[0]["title"] != pt[0]["title"]
+    text = game.note_text
+    assert text(en[0]) != text(es[0]) and text(es[0]) != text(pt[0])
 
 
-def test_websocket_pushes_every_move_to_each_connected_seat(client):
-    data = create(client, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+def test_websocket_pushes_every_move_to_each_connected_seat(client, game):
+    data = create(client, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}], game=game)
     game_id = data["id"]
     t0, t1 = data["seats"][0]["token"], data["seats"][1]["token"]
     with client.websocket_connect(f"/ws/games/{game_id}", headers={"X-Seat-Token": t1}) as ws:
         first = ws.receive_json()
         assert first["type"] == "full" and first["view"]["seat"] == 1
         current = first["view"]
-        v0 = wait_for_human(client, game_id, t0)
+        v0 = wait_for_human(client, game_id, t0, seat=(0, 1))
+        mover = t0 if 0 in v0["waiting_for"] else t1  # the human seat owing a decision acts
+        mine = view(client, game_id, mover).json()
         client.post(
-            f"/api/games/{game_id}/actions", headers={"X-Seat-Token": t0}, json={"action": {"type": "end_turn"}}
+            f"/api/games/{game_id}/actions", headers={"X-Seat-Token": mover}, json={"action": game.hurried(mine)}
         )
         while current["seq"] < v0["seq"] + 1:
             update = ws.receive_json()
@@ -199,8 +209,8 @@ def test_websocket_pushes_every_move_to_each_connected_seat(client):
         assert current["seq"] == v0["seq"] + 1
 
 
-def test_a_websocket_with_a_wrong_token_is_refused(client):
-    data = create(client)
+def test_a_websocket_with_a_wrong_token_is_refused(client, game):
+    data = create(client, game=game)
     from starlette.websockets import WebSocketDisconnect
 
     with pytest.raises(WebSocketDisconnect):
@@ -219,8 +229,8 @@ def test_the_api_is_documented_by_its_openapi_schema(client):
     assert "/api/games" in schema["paths"] and "/api/games/{game_id}/actions" in schema["paths"]
 
 
-def test_a_player_can_hand_the_seat_to_a_bot_and_take_it_back(client):
-    data = create(client)
+def test_a_player_can_hand_the_seat_to_a_bot_and_take_it_back(client, game):
+    data = create(client, game=game)
     game_id, token = data["id"], data["seats"][0]["token"]
     start = wait_for_human(client, game_id, token)
     away = client.post(f"/api/games/{game_id}/seat/away", headers={"X-Seat-Token": token})
@@ -235,7 +245,7 @@ def test_a_player_can_hand_the_seat_to_a_bot_and_take_it_back(client):
     assert v["seq"] > start["seq"] + 3
     assert any(n["key"] == "notification.seat_bot" for n in v["seat_events"])
     refused = client.post(
-        f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token}, json={"action": {"type": "end_turn"}}
+        f"/api/games/{game_id}/actions", headers={"X-Seat-Token": token}, json={"action": game.hurried(start)}
     )
     assert refused.status_code == 409
     back = client.post(f"/api/games/{game_id}/seat/back", headers={"X-Seat-Token": token})
@@ -245,8 +255,8 @@ def test_a_player_can_hand_the_seat_to_a_bot_and_take_it_back(client):
     assert any(n["key"] == "notification.seat_back" for n in v["seat_events"])
 
 
-def test_the_turn_timer_hands_an_idle_seat_to_a_bot(client):
-    data = create(client, turn_timer=0.5)
+def test_the_turn_timer_hands_an_idle_seat_to_a_bot(client, game):
+    data = create(client, game=game, turn_timer=0.5)
     game_id, token = data["id"], data["seats"][0]["token"]
     wait_for_human(client, game_id, token)
     deadline = time.time() + 10
@@ -260,10 +270,10 @@ def test_the_turn_timer_hands_an_idle_seat_to_a_bot(client):
     assert note["params"]["reason"] == "timer"
 
 
-def test_seat_takeovers_survive_a_restart(db_url, monkeypatch):
+def test_seat_takeovers_survive_a_restart(db_url, monkeypatch, game):
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(db_url, allow_seeds=True)) as first:
-        data = create(first)
+        data = create(first, game=game)
         game_id, token = data["id"], data["seats"][0]["token"]
         wait_for_human(first, game_id, token)
         first.post(f"/api/games/{game_id}/seat/away", headers={"X-Seat-Token": token})
@@ -274,22 +284,23 @@ def test_seat_takeovers_survive_a_restart(db_url, monkeypatch):
     assert keys == ["notification.seat_bot", "notification.seat_back"]
 
 
-def test_the_takeover_bot_is_a_game_option_kept_across_restarts(db_url, monkeypatch):
-    """A seat whose player is away is played by the game's takeover bot: the MCTS bot unless
-    the game chose another; a bot the server cannot play is refused at creation."""
+def test_the_takeover_bot_is_a_game_option_kept_across_restarts(db_url, monkeypatch, game):
+    """A seat whose player is away is played by the game's takeover bot (J&K: the MCTS bot;
+    Rome: its neutral bot) unless the table chose another; a bot the server cannot play, or a
+    bot of another game, is refused at creation."""
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(db_url, allow_seeds=True)) as first:
-        default = create(first)
-        chosen = create(first, takeover_bot="random")
-        for bad in ("nobot", "mcts:0", "mcts:100000:9"):
-            response = first.post("/api/games", json={"seats": THREE_SEATS, "seed": 7, "takeover_bot": bad})
+        default = create(first, game=game)
+        chosen = create(first, game=game, takeover_bot="random")
+        for bad in ("nobot", "mcts:0", "mcts:100000:9", game.foreign_bot):
+            response = first.post("/api/games", json=game.body(game.with_game(THREE_SEATS), seed=7, takeover_bot=bad))
             assert response.status_code == 422, bad
             assert response.json()["key"] == "error.bot"
         service = first.app.state.service
-        assert service.games[default["id"]].takeover_bot == "mcts"
+        assert service.games[default["id"]].takeover_bot == game.takeover_bot
         assert service.games[chosen["id"]].takeover_bot == "random"
     with TestClient(create_app(db_url, allow_seeds=True)) as second:
-        for data, bot in ((default, "mcts"), (chosen, "random")):
+        for data, bot in ((default, game.takeover_bot), (chosen, "random")):
             token = data["seats"][0]["token"]
             wait_for_human(second, data["id"], token)
             second.post(f"/api/games/{data['id']}/seat/away", headers={"X-Seat-Token": token})

@@ -44,7 +44,7 @@ def every_row(path) -> dict[str, list]:
         return {t: sorted(db.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables}
 
 
-def play(client) -> dict:
+def play(client, game) -> dict:
     """An account (signed in: its session cookie), a rating, three games moved to different
     steps, chat lines on each; what each seat sees, by game."""
     signed_up = client.post("/api/accounts", json={"name": "Rahab", "password": "jericho-wall-7"})
@@ -60,13 +60,13 @@ def play(client) -> dict:
         )
     seen: dict = {"session": session}
     for moves in (0, 2, 5):
-        created = client.post("/api/games", json={"seats": SEATS})
+        created = client.post("/api/games", json=game.body(game.with_game(SEATS)))
         assert created.status_code == 201, created.text
         data = with_tokens(client, created.json())
         game_id, tokens = data["id"], [s.get("token") for s in data["seats"]]
         for _ in range(moves):
             seat, v = wait_for(client, game_id, tokens)
-            action = next((a for a in v["legal_actions"] if a["type"] == "end_turn"), v["legal_actions"][0])
+            action = game.hurried(v)
             headers = {"X-Seat-Token": tokens[seat]}
             client.post(f"/api/games/{game_id}/actions", headers=headers, json={"action": action})
         for seat in (0, 2):
@@ -86,11 +86,11 @@ def seat_state(client, game_id, token) -> dict:
     return {"seq": view["seq"], "state": view["state"], "waiting_for": view["waiting_for"], "chat": chat}
 
 
-def test_a_restored_database_serves_everything_as_it_was(tmp_path, monkeypatch):
+def test_a_restored_database_serves_everything_as_it_was(tmp_path, monkeypatch, game):
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     live, copy, restored = tmp_path / "live.db", tmp_path / "backup.db", tmp_path / "restored.db"
     with TestClient(create_app(f"sqlite:///{live}")) as first:
-        seen = play(first)
+        seen = play(first, game)
         # taken while the server serves (the online backup API)
         done = run(cli, ["backup", str(copy), "--database", f"sqlite:///{live}"])
         assert done.exit_code == 0, done.output
@@ -143,7 +143,7 @@ def test_what_cannot_be_backed_up_here_says_what_to_use(tmp_path, url):
     assert not (tmp_path / "b.db").exists()
 
 
-def test_postgres_pg_dump_and_pg_restore_as_docs_deploy_shows(tmp_path, monkeypatch):
+def test_postgres_pg_dump_and_pg_restore_as_docs_deploy_shows(tmp_path, monkeypatch, game):
     """docs/operations.md's PostgreSQL commands (on the test's own schema): the schema dropped and
     restored from the dump serves every game, seat, chat line, session and rating as before."""
     import shutil
@@ -160,7 +160,7 @@ def test_postgres_pg_dump_and_pg_restore_as_docs_deploy_shows(tmp_path, monkeypa
     with postgres_schema("backup") as (admin, schema, url):
         libpq = make_url(url).set(drivername="postgresql", query={}).render_as_string(hide_password=False)
         with TestClient(create_app(url)) as first:
-            seen = play(first)
+            seen = play(first, game)
             subprocess.run(["pg_dump", "--format=custom", f"--schema={schema}", "--file", str(dump), libpq], check=True)
         with admin.begin() as conn:
             conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')

@@ -4,12 +4,9 @@ replayed to a socket that opens; cleaned, limited, closable by the host; never a
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import msgspec
 import pytest
 
-import judges.bots as bots_package
 from judges.server.community.chat import can_read, parties, private_channel
 from judges.server.limits import clean_text
 from judges.server.store import GameStore
@@ -35,8 +32,8 @@ def client(make_client):
     return make_client()
 
 
-def table(client, seats=THREE_HUMANS) -> tuple[str, list[str | None]]:
-    return new_table(client, seats)
+def table(client, game, seats=THREE_HUMANS) -> tuple[str, list[str | None]]:
+    return new_table(client, seats, game)
 
 
 def say(client, gid, token, text, channel="table", to=(), cid=None, lang="en"):
@@ -77,8 +74,8 @@ def test_a_private_channel_is_the_sorted_set_of_its_seats():
 # --- delivery ------------------------------------------------------------------------------------
 
 
-def test_a_socket_that_did_not_ask_for_the_chat_gets_views_only(client):
-    gid, tokens = table(client)
+def test_a_socket_that_did_not_ask_for_the_chat_gets_views_only(client, game):
+    gid, tokens = table(client, game)
     with client.websocket_connect(f"/ws/games/{gid}", headers={"X-Seat-Token": tokens[0]}) as plain:
         assert plain.receive_json()["type"] == "full"
         assert say(client, gid, tokens[1], "hello").status_code == 200
@@ -86,8 +83,8 @@ def test_a_socket_that_did_not_ask_for_the_chat_gets_views_only(client):
         assert plain.receive_json()["type"] == "delta"  # the seat change, and no chat before it
 
 
-def test_a_table_message_reaches_every_seat_and_the_spectators(client):
-    gid, tokens = table(client)
+def test_a_table_message_reaches_every_seat_and_the_spectators(client, game):
+    gid, tokens = table(client, game)
     with (
         seat_socket(client, gid, tokens[0]) as a,
         seat_socket(client, gid, tokens[1]) as b,
@@ -106,8 +103,8 @@ def test_a_table_message_reaches_every_seat_and_the_spectators(client):
             assert message["sender"] == 0 and message["name"] == "Ada" and message["id"] == 1
 
 
-def test_a_private_message_reaches_its_parties_only(client):
-    gid, tokens = table(client)
+def test_a_private_message_reaches_its_parties_only(client, game):
+    gid, tokens = table(client, game)
     with (
         seat_socket(client, gid, tokens[0]) as a,
         seat_socket(client, gid, tokens[1]) as b,
@@ -138,8 +135,8 @@ def test_a_private_message_reaches_its_parties_only(client):
     assert texts({"messages": public_history}) == ["Hello all"]
 
 
-def test_a_socket_that_opens_gets_the_history_it_may_read(client):
-    gid, tokens = table(client)
+def test_a_socket_that_opens_gets_the_history_it_may_read(client, game):
+    gid, tokens = table(client, game)
     assert say(client, gid, tokens[0], "one").status_code == 200
     assert say(client, gid, tokens[1], "two, for Ada", channel="private", to=[0]).status_code == 200
     assert say(client, gid, tokens[2], "three, for Bo", channel="private", to=[1]).status_code == 200
@@ -152,9 +149,9 @@ def test_a_socket_that_opens_gets_the_history_it_may_read(client):
         assert texts(next_chat(watcher)) == ["one"]
 
 
-def test_messages_outlive_the_server(make_client, db_url):
+def test_messages_outlive_the_server(make_client, db_url, game):
     first = make_client()
-    gid, tokens = table(first)
+    gid, tokens = table(first, game)
     assert say(first, gid, tokens[0], "before the restart").status_code == 200
     assert say(first, gid, tokens[1], "a secret", channel="private", to=[0]).status_code == 200
     first.__exit__(None, None, None)
@@ -166,8 +163,8 @@ def test_messages_outlive_the_server(make_client, db_url):
     assert say(second, gid, tokens[2], "after it").json()["id"] == 3
 
 
-def test_a_retried_message_is_stored_once(client, db_url):
-    gid, tokens = table(client)
+def test_a_retried_message_is_stored_once(client, db_url, game):
+    gid, tokens = table(client, game)
     first = say(client, gid, tokens[0], "once", cid="same")
     again = say(client, gid, tokens[0], "once", cid="same")
     assert first.json() == {"id": 1, "duplicate": False}
@@ -178,8 +175,8 @@ def test_a_retried_message_is_stored_once(client, db_url):
         assert [m["text"] for m in store.list_chat(gid)] == ["once", "mine"]
 
 
-def test_spectators_write_in_their_own_channel(client):
-    gid, tokens = table(client)
+def test_spectators_write_in_their_own_channel(client, game):
+    gid, tokens = table(client, game)
     body = {"text": "Go Bo!", "key": "a-secret-of-my-browser"}
     answer = client.post(f"/api/games/{gid}/chat/spectate", json=body)
     assert answer.status_code == 200, answer.text
@@ -204,15 +201,15 @@ def test_text_is_cleaned_of_control_and_bidi_characters():
     assert clean_text("\u2066\u2067\u2068\u2069\u200f") == ""
 
 
-def test_a_stored_message_is_the_cleaned_text(client):
-    gid, tokens = table(client)
+def test_a_stored_message_is_the_cleaned_text(client, game):
+    gid, tokens = table(client, game)
     assert say(client, gid, tokens[0], "\u202egnp.exe <b>hi</b>").status_code == 200
     [message] = client.get(f"/api/games/{gid}/chat", headers={"X-Seat-Token": tokens[0]}).json()["messages"]
     assert message["text"] == "gnp.exe <b>hi</b>"
 
 
-def test_empty_long_and_misaddressed_messages_are_refused_clearly(client):
-    gid, tokens = table(client)
+def test_empty_long_and_misaddressed_messages_are_refused_clearly(client, game):
+    gid, tokens = table(client, game)
     empty = say(client, gid, tokens[0], " \u202e\u200b ", lang="es")
     assert empty.status_code == 422 and empty.json()["key"] == "error.chat_empty"
     assert empty.json()["text"] == "Un mensaje necesita algo de texto."
@@ -231,9 +228,9 @@ def test_empty_long_and_misaddressed_messages_are_refused_clearly(client):
     assert huge.status_code == 422
 
 
-def test_the_rate_limit_answers_clearly(make_client):
+def test_the_rate_limit_answers_clearly(make_client, game):
     client = make_client(chat_burst=3, chat_per_minute=1)
-    gid, tokens = table(client)
+    gid, tokens = table(client, game)
     for i in range(3):
         assert say(client, gid, tokens[0], f"message {i}").status_code == 200
     refused = say(client, gid, tokens[0], "one too many", lang="es")
@@ -250,8 +247,8 @@ def test_the_rate_limit_answers_clearly(make_client):
     )
 
 
-def test_the_host_closes_and_reopens_a_seats_chat(client):
-    gid, tokens = table(client)
+def test_the_host_closes_and_reopens_a_seats_chat(client, game):
+    gid, tokens = table(client, game)
     host, other = tokens[0], tokens[1]
     refused = client.post(f"/api/games/{gid}/chat/seats/0/close", headers={"X-Seat-Token": other})
     assert refused.status_code == 403 and refused.json()["key"] == "error.not_host"
@@ -272,8 +269,8 @@ def test_the_host_closes_and_reopens_a_seats_chat(client):
     assert say(client, gid, other, "thank you").status_code == 200
 
 
-def test_no_error_of_the_chat_is_a_500(client):
-    gid, tokens = table(client)
+def test_no_error_of_the_chat_is_a_500(client, game):
+    gid, tokens = table(client, game)
     for body in ({}, {"text": None}, {"text": 3}, {"text": "x", "to": "1"}, {"text": "x", "to": [1.5]}, []):
         response = client.post(f"/api/games/{gid}/chat", json=body, headers={"X-Seat-Token": tokens[0]})
         assert 400 <= response.status_code < 500, (body, response.status_code)
@@ -284,24 +281,25 @@ def test_no_error_of_the_chat_is_a_500(client):
 # --- bots ----------------------------------------------------------------------------------------
 
 
-def test_bots_read_no_chat_and_write_none(client, db_url):
-    gid, tokens = table(client, WITH_A_BOT)
+def test_bots_read_no_chat_and_write_none(client, db_url, game):
+    gid, tokens = table(client, game, WITH_A_BOT)
     secret = "the bot must never see this"
     assert say(client, gid, tokens[0], secret, channel="private", to=[2]).status_code == 200
     assert say(client, gid, tokens[0], secret + " either").status_code == 200
     service = client.app.state.service
     live = client.portal.call(service.get, gid)
-    # what a bot is given to choose: the engine's view of its seat and its legal actions
-    bot_input = msgspec.json.encode([live.game.view(2, notifications=False), live.game.legal_actions(2)])
+    # what a bot is given to choose: the game's view of its seat and its legal actions
+    played = game.wrap(live.game)
+    bot_input = msgspec.json.encode([played.view(2), played.legal_actions(2)])
     assert b"never see" not in bot_input
     with GameStore(db_url) as store:
         assert all(m["sender"] != 2 for m in store.list_chat(gid))
-    for source in Path(bots_package.__file__).parent.rglob("*.py"):
+    for source in game.bot_sources():
         assert "chat" not in source.read_text(), source
 
 
-def test_a_cookie_from_another_site_cannot_write(client):
-    response = client.post("/api/games", json={"seats": THREE_HUMANS, "seed": 7})
+def test_a_cookie_from_another_site_cannot_write(client, game):
+    response = client.post("/api/games", json=game.body(game.with_game(THREE_HUMANS), seed=7))
     gid = response.json()["id"]  # the client holds the host's cookie
     forged = client.post(f"/api/games/{gid}/chat", json={"text": "hi"}, headers={"Origin": "https://evil.example"})
     assert forged.status_code == 403 and forged.json()["key"] == "error.cross_origin"

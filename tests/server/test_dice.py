@@ -38,15 +38,19 @@ def client(db_url, monkeypatch):
         yield c
 
 
-def create(client, **extra) -> dict:
-    response = client.post("/api/games", json={"seats": SEATS, **extra})
+def create(client, game=None, seats=SEATS, **extra) -> dict:
+    """A table (`game`: the game's driver, tests/games_support.py; None: Judges & Kings)."""
+    body = {"seats": seats, **extra} if game is None else game.body(game.with_game(seats), **extra)
+    response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
     return with_tokens(client, response.json())
 
 
-def finished_game(client) -> tuple[dict, str]:
-    """A one-round game played to its end by bots (the human seat handed to the takeover bot)."""
-    data = create(client, round_limit=1, takeover_bot="greedy")
+def finished_game(client, game) -> tuple[dict, str]:
+    """A short game played to its end by bots (the human seat handed to the takeover bot): J&K
+    one round, Rome until it falls."""
+    seats, options = game.quick_finish(SEATS)
+    data = create(client, game, seats, **options)
     token = data["seats"][0]["token"]
     assert client.post(f"/api/games/{data['id']}/seat/away", headers={"X-Seat-Token": token}).status_code == 200
     deadline = time.time() + 60
@@ -55,7 +59,7 @@ def finished_game(client) -> tuple[dict, str]:
         if view["ending"]:
             return data, token
         time.sleep(0.05)
-    raise AssertionError("the bots did not finish the one-round game")
+    raise AssertionError("the bots did not finish the short game")
 
 
 def export_of(client, game_id: str, token: str) -> dict:
@@ -64,8 +68,8 @@ def export_of(client, game_id: str, token: str) -> dict:
     return response.json()
 
 
-def test_every_server_game_is_keyed_by_256_fresh_bits(client, db_url):
-    first, second = create(client), create(client)
+def test_every_server_game_is_keyed_by_256_fresh_bits(client, db_url, game):
+    first, second = create(client, game), create(client, game)
     store = GameStore(db_url)
     keys = []
     for data in (first, second):
@@ -80,24 +84,24 @@ def test_every_server_game_is_keyed_by_256_fresh_bits(client, db_url):
     assert keys[0] != keys[1] and first["dice"]["commitment"] != second["dice"]["commitment"]
 
 
-def test_a_client_cannot_choose_the_seed(client):
-    response = client.post("/api/games", json={"seats": SEATS, "seed": 7})
+def test_a_client_cannot_choose_the_seed(client, game):
+    response = client.post("/api/games", json=game.body(game.with_game(SEATS), seed=7))
     assert response.status_code == 422
     body = response.json()
     assert body["key"] == "error.seed_refused" and "seed" in body["message"]
-    es = client.post("/api/games?lang=es", json={"seats": SEATS, "seed": 7}).json()
+    es = client.post("/api/games?lang=es", json=game.body(game.with_game(SEATS), seed=7)).json()
     assert "semilla" in es["text"]
 
 
-def test_a_server_that_allows_seeds_plays_splitmix64_games_as_before(db_url):
+def test_a_server_that_allows_seeds_plays_splitmix64_games_as_before(db_url, game):
     with TestClient(create_app(db_url, allow_seeds=True)) as c:
-        data = c.post("/api/games", json={"seats": SEATS, "seed": 7}).json()
+        data = c.post("/api/games", json=game.body(game.with_game(SEATS), seed=7)).json()
         assert data["dice"]["commitment"] == commitment(Options(seed=7))
         assert GameStore(db_url).load(data["id"]).options["dice"] == "splitmix64"
 
 
-def test_the_export_waits_for_the_end_and_then_verifies(client, tmp_path):
-    data = create(client)
+def test_the_export_waits_for_the_end_and_then_verifies(client, tmp_path, game):
+    data = create(client, game)
     token = data["seats"][0]["token"]
     early = client.get(f"/api/games/{data['id']}/export", headers={"X-Seat-Token": token})
     assert early.status_code == 409 and early.json()["key"] == "error.not_over"
@@ -105,7 +109,7 @@ def test_the_export_waits_for_the_end_and_then_verifies(client, tmp_path):
     view = client.get(f"/api/games/{data['id']}/view", headers={"X-Seat-Token": token}).json()
     assert view["dice"] == {**data["dice"], "seed": None}
 
-    data, token = finished_game(client)
+    data, token = finished_game(client, game)
     exported = export_of(client, data["id"], token)
     view = client.get(f"/api/games/{data['id']}/view", headers={"X-Seat-Token": token}).json()
     assert view["dice"]["seed"] == exported["dice"]["seed"] == exported["options"]["key"]
@@ -149,8 +153,8 @@ def tampered_exports(exported: dict) -> dict[str, dict]:
     return out
 
 
-def test_a_tampered_export_fails_verification(client, tmp_path):
-    data, token = finished_game(client)
+def test_a_tampered_export_fails_verification(client, tmp_path, game):
+    data, token = finished_game(client, game)
     exported = export_of(client, data["id"], token)
     for name, bad in tampered_exports(exported).items():
         expected = data["dice"]["commitment"]

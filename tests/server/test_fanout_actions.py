@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 import msgspec
 import pytest
 
-from judges.engine import action_to_dict
+from games_support import DRIVERS
 from judges.server.community.account_store import AccountStore
 from judges.server.community.moderation_store import ModerationStore
 from judges.server.limits import Limits
@@ -108,23 +108,25 @@ def drain(sub, view):
     return view, messages
 
 
-async def act(service: GameService, live) -> None:
-    seat = live.game.waiting_for()[0]
-    legal = list(live.game.legal_actions(seat))
-    data = next((d for d in map(action_to_dict, legal) if d["type"] == "end_turn"), action_to_dict(legal[0]))
-    await service.submit(live, seat, data, None)
+async def act(service: GameService, live, game=DRIVERS["judges"]) -> None:
+    played = game.wrap(live.game)
+    seat = played.to_move()[0]
+    legal = [game.codec().to_dict(a) for a in played.legal_actions(seat)]
+    await service.submit(live, seat, game.hurried({"legal_actions": legal}), None)
 
 
-def test_a_process_one_action_behind_applies_the_carried_action_without_the_store(pg_url):
+def test_a_process_one_action_behind_applies_the_carried_action_without_the_store(pg_url, game):
     async def scenario():
         a, b, store_b = await pair(pg_url)
         try:
-            live_a, _, _ = await a.create([{"kind": "human"}] * 3, seed=5)
+            options = {} if game.name == "judges" else {"game_name": game.name, "takeover_bot": game.takeover_bot}
+            rules = {} if game.name == "judges" else {"rules": game.served.parse_rules(None)}
+            live_a, _, _ = await a.create([{"kind": "human"}] * 3, seed=5, **options, **rules)
             live_b = await b.get(live_a.id)
             sub, first = b.subscribe(live_b, 1, "es")
             view = apply_update(None, msgspec.json.decode(first))
             for n in range(1, 6):
-                await act(a, live_a)
+                await act(a, live_a, game)
                 await wait_until(lambda: len(live_b.game.log) == n)
                 await wait_until(lambda: not sub.queue.empty())
                 view, messages = drain(sub, view)
@@ -137,17 +139,17 @@ def test_a_process_one_action_behind_applies_the_carried_action_without_the_stor
 
             # a lost message: B hears only of the second of two actions, and reads the first
             b.fanout.deliver = lambda change: None
-            await act(a, live_a)
+            await act(a, live_a, game)
             await asyncio.sleep(0.3)
             b.fanout.deliver = b.sync.on_change
-            await act(a, live_a)
+            await act(a, live_a, game)
             await wait_until(lambda: len(live_b.game.log) == len(live_a.game.log))
             assert store_b.catch_ups == 1
             assert not live_b.heard, "the carried action was not dropped once the store brought it"
             assert live_b.game.state == live_a.game.state
 
             # a seat change carries no seats: read from the store
-            idle = next(s for s in range(3) if s not in live_a.game.waiting_for())  # no bot moves for it
+            idle = next(s for s in range(3) if s not in game.wrap(live_a.game).to_move())  # no bot moves for it
             await a.set_away(live_a, idle, True, "left")
             await wait_until(lambda: live_b.seats_version == live_a.seats_version)
             assert store_b.catch_ups == 2
@@ -159,7 +161,7 @@ def test_a_process_one_action_behind_applies_the_carried_action_without_the_stor
             # the watchdog: a game behind only since its last round is left to the fan-out...
             b.fanout.deliver = lambda change: None
             await b.sync.poll_versions(at_once=False)
-            await act(a, live_a)
+            await act(a, live_a, game)
             await b.sync.poll_versions(at_once=False)
             await asyncio.sleep(0.3)
             assert len(live_b.game.log) == len(live_a.game.log) - 1 and store_b.catch_ups == 3
@@ -168,7 +170,7 @@ def test_a_process_one_action_behind_applies_the_carried_action_without_the_stor
             await wait_until(lambda: len(live_b.game.log) == len(live_a.game.log))
             assert store_b.catch_ups == 4
             # after a reconnection (anything may have been missed) at once
-            await act(a, live_a)
+            await act(a, live_a, game)
             await b.sync.poll_versions()
             await wait_until(lambda: len(live_b.game.log) == len(live_a.game.log))
             assert store_b.catch_ups == 5

@@ -48,8 +48,8 @@ def client(make_client):
     return make_client()
 
 
-def table(client, seats=THREE_HUMANS) -> tuple[str, list[str | None]]:
-    return new_table(client, seats)
+def table(client, seats=THREE_HUMANS, game=None) -> tuple[str, list[str | None]]:
+    return new_table(client, seats, game)
 
 
 def owed_seat(client, game_id: str, tokens: list) -> tuple[int, dict]:
@@ -84,12 +84,12 @@ def refused(ws) -> tuple[dict, int]:
 # --- 4. spectators and resyncs ---------------------------------------------------------------------
 
 
-def test_a_client_address_holds_at_most_so_many_spectator_sockets(client):
+def test_a_client_address_holds_at_most_so_many_spectator_sockets(client, game):
     """The attack: hundreds of spectator sockets from one address. The one past the limit is
     told why (in the reader's language) and closed with 4429; one that leaves frees a place."""
     limit = DEFAULT_LIMITS.spectators_per_address
     per_game = DEFAULT_LIMITS.spectators_per_address_per_game
-    urls = [f"/ws/games/{table(client)[0]}/spectate" for _ in range(limit // per_game + 1)]
+    urls = [f"/ws/games/{table(client, game=game)[0]}/spectate" for _ in range(limit // per_game + 1)]
     url = urls[-1]
     sockets = [client.websocket_connect(urls[i // per_game]) for i in range(limit)]
     try:
@@ -111,9 +111,9 @@ def test_a_client_address_holds_at_most_so_many_spectator_sockets(client):
     assert not service.watchers  # the last one gone, nothing is kept for the games
 
 
-def test_a_game_has_at_most_so_many_spectators(make_client):
+def test_a_game_has_at_most_so_many_spectators(make_client, game):
     client = make_client(spectators_per_game=3, spectators_per_address=100, spectators_per_address_per_game=100)
-    game_id, _ = table(client)
+    game_id, _ = table(client, game=game)
     url = f"/ws/games/{game_id}/spectate"
     with client.websocket_connect(url) as a, client.websocket_connect(url) as b, client.websocket_connect(url) as c:
         for ws in (a, b, c):
@@ -124,11 +124,11 @@ def test_a_game_has_at_most_so_many_spectators(make_client):
     assert message["text"] == i18n.gettext("en", "error.spectators_full", limit=3)
 
 
-def test_a_few_addresses_cannot_fill_a_games_spectator_places(make_client):
+def test_a_few_addresses_cannot_fill_a_games_spectator_places(make_client, game):
     """25 addresses of 8 sockets each filled a game's 200 places: an address takes at most 2
     places in one game (its other sockets may watch other games)."""
     client = make_client(trusted_proxies=("*",))  # each socket's address from X-Forwarded-For
-    game_id, _ = table(client)
+    game_id, _ = table(client, game=game)
     url = f"/ws/games/{game_id}/spectate"
     opened, refusals = [], []
     try:
@@ -197,11 +197,11 @@ def test_spectators_share_one_public_view_per_version_and_language(make_client, 
             ws.__exit__(None, None, None)
 
 
-def test_a_spectator_out_of_step_asks_for_a_full_view(make_client):
+def test_a_spectator_out_of_step_asks_for_a_full_view(make_client, game):
     """A screen that missed a delta asks for a resync: it gets the full view, within its
     address's allowance; past it the socket is closed with 1013 (the screen reconnects)."""
     client = make_client(resync_burst=2, resync_per_minute=1)
-    game_id, _ = table(client)
+    game_id, _ = table(client, game=game)
     with client.websocket_connect(f"/ws/games/{game_id}/spectate") as ws:
         first = ws.receive_json()
         ws.send_json({"type": "resync"})
@@ -216,11 +216,11 @@ def test_a_spectator_out_of_step_asks_for_a_full_view(make_client):
     assert not client.app.state.service.games[game_id].subscribers
 
 
-def test_a_resync_flood_is_answered_at_the_limit_then_closed(make_client):
+def test_a_resync_flood_is_answered_at_the_limit_then_closed(make_client, game):
     """The attack: 512 resyncs a second from a seat, each a whole view built and sent. Past
     `resync_burst` they wait for the seat's allowance; a flood meanwhile closes the socket."""
     client = make_client(resync_burst=5, resync_per_minute=6, resync_abuse=30)
-    game_id, tokens = table(client)
+    game_id, tokens = table(client, game=game)
     service = client.app.state.service
     with client.websocket_connect(f"/ws/games/{game_id}", headers={"X-Seat-Token": tokens[0]}) as ws:
         assert ws.receive_json()["type"] == "full"  # the opening took one of the five
@@ -239,11 +239,11 @@ def test_a_resync_flood_is_answered_at_the_limit_then_closed(make_client):
     assert not service.games[game_id].subscribers
 
 
-def test_a_seat_reopening_its_socket_in_a_loop_gets_no_more_full_views(make_client):
+def test_a_seat_reopening_its_socket_in_a_loop_gets_no_more_full_views(make_client, game):
     """The same attack by reconnecting: every new socket's first message is a whole view. The
     openings share the seat's allowance: past it a socket is closed at once (1013)."""
     client = make_client(resync_burst=3, resync_per_minute=1)
-    game_id, tokens = table(client)
+    game_id, tokens = table(client, game=game)
     url, headers = f"/ws/games/{game_id}", {"X-Seat-Token": tokens[0]}
     for _ in range(3):
         with client.websocket_connect(url, headers=headers) as ws:
@@ -257,11 +257,11 @@ def test_a_seat_reopening_its_socket_in_a_loop_gets_no_more_full_views(make_clie
         assert ws.receive_json()["type"] == "full"
 
 
-def test_a_resync_over_the_limit_is_sent_later_in_the_latest_language(make_client):
+def test_a_resync_over_the_limit_is_sent_later_in_the_latest_language(make_client, game):
     """An honest client is never left without its view: the resync over the limit comes
     when the allowance refills (here 0.1 s), once, in the language it asked for last."""
     client = make_client(resync_burst=2, resync_per_minute=600)
-    game_id, tokens = table(client)
+    game_id, tokens = table(client, game=game)
     with client.websocket_connect(f"/ws/games/{game_id}", headers={"X-Seat-Token": tokens[0]}) as ws:
         assert ws.receive_json()["view"]["language"] == "en"
         ws.send_json({"type": "language", "lang": "es"})
@@ -370,10 +370,10 @@ def test_the_log_names_a_discard_as_the_face_up_pile_shows_it():
     assert entry["text"] != i18n.gettext("es", "log.secret_action", player="Ada")
 
 
-def test_a_spectators_tag_cannot_be_found_by_trying_keys(client):
+def test_a_spectators_tag_cannot_be_found_by_trying_keys(client, game):
     """The attack: a spectator's 4-hex-digit tag was matched by another key in 0.02 s, and the
     impostor wrote under it. A million tries (4 hex digits: found after ~65 536) find nothing."""
-    game_id, _ = table(client)
+    game_id, _ = table(client, game=game)
     answer = client.post(f"/api/games/{game_id}/chat/spectate", json={"text": "hi", "key": "the-victims-browser"})
     assert answer.status_code == 200, answer.text
     [message] = client.get(f"/api/games/{game_id}/chat/public").json()["messages"]
@@ -382,8 +382,8 @@ def test_a_spectators_tag_cannot_be_found_by_trying_keys(client):
     assert not any(spectator_tag(game_id, f"impostor-{i}") == tag for i in range(1_000_000))
 
 
-def test_a_client_action_id_reused_for_another_action_is_a_409(client):
-    game_id, tokens = table(client)
+def test_a_client_action_id_reused_for_another_action_is_a_409(client, game):
+    game_id, tokens = table(client, game=game)
     seat, mine = owed_seat(client, game_id, tokens)
     action = mine["legal_actions"][-1]
     first = act(client, game_id, tokens[seat], action, cid="mine-1")

@@ -24,31 +24,41 @@ def client(tmp_path, monkeypatch):
         yield c
 
 
-def create(client, seats) -> dict:
-    response = client.post("/api/games", json={"seats": seats, "seed": 7})
+def create(client, seats, game=None) -> dict:
+    """A table of seed 7 (`game`: the game's driver, tests/games_support.py; None: J&K's)."""
+    body = {"seats": seats, "seed": 7} if game is None else game.body(game.with_game(seats), seed=7)
+    response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
     return response.json()
 
 
-def test_an_open_seat_is_taken_once_from_the_lobby_and_stored(client):
-    game = create(client, OPEN_TABLE)
-    assert [g["id"] for g in client.get("/api/lobby").json()["open"]] == [game["id"]]
+def test_an_open_seat_is_taken_once_from_the_lobby_and_stored(client, game):
+    table = create(client, OPEN_TABLE, game)
+    assert [g["id"] for g in client.get("/api/lobby").json()["open"]] == [table["id"]]
     client.cookies.clear()  # a stranger's browser (the host holds a seat already)
-    joined = client.post(f"/api/games/{game['id']}/join")
+    joined = client.post(f"/api/games/{table['id']}/join")
     assert joined.status_code == 200, joined.text
     assert joined.json()["seat"] == 1
     token = joined.json()["token"]
-    view = client.get(f"/api/games/{game['id']}/view", headers={"X-Seat-Token": token})
+    view = client.get(f"/api/games/{table['id']}/view", headers={"X-Seat-Token": token})
     assert view.status_code == 200 and view.json()["seat"] == 1
     client.cookies.clear()
-    assert client.post(f"/api/games/{game['id']}/join").status_code == 409  # no free seat left
+    assert client.post(f"/api/games/{table['id']}/join").status_code == 409  # no free seat left
     lobby = client.get("/api/lobby").json()
-    assert lobby["open"] == [] and [g["id"] for g in lobby["running"]] == [game["id"]]
+    assert lobby["open"] == [] and [g["id"] for g in lobby["running"]] == [table["id"]]
 
 
-def test_the_board_the_log_and_the_spectators_view_show_only_public_things(client):
-    game = create(client, OPEN_TABLE)
-    gid = game["id"]
+def test_the_board_the_log_and_the_spectators_view_show_only_public_things(client, game):
+    gid = create(client, OPEN_TABLE, game)["id"]
+    if game.name != "judges":  # no board nor public log (capabilities world_map, action_log)
+        for route in ("board.svg", "log"):
+            refused = client.get(f"/api/games/{gid}/{route}")
+            assert refused.status_code == 422 and refused.json()["key"] == "error.not_in_game", route
+        watched = client.get(f"/api/games/{gid}/spectate").json()
+        assert watched["seat"] is None and watched["legal_actions"] == [] and not game.leaks(watched, None)
+        with client.websocket_connect(f"/ws/games/{gid}/spectate") as socket:
+            assert socket.receive_json()["view"]["seq"] == watched["seq"]
+        return
     board = client.get(f"/api/games/{gid}/board.svg")
     assert board.status_code == 200 and board.headers["content-type"].startswith("image/svg+xml")
     assert "data-settlement" in board.text

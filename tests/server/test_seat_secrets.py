@@ -28,8 +28,8 @@ def client(make_client):
     return make_client()
 
 
-def table(client, seats=THREE_HUMANS) -> tuple[str, list[str | None]]:
-    return new_table(client, seats, takeover_bot="greedy")
+def table(client, game, seats=THREE_HUMANS) -> tuple[str, list[str | None]]:
+    return new_table(client, seats, game, takeover_bot="greedy")
 
 
 def as_seat(token: str | None) -> dict[str, str]:
@@ -73,10 +73,10 @@ def claim(client, gid, link, token=None):
 # --- a present player keeps their seat ---------------------------------------------------------
 
 
-def test_the_host_cannot_take_the_seat_of_a_player_who_is_at_the_table(client):
+def test_the_host_cannot_take_the_seat_of_a_player_who_is_at_the_table(client, game):
     """Bo is at the table (his socket is open): the host may neither revoke his seat nor re-invite
     it, and Bo keeps playing it."""
-    gid, (host, bo, _) = table(client)
+    gid, (host, bo, _) = table(client, game)
     with client.websocket_connect(f"/ws/games/{gid}", headers=as_seat(bo)) as ws:
         assert ws.receive_json()["type"] == "full"
         for move in ("invitation", "revoke"):
@@ -89,11 +89,11 @@ def test_the_host_cannot_take_the_seat_of_a_player_who_is_at_the_table(client):
     assert view.status_code == 200 and view.json()["seats"][1]["away"] is False
 
 
-def test_a_seat_whose_player_left_or_is_gone_may_be_handed_over(make_client):
+def test_a_seat_whose_player_left_or_is_gone_may_be_handed_over(make_client, game):
     """Absence is what the server stored: the player left the seat (or ran out of time), or no
     socket or request of theirs came for `absent_after` seconds."""
     client = make_client(absent_after=2.0)
-    gid, (host, bo, cy) = table(client)
+    gid, (host, bo, cy) = table(client, game)
     assert host_move(client, gid, host, 1, "invitation").status_code == 409  # Bo just took his seat
     assert client.post(f"/api/games/{gid}/seat/away", headers=as_seat(bo)).status_code == 200
     assert host_move(client, gid, host, 1, "invitation").status_code == 200  # Bo left it
@@ -102,10 +102,10 @@ def test_a_seat_whose_player_left_or_is_gone_may_be_handed_over(make_client):
     assert host_move(client, gid, host, 2, "revoke").status_code == 200
 
 
-def test_an_open_socket_keeps_its_player_present_and_its_close_starts_the_clock(make_client, monkeypatch):
+def test_an_open_socket_keeps_its_player_present_and_its_close_starts_the_clock(make_client, monkeypatch, game):
     monkeypatch.setenv("JUDGES_WATCH_SECONDS", "0.1")
     client = make_client(absent_after=2.0)
-    gid, (host, bo, _) = table(client)
+    gid, (host, bo, _) = table(client, game)
     with client.websocket_connect(f"/ws/games/{gid}", headers=as_seat(bo)) as ws:
         assert ws.receive_json()["type"] == "full"
         time.sleep(3.0)  # no request of Bo's: only his socket says he is here
@@ -116,8 +116,8 @@ def test_an_open_socket_keeps_its_player_present_and_its_close_starts_the_clock(
     assert host_move(client, gid, host, 1, "revoke").status_code == 200
 
 
-def test_the_other_players_present_may_agree_to_hand_a_seat_over(client):
-    gid, (host, bo, cy) = table(client)
+def test_the_other_players_present_may_agree_to_hand_a_seat_over(client, game):
+    gid, (host, bo, cy) = table(client, game)
     # the host cannot agree in their place, nor may a player agree to lose their own seat
     assert host_move(client, gid, bo, 1, "consent").json()["key"] == "error.consent_target"
     assert host_move(client, gid, host, 1, "invitation").status_code == 409
@@ -131,26 +131,26 @@ def test_the_other_players_present_may_agree_to_hand_a_seat_over(client):
     assert client.get(f"/api/games/{gid}/view", headers=as_seat(bo)).status_code == 403
 
 
-def test_every_other_player_present_must_agree_and_only_they(client):
+def test_every_other_player_present_must_agree_and_only_they(client, game):
     four = [*THREE_HUMANS, {"kind": "human", "name": "Di"}]
-    gid, (host, bo, cy, di) = table(client, four)
+    gid, (host, bo, cy, di) = table(client, game, four)
     assert host_move(client, gid, cy, 1, "consent").status_code == 200
     assert host_move(client, gid, host, 1, "revoke").json()["key"] == "error.seat_present"  # Di did not agree
     assert client.post(f"/api/games/{gid}/seat/away", headers=as_seat(di)).status_code == 200
     assert host_move(client, gid, host, 1, "revoke").status_code == 200  # Di left: Cy is the table
 
 
-def test_alone_with_the_player_the_host_cannot_agree_for_the_table(client):
+def test_alone_with_the_player_the_host_cannot_agree_for_the_table(client, game):
     """Two humans and a bot: nobody else is there to agree, so a present player keeps the seat."""
-    gid, (host, bo, _) = table(client, [*THREE_HUMANS[:2], {"kind": "bot", "bot": "greedy"}])
+    gid, (host, bo, _) = table(client, game, [*THREE_HUMANS[:2], {"kind": "bot", "bot": "greedy"}])
     assert host_move(client, gid, host, 1, "revoke").json()["key"] == "error.seat_present"
 
 
 # --- the host cannot claim a seat himself ------------------------------------------------------
 
 
-def test_the_hosts_own_credential_cannot_claim_another_seats_invitation(client):
-    gid, (host, bo, _) = table(client)
+def test_the_hosts_own_credential_cannot_claim_another_seats_invitation(client, game):
+    gid, (host, bo, _) = table(client, game)
     assert client.post(f"/api/games/{gid}/seat/away", headers=as_seat(bo)).status_code == 200
     link = host_move(client, gid, host, 1, "invitation").json()["invitation"]
     for headers in ({"X-Seat-Token": host}, {}):
@@ -168,8 +168,8 @@ def test_the_hosts_own_credential_cannot_claim_another_seats_invitation(client):
     assert newcomer.status_code == 200 and newcomer.json()["seat"] == 1
 
 
-def test_a_revoked_players_old_credential_does_not_stop_them_taking_a_new_invitation(client):
-    gid, (host, bo, _) = table(client)
+def test_a_revoked_players_old_credential_does_not_stop_them_taking_a_new_invitation(client, game):
+    gid, (host, bo, _) = table(client, game)
     client.post(f"/api/games/{gid}/seat/away", headers=as_seat(bo))
     link = host_move(client, gid, host, 1, "invitation").json()["invitation"]
     again = claim(client, gid, link, token=bo)  # Bo's browser still sends his revoked credential
@@ -187,8 +187,8 @@ def test_a_seat_reads_private_messages_from_its_current_players_start_only():
     assert may_read(public, 1, 3) and may_read({"id": 1, "channel": "spectators"}, 1, 3)
 
 
-def test_the_next_holder_of_a_seat_does_not_read_the_previous_ones_private_talk(client):
-    gid, (host, bo, cy) = table(client)
+def test_the_next_holder_of_a_seat_does_not_read_the_previous_ones_private_talk(client, game):
+    gid, (host, bo, cy) = table(client, game)
     say(client, gid, bo, "Cy, I hold two plagues", to=[2])
     say(client, gid, cy, "Bo, vote for my judge", to=[1])
     say(client, gid, host, "Bo, a word between us", to=[1])
@@ -213,8 +213,8 @@ def test_the_next_holder_of_a_seat_does_not_read_the_previous_ones_private_talk(
     ]
 
 
-def test_a_message_sent_to_a_seat_reaches_only_its_current_holders_sockets(client):
-    gid, (host, bo, cy) = table(client)
+def test_a_message_sent_to_a_seat_reaches_only_its_current_holders_sockets(client, game):
+    gid, (host, bo, cy) = table(client, game)
     client.post(f"/api/games/{gid}/seat/away", headers=as_seat(bo))
     link = host_move(client, gid, host, 1, "invitation").json()["invitation"]
     newcomer = claim(client, gid, link).json()["token"]
@@ -232,8 +232,8 @@ def test_a_message_sent_to_a_seat_reaches_only_its_current_holders_sockets(clien
 # --- a seat the host invited is not the lobby's --------------------------------------------------
 
 
-def test_an_open_seat_the_host_invited_cannot_be_taken_from_the_lobby(client):
-    data = client.post("/api/games", json={"seats": OPEN_TABLE, "seed": 7}).json()
+def test_an_open_seat_the_host_invited_cannot_be_taken_from_the_lobby(client, game):
+    data = client.post("/api/games", json=game.body(game.with_game(OPEN_TABLE), seed=7)).json()
     gid, host = data["id"], data["token"]
     client.cookies.clear()
     link = host_move(client, gid, host, 1, "invitation").json()["invitation"]
@@ -246,8 +246,8 @@ def test_an_open_seat_the_host_invited_cannot_be_taken_from_the_lobby(client):
     assert client.get(f"/api/games/{gid}/view", headers=as_seat(invited.json()["token"])).status_code == 200
 
 
-def test_a_stranger_cannot_take_an_invited_open_seat_before_its_player_comes(client):
-    data = client.post("/api/games", json={"seats": OPEN_TABLE, "seed": 7}).json()
+def test_a_stranger_cannot_take_an_invited_open_seat_before_its_player_comes(client, game):
+    data = client.post("/api/games", json=game.body(game.with_game(OPEN_TABLE), seed=7)).json()
     gid, host = data["id"], data["token"]
     client.cookies.clear()
     link = host_move(client, gid, host, 1, "invitation").json()["invitation"]
@@ -256,10 +256,8 @@ def test_a_stranger_cannot_take_an_invited_open_seat_before_its_player_comes(cli
     assert claim(client, gid, link).status_code == 200
 
 
-def test_a_player_already_seated_cannot_take_a_second_seat_from_the_lobby(client):
-    data = client.post(
-        "/api/games", json={"seats": [*OPEN_TABLE[:2], {"kind": "human", "open": True}], "seed": 7}
-    ).json()
+def test_a_player_already_seated_cannot_take_a_second_seat_from_the_lobby(client, game):
+    data = client.post("/api/games", json=game.body([*OPEN_TABLE[:2], {"kind": "human", "open": True}], seed=7)).json()
     gid, host = data["id"], data["token"]
     client.cookies.clear()
     refused = client.post(f"/api/games/{gid}/join", headers=as_seat(host))
@@ -270,8 +268,8 @@ def test_a_player_already_seated_cannot_take_a_second_seat_from_the_lobby(client
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
-def test_the_table_reads_who_handed_a_seat_over_and_that_a_new_player_took_it(client, lang):
-    gid, (host, bo, cy) = table(client)
+def test_the_table_reads_who_handed_a_seat_over_and_that_a_new_player_took_it(client, lang, game):
+    gid, (host, bo, cy) = table(client, game)
     client.post(f"/api/games/{gid}/seat/away", headers=as_seat(bo))
     link = host_move(client, gid, host, 1, "invitation").json()["invitation"]
     claim(client, gid, link)

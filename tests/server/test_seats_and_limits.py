@@ -40,8 +40,12 @@ def client(make_client):
     return make_client()
 
 
-def create(client, seats=TWO_HUMANS, **extra):
-    response = client.post("/api/games", json={"seats": seats, "seed": 7, **extra})
+def create(client, seats=TWO_HUMANS, game=None, **extra):
+    """A table of seed 7 (`game`: the game's driver, tests/games_support.py; None: J&K's)."""
+    if game is not None and extra.get("takeover_bot") == "greedy":
+        extra["takeover_bot"] = game.bot
+    body = {"seats": seats, "seed": 7, **extra} if game is None else game.body(game.with_game(seats), seed=7, **extra)
+    response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -59,8 +63,8 @@ def wait_for(client, game_id, token, seat, timeout=20.0) -> dict:
 # --- private seats --------------------------------------------------------------------------------
 
 
-def test_the_hosts_answer_holds_no_other_seats_credential(client):
-    data = create(client)
+def test_the_hosts_answer_holds_no_other_seats_credential(client, game):
+    data = create(client, game=game)
     assert data["seat"] == 0 and data["token"]
     assert data["link"].endswith(f"/games/{data['id']}")  # the host's page: no secret in its address
     invited = [s for s in data["seats"] if "invitation" in s]
@@ -76,15 +80,15 @@ def test_the_hosts_answer_holds_no_other_seats_credential(client):
     assert claimed["token"] not in str(data)
 
 
-def test_the_host_seat_is_the_creators_choice_among_human_seats(client):
-    data = create(client, host_seat=1)
+def test_the_host_seat_is_the_creators_choice_among_human_seats(client, game):
+    data = create(client, game=game, host_seat=1)
     assert data["seat"] == 1 and [s["seat"] for s in data["seats"] if "invitation" in s] == [0]
-    refused = client.post("/api/games", json={"seats": TWO_HUMANS, "seed": 7, "host_seat": 2})
+    refused = client.post("/api/games", json=game.body(game.with_game(TWO_HUMANS), seed=7, host_seat=2))
     assert refused.status_code == 422 and refused.json()["key"] == "error.host_seat"
 
 
-def test_the_creators_browser_gets_an_httponly_cookie(client):
-    response = client.post("/api/games", json={"seats": TWO_HUMANS, "seed": 7})
+def test_the_creators_browser_gets_an_httponly_cookie(client, game):
+    response = client.post("/api/games", json=game.body(game.with_game(TWO_HUMANS), seed=7))
     cookie = response.headers["set-cookie"]
     game_id = response.json()["id"]
     assert cookie.startswith(cookie_name(game_id) + "=")
@@ -93,8 +97,8 @@ def test_the_creators_browser_gets_an_httponly_cookie(client):
     assert page.status_code == 200 and 'data-seat="0"' in page.text and response.json()["token"] not in page.text
 
 
-def test_claiming_an_invitation_sets_the_cookie_and_leaves_no_token_in_the_url(client):
-    data = create(client)
+def test_claiming_an_invitation_sets_the_cookie_and_leaves_no_token_in_the_url(client, game):
+    data = create(client, game=game)
     client.cookies.clear()
     link = data["seats"][1]["invitation"]
     path = "/" + link.split("/", 3)[3]
@@ -116,15 +120,15 @@ def test_claiming_an_invitation_sets_the_cookie_and_leaves_no_token_in_the_url(c
     assert client.get(path).status_code == 404
 
 
-def test_a_page_without_a_seat_says_so_in_the_readers_language(client):
-    data = create(client)
+def test_a_page_without_a_seat_says_so_in_the_readers_language(client, game):
+    data = create(client, game=game)
     client.cookies.clear()
     page = client.get(f"/games/{data['id']}", params={"lang": "es"})
     assert page.status_code == 401 and i18n.gettext("es", "ui.no_seat") in page.text
 
 
-def test_a_cookie_from_another_sites_page_is_refused(client):
-    data = create(client)  # the client holds the host's cookie
+def test_a_cookie_from_another_sites_page_is_refused(client, game):
+    data = create(client, game=game)  # the client holds the host's cookie
     foreign = client.get(f"/api/games/{data['id']}/view", headers={"Origin": "https://evil.example"})
     assert foreign.status_code == 403 and foreign.json()["key"] == "error.cross_origin"
     ours = client.get(f"/api/games/{data['id']}/view", headers={"Origin": "http://testserver"})
@@ -153,32 +157,32 @@ THEIRS = {
 
 
 @pytest.mark.parametrize("headers", OURS.values(), ids=OURS.keys())
-def test_this_sites_pages_use_the_seats_cookie(client, headers):
-    data = create(client)
+def test_this_sites_pages_use_the_seats_cookie(client, headers, game):
+    data = create(client, game=game)
     chat = client.post(f"/api/games/{data['id']}/chat", json={"text": "hi"}, headers=headers)
     assert chat.status_code == 200, chat.text
 
 
 @pytest.mark.parametrize("headers", THEIRS.values(), ids=THEIRS.keys())
-def test_other_sites_pages_do_not_use_the_seats_cookie(client, headers):
-    data = create(client)
+def test_other_sites_pages_do_not_use_the_seats_cookie(client, headers, game):
+    data = create(client, game=game)
     chat = client.post(f"/api/games/{data['id']}/chat", json={"text": "hi"}, headers=headers)
     assert chat.status_code == 403 and chat.json()["key"] == "error.cross_origin"
     away = client.post(f"/api/games/{data['id']}/seat/away", headers=headers)
     assert away.status_code == 403 and away.json()["key"] == "error.cross_origin"
 
 
-def test_a_link_from_another_site_opens_the_seats_page(client):
+def test_a_link_from_another_site_opens_the_seats_page(client, game):
     """A top-level navigation changes nothing: a link in a web mail opens the player's page."""
-    data = create(client)
+    data = create(client, game=game)
     navigation = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
     assert client.get(f"/games/{data['id']}", headers=navigation).status_code == 200
     fetched = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"}
     assert client.get(f"/api/games/{data['id']}/view", headers=fetched).status_code == 403
 
 
-def test_the_host_revokes_a_seat_and_reissues_its_invitation(client):
-    data = create(client, takeover_bot="greedy")
+def test_the_host_revokes_a_seat_and_reissues_its_invitation(client, game):
+    data = create(client, game=game, takeover_bot="greedy")
     game_id, host = data["id"], data["token"]
     code = invitation_code(data["seats"][1]["invitation"])
     client.cookies.clear()
@@ -214,9 +218,9 @@ def test_the_host_revokes_a_seat_and_reissues_its_invitation(client):
     assert mine["seat"] == 1 and mine["seats"][1]["away"] is False
 
 
-def test_client_action_ids_are_unique_per_seat(client):
+def test_client_action_ids_are_unique_per_seat(client, game):
     """Seat 1 reusing seat 0's client action id is a new action, not a duplicate."""
-    data = create(client, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
+    data = create(client, game=game, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
     game_id = data["id"]
     tokens = [data["token"]]
     for seat in data["seats"][1:]:
@@ -225,6 +229,7 @@ def test_client_action_ids_are_unique_per_seat(client):
         tokens.append(client.post(f"/api/games/{game_id}/claim", json={"invitation": code}).json()["token"])
     client.cookies.clear()
     used: list[int] = []
+    sent: dict[int, dict] = {}  # the action each seat sent under "same-id"
     for _ in range(50):
         v = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": tokens[0]}).json()
         fresh = [s for s in v["waiting_for"] if s not in used]
@@ -238,6 +243,7 @@ def test_client_action_ids_are_unique_per_seat(client):
         assert answer == {"seq": v["seq"] + 1, "duplicate": False}, answer
         if seat not in used:
             used.append(seat)
+            sent[seat] = mine["legal_actions"][-1]
         if len(used) == 2:
             break
     assert len(used) == 2, "two seats never got to act"
@@ -246,17 +252,19 @@ def test_client_action_ids_are_unique_per_seat(client):
     again = client.post(
         f"/api/games/{game_id}/actions",
         headers={"X-Seat-Token": tokens[used[0]]},
-        json={"action": {"type": "end_turn"}, "client_action_id": "same-id"},
+        json={"action": sent[used[0]], "client_action_id": "same-id"},
     ).json()
     assert again["duplicate"] is True
     assert client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": tokens[0]}).json()["seq"] == before
 
 
-def test_client_action_ids_per_seat_survive_a_restart(tmp_path, monkeypatch):
+def test_client_action_ids_per_seat_survive_a_restart(tmp_path, monkeypatch, game):
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     url = f"sqlite:///{tmp_path / 'games.db'}"
     with TestClient(create_app(url, allow_seeds=True)) as first:
-        data = first.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 7}).json()
+        # J&K: two humans; Rome: one human and two bots (the host's seat is owed in turn)
+        seats = [{"kind": "human"}, {"kind": "human"}] if game.name == "judges" else game.seats(1, bots=2)
+        data = first.post("/api/games", json=game.body(seats, seed=7)).json()
         first.cookies.clear()
         token = data["token"]
         v = wait_for(first, data["id"], token, 0)
@@ -271,9 +279,9 @@ def test_client_action_ids_per_seat_survive_a_restart(tmp_path, monkeypatch):
 # --- limits ----------------------------------------------------------------------------------------
 
 
-def test_a_large_body_is_refused_with_413_in_the_readers_language(make_client):
+def test_a_large_body_is_refused_with_413_in_the_readers_language(make_client, game):
     client = make_client(max_body_bytes=1024)
-    big = {"seats": TWO_HUMANS, "seed": 7, "rules": {"x": "a" * 2000}}
+    big = game.body(game.with_game(TWO_HUMANS), seed=7, rules={"x": "a" * 2000})
     response = client.post("/api/games?lang=pt_BR", json=big)
     assert response.status_code == 413
     assert response.json()["key"] == "error.too_large"
@@ -289,11 +297,13 @@ def test_a_large_body_is_refused_with_413_in_the_readers_language(make_client):
     assert chunked.status_code == 413
 
 
-def test_game_creation_is_rate_limited_per_address(make_client):
+def test_game_creation_is_rate_limited_per_address(make_client, game):
     client = make_client(create_burst=3, create_per_minute=1)
-    codes = [client.post("/api/games", json={"seats": TWO_HUMANS, "seed": 7}).status_code for _ in range(5)]
+    codes = [
+        client.post("/api/games", json=game.body(game.with_game(TWO_HUMANS), seed=7)).status_code for _ in range(5)
+    ]
     assert codes == [201, 201, 201, 429, 429]
-    refused = client.post("/api/games?lang=es", json={"seats": TWO_HUMANS, "seed": 7})
+    refused = client.post("/api/games?lang=es", json=game.body(game.with_game(TWO_HUMANS), seed=7))
     assert refused.json()["key"] == "error.rate_create"
     assert refused.json()["text"] == i18n.gettext("es", "error.rate_create")
     assert 1 <= int(refused.headers["retry-after"]) <= 60
@@ -310,9 +320,9 @@ def test_the_rate_limiter_refills_and_forgets_old_keys():
     assert len(limiter._buckets) == 3  # bounded
 
 
-def test_away_and_back_are_rate_limited(make_client):
+def test_away_and_back_are_rate_limited(make_client, game):
     client = make_client(away_burst=4, away_per_minute=1)
-    data = create(client)
+    data = create(client, game=game)
     headers = {"X-Seat-Token": data["token"]}
     codes = [
         client.post(f"/api/games/{data['id']}/seat/{m}", headers=headers).status_code for m in ["away", "back"] * 3
@@ -322,9 +332,9 @@ def test_away_and_back_are_rate_limited(make_client):
     assert refused.json()["key"] == "error.rate_away" and int(refused.headers["retry-after"]) >= 1
 
 
-def test_the_takeovers_a_view_lists_are_bounded(make_client):
+def test_the_takeovers_a_view_lists_are_bounded(make_client, game):
     client = make_client(away_burst=100, max_seat_history=4)
-    data = create(client)
+    data = create(client, game=game)
     headers = {"X-Seat-Token": data["token"]}
     for move in ["away", "back"] * 10:
         client.post(f"/api/games/{data['id']}/seat/{move}", headers=headers)
@@ -332,9 +342,12 @@ def test_the_takeovers_a_view_lists_are_bounded(make_client):
     assert len(v["seat_events"]) == 4
 
 
-def test_the_notifications_a_view_holds_are_bounded(make_client):
+def test_the_notifications_a_view_holds_are_bounded(make_client, game):
     client = make_client(max_view_notifications=3)
-    data = create(client, seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], round_limit=2)
+    seats, options = game.quick_finish([{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    if game.name == "judges":
+        options = {"round_limit": 2}
+    data = create(client, game=game, seats=seats, **options)
     headers = {"X-Seat-Token": data["token"]}
     client.post(f"/api/games/{data['id']}/seat/away", headers=headers)
     deadline = time.time() + 30
@@ -349,11 +362,13 @@ def test_the_notifications_a_view_holds_are_bounded(make_client):
     assert ids == sorted(ids) and ids[-1] == max(n["id"] for n in v["notifications"])  # the latest ones
 
 
-def test_a_turn_timer_has_a_floor(client):
-    refused = client.post("/api/games?lang=es", json={"seats": TWO_HUMANS, "seed": 7, "turn_timer": 1e-6})
+def test_a_turn_timer_has_a_floor(client, game):
+    refused = client.post("/api/games?lang=es", json=game.body(game.with_game(TWO_HUMANS), seed=7, turn_timer=1e-6))
     assert refused.status_code == 422 and refused.json()["key"] == "error.turn_timer"
     assert refused.json()["text"] == i18n.gettext("es", "error.turn_timer")
-    assert client.post("/api/games", json={"seats": TWO_HUMANS, "seed": 7, "turn_timer": 10}).status_code == 201
+    assert (
+        client.post("/api/games", json=game.body(game.with_game(TWO_HUMANS), seed=7, turn_timer=10)).status_code == 201
+    )
 
 
 @pytest.mark.parametrize(
@@ -372,11 +387,11 @@ def test_names_are_cleaned_of_control_and_bidi_characters(raw, clean):
     assert clean_name(raw) == clean
 
 
-def test_a_seat_named_with_controls_is_shown_clean(client):
+def test_a_seat_named_with_controls_is_shown_clean(client, game):
     seats = [{"kind": "human", "name": "\u202eAda\x00"}, {"kind": "bot", "bot": "greedy"}]
-    data = create(client, seats=seats)
+    data = create(client, game=game, seats=seats)
     assert data["seats"][0]["name"] == "Ada"
-    nameless = create(client, seats=[{"kind": "human", "name": "\u202e"}, {"kind": "bot", "bot": "greedy"}])
+    nameless = create(client, game=game, seats=[{"kind": "human", "name": "\u202e"}, {"kind": "bot", "bot": "greedy"}])
     assert nameless["seats"][0]["name"] == "Reuben"  # nothing left: the default name
 
 
@@ -394,16 +409,16 @@ def test_security_headers_on_pages_and_api(client):
         assert headers["x-frame-options"] == "DENY"
 
 
-def test_pages_run_no_inline_script(client):
-    data = create(client)
+def test_pages_run_no_inline_script(client, game):
+    data = create(client, game=game)
     for page in (client.get("/").text, client.get(f"/games/{data['id']}").text):
         for tag in page.split("<script")[1:]:
             head = tag.split(">", 1)[0]
             assert 'src="' in head or 'type="application/json"' in head, head
 
 
-def test_a_binary_frame_is_answered_with_close_code_1003(client):
-    data = create(client)
+def test_a_binary_frame_is_answered_with_close_code_1003(client, game):
+    data = create(client, game=game)
     with client.websocket_connect(f"/ws/games/{data['id']}", headers={"X-Seat-Token": data["token"]}) as ws:
         assert ws.receive_json()["type"] == "full"
         ws.send_bytes(b"\x00\x01")
@@ -416,9 +431,9 @@ def test_a_binary_frame_is_answered_with_close_code_1003(client):
         assert closed.value.code == 1003
 
 
-def test_a_seat_has_at_most_so_many_websockets_the_oldest_is_closed(make_client):
+def test_a_seat_has_at_most_so_many_websockets_the_oldest_is_closed(make_client, game):
     client = make_client(sockets_per_seat=2)
-    data = create(client)
+    data = create(client, game=game)
     headers = {"X-Seat-Token": data["token"]}
     url = f"/ws/games/{data['id']}"
     with client.websocket_connect(url, headers=headers) as first:
@@ -438,9 +453,9 @@ def test_a_seat_has_at_most_so_many_websockets_the_oldest_is_closed(make_client)
                 assert len([s for s in live.subscribers if s.seat == 0]) == 2
 
 
-def test_a_socket_that_falls_behind_is_dropped_not_waited_for(make_client):
+def test_a_socket_that_falls_behind_is_dropped_not_waited_for(make_client, game):
     client = make_client(socket_queue=1, away_burst=100)
-    data = create(client)
+    data = create(client, game=game)
     service = client.app.state.service
     live = service.games[data["id"]]
     closed = []
@@ -491,10 +506,10 @@ def test_the_bot_pool_serves_games_in_turn_and_keeps_a_worker_for_light_bots():
     assert len(order) == 60 and pool.pending() == 0
 
 
-def test_a_resume_link_brings_the_seat_to_another_browser(client):
+def test_a_resume_link_brings_the_seat_to_another_browser(client, game):
     """A guest's seat lives in one cookie: its resume link gives it to another browser, whose
     new credential replaces the old one; a newer link spends the older."""
-    data = create(client)
+    data = create(client, game=game)
     game_id, host = data["id"], data["token"]
     old = client.post(f"/api/games/{game_id}/resume", headers={"X-Seat-Token": host}).json()["link"]
     new = client.post(f"/api/games/{game_id}/resume", headers={"X-Seat-Token": host}).json()["link"]

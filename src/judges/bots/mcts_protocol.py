@@ -68,6 +68,12 @@ class ProtocolMCTSBot:
         self.searched = 0  # decisions searched (for measurements)
         self.departed = 0  # of them, those where the search overruled the baseline
 
+    def max_rollouts(self) -> int:
+        """The most rollouts one decision may play: the budget, and the first stage's minimum of
+        `early_samples` for each of at most `width` + 1 candidates (the baseline's and the
+        others'): what a server bounds before it seats the bot."""
+        return self.iterations + (self.width + 1) * (self.early_samples if self.early else 0)
+
     # --- the decision ---------------------------------------------------------------------
 
     def choose(self, seat: int, legal: list[Any], view: Callable[[], Any]) -> Any:
