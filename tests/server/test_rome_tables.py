@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from judges.games.registry import SERVED
 from judges.server.app import create_app
+from judges.server.table import actor as actor_module
 from judges.server.table.updates import apply_update
 from seats_support import with_tokens
 
@@ -285,13 +286,16 @@ def test_a_seat_plays_its_decisions_and_the_bots_theirs(client):
 # --- persistence -----------------------------------------------------------------------------
 
 
-def restart_keeps_the_table(url: str, monkeypatch) -> None:
+def restart_keeps_the_table(url: str, monkeypatch, snapshots: bool = False) -> None:
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
     with TestClient(create_app(url, allow_seeds=True)) as first:
         data = create(first)
         game_id, token = data["id"], data["seats"][0]["token"]
         before = play(first, game_id, token, actions=12)
-        log = [dict(r["action"]) for r in first.app.state.service.store.load(game_id, all_actions=True).all_actions]
+        stored = first.app.state.service.store.load(game_id, all_actions=True)
+        log = [dict(r["action"]) for r in stored.all_actions]
+    if snapshots:  # the table is loaded from its latest snapshot and the actions after it
+        assert stored.snapshot is not None and 0 < stored.snapshot.seq <= len(log)
     with TestClient(create_app(url, allow_seeds=True)) as second:
         after = view(second, game_id, token)
         assert after["seq"] == before["seq"] and after["state"] == before["state"]
@@ -309,6 +313,11 @@ def restart_keeps_the_table(url: str, monkeypatch) -> None:
 
 def test_a_rome_table_survives_a_restart_on_sqlite(db_url, monkeypatch):
     restart_keeps_the_table(db_url, monkeypatch)
+
+
+def test_a_rome_table_survives_a_restart_from_its_snapshot(db_url, monkeypatch):
+    monkeypatch.setattr(actor_module, "SNAPSHOT_EVERY", 5)
+    restart_keeps_the_table(db_url, monkeypatch, snapshots=True)
 
 
 def test_a_rome_table_survives_a_restart_on_postgresql(monkeypatch):
