@@ -5,9 +5,11 @@ From the bot's view it rebuilds a playable game (`GameDef.from_view`), and for e
 draws what the seat cannot see anew (`determinize`: hands, deck order, secret ballots and
 treasuries, dice), so it never uses what it cannot see. The candidates are the rollout policy's
 own choice (the baseline, as greedy's is for `mcts.py`) and up to `width` others in a stable
-hash order. Each is played on a copy of the sample, then every seat plays uniformly at random
-(the bot's own seeded dice, the same stream for every candidate of a sample: common random
-numbers) until the game ends or `horizon` turns (J&K: rounds) have passed; the end scores
+hash order. Each is played on a copy of the sample, then every seat plays by the rollout
+policy — uniformly at random by default (the bot's own seeded dice, the same stream for every
+candidate of a sample: common random numbers), or a game's own `rollout` policy (Rome: the
+neutral bot, whose answers read the sample; its dice are the sample's, again the same for every
+candidate) — until the game ends or `horizon` turns (J&K: rounds) have passed; the end scores
 `returns()` when over, else a softmax of `standing()` at `temperature`. Sequential Halving
 (Karnin, Koren & Somekh 2013) spreads `iterations` rollouts over ⌈log2 m⌉ stages, the worse
 half dropped after each; the survivor is played unless its paired advantage over the baseline
@@ -52,7 +54,11 @@ class ProtocolMCTSBot:
         temperature: float = 4.0,
         margin: float = 0.01,
         early: bool = True,
+        baseline: Callable[[int, list[Any], Callable[[], Any]], Any] | None = None,
+        rollout: Callable[[GameProtocol[Any, Any], int, list[Any]], Any] | None = None,
     ) -> None:
+        """`baseline(seat, legal, view)`: the rollout policy's choice at the real decision (default:
+        uniform at random); `rollout(game, seat, legal)`: its choice in a sample (default: the same)."""
         if iterations < 1 or horizon < 1 or early_samples < 1:
             raise ValueError("MCTS needs one iteration, one turn of horizon and one sample at least")
         self.game = game
@@ -65,6 +71,8 @@ class ProtocolMCTSBot:
         self.temperature = temperature
         self.margin = margin
         self.early = early
+        self.baseline = baseline
+        self.rollout = rollout
         self.searched = 0  # decisions searched (for measurements)
         self.departed = 0  # of them, those where the search overruled the baseline
 
@@ -77,9 +85,12 @@ class ProtocolMCTSBot:
     # --- the decision ---------------------------------------------------------------------
 
     def choose(self, seat: int, legal: list[Any], view: Callable[[], Any]) -> Any:
-        baseline = legal[self._dice.roll(len(legal)) - 1]
+        if self.baseline is None:
+            baseline = legal[self._dice.roll(len(legal)) - 1]
+        elif len(legal) > 1:
+            baseline = self.baseline(seat, legal, view)
         if len(legal) == 1:
-            return baseline
+            return legal[0]
         cands = self.candidates(legal, baseline)
         base = self.game.from_view(view(), _seed_of(self._dice))
         self.searched += 1
@@ -135,10 +146,16 @@ class ProtocolMCTSBot:
             return -1.0
         dice = SeededDice(_Rng(seed))
         stop = start + self.horizon
+        policy = self.rollout
         while not game.is_over and game.progress < stop:
             p = game.to_move()[0]
             legal = game.legal_actions(p)
-            game.apply_legal(legal[dice.roll(len(legal)) - 1] if len(legal) > 1 else legal[0])
+            if len(legal) == 1:
+                game.apply_legal(legal[0])
+            elif policy is None:
+                game.apply_legal(legal[dice.roll(len(legal)) - 1])
+            else:
+                game.apply(policy(game, p, legal))
         if game.is_over:
             return game.returns()[seat]
         return self.evaluate(game)[seat]

@@ -36,11 +36,21 @@ class NeutralSeatBot:
 
 
 def _mcts(seed: int, **settings: Any) -> Any:
-    """The protocol's MCTS (bots/mcts_protocol.py) searching Rome: horizon in turns."""
+    """The protocol's MCTS (bots/mcts_protocol.py) searching Rome, horizon in turns: the neutral
+    bot is its baseline (its choice from the seat's view is searched first, and kept unless
+    another does better) and its rollout policy (every seat of a sample played by it)."""
     from ...bots.mcts_protocol import ProtocolMCTSBot
     from ...games.rome_game import ROME
 
-    return ProtocolMCTSBot(ROME, seed, **settings)
+    neutral = NeutralRomeBot(seed)
+
+    def baseline(seat: int, legal: list[Any], view: Callable[[], Any]) -> Any:
+        return neutral.choose(legal, view())
+
+    def rollout(game: Any, seat: int, legal: list[Any]) -> Any:
+        return neutral.choose_in(legal, game.game.state)
+
+    return ProtocolMCTSBot(ROME, seed, baseline=baseline, rollout=rollout, **{"width": 3, **settings})
 
 
 BOTS: dict[str, Callable[..., Any]] = {"random": RandomSeatBot, "neutral": NeutralSeatBot, "mcts": _mcts}

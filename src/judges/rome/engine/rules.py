@@ -145,16 +145,18 @@ _DIE = ("develop_on", "knight_needs", "curia_return_on", "curia_leader_dies_on",
 
 def validate_rules(rules: RomeRules) -> None:
     """Refuses a value no game can be played under, naming the rule."""
-    for f in msgspec.structs.fields(RomeRules):
-        value = getattr(rules, f.name)
+    # the field names, not msgspec.structs.fields (which reads the annotations anew each call:
+    # rules are validated on every decoded state, so on every copy a search makes)
+    for name in RomeRules.__struct_fields__:
+        value = getattr(rules, name)
         if isinstance(value, bool) or isinstance(value, str):
             continue
         if not isinstance(value, int):
-            raise RomeRulesError(f.name, f"must be a whole number, not {value!r}")
-        if f.name in _POSITIVE and value <= 0:
-            raise RomeRulesError(f.name, f"must be positive, not {value}")
-        if f.name not in _POSITIVE and f.name != "victory_unrest" and value < 0:
-            raise RomeRulesError(f.name, f"cannot be negative ({value})")
+            raise RomeRulesError(name, f"must be a whole number, not {value!r}")
+        if name in _POSITIVE and value <= 0:
+            raise RomeRulesError(name, f"must be positive, not {value}")
+        if name not in _POSITIVE and name != "victory_unrest" and value < 0:
+            raise RomeRulesError(name, f"cannot be negative ({value})")
     if rules.victory_unrest > 0:
         raise RomeRulesError("victory_unrest", "a victory cannot raise unrest")
     for name in _DIE:

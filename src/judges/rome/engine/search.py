@@ -11,7 +11,6 @@ nay with no bought votes; and seeds the dice anew, so every die still to roll is
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from functools import lru_cache
 from typing import Any
@@ -52,7 +51,7 @@ def unseen_cards(state: RomeState) -> list[str]:
 
 def state_from_view(view: dict[str, Any], seat: int, seed: int) -> RomeState:
     """A full RomeState consistent with `seat`'s view (view.player_view), sampled from `seed`."""
-    data = copy.deepcopy(view)
+    data = msgspec.msgpack.decode(msgspec.msgpack.encode(view))  # a deep copy, several times deepcopy's speed
     data["options"]["dice"] = SPLITMIX64
     data["options"]["key"] = None
     deck_size = data["deck"]

@@ -86,8 +86,15 @@ class NeutralRomeBot:
         if self._read is None or self._read[0] != view["options"]:
             options = msgspec.convert(view["options"], RomeOptions)
             self._read = (dict(view["options"]), options, load_deck(options.rules.deck))
-        seen = Seen(view, seat, self._read[2], self.g, self._read[1])
-        kind = owed_kind(seen.state, seat, legal)
+        return self._answer(Seen(view, seat, self._read[2], self.g, self._read[1]), legal)
+
+    def choose_in(self, legal: Sequence[Action], state: RomeState) -> Action:
+        """The answer `choose` gives from the seat's view, read off the whole state in place (a
+        search's rollout, where this bot plays every seat: no view is built)."""
+        return self._answer(Seen.of_state(state, legal[0].player, load_deck(state.options.rules.deck), self.g), legal)
+
+    def _answer(self, seen: Seen, legal: Sequence[Action]) -> Action:
+        kind = owed_kind(seen.state, seen.seat, legal)
         answer = ANSWERS.get(kind)
         choice = answer(seen, legal) if answer is not None else None
         return choice if choice is not None else legal[0]

@@ -76,6 +76,16 @@ class Seen:
         self.g = g
         self.ctx = Ctx(self.state, SeededDice(self.state), deck)  # read-only: no die is rolled
 
+    @classmethod
+    def of_state(cls, state: RomeState, seat: int, deck: Deck, g: Guidelines) -> Seen:
+        """The reading of a whole state, read in place and never changed: a search's sample,
+        where the bot plays every seat. Its answers are those its seat's view gives, since it
+        reads nothing the view hides (the others' hands and treasuries, the deck)."""
+        seen = cls.__new__(cls)
+        seen.state, seen.seat, seen.deck, seen.g = state, seat, deck, g
+        seen.ctx = Ctx(state, SeededDice(state), deck)
+        return seen
+
     # --- the faction and the board -----------------------------------------------------------
 
     @property
