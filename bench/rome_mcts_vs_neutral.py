@@ -63,13 +63,12 @@ def seat_score(players: int, game_seed: int, seat: int, spec: str) -> SeatScore:
 
 
 def deals(first_seed: int, seeds: int) -> list[tuple[int, int, int]]:
-    """(players, game seed, seat): `seeds` deals for each of 3-6 factions, the seat rotating."""
-    return [(p, first_seed + 100 * p + i, i % p) for p in (3, 4, 5, 6) for i in range(seeds)]
+    """(players, game seed, seat): `seeds` deals for each of 3-6 factions, the seat rotating; in
+    rounds of one deal for each number of factions, so a run stopped early is still balanced."""
+    return [(p, first_seed + 100 * p + i, i % p) for i in range(seeds) for p in (3, 4, 5, 6)]
 
 
-def paired(
-    first_seed: int, seeds: int, spec: str, on_pair: Callable[[Pair], None] = lambda pair: None
-) -> list[Pair]:
+def paired(first_seed: int, seeds: int, spec: str, on_pair: Callable[[Pair], None] = lambda pair: None) -> list[Pair]:
     rows = []
     for players, game_seed, seat in deals(first_seed, seeds):
         mine = seat_score(players, game_seed, seat, spec)

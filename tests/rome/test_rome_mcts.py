@@ -5,6 +5,10 @@ ballots and dice are."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+from pathlib import Path
+
 from judges.games import GAMES
 from judges.games.protocol import play_to_end
 from judges.games.rome_game import RomeProtocolGame
@@ -78,12 +82,23 @@ def _view_of(game, seat):
     return view
 
 
+def _bench():
+    """bench/rome_mcts_vs_neutral.py, the paired measurement (docs/rome/bots.md)."""
+    path = Path(__file__).resolve().parents[2] / "bench" / "rome_mcts_vs_neutral.py"
+    spec = importlib.util.spec_from_file_location("rome_mcts_vs_neutral", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its NamedTuples resolve their module
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_mcts_and_neutral_are_measured_on_the_same_deal_differing_only_in_one_seat():
-    """The paired measurement of bench/rome_mcts_vs_neutral.py (docs/rome/bots.md): on one deal
-    the seat is played by `mcts`, then by `neutral`, the other seats by `neutral` both times; the
-    deal is the same and the neutral game repeats exactly, so only the seat's bot differs."""
+    """The pairing of bench/rome_mcts_vs_neutral.py: on one deal the seat is played by `mcts`,
+    then by `neutral`, the other seats by `neutral` both times; the deal is the same and the
+    neutral game repeats exactly, so only the seat's bot differs."""
     deal = 63000  # no other test or measurement plays it
-    games = []
+    games, searched = [], []
     for specs in (["mcts:2:1", "neutral", "neutral"], ["neutral"] * 3, ["neutral"] * 3):
         game = ROME.new(3, deal)
         start = state_to_json(game.game.state)
@@ -91,5 +106,35 @@ def test_mcts_and_neutral_are_measured_on_the_same_deal_differing_only_in_one_se
         play_to_end(game, bots)
         assert game.outcome() is not None
         games.append((start, _encoded(game), game.returns()))
+        searched.append(getattr(bots[0], "searched", None))
     assert games[0][0] == games[1][0] and games[1] == games[2]
-    assert games[0][1] != games[1][1]
+    assert searched[0] > 0 and searched[1:] == [None, None]  # the seat searched only in the mcts game
+
+
+def test_the_paired_score_is_the_result_then_the_share_of_influence_and_seats_rotate():
+    """A seat's score is its result first (a win over anything else), then its share of the
+    factions' influence (docs/decisions/0028); every deal is another seed, its seat rotating."""
+    bench = _bench()
+    deals = bench.deals(90000, 3)
+    assert len({seed for _, seed, _ in deals}) == 12
+    assert [seat for players, _, seat in deals if players == 5] == [0, 1, 2]
+    win, lost_big, lost_small = (
+        bench.SeatScore(1.0, 0.2, False),
+        bench.SeatScore(0.0, 0.6, False),
+        bench.SeatScore(0.0, 0.3, True),
+    )
+    assert bench.Pair(3, 1, 0, win, lost_big).sign == 1  # a win beats a larger share
+    assert bench.Pair(3, 1, 0, lost_small, lost_big).sign == -1  # no win: the share decides
+    assert bench.Pair(3, 1, 0, lost_big, lost_big).sign == 0
+    assert bench.sign_test(5, 0) == 2 / 32 and bench.sign_test(3, 3) == 1.0 and bench.sign_test(0, 0) == 1.0
+
+
+def test_mcts_beats_neutral_on_fresh_deals():
+    """The paired measurement on twelve deals (84300-84602, three for each of 3-6 factions) no
+    other test or measurement plays: `mcts:8:1` in the rotating seat scores higher than
+    `neutral` there on more deals than it scores lower (its result, then its influence share)."""
+    bench = _bench()
+    rows = bench.paired(84000, 3, "mcts:8:1")
+    assert all(0.0 <= r.mcts.share <= 1.0 and 0.0 <= r.neutral.share <= 1.0 for r in rows)
+    better, worse = sum(r.sign > 0 for r in rows), sum(r.sign < 0 for r in rows)
+    assert better > worse, [r.sign for r in rows]
