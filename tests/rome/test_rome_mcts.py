@@ -9,6 +9,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 from judges.games import GAMES
 from judges.games.protocol import play_to_end
 from judges.games.rome_game import RomeProtocolGame
@@ -17,6 +19,9 @@ from judges.rome.engine.search import determinize
 from judges.rome.engine.state import state_to_json
 
 ROME = GAMES["rome"]
+
+# whole games searched at every decision: a few CPU minutes in all, longer on a shared machine
+pytestmark = pytest.mark.timeout(1800)
 
 
 def _encoded(game):
@@ -33,13 +38,13 @@ def test_mcts_plays_whole_games_from_its_view_the_same_for_the_same_seed():
     runs = []
     for _ in range(2):
         game = ROME.new(3, 11)
-        bots = ROME.seat_bots(["mcts:4:1", "random", "random"], 11)
+        bots = ROME.seat_bots(["mcts:2:1:1", "random", "random"], 11)
         play_to_end(game, bots)
         assert game.outcome() is not None and bots[0].searched > 0
         runs.append((_encoded(game), game.outcome()))
     assert runs[0] == runs[1]
     other = ROME.new(3, 11)
-    play_to_end(other, ROME.seat_bots(["mcts:4:1", "random", "random"], 12))
+    play_to_end(other, ROME.seat_bots(["mcts:2:1:1", "random", "random"], 12))
     assert _encoded(other) != runs[0][0]  # another bot seed, another game
 
 
@@ -130,11 +135,11 @@ def test_the_paired_score_is_the_result_then_the_share_of_influence_and_seats_ro
 
 
 def test_mcts_beats_neutral_on_fresh_deals():
-    """The paired measurement on twelve deals (84300-84602, three for each of 3-6 factions) no
+    """The paired measurement on eight deals (84300-84601, two for each of 3-6 factions) no
     other test or measurement plays: `mcts:8:1` in the rotating seat scores higher than
     `neutral` there on more deals than it scores lower (its result, then its influence share)."""
     bench = _bench()
-    rows = bench.paired(84000, 3, "mcts:8:1")
+    rows = bench.paired(84000, 2, "mcts:8:1")
     assert all(0.0 <= r.mcts.share <= 1.0 and 0.0 <= r.neutral.share <= 1.0 for r in rows)
     better, worse = sum(r.sign > 0 for r in rows), sum(r.sign < 0 for r in rows)
     assert better > worse, [r.sign for r in rows]
