@@ -111,9 +111,9 @@ def test_mcts_and_neutral_are_measured_on_the_same_deal_differing_only_in_one_se
         play_to_end(game, bots)
         assert game.outcome() is not None
         games.append((start, _encoded(game), game.returns()))
-        searched.append(getattr(bots[0], "searched", None))
+        searched.append(getattr(bots[0], "searched", -1))
     assert games[0][0] == games[1][0] and games[1] == games[2]
-    assert searched[0] > 0 and searched[1:] == [None, None]  # the seat searched only in the mcts game
+    assert searched[0] > 0 and searched[1:] == [-1, -1]  # the seat searched only in the mcts game
 
 
 def test_the_paired_score_is_the_result_then_the_share_of_influence_and_seats_rotate():
