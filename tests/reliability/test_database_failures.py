@@ -63,29 +63,28 @@ def database(request, tmp_path):
         yield url, write_lock
 
 
-def owed_action(base: str, game_id: str, token: str) -> dict:
+def owed_action(base: str, game_id: str, token: str, game) -> dict:
     v = httpx.get(f"{base}/api/games/{game_id}/view", headers={"X-Seat-Token": token}, timeout=30).json()
-    legal = v["legal_actions"]
-    end = [a for a in legal if a["type"] == "end_turn"]
-    return end[0] if end else legal[0]
+    return game.hurried(v)
 
 
-def test_a_failed_commit_resyncs_the_sockets_and_restarts_the_bots(database, tmp_path):
+def test_a_failed_commit_resyncs_the_sockets_and_restarts_the_bots(database, tmp_path, game):
     url, write_lock = database
     # short lock waits; bots slow enough for the test to take the lock before they commit
     env = {"JUDGES_DB_BUSY_TIMEOUT_MS": "300", "JUDGES_DB_LOCK_TIMEOUT_MS": "300", "JUDGES_BOT_DELAY": "0.8"}
     server = Server(url, tmp_path / "server.log", env)
     socket = None
     try:
-        created = httpx.post(f"{server.base}/api/games", json={"seats": SEATS, "seed": 9}, timeout=30).json()
-        game = {"id": created["id"], "tokens": seat_tokens(httpx, created, server.base)}
-        gid, token = game["id"], game["tokens"][0]
-        start = wait_until_still(server.base, game)["seq"]
+        body = game.body(game.with_game(SEATS), seed=9)
+        created = httpx.post(f"{server.base}/api/games", json=body, timeout=30).json()
+        table = {"id": created["id"], "tokens": seat_tokens(httpx, created, server.base)}
+        gid, token = table["id"], table["tokens"][0]
+        start = wait_until_still(server.base, table)["seq"]
         socket = Socket(server.ws_base, gid, token, "seat0")
         wait_for(lambda: socket.last_seq == start, 10, "the socket's first frame")
 
         # 1. the human's commit fails: 503 + Retry-After, nothing shown, every socket resynced
-        action, cid = owed_action(server.base, gid, token), uuid.uuid4().hex
+        action, cid = owed_action(server.base, gid, token, game), uuid.uuid4().hex
         with write_lock():
             frames = len(socket.frames)
             response = httpx.post(
@@ -137,7 +136,7 @@ def test_a_failed_commit_resyncs_the_sockets_and_restarts_the_bots(database, tmp
                 "the failed bot commit recovered (reloaded from the store)",
             )
         # ...and once it is released they play on by themselves, and the socket follows
-        final = wait_until_still(server.base, game, timeout=60)
+        final = wait_until_still(server.base, table, timeout=60)
         assert final["seq"] > start + 1, "the bots did not play after the database came back"
         assert socket.wait_for_seq(final["seq"], 10), f"the socket is silent at {socket.last_seq}"
     except AssertionError as exc:
@@ -157,13 +156,14 @@ def db_url(request, tmp_path):
         yield url
 
 
-def test_an_exhausted_connection_pool_answers_503_with_retry_after(db_url, monkeypatch):
+def test_an_exhausted_connection_pool_answers_503_with_retry_after(db_url, monkeypatch, game):
     monkeypatch.setenv("JUDGES_DB_POOL_SIZE", "1")
     monkeypatch.setenv("JUDGES_DB_POOL_OVERFLOW", "0")
     monkeypatch.setenv("JUDGES_DB_POOL_TIMEOUT", "0.3")
     app = create_app(db_url, allow_seeds=True)
+    seats = game.with_game(SEATS)
     with TestClient(app) as client:
-        created = client.post("/api/games", json={"seats": SEATS, "seed": 4})
+        created = client.post("/api/games", json=game.body(seats, seed=4))
         assert created.status_code == 201, created.text
         game_id, token = created.json()["id"], created.json()["token"]  # the host's seat
         held = app.state.service.store.engine.connect()  # the pool's only connection, stuck
@@ -172,7 +172,7 @@ def test_an_exhausted_connection_pool_answers_503_with_retry_after(db_url, monke
             answers = []
 
             def create_one() -> None:
-                answers.append(client.post("/api/games?lang=es", json={"seats": SEATS, "seed": 5}))
+                answers.append(client.post("/api/games?lang=es", json=game.body(seats, seed=5)))
                 done.set()
 
             threading.Thread(target=create_one, daemon=True).start()
@@ -188,4 +188,4 @@ def test_an_exhausted_connection_pool_answers_503_with_retry_after(db_url, monke
             assert view.status_code == 200
         finally:
             held.close()
-        assert client.post("/api/games", json={"seats": SEATS, "seed": 5}).status_code == 201
+        assert client.post("/api/games", json=game.body(seats, seed=5)).status_code == 201
