@@ -65,7 +65,7 @@ def test_the_board_the_log_and_the_spectators_view_show_only_public_things(clien
     log = client.get(f"/api/games/{gid}/log").json()
     assert log["seq"] == len(log["entries"])
     watched = client.get(f"/api/games/{gid}/spectate").json()
-    # a spectator's view is the view of no seat (issue 32: server/table/wire.py)
+    # a spectator's view is the view of no seat (issue 32: server/games/judges/wire.py)
     assert watched["seat"] is None and watched["legal_actions"] == [] and watched["ballot"] is None
     with client.websocket_connect(f"/ws/games/{gid}/spectate") as socket:
         assert socket.receive_json()["view"]["seq"] == watched["seq"]

@@ -98,17 +98,24 @@ def test_the_environment_is_read_in_one_module():
     assert readers in ([], ["settings.py"]), f"os.environ read outside judges/settings.py: {readers}"
 
 
-# J&K's view builder, the one module of the table core that speaks of one game's pieces, until it
-# moves beside its engine (docs/decisions/0027-the-server-reaches-a-game-through-its-plug-in.md)
-GAME_WORDS_ALLOWED = {"wire.py"}
-
-
 def test_the_table_core_names_no_piece_of_either_game():
     """The table core speaks of tables, seats, views and actions: a general (Judges & Kings) or a
-    senator (Republic of Rome) is its game's, reached through the game's plug-in."""
+    senator (Republic of Rome) is its game's, reached through the game's plug-in and its server
+    parts (server/games/, one package per game)."""
     named = {
         path.name: sorted(set(re.findall(r"\b(?:generals?|senators?)\b", path.read_text(encoding="utf-8"), re.I)))
         for path in sorted((SERVER / "table").glob("*.py"))
-        if path.name not in GAME_WORDS_ALLOWED
     }
     assert {name: words for name, words in named.items() if words} == {}
+
+
+def test_the_table_core_holds_no_game_kit():
+    """Each game's table kit is in its own package of server/games/, reached through one registry
+    keyed by the game's name: no class of the table core is a kit of one game."""
+    kits = [
+        f"{path.name}:{node.name}"
+        for path in sorted((SERVER / "table").glob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef) and node.name.endswith("Kit")
+    ]
+    assert kits == []

@@ -12,10 +12,11 @@ from concurrent.futures import ThreadPoolExecutor
 import msgspec
 
 from judges.engine import action_to_dict
+from judges.server.games.judges.kit import game_from_snapshot as _game_from_snapshot
 from judges.server.limits import Limits
 from judges.server.store import GameStore
 from judges.server.table import actor as actor_module
-from judges.server.table.service import GameService, _game_from_snapshot
+from judges.server.table.service import GameService
 
 
 def run_apart(coroutine):

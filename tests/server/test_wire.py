@@ -1,5 +1,5 @@
 """One wire view: what a seat receives is a `wire.View` built by one function
-(server/table/wire.py) from the engine's `PlayerView`; a spectator's is the view of no seat; the live
+(server/games/judges/wire.py) from the engine's `PlayerView`; a spectator's is the view of no seat; the live
 updates send its fields, each shared one encoded once; its JSON Schema is published."""
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ scores and the final table (`victory.standings`, `victory.final_table`), the vot
 holds in an open election (`votes`: § 10, public as the titles that give them), the seat's
 legal actions with what each would give (`gains`: a plunder's coins), and whether it may take
 back a step. `seat_view` derives a seat's screen view from the view of no seat (`NOBODY`), sharing
-its public parts (the server builds the public view once per version: server/table/wire.py).
+its public parts (the server builds the public view once per version: server/games/judges/wire.py).
 """
 
 from __future__ import annotations

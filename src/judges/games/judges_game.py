@@ -196,7 +196,7 @@ class JudgesServed:
 
     def seat_view(self, game: GameProtocol[Any, Any], seat: int) -> dict[str, Any]:
         # the engine's view (a bot's): the screen's parts, legal actions with their words, stay
-        # the server's wire view (server/table/wire.py) until it moves beside the engine
+        # the server's wire view (server/games/judges/wire.py)
         view = player_view(_engine(game), seat, notifications=False)
         return msgspec.to_builtins(view)
 

@@ -194,7 +194,7 @@ class Moderation:
     async def take_seats(self, account_id: int, mark: dict[str, Any]) -> None:
         """The account's seats in running games go to the takeover bot, marked with the sanction
         (its kind, a suspension's end) so that their player cannot take them back, nor write in
-        their chat, while it lasts; their views say so (server/table/wire.py)."""
+        their chat, while it lasts; their views say so (server/games/judges/wire.py)."""
         service = self.service
         for game_id, seat in await self.db(self.store.running_seats, account_id):
             try:

@@ -20,11 +20,11 @@ from ...render.svg import board_svg
 from ..community import lobby as lobby_rows
 from ..deps import RatesDep, ServiceDep, rate_limited
 from ..errors import ServiceError
+from ..games.judges import wire
 from ..html import page
 from ..limits import clean_name
 from ..store import SeatTable, hash_token, new_token, verify_token
 from ..table import seats as seat_keys
-from ..table import wire
 from ..table.played import DEFAULT_GAME, require_capability
 from ..table.screen import Screen
 from ..table.tables import SPECTATOR, reading

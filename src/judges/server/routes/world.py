@@ -13,7 +13,7 @@ from ...render.board import SEAT_COLOURS
 from ...world import MapDataError, load_world, map_exists
 from ..deps import ServiceDep
 from ..errors import ServiceError
-from ..table import wire
+from ..games.judges import wire
 from ..table.played import DEFAULT_GAME, require_capability
 
 router = APIRouter()
@@ -70,7 +70,7 @@ async def protocol() -> dict:
     """The decision kinds (the action types that answer each, with their fields; subject,
     rule, manual chapter, window, icon), the items for sale (target, cost, icon) and the
     intrigue cards, priced and counted by the default rules: docs/protocol.md; and the JSON
-    Schema of the view a seat receives (`view`: server/table/wire.py)."""
+    Schema of the view a seat receives (`view`: server/games/judges/wire.py)."""
     return {**published_protocol(), "view": wire.schema()}
 
 

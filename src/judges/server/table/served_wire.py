@@ -22,7 +22,7 @@ import msgspec
 
 from ...engine.dice import seed_text
 from ...i18n import render_notification
-from . import wire
+from ..games.judges import wire
 from .updates import STATE_PREFIX
 
 encode = msgspec.json.Encoder().encode

@@ -35,16 +35,15 @@ from ...settings import load as load_settings
 from .. import logs, memory, metrics
 from ..community.chat import Chat
 from ..errors import RETRY_AFTER, ServiceError, StoreUnavailable
+from ..games.judges import wire
 from ..limits import DEFAULT_LIMITS, Limits
 from ..store import GameStore
 from ..watchdog import Watchdog
-from . import wire
 from .actor import TableActor
 from .bot_runner import BotRunner
 from .events import ChatPosted, Committed, Events, SeatChanged, Settled, Stale
 from .fanout import Fanout, make_fanout
 from .hub import Hub
-from .played import game_from_snapshot
 from .runtime import Runtime
 from .seating import Seating
 from .sync import Sync
@@ -59,8 +58,6 @@ from .tables import (
     bot_seed,
 )
 from .views import Views, encode_payload
-
-_game_from_snapshot = game_from_snapshot  # its name before server/table/tables.py (now played.py)
 
 __all__ = [
     "MAX_MCTS_BUDGET",

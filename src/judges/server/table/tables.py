@@ -41,7 +41,7 @@ RATED_TAKEOVER_BOT = "greedy"
 # Options stored with a game that are the server's, not the rules' (never passed to Options).
 # "pace": a deadline per decision (server/community/paces.py); "course": a table of /learn
 # (server/advice/learn.py); "game": the game a table plays when it is not Judges & Kings
-# (server/table/played.py, `game_of`)
+# (server/table/played.py, `game_of`; the kits: server/games/registry.py)
 SERVER_OPTIONS = ("position", "turn_timer", "takeover_bot", "hints", "pace", "course", "game")
 # Stored client action ids are prefixed with the seat ("2:abc"): ids are unique per seat.
 CLIENT_ID_SEP = ":"
@@ -138,7 +138,7 @@ class LiveGame:
     known_seats_version: int = 0
     heard: dict[int, tuple[int, dict[str, Any], str | None]] = field(default_factory=dict)
     polled: tuple[int, int] = (0, 0)  # the stored (action count, seats version) the watchdog last read
-    # The words of the actions' buttons rendered so far (server/table/wire.py, `label`): the same
+    # The words of the actions' buttons rendered so far (server/games/judges/wire.py, `label`): the same
     # action is offered version after version (a seat's free steps while the others act).
     labels: dict[tuple[Any, ...], str] = field(default_factory=dict)
     kind: str = DEFAULT_GAME  # the game the table plays (games/registry.py)

@@ -1,6 +1,6 @@
 """What a websocket receives: a full view, then small updates (docs/web.md, "Live updates").
 
-A view is the JSON object of a `wire.View` (server/table/wire.py): its fields are the parts (`seq`,
+A view is the JSON object of a `wire.View` (server/games/judges/wire.py): its fields are the parts (`seq`,
 `legal_actions`, `state`…); `state` is itself an object of the game state's fields. Each part
 is encoded to bytes once (`wire.parts`): the public parts once per action for every seat, a
 seat's private parts once per seat and language. A message is assembled from those bytes,
@@ -29,13 +29,13 @@ from typing import Any
 
 import msgspec
 
-from . import wire
+from ..games.judges import wire
 from .textdelta import splice
 
 encode = msgspec.json.Encoder().encode
 
 # The view's parts, in the order a full view lists them: the fields of the wire view
-# (server/table/wire.py), `state` made of STATE_FIELDS.
+# (server/games/judges/wire.py), `state` made of STATE_FIELDS.
 PARTS = wire.PARTS
 STATE_FIELDS: tuple[str, ...] = wire.STATE_FIELDS
 STATE_PREFIX = wire.STATE_PREFIX

@@ -12,8 +12,9 @@ import msgspec
 from ...engine import Game
 from ...engine.state import Notification
 from ..errors import StoreUnavailable
+from ..games.judges import wire
 from ..limits import DEFAULT_LIMITS, Limits
-from . import served_wire, updates, wire
+from . import served_wire, updates
 from .played import DEFAULT_GAME
 from .tables import SPECTATOR, LiveGame, deadlines
 
@@ -36,7 +37,7 @@ class Views:
         self.turn_timers = turn_timers  # game id -> seconds (a table's option)
 
     def public_parts(self, live: LiveGame) -> Any:
-        """The table's current version as every seat shares it (server/table/wire.py; another
+        """The table's current version as every seat shares it (server/games/judges/wire.py; another
         game's table: server/table/served_wire.py), with each seat's deadline on the server's clock now."""
         timer, now = self.turn_timers.get(live.id), time.time()
         table = wire.Table(
@@ -57,7 +58,7 @@ class Views:
         )
 
     def seat_parts(self, live: LiveGame, public: Any, seat: int, language: str) -> dict[str, bytes]:
-        """The view of `seat` in `language` as the live updates send it (server/table/wire.py);
+        """The view of `seat` in `language` as the live updates send it (server/games/judges/wire.py);
         SPECTATOR's is the view of no seat, without the seats' events (as `public_payload`)."""
         if live.kind != DEFAULT_GAME:
             if seat == SPECTATOR:
@@ -71,7 +72,7 @@ class Views:
         return wire.parts(wire.view(public, seat, language, seat_events=events), public)
 
     def render_note(self, live: LiveGame, data: dict, language: str) -> wire.Note:
-        return wire.note(data, language, live.game, live.names())  # server/table/wire.py
+        return wire.note(data, language, live.game, live.names())  # server/games/judges/wire.py
 
     def notes(self, live: LiveGame, seat: int, language: str, after: int) -> tuple[bytes, int]:
         """The seat's engine notifications after id `after` (the latest `max_view_notifications`),
@@ -160,7 +161,7 @@ class Views:
 
 def log_entries(live: LiveGame, language: str, since: int = -1) -> list[dict[str, Any]]:
     """The public actions of the table after index `since`, each as a sentence in `language`
-    (server/table/wire.py, `log_entries`: the words are the game's)."""
+    (server/games/judges/wire.py, `log_entries`: the words are the game's)."""
     return wire.log_entries(live.game, live.names(), language, since)
 
 
@@ -173,7 +174,7 @@ def public_notifications(game: Game, language: str, names: dict[int, str], since
     """The notifications addressed to every player (what a spectator may read), rendered."""
     players = len(game.state.players)
     return [
-        wire.note(msgspec.to_builtins(n), language, game, names)  # server/table/wire.py
+        wire.note(msgspec.to_builtins(n), language, game, names)  # server/games/judges/wire.py
         for n in game.notifications
         if n.id > since and for_everyone(n, players)
     ]
@@ -187,7 +188,7 @@ def public_payload(
     turn_timer: float | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> wire.View:
-    """The view of someone who holds no seat (server/table/wire.py): the public state (every
+    """The view of someone who holds no seat (server/games/judges/wire.py): the public state (every
     hand hidden, no ballot), who we wait for, the scores; with `reveal` (a replay of a finished
     game) the whole state. `turn_timer`, `limits`: the table's options as the seats see them."""
     current = game is None or game is live.game

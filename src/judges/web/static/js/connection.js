@@ -5,7 +5,7 @@ import {$, toast} from "./dom.js";
 import {receiveChat} from "./chat.js";
 import {setServerTime} from "./clock.js";
 
-/** @typedef {import('./wire').View} View  the view the server sends (server/table/wire.py) */
+/** @typedef {import('./wire').View} View  the view the server sends (server/games/judges/wire.py) */
 /** @typedef {import('./store.js').ScreenView} ScreenView */
 /** @typedef {{type: "full", version: number, view: View}} FullMessage */
 /**

@@ -1,5 +1,5 @@
 // The screen's state in one place; every panel is derived from it by render().
-// The view's types are the server's (server/table/wire.py), generated into wire.d.ts.
+// The view's types are the server's (server/games/judges/wire.py), generated into wire.d.ts.
 /** @typedef {import('./wire').View} View */
 /** @typedef {import('./wire').Note} Note */
 /** @typedef {View & Partial<import('./wire').ReplayView>} ScreenView  a live view, or a replay's step */

@@ -1,0 +1,85 @@
+"""*Judges & Kings*' table kit (server/games/registry.py): its stored options, a table rebuilt
+from a snapshot and its actions, the action encoding, the export."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ....engine import Game
+from ....engine.state import GameState, Notification, upgrade_options
+from ....engine.undo import TakeBack
+from ....games.judges_game import JUDGES_SERVED, JudgesGame
+from ....games.protocol import GameProtocol
+from ....games.served import ServedGame
+from ....verify import new_game
+
+
+def snapshot_data(game: Game) -> dict[str, Any]:
+    """A Judges & Kings game's snapshot: its state, notifications and take-back, not its log."""
+    data: dict[str, Any] = game.to_dict()
+    del data["log"]
+    return data
+
+
+def new_table_game(options: dict[str, Any], position: dict[str, Any] | None) -> Game:
+    """The setup position, or a scenario position on top of it (docs/scenarios.md)."""
+    return new_game(options, position)
+
+
+def game_from_snapshot(data: dict[str, Any]) -> Game:
+    # JSON turned the integer keys of the state's dicts into strings: str_keys converts them back.
+    state = msgspec.convert(
+        {**data["state"], "options": upgrade_options(data["state"]["options"])}, GameState, str_keys=True
+    )
+    notifications = msgspec.convert(data["notifications"], list[Notification], str_keys=True)
+    game = Game(state, notifications=notifications)
+    if data.get("takeback"):  # a seat's free steps that an Undo may still take back (absent from older snapshots)
+        game.takeback = TakeBack.from_builtins(data["takeback"])
+    return game
+
+
+class JudgesKit:
+    """*Judges & Kings*' tables: options with wave pairs and a round limit, scenario positions,
+    snapshots of the state with its notifications and take-back."""
+
+    name = "judges"
+    served: ServedGame = JUDGES_SERVED
+
+    def wrap(self, game: Any) -> GameProtocol[Any, Any]:
+        return JudgesGame(game)
+
+    def options(self, players: int, rules: Any, dice: dict[str, Any], **extra: Any) -> Any:
+        from ....engine import Options
+
+        return Options(players=players, rules=rules, **extra, **dice)
+
+    def new(self, options: dict[str, Any], position: dict[str, Any] | None = None) -> Any:
+        return new_table_game(options, position)
+
+    def action_from_dict(self, data: dict[str, Any]) -> Any:
+        from ....engine import action_from_dict
+
+        return action_from_dict(data)
+
+    def action_to_dict(self, action: Any) -> dict[str, Any]:
+        from ....engine import action_to_dict
+
+        return action_to_dict(action)
+
+    def snapshot(self, game: Any) -> dict[str, Any]:
+        return snapshot_data(game)
+
+    def from_snapshot(self, data: dict[str, Any]) -> Any:
+        return game_from_snapshot(data)
+
+    def rules_version(self) -> int:
+        from ....engine.constants import RULES_VERSION
+
+        return RULES_VERSION
+
+    def export(self, game: Any, stored_options: dict[str, Any], game_id: str) -> dict[str, Any]:
+        from ....verify import build_export
+
+        return build_export(game, stored_options, game_id)

@@ -1,0 +1,53 @@
+"""The table kit of every game the server hosts, keyed by the game's name: the one place the
+server names its games (besides each game's own package here). A kit is what the table core
+asks of a game that its `ServedGame` (games/served.py) does not offer: the options a new table
+is stored with, how a stored table is rebuilt (from its options, a snapshot and its actions),
+how an action is read from and written to the log, and the export.
+
+    kit = KITS[live.kind]
+    game = kit.new(stored_options)                 # the engine's own game object
+    kit.wrap(game).to_move()                       # the game protocol over it
+    kit.action_from_dict(d), kit.action_to_dict(a) # the log's encoding (RuleError if malformed)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from ...games.protocol import GameProtocol
+from ...games.registry import SERVED
+from ...games.served import ServedGame
+from .judges.kit import JudgesKit
+from .rome.kit import RomeKit
+
+
+class TableKit(Protocol):
+    """A game's table parts (one class per game, in its package of server/games/)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def served(self) -> ServedGame: ...
+
+    def wrap(self, game: Any) -> GameProtocol[Any, Any]: ...
+
+    def options(self, players: int, rules: Any, dice: dict[str, Any], **extra: Any) -> Any: ...
+
+    def new(self, options: dict[str, Any], position: dict[str, Any] | None = None) -> Any: ...
+
+    def action_from_dict(self, data: dict[str, Any]) -> Any: ...
+
+    def action_to_dict(self, action: Any) -> dict[str, Any]: ...
+
+    def snapshot(self, game: Any) -> dict[str, Any] | None: ...
+
+    def from_snapshot(self, data: dict[str, Any]) -> Any: ...
+
+    def rules_version(self) -> int: ...
+
+    def export(self, game: Any, stored_options: dict[str, Any], game_id: str) -> dict[str, Any]: ...
+
+
+KITS: dict[str, TableKit] = {kit.name: kit for kit in (JudgesKit(), RomeKit())}
+assert set(KITS) == set(SERVED)  # every game the server hosts has its table parts
