@@ -17,7 +17,8 @@ import msgspec
 
 from judges.bots import make_bot
 from judges.engine import Game, Options
-from judges.server.table import updates, wire
+from judges.server.games.judges import wire
+from judges.server.table import updates
 
 
 def main() -> None:

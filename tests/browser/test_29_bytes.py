@@ -207,7 +207,8 @@ def test_29_9_the_screen_applies_a_deltas_edits_as_the_server_reference_does(ser
 
     from judges.bots import make_bot
     from judges.engine import Game, Options
-    from judges.server.table import updates, wire
+    from judges.server.games.judges import wire
+    from judges.server.table import updates
 
     game = Game.new(Options(players=4, seed=21))
     seats = [{"name": f"P{i}", "kind": "bot", "bot": "greedy"} for i in range(4)]

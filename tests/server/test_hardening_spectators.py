@@ -28,8 +28,9 @@ from conftest import make_game
 from judges import i18n
 from judges.engine import Discard
 from judges.server.community.chat import spectator_tag
+from judges.server.games.judges import wire
 from judges.server.limits import DEFAULT_LIMITS, Limits
-from judges.server.table import updates, wire
+from judges.server.table import updates
 from judges.server.table.screen import log_entries, public_payload
 from judges.server.table.service import LiveGame
 from seats_support import THREE_HUMANS, app_clients, new_table

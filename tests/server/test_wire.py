@@ -15,8 +15,9 @@ from fastapi.testclient import TestClient
 
 from judges.engine.view import NOBODY, player_view, seat_view
 from judges.server.app import create_app
+from judges.server.games.judges import wire
 from judges.server.store import GameStore
-from judges.server.table import screen, updates, wire
+from judges.server.table import screen, updates
 from judges.server.table.service import GameService, LiveGame
 
 SERVER = Path(wire.__file__).parent.parent  # src/judges/server

@@ -43,7 +43,7 @@ def test_a_stale_file_fails_the_check(tmp_path, monkeypatch):
 
 def test_the_types_name_every_field_of_the_view():
     script = load()
-    from judges.server.table import wire
+    from judges.server.games.judges import wire
 
     text = script.render()
     block = text[text.index("export interface View {") :]

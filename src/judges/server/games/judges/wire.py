@@ -26,14 +26,14 @@ from typing import TYPE_CHECKING, Any, Union
 import msgspec
 from msgspec import Struct
 
-from ...engine import Game, action_to_dict
-from ...engine.actions import ACTION_BY_TAG, Action
-from ...engine.decisions import secret_action_tags
-from ...engine.state import Decision, GameState
-from ...engine.undo import taken_back
-from ...engine.view import NOBODY, DiceInfo, PlayerView, player_view, seat_view
-from ...i18n import gettext, render_action, render_notification
-from ...manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
+from ....engine import Game, action_to_dict
+from ....engine.actions import ACTION_BY_TAG, Action
+from ....engine.decisions import secret_action_tags
+from ....engine.state import Decision, GameState
+from ....engine.undo import taken_back
+from ....engine.view import NOBODY, DiceInfo, PlayerView, player_view, seat_view
+from ....i18n import gettext, render_action, render_notification
+from ....manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
 
 if TYPE_CHECKING:  # pragma: no cover
     AnyAction = Action
