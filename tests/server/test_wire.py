@@ -20,7 +20,7 @@ from judges.server.store import GameStore
 from judges.server.table import screen, updates
 from judges.server.table.service import GameService, LiveGame
 
-SERVER = Path(wire.__file__).parent.parent  # src/judges/server
+SERVER = Path(wire.__file__).parents[2]  # src/judges/server
 SEATS = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
 
 
@@ -122,7 +122,7 @@ def test_one_function_builds_what_a_seat_receives():
         for part in own_parts:
             assert not re.search(rf"[\"']{part}[\"']\s*:", text), (path.name, part)
         assert "View(" not in text.replace("ReplayView(", ""), path.name
-    builders = re.findall(r"(?<!class )\bView\(", (SERVER / "table" / "wire.py").read_text())
+    builders = re.findall(r"(?<!class )\bView\(", (SERVER / "games" / "judges" / "wire.py").read_text())
     assert len(builders) == 1  # wire.view, the one builder
 
 
