@@ -461,3 +461,20 @@ def test_the_dictator_gains_7_presides_names_his_master_and_cannot_be_vetoed():
     game.state.factions[1].hand = ["tribune.2"]
     game.apply(RaiseForces(player=2, legions=1))
     assert not any(isinstance(a, Veto) for a in game.legal_actions(1))
+
+
+def test_last_turns_dictator_and_master_may_hold_office_again():
+    """R112: the next consuls end both offices, and the Senate may name the same men again."""
+    game = dictator_game([WarInPlay(id="punic_1", state="active")])
+    state = game.state
+    state.senators["4"].office, state.senators["1"].office = "dictator", "master_of_horse"
+    state.senators["2"].office = state.senators["3"].office = ""
+    game.dice.faces.extend([6, 1])
+    senate_rules.install_consuls(game.ctx, ["2", "3"])
+    assert (state.senators["4"].office, state.senators["1"].office) == ("", "")
+    assert {getattr(a, "senator", None) for a in game.legal_actions(0)} == {None, "1", "4"}
+    game.apply(ProposeDictator(player=0, senator="4"))
+    vote_all(game, "yea", "yea", "yea")
+    assert state.senators["4"].office == "dictator"
+    game.apply(AppointMaster(player=2, senator="1"))
+    assert state.senators["1"].office == "master_of_horse"
