@@ -33,3 +33,11 @@ def test_the_summary_counts_the_table():
     rows = re.findall(r"^\| R\d+ \| [^|]+ \| [^|]+ \| ([^|]+) \|", DOC, re.M)
     tested = sum(1 for r in rows if r.startswith(("tested", "data tested")))
     assert f"**{tested} tested**" in DOC
+    # a rule tested for what is played and decided otherwise for the rest counts as tested, and
+    # the summary says how many carry such a decided part
+    with_decided = sum(1 for r in rows if r.startswith("tested") and " ; decided " in r)
+    assert f"({with_decided} of them decided otherwise for a part not played" in DOC
+    decided = sum(1 for r in rows if r.startswith("decided"))
+    assert f", {decided} decided otherwise," in DOC
+    for word in ("partly", "not yet"):
+        assert f"{sum(1 for r in rows if r.startswith(word))} {word}" in DOC
