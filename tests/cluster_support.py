@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import httpx
 from websockets.sync.client import connect
 
-from judges.engine import Game, Options
+from games_support import DRIVERS, GameDriver
 from judges.server.store import GameStore
 from judges.server.table.updates import apply_update
 from seats_support import seat_tokens
@@ -124,9 +124,19 @@ class Player(threading.Thread):
     ending turns). A 503 is retried with the same client_action_id, as a client should: the
     answer may then be `duplicate`, which acknowledges it too."""
 
-    def __init__(self, base: str, game_id: str, seat: int, token: str, traffic: Traffic, seed: int) -> None:
+    def __init__(
+        self,
+        base: str,
+        game_id: str,
+        seat: int,
+        token: str,
+        traffic: Traffic,
+        seed: int,
+        game: GameDriver = DRIVERS["judges"],
+    ) -> None:
         super().__init__(daemon=True, name=f"player-{seat}")
         self.base, self.game_id, self.seat, self.token = base, game_id, seat, token
+        self.game = game
         self.traffic = traffic
         self.rng = random.Random(seed)
         self.stop_event = threading.Event()
@@ -169,9 +179,7 @@ class Player(threading.Thread):
         if v["ending"] or self.seat not in v["waiting_for"] or not v["legal_actions"]:
             time.sleep(0.02)
             return
-        legal = v["legal_actions"]
-        end = [a for a in legal if a["type"] == "end_turn"]
-        action = end[0] if end and self.rng.random() < 0.85 else self.rng.choice(legal)
+        action = self.game.pick(v, self.rng)
         cid = uuid.uuid4().hex
         # None when stopped before posting: the view read above is no acknowledgement.
         posted: httpx.Response | None = None
@@ -196,8 +204,9 @@ class Player(threading.Thread):
                 )
 
 
-def create_game(base: str, seats: list[dict], seed: int) -> dict:
-    response = httpx.post(f"{base}/api/games", json={"seats": seats, "seed": seed}, timeout=30)
+def create_game(base: str, seats: list[dict], seed: int, game: GameDriver = DRIVERS["judges"]) -> dict:
+    """A table of `game` (J&K's seats turned into the game's, tests/games_support.py)."""
+    response = httpx.post(f"{base}/api/games", json=game.body(game.with_game(seats), seed=seed), timeout=30)
     assert response.status_code == 201, response.text
     data = response.json()
     with httpx.Client(timeout=30) as client:  # every other human seat claims its invitation
@@ -205,7 +214,7 @@ def create_game(base: str, seats: list[dict], seed: int) -> dict:
     return {"id": data["id"], "tokens": tokens}
 
 
-def check_log(db_url: str, game_id: str, acks: list[Ack]) -> list[dict]:
+def check_log(db_url: str, game_id: str, acks: list[Ack], game: GameDriver = DRIVERS["judges"]) -> list[dict]:
     """Every acknowledged action is stored as acknowledged, and the stored log replays under
     the rules from the game's seed (so no action was applied twice or out of turn). Returns
     the stored action records."""
@@ -222,9 +231,8 @@ def check_log(db_url: str, game_id: str, acks: list[Ack]) -> list[dict]:
             f"acknowledged action {ack.seq} was {ack.action} ({ack.note}); the store has {record['action']}; "
             f"its client id is stored at seq {where}"
         )
-    options = Options(**{k: v for k, v in stored.options.items() if k in Options.__struct_fields__})
-    replayed = Game.replay(options, [r["action"] for r in records])
-    assert (stored.ending, stored.winners) == (replayed.state.ending, replayed.state.winners or [])
+    replayed = game.replay(stored.options, [r["action"] for r in records])
+    assert (stored.ending, stored.winners or []) == game.result(replayed)
     cids = [r["client_action_id"] for r in records if r["client_action_id"]]
     assert len(cids) == len(set(cids)), "a client action id was stored twice"
     return records

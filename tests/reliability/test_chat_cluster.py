@@ -23,7 +23,7 @@ pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.mark.parametrize("fanout", ["postgresql", "redis"])
-def test_a_message_sent_through_one_process_reaches_a_socket_on_the_other(tmp_path, fanout):
+def test_a_message_sent_through_one_process_reaches_a_socket_on_the_other(tmp_path, fanout, game):
     with postgres_schema("judges_chat") as (_, _, url):
         env = dict(ENV)
         if fanout == "redis":
@@ -32,8 +32,8 @@ def test_a_message_sent_through_one_process_reaches_a_socket_on_the_other(tmp_pa
         b = Server(url, tmp_path / "b.log", env)
         sockets: list[ChatSocket] = []
         try:
-            game = create_game(a.base, SEATS, seed=5)
-            gid, tokens = game["id"], game["tokens"]
+            table = create_game(a.base, SEATS, seed=5, game=game)
+            gid, tokens = table["id"], table["tokens"]
             ada_on_b = ChatSocket(b, gid, tokens[0])
             cy_on_b = ChatSocket(b, gid, tokens[2])
             watcher_on_b = ChatSocket(b, gid, None)

@@ -93,7 +93,7 @@ def play_until(players_traffic: Traffic, condition, timeout: float, what: str) -
 
 
 @pytest.mark.parametrize("fanout, victim", [("postgresql", "holder"), ("redis", "other")])
-def test_two_processes_serve_one_game(pg, tmp_path, fanout, victim):
+def test_two_processes_serve_one_game(pg, tmp_path, fanout, victim, game):
     _, _, url, _ = pg
     env = {}
     if fanout == "redis":
@@ -103,13 +103,16 @@ def test_two_processes_serve_one_game(pg, tmp_path, fanout, victim):
     players: list[Player] = []
     try:
         a, b = servers
-        game = create_game(a.base, SEATS, seed=11)
-        gid, tokens = game["id"], game["tokens"]
+        table = create_game(a.base, SEATS, seed=11, game=game)
+        gid, tokens = table["id"], table["tokens"]
         # every human seat has a socket on each process; seat 0 plays through A, seat 2 through B
         for server, name in ((a, "a"), (b, "b")):
             sockets += [Socket(server.ws_base, gid, tokens[seat], f"{name}{seat}") for seat in (0, 2)]
         traffic = Traffic()
-        players = [Player(a.base, gid, 0, tokens[0], traffic, 1), Player(b.base, gid, 2, tokens[2], traffic, 2)]
+        players = [
+            Player(a.base, gid, 0, tokens[0], traffic, 1, game),
+            Player(b.base, gid, 2, tokens[2], traffic, 2, game),
+        ]
         wait_for(lambda: len(traffic.acks) >= 20, 60, "20 acknowledged actions with seats on two processes")
 
         with GameStore(url) as store:
@@ -123,15 +126,15 @@ def test_two_processes_serve_one_game(pg, tmp_path, fanout, victim):
         killed_at = time.time()
         # the dead process's seat plays on through the survivor
         dead_seat = 0 if dead is a else 2
-        players.append(Player(alive.base, gid, dead_seat, tokens[dead_seat], traffic, 3))
+        players.append(Player(alive.base, gid, dead_seat, tokens[dead_seat], traffic, 3, game))
         acks_at_kill = len(traffic.acks)
         wait_for(lambda: len(traffic.acks) >= acks_at_kill + 15, 90, "15 more actions after the kill")
         for player in players:
             player.stop()
-        final = wait_until_still(alive.base, game)
+        final = wait_until_still(alive.base, table)
 
         assert not traffic.errors, f"server errors: {traffic.errors[:5]}"
-        records = check_log(url, gid, traffic.acks)
+        records = check_log(url, gid, traffic.acks, game)
         bots_after_kill = [
             r for r in records if r["player"] in (1, 3) and r["created_at"].timestamp() > killed_at + 0.5
         ]
@@ -144,7 +147,7 @@ def test_two_processes_serve_one_game(pg, tmp_path, fanout, victim):
                 assert socket.wait_for_seq(final["seq"], 10), f"socket {socket.name_} stayed behind"
         check_delivery(sockets, records, DELIVERY)
         print(
-            f"{fanout}: {len(records)} actions, {len(traffic.acks)} acknowledged, "
+            f"{game} {fanout}: {len(records)} actions, {len(traffic.acks)} acknowledged, "
             f"{len(bots_after_kill)} bot moves after the kill; statuses {traffic.statuses}"
         )
     except AssertionError as exc:
@@ -158,13 +161,13 @@ def test_two_processes_serve_one_game(pg, tmp_path, fanout, victim):
             server.stop()
 
 
-def test_seat_flags_set_through_two_processes_are_all_kept(pg, tmp_path):
+def test_seat_flags_set_through_two_processes_are_all_kept(pg, tmp_path, game):
     _, _, url, _ = pg
     servers = start_pair(url, tmp_path, {})
     try:
         a, b = servers
-        game = create_game(a.base, [{"kind": "human"}] * 4, seed=5)
-        gid, tokens = game["id"], game["tokens"]
+        table = create_game(a.base, [{"kind": "human"}] * 4, seed=5, game=game)
+        gid, tokens = table["id"], table["tokens"]
         httpx.get(f"{b.base}/api/games/{gid}/view", headers={"X-Seat-Token": tokens[1]}, timeout=30)  # B holds it
         toggles = 4  # with the last "away", within a seat's burst of away/back (server/limits.py)
 
@@ -206,13 +209,13 @@ def test_seat_flags_set_through_two_processes_are_all_kept(pg, tmp_path):
             server.stop()
 
 
-def test_a_seat_revoked_through_one_process_loses_its_sockets_and_credential_on_the_other(pg, tmp_path):
+def test_a_seat_revoked_through_one_process_loses_its_sockets_and_credential_on_the_other(pg, tmp_path, game):
     _, _, url, _ = pg
     servers = start_pair(url, tmp_path, {})
     try:
         a, b = servers
-        game = create_game(a.base, [{"kind": "human"}] * 3, seed=7)
-        gid, tokens = game["id"], game["tokens"]
+        table = create_game(a.base, [{"kind": "human"}] * 3, seed=7, game=game)
+        gid, tokens = table["id"], table["tokens"]
         closed: dict[str, object] = {}
 
         def listen() -> None:  # seat 1's websocket on B, until B closes it
@@ -268,7 +271,7 @@ def test_a_seat_revoked_through_one_process_loses_its_sockets_and_credential_on_
             server.stop()
 
 
-def test_a_seat_claimed_through_one_process_is_honoured_at_once_by_the_other_fifty_times(pg, tmp_path):
+def test_a_seat_claimed_through_one_process_is_honoured_at_once_by_the_other_fifty_times(pg, tmp_path, game):
     """The race of a freshly claimed credential: the claim is committed through B and the
     player's next request reaches A before the fan-out does. A reads the stored seats before it
     refuses an unknown credential, so the new player is never refused his own seat."""
@@ -279,7 +282,7 @@ def test_a_seat_claimed_through_one_process_is_honoured_at_once_by_the_other_fif
         with httpx.Client(timeout=30) as client:
             for attempt in range(50):
                 created = client.post(
-                    f"{a.base}/api/games", json={"seats": [{"kind": "human"}] * 2, "seed": 100 + attempt}
+                    f"{a.base}/api/games", json=game.body(game.with_game([{"kind": "human"}] * 2), seed=100 + attempt)
                 )
                 assert created.status_code == 201, created.text
                 gid = created.json()["id"]
@@ -297,7 +300,7 @@ def test_a_seat_claimed_through_one_process_is_honoured_at_once_by_the_other_fif
             server.stop()
 
 
-def test_a_seat_bound_to_an_account_through_one_process_is_honoured_at_once_by_the_other(pg, tmp_path):
+def test_a_seat_bound_to_an_account_through_one_process_is_honoured_at_once_by_the_other(pg, tmp_path, game):
     """A signed-in player claims a seat through B; his next request, signed in only
     (no seat credential), reaches A before the fan-out does. A looks the binding up in the store
     before it refuses, so the account plays its new seat through either process."""
@@ -312,7 +315,7 @@ def test_a_seat_bound_to_an_account_through_one_process_is_honoured_at_once_by_t
             for attempt in range(20):
                 client.cookies.clear()
                 created = client.post(
-                    f"{a.base}/api/games", json={"seats": [{"kind": "human"}] * 2, "seed": 200 + attempt}
+                    f"{a.base}/api/games", json=game.body(game.with_game([{"kind": "human"}] * 2), seed=200 + attempt)
                 )
                 assert created.status_code == 201, created.text
                 gid = created.json()["id"]
@@ -332,7 +335,7 @@ def test_a_seat_bound_to_an_account_through_one_process_is_honoured_at_once_by_t
             server.stop()
 
 
-def test_a_failing_database_leaves_no_socket_silent_and_no_game_stuck(pg, tmp_path):
+def test_a_failing_database_leaves_no_socket_silent_and_no_game_stuck(pg, tmp_path, game):
     admin, schema, url, app_name = pg
     env = {"JUDGES_DB_LOCK_TIMEOUT_MS": "1000", "JUDGES_DB_STATEMENT_TIMEOUT_MS": "3000", "JUDGES_DB_POOL_TIMEOUT": "2"}
     # Bots at a human's pace: at the cluster tests' 0.02 s the greedy bot could win the game
@@ -343,11 +346,14 @@ def test_a_failing_database_leaves_no_socket_silent_and_no_game_stuck(pg, tmp_pa
     players: list[Player] = []
     try:
         a, b = servers
-        game = create_game(a.base, SEATS, seed=23)
-        gid, tokens = game["id"], game["tokens"]
+        table = create_game(a.base, SEATS, seed=23, game=game)
+        gid, tokens = table["id"], table["tokens"]
         sockets = [Socket(a.ws_base, gid, tokens[0], "a0"), Socket(b.ws_base, gid, tokens[2], "b2")]
         traffic = Traffic()
-        players = [Player(a.base, gid, 0, tokens[0], traffic, 4), Player(b.base, gid, 2, tokens[2], traffic, 5)]
+        players = [
+            Player(a.base, gid, 0, tokens[0], traffic, 4, game),
+            Player(b.base, gid, 2, tokens[2], traffic, 5, game),
+        ]
         wait_for(lambda: len(traffic.acks) >= 10, 60, "10 actions before the database fails")
 
         # 1. every connection of the two servers killed, every 0.2 s, for 6 s
@@ -406,7 +412,8 @@ def test_a_failing_database_leaves_no_socket_silent_and_no_game_stuck(pg, tmp_pa
                 )
                 assert response.status_code in (200, 503), response.text
             if during["created"] is None:  # a new game waits for the lock, then answers 503
-                response = httpx.post(f"{a.base}/api/games", json={"seats": SEATS, "seed": 1}, timeout=30)
+                body = game.body(game.with_game(SEATS), seed=1)
+                response = httpx.post(f"{a.base}/api/games", json=body, timeout=30)
                 during["created"] = response.status_code
                 assert response.status_code == 503 and response.headers.get("retry-after"), response.text
             time.sleep(0.5)
@@ -430,13 +437,13 @@ def test_a_failing_database_leaves_no_socket_silent_and_no_game_stuck(pg, tmp_pa
         )
         for player in players:
             player.stop()
-        final = wait_until_still(a.base, game)
+        final = wait_until_still(a.base, table)
         for socket in sockets:
             assert socket.wait_for_seq(final["seq"], 15), f"socket {socket.name_} is silent at {socket.last_seq}"
         assert not traffic.errors, f"server errors: {traffic.errors[:5]}"
         assert traffic.statuses.get(503), "no request met the failing database: the test proved nothing"
         assert any("reloaded from the store" in s.output(None) for s in servers), "no failed commit was recovered"
-        check_log(url, gid, traffic.acks)
+        check_log(url, gid, traffic.acks, game)
         print(
             f"terminated {terminated} connections, held the lock {LOCK_SECONDS} s; back in "
             f"{time.monotonic() - recovered_at:.1f} s; statuses {traffic.statuses}; "

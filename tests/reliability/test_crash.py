@@ -31,14 +31,13 @@ import httpx
 import msgspec
 import pytest
 
-from judges.engine import Game, Options, action_to_dict
-from judges.engine.victory import standings
 from judges.server.store import GameStore
 
 ROUNDS = int(os.environ.get("JUDGES_CRASH_ROUNDS", "2"))
 GAMES = int(os.environ.get("JUDGES_CRASH_GAMES", "4"))
 LOAD_SECONDS = float(os.environ.get("JUDGES_CRASH_SECONDS", "3"))
 SEED = int(os.environ.get("JUDGES_CRASH_SEED", str(secrets.randbits(32))))
+from games_support import GameDriver  # noqa: E402
 from postgres_support import postgres_schema  # noqa: E402
 from seats_support import seat_tokens  # noqa: E402
 from server_process import Server  # noqa: E402
@@ -85,7 +84,9 @@ class Load:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def play_seat(base: str, game_id: str, seat: int, token: str, stop: threading.Event, load: Load, seed: int) -> None:
+def play_seat(
+    base: str, game_id: str, seat: int, token: str, stop: threading.Event, load: Load, seed: int, game: GameDriver
+) -> None:
     """One human seat: reads its view, answers what it owes (mostly ending turns), records each
     acknowledged action. Ends when told to, or when the server is gone."""
     rng = random.Random(seed)
@@ -105,9 +106,7 @@ def play_seat(base: str, game_id: str, seat: int, token: str, stop: threading.Ev
                 if v["ending"] or seat not in v["waiting_for"] or not v["legal_actions"]:
                     time.sleep(0.01)
                     continue
-                legal = v["legal_actions"]
-                end = [a for a in legal if a["type"] == "end_turn"]
-                action = end[0] if end and rng.random() < 0.85 else rng.choice(legal)
+                action = game.pick(v, rng)
                 cid = uuid.uuid4().hex
                 response = http.post(f"/api/games/{game_id}/actions", json={"action": action, "client_action_id": cid})
             except httpx.TransportError:
@@ -122,14 +121,16 @@ def play_seat(base: str, game_id: str, seat: int, token: str, stop: threading.Ev
                     )
 
 
-def run_load(server: Server, games: list[dict], seconds: float, rng: random.Random) -> Load:
+def run_load(server: Server, games: list[dict], seconds: float, rng: random.Random, game: GameDriver) -> Load:
     """Every human seat of every game plays from its own thread; the server is SIGKILLed at a
     random moment (after `seconds`, and after at least a few acknowledged actions)."""
     load = Load()
     stop = threading.Event()
     threads = [
         threading.Thread(
-            target=play_seat, daemon=True, args=(server.base, g["id"], seat, token, stop, load, rng.randrange(2**32))
+            target=play_seat,
+            daemon=True,
+            args=(server.base, g["id"], seat, token, stop, load, rng.randrange(2**32), game),
         )
         for g in games
         for seat, token in enumerate(g["tokens"])
@@ -171,7 +172,7 @@ def wait_until_still(base: str, game: dict, timeout: float = 60.0) -> None:
     raise AssertionError(f"game {game['id']}: the bots did not hand it back within {timeout} s")
 
 
-def check_after_restart(db_url: str, base: str, games: list[dict], acks: list[Ack]) -> int:
+def check_after_restart(db_url: str, base: str, games: list[dict], acks: list[Ack], driver: GameDriver) -> int:
     """Checks the restarted server; returns how many stored actions of human-only games were
     never acknowledged (committed while the server was being killed)."""
     store = GameStore(db_url)
@@ -208,56 +209,39 @@ def check_after_restart(db_url: str, base: str, games: list[dict], acks: list[Ac
                 assert len(records) == v["seq"], (
                     f"game {game['id']}: the view is at seq {v['seq']}, the store has {len(stored.all_actions)}"
                 )
-                replayed = Game.replay(
-                    Options(**{k: v for k, v in stored.options.items() if k in Options.__struct_fields__}),
-                    [r["action"] for r in records],
-                )
-                expected = replayed.view(seat, notifications=False)
+                replayed = driver.replay(stored.options, [r["action"] for r in records])
                 where = f"game {game['id']} seat {seat} at seq {v['seq']}"
-                for key in ("round", "phase", "phase_name", "turn_order", "waiting_for", "pending", "my_decisions"):
-                    assert normalized(v[key]) == normalized(getattr(expected, key)), (
-                        f"{where}: {key} differs from a replay"
-                    )
-                assert v["state"] == normalized(expected.state), f"{where}: the state differs from a replay"
-                assert v["legal_actions"] == normalized([action_to_dict(a) for a in replayed.legal_actions(seat)]), (
-                    f"{where}: the legal actions differ from a replay"
-                )
-                assert v["scores"] == {
-                    str(seat): row for seat, row in standings(replayed.state, replayed.world).items()
-                }, f"{where}: the scores differ"
-                assert (v["ending"], v["winners"]) == (replayed.state.ending, replayed.state.winners)
-                assert [(n["id"], n["key"]) for n in v["notifications"]] == [
-                    (n.id, n.key) for n in replayed.notifications if seat in n.to
-                ], f"{where}: the notifications differ from a replay"
+                wrong = driver.differences(v, seat, replayed)
+                assert not wrong, f"{where}: {', '.join(wrong)} differ from a replay"
     finally:
         store.close()
     return unacknowledged
 
 
-def create_games(base: str, count: int) -> list[dict]:
+def create_games(base: str, count: int, game: GameDriver) -> list[dict]:
     games = []
     for i in range(count):
         seats = WITH_BOTS if i == count - 1 and count > 1 else HUMANS
-        response = httpx.post(f"{base}/api/games", json={"seats": seats, "seed": 100 + i}, timeout=10)
+        response = httpx.post(f"{base}/api/games", json=game.body(game.with_game(seats), seed=100 + i), timeout=10)
         assert response.status_code == 201, response.text
         games.append({"id": response.json()["id"], "tokens": seat_tokens(httpx, response.json(), base)})
     return games
 
 
-def test_a_killed_server_keeps_every_acknowledged_action(db_url, tmp_path):
+def test_a_killed_server_keeps_every_acknowledged_action(db_url, tmp_path, game):
     rng = random.Random(SEED)
-    context = f"(JUDGES_CRASH_SEED={SEED})"
+    context = f"({game}, JUDGES_CRASH_SEED={SEED})"
     server = Server(db_url, tmp_path / "server-0.log")
     acks: list[Ack] = []
     unacknowledged = 0
     try:
-        games = create_games(server.base, GAMES)
+        games = create_games(server.base, GAMES, game)
         for cycle in range(ROUNDS):
-            load = run_load(server, games, rng.uniform(1.0, max(1.0, LOAD_SECONDS)), rng)
+            load = run_load(server, games, rng.uniform(1.0, max(1.0, LOAD_SECONDS)), rng, game)
             assert not load.server_errors, f"{context} server errors under load: {load.server_errors[:5]}"
             acks += load.acks
             server = Server(db_url, tmp_path / f"server-{cycle + 1}.log")
-            unacknowledged += check_after_restart(db_url, server.base, games, acks)
+            unacknowledged += check_after_restart(db_url, server.base, games, acks, game)
         with GameStore(db_url) as store:
             counts = {g["id"]: store.load(g["id"]).action_count for g in games}
         print(

@@ -19,6 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cluster_support import ChatSocket, say
+from games_support import GameDriver
 from judges.cli import app as cli
 from postgres_support import postgres_schema
 from redis_support import redis_prefix, redis_url
@@ -56,11 +57,11 @@ def account(server: Server, name: str) -> httpx.Client:
     return client
 
 
-def table(server: Server) -> tuple[str, list[str], dict[str, httpx.Client]]:
+def table(server: Server, game: GameDriver) -> tuple[str, list[str], dict[str, httpx.Client]]:
     """A table of three accounts made through `server`: its id, each seat's credential, and
     each player's signed-in client."""
     clients = {name: account(server, name) for name in ("Ada", "Bo", "Cy")}
-    data = clients["Ada"].post("/api/games", json={"seats": SEATS, "seed": 5}).json()
+    data = clients["Ada"].post("/api/games", json=game.body(SEATS, seed=5)).json()
     tokens = {data["seat"]: data["token"]}
     for name, seat in zip(("Bo", "Cy"), [s for s in data["seats"] if "invitation" in s], strict=True):
         claimed = clients[name].post(
@@ -79,9 +80,9 @@ def operator(server: Server, url: str) -> httpx.Client:
 
 
 @pytest.mark.parametrize("fanout", ["postgresql", "redis"])
-def test_a_message_hidden_through_one_process_leaves_the_screens_of_the_other(tmp_path, fanout):
+def test_a_message_hidden_through_one_process_leaves_the_screens_of_the_other(tmp_path, fanout, game):
     with two_servers(tmp_path, fanout) as (a, b, url):
-        gid, tokens, clients = table(a)
+        gid, tokens, clients = table(a, game)
         op = operator(a, url)
         ada_on_b = ChatSocket(b, gid, tokens[0])
         watcher_on_b = ChatSocket(b, gid, None)
@@ -108,9 +109,9 @@ def test_a_message_hidden_through_one_process_leaves_the_screens_of_the_other(tm
 
 
 @pytest.mark.parametrize("fanout", ["postgresql", "redis"])
-def test_a_mute_made_through_one_process_filters_the_muters_screen_on_the_other(tmp_path, fanout):
+def test_a_mute_made_through_one_process_filters_the_muters_screen_on_the_other(tmp_path, fanout, game):
     with two_servers(tmp_path, fanout) as (a, b, _):
-        gid, tokens, clients = table(a)
+        gid, tokens, clients = table(a, game)
         ada_on_b = ChatSocket(b, gid, tokens[0])
         try:
             ada_on_b.pump(lambda: ada_on_b.history is not None)
