@@ -295,7 +295,7 @@ class GameDriver:
             expected = normalized(self.served.seat_view(played, seat))
             expected.pop("report", None)  # the report's lines are the view's notifications
             if self.state(view) != expected:
-                wrong.append("state")
+                wrong.append(f"state (at {', '.join(paths_apart(self.state(view), expected)[:3])})")
             if view["waiting_for"] != played.to_move():
                 wrong.append("waiting_for")
         legal = normalized([codec.to_dict(a) for a in self.wrap(engine_game).legal_actions(seat)])
@@ -376,3 +376,12 @@ DRIVERS: dict[str, GameDriver] = {
         ),
     ),
 }
+
+
+def paths_apart(a: Any, b: Any, path: str = "") -> list[str]:
+    """Where two JSON values differ: the paths of the differing leaves (a failure's message)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [p for k in sorted(set(a) | set(b), key=str) for p in paths_apart(a.get(k), b.get(k), f"{path}.{k}")]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [p for i, (x, y) in enumerate(zip(a, b)) for p in paths_apart(x, y, f"{path}[{i}]")]
+    return [] if a == b else [path or "."]

@@ -2,7 +2,7 @@
 or Rome falls), never crash, keep every invariant after every action (cards conserved, money
 never negative, one holder per office, a faction leader among his own, Rome's units within 25
 legions and 25 fleets, a rebel's among them; veterans' allegiance owed by living senators), and
-replay identically from options + log."""
+replay identically from options + log; reading any seat's legal actions or view changes nothing."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from judges.rome.cards import ERA_ENDS, load_deck
 from judges.rome.engine.game import RomeGame
 from judges.rome.engine.legions import Army
 from judges.rome.engine.state import OFFICES, RomeOptions, card_places, state_to_json
+from judges.rome.engine.view import player_view
 
 DECK = load_deck()
 ALL_CARDS = set(DECK.deck_cards("early")) | {"punic_1", ERA_ENDS}
@@ -56,11 +57,20 @@ def invariants(game: RomeGame) -> None:
         assert game.state.pending
 
 
-def play(players: int, seed: int) -> RomeGame:
+def play(players: int, seed: int, read_all: bool = False) -> RomeGame:
+    """A game of the random bots; `read_all`: before each action every seat's legal actions and
+    view are read (as a server shows them), which must leave the position as it was (a replay
+    reads none of them)."""
     game = RomeGame.new(RomeOptions(players=players, seed=seed))
     bots = [RandomRomeBot(seed * 31 + seat) for seat in range(players)]
     invariants(game)
     while not game.over and game.state.pending:
+        if read_all:
+            before = state_to_json(game.state)
+            for other in range(players):
+                game.legal_actions(other)
+                player_view(game.state, other)
+            assert state_to_json(game.state) == before, (players, seed, len(game.log))
         seat = game.state.pending[0].player
         legal = game.legal_actions(seat)
         assert legal
@@ -73,7 +83,7 @@ def play(players: int, seed: int) -> RomeGame:
 def test_random_games_keep_the_invariants_and_replay(players):
     endings: Counter[str] = Counter()
     for seed in range(GAMES // 4):
-        game = play(players, seed + 1000 * players)
+        game = play(players, seed + 1000 * players, read_all=seed % 5 == 0)
         assert game.over, (players, seed)
         assert game.state.result is not None
         endings[game.state.result.ending] += 1

@@ -4,6 +4,7 @@ Assassin cards and Secret Bodyguards; the caught assassin's faction leader tried
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from rome_position import DECK, chit_face, game_in, position, senator
 from test_05_prosecutions import trial_game
@@ -272,3 +273,15 @@ def test_a_withdrawn_attempt_gives_the_vote_back():
     assert kinds(game) == [(1, "assassination")]
     game.apply(Skip(player=1))
     assert kinds(game) == [(1, "vote"), (2, "vote")]
+
+
+def test_asking_whether_an_attempt_may_be_announced_changes_nothing():
+    """R184, GAP-30: the legal answers to a vote (an announcement among them) are read from the
+    position without writing to it: a game replayed from its log, which never asks, holds the
+    same state as one whose seats were shown their legal actions."""
+    game = assassination_game()
+    before = msgspec.to_builtins(game.state)
+    for seat in (0, 1, 2):
+        assert DeclareAssassination(player=seat) in game.legal_actions(seat)
+        player_view(game.state, seat)
+    assert msgspec.to_builtins(game.state) == before

@@ -45,7 +45,15 @@ BODYGUARD = "secret_bodyguard"
 TRIAL = "assassin_trial"
 
 
+def _attempts(ctx: Ctx) -> dict[str, list[int]]:
+    """This turn's attempts as read by the legality checks: the record, or an empty one that is
+    not stored (reading the position never changes it: a replay computes no legal actions)."""
+    record: dict[str, list[int]] = _sitting(ctx).get("assassinations") or {"by": [], "against": []}
+    return record
+
+
 def _record(ctx: Ctx) -> dict[str, list[int]]:
+    """This turn's attempts to write to (stored on the first attempt)."""
     sitting = _sitting(ctx)
     if "assassinations" not in sitting:
         sitting["assassinations"] = {"by": [], "against": []}
@@ -59,7 +67,7 @@ def cards_held(ctx: Ctx, seat: int, name: str) -> list[str]:
 
 def targets(ctx: Ctx, seat: int) -> list[Senator]:
     """R184, R185, GAP-30: another faction's senator in Rome, his faction not targeted yet."""
-    against = _record(ctx)["against"]
+    against = _attempts(ctx)["against"]
     return [s for s in in_senate(ctx) if s.faction != seat and s.faction not in against]
 
 
@@ -70,7 +78,7 @@ def may_declare(ctx: Ctx, seat: int) -> bool:
     floor = sitting["floor"]
     if ctx.state.consul_for_life or sitting.get("closed") or floor is None or floor["kind"] == TRIAL:
         return False
-    if sitting.get("attempt") is not None or seat in _record(ctx)["by"]:
+    if sitting.get("attempt") is not None or seat in _attempts(ctx)["by"]:
         return False
     if any(d.kind == "tribune_proposal" for d in ctx.state.pending):
         return False  # one answer per action type at a time (Skip answers both)
