@@ -15,12 +15,28 @@ from judges.rome.bots.random_bot import RandomRomeBot
 from judges.rome.cards import ERA_ENDS, load_deck
 from judges.rome.engine.game import RomeGame
 from judges.rome.engine.legions import Army
-from judges.rome.engine.state import OFFICES, RomeOptions, card_places, state_to_json
+from judges.rome.engine.state import OFFICES, RomeOptions, RomeState, card_places, state_to_json
 from judges.rome.engine.view import player_view
 
 DECK = load_deck()
 ALL_CARDS = set(DECK.deck_cards("early")) | {"punic_1", ERA_ENDS}
 GAMES = int(os.environ.get("ROME_GAMES", "100"))  # ROME_GAMES=2000 for a long run
+
+
+def in_the_field(state: RomeState, senator: str) -> bool:
+    """A senator in the field commands a force, or is the Master of Horse riding with the
+    Dictator's force (R113) or with the army of the Dictator declared in revolt until the revolt
+    stands (R239)."""
+    s = state.senators[senator]
+    dictator = next((o.id for o in state.senators.values() if o.office == "dictator"), None)
+    if any(f.commander == senator for f in state.forces):
+        return True
+    if s.office != "master_of_horse" or dictator is None:
+        return False
+    candidate = state.scratch.get("candidate")
+    return any(f.commander == dictator for f in state.forces) or (
+        candidate is not None and candidate["rebel"] == dictator
+    )
 
 
 def invariants(game: RomeGame) -> None:
@@ -36,12 +52,7 @@ def invariants(game: RomeGame) -> None:
         assert sum(1 for s in state.senators.values() if s.office == office) <= 1
     for s in state.senators.values():
         assert s.talents >= 0 and s.knights >= 0
-        # in the field: a commander, or the Master of Horse riding with the Dictator's force (R113)
-        assert s.location != "field" or any(
-            f.commander == s.id or (s.office == "master_of_horse" and state.senators[f.commander].office == "dictator")
-            for f in state.forces
-            if f.commander
-        )
+        assert s.location != "field" or in_the_field(state, s.id), s.id
     rebels = state.rebellion
     if rebels is not None:  # the primary rebel is in revolt, with at least nothing negative
         assert state.senators[rebels.rebel].location == "rebel" and 0 <= rebels.veterans <= rebels.legions

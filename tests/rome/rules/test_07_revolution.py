@@ -186,6 +186,26 @@ def test_only_the_stronger_of_two_declared_rebels_stands():
     assert state.rebellion == Rebellion(rebel="2", legions=4)
 
 
+def test_a_replaced_rebel_dictator_comes_home_with_his_master_of_horse():
+    """R239, R230 (VG 1.11.3, 1.09.34): a declared rebel Dictator's Master of Horse rides with
+    his army until the revolt stands; when a stronger declaration replaces the Dictator's, both
+    come home to Rome and keep their offices."""
+    state = position()
+    victor(state, "1", 0, legions=2, office="dictator", military=1)
+    senator(state, "5", 2, location="field", office="master_of_horse")
+    senator(state, "2", 1, location="field", military=3)
+    state.forces.append(Force(war="punic_1", commander="2", legions=4, won=True))
+    senator(state, "4", 1)  # he will owe his declaration of loyalty
+    game = to_declarations(game_in(state, "revolution", [6, 6] + [6, 6, 6, 6]))
+    game.apply(RollLegions(player=0, talents=0))
+    game.apply(Revolt(player=0))
+    assert state.senators["5"].location == "field"  # with the declared Dictator's army
+    game.apply(RollLegions(player=1, talents=0))
+    game.apply(Revolt(player=1))  # 4 + 3 beats 2 + 1
+    assert (state.senators["1"].location, state.senators["1"].office) == ("rome", "dictator")
+    assert (state.senators["5"].location, state.senators["5"].office) == ("rome", "master_of_horse")
+
+
 def test_no_revolt_while_a_rebel_marches_on_rome():
     """R239: once a primary rebel stands, a victor simply lays down his command."""
     state = position()

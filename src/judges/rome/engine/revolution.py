@@ -208,6 +208,8 @@ def apply_revolt(ctx: Ctx, decision: Decision, action: LayDown | RollLegions | R
         earlier = state.senators.get(previous.rebel)
         if earlier is not None:
             earlier.location = "rome"
+            if earlier.office == "dictator":  # his Master of Horse comes home with him (R230)
+                send_master_home(ctx)
     state.forces.remove(force)
     army_ = Rebellion(rebel=s.id)
     move(force, army_, rolled["regulars"], rolled["veterans"])
