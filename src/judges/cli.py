@@ -406,8 +406,8 @@ def scenario_run(
     ),
 ) -> None:
     """Set up the scenario's position, play its actions, print the result as JSON, with every
-    player's score by source."""
-    from .engine.errors import JudgesError
+    player's score by source (a Republic of Rome scenario, "game": "rome": its report lines)."""
+    from .engine.errors import JudgesError, SetupError
     from .engine.scenario import run_scenario
 
     try:
@@ -416,7 +416,14 @@ def scenario_run(
         err.print(f"{file}: not valid JSON: {exc}")
         raise typer.Exit(2) from None
     try:
-        result = run_scenario(data, seat=seat)
+        if isinstance(data, dict) and data.get("game", "judges") == "rome":
+            from .rome.scenario import run_scenario as run_rome_scenario
+
+            result = run_rome_scenario(data, seat=seat)
+        elif isinstance(data, dict) and data.get("game", "judges") != "judges":
+            raise SetupError(f"game: {data['game']!r}; the games are judges and rome")
+        else:
+            result = run_scenario(data, seat=seat)
     except JudgesError as exc:
         err.print(f"{file}: {exc}")
         raise typer.Exit(2) from None
