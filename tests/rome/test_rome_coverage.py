@@ -41,3 +41,18 @@ def test_the_summary_counts_the_table():
     assert f", {decided} decided otherwise," in DOC
     for word in ("partly", "not yet"):
         assert f"{sum(1 for r in rows if r.startswith(word))} {word}" in DOC
+
+
+def test_every_worked_example_is_traced_once_to_a_test_that_names_it():
+    """E1-E14 (digest 3.11): a fixture, or the reason it is not one; a named test says which
+    example it plays."""
+    rows = re.findall(r"^\| E(\d+) \| [^|]+ \| ([^|]+) \|", DOC, re.M)
+    assert [int(n) for n, _ in rows] == list(range(1, 15))
+    for number, fixture in rows:
+        named = re.findall(r"(tests/rome/[\w/]+\.py)::(\w+)", fixture)
+        assert named or fixture.startswith("not a fixture: "), f"E{number}"
+        for path, name in named:
+            tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+            tests = {n.name: ast.get_docstring(n) or "" for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+            assert name in tests, f"{path}::{name}"
+            assert re.search(rf"\bE{number}\b", tests[name]), f"{name} does not name E{number}"

@@ -285,3 +285,18 @@ def test_asking_whether_an_attempt_may_be_announced_changes_nothing():
         assert DeclareAssassination(player=seat) in game.legal_actions(seat)
         player_view(game.state, seat)
     assert msgspec.to_builtins(game.state) == before
+
+
+def test_e8_lucius_against_cesar_two_assassins_one_bodyguard():
+    """E8, R186-R188: two Assassin cards (+2) against one Secret Bodyguard (−1): a die of 2 makes 3,
+    the attempt fails and the assassin is not caught; the bodyguard's further roll, 6 (+2, [D] the
+    Assassin cards count there too), lets him go unknown. Valerius tries Aemilius."""
+    hands = {1: ["assassin", "assassin"], 2: ["secret_bodyguard"]}
+    game = assassination_game(faces=[2, 6], hands=hands)
+    attempt(game, 1, "3", "7", cards=2, guards=1)
+    rolls = [e.params["int"] for e in game.state.report if e.key.endswith(("assassination_roll", "catch_roll"))]
+    assert rolls == [3, 8]
+    assert "7" in game.state.senators and "3" in game.state.senators
+    assert any(e.key == "rome.senate.assassination_fails" for e in game.state.report)
+    assert game.state.senators["4"].influence == 8  # no one caught, the leader loses nothing
+    assert game.state.factions[1].hand == [] and game.state.factions[2].hand == []

@@ -238,6 +238,27 @@ def test_the_field_consul_goes_first_with_enough_force_and_fleet_support():
     assert [s.id for s in senate_rules.commanders(ctx_)] == ["2"]  # now the Rome Consul may go
 
 
+def test_e11_a_rejected_dispatch_is_dead_for_the_turn_but_a_variant_may_be_proposed():
+    """E11, R83 (VG 1.09.13): Valerius with 4 legions is rejected; that exact proposal may not come
+    back this turn, Valerius with 6 legions may. The review sends Julius to Gaul; here the Syrian
+    War (land 6) stands in, since [D] a dispatch weaker than its war (4 legions against Gaul's 10)
+    is refused before any vote."""
+    game = business_game()
+    game.state.senators["3"].military = 2
+    four = Deploy(player=0, commander="3", war="syrian_1", legions=4, fleets=2)
+    six = Deploy(player=0, commander="3", war="syrian_1", legions=6, fleets=2)
+    assert senate_rules.deploy_refusal(game.ctx, four) is None
+    game.apply(four)
+    vote_all(game, "abstain", "nay", "nay")
+    assert game.state.forces == [] and game.state.units.legions == 8
+    with pytest.raises(IllegalAction) as err:
+        game.apply(four)
+    assert err.value.key == "rome.error.proposal_rejected"
+    game.apply(six)
+    vote_all(game, "yea", "yea", "nay")
+    assert game.state.forces == [Force(war="syrian_1", commander="3", legions=6, fleets=2)]
+
+
 def test_the_senate_may_send_an_army_against_the_rebel():
     """R247, R248 (VG 1.11.36, 1.11.37): a commander with legions only, at least as strong as the
     rebel's army [D]; no civil war, no such target."""

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from rome_position import DECK, ctx, position, senator
 
+from judges.engine.dice import ScriptedDice
 from judges.rome.engine import combat, legions
+from judges.rome.engine.context import Ctx
 from judges.rome.engine.effects import kill_senator
 from judges.rome.engine.state import Force, WarInPlay
 
@@ -296,3 +298,54 @@ def test_after_a_battle_the_war_stays_active_only_with_units_and_fleet_support_l
     state.wars[0].state = "active"
     combat.end_of_combat(ctx(state))
     assert [w.state for w in state.wars] == ["active", "active"]
+
+
+def sea_position(mil, legions, fleets):
+    """The 1st Punic War (naval 10, fleet support 5) with Hamilcar, against the Field Consul
+    Cornelius at sea."""
+    state = position()
+    senator(state, "1", 0, military=mil, office="field_consul", location="field")
+    war = WarInPlay(id="punic_1", state="active", leaders=["hamilcar"])
+    state.wars = [war]
+    force = Force(war="punic_1", commander="1", legions=legions, fleets=fleets)
+    state.forces = [force]
+    state.unrest = 2
+    return state, war, force
+
+
+def test_e2_a_disaster_number_at_sea_beats_a_winning_total():
+    """E2 (Cornelius), R214, R227, R220: military 4, 12 fleets and 12 legions at sea against the
+    1st Punic War; 3d6 = 13 would total 13 + 12 + 4 − 13 = 16, a victory, but 13 is the war's
+    disaster number: half of 12 fleets and of 12 legions, rounded up, lost (6 and 6, K2), +1
+    unrest, 12 chits, none his; he stays as proconsul with 6 fleets and 6 legions, the war not
+    won at sea."""
+    state, war, force = sea_position(mil=4, legions=12, fleets=12)
+    chits = list(range(30, 18, -1))  # twelve chits, 30 down to 19
+    dice = ScriptedDice([6, 4, 3, *chits])
+    combat.combat(Ctx(state, dice))
+    assert (force.fleets, force.legions, state.unrest) == (6, 6, 3)
+    battle = [e for e in state.report if e.key == "rome.combat.battle"]
+    assert [(e.params["int"], e.params["result"]) for e in battle] == [(13, "disaster")]
+    s = state.senators["1"]
+    assert (s.office, s.prior_consul, s.location) == ("", True, "field")
+    assert state.wars == [war] and not war.naval_won and force.commander == "1"
+    assert dice.remaining == [] and len([f for sides, f in dice.rolled if sides > 6]) == 12
+
+
+def test_e3_a_modified_8_at_sea_loses_5_and_5_and_the_last_chit_captures():
+    """E3, R227, R228 (K5: 8 is a stalemate): Calpurnio, military 3, 8 fleets and 8 legions; 3d6 =
+    7: 7 + 8 + 3 − 10 = 8 (neither the war's 13 nor Hamilcar's 8 and 12): 5 legions and 5
+    fleets lost, 10 chits; his chit drawn last captures him, drawn earlier kills him."""
+    state, war, force = sea_position(mil=3, legions=8, fleets=8)
+    war.leaders = []  # the 1st Punic War alone: naval 10
+    combat.combat(ctx(state, [1, 2, 4, *range(30, 21, -1), 1]))
+    assert (force.fleets, force.legions) == (3, 3)
+    battle = [e for e in state.report if e.key == "rome.combat.battle"][0]
+    assert (battle.params["total"], battle.params["result"]) == (8, "stalemate")
+    s = state.senators["1"]
+    assert (s.location, s.captive_of, force.commander) == ("captive", "punic_1", "")
+
+    state, war, force = sea_position(mil=3, legions=8, fleets=8)
+    war.leaders = []
+    combat.combat(ctx(state, [1, 2, 4, 1, *range(29, 20, -1)]))
+    assert "1" not in state.senators and force.commander == ""
