@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from fastapi.testclient import TestClient
@@ -21,6 +22,13 @@ from judges.verify import new_game
 from seats_support import with_tokens
 
 SPECS = {0: "mcts:6:1", 1: "random", 2: "greedy"}  # no CPU budget: the search is the same each time
+
+
+def run(coroutine):
+    """asyncio.run on a thread of its own: the main thread may already run an event loop (the
+    browser tests' Playwright keeps one for the whole session)."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def play(pool: FairPool, decisions: int) -> list[object]:
@@ -42,7 +50,7 @@ def play(pool: FairPool, decisions: int) -> list[object]:
             pool.close()
         return chosen
 
-    return asyncio.run(scenario())
+    return run(scenario())
 
 
 def test_a_bot_chooses_in_a_worker_process_what_it_chooses_on_a_thread():
@@ -67,7 +75,7 @@ def test_the_workers_run_apart_at_a_lower_priority_and_their_cpu_is_counted():
         finally:
             pool.close()
 
-    pid, nice, used, counted, _ = asyncio.run(scenario())
+    pid, nice, used, counted, _ = run(scenario())
     assert pid != os.getpid()
     assert nice == min(19, os.nice(0) + 5)
     assert used > 0 and counted > 0  # the worker's CPU, charged to the game and in the metrics
@@ -85,7 +93,7 @@ def test_a_worker_that_dies_fails_its_job_and_the_pool_goes_on():
         finally:
             pool.close()
 
-    answer, lost = asyncio.run(scenario())
+    answer, lost = run(scenario())
     assert answer == 6 and lost >= 1
     assert WorkerLost().status == 503 and WorkerLost().key == "error.search_lost"
 
