@@ -29,6 +29,7 @@ def postgres_schema(prefix: str) -> Iterator[tuple[Engine, str, str]]:
     try:
         with admin.begin() as conn:
             conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+            started = conn.exec_driver_sql("SELECT now()").scalar()
     except Exception as exc:  # unreachable, refused, no such database...
         admin.dispose()
         message = f"PostgreSQL is not usable at {make_url(url).render_as_string()}: {exc}"
@@ -40,5 +41,13 @@ def postgres_schema(prefix: str) -> Iterator[tuple[Engine, str, str]]:
         yield admin, schema, schema_url.render_as_string(hide_password=False)
     finally:
         with admin.begin() as conn:
+            # connections the test's servers opened and left idle (an app or a process gone
+            # without disposing of its pool) close with the test, so that the whole suite stays
+            # under the server's max_connections
+            conn.exec_driver_sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND state = 'idle' AND backend_start >= %(started)s",
+                {"started": started},
+            )
             conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
         admin.dispose()
