@@ -63,20 +63,7 @@ def public(live: Any, table: wire.Table, max_notifications: int, deadlines: dict
             "commitment": served.commitment(played),
             "seed": seed_text(options) if over else None,  # revealed once the game is over
         },
-        "seats": [
-            wire.Seat(
-                seat=i,
-                name=s["name"],
-                kind=s["kind"],
-                bot=s["bot"],
-                away=bool(s.get("away")),
-                host=bool(s.get("host")),
-                chat_closed=bool(s.get("chat_closed")),
-                hints=s.get("hints", 0),
-                deadline=deadlines.get(i),
-            )
-            for i, s in enumerate(live.seats)
-        ],
+        "seats": wire.seats_of(live.seats, deadlines),
         "table": table,
         "ending": ended if ended is not None else (outcome.ending if outcome is not None else None),
         "winners": list(outcome.winners) if outcome is not None else [],

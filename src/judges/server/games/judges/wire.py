@@ -75,6 +75,25 @@ class Seat(Struct, kw_only=True):
     deadline: float | None
 
 
+def seats_of(stored: list[dict[str, Any]], deadlines: dict[int, float]) -> list[Seat]:
+    """The table's seats as stored (`LiveGame.seats`), with each one's deadline, as every
+    seat sees them: the same for every game."""
+    return [
+        Seat(
+            seat=i,
+            name=s["name"],
+            kind=s["kind"],
+            bot=s["bot"],
+            away=bool(s.get("away")),
+            host=bool(s.get("host")),
+            chat_closed=bool(s.get("chat_closed")),
+            hints=s.get("hints", 0),
+            deadline=deadlines.get(i),
+        )
+        for i, s in enumerate(stored)
+    ]
+
+
 class Table(Struct, kw_only=True):
     """The table's options: after how long a bot plays an idle seat (a live table's turn timer
     in seconds, or a paced table's hours per decision), which bot, and hints."""
@@ -220,20 +239,7 @@ def public(
         game_id=game_id,
         game=game,
         engine=player_view(game, NOBODY, notifications=False, screen=True),
-        seats=[
-            Seat(
-                seat=i,
-                name=s["name"],
-                kind=s["kind"],
-                bot=s["bot"],
-                away=bool(s.get("away")),
-                host=bool(s.get("host")),
-                chat_closed=bool(s.get("chat_closed")),
-                hints=s.get("hints", 0),
-                deadline=deadlines.get(i),
-            )
-            for i, s in enumerate(seats)
-        ],
+        seats=seats_of(seats, deadlines),
         table=table,
         max_notifications=max_notifications,
         names={i: s["name"] for i, s in enumerate(seats)},
