@@ -17,7 +17,7 @@ hidden information, how a stored log replays.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,8 @@ class GameDriver:
     hostile_rules: tuple[dict[str, Any], ...] = ()
     #: how often a player of the hidden-information tests hurries (else: any legal action)
     secret_hurry: float = 1.0
+    #: the options (POST /api/games) of a table whose game its bots end soon
+    short: dict[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:  # the test's id: test_x[judges], test_x[rome]
         return self.name
@@ -65,6 +67,15 @@ class GameDriver:
     @property
     def max_players(self) -> int:
         return int(self.served.max_players)
+
+    @property
+    def phases(self) -> tuple[str, ...]:
+        """The names of the game's phases (as its catalog names them)."""
+        if self.name == "judges":
+            from judges.engine.state import PHASES
+        else:
+            from judges.rome.engine.state import PHASES
+        return tuple(PHASES)
 
     def body(self, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
         """The body of POST /api/games for a table of this game (Judges & Kings: the default)."""
@@ -347,6 +358,7 @@ DRIVERS: dict[str, GameDriver] = {
         takeover_bot="mcts",
         foreign_bot="neutral",
         progress=("end_turn",),
+        short={"round_limit": 1},  # one round
         hostile_rules=(
             {"no_such_rule": 1},
             {"wrath_threshold": "ten"},
@@ -364,6 +376,7 @@ DRIVERS: dict[str, GameDriver] = {
         # skipping and being done end a faction's part of a phase; closing the Senate ends it
         progress=("done", "skip", "close_senate", "roll"),
         secret_hurry=0.6,
+        short={"rules": {"wars_lose_game": 1}},  # R232: Rome falls at its first active war
         hostile_rules=(
             {"no_such_rule": 1},
             {"hand_limit": "six"},

@@ -156,9 +156,9 @@ def test_accounts_refuse_another_sites_pages(client):
 # --- a seat belongs to its account --------------------------------------------------------------
 
 
-def test_the_hosts_seat_is_played_from_a_second_browser_signed_in(client):
+def test_the_hosts_seat_is_played_from_a_second_browser_signed_in(client, game):
     sign_up(client)
-    data = client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 7}).json()
+    data = client.post("/api/games", json=game.body(game.with_game(ONE_HUMAN), seed=7)).json()
     gid = data["id"]
     only_session(client)  # another device: no seat cookie, the account's session
     view = client.get(f"/api/games/{gid}/view")
@@ -170,15 +170,15 @@ def test_the_hosts_seat_is_played_from_a_second_browser_signed_in(client):
     assert client.get(f"/api/games/{gid}/view").status_code == 401
 
 
-def test_a_guest_game_is_not_any_accounts(client):
-    data = client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 7}).json()
+def test_a_guest_game_is_not_any_accounts(client, game):
+    data = client.post("/api/games", json=game.body(game.with_game(ONE_HUMAN), seed=7)).json()
     sign_up(client)
     only_session(client)
     assert client.get(f"/api/games/{data['id']}/view").status_code == 401
 
 
-def test_a_claimed_seat_is_the_accounts_until_the_host_hands_it_over(client):
-    data = client.post("/api/games", json={"seats": TWO_HUMANS, "seed": 7}).json()
+def test_a_claimed_seat_is_the_accounts_until_the_host_hands_it_over(client, game):
+    data = client.post("/api/games", json=game.body(game.with_game(TWO_HUMANS), seed=7)).json()
     gid, host = data["id"], data["token"]
     link = next(s["invitation"] for s in data["seats"] if "invitation" in s)
     client.cookies.clear()
@@ -196,9 +196,9 @@ def test_a_claimed_seat_is_the_accounts_until_the_host_hands_it_over(client):
     assert client.get(f"/api/games/{gid}/view").status_code == 401  # no longer Bo's
 
 
-def test_a_seat_taken_from_the_lobby_is_the_accounts(client):
+def test_a_seat_taken_from_the_lobby_is_the_accounts(client, game):
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "open": True}, {"kind": "bot"}]
-    gid = client.post("/api/games", json={"seats": seats, "seed": 7}).json()["id"]
+    gid = client.post("/api/games", json=game.body(seats, seed=7)).json()["id"]
     client.cookies.clear()
     sign_up(client, name="levi")
     assert client.post(f"/api/games/{gid}/join").json()["seat"] == 1
@@ -206,9 +206,9 @@ def test_a_seat_taken_from_the_lobby_is_the_accounts(client):
     assert client.get(f"/api/games/{gid}/view").json()["seat"] == 1
 
 
-def test_an_action_is_played_through_the_account(client):
+def test_an_action_is_played_through_the_account(client, game):
     sign_up(client)
-    gid = client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 7}).json()["id"]
+    gid = client.post("/api/games", json=game.body(game.with_game(ONE_HUMAN), seed=7)).json()["id"]
     only_session(client)
     deadline = time.time() + 20
     while time.time() < deadline:
@@ -224,12 +224,12 @@ def test_an_action_is_played_through_the_account(client):
 # --- my games ---------------------------------------------------------------------------------
 
 
-def test_my_games_lists_the_accounts_games_with_your_turn(client):
+def test_my_games_lists_the_accounts_games_with_your_turn(client, game):
     assert client.get("/api/me/games").status_code == 401
     sign_up(client)
-    mine = client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 7}).json()["id"]
+    mine = client.post("/api/games", json=game.body(game.with_game(ONE_HUMAN), seed=7)).json()["id"]
     client.cookies.clear()
-    client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 8})  # a guest's game
+    client.post("/api/games", json=game.body(game.with_game(ONE_HUMAN), seed=8))  # a guest's game
     client.post("/api/session", json={"name": "ruth", "password": "a long secret"})
     deadline = time.time() + 20
     while time.time() < deadline:
@@ -240,28 +240,30 @@ def test_my_games_lists_the_accounts_games_with_your_turn(client):
     assert [g["id"] for g in games["running"]] == [mine] and games["finished"] == []
     entry = games["running"][0]
     assert entry["your_turn"] is True and entry["seat"] == 0
-    assert entry["names"][0] == "ruth" and entry["round"] >= 1 and isinstance(entry["phase"], str)
+    view = client.get(f"/api/games/{mine}/view").json()  # the game waits for her
+    assert entry["names"][0] == "ruth" and entry["round"] == game.progress_of(view)  # J&K's round, Rome's turn
+    assert entry["phase"] in game.phases  # the phase's name, as the game's catalog has it
     assert entry["waiting"] >= 0 and entry["link"] == f"/games/{mine}"
 
 
-def test_an_account_holds_one_seat_of_a_table(client):
+def test_an_account_holds_one_seat_of_a_table(client, game):
     """One seat per player at a table, for accounts: a player seated at a table claims no second seat of it,
     even from a browser holding no seat cookie (signed in only)."""
     sign_up(client)
-    data = client.post("/api/games", json={"seats": TWO_HUMANS, "seed": 7}).json()
+    data = client.post("/api/games", json=game.body(game.with_game(TWO_HUMANS), seed=7)).json()
     link = next(s["invitation"] for s in data["seats"] if "invitation" in s)
     only_session(client)
     refused = client.post(f"/api/games/{data['id']}/claim", json={"invitation": invitation_code(link)})
     assert refused.status_code == 409 and refused.json()["key"] == "error.seat_held"
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "open": True}, {"kind": "bot"}]
-    gid = client.post("/api/games", json={"seats": seats, "seed": 7}).json()["id"]
+    gid = client.post("/api/games", json=game.body(seats, seed=7)).json()["id"]
     only_session(client)
     assert client.post(f"/api/games/{gid}/join").status_code == 409
 
 
-def test_my_games_lists_a_finished_game_with_its_result_and_replay(client):
+def test_my_games_lists_a_finished_game_with_its_result_and_replay(client, game):
     sign_up(client)
-    data = client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 9, "round_limit": 1}).json()
+    data = client.post("/api/games", json=game.body(game.with_game(ONE_HUMAN), seed=9, **game.short)).json()
     client.post(f"/api/games/{data['id']}/seat/away", headers={"X-Seat-Token": data["token"]})  # bots finish it
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -275,11 +277,12 @@ def test_my_games_lists_a_finished_game_with_its_result_and_replay(client):
     assert entry["id"] == data["id"] and entry["ending"] == view["ending"]
     assert entry["winners"] == view["winners"] and entry["won"] == (0 in view["winners"])
     assert entry["replay"] == f"/games/{data['id']}/replay"
+    assert client.get(entry["replay"]).status_code == 200  # the page the link opens
 
 
-def test_another_sites_page_cannot_act_through_the_session(client):
+def test_another_sites_page_cannot_act_through_the_session(client, game):
     sign_up(client)
-    gid = client.post("/api/games", json={"seats": ONE_HUMAN, "seed": 7}).json()["id"]
+    gid = client.post("/api/games", json=game.body(game.with_game(ONE_HUMAN), seed=7)).json()["id"]
     only_session(client)
     evil = {"Origin": "https://evil.example"}
     refused = client.get(f"/api/games/{gid}/view", headers=evil)

@@ -15,6 +15,11 @@ from seats_support import invitation_code
 SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "bot", "bot": "greedy"}]
 
 
+def seats_of(game):
+    """Ada, Bo and a bot of the game's."""
+    return game.with_game(SEATS)
+
+
 @pytest.fixture
 def client(tmp_path, monkeypatch):
     monkeypatch.setenv("JUDGES_BOT_DELAY", "0")
@@ -33,9 +38,10 @@ def sign_in(client, name, new=False):
     assert response.is_success, response.text
 
 
-def finished_game(client):
+def finished_game(client, game):
+    """A short game of Ada's and Bo's accounts and a bot, finished by the bots."""
     sign_in(client, "ada", new=True)
-    data = client.post("/api/games", json={"seats": SEATS, "seed": 5, "round_limit": 1, "turn_timer": 600}).json()
+    data = client.post("/api/games", json=game.body(seats_of(game), seed=5, turn_timer=600, **game.short)).json()
     gid = data["id"]
     sign_in(client, "bo", new=True)
     code = invitation_code(data["seats"][1]["invitation"])
@@ -50,8 +56,8 @@ def finished_game(client):
     return gid, data["token"], bo
 
 
-def test_a_rematch_keeps_the_seats_and_the_other_account_takes_his(client):
-    gid, ada, _ = finished_game(client)
+def test_a_rematch_keeps_the_seats_and_the_other_account_takes_his(client, game):
+    gid, ada, _ = finished_game(client, game)
     made = client.post(f"/api/games/{gid}/rematch", headers={"X-Seat-Token": ada})
     assert made.status_code == 200, made.text
     new = made.json()
@@ -59,8 +65,10 @@ def test_a_rematch_keeps_the_seats_and_the_other_account_takes_his(client):
     assert [s["name"] for s in new["seats"]][:2] == ["ada", "bo"]  # the accounts' names
     assert new["seats"][1]["kept"] and "invitation" in new["seats"][1] and new["seats"][2]["kind"] == "bot"
     live = client.portal.call(client.app.state.service.get, new["id"])
-    assert live.seats[2]["bot"] == "greedy"
+    old = client.portal.call(client.app.state.service.get, gid)
+    assert live.kind == game.name and live.seats[2]["bot"] == game.bot
     assert client.app.state.service.turn_timers[new["id"]] == 600  # the same options
+    assert live.game.state.options.rules == old.game.state.options.rules  # the same rules
     # Bo, signed in, finds it under the finished game in "My games" and takes his seat
     sign_in(client, "bo")
     (finished,) = client.get("/api/me/games").json()["finished"]
@@ -78,9 +86,9 @@ def test_a_rematch_keeps_the_seats_and_the_other_account_takes_his(client):
     assert again.status_code == 409 and again.json()["key"] == "error.rematch_made"
 
 
-def test_a_rematch_is_for_a_finished_game(client):
+def test_a_rematch_is_for_a_finished_game(client, game):
     sign_in(client, "ada", new=True)
-    data = client.post("/api/games", json={"seats": SEATS, "seed": 5}).json()
+    data = client.post("/api/games", json=game.body(seats_of(game), seed=5)).json()
     refused = client.post(f"/api/games/{data['id']}/rematch", headers={"X-Seat-Token": data["token"]})
     assert refused.status_code == 409 and refused.json()["key"] == "error.rematch_running"
     client.cookies.clear()
@@ -99,12 +107,12 @@ def games_stored(client) -> int:
         return int(conn.execute(select(func.count()).select_from(games_table)).scalar_one())
 
 
-def test_concurrent_rematch_requests_make_one_table(client):
+def test_concurrent_rematch_requests_make_one_table(client, game):
     """Twelve requests for the rematch of one game at the same moment make one table: the first
     claims it in the store, the others are told of (or seated in) the same one."""
     from concurrent.futures import ThreadPoolExecutor
 
-    gid, ada, bo = finished_game(client)
+    gid, ada, bo = finished_game(client, game)
     client.cookies.clear()
     before = games_stored(client)
 
@@ -156,15 +164,15 @@ def test_a_rematch_is_claimed_once_across_processes(tmp_path, backend):
         assert first.claim("g3") == (True, None)
 
 
-def test_a_rematch_counts_as_a_new_game_for_the_creation_limit(client):
+def test_a_rematch_counts_as_a_new_game_for_the_creation_limit(client, game):
     from judges.server.deps import Rates
     from judges.server.limits import RateLimiter
 
-    gid, ada, _ = finished_game(client)
+    gid, ada, _ = finished_game(client, game)
     client.cookies.clear()
     rates = client.app.state.rates
     client.app.state.rates = Rates(RateLimiter(1, 6.0, clock=lambda: 0.0), rates.away, rates.view)  # time stands still
-    assert client.post("/api/games", json={"seats": SEATS, "seed": 5}).status_code == 201  # the one allowed
+    assert client.post("/api/games", json=game.body(seats_of(game), seed=5)).status_code == 201  # the one allowed
     refused = client.post(f"/api/games/{gid}/rematch", headers={"X-Seat-Token": ada})
     assert refused.status_code == 429 and refused.json()["key"] == "error.rate_create"
     assert int(refused.headers["retry-after"]) >= 1

@@ -11,8 +11,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import msgspec
 
-from judges.engine import action_to_dict
-from judges.server.games.judges.kit import game_from_snapshot as _game_from_snapshot
 from judges.server.limits import Limits
 from judges.server.store import GameStore
 from judges.server.table import actor as actor_module
@@ -25,7 +23,7 @@ def run_apart(coroutine):
         return thread.submit(asyncio.run, coroutine).result()
 
 
-def test_an_action_is_acknowledged_and_broadcast_without_waiting_for_its_snapshot(tmp_path, monkeypatch):
+def test_an_action_is_acknowledged_and_broadcast_without_waiting_for_its_snapshot(tmp_path, monkeypatch, game):
     monkeypatch.setattr(actor_module, "SNAPSHOT_EVERY", 3)
     store = GameStore(f"sqlite:///{tmp_path / 'games.db'}")
     store.migrate()
@@ -42,12 +40,13 @@ def test_an_action_is_acknowledged_and_broadcast_without_waiting_for_its_snapsho
 
     async def scenario():
         service = GameService(store, Limits())
-        live, _, _ = await service.create([{"kind": "human"}] * 3, seed=9)
+        rules = game.served.parse_rules(None)  # the game's defaults
+        live, _, _ = await service.create([{"kind": "human"}] * 3, seed=9, rules=rules, game_name=game.name)
         sub, _ = service.subscribe(live, 0, "en")
         for _ in range(3):
-            seat = live.game.waiting_for()[0]
-            legal = [action_to_dict(a) for a in live.game.legal_actions(seat)]
-            data = next((d for d in legal if d["type"] == "end_turn"), legal[0])
+            seat = live.played.to_move()[0]
+            legal = [live.kit.action_to_dict(a) for a in live.played.legal_actions(seat)]
+            data = game.hurried({"legal_actions": legal})
             answer = await asyncio.wait_for(service.submit(live, seat, data, None), 5)
         assert answer["seq"] == 3 and not written, "the third action waited for its snapshot"
         messages = [msgspec.json.decode(sub.queue.get_nowait()) for _ in range(sub.queue.qsize())]
@@ -61,7 +60,7 @@ def test_an_action_is_acknowledged_and_broadcast_without_waiting_for_its_snapsho
         assert written == [3]
         stored = store.load(live.id)
         assert stored.snapshot is not None and stored.snapshot.seq == 3
-        assert msgspec.to_builtins(_game_from_snapshot(stored.snapshot.data).state) == state_after
+        assert msgspec.to_builtins(live.kit.from_snapshot(stored.snapshot.data).state) == state_after
         await service.stop()
 
     try:

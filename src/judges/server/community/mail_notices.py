@@ -40,7 +40,6 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import delete, func, select
 
-from ...engine.state import PHASES
 from ...i18n import gettext, normalize_language, request_language
 from ..deps import rate_limited
 from ..limits import RateLimiter, clean_name
@@ -232,8 +231,7 @@ class Notices:
                 lines.append(
                     (
                         ", ".join(s["name"] for s in live.seats),
-                        live.played.progress,
-                        PHASES[live.game.state.phase - 1] if live.kind == "judges" else "",
+                        live,
                         datetime.fromtimestamp(deadline, UTC).strftime("%Y-%m-%d %H:%M"),
                         f"{self.public_url}/links/{code}",
                     )
@@ -242,17 +240,9 @@ class Notices:
                 continue
             language = normalize_language(language)
             body = [gettext(language, "mail.turn_intro", name=name), ""]
-            for names, round_, phase, due_at, link in lines:
-                body.append(
-                    gettext(
-                        language,
-                        "mail.turn_game",
-                        names=names,
-                        round=round_,
-                        phase=gettext(language, f"phase.{phase}"),
-                        deadline=due_at,
-                    )
-                )
+            for names, game, due_at, link in lines:
+                where = game.kit.where(game.game, language)  # its round (Rome: turn) and phase, the game's words
+                body.append(gettext(language, "mail.turn_game", names=names, where=where, deadline=due_at))
                 body += [link, ""]
             body.append(gettext(language, "mail.turn_footer"))
             if await self.send(email, gettext(language, "mail.turn_subject"), "\n".join(body), "notice"):

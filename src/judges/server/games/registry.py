@@ -48,6 +48,14 @@ class TableKit(Protocol):
 
     def export(self, game: Any, stored_options: dict[str, Any], game_id: str) -> dict[str, Any]: ...
 
+    def phase(self, game: Any) -> str:
+        """The name of the game's phase now (as its catalog names it: "movement", "senate")."""
+        ...
+
+    def where(self, game: Any, language: str) -> str:
+        """Where the game is, in the reader's words, for a notice: "round 3, Movement"."""
+        ...
+
 
 KITS: dict[str, TableKit] = {kit.name: kit for kit in (JudgesKit(), RomeKit())}
 assert set(KITS) == set(SERVED)  # every game the server hosts has its table parts

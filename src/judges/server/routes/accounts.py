@@ -10,7 +10,6 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
-from ...engine.state import PHASES
 from ...i18n import request_language
 from ..community.account_store import NameTaken, name_key
 from ..community.accounts import SESSION_COOKIE, account_payload
@@ -208,8 +207,7 @@ async def my_games(request: Request, service: ServiceDep, accounts: AccountsDep,
         since = last[-1]["created_at"].timestamp() if last else stored.updated_at.timestamp()
         entry.update(
             round=played.progress,  # Judges & Kings' round, Republic of Rome's turn
-            # the phase's name: Judges & Kings' list, or the game's own state (Rome's index)
-            phase=PHASES[game.state.phase - 1] if live.kind == "judges" else str(game.state.phase),
+            phase=live.kit.phase(game),  # the phase's name, as the game's catalog has it
             your_turn=not played.is_over and stored.seat in played.to_move(),
             waiting=round(max(0.0, now - since)),
         )

@@ -8,11 +8,12 @@ from typing import Any
 import msgspec
 
 from ....engine import Game
-from ....engine.state import GameState, Notification, upgrade_options
+from ....engine.state import PHASES, GameState, Notification, upgrade_options
 from ....engine.undo import TakeBack
 from ....games.judges_game import JUDGES_SERVED, JudgesGame
 from ....games.protocol import GameProtocol
 from ....games.served import ServedGame
+from ....i18n import gettext
 from ....verify import new_game
 
 
@@ -83,3 +84,10 @@ class JudgesKit:
         from ....verify import build_export
 
         return build_export(game, stored_options, game_id)
+
+    def phase(self, game: Any) -> str:
+        return PHASES[game.state.phase - 1]
+
+    def where(self, game: Any, language: str) -> str:
+        phase = gettext(language, f"phase.{self.phase(game)}")
+        return gettext(language, "mail.where", round=game.state.round, phase=phase)

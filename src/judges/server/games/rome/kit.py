@@ -67,3 +67,15 @@ class RomeKit:
 
     def export(self, game: Any, stored_options: dict[str, Any], game_id: str) -> dict[str, Any]:
         return ROME_SERVED.export(RomeProtocolGame(game), game_id)
+
+    def phase(self, game: Any) -> str:
+        from ....rome.engine.state import PHASES
+
+        return PHASES[game.state.phase]
+
+    def where(self, game: Any, language: str) -> str:
+        from ....rome import i18n
+
+        lang = language if language in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE
+        phase = i18n.text(lang, f"rome.phase.{self.phase(game)}")
+        return i18n.text(lang, "rome.where", turn=game.state.turn, phase=phase)
