@@ -194,6 +194,24 @@ def test_a_player_owed_decisions_in_two_games_gets_one_digest(client, clock, mai
     assert mail["To"] == "ada@example.org" and len(links_in(mail)) == 2
 
 
+def test_a_digest_names_a_rome_tables_unnamed_seats_in_the_readers_words(client, clock, mailbox):
+    """A Republic of Rome table created in English, its unnamed seats "Faction 2", "Faction 3":
+    a mail to a player whose seat speaks Spanish names them "Facción 2", "Facción 3"."""
+    sign_up(client, "ada", "ada@example.org")
+    seats = [{"kind": "human", "name": "Ada", "language": "es"}, *[{"kind": "bot", "bot": "neutral"}] * 2]
+    body = {"game": "rome", "seats": seats, "seed": 12, "pace": {"days": 1}, "takeover_bot": "neutral"}
+    rome = client.post("/api/games?lang=en", json=body).json()
+    assert [s["name"] for s in rome["seats"]][1:] == ["Faction 2", "Faction 3"]
+    client.cookies.clear()
+    wait_for(lambda: 0 in view_of(client, rome["id"], rome["token"])["waiting_for"])
+    upkeep(client, scan=True)
+    clock.now += 11 * 60
+    upkeep(client)
+    (mail,) = mailbox.messages
+    text = mail.get_payload(decode=True).decode()
+    assert "ada, Facción 2, Facción 3: turno " in text and "Faction" not in text
+
+
 def test_past_the_deadline_the_bot_plays_the_turn_and_the_record_counts_it(client, clock, mailbox, game):
     data = paced_game(client, game, ada_and_bots(game))
     gid, ada = data["id"], data["token"]

@@ -33,8 +33,9 @@ def client(db_url, monkeypatch):
         yield c
 
 
-def create(client, seats=ROME_SEATS, **extra) -> dict:
-    response = client.post("/api/games", json={"game": "rome", "seats": seats, "seed": 11, **extra})
+def create(client, seats=ROME_SEATS, lang=None, **extra) -> dict:
+    query = f"?lang={lang}" if lang else ""
+    response = client.post(f"/api/games{query}", json={"game": "rome", "seats": seats, "seed": 11, **extra})
     assert response.status_code == 201, response.text
     return with_tokens(client, response.json())
 
@@ -89,6 +90,21 @@ def test_a_rome_table_is_created_with_its_rules_and_bots(client):
     first = view(client, data["id"], data["seats"][0]["token"])
     assert first["game"] == "rome" and first["dice"]["commitment"] == data["dice"]["commitment"]
     assert first["state"]["options"]["rules"]["hand_limit"] == 6
+
+
+def test_an_unnamed_rome_seat_is_a_numbered_faction_in_its_creators_words(client):
+    """docs/rome/rules-reference.md "Seats and factions": a seat left unnamed is "Faction N" in the
+    creator's language, or the seat's own; a named seat keeps its player's name; Judges & Kings'
+    unnamed seats keep their tribes."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "neutral"}, {"kind": "bot", "bot": "random"}]
+    expected = {"en": "Faction", "es": "Facción", "pt_BR": "Facção"}
+    for lang, word in expected.items():
+        data = create(client, seats=[*seats, {"kind": "bot", "bot": "neutral", "language": "pt"}], lang=lang)
+        names = [s["name"] for s in data["seats"]]
+        assert names == ["Ada", f"{word} 2", f"{word} 3", "Facção 4"], (lang, names)
+    unnamed_bots = [{"kind": "human", "name": "Ada"}, {"kind": "bot"}, {"kind": "bot"}]
+    judges = client.post("/api/games?lang=es", json={"seats": unnamed_bots}).json()
+    assert [s["name"] for s in judges["seats"]] == ["Ada", "Simeon", "Levi"]
 
 
 def test_a_table_without_a_game_is_judges_and_kings_as_before(client):
@@ -167,8 +183,7 @@ def test_the_routes_rome_has_not_answer_not_in_game(client):
         "review": client.get(f"/api/games/{game_id}/review", headers=headers),
         "world_map": client.get(f"/api/games/{game_id}/board.svg"),
         "world_map ": client.get(f"/api/games/{game_id}/world"),
-        "action_log": client.get(f"/api/games/{game_id}/log"),
-        "action_log ": client.get(f"/api/games/{game_id}/replay"),
+        "replay": client.get(f"/api/games/{game_id}/replay"),
         "undo": client.post(
             f"/api/games/{game_id}/actions", headers=headers, json={"action": {"type": "undo", "player": 0}}
         ),
@@ -178,6 +193,26 @@ def test_the_routes_rome_has_not_answer_not_in_game(client):
         assert response.json()["key"] == "error.not_in_game"
         assert response.json()["params"]["capability"] == capability.strip()
         assert response.json()["text"]
+
+
+def test_a_rome_tables_log_is_its_report_in_the_readers_words(client):
+    """`GET /log` (capability action_log): the report's lines after `since`, numbered from 0, in
+    the reader's language; an unnamed seat ("Faction 2", named in English) in the reader's words."""
+    data = create(client, seats=[{"kind": "human", "name": "Ada"}, {"kind": "human"}, {"kind": "human"}])
+    game_id = data["id"]  # three humans: nothing moves while the log is read
+    report = list(client.app.state.service.games[game_id].game.state.report)
+    en = client.get(f"/api/games/{game_id}/log", params={"lang": "en"}).json()
+    es = client.get(f"/api/games/{game_id}/log", params={"lang": "es"}).json()
+    assert len(report) > 3 and en["seq"] == len(report)
+    assert [e["key"] for e in en["entries"]] == [e.key for e in report] == [e["key"] for e in es["entries"]]
+    assert [e["seq"] for e in es["entries"]] == list(range(len(report)))
+    assert [e["text"] for e in en["entries"]] != [e["text"] for e in es["entries"]]
+    second = [i for i, e in enumerate(report) if e.params.get("faction") == 1]
+    assert second and all("Facción 2" in es["entries"][i]["text"] for i in second)
+    assert all("Faction 2" in en["entries"][i]["text"] for i in second)
+    assert any("Ada" in e["text"] for e in en["entries"])
+    later = client.get(f"/api/games/{game_id}/log", params={"since": len(report) - 2}).json()
+    assert [e["seq"] for e in later["entries"]] == [len(report) - 1]
 
 
 # --- views -----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from judges import i18n
 from judges.server.app import create_app
+from judges.server.games.registry import KITS
 from judges.server.limits import FairPool, RateLimiter, clean_name
 from judges.server.table.seats import cookie_name
 from seats_support import app_clients, invitation_code
@@ -392,7 +393,8 @@ def test_a_seat_named_with_controls_is_shown_clean(client, game):
     data = create(client, game=game, seats=seats)
     assert data["seats"][0]["name"] == "Ada"
     nameless = create(client, game=game, seats=[{"kind": "human", "name": "\u202e"}, {"kind": "bot", "bot": "greedy"}])
-    assert nameless["seats"][0]["name"] == "Reuben"  # nothing left: the default name
+    assert nameless["seats"][0]["name"] == KITS[game.name].seat_name(0, "en")  # nothing left: the default name
+    assert nameless["seats"][0]["name"] == {"judges": "Reuben", "rome": "Faction 1"}[game.name]
 
 
 def test_security_headers_on_pages_and_api(client):

@@ -181,13 +181,13 @@ ROME: GameDef[Action, RomeView] = GameDef(
 
 
 class RomeServed:
-    """*Republic of Rome* as the server hosts it (games/served.py): none of the capabilities the
-    server grew for Judges & Kings yet."""
+    """*Republic of Rome* as the server hosts it (games/served.py): of the capabilities the server
+    grew for Judges & Kings, its log (the report in words, server/games/rome/kit.py)."""
 
     name = "rome"
     min_players = DEFAULT_ROME_RULES.min_players
     max_players = DEFAULT_ROME_RULES.max_players
-    capabilities: frozenset[str] = frozenset()
+    capabilities: frozenset[str] = frozenset({"action_log"})
     view_type = RomeViewType
 
     @property

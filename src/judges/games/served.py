@@ -34,7 +34,8 @@ CAPABILITIES = frozenset(
         "world_map",  # the table plays on one of the project's maps
         "wave_pairs",  # the option of how many wave pairs a game has
         "round_limit",  # the option of a round limit
-        "action_log",  # the table's actions in words (the log) and a finished game's replay
+        "action_log",  # the table's log in words (`TableKit.log`)
+        "replay",  # a finished game replayed step by step, every hand shown
     }
 )
 

@@ -230,7 +230,6 @@ class Notices:
                 deadline = since + self.paces.paced.get(game_id, 0.0) * 3600
                 lines.append(
                     (
-                        ", ".join(s["name"] for s in live.seats),
                         live,
                         datetime.fromtimestamp(deadline, UTC).strftime("%Y-%m-%d %H:%M"),
                         f"{self.public_url}/links/{code}",
@@ -240,8 +239,9 @@ class Notices:
                 continue
             language = normalize_language(language)
             body = [gettext(language, "mail.turn_intro", name=name), ""]
-            for names, game, due_at, link in lines:
-                where = game.kit.where(game.game, language)  # its round (Rome: turn) and phase, the game's words
+            for table, due_at, link in lines:
+                names = ", ".join(table.kit.names_for(table.names(), language).values())  # in the reader's words
+                where = table.kit.where(table.game, language)  # its round (Rome: turn) and phase, the game's words
                 body.append(gettext(language, "mail.turn_game", names=names, where=where, deadline=due_at))
                 body += [link, ""]
             body.append(gettext(language, "mail.turn_footer"))

@@ -32,6 +32,12 @@ class TableKit(Protocol):
 
     def wrap(self, game: Any) -> GameProtocol[Any, Any]: ...
 
+    def seat_name(self, seat: int, language: str) -> str:
+        """The name of a seat its creator left unnamed, in `language`."""
+
+    def names_for(self, names: dict[int, str], language: str) -> dict[int, str]:
+        """The seats' names (`LiveGame.names()`) as a reader of `language` reads them."""
+
     def options(self, players: int, rules: Any, dice: dict[str, Any], **extra: Any) -> Any: ...
 
     def new(self, options: dict[str, Any], position: dict[str, Any] | None = None) -> Any: ...
@@ -55,6 +61,11 @@ class TableKit(Protocol):
     def where(self, game: Any, language: str) -> str:
         """Where the game is, in the reader's words, for a notice: "round 3, Movement"."""
         ...
+
+    def log(self, game: Any, names: dict[int, str], language: str, since: int = -1) -> dict[str, Any]:
+        """The table's log in `language` after entry `since` (`GET /api/games/{id}/log`):
+        `{"seq": the number of entries, "entries": [{"seq": its index, "text", ...}]}`; public
+        (what a spectator may read). `names`: the seats' names."""
 
 
 KITS: dict[str, TableKit] = {kit.name: kit for kit in (JudgesKit(), RomeKit())}

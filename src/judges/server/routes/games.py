@@ -159,6 +159,7 @@ async def create_game(
         spec.hints,
         {"pace": {"hours": spec.pace.in_hours()}} if spec.pace else None,  # server options: the pace
         served.name,
+        request_language(request),  # an unnamed seat's name is in its creator's words
     )
     if spec.pace:  # the deadlines (server/community/paces.py)
         request.app.state.upkeep.paces.started(live.id, spec.pace.in_hours())

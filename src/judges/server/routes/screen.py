@@ -107,13 +107,14 @@ def _limited(request: Request) -> None:
 async def game_log(
     game_id: str, request: Request, service: ServiceDep, lang: str | None = None, since: int = -1
 ) -> dict[str, Any]:
-    """The public actions after index `since`, in the reader's language."""
+    """The game's log after entry `since`, in the reader's language: `{"seq": the number of
+    entries, "entries": [{"seq": its index, "text", ...}]}`, each game's own (`TableKit.log`)."""
     _limited(request)
     live = await service.get(game_id)
     require_capability(live.served, "action_log")
     language = request_language(request, lang)
     async with reading(live):
-        return {"seq": len(live.game.log), "entries": log_entries(live, language, since)}
+        return live.kit.log(live.game, live.names(), language, since)
 
 
 @router.get("/api/lobby")
@@ -306,7 +307,7 @@ async def replay(
     round and each phase begins; the board and the log up to that step."""
     _limited(request)
     live = await service.get(game_id)
-    require_capability(live.served, "action_log")
+    require_capability(live.served, "replay")
     language = normalize_language(lang) if lang else request_language(request)
     async with reading(live):
         if not live.played.is_over:

@@ -28,7 +28,7 @@ from ...engine import Action
 from ...engine.dice import KEY_BYTES
 from ...engine.errors import RuleError, SetupError
 from ...engine.rules import DEFAULT_RULES, Rules, RulesError
-from ...i18n import normalize_language
+from ...i18n import DEFAULT_LANGUAGE, normalize_language
 from .. import logs, metrics
 from ..errors import ServiceError, StoreUnavailable
 from ..limits import clean_name
@@ -42,7 +42,6 @@ from .tables import (
     DEFAULT_BOT,
     SERVER_OPTIONS,
     TAKEOVER_BOT,
-    TRIBES,
     LiveGame,
     check_bot,
     client_key,
@@ -77,11 +76,13 @@ class TableActor:
         hints: bool = True,
         extra_options: dict[str, Any] | None = None,  # server options (a pace)
         game_name: str = DEFAULT_GAME,
+        language: str = DEFAULT_LANGUAGE,
     ) -> tuple[LiveGame, str, dict[int, str]]:
         """A new game of `game_name` (games/registry.py) under `rules`, the game's own (stored with
         its options, so it replays under them for ever). Returns the game, the credential of the
         host's seat (`host`, default: the first human seat) and an invitation code for every other
-        human seat (server/table/seats.py)."""
+        human seat (server/table/seats.py). An unnamed seat is named by the game (`TableKit.seat_name`)
+        in the seat's language, else in `language` (the creator's)."""
         kit = kit_of(game_name)
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise ServiceError(422, "error.players", f"a game has {rules.min_players} to {rules.max_players} seats")
@@ -103,7 +104,7 @@ class TableActor:
             host = next((i for i in humans if not seats[i].get("open")), humans[0] if humans else 0)
         if not (0 <= host < len(seats) and seats[host].get("kind", "human") == "human"):
             raise ServiceError(422, "error.host_seat", "the host's seat must be a human seat of the table")
-        stored_seats, host_token, invitations = self._stored_seats(seats, host, kit.name)
+        stored_seats, host_token, invitations = self._stored_seats(seats, host, kit.name, language)
         check_bot(takeover_bot, "takeover bot", kit.name)
         game_id = secrets.token_urlsafe(9)
         stored_options = msgspec.to_builtins(options, str_keys=True)  # as JSON keeps it
@@ -136,9 +137,10 @@ class TableActor:
         return live, host_token, invitations
 
     def _stored_seats(
-        self, seats: list[dict], host: int, game: str = DEFAULT_GAME
+        self, seats: list[dict], host: int, game: str = DEFAULT_GAME, language: str = DEFAULT_LANGUAGE
     ) -> tuple[list[dict[str, Any]], str, dict[int, str]]:
         """The seats as stored, the host's credential and the other human seats' invitations."""
+        kit = kit_of(game)
         stored_seats: list[dict[str, Any]] = []
         host_token, invitations = "", {}
         for i, s in enumerate(seats):
@@ -148,11 +150,13 @@ class TableActor:
             bot = s.get("bot") or DEFAULT_BOT.get(game, "random")
             if kind == "bot":
                 check_bot(bot, f"seat {i + 1}", game)
+            spoken = normalize_language(s["language"]) if s.get("language") else None
+            name = clean_name(s.get("name"), self.rt.limits.max_name_chars) or kit.seat_name(i, spoken or language)
             seat: dict[str, Any] = {
                 "kind": kind,
                 "bot": bot if kind == "bot" else None,
-                "name": clean_name(s.get("name"), self.rt.limits.max_name_chars) or TRIBES[i],
-                "language": normalize_language(s["language"]) if s.get("language") else None,
+                "name": name,
+                "language": spoken,
                 "token_hash": None,
                 "invite_hash": None,
             }

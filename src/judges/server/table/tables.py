@@ -17,12 +17,11 @@ from ...engine.errors import RuleError
 from ...games.protocol import GameProtocol
 from ...games.served import ServedGame
 from ..errors import ServiceError, StoreUnavailable
+from ..games.judges.kit import TRIBES as TRIBES  # an unnamed seat's name at Judges & Kings' tables
 from ..store import hash_token
 from .played import DEFAULT_GAME, KITS, TableKit
 from .played import bot_seed as played_bot_seed
 
-# Default seat names: tribes of Israel whose names are not regions of the map.
-TRIBES = ("Reuben", "Simeon", "Levi", "Issachar", "Zebulun", "Dan")
 # A bot seat's search budget, in rollout-rounds (rollouts x horizon): a bigger one would starve
 # the other games (about 5-15 ms of CPU per rollout-round, docs/bots.md).
 MAX_MCTS_BUDGET = 256

@@ -16,6 +16,9 @@ from ....games.served import ServedGame
 from ....i18n import gettext
 from ....verify import new_game
 
+#: An unnamed seat's name: tribes of Israel whose names are not regions of the map.
+TRIBES = ("Reuben", "Simeon", "Levi", "Issachar", "Zebulun", "Dan")
+
 
 def snapshot_data(game: Game) -> dict[str, Any]:
     """A Judges & Kings game's snapshot: its state, notifications and take-back, not its log."""
@@ -56,6 +59,14 @@ class JudgesKit:
 
         return Options(players=players, rules=rules, **extra, **dice)
 
+    def seat_name(self, seat: int, language: str) -> str:
+        """An unnamed seat's name: a tribe's, the same in every language."""
+        return TRIBES[seat]
+
+    def names_for(self, names: dict[int, str], language: str) -> dict[int, str]:
+        """The seats' names, the same in every language (a tribe's or a player's own)."""
+        return names
+
     def new(self, options: dict[str, Any], position: dict[str, Any] | None = None) -> Any:
         return new_table_game(options, position)
 
@@ -79,6 +90,12 @@ class JudgesKit:
         from ....engine.constants import RULES_VERSION
 
         return RULES_VERSION
+
+    def log(self, game: Any, names: dict[int, str], language: str, since: int = -1) -> dict[str, Any]:
+        """The public actions in words, one entry per action (server/games/judges/wire.py)."""
+        from .wire import log_entries
+
+        return {"seq": len(game.log), "entries": log_entries(game, names, language, since)}
 
     def export(self, game: Any, stored_options: dict[str, Any], game_id: str) -> dict[str, Any]:
         from ....verify import build_export

@@ -23,6 +23,14 @@ class RomeKit:
     def wrap(self, game: Any) -> GameProtocol[Any, Any]:
         return RomeProtocolGame(game)
 
+    def seat_name(self, seat: int, language: str) -> str:
+        """An unnamed seat's name: its faction's number in the catalogs' words ("Faction 2",
+        "Facción 2", "Facção 2"), as the engine's report names a faction without a player
+        (docs/rome/rules-reference.md, "Seats and factions")."""
+        from ....rome.i18n import DEFAULT_LANGUAGE, LANGUAGES, text
+
+        return text(language if language in LANGUAGES else DEFAULT_LANGUAGE, "rome.faction", seat=seat + 1)
+
     def options(self, players: int, rules: Any, dice: dict[str, Any], **extra: Any) -> Any:
         from ....rome.engine.state import RomeOptions
 
@@ -64,6 +72,33 @@ class RomeKit:
 
     def rules_version(self) -> int:
         return 1
+
+    def log(self, game: Any, names: dict[int, str], language: str, since: int = -1) -> dict[str, Any]:
+        """The game's report in words, one entry per line (every line is public: the engine
+        reports nothing secret), numbered from 0: `{"seq", "key", "params", "text"}`. A faction is
+        its seat's name; an unnamed seat's ("Faction 2") in the reader's language."""
+        from ....rome.i18n import DEFAULT_LANGUAGE, LANGUAGES, render_entry
+
+        lang = language if language in LANGUAGES else DEFAULT_LANGUAGE
+        readers = self.names_for(names, lang)
+        report = game.state.report
+        entries = [
+            {"seq": i, "key": e.key, "params": dict(e.params), "text": render_entry(e, lang, readers)}
+            for i, e in enumerate(report[max(since + 1, 0) :], max(since + 1, 0))
+        ]
+        return {"seq": len(report), "entries": entries}
+
+    def names_for(self, names: dict[int, str], language: str) -> dict[int, str]:
+        """The seats' names as a reader of `language` reads them: a name the game gave an unnamed
+        seat (`seat_name`, in its creator's language) in the reader's; a player's own as it is."""
+        from ....rome.i18n import LANGUAGES
+
+        return {
+            seat: self.seat_name(seat, language)
+            if any(name == self.seat_name(seat, lang) for lang in LANGUAGES)
+            else name
+            for seat, name in names.items()
+        }
 
     def export(self, game: Any, stored_options: dict[str, Any], game_id: str) -> dict[str, Any]:
         return ROME_SERVED.export(RomeProtocolGame(game), game_id)
