@@ -225,6 +225,53 @@ def test_sqlite_pragmas_read_back(tmp_path):
         store.close()
 
 
+def test_sqlite_writers_of_one_process_take_turns_before_they_begin(tmp_path):
+    """A writer of the same process that finds another writing waits for its turn in the
+    process (woken when the other is done) and never starts a transaction meanwhile: SQLite's
+    own wait sleeps up to tens of milliseconds between tries. Past the busy timeout it fails as
+    SQLite's lock would have (`database is locked`)."""
+    from sqlalchemy import event
+    from sqlalchemy.exc import OperationalError
+
+    store = GameStore(f"sqlite:///{tmp_path / 'turns.db'}", sqlite_busy_timeout_ms=2000)
+    try:
+        store.migrate()
+        new_game(store)
+        begun: list[str] = []
+
+        @event.listens_for(store.engine, "before_cursor_execute")
+        def _seen(conn, cursor, statement, *args):  # noqa: ANN001, ANN202
+            if statement.startswith("BEGIN IMMEDIATE"):
+                begun.append(threading.current_thread().name)
+
+        results: list = []
+        with store._session(write=True):  # another writer holds SQLite's write lock
+            assert begun == ["MainThread"]
+            waiting = threading.Thread(
+                target=lambda: results.append(store.append_action("g1", 0, 0, end_turn(0))), name="second"
+            )
+            waiting.start()
+            waiting.join(0.5)
+            assert waiting.is_alive() and begun == ["MainThread"]  # waits, no transaction begun
+        waiting.join(10)
+        assert results == [True] and begun == ["MainThread", "second"]
+
+        def late() -> None:
+            try:
+                store.append_action("g1", 1, 0, end_turn(0))
+            except OperationalError as exc:
+                results.append(exc)
+
+        with store._session(write=True):  # held past the busy timeout
+            late_writer = threading.Thread(target=late)
+            late_writer.start()
+            late_writer.join(10)
+        assert "database is locked" in str(results[-1])
+        assert store.load("g1").action_count == 1
+    finally:
+        store.close()
+
+
 def test_database_url_from_environment(monkeypatch):
     monkeypatch.delenv("JUDGES_DATABASE_URL", raising=False)
     assert database_url() == "sqlite:///judges.db"

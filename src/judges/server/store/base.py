@@ -3,6 +3,7 @@ migrations, and the rows' shared conversions."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from collections import Counter
@@ -20,6 +21,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, CursorResult, Result, make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -216,6 +218,12 @@ class StoreBase:
                 "pool_recycle": ACTION_POOL_RECYCLE_SECONDS,
             }
             self.action_engine = create_engine(self.url, **action_kwargs)
+        # SQLite has one writer at a time. Its own wait for the write lock (busy_timeout) sleeps
+        # 1, 2, 5, 10, 15, 20... ms between tries, whenever the lock was freed: two commits at
+        # once made the second wait up to tens of milliseconds longer than the first took. This
+        # process's writers take turns on a lock of their own first, each woken as soon as the
+        # one before it is done (other processes still wait on SQLite's lock).
+        self._sqlite_writer = _sqlite_writer(None if in_memory else parsed.database) if self.is_sqlite else None
         if self.is_sqlite:
             _configure_sqlite(self.engine, self.limits["sqlite_busy_timeout_ms"])
         else:
@@ -243,10 +251,25 @@ class StoreBase:
         session on SQLite begins IMMEDIATE (takes the write lock first, waiting busy_timeout).
         `writer`: whose call it is, in the counts of `calls` (DbCalls)."""
         self.calls.count(writer)
-        with Session(self.engine, expire_on_commit=False, autoflush=False) as session:
-            if write and self.is_sqlite:
+        if write and self._sqlite_writer is not None:
+            with self._writer_turn(), Session(self.engine, expire_on_commit=False, autoflush=False) as session:
                 session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})
+                yield session
+            return
+        with Session(self.engine, expire_on_commit=False, autoflush=False) as session:
             yield session
+
+    @contextmanager
+    def _writer_turn(self) -> Iterator[None]:
+        """This process's turn to write to SQLite, waited for at most busy_timeout (then the
+        same error as SQLite's own lock would give: `database is locked`)."""
+        assert self._sqlite_writer is not None
+        if not self._sqlite_writer.acquire(timeout=self.limits["sqlite_busy_timeout_ms"] / 1000):
+            raise OperationalError("BEGIN IMMEDIATE", None, sqlite3.OperationalError("database is locked"))
+        try:
+            yield
+        finally:
+            self._sqlite_writer.release()
 
     # --- schema ---------------------------------------------------------------------------
 
@@ -296,6 +319,19 @@ class StoreBase:
 
         with self.engine.connect() as connection:
             return MigrationContext.configure(connection).get_current_revision()
+
+
+_SQLITE_WRITERS: dict[str, threading.RLock] = {}  # a SQLite file's path -> its writers' turns in this process
+_SQLITE_WRITERS_LOCK = threading.Lock()
+
+
+def _sqlite_writer(path: str | None) -> threading.RLock:
+    """The lock this process's writers of one SQLite file take turns on (every store of the
+    file shares it; an in-memory database has its own)."""
+    if path is None:
+        return threading.RLock()
+    with _SQLITE_WRITERS_LOCK:
+        return _SQLITE_WRITERS.setdefault(str(Path(path).resolve()), threading.RLock())
 
 
 def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:

@@ -5,6 +5,7 @@ place the typed view becomes JSON (`encode_payload`)."""
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from typing import Any
 
 import msgspec
@@ -29,12 +30,31 @@ def encode_payload(payload: dict) -> bytes:
 _json_encoder = msgspec.json.Encoder()
 
 
+# The tables whose rendered notifications a process keeps (the latest read), and how many
+# notifications one table's keeps before it drops those no longer in its game.
+NOTE_TABLES_KEPT = 256
+
+
+class RenderedNotes:
+    """One table's notifications rendered and encoded, by notification and language, for the
+    seats' names they were rendered with. A notification is never changed once the engine
+    posts it (an Undo drops it, a reloaded game makes new ones): each entry holds its
+    notification and is used only for that very object."""
+
+    def __init__(self, names: dict[int, str]) -> None:
+        self.names = names
+        self.notes: dict[int, tuple[Notification, dict[str, bytes]]] = {}  # id(n) -> (n, language -> bytes)
+
+
 class Views:
     """The views of the tables of a process, under its limits and turn timers."""
 
     def __init__(self, limits: Limits, turn_timers: dict[str, float]) -> None:
         self.limits = limits
         self.turn_timers = turn_timers  # game id -> seconds (a table's option)
+        # Rendering a notification in a language (~0.1 ms) was most of a view's cost: a view
+        # holds up to `max_view_notifications` of them, and every view read rendered them all.
+        self._rendered: OrderedDict[str, RenderedNotes] = OrderedDict()
 
     def public_parts(self, live: LiveGame) -> Any:
         """The table's current version as every seat shares it (server/games/judges/wire.py; another
@@ -90,8 +110,31 @@ class Views:
                 notes.append(n)
         notes.reverse()
         latest = live.game.notifications[-1].id if live.game.notifications else after
-        rendered = [self.render_note(live, msgspec.to_builtins(n), language) for n in notes]
-        return updates.encode(rendered), max(after, latest)
+        return b"[" + b",".join(self._note_bytes(live, notes, language)) + b"]", max(after, latest)
+
+    def _note_bytes(self, live: LiveGame, notes: list[Notification], language: str) -> list[bytes]:
+        """Each notification rendered in `language` and encoded: kept from an earlier view of
+        the table while its seats' names are the same."""
+        names = live.names()
+        kept = self._rendered.pop(live.id, None)
+        if kept is None or kept.names != names:
+            kept = RenderedNotes(names)
+        self._rendered[live.id] = kept
+        while len(self._rendered) > NOTE_TABLES_KEPT:
+            self._rendered.popitem(last=False)
+        if len(kept.notes) > 2 * self.limits.max_view_notifications:  # notifications taken back, a reload
+            current = {id(n) for n in live.game.notifications}
+            kept.notes = {k: v for k, v in kept.notes.items() if k in current}
+        out = []
+        for n in notes:
+            entry = kept.notes.get(id(n))
+            if entry is None or entry[0] is not n:
+                entry = kept.notes[id(n)] = (n, {})
+            data = entry[1].get(language)
+            if data is None:
+                data = entry[1][language] = updates.encode(self.render_note(live, msgspec.to_builtins(n), language))
+            out.append(data)
+        return out
 
     def latest_note(self, live: LiveGame) -> int:
         """The id of the table's latest notification (-1 before the first)."""
