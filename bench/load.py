@@ -1,7 +1,9 @@
 """Load on the game server: many games of four human seats, a websocket client per seat,
 end_turn actions (or the first legal answer when a seat owes something else) submitted at a
-target rate. For each action it measures the latency from its submission to its arrival at
-every client of the game, and it reports actions/s, errors and the server's memory per game.
+target rate, over the acting seat's websocket (`act`, server/routes/live.py) or, with `--actions
+http` or a servers' tree without it, by POST /api/games/{id}/actions. For each action it
+measures the latency from its submission to its arrival at every client of the game, and it
+reports actions/s, errors and the server's memory per game.
 
 Loopback only, bounded by --seconds and --games. It starts its own server (a SQLite file in a
 temporary folder) unless --url names one. With --servers N (and a PostgreSQL --database) it
@@ -15,8 +17,10 @@ the live updates (a full view, then deltas: docs/web.md) as the game screen does
 On PostgreSQL every run works in a fresh schema of --database (created, then dropped), so that
 its servers resume no game of an earlier run. `--compare-servers 1,2` runs one process, then
 two, and prints them side by side. Besides latencies it prints the servers' CPU seconds per
-action delivered (the measure that holds on a shared machine), the kernel's part of it, and
-the local PostgreSQL's CPU.
+action delivered (the measure that holds on a shared machine), the kernel's part of it, the CPU
+of the PostgreSQL backends serving its own servers (their connections carry the run's
+application_name: other sessions' queries on the same database server are not counted), and
+the first server's resident memory every `--rss-every` seconds of the measure.
 
 Run: .venv/bin/python bench/load.py --games 20 --seconds 30 --rate 200 [--json out.json]
      [--url http://127.0.0.1:8000 [--url http://127.0.0.1:8001]] [--server-pid PID]
@@ -48,14 +52,17 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from http.cookiejar import DefaultCookiePolicy
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 import msgspec
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from judges.server.table.updates import apply_update
 
@@ -160,20 +167,14 @@ def cpu_seconds(pid: int | None, system_only: bool = False) -> float | None:
         return None
 
 
-def database_cpu() -> float:
-    """CPU seconds of this machine's PostgreSQL processes so far (their command is `postgres`:
-    the server and its backends, whoever they serve). Backends that exit between two readings
-    are not counted; the servers' pooled connections live for the whole run."""
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            head, _, rest = stat.read_text().rpartition(")")
-        except OSError:
-            continue
-        if head.split("(", 1)[-1] == "postgres":
-            fields = rest.split()
-            total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
+def database_cpu(pids: list[int]) -> dict[int, float]:
+    """CPU seconds so far of each of these PostgreSQL backends (those gone are left out)."""
+    out = {}
+    for pid in pids:
+        used = cpu_seconds(pid)
+        if used is not None:
+            out[pid] = used
+    return out
 
 
 def total_cpu(pids: list[int | None]) -> float | None:
@@ -198,7 +199,25 @@ def fresh_schema(database: str) -> tuple[str, str]:
             conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
     finally:
         engine.dispose()
-    return schema, make_url(url).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(False)
+    query = {"options": f"-csearch_path={schema}", "application_name": schema}
+    return schema, make_url(url).update_query_dict(query).render_as_string(False)
+
+
+def backend_pids(database: str, application: str) -> list[int]:
+    """The PostgreSQL backends serving the connections named `application` (this run's servers)."""
+    from sqlalchemy import create_engine, text
+
+    from judges.server.store import normalize_url
+
+    engine = create_engine(normalize_url(database))
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                text("SELECT pid FROM pg_stat_activity WHERE application_name = :a"), {"a": application}
+            )
+            return [int(row[0]) for row in rows]
+    finally:
+        engine.dispose()
 
 
 def drop_schema(database: str, schema: str) -> None:
@@ -221,6 +240,13 @@ def raise_file_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
+def takes_socket_actions(src: str | None) -> bool:
+    """Whether the servers' tree (`src`, default this checkout's) takes a seat's actions over its
+    websocket (an older tree ignores the `act` message)."""
+    live = Path(src or Path(__file__).resolve().parent.parent / "src") / "judges/server/routes/live.py"
+    return live.exists() and '"act"' in live.read_text()
+
+
 # --- the clients ---------------------------------------------------------------------------------
 
 
@@ -234,6 +260,8 @@ class GameClient:
     target: int = -1
     arrived: asyncio.Event = field(default_factory=asyncio.Event)
     over: bool = False
+    sockets: list = field(default_factory=lambda: [None] * 4)  # each seat's websocket
+    answers: dict[int, asyncio.Future] = field(default_factory=dict)  # an `act`'s id -> its answer
 
 
 @dataclass
@@ -266,6 +294,11 @@ async def listen(game: GameClient, seat: int, ws, stats: Stats, measuring: list[
         async for text in ws:
             now = time.perf_counter()
             message = msgspec.json.decode(text)
+            if message.get("type") in ("acted", "refused"):  # the answer to an action sent here
+                waiting = game.answers.pop(message.get("id"), None)
+                if waiting is not None and not waiting.done():
+                    waiting.set_result(message)
+                continue
             view = apply_update(game.latest[seat], message)
             if view is None:
                 stats.errors[f"message that does not apply: {message.get('type')} {message.get('key', '')}"] += 1
@@ -371,23 +404,57 @@ class Pacer:
             await asyncio.sleep(slot - now)
 
 
+class SocketActs:
+    """A game's actions over its seats' websockets (`act`, answered `acted` or `refused`)."""
+
+    def __init__(self, game: GameClient) -> None:
+        self.game = game
+        self.asked = 0
+
+    async def act(self, seat: int, action: dict) -> tuple[int, bytes]:
+        self.asked += 1
+        waiting = self.game.answers[self.asked] = asyncio.get_running_loop().create_future()
+        message = {"type": "act", "id": self.asked, "action": action}
+        await self.game.sockets[seat].send(msgspec.json.encode(message).decode())
+        try:
+            answer = await asyncio.wait_for(waiting, 30)
+        finally:
+            self.game.answers.pop(self.asked, None)
+        return (200 if answer["type"] == "acted" else answer["status"]), b""
+
+
 async def play(
-    game: GameClient, bases: list[str], pacer: Pacer, stats: Stats, end: float, measuring: list[bool]
+    game: GameClient, bases: list[str], pacer: Pacer, stats: Stats, end: float, measuring: list[bool], socket: bool
 ) -> None:
-    """`bases[s]`: the server seat s acts through."""
+    """`bases[s]`: the server seat s acts through; `socket`: over its websocket, else by HTTP."""
+    if socket:
+        acts = SocketActs(game)
+        await _play(game, lambda seat, action: acts.act(seat, action), pacer, stats, end, measuring)
+        return
     https = {}
     for base in set(bases):
         parts = urlsplit(base)
         https[base] = Http11(parts.hostname, parts.port or 80)
+    by_seat = [https[b] for b in bases]
+
+    def post(seat: int, action: dict) -> Any:
+        path = f"/api/games/{game.id}/actions"
+        return by_seat[seat].post_json(path, {"action": action}, {"X-Seat-Token": game.tokens[seat]})
+
     try:
-        await _play(game, [https[b] for b in bases], pacer, stats, end, measuring)
+        await _play(game, post, pacer, stats, end, measuring)
     finally:
         for http in https.values():
             await http.close()
 
 
 async def _play(
-    game: GameClient, https: list[Http11], pacer: Pacer, stats: Stats, end: float, measuring: list[bool]
+    game: GameClient,
+    send: Callable[[int, dict], Awaitable[tuple[int, bytes]]],
+    pacer: Pacer,
+    stats: Stats,
+    end: float,
+    measuring: list[bool],
 ) -> None:
     while time.perf_counter() < end:
         await pacer.slot()
@@ -405,16 +472,17 @@ async def _play(
         sent = time.perf_counter()
         game.submitted[seq] = sent
         try:
-            status, _ = await https[seat].post_json(
-                f"/api/games/{game.id}/actions", {"action": action}, {"X-Seat-Token": game.tokens[seat]}
-            )
-        except (OSError, ConnectionError, asyncio.IncompleteReadError, ValueError) as exc:
-            stats.errors[f"http {type(exc).__name__}"] += 1
+            status, _ = await send(seat, action)
+        except (OSError, ConnectionError, asyncio.IncompleteReadError, ValueError, TimeoutError) as exc:
+            stats.errors[f"action {type(exc).__name__}"] += 1
+            continue
+        except ConnectionClosed:
+            stats.errors["action: websocket closed"] += 1
             continue
         if measuring[0]:
             stats.http.append(time.perf_counter() - sent)
         if status != 200:
-            stats.errors[f"http {status}"] += 1
+            stats.errors[f"action answered {status}"] += 1
             await asyncio.sleep(0.1)
             continue
         try:
@@ -437,6 +505,13 @@ def percentiles(values: list[float]) -> dict:
     ordered = sorted(values)
     pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # noqa: E731
     return {"p50": pick(0.50), "p95": pick(0.95), "p99": pick(0.99), "max": ordered[-1] * 1000}
+
+
+async def sample_rss(pid: int | None, every: float, samples: list[tuple[float, float | None]]) -> None:
+    start = time.perf_counter()
+    while True:
+        await asyncio.sleep(every)
+        samples.append((round(time.perf_counter() - start), rss_mib(pid)))
 
 
 def load_average() -> float:
@@ -471,7 +546,9 @@ async def run(args, servers: int, src: str | None = None) -> dict:
     def via(game_index: int, seat: int) -> str:
         return bases[(game_index + seat) % len(bases)]
 
+    by_socket = args.actions == "socket" or (args.actions == "auto" and takes_socket_actions(src))
     result: dict = {
+        "actions_by": "websocket" if by_socket else "HTTP",
         "games": args.games,
         "clients": 4 * args.games,
         "target_rate": args.rate,
@@ -518,6 +595,7 @@ async def run(args, servers: int, src: str | None = None) -> dict:
                         open_timeout=60,
                     )
                     sockets.append(ws)
+                    game.sockets[seat] = ws
                     listeners.append(asyncio.create_task(listen(game, seat, ws, stats, measuring)))
 
             await asyncio.gather(*(join(i, g, s) for i, g in enumerate(games) for s in range(4)))
@@ -533,7 +611,7 @@ async def run(args, servers: int, src: str | None = None) -> dict:
             start = time.perf_counter()
             end = start + args.warmup + args.seconds
             players = [
-                asyncio.create_task(play(g, [via(i, s) for s in range(4)], pacer, stats, end, measuring))
+                asyncio.create_task(play(g, [via(i, s) for s in range(4)], pacer, stats, end, measuring, by_socket))
                 for i, g in enumerate(games)
             ]
             watcher = asyncio.create_task(watch_loop(stats, measuring))
@@ -559,7 +637,10 @@ async def run(args, servers: int, src: str | None = None) -> dict:
             load_before = load_average()
             cpus_before, own_before = [cpu_seconds(p) for p in pids], time.process_time()
             sys_before = [cpu_seconds(p, system_only=True) for p in pids]
-            database_before = database_cpu()
+            backends = backend_pids(args.database, schema) if schema is not None else []
+            database_before = database_cpu(backends)
+            rss_samples: list[tuple[float, float | None]] = []
+            sampler = asyncio.create_task(sample_rss(pid, args.rss_every, rss_samples))
             measured_from = time.perf_counter()
             window_from = time.time()
             profilers = []
@@ -582,7 +663,11 @@ async def run(args, servers: int, src: str | None = None) -> dict:
             cpus_after, own_after = [cpu_seconds(p) for p in pids], time.process_time()
             result["load_average"] = [load_before, load_average()]
             sys_after = [cpu_seconds(p, system_only=True) for p in pids]
-            database_used = database_cpu() - database_before
+            sampler.cancel()
+            # the backends of the start, and any the servers opened since (counted whole)
+            backends = sorted(set(backends) | set(backend_pids(args.database, schema) if schema is not None else []))
+            database_after = database_cpu(backends)
+            database_used = sum(used - database_before.get(b, 0.0) for b, used in database_after.items())
             rss_end = rss_mib(pid)
             for profiler in profilers:
                 profiler.wait(60)
@@ -624,7 +709,8 @@ async def run(args, servers: int, src: str | None = None) -> dict:
                 if server_sys is None or not stats.actions
                 else 1000 * server_sys / stats.actions,
                 "load_generator_cpu_percent": 100 * (own_after - own_before) / elapsed,
-                # every local postgres process: only meaningful when nothing else uses the database server
+                # the PostgreSQL backends of this run's servers (none on SQLite: its work is the servers')
+                "database_backends": len(backends),
                 "database_cpu_percent": 100 * database_used / elapsed,
                 "database_cpu_ms_per_action": 1000 * database_used / stats.actions if stats.actions else None,
                 "rss_mib": {
@@ -632,6 +718,8 @@ async def run(args, servers: int, src: str | None = None) -> dict:
                     "games_created": rss_games,
                     "clients_connected": rss_connected,
                     "end": rss_end,
+                    # the first server's, every --rss-every seconds of the measure: (seconds, MiB)
+                    "during": rss_samples,
                 },
                 "rss_kib_per_game": None if rss_start is None else (rss_end - rss_start) * 1024 / args.games,
             }
@@ -777,7 +865,7 @@ def print_table(r: dict) -> None:
             if r.get("slowest_seconds")
             else "-",
         ),
-        ("HTTP answer p50 / p95 / p99", ms(r["http_ms"]) + " ms"),
+        (f"action's answer ({r.get('actions_by', 'HTTP')}) p50 / p95 / p99", ms(r["http_ms"]) + " ms"),
         (
             "database calls per second, by writer (all processes)",
             ", ".join(f"{writer} {n:.1f}" for writer, n in r["db_calls_per_second"].items()) or "none"
@@ -818,8 +906,8 @@ def print_table(r: dict) -> None:
             else f"{r['server_cpu_ms_per_action']:.2f} ms ({r['server_system_cpu_ms_per_action']:.2f} ms)",
         ),
         (
-            "local PostgreSQL CPU (per action)",
-            f"{r['database_cpu_percent']:.0f} % ("
+            "its PostgreSQL backends' CPU (per action)",
+            f"{r['database_backends']} backends: {r['database_cpu_percent']:.0f} % ("
             + ("-" if r["database_cpu_ms_per_action"] is None else f"{r['database_cpu_ms_per_action']:.2f} ms")
             + ")",
         ),
@@ -830,6 +918,10 @@ def print_table(r: dict) -> None:
                 for k in ("start", "games_created", "clients_connected", "end")
             )
             + " MiB",
+        ),
+        (
+            "server RSS during the measure (s: MiB)",
+            ", ".join(f"{t}: {m:.0f}" for t, m in r["rss_mib"].get("during", []) if m is not None) or "-",
         ),
         (
             "server RSS per game (end - start)",
@@ -872,6 +964,13 @@ def main() -> None:
         "servers run each case too, alternating with this checkout's, and the per-round ratios are printed",
     )
     parser.add_argument("--json", help="also write the figures to this JSON file")
+    parser.add_argument("--rss-every", type=float, default=30, help="seconds between two readings of the RSS")
+    parser.add_argument(
+        "--actions",
+        choices=("auto", "socket", "http"),
+        default="auto",
+        help="how a seat acts: over its websocket, or by HTTP (auto: the socket when the servers' tree takes it)",
+    )
     parser.add_argument(
         "--py-spy",
         help="profile the servers with py-spy during the measured run (raw stacks; server i of an "

@@ -2,7 +2,8 @@
 where the piece itself is hit (not a general standing over a settlement), and a survey of every
 action the screen's controls send in a position (every legal action is reachable).
 
-The survey answers every request to POST /actions itself (nothing is applied), so that every
+The survey answers every action the page sends itself (over its socket or by POST /actions:
+nothing is applied), so that every
 control of one position can be tried: the windows' choices, the Actions panel's buttons, each
 target on the board and each choice of its menu, and for each general the screen lets one
 select, every hex and settlement lit for him and every button his selection adds."""
@@ -96,34 +97,58 @@ def canonical(action: dict) -> str:
     return json.dumps({k: v for k, v in action.items() if k != "player" and v is not None}, sort_keys=True)
 
 
+# The page's socket keeps the actions it would send (`act` messages, connection.js) in
+# `window.__judgesHeld` and answers each itself, as the server would (seq 0: taken as shown).
+HOLD_SOCKET_ACTIONS = """() => {
+  window.__judgesHeld = [];
+  const installed = window.__judgesHolding !== undefined;
+  window.__judgesHolding = true;
+  if (installed) return;
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    const message = typeof data === "string" && window.__judgesHolding ? JSON.parse(data) : null;
+    if (!message || message.type !== "act") return send.call(this, data);
+    window.__judgesHeld.push(message.action);
+    const answer = JSON.stringify({type: "acted", id: message.id, seq: 0, duplicate: false});
+    setTimeout(() => this.dispatchEvent(new MessageEvent("message", {data: answer})));
+  };
+}"""
+
+
 class Sent:
-    """The actions the page posts while the survey holds them (none reaches the server)."""
+    """The actions the page sends while the survey holds them (none reaches the server): over
+    its socket, or by POST /actions when it has none open."""
 
     def __init__(self, page) -> None:
         self.page = page
-        self.actions: list[dict] = []
+        self.posted: list[dict] = []
         page.route("**/api/games/*/actions*", self._hold)
+        page.evaluate(HOLD_SOCKET_ACTIONS)
 
     def _hold(self, route) -> None:
         if route.request.method != "POST":
             route.continue_()
             return
-        self.actions.append(json.loads(route.request.post_data)["action"])
+        self.posted.append(json.loads(route.request.post_data)["action"])
         # an answer the page takes as already shown (seq 0): its controls come back at once
         # (connection.js keeps a pressed control until the view of its answer is drawn)
         route.fulfill(status=200, content_type="application/json", body='{"seq": 0, "duplicate": false}')
 
     def stop(self) -> None:
         self.page.unroute("**/api/games/*/actions*")
+        self.page.evaluate("() => { window.__judgesHolding = false; }")
+
+    def held(self) -> list[dict]:
+        return self.page.evaluate("() => window.__judgesHeld")
 
     def after(self, do) -> list[dict]:
         """What `do()` sent."""
-        before = len(self.actions)
+        posted, held = len(self.posted), len(self.held())
         do()
         # an action leaves from the click's handler, which marks the page as sending until its
         # answer is in (connection.js: a click meanwhile would be dropped): wait for that
         self.page.wait_for_function("() => document.body.dataset.sending !== 'true'")
-        return self.actions[before:]
+        return self.posted[posted:] + self.held()[held:]
 
 
 def _escape(page) -> None:

@@ -153,14 +153,22 @@ def test_after_a_reveal_undo_is_not_offered_and_the_server_refuses_it(server, pa
 
 # --- feedback within 100 ms ----------------------------------------------------------------------
 
-# Every action request waits 2.5 s in the page before it leaves (a slow server); the page notes
-# when each click happened and when the first pressed state (a control with aria-busy, or the
-# top bar's spinner) appeared after it.
+# Every action waits 2.5 s in the page before it leaves (a slow server), over the socket or by
+# HTTP; the page notes when each click happened and when the first pressed state (a control
+# with aria-busy, or the top bar's spinner) appeared after it.
 SLOW_AND_WATCHED = """
 (() => {
   const real = window.fetch;
   window.fetch = (url, init) => String(url).includes('/actions') && init && init.method === 'POST'
     ? new Promise((ok) => setTimeout(ok, 2500)).then(() => real(url, init)) : real(url, init);
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (typeof data === 'string' && JSON.parse(data).type === 'act') {
+      setTimeout(() => send.call(this, data), 2500);
+      return;
+    }
+    return send.call(this, data);
+  };
   window.__clicks = [];
   const pressed = () => !!document.querySelector("#app [aria-busy='true']")
     || !!(document.getElementById('sending') && !document.getElementById('sending').hidden);

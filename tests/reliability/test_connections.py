@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import resource
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -163,3 +164,59 @@ def test_a_request_over_the_total_is_answered_clearly_when_nothing_is_idle(serve
         assert answer.status_code == 503 and answer.json()["key"] == "error.server_busy"
         assert "servidor" in answer.json()["text"] and answer.headers["Retry-After"]
         assert not closed_by_server(busy)
+
+
+@pytest.mark.timeout(600)  # 1,500 sockets opened on a shared 2-core machine
+def test_1500_open_websockets_keep_no_request_out(serve):
+    """A busy server's sockets (1,500 here, the request cap at 100) are not requests: every
+    request is still answered, and a game still takes its actions by HTTP."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 4000 <= hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (4000, hard))  # the server started next inherits it
+    assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] >= 4000, "this machine allows too few open files"
+    server = serve(JUDGES_MAX_CONNECTIONS="100")
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+    games = [httpx.post(f"{server.base}/api/games", json={"seats": seats}).json() for _ in range(8)]
+
+    async def scenario() -> tuple[int, list[int], int]:
+        sockets = []
+        gate = asyncio.Semaphore(50)
+
+        async def spectate(i: int) -> None:  # at most 200 spectators a game, 2 an address in a game
+            async with gate:
+                game = games[i // 200]["id"]
+                ws = await websockets.connect(
+                    f"{server.ws_base}/ws/games/{game}/spectate", local_addr=(f"127.0.{2 + i // 500}.{1 + i % 250}", 0)
+                )
+                sockets.append(ws)
+                assert json.loads(await ws.recv())["type"] == "full"
+
+        try:
+            await asyncio.gather(*(spectate(i) for i in range(1500)))
+            codes = await asyncio.to_thread(fresh_requests, server.base, 150)
+            acted = await asyncio.to_thread(act_by_http, server.base, games[0])
+            return len(sockets), codes, acted
+        finally:
+            for ws in sockets:
+                await ws.close()
+
+    with ThreadPoolExecutor(1) as worker:
+        opened, codes, acted = worker.submit(asyncio.run, scenario()).result()
+    assert opened == 1500
+    assert codes == [200] * 150
+    assert acted == 200
+
+
+def act_by_http(base: str, game: dict) -> int:
+    """The human seat's first legal action, by HTTP, once it owes one."""
+    headers = {"X-Seat-Token": game["token"]}
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        view = httpx.get(f"{base}/api/games/{game['id']}/view", headers=headers, timeout=10).json()
+        if 0 in view["waiting_for"]:
+            action = view["legal_actions"][0]
+            return httpx.post(
+                f"{base}/api/games/{game['id']}/actions", headers=headers, json={"action": action}, timeout=10
+            ).status_code
+        time.sleep(0.1)
+    raise AssertionError("the bot never handed the game back")

@@ -5,6 +5,7 @@ mistake is never a 500. An address a browser opens (not the API's) answers a pag
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -84,22 +85,28 @@ def game_refusal_text(error: dict[str, Any], lang: str) -> str | None:
     return None
 
 
+def refusal_body(exc: ServiceError | RuleError, lang: str) -> tuple[int, dict[str, Any]]:
+    """A refused request's status and JSON body (its key, message, params and `text` in `lang`):
+    the HTTP answer's, and a websocket's refused action's (server/routes/live.py)."""
+    body = exc.to_dict()
+    text = game_refusal_text(body, lang)
+    if isinstance(exc, ServiceError):
+        body["text"] = text if text is not None else gettext(lang, exc.key, **exc.text_params(lang))
+        return exc.status, body
+    body["text"] = text if text is not None else render_error(body, lang)
+    return 422, body
+
+
 async def service_error(request: Request, exc: ServiceError) -> Response:
     if wants_page(request):  # a browser's address: a page in its language (server/html.py)
         return error_page(request, exc.status, exc.key, exc.text_params(request_language(request)), exc.headers)
-    body = exc.to_dict()
-    lang = request_language(request)
-    text = game_refusal_text(body, lang)
-    body["text"] = text if text is not None else gettext(lang, exc.key, **exc.text_params(lang))
-    return JSONResponse(status_code=exc.status, content=body, headers=exc.headers)
+    status, body = refusal_body(exc, request_language(request))
+    return JSONResponse(status_code=status, content=body, headers=exc.headers)
 
 
 async def rule_error(request: Request, exc: RuleError) -> JSONResponse:
-    body = exc.to_dict()
-    lang = request_language(request)
-    text = game_refusal_text(body, lang)
-    body["text"] = text if text is not None else render_error(body, lang)
-    return JSONResponse(status_code=422, content=body)
+    status, body = refusal_body(exc, request_language(request))
+    return JSONResponse(status_code=status, content=body)
 
 
 async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -114,22 +121,24 @@ async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
     )
 
 
+def invalid_request_body(errors: Sequence[Any], lang: str) -> dict[str, Any]:
+    """The 422 body of a request whose fields are not valid (pydantic's `errors()`): the HTTP
+    answer's, and a websocket's action's (server/routes/live.py)."""
+    return {
+        "error": "RequestValidationError",
+        "key": "error.request",
+        "message": "the request is not valid",
+        "text": gettext(lang, "error.request"),
+        # where and why, not the input echoed back (it may be large, or not encodable)
+        "detail": [
+            {"loc": [str(part)[:100] for part in e.get("loc", ())], "msg": str(e.get("msg", ""))[:200]}
+            for e in errors[:20]
+        ],
+    }
+
+
 async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-    lang = request_language(request)
-    return JSONResponse(
-        status_code=422,
-        content={
-            "error": "RequestValidationError",
-            "key": "error.request",
-            "message": "the request is not valid",
-            "text": gettext(lang, "error.request"),
-            # where and why, not the input echoed back (it may be large, or not encodable)
-            "detail": [
-                {"loc": [str(part)[:100] for part in e.get("loc", ())], "msg": str(e.get("msg", ""))[:200]}
-                for e in exc.errors()[:20]
-            ],
-        },
-    )
+    return JSONResponse(status_code=422, content=invalid_request_body(exc.errors(), request_language(request)))
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -4,6 +4,12 @@ table talk too (server/community/chat.py); with `?follow=1` the board's edits an
 too, once the views are sent (`follow` messages, server/table/screen.py; `board`, `since`: the drawing
 and the log the screen holds).
 
+The seat's actions may come over its socket too (`{"type": "act", "id": ..., "action": {...},
+"client_action_id": "..."}`): the same validation, refusals, idempotency and limits as `POST
+/api/games/{id}/actions` (routes/games.py), answered on the socket by `acted` or `refused` with
+the request's `id`. The seat and the cookie's origin were checked when the socket opened
+(`seat_of`); a seat revoked since has its sockets closed (server/table/actor.py, `take_seats`).
+
 A full view costs the server a seat's whole view: each seat has `resync_burst` at once, then
 `resync_per_minute`, for its sockets' openings and their resync/language messages. A socket
 opened over the limit is closed (1013: the screen reconnects a second later); a resync over the
@@ -18,16 +24,22 @@ from typing import Any
 
 import msgspec
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
 
+from ...engine import RuleError
 from ...i18n import gettext, normalize_language, request_language
+from .. import logs
 from ..deps import LimitsDep, RatesDep, ServiceDep, seat_of
-from ..errors import ServiceError
+from ..errors import ServiceError, invalid_request_body, refusal_body
 from ..limits import Limits, RateLimiter
 from ..table import updates
 from ..table.screen import Followed, Screen
 from ..table.service import GameService, LiveGame, Subscriber
+from .games import SubmitAction
 
 router = APIRouter()
+
+MAX_REQUEST_ID = 100  # characters of an action's request id (a string), echoed in its answer
 
 
 async def close_with_error(websocket: WebSocket, language: str, code: int, key: str, **params: Any) -> None:
@@ -91,9 +103,46 @@ class SeatSocket:
         self.rate.take((self.live.id, self.seat))  # the token that refilled meanwhile
         await self.resync()
 
+    async def act(self, data: dict[str, Any], size: int, limits: Limits) -> None:
+        """An action of the seat sent over its socket, submitted as `POST .../actions` submits it;
+        answered `acted` ({"seq", "duplicate"}, as the HTTP answer) or `refused` (the HTTP
+        refusal's status and body), with the message's `id`."""
+        request_id = data.get("id")
+        if isinstance(request_id, bool) or not isinstance(request_id, int | str):
+            request_id = None
+        elif isinstance(request_id, str):
+            request_id = request_id[:MAX_REQUEST_ID]
+        language = self.sub.language if self.sub is not None else self.language
+        answer: dict[str, Any]
+        try:
+            if size > limits.max_body_bytes:  # the HTTP route's body limit (server/limits.py)
+                raise ServiceError(413, "error.too_large", "the request is too large", limit=limits.max_body_bytes)
+            body = SubmitAction.model_validate({k: v for k, v in data.items() if k not in ("type", "id")})
+            if self.sub is None or self.sub not in self.live.subscribers:  # revoked, closing
+                raise ServiceError(403, "error.seat_revoked", "this socket's seat was taken back")
+            logs.bind_game(self.live.id)
+            logs.bind_seat(self.seat)
+            self.service.saw(self.live, self.seat)  # a sign of life, as a request is
+            result = await self.service.submit(self.live, self.seat, body.action, body.client_action_id)
+            answer = {"type": "acted", "id": request_id, **result}
+        except ValidationError as exc:
+            answer = {
+                "type": "refused",
+                "id": request_id,
+                "status": 422,
+                **invalid_request_body(exc.errors(), language),
+            }
+        except (ServiceError, RuleError) as exc:
+            status, refused = refusal_body(exc, language)
+            answer = {"type": "refused", "id": request_id, "status": status, **refused}
+        await self.websocket.send_text(msgspec.json.encode(answer).decode())
+
     async def on_text(self, text: str, limits: Limits) -> bool:
         """A message of the client; False when the socket is to close."""
         data = client_message(text)
+        if data is not None and data.get("type") == "act":
+            await self.act(data, len(text.encode()), limits)
+            return True
         if data is None or data.get("type") not in ("language", "resync"):
             return True  # not a message of the protocol: ignored
         if data["type"] == "language":  # no language or not a string: the default

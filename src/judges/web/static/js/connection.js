@@ -227,8 +227,12 @@ export async function connect() {
     + (following ? `&follow=1&board=${board.hash}&since=${logSeq}` : "");
   const socket = new WebSocket(`${scheme}://${location.host}${path}`);
   live = null;
+  if (mode === "play") {
+    socket.addEventListener("open", () => { seatSocket = socket; });
+  }
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
+    if (message.type === "acted" || message.type === "refused") { answered(message); return; }
     if (message.type === "error") { toast(message.text); return; }
     if (message.type === "chat") { receiveChat(message); return; }  // table talk: not the view's
     if (message.type === "follow") { receiveFollow(message); return; }  // the board and the log
@@ -241,6 +245,7 @@ export async function connect() {
   // Reconnect (the first message is a full view), unless the server closed for good reasons
   // (1008); too many spectators (4429): much later; the server full (4503): by asking meanwhile.
   socket.addEventListener("close", (event) => {
+    if (seatSocket === socket) { seatSocket = null; unanswered(); }
     if (event.code === FULL) { startPolling(); setTimeout(connect, RETRY_FULL_MS); return; }
     if (event.code !== 1008) setTimeout(connect, event.code === 4429 ? 30000 : 1000);
   });
@@ -273,12 +278,42 @@ function drawn(view) {
   if (sending && sending.answered && view.seq > sending.seq) released();
 }
 
-export async function act(action, control) {
-  if (sending) return;
-  const {gameId, seat, lang} = store.app;
-  sending = {key: actionKey(action), seq: store.view.seq, answered: false, timer: null};
-  press(control);
-  const body = {action: {...action, player: seat}, client_action_id: crypto.randomUUID()};
+// A seat's actions go over its open socket (`act`, answered `acted` or `refused` with the same
+// id); with no socket open, or none answering, by HTTP (POST .../actions) with the same
+// client_action_id: the server applies it once either way.
+let seatSocket = null, asked = 0;
+/** @type {Map<number, (answer: any) => void>} */
+const waiting = new Map();
+const SOCKET_ANSWER_MS = 10000;
+
+function answered(message) {
+  const done = waiting.get(message.id);
+  if (done) done(message);
+}
+
+function unanswered() {
+  for (const done of [...waiting.values()]) done(null);
+}
+
+// {ok, data} as the server answered, or null when the socket could not carry it.
+function overSocket(body) {
+  const socket = seatSocket;
+  if (!socket || socket.readyState !== WebSocket.OPEN) return Promise.resolve(null);
+  const id = ++asked;
+  return new Promise((resolve) => {
+    const done = (message) => {
+      clearTimeout(timer);
+      waiting.delete(id);
+      resolve(message && {ok: message.type === "acted", data: message});
+    };
+    const timer = setTimeout(() => done(null), SOCKET_ANSWER_MS);
+    waiting.set(id, done);
+    socket.send(JSON.stringify({type: "act", id, ...body}));
+  });
+}
+
+async function overHttp(body) {
+  const {gameId, lang} = store.app;
   let response = null;
   try {
     response = await fetch(`/api/games/${gameId}/actions?lang=${lang}`, {
@@ -286,19 +321,27 @@ export async function act(action, control) {
       body: JSON.stringify(body)});
   } catch (err) {
     toast(String(err));
+    return null;
   }
-  if (!response || !response.ok) {
-    if (response) {
-      const data = await response.json().catch(() => ({}));
-      toast(data.text || data.message || response.statusText);
-    }
+  const data = await response.json().catch(() => ({}));
+  return {ok: response.ok, data: response.ok ? data : {text: data.text || data.message || response.statusText}};
+}
+
+export async function act(action, control) {
+  if (sending) return;
+  const {seat} = store.app;
+  sending = {key: actionKey(action), seq: store.view.seq, answered: false, timer: null};
+  press(control);
+  const body = {action: {...action, player: seat}, client_action_id: crypto.randomUUID()};
+  const answer = (await overSocket(body)) || (await overHttp(body));
+  if (!answer || !answer.ok) {
+    if (answer) toast(answer.data.text || answer.data.message);
     released();
     return;
   }
-  const answer = await response.json().catch(() => ({}));
   sending.answered = true;
   // the view after it may be drawn already (the socket is often first), or soon
-  if (store.view.seq >= (answer.seq ?? sending.seq + 1)) released();
+  if (store.view.seq >= (answer.data.seq ?? sending.seq + 1)) released();
   else sending.timer = setTimeout(released, 8000);  // a view lost on the way: the controls come back
 }
 
