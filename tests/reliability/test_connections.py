@@ -20,6 +20,7 @@ import httpx
 import pytest
 import websockets
 
+from judges.server.connections import READ_SPREAD, read_deadline
 from server_process import Server
 
 pytestmark = pytest.mark.timeout(180)
@@ -90,11 +91,22 @@ def test_idle_connections_no_longer_answer_503_to_everyone(serve):
         assert len(held) >= 250
         assert fresh_requests(server.base, 10) == [200] * 10
         # the headers never finished: every such connection is closed once its time is up
-        time.sleep(3.5)
+        time.sleep(3 * (1 + READ_SPREAD) + 0.5)
         assert sum(closed_by_server(s) for s in held) == len(held)
     finally:
         for s in held:
             s.close()
+
+
+def test_connections_opened_together_are_not_all_closed_together():
+    """Before: 4,000 connections that never finished their headers, opened in two seconds, were
+    closed in the same two seconds of every ten (their deadline the same `read_seconds`), and
+    reopened at once by their client: 2,000 a second while the players' requests waited. A
+    deadline is now drawn between `read_seconds` and half as long again, for each connection."""
+    deadlines = [read_deadline(10.0) for _ in range(400)]
+    assert all(10.0 <= d <= 10.0 * (1 + READ_SPREAD) for d in deadlines)
+    assert max(deadlines) - min(deadlines) > 10.0 * READ_SPREAD / 2  # spread, not one moment
+    assert len({round(d, 3) for d in deadlines}) > 100
 
 
 def test_one_address_holds_at_most_its_share_and_its_oldest_idle_give_way(serve):

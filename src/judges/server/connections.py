@@ -8,8 +8,9 @@ every request. Here the HTTP protocol and the websocket protocol of uvicorn are 
 (`Gate.protocols`) to keep their own accounts:
 
 - **A request is read in time.** From the moment a connection opens (or its previous answer
-  was sent) its next request, headers and body, must arrive whole within `read_seconds`;
-  sending a byte now and then does not extend it. Past it the connection is closed.
+  was sent) its next request, headers and body, must arrive whole within `read_seconds` (and
+  up to half as long again, drawn for each connection: `read_deadline`); sending a byte now
+  and then does not extend it. Past it the connection is closed.
 - **HTTP connections** (`max_connections`, `JUDGES_MAX_CONNECTIONS`) and **websockets**
   (`max_sockets`, `JUDGES_MAX_SOCKETS`) are counted apart: the websockets of the tables never
   keep a request out.
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import random
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +55,18 @@ from .table import updates
 
 FULL_CODE = 4503  # a websocket closed because the server holds as many as it may: try later
 REFUSED_SECONDS = 1.0  # a connection refused may still send its request, for a clear answer
+# A connection's time to send its request is `read_seconds` and up to this much of it again,
+# drawn for each deadline: thousands of connections opened at once (a slowloris client) were
+# all closed at the same moment, reopened at once and closed together again every
+# `read_seconds`, 2,000 a second for two seconds in ten, while the players' requests waited.
+# Drawn apart, their closing spreads out over the cycles and the event loop serves the
+# players' requests in between.
+READ_SPREAD = 0.5
+
+
+def read_deadline(read_seconds: float) -> float:
+    """The seconds a connection has from now to send its next request, whole."""
+    return read_seconds * (1 + READ_SPREAD * random.random())
 
 
 @dataclass(frozen=True)
@@ -254,7 +268,7 @@ class GuardedHttp(HttpToolsProtocol):
         self.server_app = self.app  # the application, which a refused connection's probe still reaches
         self.limit_concurrency = None  # the gate's accounts replace uvicorn's
         # a refused connection gets a second to ask, then its answer (it holds a descriptor)
-        self._arm(REFUSED_SECONDS if self.refusal is not None else self.gate.limits.read_seconds)
+        self._arm(REFUSED_SECONDS if self.refusal is not None else read_deadline(self.gate.limits.read_seconds))
 
     def _arm(self, seconds: float) -> None:
         self._disarm()
@@ -299,7 +313,7 @@ class GuardedHttp(HttpToolsProtocol):
         super().on_response_complete()
         if not self.transport.is_closing() and not self.pipeline:
             self.gate.set_idle(self, True)
-            self._arm(self.gate.limits.read_seconds)
+            self._arm(read_deadline(self.gate.limits.read_seconds))
 
     def handle_websocket_upgrade(self) -> None:
         self._disarm()
