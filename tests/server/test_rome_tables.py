@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 
+import msgspec
 import pytest
 from fastapi.testclient import TestClient
 
@@ -183,7 +184,6 @@ def test_the_routes_rome_has_not_answer_not_in_game(client):
         "review": client.get(f"/api/games/{game_id}/review", headers=headers),
         "world_map": client.get(f"/api/games/{game_id}/board.svg"),
         "world_map ": client.get(f"/api/games/{game_id}/world"),
-        "replay": client.get(f"/api/games/{game_id}/replay"),
         "undo": client.post(
             f"/api/games/{game_id}/actions", headers=headers, json={"action": {"type": "undo", "player": 0}}
         ),
@@ -413,6 +413,40 @@ def test_a_seat_left_to_the_takeover_bot_is_played_by_romes_neutral_bot(client):
     assert seen["seats"][0]["away"] is False
     assert [e["key"] for e in seen["seat_events"]][-2:] == ["notification.seat_bot", "notification.seat_back"]
     assert all(e["title"] for e in seen["seat_events"])
+
+
+def test_a_finished_rome_table_is_replayed_from_its_seed_and_actions_every_hand_shown(client):
+    """`GET /replay` (capability replay): refused while the game runs; once over, the game after
+    any step as its options (the seed) and its first actions rebuild it, every faction's hand and
+    treasury shown, the log the report up to there, the steps where each turn and phase begins."""
+    from judges.rome.engine.actions import action_to_dict
+    from judges.rome.engine.game import RomeGame
+    from judges.rome.engine.state import RomeOptions
+
+    data = create(client, rules={"wars_lose_game": 1})
+    game_id, token = data["id"], data["seats"][0]["token"]
+    running = client.get(f"/api/games/{game_id}/replay")
+    assert running.status_code == 409 and running.json()["key"] == "error.not_over"
+    assert client.post(f"/api/games/{game_id}/seat/away", headers={"X-Seat-Token": token}).status_code == 200
+    end = wait_for_seat(client, game_id, token, seat=-1, timeout=60)
+    engine = client.app.state.service.games[game_id].game
+    actions = [action_to_dict(a) for a in engine.log]
+    whole = client.get(f"/api/games/{game_id}/replay", params={"lang": "es"}).json()
+    assert whole["replay"]["step"] == whole["replay"]["steps"] == len(actions) == end["seq"] > 10
+    assert whole["ending"] == end["ending"] and [s["name"] for s in whole["seats"]] == ["Ada", "Facción 2", "Facción 3"]
+    assert len(whole["log"]) == len(engine.state.report)
+    phases = whole["replay"]["phases"]
+    assert phases[0] == 0 and phases == sorted(set(phases)) and len(phases) > 3
+    assert whole["replay"]["rounds"]["1"] in phases
+    options = msgspec.convert(client.app.state.service.store.load(game_id).options, RomeOptions)
+    for step in (0, 7, len(actions) // 2, len(actions)):
+        replayed = RomeGame.replay(options, actions[:step]).state
+        at = client.get(f"/api/games/{game_id}/replay", params={"step": step}).json()
+        assert at["replay"]["step"] == step
+        assert at["state"]["factions"] == msgspec.to_builtins(replayed.factions)  # every hand shown
+        assert (at["state"]["turn"], at["state"]["phase"]) == (replayed.turn, replayed.phase)
+        assert [e["key"] for e in at["log"]] == [e.key for e in replayed.report]
+        assert at["state"]["deck"] == len(replayed.deck) and "report" not in at["state"]
 
 
 def test_a_finished_rome_table_is_exported_verified_and_never_rated(client):

@@ -4,6 +4,7 @@ lobby and its open seats, spectators, replays; and a seat's socket that falls be
 from __future__ import annotations
 
 import asyncio
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import msgspec
@@ -74,6 +75,24 @@ def test_a_running_game_is_not_replayed(client):
     game = create(client, OPEN_TABLE)
     response = client.get(f"/api/games/{game['id']}/replay")
     assert response.status_code == 409
+
+
+def test_a_finished_judges_and_kings_game_is_replayed_with_its_board_and_log_up_to_the_step(client):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
+    response = client.post("/api/games", json={"seats": seats, "seed": 7, "round_limit": 1})
+    game_id, token = response.json()["id"], response.json()["token"]
+    assert client.post(f"/api/games/{game_id}/seat/away", headers={"X-Seat-Token": token}).status_code == 200
+    deadline = time.time() + 60
+    while not client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()["ending"]:
+        assert time.time() < deadline, "the bots never finished the game"
+        time.sleep(0.05)
+    whole = client.get(f"/api/games/{game_id}/replay").json()
+    steps = whole["replay"]["steps"]
+    assert whole["replay"]["step"] == steps == len(whole["log"]) > 5 and whole["replay"]["phases"][0] == 0
+    at = client.get(f"/api/games/{game_id}/replay", params={"step": 5, "lang": "es"}).json()
+    assert at["replay"]["step"] == 5 and [e["seq"] for e in at["log"]] == list(range(5))
+    assert at["board_svg"].startswith("<svg") and at["language"] == "es"
+    assert all(isinstance(p["hand"], list) for p in at["state"]["players"])  # every hand shown
 
 
 def test_a_socket_that_falls_behind_is_dropped_and_its_next_one_gets_the_whole_view(tmp_path):

@@ -182,12 +182,13 @@ ROME: GameDef[Action, RomeView] = GameDef(
 
 class RomeServed:
     """*Republic of Rome* as the server hosts it (games/served.py): of the capabilities the server
-    grew for Judges & Kings, its log (the report in words, server/games/rome/kit.py)."""
+    grew for Judges & Kings, its log (the report in words) and a finished game's replay
+    (server/games/rome/kit.py)."""
 
     name = "rome"
     min_players = DEFAULT_ROME_RULES.min_players
     max_players = DEFAULT_ROME_RULES.max_players
-    capabilities: frozenset[str] = frozenset({"action_log"})
+    capabilities: frozenset[str] = frozenset({"action_log", "replay"})
     view_type = RomeViewType
 
     @property

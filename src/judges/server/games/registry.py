@@ -62,6 +62,13 @@ class TableKit(Protocol):
         """Where the game is, in the reader's words, for a notice: "round 3, Movement"."""
         ...
 
+    def replay(
+        self, live: Any, game: Any, where: dict[str, Any], language: str, table_options: dict[str, Any]
+    ) -> bytes:
+        """A finished table's game replayed to `game` (`where`: {"step", "steps", "rounds",
+        "phases"}) as `GET /api/games/{id}/replay` answers it (JSON): every hand shown, the log up
+        to the step. `live`: the table; `table_options`: its options as the seats' views show them."""
+
     def log(self, game: Any, names: dict[int, str], language: str, since: int = -1) -> dict[str, Any]:
         """The table's log in `language` after entry `since` (`GET /api/games/{id}/log`):
         `{"seq": the number of entries, "entries": [{"seq": its index, "text", ...}]}`; public

@@ -15,8 +15,6 @@ from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
 from ...i18n import normalize_language, request_language
-from ...render.board import describe_board
-from ...render.svg import board_svg
 from ..community import lobby as lobby_rows
 from ..deps import RatesDep, ServiceDep, rate_limited
 from ..errors import ServiceError
@@ -28,7 +26,7 @@ from ..table import seats as seat_keys
 from ..table.played import DEFAULT_GAME, require_capability
 from ..table.screen import Screen
 from ..table.tables import SPECTATOR, reading
-from ..table.views import log_entries, public_payload
+from ..table.views import public_payload
 from .live import client_message, close_with_error
 
 router = APIRouter()
@@ -304,7 +302,8 @@ async def replay(
     lang: str | None = None,
 ) -> Response:
     """A finished game at `step` (default: the end), every hand shown; the steps where each
-    round and each phase begins; the board and the log up to that step."""
+    round and each phase begins; the log up to that step; as each game shows it (`TableKit.replay`:
+    Judges & Kings' with its board)."""
     _limited(request)
     live = await service.get(game_id)
     require_capability(live.served, "replay")
@@ -317,12 +316,6 @@ async def replay(
         at = total if step is None else max(0, min(step, total))
         options = {**stored.options, **msgspec.to_builtins(live.game.state.options)}
         game, rounds, phases = await asyncio.to_thread(screen.replays.game_at, live, options, at)
-        entries = [e for e in log_entries(live, language) if e["seq"] < at]
-        names = live.names()
-    payload = wire.ReplayView(
-        **msgspec.structs.asdict(public_payload(live, language, game, reveal=True, **screen.table_options(live))),
-        replay=wire.ReplayStep(step=at, steps=total, rounds=rounds, phases=phases),
-        board_svg=board_svg(describe_board(game.world, game.state, language), language, names),
-        log=entries,
-    )
-    return Response(wire.encode(payload), media_type="application/json")
+        where = {"step": at, "steps": total, "rounds": rounds, "phases": phases}
+        body = live.kit.replay(live, game, where, language, screen.table_options(live))
+    return Response(body, media_type="application/json")

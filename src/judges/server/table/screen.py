@@ -34,7 +34,6 @@ from typing import Any
 from ...engine import Game
 from ...render.board import SEAT_COLOURS, describe_board
 from ...render.svg import board_svg
-from ...verify import new_game
 from ..limits import Limits
 from . import textdelta
 from .tables import SERVER_OPTIONS, SPECTATOR, LiveGame, Subscriber
@@ -53,21 +52,23 @@ class Replays:
 
     def __init__(self) -> None:
         # game id -> (kept positions, the step at which each round begins, each phase's)
-        self.kept: OrderedDict[str, tuple[list[Game], dict[str, int], list[int]]] = OrderedDict()
+        self.kept: OrderedDict[str, tuple[list[Any], dict[str, int], list[int]]] = OrderedDict()
 
-    def game_at(self, live: LiveGame, options: dict[str, Any], step: int) -> tuple[Game, dict[str, int], list[int]]:
-        """The game after `step` actions, the step at which each round begins, and the steps at
-        which a new phase begins (a round's or a phase's first step: where "step by phase" stops)."""
+    def game_at(self, live: LiveGame, options: dict[str, Any], step: int) -> tuple[Any, dict[str, int], list[int]]:
+        """The game (the engine's own object, whichever game the table plays) after `step`
+        actions, the step at which each round (Rome: turn) begins, and the steps at which a new
+        phase begins (a round's or a phase's first step: where "step by phase" stops)."""
         if live.id not in self.kept:
-            position = options.get("position")
-            game = new_game({k: v for k, v in options.items() if k not in SERVER_OPTIONS}, position)
-            checkpoints, rounds, phases = [game.clone()], {str(game.state.round): 0}, [0]
-            where = (game.state.round, game.state.phase)
+            kit = live.kit
+            game = kit.new({k: v for k, v in options.items() if k not in SERVER_OPTIONS}, options.get("position"))
+            checkpoints, rounds, phases = [game.clone()], {str(kit.wrap(game).progress): 0}, [0]
+            where = (kit.wrap(game).progress, kit.phase(game))
             for seq, action in enumerate(live.game.log, start=1):
                 game.apply(action)
-                rounds.setdefault(str(game.state.round), seq)
-                if (game.state.round, game.state.phase) != where:
-                    where = (game.state.round, game.state.phase)
+                now = (kit.wrap(game).progress, kit.phase(game))
+                rounds.setdefault(str(now[0]), seq)
+                if now != where:
+                    where = now
                     phases.append(seq)
                 if seq % REPLAY_CHECKPOINT == 0:
                     checkpoints.append(game.clone())

@@ -97,6 +97,24 @@ class JudgesKit:
 
         return {"seq": len(game.log), "entries": log_entries(game, names, language, since)}
 
+    def replay(
+        self, live: Any, game: Game, where: dict[str, Any], language: str, table_options: dict[str, Any]
+    ) -> bytes:
+        """The replay's answer (server/games/judges/wire.py, `ReplayView`): the public view with
+        every hand shown, the board drawing, and the log's actions before the step."""
+        from ....render.board import describe_board
+        from ....render.svg import board_svg
+        from ...table.views import log_entries, public_payload
+        from . import wire
+
+        payload = wire.ReplayView(
+            **msgspec.structs.asdict(public_payload(live, language, game, reveal=True, **table_options)),
+            replay=wire.ReplayStep(**where),
+            board_svg=board_svg(describe_board(game.world, game.state, language), language, live.names()),
+            log=[e for e in log_entries(live, language) if e["seq"] < where["step"]],
+        )
+        return wire.encode(payload)
+
     def export(self, game: Any, stored_options: dict[str, Any], game_id: str) -> dict[str, Any]:
         from ....verify import build_export
 

@@ -88,6 +88,37 @@ class RomeKit:
         ]
         return {"seq": len(report), "entries": entries}
 
+    def replay(
+        self, live: Any, game: Any, where: dict[str, Any], language: str, table_options: dict[str, Any]
+    ) -> bytes:
+        """The replay's answer: the game after `where["step"]` actions with every faction's hand,
+        treasury and ballot shown (the game is over), and its log up to there (the report then).
+        `where`: the step, the steps, the step at which each turn begins (`rounds`) and each phase
+        (`phases`). The deck stays its size, as in a view.
+
+            {"game": "rome", "game_id", "seats": [{"seat", "name"}], "replay": where,
+             "ending", "winners", "state": {...the view, everything shown}, "log": [...]}"""
+        from ....rome.engine.view import player_view
+
+        state = game.state
+        shown = player_view(state, None)
+        shown["factions"] = msgspec.to_builtins(state.factions)
+        shown["scratch"] = msgspec.to_builtins(state.scratch)  # the ballots of a vote under way
+        del shown["report"]  # the log carries it
+        names = self.names_for(live.names(), language)
+        result = state.result
+        payload = {
+            "game": self.name,
+            "game_id": live.id,
+            "seats": [{"seat": seat, "name": name} for seat, name in names.items()],
+            "replay": where,
+            "ending": result.ending if result is not None else None,
+            "winners": list(result.winners) if result is not None else [],
+            "state": shown,
+            "log": self.log(game, live.names(), language)["entries"],
+        }
+        return msgspec.json.encode(payload)
+
     def names_for(self, names: dict[int, str], language: str) -> dict[int, str]:
         """The seats' names as a reader of `language` reads them: a name the game gave an unnamed
         seat (`seat_name`, in its creator's language) in the reader's; a player's own as it is."""
