@@ -256,6 +256,19 @@ def test_the_views_notifications_are_the_report_in_the_readers_language(client):
     assert "report" not in view(client, game_id, token)["state"]
 
 
+def test_the_views_notifications_name_each_faction_as_the_log_does(client):
+    """A faction by its seat's name: a player's own ("Ada"), an unnamed seat's in the reader's
+    words ("Facción 2"), for a seat and a spectator alike; the same lines as the log's."""
+    data = create(client, seats=[{"kind": "human", "name": "Ada"}, {"kind": "human"}, {"kind": "human"}])
+    game_id, token = data["id"], data["seats"][0]["token"]  # three humans: nothing moves
+    seen = view(client, game_id, token, lang="es")["notifications"]
+    watched = client.get(f"/api/games/{game_id}/spectate", params={"lang": "es"}).json()["notifications"]
+    log = client.get(f"/api/games/{game_id}/log", params={"lang": "es"}).json()["entries"]
+    assert seen == watched and [n["text"] for n in seen] == [e["text"] for e in log[-len(seen) :]]
+    by_faction = {n["params"]["faction"]: n["text"] for n in seen if "faction" in n["params"]}
+    assert "Ada" in by_faction[0] and "Facción 2" in by_faction[1] and "Facción 3" in by_faction[2]
+
+
 def test_a_seats_socket_gets_a_full_view_then_deltas_that_rebuild_it(client):
     """Three humans: nothing moves but the actions sent here. After each, the socket's deltas
     applied to what it holds give the seat's whole view, byte for byte as JSON decodes it."""

@@ -126,16 +126,13 @@ def latest_note(live: Any) -> int:
 
 def notes(live: Any, language: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
     """The game's report lines after id `after` (the latest `limit`), rendered from their message
-    keys in `language` (the game's default language if it has not this one), and the latest id.
-    The report is public: every seat and spectator reads the same lines."""
+    keys in `language` (the game's default language if it has not this one) as its log renders
+    them (`TableKit.log`: a faction by its seat's name), and the latest id. The report is public:
+    every seat and spectator reads the same lines."""
     report = live.game.state.report
-    served = live.served
-    lang = language if language in served.languages else served.languages[0]
     start = max(after + 1, len(report) - limit, 0)
-    out = [
-        {"id": i, "key": e.key, "params": dict(e.params), "text": served.render(e.key, e.params, lang)}
-        for i, e in enumerate(report[start:], start)
-    ]
+    lines = live.kit.log(live.game, live.names(), language, start - 1)["entries"]
+    out = [{"id": e["seq"], "key": e["key"], "params": e["params"], "text": e["text"]} for e in lines]
     return out, max(after, len(report) - 1)
 
 
