@@ -43,9 +43,9 @@ def test_every_game_is_served_and_declares_known_capabilities(name: str) -> None
     assert (served.min_players, served.max_players) == (GAMES[name].min_players, GAMES[name].max_players)
 
 
-def test_only_judges_and_kings_has_the_capabilities_the_server_grew_for_it() -> None:
+def test_judges_and_kings_has_every_capability_and_rome_its_log_and_replay() -> None:
     assert SERVED["judges"].capabilities == CAPABILITIES
-    assert SERVED["rome"].capabilities == frozenset()
+    assert SERVED["rome"].capabilities == frozenset({"action_log", "replay"})
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
