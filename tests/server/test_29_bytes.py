@@ -44,6 +44,24 @@ def test_29_9_http_answers_are_gzipped(client):
     assert "content-encoding" not in plain.headers and plain.text.startswith("<svg")
 
 
+def test_29_9_json_answers_are_gzipped_at_the_fastest_level_the_drawing_at_level_6(client):
+    """A seat's view, read again and again by a polling client, costs the server its gzip each
+    time: JSON at level 1 (the gzip header's XFL byte 4), the drawing and pages at level 6 (0)."""
+    data = client.post("/api/games", json={"seats": SEATS, "seed": 3}).json()
+    headers = {"Accept-Encoding": "gzip", "X-Seat-Token": data["token"]}
+    for path, level_flag in (
+        (f"/api/games/{data['id']}/view", 4),
+        (f"/api/games/{data['id']}/world", 4),
+        (f"/api/games/{data['id']}/board.svg", 0),
+        ("/", 0),
+    ):
+        with client.stream("GET", path, headers=headers) as raw:
+            assert raw.headers.get("content-encoding") == "gzip", path
+            body = b"".join(raw.iter_raw())
+        assert body[:2] == b"\x1f\x8b" and body[8] == level_flag, path
+        assert len(gzip.decompress(body)) > len(body), path
+
+
 def test_29_9_the_body_middlewares_still_refuse_under_compression(client):
     headers = {"Accept-Encoding": "gzip", "Content-Type": "application/json"}
     not_json = client.post("/api/games", content=b'{"seats": NaN}', headers=headers)

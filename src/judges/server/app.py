@@ -16,7 +16,9 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.middleware.gzip import GZipMiddleware
+from starlette.datastructures import Headers
+from starlette.middleware.gzip import GZipMiddleware, GZipResponder
+from starlette.types import Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ..manual import manual_router
@@ -42,9 +44,42 @@ from .upkeep import install as install_upkeep
 # is 700): serving an action allocates thousands of short-lived objects.
 GC_THRESHOLDS = (20_000, 20, 20)
 # Answers of at least this many bytes are gzipped for a client that accepts it; level 6: the
-# board drawing (~100 KiB) shrinks ~7x for a fraction of level 9's CPU.
+# board drawing (~100 KiB) shrinks ~7x for a fraction of level 9's CPU. JSON answers (a seat's
+# view, read again and again by polling clients) at level 1: ~2.5x less CPU than level 6 for
+# ~10-15 % more bytes; compressing views was the largest part of the event loop's work under a
+# flood of requests once their notifications were kept rendered (docs/reliability.md).
 GZIP_MINIMUM = 500
 GZIP_LEVEL = 6
+GZIP_JSON_LEVEL = 1
+
+
+class _Leveled(GZipResponder):
+    """Starlette's gzip responder, at GZIP_JSON_LEVEL for a JSON answer (its compressor is made
+    at the first body, once the answer's type is known)."""
+
+    async def send_with_compression(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            media = Headers(raw=message.get("headers", [])).get("content-type", "")
+            if media.startswith("application/json"):
+                self.compresslevel = GZIP_JSON_LEVEL
+        await super().send_with_compression(message)
+
+
+class LeveledGZip(GZipMiddleware):
+    """Starlette's GZipMiddleware, JSON answers at GZIP_JSON_LEVEL, the others at its level."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or "gzip" not in Headers(scope=scope).get("Accept-Encoding", ""):
+            await super().__call__(scope, receive, send)
+            return
+        responder = _Leveled(
+            self.app,
+            self.minimum_size,
+            compresslevel=self.compresslevel,
+            thread_minimum_size=self.thread_minimum_size,
+            exclude_content_types=self.exclude_content_types,
+        )
+        await responder(scope, receive, send)
 
 
 def settle_memory() -> None:
@@ -69,7 +104,7 @@ def _middlewares(app: FastAPI, limits: Limits) -> None:
     app.add_middleware(StrictJSON, refuse=not_json)  # inside the size limit: reads a bounded body
     app.add_middleware(BodySizeLimit, max_bytes=limits.max_body_bytes, refuse=too_large)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
+    app.add_middleware(LeveledGZip, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
     if limits.trusted_proxies:
         # Outermost: the client's address (every per-address limit) and scheme are taken from
         # X-Forwarded-For/-Proto only when the peer is a configured proxy (server/limits.py).
