@@ -67,9 +67,11 @@ setup(name="judges-compiled", ext_modules=mypycify(files, opt_level="3", target_
 PY
 (
     cd "$SRC"
+    built=0
     JUDGES_COMPILE="${files[*]}" "$PYTHON" "$BUILD/setup.py" build_ext --inplace \
-        --build-temp "$BUILD/temp" --build-lib "$BUILD/lib" >"$BUILD/build.log" 2>&1
+        --build-temp "$BUILD/temp" --build-lib "$BUILD/lib" >"$BUILD/build.log" 2>&1 || built=$?
     rm -rf mypyc-c  # the generated C (kept under src/ while it builds: the objects' paths follow it)
+    exit "$built"  # (the build's status: under `||`, `set -e` stops nothing in here)
 ) || {
     tail -30 "$BUILD/build.log"
     cp "$BUILD/build.log" "$BUILD.log" 2>/dev/null || true  # kept: the build's folder is removed

@@ -353,9 +353,15 @@ def test_action_pool_is_the_maps_and_bounded(monkeypatch):
     assert a.clone()._ctx.actions is a._ctx.actions
     pool = interned.ActionPool()
     monkeypatch.setattr(interned, "POOL_ROWS", 2)
-    rows = [pool.moves_row(0, gid, world) for gid in range(5)]
-    assert pool.moves_row(0, 1, world) is rows[1]  # kept
-    assert pool.moves_row(0, 4, world) == rows[4] and pool.moves_row(0, 4, world) is not rows[4]  # not kept
+    rows = [pool.moves(0, gid, (3, 7), world) for gid in range(5)]
+    assert all(a is b for a, b in zip(pool.moves(0, 1, (3, 7), world), rows[1], strict=True))  # kept
+    again = pool.moves(0, 4, (3, 7), world)
+    assert again == rows[4] and again[0] is not rows[4][0]  # not kept
+    hexes = world.hexes
+    assert pool.moves(0, 1, (7, 0, 3), world) == [
+        Move(player=0, general=1, q=hexes[h].q, r=hexes[h].r) for h in (7, 0, 3)
+    ]
+    assert pool.moves(0, 1, (7,), world)[0] is rows[1][1]  # each Move built once, when first asked for
     for gid in range(5):
         pool.troops(1, gid)
         pool.placed_buys(gid, world.settlements[gid].name)

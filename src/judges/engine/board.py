@@ -5,6 +5,8 @@ Nothing here changes the state.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..world import World
 from .state import CANAANITES, GameState, General
 
@@ -63,7 +65,7 @@ def settlement_controller(state: GameState, world: World, settlement: int) -> in
     return hex_controller(state, world, world.settlements[settlement].hex)
 
 
-_CONTESTED = -2
+_CONTESTED: Final = -2
 
 
 def control_map(state: GameState, world: World) -> list[int | None]:
@@ -73,11 +75,12 @@ def control_map(state: GameState, world: World) -> list[int | None]:
     by_hex: dict[int, int] = {}  # hex -> the one owner of free generals there, or _CONTESTED
     for g in state.generals.values():
         if g.captor is None:
-            previous = by_hex.get(g.hex)
+            here, owner = g.hex, g.owner
+            previous = by_hex.get(here)
             if previous is None:
-                by_hex[g.hex] = g.owner
-            elif previous != g.owner:
-                by_hex[g.hex] = _CONTESTED
+                by_hex[here] = owner
+            elif previous != owner:
+                by_hex[here] = _CONTESTED
     hexes, settlements = world.hexes, state.settlements
     for hex_index, owner in by_hex.items():
         s_index = hexes[hex_index].settlement

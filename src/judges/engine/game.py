@@ -192,11 +192,11 @@ class Game:
         if type(action) is Undo:
             return self._undo(action)
         kind = KIND_OF_ACTION[type(action)]
-        pending = self.state.pending
-        if len(pending) == 1 and pending[0].player == action.player and pending[0].kind == kind.name:
-            decision = pending[0]  # the usual case; the action came from this decision's list
-        else:
-            decision = self._find_decision(action)
+        state = self.state
+        pending = state.pending
+        decision = pending[0] if len(pending) == 1 else None
+        if decision is None or decision.player != action.player or decision.kind != kind.name:
+            decision = self._find_decision(action)  # else the usual case: the action came from this decision's list
         start = len(self.notifications)
         run = self._run_of(action, start) if self.undoable else None
         ctx = self._ctx
@@ -208,7 +208,6 @@ class Game:
         self.log.append(action)
         if self.undoable:
             self._ran(action, run)
-        state = self.state
         if (not state.pending and state.ending is None) or ctx.outbox:  # else advance() has nothing to do
             self.advance()
             return self.notifications[start:]

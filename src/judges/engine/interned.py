@@ -10,11 +10,13 @@ each kind; a row past that is built each time it is asked for, never kept.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..world import World
-from .actions import Buy, EndTurn, LeaveTroops, Move, TakeTroops
+from .actions import Action, Buy, EndTurn, LeaveTroops, Move, TakeTroops
 
 POOL_ROWS = 4096  # rows kept of each kind per map (6 seats x 100 generals of moves fit with room)
-TROOP_ROW = 12  # troop counts kept ready per (seat, general); larger ones are built each time
+TROOP_ROW: Final = 12  # troop counts kept ready per (seat, general); larger ones are built each time
 PLACED = ("troop", "development", "wall", "general")  # what a settlement can receive, in listing order
 
 
@@ -26,12 +28,19 @@ def leave_troops(seat: int, gid: int, n: int) -> list[LeaveTroops]:
     return [LeaveTroops(player=seat, general=gid, count=c) for c in range(1, n + 1)]
 
 
+def _move(row: list[Move | None], seat: int, gid: int, h: int, world: World) -> Move:
+    """A general's Move to hex `h`, kept in his row."""
+    target = world.hexes[h]
+    move = row[h] = Move(player=seat, general=gid, q=target.q, r=target.r)
+    return move
+
+
 class ActionPool:
     __slots__ = ("_end", "_moves", "_troops", "_buys")
 
     def __init__(self) -> None:
         self._end: dict[int, EndTurn] = {}
-        self._moves: dict[tuple[int, int], tuple[Move, ...]] = {}
+        self._moves: dict[tuple[int, int], list[Move | None]] = {}
         self._troops: dict[tuple[int, int], tuple[list[TakeTroops], list[LeaveTroops]]] = {}
         self._buys: dict[tuple[int, str], tuple[Buy, ...]] = {}
 
@@ -41,14 +50,17 @@ class ActionPool:
             end = self._end[seat] = EndTurn(player=seat)
         return end
 
-    def moves_row(self, seat: int, gid: int, world: World) -> tuple[Move, ...]:
-        """General `gid` of `seat`: his Move to each hex of the map, by hex."""
+    def moves(self, seat: int, gid: int, hexes: tuple[int, ...], world: World) -> list[Action]:
+        """General `gid` of `seat`: his Move to each of `hexes` (a fresh list). His row holds his
+        Move to each hex of the map, by hex, each built when first asked for: a general reaches
+        a part of the map only, and a row of every hex cost more to build than the games spent
+        listing moves."""
         row = self._moves.get((seat, gid))
         if row is None:
-            row = tuple(Move(player=seat, general=gid, q=h.q, r=h.r) for h in world.hexes)
+            row = [None] * len(world.hexes)
             if len(self._moves) < POOL_ROWS:
                 self._moves[seat, gid] = row
-        return row
+        return [row[h] or _move(row, seat, gid, h, world) for h in hexes]
 
     def troops(self, seat: int, gid: int) -> tuple[list[TakeTroops], list[LeaveTroops]]:
         """The first TROOP_ROW troops general `gid` may take, and leave."""

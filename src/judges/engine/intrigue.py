@@ -223,12 +223,19 @@ def revolt_targets(ctx: Ctx, seat: int) -> list[int]:
     controls a settlement."""
     state, world = ctx.state, ctx.world
     settlements, places = state.settlements, world.settlements
-    # the standing garrisons: the regions of `seat`'s, the other players'
-    held = [(s, st.owner) for s, st in enumerate(settlements) if st.owner is not None and not st.razed]
-    candidates = [s for s, owner in held if owner != seat and owner != CANAANITES]
+    # the standing garrisons: `seat`'s (their regions), the other players'
+    mine: list[int] = []
+    candidates: list[int] = []
+    for s, st in enumerate(settlements):
+        owner = st.owner
+        if owner is not None and not st.razed:
+            if owner == seat:
+                mine.append(s)
+            elif owner != CANAANITES:
+                candidates.append(s)
     if not candidates:
         return []
-    my_regions = {places[s].region for s, owner in held if owner == seat}
+    my_regions = {places[s].region for s in mine}
     # (hex, owner) of every free general; `seat` also controls the settlements without a
     # garrison where only its free generals stand (control_map's rules)
     stands = {(g.hex, g.owner) for g in state.generals.values() if g.captor is None}

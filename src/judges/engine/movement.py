@@ -42,17 +42,15 @@ def contact_hexes(ctx: Ctx, seat: int, others: set[int] | None = None) -> set[in
     if others is None:
         others = {g.hex for g in state.generals.values() if g.owner != seat and g.captor is None}
     out = set(others)
-    places = world.settlements
-    out.update(
-        [
-            places[i].hex
-            for i, s in enumerate(state.settlements)
-            if s.owner is not None and s.owner != seat and not s.razed
-        ]
-    )
+    places, settlements = world.settlements, state.settlements
+    for i, s in enumerate(settlements):
+        owner = s.owner
+        if owner is not None and owner != seat and not s.razed:
+            out.add(places[i].hex)
     for pair in state.invaders:
-        if pair.at >= 0 and not state.settlements[pair.at].razed:
-            out.add(world.settlements[pair.at].hex)
+        at = pair.at
+        if at >= 0 and not settlements[at].razed:
+            out.add(places[at].hex)
     return out
 
 
@@ -166,11 +164,17 @@ class TurnFacts:
     __slots__ = ("contact", "others", "sealed", "map", "moves", "segments", "listing", "movers")
 
     def __init__(self, ctx: Ctx, seat: int) -> None:
-        state = ctx.state
-        # the seat's free generals in id order (no Movement action frees, captures or adds one)
-        self.movers = [g.id for g in state.generals.values() if g.owner == seat and g.captor is None]
-        # hexes of the other players' free generals (a settlement there without a garrison is contested)
-        self.others = {g.hex for g in state.generals.values() if g.owner != seat and g.captor is None}
+        # the seat's free generals in id order (no Movement action frees, captures or adds one),
+        # and the hexes of the other players' free generals (a settlement there without a
+        # garrison is contested)
+        self.movers: list[int] = []
+        self.others: set[int] = set()
+        for g in ctx.state.generals.values():
+            if g.captor is None:
+                if g.owner == seat:
+                    self.movers.append(g.id)
+                else:
+                    self.others.add(g.hex)
         self.contact = contact_hexes(ctx, seat, self.others)
         self.sealed = desert_sealed(ctx)
         self.map = map_moves(ctx.world, ctx.rules)
@@ -183,38 +187,43 @@ class TurnFacts:
 
     def reach(self, ctx: Ctx, g: General) -> tuple[dict[int, int], tuple[int, ...]]:
         """The hexes a free general of the seat can reach (hex -> cost) and those hexes in order."""
-        points = ctx.state.move_points.get(g.id, 0)
-        known = self.moves.get(g.id)
-        if known is not None and known[0] == g.hex and known[1] == points:
+        gid, here = g.id, g.hex
+        points = ctx.state.move_points.get(gid, 0)
+        known = self.moves.get(gid)
+        if known is not None and known[0] == here and known[1] == points:
             return known[2], known[3]
-        best, order = self.map.reach(g.hex, points, self.contact, self.sealed) if points > 0 else ({}, ())
-        self.moves[g.id] = (g.hex, points, best, order)
+        best, order = self.map.reach(here, points, self.contact, self.sealed) if points > 0 else ({}, ())
+        self.moves[gid] = (here, points, best, order)
         return best, order
 
     def actions(self, ctx: Ctx, g: General) -> list[Action]:
         """The legal actions of one free general of the seat, in a fixed order: moves (by hex),
         troops taken, troops left, the Ark picked up or dropped."""
-        known = self.segments.get(g.id)
+        gid = g.id  # (each field read once: a read of the state's fields is a look-up when compiled)
+        known = self.segments.get(gid)
         if known is not None:
             return known
-        state = ctx.state
-        s_index = ctx.world.hexes[g.hex].settlement
-        s = state.settlements[s_index] if s_index is not None else None
-        seat = g.owner
-        row = ctx.actions.moves_row(seat, g.id, ctx.world)  # his Move to each hex
-        out: list[Action] = [row[h] for h in self.reach(ctx, g)[1]]
-        # _garrison_here, from the turn's facts: a standing settlement under him that his seat
-        # holds with a garrison, or holds by his presence (no other player's general there)
-        if s is not None and not s.razed and (s.owner == seat or (s.owner is None and g.hex not in self.others)):
-            troops = ctx.actions.troops(seat, g.id)
-            if s.owner == seat:
-                out += troops[0][: s.troops] if s.troops <= TROOP_ROW else take_troops(seat, g.id, s.troops)
-            out += troops[1][: g.army] if g.army <= TROOP_ROW else leave_troops(seat, g.id, g.army)
-        if state.ark_hex == g.hex:
-            out.append(PickUpArk(player=seat, general=g.id))
+        state, world, pool = ctx.state, ctx.world, ctx.actions
+        here, seat = g.hex, g.owner
+        out: list[Action] = pool.moves(seat, gid, self.reach(ctx, g)[1], world)  # his Move to each hex in reach
+        s_index = world.hexes[here].settlement
+        if s_index is not None:
+            # _garrison_here, from the turn's facts: a standing settlement under him that his
+            # seat holds with a garrison, or holds by his presence (no other player's general there)
+            s = state.settlements[s_index]
+            owner = s.owner
+            if (owner == seat or (owner is None and here not in self.others)) and not s.razed:
+                troops = pool.troops(seat, gid)
+                if owner == seat:
+                    count = s.troops
+                    out += troops[0][:count] if count <= TROOP_ROW else take_troops(seat, gid, count)
+                army = g.army
+                out += troops[1][:army] if army <= TROOP_ROW else leave_troops(seat, gid, army)
+        if state.ark_hex == here:
+            out.append(PickUpArk(player=seat, general=gid))
         if g.ark:
-            out.append(DropArk(player=seat, general=g.id))
-        self.segments[g.id] = out
+            out.append(DropArk(player=seat, general=gid))
+        self.segments[gid] = out
         return out
 
     def legal(self, ctx: Ctx, seat: int) -> list[Action]:
@@ -265,10 +274,11 @@ def apply_move(ctx: Ctx, action: Move) -> None:
         raise IllegalAction(
             RULE, "error.no_such_hex", f"there is no hex at q={action.q}, r={action.r}", q=action.q, r=action.r
         )
+    gid = g.id
     facts = turn_facts(ctx, g.owner)
     options = facts.reach(ctx, g)[0]
     if target not in options:
-        points = state.move_points.get(g.id, 0)
+        points = state.move_points.get(gid, 0)
         if world.hexes[target].terrain == "desert" and desert_sealed(ctx):
             why = "a Sandstorm seals the desert this round"
         elif target == g.hex:
@@ -283,13 +293,13 @@ def apply_move(ctx: Ctx, action: Move) -> None:
             q=action.q,
             r=action.r,
         )
-    state.move_points[g.id] -= options[target]
-    if target in facts.contact:
-        state.move_points[g.id] = 0  # contact ends the move
+    move_points = state.move_points
+    move_points[gid] = 0 if target in facts.contact else move_points[gid] - options[target]  # contact ends the move
     g.hex = target
-    facts.moved(g.id)
-    state.arrivals[g.id] = state.arrival_counter
-    state.arrival_counter += 1
+    facts.moved(gid)
+    counter = state.arrival_counter
+    state.arrivals[gid] = counter
+    state.arrival_counter = counter + 1
 
 
 def _garrison_here(ctx: Ctx, g: General) -> int | None:

@@ -43,9 +43,12 @@ _V = TypeVar("_V")
 
 
 class ReadOnlyDict(dict[_K, _V]):
-    """A dict that refuses changes (and so may be hashed): the dict-valued rules."""
+    """A dict that refuses changes (and so may be hashed): the dict-valued rules. Its hash is
+    worked out once (a dict that never changes keeps it): it keys facts derived per set of
+    rules, such as each map's movement under its terrain costs, asked at every Movement turn."""
 
-    __slots__ = ()
+    __slots__ = ("_hash",)
+    _hash: int
 
     def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError("the rules are read-only: build a new Rules (msgspec.structs.replace)")
@@ -53,7 +56,11 @@ class ReadOnlyDict(dict[_K, _V]):
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only
 
     def __hash__(self) -> int:  # type: ignore[override]
-        return hash(tuple(sorted(self.items(), key=repr)))
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash = hashed = hash(tuple(sorted(self.items(), key=repr)))
+            return hashed
 
     def __reduce__(
         self,

@@ -8,14 +8,14 @@ indices. Why msgspec Structs rather than slotted dataclasses: docs/architecture.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 from msgspec import Struct, field
 
 from .rules import DEFAULT_RULES, Rules
 
-CANAANITES = -1  # garrison owner value for a Canaanite-held settlement
+CANAANITES: Final = -1  # garrison owner value for a Canaanite-held settlement
 
 PHASES = (
     "announcements",  # 1
