@@ -83,6 +83,8 @@ class SeatSocket:
     async def pump(self, sub: Subscriber, first: bytes | None) -> None:
         if first is not None:  # else the copy is being reloaded: a full view follows
             await self.websocket.send_text(first.decode())
+        # the full view sent is not kept for the socket's life by this frame (~10 KiB a socket)
+        first = None
         while True:
             if self.followed is not None and sub.queue.empty():  # caught up: the board and the log
                 screen: Screen = self.websocket.app.state.screen
@@ -215,6 +217,7 @@ async def live_updates(
     socket.followed = Followed(board=board[:64], since=since) if follow else None
     sub.close = lambda code, key: socket.closing.append(asyncio.create_task(socket.close(code, key)))
     sender = asyncio.create_task(socket.pump(sub, first))
+    del first  # the pump sends it, then lets it go
     try:
         await socket.receive(limits)
     except (WebSocketDisconnect, RuntimeError):

@@ -6,6 +6,7 @@ Spectators are the group of no seat (SPECTATOR) in their language: one view for 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 
 from . import updates
 from .runtime import Runtime
@@ -112,6 +113,7 @@ class Hub:
                 group = live.groups[seat, language] = ViewGroup(seat, language, {}, -1)
             else:
                 parts = self.views.seat_parts(live, self.views.public_parts(live), seat, language)
+                share_parts(parts, live.groups.values())
                 latest = self.views.latest_note(live)
                 group = live.groups[seat, language] = ViewGroup(seat, language, parts, latest)
         return group
@@ -122,3 +124,16 @@ class Hub:
             group.subscribers.remove(sub)
             if not group.subscribers:
                 del live.groups[sub.seat, sub.language]
+
+
+def share_parts(parts: dict[str, bytes], groups: Iterable[ViewGroup]) -> None:
+    """A new group's parts equal to another group's become that group's bytes: one copy in
+    memory (a push shares what every seat sees; a group made between two pushes built its own),
+    and the next delta's edits of a shared part are computed once."""
+    other = next(iter(groups), None)
+    if other is None:
+        return
+    for name, data in parts.items():
+        known = other.parts.get(name)
+        if known is not None and known is not data and known == data:
+            parts[name] = known

@@ -194,6 +194,8 @@ class ReplayView(View, kw_only=True):
 PARTS: tuple[str, ...] = tuple(f for f in View.__struct_fields__ if f not in ("state", "version", "notifications"))
 STATE_FIELDS: tuple[str, ...] = GameState.__struct_fields__
 STATE_PREFIX = "state."
+# each state field with its part's name, made once (not one new string a field, a seat, a version)
+STATE_PARTS: tuple[tuple[str, str], ...] = tuple((name, STATE_PREFIX + name) for name in STATE_FIELDS)
 
 
 @dataclass(eq=False)
@@ -417,8 +419,7 @@ def parts(seen: View, shared: Public) -> dict[str, bytes]:
     once per version for every seat that shares its object."""
     cache = shared.encoded
     out = {name: _encoded(cache, name, getattr(seen, name)) for name in PARTS}
-    for name in STATE_FIELDS:
-        key = STATE_PREFIX + name
+    for name, key in STATE_PARTS:
         out[key] = _encoded(cache, key, getattr(seen.state, name))
     return out
 
