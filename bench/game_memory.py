@@ -12,17 +12,17 @@ The board drawings (server/table/screen.py: `SVG_KEPT` drawings, `BOARD_TEXTS` t
 `BOARD_EDITS` edits) and the replays (`REPLAY_GAMES`) are bounded for the whole process, not per
 game: their bounds are printed with their size at most.
 
-Run: .venv/bin/python bench/game_memory.py --games 50 --actions 120 [--languages 1]
+Run: PYTHONPATH=src .venv/bin/python bench/game_memory.py --games 50 --actions 120 [--languages 1]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import shutil
 import sys
 import tempfile
 import tracemalloc
-from pathlib import Path
 from typing import Any
 
 from judges.engine.actions import action_to_dict
@@ -92,6 +92,7 @@ async def play(games: int, actions: int, languages: int) -> dict[str, Any]:
     each = [caches(live) for live in tables]
     await service.stop()
     store.close()
+    shutil.rmtree(folder, ignore_errors=True)
     return {
         "games": games,
         "actions": sum(len(live.game.log) for live in tables) / games,
@@ -125,5 +126,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
     main()
