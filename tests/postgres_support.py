@@ -25,18 +25,19 @@ def postgres_schema(prefix: str) -> Iterator[tuple[Engine, str, str]]:
     """(admin engine, schema name, URL whose connections use that schema); dropped at exit."""
     url = normalize_url(os.environ.get("JUDGES_TEST_POSTGRES_URL", PG_DEFAULT_URL))
     schema = f"{prefix}_{os.getpid()}_{secrets.token_hex(4)}"
-    admin = create_engine(url, connect_args={"connect_timeout": 5})
+    admin = create_engine(url, connect_args={"connect_timeout": 5}, pool_pre_ping=True)
     try:
         with admin.begin() as conn:
             conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-            started = conn.exec_driver_sql("SELECT now()").scalar()
     except Exception as exc:  # unreachable, refused, no such database...
         admin.dispose()
         message = f"PostgreSQL is not usable at {make_url(url).render_as_string()}: {exc}"
         if os.environ.get("CI"):
             pytest.fail(message, pytrace=False)
         pytest.skip(message)
-    schema_url = make_url(url).update_query_dict({"options": f"-csearch_path={schema}"})
+    # the test's connections carry its schema's name: its teardown closes its own only (other
+    # test processes may share the database)
+    schema_url = make_url(url).update_query_dict({"options": f"-csearch_path={schema}", "application_name": schema})
     try:
         yield admin, schema, schema_url.render_as_string(hide_password=False)
     finally:
@@ -46,8 +47,8 @@ def postgres_schema(prefix: str) -> Iterator[tuple[Engine, str, str]]:
             # under the server's max_connections
             conn.exec_driver_sql(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
-                " AND pid <> pg_backend_pid() AND state = 'idle' AND backend_start >= %(started)s",
-                {"started": started},
+                " AND pid <> pg_backend_pid() AND state = 'idle' AND application_name = %(schema)s",
+                {"schema": schema},
             )
             conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
         admin.dispose()

@@ -28,11 +28,12 @@ from conftest import make_game
 from judges import i18n
 from judges.engine import Discard
 from judges.server.community.chat import spectator_tag
-from judges.server.games.judges import wire
 from judges.server.limits import DEFAULT_LIMITS, Limits
 from judges.server.table import updates
 from judges.server.table.screen import log_entries, public_payload
 from judges.server.table.service import LiveGame
+from judges.server.table.tables import SPECTATOR
+from judges.server.table.views import Views
 from seats_support import THREE_HUMANS, app_clients, new_table
 from server_process import Server
 
@@ -152,21 +153,21 @@ def test_a_few_addresses_cannot_fill_a_games_spectator_places(make_client, game)
             ws.__exit__(None, None, None)
 
 
-def test_spectators_share_one_public_view_per_version_and_language(make_client, monkeypatch):
+def test_spectators_share_one_public_view_per_version_and_language(make_client, monkeypatch, game):
     """The attack: every broadcast built the public view anew for each spectator (300 of them
     took an honest player's action from 4.6 ms to 340 ms). It is built once per language, and
     sent as a seat's is: a full view, then a delta that turns it into the next public view."""
     built: list[str] = []
-    original = wire.view
+    original = Views.seat_parts
 
-    def counting(shared, seat, language, **kwargs):
-        if seat is None:  # the view of no seat
+    def counting(self, live, public, seat, language):
+        if seat == SPECTATOR:  # the view of no seat, whichever game's
             built.append(language)
-        return original(shared, seat, language, **kwargs)
+        return original(self, live, public, seat, language)
 
-    monkeypatch.setattr(wire, "view", counting)
+    monkeypatch.setattr(Views, "seat_parts", counting)
     client = make_client(spectators_per_address_per_game=7)
-    game_id, tokens = table(client)
+    game_id, tokens = table(client, game=game)
     url = f"/ws/games/{game_id}/spectate"
     languages = ["en"] * 5 + ["es"] * 2
     sockets = [client.websocket_connect(f"{url}?lang={lang}") for lang in languages]

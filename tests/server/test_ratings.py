@@ -69,8 +69,9 @@ def account_game(client, seats, names, **options):
     return data["id"], tokens
 
 
-def play_to_the_end(client, gid, tokens, deadline=240):
-    """Each human seat plays its first legal action whenever it owes one, until the end."""
+def play_to_the_end(client, gid, tokens, deadline=240, game=None):
+    """Each human seat plays its first legal action (`game`: the game's driver, its hurried
+    one) whenever it owes one, until the end."""
     stop = time.time() + deadline
     while time.time() < stop:
         acted = False
@@ -81,7 +82,7 @@ def play_to_the_end(client, gid, tokens, deadline=240):
             if seat in view["waiting_for"] and view["legal_actions"]:
                 client.post(
                     f"/api/games/{gid}/actions",
-                    json={"action": view["legal_actions"][0]},
+                    json={"action": game.hurried(view) if game else view["legal_actions"][0]},
                     headers={"X-Seat-Token": token},
                 )
                 acted = True
@@ -164,20 +165,24 @@ def test_bots_are_fixed_anchors(client):
     assert {a["bot"]: a["mu"] for a in anchors} == ANCHORS  # unmoved
 
 
-def test_a_game_with_a_guest_is_not_rated(client):
-    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Guest"}, {"kind": "bot", "bot": "greedy"}]
+def test_a_game_with_a_guest_is_not_rated_and_is_considered_once(client, game):
+    """A finished game is considered once, whichever game it is: recorded unrated with its
+    reason (a game without ratings says so first), and the sweep finds nothing more."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Guest"}, {"kind": "bot", "bot": game.bot}]
     sign_up(client, "ada")
-    data = client.post("/api/games", json={"seats": seats, "seed": 11, "round_limit": 1}).json()
+    data = client.post("/api/games", json=game.body(seats, seed=11, **game.short)).json()
     client.cookies.clear()
     guest = client.post(
         f"/api/games/{data['id']}/claim", json={"invitation": invitation_code(data["seats"][1]["invitation"])}
     ).json()
     client.cookies.clear()
-    play_to_the_end(client, data["id"], {0: data["token"], 1: guest["token"]})
+    play_to_the_end(client, data["id"], {0: data["token"], 1: guest["token"]}, game=game)
     row = considered(client, data["id"])
-    assert not row.rated and row.reason == "guest"
+    assert not row.rated and row.reason == ("guest" if "ratings" in game.served.capabilities else "game")
     assert stored_ratings(client) == {}
     assert client.get("/api/ratings").json()["players"] == []
+    assert client.portal.call(client.app.state.ratings.sweep) == 0
+    assert client.portal.call(client.app.state.ratings.consider, data["id"]) is False
 
 
 def test_a_table_created_with_hints_is_not_rated_though_nobody_asked_for_one(client):

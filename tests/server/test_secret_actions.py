@@ -1,7 +1,8 @@
 """Secret decisions (§10 ballots, §5.5 and §13 a prophet's choices): the other
 seats and the spectators learn that a player decided, never what, whether they read the public
 log, their websocket frames or the game's replay. (A discard is not secret: the discard pile is
-face up, docs/rules-reference.md § 6.)
+face up, docs/rules-reference.md § 6.) Republic of Rome's secret decisions (a faction's treasury,
+its ballot, a card given from its hand) reach no other faction's view or a spectator's either.
 
 The secret kinds are listed here from the rules, not read from the registry: a kind whose
 `secret` flag were dropped (engine/decisions.py) would fail the first test, and its content
@@ -11,14 +12,17 @@ would reach the log and fail the others.
 from __future__ import annotations
 
 import json
+from contextlib import ExitStack
 
 import pytest
 from fastapi.testclient import TestClient
 
+from games_support import DRIVERS
 from judges.engine.decisions import KINDS, secret_action_tags
 from judges.i18n import render_action
 from judges.server.app import create_app
 from judges.server.limits import Limits
+from judges.server.table.updates import apply_update
 from judges.world import load_world
 from seats_support import seat_tokens
 
@@ -111,3 +115,85 @@ def test_a_secret_answer_reaches_no_other_seat_log_frame_or_replay(client, kind)
                 assert f'"{kind}"' not in frame or value not in frame, (kind, value)
     # a running game has no replay; the log of a finished game's replay is the same public log
     assert client.get(f"/api/games/{game}/replay").status_code == 409
+
+
+# --- Republic of Rome: a faction's hand, treasury and ballot ----------------------------------------
+
+# The rules' secret decisions of Rome (engine: rome/engine/decisions.py), from the rules: a
+# faction's treasury (VG 1.06.31: its redistribution), a ballot until the tally, a card given
+# from one hand to another (seen by its giver and receiver only). A persuasion's bribe and a
+# counter-bribe are paid in the open (R58): not secret.
+ROME_SECRET_KINDS = {"redistribute", "vote", "trade_cards"}
+ROME_SECRET_ANSWERS = {"redistribute": "transfer", "vote": "vote", "trade_cards": "give_card"}
+
+
+def test_romes_secret_decisions_are_registered_secret():
+    from judges.rome.engine.decisions import KINDS as ROME_KINDS
+
+    assert {name for name, kind in ROME_KINDS.items() if kind.secret} == ROME_SECRET_KINDS
+
+
+def rome_table_owing(client, kind: str) -> tuple[str, list[str], dict]:
+    """A three-faction Rome table of human seats, played (each seat's hurried answer) until
+    seat 0 owes `kind` before the others answered theirs: the table, its seats' credentials
+    and seat 0's view."""
+    rome = DRIVERS["rome"]
+    response = client.post("/api/games", json=rome.body([{"kind": "human"}] * 3, seed=4))
+    assert response.status_code == 201, response.text
+    game = response.json()["id"]
+    tokens = seat_tokens(client, response.json())
+    for _ in range(400):
+        views = [client.get(f"/api/games/{game}/view", headers={"X-Seat-Token": t}).json() for t in tokens]
+        if kind in views[0]["my_decisions"]:
+            return game, tokens, views[0]
+        seat = views[0]["waiting_for"][0]
+        action = rome.hurried(views[seat])
+        headers = {"X-Seat-Token": tokens[seat]}
+        answer = client.post(f"/api/games/{game}/actions", headers=headers, json={"action": action})
+        assert answer.status_code == 200, answer.text
+    raise AssertionError(f"seat 0 never owed {kind}")
+
+
+@pytest.mark.parametrize("kind", sorted(ROME_SECRET_KINDS))
+def test_a_rome_factions_secret_answer_reaches_no_other_seat_or_spectator(client, kind):
+    """Seat 0 answers a secret decision (a transfer to or from its treasury, its ballot, a card
+    given to seat 1): the other factions' views (seat 1's but for the card it receives) and a
+    spectator's, as their sockets rebuild them, show none of it: no other faction's hand,
+    treasury or ballot, and the card given named in no frame they receive."""
+    from judges.rome.i18n import card_name
+
+    rome = DRIVERS["rome"]
+    game, tokens, mine = rome_table_owing(client, kind)
+    action = next(a for a in mine["legal_actions"] if a["type"] == ROME_SECRET_ANSWERS[kind])
+    if kind == "trade_cards":
+        action = next(a for a in mine["legal_actions"] if a["type"] == "give_card" and a["to"] == 1)
+    card = action.get("card")
+    card_words = {card, card_name("en", card)} if card else set()
+    watchers = [seat for seat in (1, 2) if not (kind == "trade_cards" and seat == action["to"])] + [None]
+    with ExitStack() as stack:
+        sockets = {
+            seat: stack.enter_context(
+                client.websocket_connect(f"/ws/games/{game}", headers={"X-Seat-Token": tokens[seat]})
+                if seat is not None
+                else client.websocket_connect(f"/ws/games/{game}/spectate")
+            )
+            for seat in watchers
+        }
+        seen = {seat: frames_after(ws) for seat, ws in sockets.items()}  # the full views before
+        answer = client.post(f"/api/games/{game}/actions", headers={"X-Seat-Token": tokens[0]}, json={"action": action})
+        assert answer.status_code == 200, answer.text
+        for seat, ws in sockets.items():
+            seen[seat] += frames_after(ws)
+    for seat, frames in seen.items():
+        view = None
+        for frame in frames:
+            view = apply_update(view, json.loads(frame))
+            own = [f["hand"] for f in view["state"]["factions"] if f["seat"] == seat]
+            if not (own and card in own[0]):  # (a card of the same name in the watcher's own hand)
+                assert not any(word in frame for word in card_words), (kind, seat, frame[:300])
+            assert view is not None, (kind, seat)
+            assert not rome.leaks(view, seat), (kind, seat, rome.leaks(view, seat))
+        assert view["seq"] == mine["seq"] + 1  # the answer was seen: what it was, not
+    # Rome keeps no public action log: none to read the answer from
+    refused = client.get(f"/api/games/{game}/log")
+    assert refused.status_code == 422 and refused.json()["key"] == "error.not_in_game"
