@@ -243,6 +243,9 @@ def test_my_games_lists_the_accounts_games_with_your_turn(client, game):
     view = client.get(f"/api/games/{mine}/view").json()  # the game waits for her
     assert entry["names"][0] == "ruth" and entry["round"] == game.progress_of(view)  # J&K's round, Rome's turn
     assert entry["phase"] in game.phases  # the phase's name, as the game's catalog has it
+    # both in the reader's words: "round 1, Intrigue", "turn 1, Senate phase"
+    where = client.get("/api/me/games", params={"lang": "es"}).json()["running"][0]["where"]
+    assert f" {entry['round']}, " in where and "phase." not in where and "round" not in where
     assert entry["waiting"] >= 0 and entry["link"] == f"/games/{mine}"
 
 

@@ -164,3 +164,41 @@ def test_the_buttons_words_kept_by_the_table_are_those_rendered_afresh():
             assert any("(Gideon)" in words for words in again.action_labels), again.action_labels
         game.apply(bots[seat].choose(seat, game.legal_actions(seat), lambda: game.view(seat)))
     assert renamed and hits > 0 and len(kept) <= wire.LABELS_KEPT
+
+
+# the big parts every seat and a spectator see alike, each game's (a seat's own hand apart)
+SHARED_PARTS = {
+    "judges": ("pending", "scores", "seats", "state.generals", "state.settlements"),
+    "rome": ("pending", "seats", "state.senators", "state.scratch", "state.wars"),
+}
+
+
+def test_the_parts_seats_and_spectators_see_alike_are_encoded_once(tmp_path, game):
+    """A version's view parts that every seat and a spectator see alike are encoded once and the
+    same bytes for each (a seat in English, another in Spanish, a spectator), whichever game the
+    table plays; no seat's parts hold another's secrets."""
+    from judges.server.table.tables import SPECTATOR
+
+    async def scenario() -> None:
+        store = GameStore(f"sqlite:///{tmp_path / 'games.db'}")
+        store.migrate()
+        service = GameService(store)
+        rules = game.served.parse_rules(None)
+        live, _, _ = await service.create([{"kind": "human"}] * 3, seed=11, rules=rules, game_name=game.name)
+        for _ in range(20):
+            seat = live.played.to_move()[0]
+            legal = [live.kit.action_to_dict(a) for a in live.played.legal_actions(seat)]
+            await service.submit(live, seat, game.hurried({"legal_actions": legal}), None)
+            public = service.public_parts(live)
+            views = [service.seat_parts(live, public, 0, "en"), service.seat_parts(live, public, 1, "es")]
+            watched = service.seat_parts(live, public, SPECTATOR, "en")
+            for name in SHARED_PARTS[game.name]:
+                assert views[0][name] is views[1][name] is watched[name], name
+            for mine, parts in enumerate(views):  # the others' secrets kept out of the seat's parts
+                state = {k.removeprefix("state."): msgspec.json.decode(v) for k, v in parts.items() if "state." in k}
+                assert not game.leaks({"state": state}, mine), game.leaks({"state": state}, mine)
+        await service.stop()
+        store.close()
+
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, scenario()).result()

@@ -166,10 +166,13 @@ async def me(request: Request, accounts: AccountsDep) -> dict[str, Any]:
 
 
 @router.get("/api/me/games")
-async def my_games(request: Request, service: ServiceDep, accounts: AccountsDep, limit: int = 50) -> dict[str, Any]:
+async def my_games(
+    request: Request, service: ServiceDep, accounts: AccountsDep, limit: int = 50, lang: str | None = None
+) -> dict[str, Any]:
     """The account's games: running ones first (the decisions owed by you first, then the
-    longest waiting), each with the table's names, round, phase, `your_turn` and `waiting`
-    (seconds since the last move); then the finished ones with their result and replay."""
+    longest waiting), each with the table's names, round, phase (`where`: both in the reader's
+    words), `your_turn` and `waiting` (seconds since the last move); then the finished ones with
+    their result and replay."""
     account = await accounts.account(request)
     if account is None:
         raise ServiceError(401, "error.signed_out", "sign in to see your games")
@@ -208,6 +211,7 @@ async def my_games(request: Request, service: ServiceDep, accounts: AccountsDep,
         entry.update(
             round=played.progress,  # Judges & Kings' round, Republic of Rome's turn
             phase=live.kit.phase(game),  # the phase's name, as the game's catalog has it
+            where=live.kit.where(game, request_language(request, lang)),
             your_turn=not played.is_over and stored.seat in played.to_move(),
             waiting=round(max(0.0, now - since)),
         )

@@ -125,4 +125,4 @@ class JudgesKit:
 
     def where(self, game: Any, language: str) -> str:
         phase = gettext(language, f"phase.{self.phase(game)}")
-        return gettext(language, "mail.where", round=game.state.round, phase=phase)
+        return gettext(language, "ui.round_phase", round=game.state.round, phase=phase)

@@ -56,14 +56,14 @@ async function submit(action) {
 }
 
 async function loadGames() {
-  const response = await fetch("/api/me/games", {credentials: "same-origin"});
+  const response = await fetch(`/api/me/games?lang=${lang}`, {credentials: "same-origin"});
   if (!response.ok) return;
   const data = await response.json();
   $("my-running").replaceChildren(...data.running.map((g) => el("tr",
     {dataset: {myGame: g.id, yourTurn: String(g.your_turn)}, class: g.your_turn ? "my-turn" : null},
     el("td", {}, g.your_turn ? el("span", {class: "mark", title: t("ui.your_turn")}) : null, g.names.join(", "),
       el("br"), el("span", {class: "my-games-when table-number"}, t("ui.table_number", {n: g.table}))),
-    el("td", {}, t("ui.round_phase", {round: g.round, phase: t("phase." + g.phase)}),
+    el("td", {}, g.where,
       el("br"), el("span", {class: "my-games-when"},
         (g.your_turn ? t("ui.your_turn") : t("ui.waiting_for_others")) + " · " + t("ui.waited", {time: ago(g.waiting)})
         + (g.deadline ? " · " + t("ui.deadline_in", {time: until(g.deadline - Date.now() / 1000)}) : ""))),
