@@ -170,7 +170,9 @@ def test_a_game_with_a_guest_is_not_rated_and_is_considered_once(client, game):
     reason (a game without ratings says so first), and the sweep finds nothing more."""
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Guest"}, {"kind": "bot", "bot": game.bot}]
     sign_up(client, "ada")
-    data = client.post("/api/games", json=game.body(seats, seed=11, **game.short)).json()
+    made = client.post("/api/games", json=game.body(seats, seed=11, **game.short))
+    assert made.status_code == 201, made.text
+    data = made.json()
     client.cookies.clear()
     guest = client.post(
         f"/api/games/{data['id']}/claim", json={"invitation": invitation_code(data["seats"][1]["invitation"])}
