@@ -28,6 +28,10 @@ GAME_NAMES: tuple[str, ...] = ("judges", "rome")
 
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed", "Flo")
 
+#: Rome's choices made at once and kept secret until the last is made (docs/rome/rules-reference.md,
+#: "Choices made at once"), where a view's scratch holds them by seat: another's shows "answered"
+ROME_SECRET_CHOICES = (("spoils",), ("grain",), ("senate", "sponsoring", "answers"), ("discarding",))
+
 
 @dataclass(frozen=True)
 class GameDriver:
@@ -157,7 +161,8 @@ class GameDriver:
         """What of the others' secrets a seat's (or a spectator's, None) view shows: empty when
         nothing. J&K: the others' hands, the deck, the dice's state and seed, the others'
         ballots; Rome: the others' hands and faction treasuries, the deck's order, the dice's
-        state, seed and key, the others' ballots before the tally."""
+        state, seed and key, the others' ballots before the tally and their other choices made
+        at once before the last is made (`ROME_SECRET_CHOICES`)."""
         state = self.state(view)
         found: list[str] = []
         if state.get("rng"):
@@ -187,6 +192,13 @@ class GameDriver:
                 shown = {k: v for k, v in ballots.items() if k != str(seat) and v != "voted"}
                 if shown:
                     found.append(f"the others' ballots {shown!r}")
+        for path in ROME_SECRET_CHOICES:
+            answers: Any = state.get("scratch") or {}
+            for key in path:
+                answers = answers.get(key) if isinstance(answers, dict) else None
+            shown = {k: v for k, v in (answers or {}).items() if k != str(seat) and v != "answered"}
+            if shown:
+                found.append(f"the others' {path[-1]} {shown!r}")
         return found
 
     def own_secrets_shown(self, view: dict[str, Any], seat: int, truth: Any) -> bool:

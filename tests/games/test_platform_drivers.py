@@ -81,6 +81,10 @@ def test_each_secret_shown_to_another_seat_is_a_leak(name: str) -> None:
         ballots = copy.deepcopy(view)
         ballots["state"]["scratch"]["senate"] = {"ballots": {"0": "yea", "1": "nay"}}
         assert driver.leaks(ballots, 0) == ["the others' ballots {'1': 'nay'}"]
+        grain = copy.deepcopy(view)
+        grain["state"]["scratch"]["grain"] = {"0": ["sicilian_grain"], "1": ["aegyptian_grain"], "2": "answered"}
+        assert driver.leaks(grain, 0) == ["the others' grain {'1': ['aegyptian_grain']}"]
+        assert "the others' grain {'0': ['sicilian_grain'], '1': ['aegyptian_grain']}" in driver.leaks(grain, None)
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 
+import msgspec
 import pytest
 
 from judges.rome.bots.random_bot import RandomRomeBot
@@ -102,3 +103,71 @@ def test_random_games_keep_the_invariants_and_replay(players):
             again = RomeGame.replay(game.state.options, game.log_as_dicts())
             assert state_to_json(again.state) == state_to_json(game.state)
     assert sum(endings.values()) == GAMES // 4
+
+
+#: the choices the factions make at once and in secret (docs/rome/rules-reference.md, "Choices
+#: made at once"), by the kind of decision they answer, and the actions that are such a choice
+#: (announcing an assassination, playing a tribune or appealing while a vote is owed are public)
+SECRET_CHOICES = {
+    "spoils": ("spoils",),
+    "grain": ("grain",),
+    "sponsor_consent": ("consent",),
+    "vote": ("vote", "split_vote"),
+    "discard": ("discard",),
+}
+#: how a view marks another faction's choice made but not yet revealed (a ballot: "voted")
+MARKERS = ("voted", "answered")
+
+
+def learned(view: dict) -> dict:
+    """What a view tells beyond who still owes and who made a choice still secret (the markers
+    are in its scratch)."""
+
+    def strip(data):  # the markers are values of dicts (never inside a list)
+        if isinstance(data, dict):
+            return {k: strip(v) for k, v in data.items() if not (isinstance(v, str) and v in MARKERS)}
+        return data
+
+    return {k: strip(v) if k == "scratch" else v for k, v in view.items() if k != "pending"}
+
+
+def floor_of(state: RomeState) -> object:
+    """The proposal being voted, if any."""
+    return (state.scratch.get("senate") or {}).get("floor")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_no_view_shows_another_factions_secret_choice_before_the_rules_reveal_it(players):
+    """Whenever a faction makes a secret choice and others still owe theirs, every other seat's
+    view and a spectator's tell nothing more than before but that it chose. Every other game
+    keeps one card in hand (the discards come more often)."""
+    from judges.rome.engine.actions import action_to_dict
+    from judges.rome.engine.decisions import KINDS
+    from judges.rome.engine.rules import DEFAULT_ROME_RULES
+
+    seen: Counter[str] = Counter()
+    one_card = msgspec.structs.replace(DEFAULT_ROME_RULES, hand_limit=1)
+    for seed in range(max(2, GAMES // 20)):
+        rules = one_card if seed % 2 else DEFAULT_ROME_RULES
+        game = RomeGame.new(RomeOptions(players=players, seed=seed + 7000 * players, rules=rules))
+        bots = [RandomRomeBot(seed * 37 + seat) for seat in range(players)]
+        while not game.over and game.state.pending:
+            seat = game.state.pending[0].player
+            action = bots[seat].choose(game.legal_actions(seat))
+            kind = next(
+                d.kind for d in game.state.pending if d.player == seat and type(action) in KINDS[d.kind].actions
+            )
+            secret = action_to_dict(action)["type"] in SECRET_CHOICES.get(kind, ())
+            before = [learned(player_view(game.state, s)) for s in [*range(players), None]] if secret else []
+            owing = {d.player for d in game.state.pending if d.kind == kind}
+            floor = floor_of(game.state)
+            game.apply(action)
+            still = {d.player for d in game.state.pending if d.kind == kind}
+            if not secret or not still or not still <= owing or floor_of(game.state) != floor:
+                continue  # the last choice reveals them all (a special trial's resumes the vote it interrupted)
+            seen[kind] += 1
+            for other, view in zip([*range(players), None], before):
+                if other != seat:
+                    after = learned(player_view(game.state, other))
+                    assert after == view, (players, seed, len(game.log), kind, other)
+    assert seen["vote"], seen

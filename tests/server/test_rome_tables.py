@@ -490,3 +490,50 @@ def test_a_finished_rome_table_is_exported_verified_and_never_rated(client):
             row = conn.execute(select(rated_games_table).where(rated_games_table.c.game_id == game_id)).first()
         time.sleep(0.05)
     assert row is not None and not row.rated and row.reason == "game"
+
+
+def test_a_secret_choice_made_at_once_reaches_no_other_seat_nor_a_spectator():
+    """R25's grain choice, made at once (docs/rome/rules-reference.md, "Choices made at once"):
+    after faction 0 chose, the parts the server sends faction 1 (still to choose), faction 2 and
+    a spectator differ from those before only in who still owes (and the version); faction 0's
+    own view shows its choice."""
+    import json
+
+    from judges.rome.cards import load_deck
+    from judges.rome.engine.actions import Grain
+    from judges.rome.engine.effects import senator_from_card
+    from judges.rome.engine.game import RomeGame
+    from judges.rome.engine.state import PHASES, Faction, RomeOptions, RomeState
+    from judges.server.games.judges import wire
+    from judges.server.table import served_wire
+    from judges.server.table.tables import LiveGame
+
+    deck = load_deck()
+    state = RomeState(options=RomeOptions(players=3, seed=1), treasury=100, turn=1)
+    state.factions = [Faction(seat=i) for i in range(3)]
+    for card, seat, concessions in (("1", 0, ["sicilian_grain"]), ("3", 1, ["aegyptian_grain"]), ("5", 2, [])):
+        state.senators[card] = senator_from_card(deck, card, seat)
+        state.senators[card].concessions = concessions
+    state.events["drought"] = 1
+    state.phase, state.step = PHASES.index("revenue"), 0
+    game = RomeGame(state)
+    game.advance()
+    assert sorted((d.player, d.kind) for d in state.pending) == [(0, "grain"), (1, "grain")]
+    seats = [{"name": n, "kind": "human", "bot": None} for n in ("Ada", "Bo", "Cy")]
+    live = LiveGame(id="g", game=game, seats=seats, kind="rome")
+    table = wire.Table(turn_timer=None, takeover_bot="neutral", hints=False)
+    moving = {"seq", "server_time", "waiting_for", "pending", "my_decisions", "legal_actions", "state.pending"}
+
+    def sent(seat):
+        public = served_wire.public(live, table, 50, {}, 0.0)
+        parts = served_wire.parts(live, public, seat, "en")
+        return {name: json.loads(data) for name, data in parts.items() if name not in moving}
+
+    before = {seat: sent(seat) for seat in (1, 2, None)}
+    game.apply(Grain(player=0, cards=["sicilian_grain"]))
+    for seat, parts in before.items():
+        after = sent(seat)
+        assert after.pop("state.scratch") == {"grain": {"0": "answered"}}
+        assert parts.pop("state.scratch") == {"grain": {}}
+        assert after == parts, seat
+    assert sent(0)["state.scratch"] == {"grain": {"0": ["sicilian_grain"]}}

@@ -121,9 +121,14 @@ def test_a_secret_answer_reaches_no_other_seat_log_frame_or_replay(client, kind)
 
 # The rules' secret decisions of Rome (engine: rome/engine/decisions.py), from the rules: a
 # faction's treasury (VG 1.06.31: its redistribution), a ballot until the tally, a card given
-# from one hand to another (seen by its giver and receiver only). A persuasion's bribe and a
-# counter-bribe are paid in the open (R58): not secret.
-ROME_SECRET_KINDS = {"redistribute", "vote", "trade_cards"}
+# from one hand to another (seen by its giver and receiver only), and the other choices made at
+# once, secret until the last is made (docs/rome/rules-reference.md, "Choices made at once"):
+# spoils, the grain bonus, a land bill's sponsors' consent, the discards down to the hand limit.
+# A persuasion's bribe and a counter-bribe are paid in the open (R58): not secret.
+ROME_SECRET_KINDS = {"redistribute", "vote", "trade_cards", "spoils", "grain", "sponsor_consent", "discard"}
+# the answers a hurried three-faction game reaches; the other choices made at once are played
+# from a position: tests/server/test_rome_tables.py (the parts the server sends) and
+# tests/rome/rules/test_secret_choices.py (each kind's views)
 ROME_SECRET_ANSWERS = {"redistribute": "transfer", "vote": "vote", "trade_cards": "give_card"}
 
 
@@ -154,7 +159,7 @@ def rome_table_owing(client, kind: str) -> tuple[str, list[str], dict]:
     raise AssertionError(f"seat 0 never owed {kind}")
 
 
-@pytest.mark.parametrize("kind", sorted(ROME_SECRET_KINDS))
+@pytest.mark.parametrize("kind", sorted(ROME_SECRET_ANSWERS))
 def test_a_rome_factions_secret_answer_reaches_no_other_seat_or_spectator(client, kind):
     """Seat 0 answers a secret decision (a transfer to or from its treasury, its ballot, a card
     given to seat 1): the other factions' views (seat 1's but for the card it receives) and a

@@ -360,5 +360,5 @@ def test_cards_in_table_order_from_the_hrao_then_hands_cut_to_five_all_at_once()
     assert isinstance(dice, ScriptedDice)
     dice.faces += [31]  # the next turn's Mortality chit: a blank
     game.apply(Discard(player=0, card="tribune.2"))
-    assert len(state.factions[0].hand) == 5 and state.discard == ["blackmail", "tribune.1", "tribune.2"]
+    assert len(state.factions[0].hand) == 5 and state.discard == ["tribune.1", "tribune.2", "blackmail"]
     assert state.turn == 2

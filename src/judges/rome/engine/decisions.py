@@ -4,7 +4,10 @@ A `Decision` in `state.pending` names its kind; this registry says everything el
 the action types that answer it, the generator of its legal actions, the handler that applies
 one (it validates fully before it changes anything), the rule its refusals name, and whether
 its answer is secret. `RomeGame` dispatches through it, and so will the bots, the protocol and
-the docs. Its order is the order a seat owing several answers them.
+the docs. A choice the factions make at once and in secret (`held`) waits in `state.scratch`
+at that path, by seat, until the last faction owing it has chosen: each view shows a faction
+its own and of the others only that they chose (view.py), and a search's sample draws the
+others' anew with `guess` (search.py). Its order is the order a seat owing several answers them.
 """
 
 from __future__ import annotations
@@ -85,6 +88,8 @@ class DecisionKind:
     handler: Callable[[Ctx, Decision, Any], None]
     rule: str
     secret: bool = False
+    held: tuple[str, ...] = ()  # where the answers wait in the scratch (a dict by seat)
+    guess: Callable[[Ctx, int], Any] | None = None  # a plausible answer of `seat`'s, on the dice
 
 
 KINDS: Mapping[str, DecisionKind] = MappingProxyType(
@@ -113,7 +118,16 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 revenue.RULE_REDISTRIBUTION,
                 secret=True,  # faction treasuries are secret (VG 1.06.31)
             ),
-            DecisionKind("grain", (Grain,), revenue.legal_grain, revenue.apply_grain, revenue.RULE_GRAIN),
+            DecisionKind(
+                "grain",
+                (Grain,),
+                revenue.legal_grain,
+                revenue.apply_grain,
+                revenue.RULE_GRAIN,
+                secret=True,
+                held=("grain",),
+                guess=revenue.guess_grain,
+            ),
             DecisionKind(
                 "contribute",
                 (Contribute, Done),
@@ -192,7 +206,16 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 provinces.apply_propose_governor,
                 provinces.RULE_GOVERNORS,
             ),
-            DecisionKind("spoils", (Spoils,), provinces.legal_spoils, provinces.apply_spoils, provinces.RULE_SPOILS),
+            DecisionKind(
+                "spoils",
+                (Spoils,),
+                provinces.legal_spoils,
+                provinces.apply_spoils,
+                provinces.RULE_SPOILS,
+                secret=True,
+                held=("spoils",),
+                guess=provinces.guess_spoils,
+            ),
             DecisionKind(
                 "propose_business",
                 (
@@ -236,6 +259,9 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 senate.legal_sponsor_consent,
                 senate.apply_sponsor_consent,
                 senate.RULE_LAND_BILLS,
+                secret=True,
+                held=("senate", "sponsoring", "answers"),
+                guess=senate.guess_consent,
             ),
             DecisionKind(
                 "assassination",
@@ -288,7 +314,14 @@ KINDS: Mapping[str, DecisionKind] = MappingProxyType(
                 secret=True,  # hands are secret: the card given is seen by its giver and receiver only
             ),
             DecisionKind(
-                "discard", (Discard,), revolution.legal_discard, revolution.apply_discard, revolution.RULE_HAND
+                "discard",
+                (Discard,),
+                revolution.legal_discard,
+                revolution.apply_discard,
+                revolution.RULE_HAND,
+                secret=True,
+                held=("discarding",),
+                guess=revolution.guess_discards,
             ),
             DecisionKind(
                 "revolt",

@@ -132,10 +132,13 @@ def governed(ctx: Ctx, seat: int) -> list[str]:
 
 
 def ask_spoils(ctx: Ctx) -> bool:
-    """VG 1.06.13: every faction with governors says, at once, which of them take spoils."""
+    """VG 1.06.13: every faction with governors says, at once, which of them take spoils. The
+    choices wait in `scratch["spoils"]` (by seat), each seen by its own faction only, until the
+    last is made (view.py)."""
     for f in ctx.state.factions:
         if not f.eliminated and governed(ctx, f.seat):
             ctx.state.pending.append(Decision(f.seat, "spoils"))
+            ctx.state.scratch["spoils"] = {}
     return True
 
 
@@ -147,25 +150,42 @@ def legal_spoils(ctx: Ctx, decision: Decision) -> Iterable[Spoils]:
 
 
 def apply_spoils(ctx: Ctx, decision: Decision, action: Spoils) -> None:
-    """A governor who takes spoils rolls his province's spoils (− Evil Omens − Trial of Verres),
-    keeps what is positive, and is corrupt; the State pays a negative total at the debits."""
+    """The choice is kept secret until every faction owing one has chosen; then the spoils are
+    taken in seat order, whatever order the choices came in."""
     mine = governed(ctx, decision.player)
     if len(set(action.governors)) != len(action.governors) or not set(action.governors) <= set(mine):
         raise IllegalAction(RULE_SPOILS, "rome.error.not_your_governor", "only one's own governors take spoils")
     state = ctx.state
     state.pending.remove(decision)
-    for senator in action.governors:
-        s = state.senators[senator]
-        p = next(x for x in state.provinces if x.id == s.governor_of)
-        card = ctx.deck.provinces[p.id]
-        total = roll(ctx, card.spoils_developed if p.developed else card.spoils) - omens(ctx)
-        total -= VERRES.get(min(state.events.get("trial_of_verres", 0), 2), 0)
-        s.corrupt = True
-        if total > 0:
-            s.talents += total
-        else:
-            state.scratch["state_owes"] = state.scratch.get("state_owes", 0) - total
-        ctx.report("rome.province.spoils", senator=senator, province=p.id, int=total)
+    state.scratch.setdefault("spoils", {})[str(decision.player)] = list(action.governors)
+    if not any(d.kind == "spoils" for d in state.pending):
+        take_spoils(ctx)
+
+
+def take_spoils(ctx: Ctx) -> None:
+    """A governor who takes spoils rolls his province's spoils (− Evil Omens − Trial of Verres),
+    keeps what is positive, and is corrupt; the State pays a negative total at the debits."""
+    state = ctx.state
+    chosen: dict[str, list[str]] = state.scratch.pop("spoils", {})
+    for seat in sorted(chosen, key=int):
+        for senator in chosen[seat]:
+            s = state.senators[senator]
+            p = next(x for x in state.provinces if x.id == s.governor_of)
+            card = ctx.deck.provinces[p.id]
+            total = roll(ctx, card.spoils_developed if p.developed else card.spoils) - omens(ctx)
+            total -= VERRES.get(min(state.events.get("trial_of_verres", 0), 2), 0)
+            s.corrupt = True
+            if total > 0:
+                s.talents += total
+            else:
+                state.scratch["state_owes"] = state.scratch.get("state_owes", 0) - total
+            ctx.report("rome.province.spoils", senator=senator, province=p.id, int=total)
+
+
+def guess_spoils(ctx: Ctx, seat: int) -> list[str]:
+    """A choice of spoils another faction may have made (search.py's sample): each governor
+    takes them or not, on the dice."""
+    return [g for g in governed(ctx, seat) if ctx.dice.roll(2) == 1]
 
 
 def develop(ctx: Ctx) -> bool:

@@ -74,10 +74,12 @@ def grain_cards(ctx: Ctx, seat: int) -> list[str]:
 
 def ask_grain(ctx: Ctx) -> bool:
     """R25 (VG's grain cards): in a drought, every faction holding a grain concession says at once
-    which of them take the drought bonus."""
+    which of them take the drought bonus. The choices wait in `scratch["grain"]` (by seat), each
+    seen by its own faction only, until the personal revenue pays them (view.py)."""
     for f in ctx.state.factions:
         if not f.eliminated and grain_cards(ctx, f.seat):
             ctx.state.pending.append(Decision(f.seat, "grain"))
+            ctx.state.scratch["grain"] = {}
     return True
 
 
@@ -91,7 +93,13 @@ def apply_grain(ctx: Ctx, decision: Decision, action: Grain) -> None:
     if len(set(action.cards)) != len(action.cards) or not set(action.cards) <= set(mine):
         raise IllegalAction(RULE_GRAIN, "rome.error.not_your_grain", "only one's own grain concessions, in a drought")
     ctx.state.pending.remove(decision)
-    ctx.state.scratch.setdefault("grain", []).extend(action.cards)
+    ctx.state.scratch.setdefault("grain", {})[str(decision.player)] = list(action.cards)
+
+
+def guess_grain(ctx: Ctx, seat: int) -> list[str]:
+    """A grain choice another faction may have made (search.py's sample): each card takes the
+    bonus or not, on the dice."""
+    return [c for c in grain_cards(ctx, seat) if ctx.dice.roll(2) == 1]
 
 
 def personal_revenue(ctx: Ctx) -> bool:
@@ -99,6 +107,7 @@ def personal_revenue(ctx: Ctx) -> bool:
     concession's income (the land commissioner's only while a land bill is in force, R24);
     collecting a concession makes the senator corrupt (R26)."""
     state, rules, deck = ctx.state, ctx.rules, ctx.deck
+    bonus = {c for cards in state.scratch.pop("grain", {}).values() for c in cards}
     for f in state.factions:
         if f.eliminated:
             continue
@@ -112,7 +121,7 @@ def personal_revenue(ctx: Ctx) -> bool:
                 card = deck.concessions[c]
                 if card.kind != "fixed" or (card.needs_land_bill and not state.land_bills):
                     continue
-                if c in state.scratch.get("grain", ()):
+                if c in bonus:
                     # R25, VG's grain cards: income times (1 + drought effects), and as much
                     # popularity lost (even at -9 it may be taken; popularity stays at -9)
                     times = 1 + drought_effects(state, deck)

@@ -70,25 +70,50 @@ def play_cards(ctx: Ctx) -> bool:
 
 
 def hand_limit(ctx: Ctx) -> bool:
-    """R236: every faction above the limit discards, all at once."""
+    """R236: every faction above the limit discards, all at once: the cards chosen wait in
+    `scratch["discarding"]` (by seat; still in the hand, seen by their own faction only:
+    view.py) until every hand is cut, then go to the discard pile in seat order."""
     for f in ctx.state.factions:
         if not f.eliminated and len(f.hand) > ctx.rules.hand_limit:
             ctx.state.pending.append(Decision(f.seat, "discard"))
+            ctx.state.scratch["discarding"] = {}
     return True
 
 
+def _kept(ctx: Ctx, seat: int) -> list[str]:
+    """The faction's hand without the cards it has chosen to discard."""
+    kept = list(ctx.state.factions[seat].hand)
+    for card in ctx.state.scratch.get("discarding", {}).get(str(seat), []):
+        kept.remove(card)
+    return kept
+
+
 def legal_discard(ctx: Ctx, decision: Decision) -> Iterable[Discard]:
-    return [Discard(player=decision.player, card=c) for c in dict.fromkeys(ctx.state.factions[decision.player].hand)]
+    return [Discard(player=decision.player, card=c) for c in dict.fromkeys(_kept(ctx, decision.player))]
 
 
 def apply_discard(ctx: Ctx, decision: Decision, action: Discard) -> None:
-    f = ctx.state.factions[decision.player]
-    if action.card not in f.hand:
+    kept = _kept(ctx, decision.player)
+    if action.card not in kept:
         raise IllegalAction(RULE_HAND, "rome.error.not_in_hand", f"no {action.card} in the hand", card=action.card)
-    f.hand.remove(action.card)
-    ctx.state.discard.append(action.card)
-    if len(f.hand) <= ctx.rules.hand_limit:
-        ctx.state.pending.remove(decision)
+    state = ctx.state
+    state.scratch.setdefault("discarding", {}).setdefault(str(decision.player), []).append(action.card)
+    if len(kept) - 1 <= ctx.rules.hand_limit:
+        state.pending.remove(decision)
+    if not any(d.kind == "discard" for d in state.pending):
+        chosen: dict[str, list[str]] = state.scratch.pop("discarding", {})
+        for seat in sorted(chosen, key=int):
+            for card in chosen[seat]:
+                state.factions[int(seat)].hand.remove(card)
+                state.discard.append(card)
+
+
+def guess_discards(ctx: Ctx, seat: int) -> list[str]:
+    """The discards another faction may have chosen (search.py's sample): as many cards of its
+    hand as it holds above the limit, drawn at random."""
+    hand = list(ctx.state.factions[seat].hand)
+    ctx.dice.shuffle(hand)
+    return hand[: max(0, len(hand) - ctx.rules.hand_limit)]
 
 
 # --- declaration of civil war -----------------------------------------------------------------

@@ -2,11 +2,14 @@
 `from_view`/`determinize`): what the view hides is filled with a plausible sample.
 
 Hidden from a faction (view.py): the other hands (it sees their sizes), the deck's order (its
-size), the other faction treasuries, the others' secret ballots of a vote in progress, and the
+size), the other faction treasuries, the others' secret ballots of a vote in progress and their
+other secret choices made at once (spoils, grain, a sponsor's consent, discards), and the
 dice. The sample deals the cards it cannot see (every card of the game minus those it sees)
 into the other hands and the deck, each keeping its size; gives every other faction treasury
 the viewer's own amount (no better estimate is public); redraws each secret ballot as yea or
-nay with no bought votes; and seeds the dice anew, so every die still to roll is new.
+nay with no bought votes and each other secret choice with its kind's `guess` (a faction still
+choosing its discards chooses them again); and seeds the dice anew, so every die still to roll
+is new.
 """
 
 from __future__ import annotations
@@ -88,8 +91,30 @@ def state_from_view(view: dict[str, Any], seat: int, seed: int) -> RomeState:
         block = min(deck.setup.bottom_block_early + 1, len(rest) + 1)
         rest.insert(dice.roll(block) - 1, ERA_ENDS)
     state.deck = rest[:deck_size]
+    _guess_held(state, dice)
     state.rng = seed_to_state(dice.roll(1 << 30) ^ (dice.roll(1 << 30) << 30))
     return state
+
+
+def _guess_held(state: RomeState, dice: SeededDice) -> None:
+    """The others' secret choices made at once (view.ANSWERED), drawn anew from the sample."""
+    from .context import Ctx
+    from .decisions import KINDS
+    from .view import ANSWERED, held_answers
+
+    ctx: Ctx | None = None
+    for kind in KINDS.values():
+        answers = held_answers(state.scratch, kind.held) if kind.held and kind.guess else None
+        if not answers or kind.guess is None:
+            continue
+        for k, v in list(answers.items()):
+            if v != ANSWERED:
+                continue
+            if any(d.player == int(k) and d.kind == kind.name for d in state.pending):
+                del answers[k]  # still choosing (its discards): it chooses again in the sample
+                continue
+            ctx = ctx or Ctx(state, dice)
+            answers[k] = kind.guess(ctx, int(k))
 
 
 def determinize(state: RomeState, seat: int, seed: int) -> RomeState:

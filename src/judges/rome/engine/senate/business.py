@@ -533,7 +533,7 @@ def propose(ctx: Ctx, action: Proposal) -> None:
         state = ctx.state
         asked = sorted({state.senators[x].faction for x in (action.sponsor, action.cosponsor)} - {action.player})
         if asked:  # R173: another faction's senator sponsors only with its consent
-            sitting["sponsoring"] = {"bill": action_to_dict(action), "waiting": asked}
+            sitting["sponsoring"] = {"bill": action_to_dict(action), "asked": asked, "answers": {}}
             for seat in asked:
                 state.pending.append(Decision(seat, "sponsor_consent"))
                 ctx.report("rome.senate.sponsor_asked", faction=seat)
@@ -558,23 +558,30 @@ def legal_sponsor_consent(ctx: Ctx, decision: Decision) -> Iterable[Consent]:
 
 
 def apply_sponsor_consent(ctx: Ctx, decision: Decision, action: Consent) -> None:
-    """R173: every faction whose senator is named sponsor or co-sponsor agrees (the bill is then
-    voted) or refuses (it is not proposed, and may be proposed again otherwise this turn)."""
+    """R173: every faction whose senator is named sponsor or co-sponsor says at once whether it
+    agrees; each answer is secret (`answers`, seen by its own faction only: view.py) until the
+    last is in. All agree: the bill is voted; a refusal keeps it off the floor (it may be
+    proposed again otherwise this turn)."""
     state = ctx.state
     sitting = _sitting(ctx)
     case = sitting["sponsoring"]
     state.pending.remove(decision)
-    if not action.agree:
-        sitting["sponsoring"] = None
-        state.pending = [d for d in state.pending if d.kind != "sponsor_consent"]
-        ctx.report("rome.senate.sponsor_refuses", faction=decision.player)
+    case["answers"][str(decision.player)] = action.agree
+    if len(case["answers"]) < len(case["asked"]):
         return
-    case["waiting"].remove(decision.player)
-    if not case["waiting"]:
-        sitting["sponsoring"] = None
+    sitting["sponsoring"] = None
+    refused = sorted(int(seat) for seat, agree in case["answers"].items() if not agree)
+    for seat in refused:
+        ctx.report("rome.senate.sponsor_refuses", faction=seat)
+    if not refused:
         bill = action_from_dict(case["bill"])
         assert isinstance(bill, LandBill)
         put_land_bill(ctx, bill)
+
+
+def guess_consent(ctx: Ctx, seat: int) -> bool:
+    """A sponsor's answer another faction may have given (search.py's sample), on the dice."""
+    return ctx.dice.roll(2) == 1
 
 
 def apply_propose_business(ctx: Ctx, decision: Decision, action: Business) -> None:

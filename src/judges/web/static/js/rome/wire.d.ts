@@ -3,7 +3,8 @@
 
 /**
  * What one faction (or a spectator) sees of the state: the deck only as its size, the dice's
- * state and seed zeroed, the secret ballots of the others as "voted" (in `scratch`).
+ * state and seed zeroed, the secret ballots of the others as "voted" and their other secret
+ * choices as "answered" (in `scratch`).
  */
 export interface RomeView {
   options: RomeOptions;
