@@ -11,10 +11,13 @@ from hypothesis import strategies as st
 
 from judges.bots import GreedyBot, MCTSBot, RandomBot
 from judges.bots.greedy import _by_type
+from judges.bots.mcts import position_key
 from judges.bots.seat_view import SeatView
 from judges.bots.value import FEATURES, ValueModel, default_model, features, fit, load_model, samples_of_game
 from judges.engine import Game, Move, Options
 from judges.engine.board import base_value, region_share
+from judges.engine.search import SearchState, game_from_view
+from judges.engine.state import Entry
 from judges.engine.victory import score
 from judges.world import load_world, parse_world
 
@@ -169,6 +172,81 @@ def test_plans_kept_across_a_movement_turn_equal_a_fresh_bots(players, seed):
     assert checked > 20 and reused > 5
 
 
+@pytest.mark.parametrize("players, seed", [(2, 61), (3, 62), (4, 63), (6, 64)])
+def test_a_purchase_plan_answers_every_purchase_of_a_turn_as_greedy_does(players, seed):
+    """At every decision of every Acquisitions turn of a greedy game, the plan made at the
+    turn's start (made again only where it says it no longer stands) proposes what the greedy
+    bot chooses from the legal actions listed afresh — and it does stand over most purchases."""
+    game = Game.new(Options(players=players, seed=seed, round_limit=40))
+    bot, fresh = GreedyBot(), GreedyBot()
+    plan, decision = None, None
+    checked = kept = 0
+    while not game.is_over:
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        pending = game.state.pending[0]
+        if game.state.phase == 4 and pending.kind == "turn" and len(legal) > 1:
+            if plan is None or decision is not pending:
+                plan, decision = bot.purchase_plan(seat, legal, game.state, game.world), pending
+            else:
+                kept += 1
+            assert plan is not None
+            action = plan.next()
+            assert action == fresh.choose_in_state(seat, legal, game.state, game.world)
+            assert action in legal
+            game.apply_legal(action)
+            checked += 1
+            if not plan.bought(action):
+                plan = None
+            continue
+        plan = None
+        game.apply_legal(legal[0] if len(legal) == 1 else bot.choose_in_state(seat, legal, game.state, game.world))
+    assert checked > 50 and kept > checked / 3
+
+
+def test_a_rollout_that_reaches_a_position_met_before_ends_with_its_reward():
+    """A search's rollout whose position, once the seat's turn is over, another rollout of the
+    search reached ends with that one's reward: the reward it gets when played out to the end —
+    and it happens (the same steps in another order)."""
+    transposed = 0
+    for game in [random_position(seed, 2, 100 + 60 * seed) for seed in range(8)]:
+        if game.is_over:
+            continue
+        seat = game.waiting_for()[0]
+        legal = list(game.legal_actions(seat))
+        if len(legal) < 3:
+            continue
+        bot = MCTSBot(seed=3)
+        view = game.view(seat, notifications=False)
+        greedy = bot._greedy.choose(seat, legal, lambda: view)
+        cands = bot.candidates(seat, legal, view, greedy)
+        base = SearchState(game_from_view(view, 17))
+        for k in range(3):
+            sample = base.determinize(seat, 100 + k)
+            for c in cands:
+                before = bot.transposed
+                reward = bot._playout(sample.clone(), seat, c, game.state.round)
+                if bot.transposed > before:
+                    transposed += 1
+                    alone = MCTSBot(seed=3)
+                    assert alone._playout(sample.clone(), seat, c, game.state.round) == reward
+                    assert alone.transposed == 0
+    assert transposed > 0
+
+
+def test_the_position_key_leaves_out_only_what_the_rules_write_and_never_read():
+    game = random_position(5, 3, 200)
+    state = game.state
+    key = position_key(state)
+    state.report.append(state.report[0] if state.report else Entry(key="x", params={}))
+    state.round_log.append(Entry(key="y", params={}))
+    state.spent["troop"] = state.spent.get("troop", 0) + 1
+    state.next_notification_id += 1
+    assert position_key(state) == key
+    state.players[0].coins += 1
+    assert position_key(state) != key
+
+
 @SETTINGS
 @given(game=positions)
 def test_greedy_decides_the_same_from_the_state_as_from_the_view(game):
@@ -281,7 +359,6 @@ def test_training_samples_come_one_per_round_with_the_game_s_winners():
 def test_mcts_scores_a_cut_rollout_with_the_value_model():
     game = random_position(5, 2, 150)
     bot = MCTSBot(seed=1, value=default_model())
-    from judges.engine.search import SearchState
 
     assert bot.evaluate(SearchState(game)) == default_model().win_chances(game.state, game.world)
     assert MCTSBot(seed=1).evaluate(SearchState(game)) != bot.evaluate(SearchState(game))  # default: material

@@ -48,6 +48,7 @@ from ..engine import (
     TakeTroops,
     Vote,
 )
+from ..engine.acquisitions import development_cap
 from ..engine.board import (
     judge_titles_of,
     standing_in_region,
@@ -85,6 +86,8 @@ CARD_VALUE = {
     "sandstorm": 1,
 }
 
+#: coins from which walls are worth buying (`GreedyBot._buy_scores`)
+RICH = 14
 
 #: the bytes `GreedyBot._targets` compares the settlements, generals and titles it reads by
 _encode = msgspec.msgpack.Encoder().encode
@@ -332,6 +335,21 @@ class GreedyBot:
         best = max(range(len(scores)), key=scores.__getitem__)
         return buys[best] if scores[best] > 0 else None
 
+    def purchase_plan(self, seat: int, legal: list[Action], state: GameState, world: World) -> PurchasePlan | None:
+        """An Acquisitions turn offered whole (purchases and ending the turn, nothing else) as a
+        plan that answers its decisions one after the other (`PurchasePlan`); None for any other
+        decision."""
+        end = legal[-1]
+        if state.phase != 4 or type(end) is not EndTurn or len(legal) < 2:
+            return None
+        buys: list[Buy] = []
+        for a in legal[:-1]:
+            if not isinstance(a, Buy):
+                return None
+            buys.append(a)
+        me = SeatView.of_state(state, world, seat)
+        return PurchasePlan(state, world, seat, buys, self._buy_scores(me, buys), end)
+
     def ranked_buys(self, me: SeatView, by_type) -> list[tuple[float, Buy]]:
         """Every legal purchase with its score, best first (stable: ties keep legal order)."""
         buys = by_type.get(Buy, [])
@@ -359,7 +377,7 @@ class GreedyBot:
                 enemy_hexes.append(g.hex)
         general = 9 if mine < 3 else 2 if mine < 5 else -1
         card = 3 if len(player.hand) < 2 else 0
-        rich = player.coins >= 14
+        rich = player.coins >= RICH
         facts = settlement_facts(world)
         within = near_settlements(world)
         besieged = me.besieged
@@ -623,3 +641,71 @@ class GreedyBot:
         best.sort(key=lambda t: -t[0])
         rest.sort(key=lambda t: -t[0])
         return [(v, gid, move, spare) for v, _, gid, move, spare in best + rest]
+
+
+class PurchasePlan:
+    """The greedy bot's purchases of one Acquisitions turn, played one after the other on a state
+    changed in place (a search's rollout): the purchases scored once (`GreedyBot._buy_scores`),
+    then after each one only what it changed. `next` is `choose_in_state`'s answer to the turn's
+    next decision, as long as `bought` says the plan still stands.
+
+    What a troop, a development or a wall changes: the buyer's coins (the purchases the seat
+    can still afford: the legal list less those it cannot pay, in the same order) and that
+    purchase alone (a troop's score falls with one troop more in that settlement or army; a
+    settlement's walls, or its last development, can no longer be bought). Nothing else a score
+    reads (threats, the generals, the hand, control) moves, unless the coins fall below what
+    makes walls worth buying. A general or a card changes more: the plan ends, and the caller
+    lists the legal actions again."""
+
+    __slots__ = ("state", "world", "seat", "rows", "end", "rich")
+
+    def __init__(
+        self, state: GameState, world: World, seat: int, buys: list[Buy], scores: list[float], end: Action
+    ) -> None:
+        price = state.options.rules.prices[0]
+        self.state = state
+        self.world = world
+        self.seat = seat
+        # (score, price, purchase) in legal order; a score of 0 or less is never chosen, and
+        # scores only fall while the plan stands
+        self.rows: list[list[Any]] = [[score, price[a.item], a] for score, a in zip(scores, buys) if score > 0]
+        self.end = end
+        self.rich = state.players[seat].coins >= RICH
+
+    def next(self) -> Action:
+        """The purchase greedy makes now (the first of the highest scores it can pay, above 0),
+        else the end of the turn."""
+        coins = self.state.players[self.seat].coins
+        best: list[Any] | None = None
+        top = 0.0
+        for row in self.rows:
+            if row[0] > top and row[1] <= coins:
+                best, top = row, row[0]
+        return self.end if best is None else best[2]
+
+    def bought(self, action: Action) -> bool:
+        """After `action` (from `next`) was applied: whether the plan still stands."""
+        if not isinstance(action, Buy):
+            return False
+        item = action.item
+        if item != "troop" and item != "development" and item != "wall":
+            return False
+        state = self.state
+        if self.rich and state.players[self.seat].coins < RICH:
+            return False  # walls are no longer worth buying
+        for row in self.rows:
+            if row[2] is action:
+                if item == "wall":
+                    row[0] = 0  # the settlement has its walls
+                elif item == "development":
+                    i = self.world.settlement_by_name[action.settlement or ""]
+                    if state.settlements[i].developments >= development_cap(state.options.rules, self.world, i):
+                        row[0] = 0
+                elif action.general is None:
+                    row[0] -= 1  # 4 + 2 x threat - troops: one troop more
+                else:
+                    row[0] = 5 - state.generals[action.general].army / 2
+                if row[0] <= 0:
+                    self.rows.remove(row)
+                break
+        return True

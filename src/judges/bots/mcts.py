@@ -61,14 +61,17 @@ import zlib
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from ..engine import Action, Buy, DropArk, EndTurn, LeaveTroops, Move, PickUpArk, TakeTroops
+import msgspec
+
+from ..engine import Action, Buy, DropArk, EndTurn, Game, LeaveTroops, Move, PickUpArk, TakeTroops
 from ..engine.actions import action_to_json
 from ..engine.dice import SeededDice, seed_to_state
 from ..engine.errors import RuleError
 from ..engine.search import SearchState, fresh_seed, game_from_view, material
+from ..engine.state import GameState
 from ..engine.view import PlayerView
 from ..world import load_world
-from .greedy import GreedyBot
+from .greedy import GreedyBot, PurchasePlan
 from .seat_view import SeatView
 from .value import ValueModel
 
@@ -91,6 +94,16 @@ PURCHASES_SEARCHED: dict[int, int | None] = {2: None, 3: 3, 4: 3, 5: 3, 6: 3}
 
 # Free, undoable steps: the greedy bot's proposal is followed, so no search walks in circles.
 _REVERSIBLE = (TakeTroops, LeaveTroops, PickUpArk, DropArk)
+
+_encode = msgspec.msgpack.Encoder().encode
+
+
+def position_key(state: GameState) -> bytes:
+    """The bytes of everything in `state` that the rest of a rollout can depend on: the whole
+    state but what the rules only write (the reports, the coins spent by item, the notifications'
+    numbering). Two positions with the same key play on alike: the rules, the dice (their state is
+    `state.rng`), the greedy policy and the evaluation read nothing else."""
+    return _encode(msgspec.structs.replace(state, report=[], round_log=[], spent={}, next_notification_id=0))
 
 
 class Appraisal(NamedTuple):
@@ -161,6 +174,11 @@ class MCTSBot:
         self.out_of_time = 0  # searches cut by the CPU budget (for measurements)
         self.stopped = 0  # searches stopped early (for measurements)
         self._buying: tuple[int, int] = (0, 0)  # (round, purchases searched in its acquisitions)
+        # A search's rollouts by where they stood when the searching seat's turn was over
+        # (`position_key`) -> their reward: a rollout that reaches a position another one of the
+        # same search reached (the same steps in another order, most often) ends with its reward.
+        self._reached: dict[bytes, float] = {}
+        self.transposed = 0  # rollouts ended that way (for measurements)
         self.calls = 0  # decisions with a choice so far (for measurements)
         self.searched = 0  # decisions searched so far (for measurements)
         self.departed = 0  # of them, those where the search overruled the greedy choice
@@ -210,6 +228,7 @@ class MCTSBot:
         alive = list(range(m))
         # The search's numbers, for those who ask why (`appraise`): filled in place as it runs.
         self.last_stats = (cands, total, count, paired, pairs)
+        self._reached = {}
         deadline = None if self.cpu_budget is None else time.thread_time() + self.cpu_budget
         for stage in range(stages):
             per = max(1, self.iterations // (stages * len(alive)))
@@ -288,6 +307,7 @@ class MCTSBot:
 
     def _playout(self, s: SearchState, seat: int, action: Action, start_round: int) -> float:
         game = s.game
+        phase = game.state.phase
         try:
             game.apply(action)
         except RuleError:  # not legal in this sample (cannot happen from a faithful view)
@@ -296,15 +316,48 @@ class MCTSBot:
         state, world = game.state, game.world
         greedy = self._greedy
         through_announcements = self.value is None
+        # Once the seat's turn (its run of decisions in this phase) is over, the position is
+        # looked up among those the search's other rollouts reached there: the rest of a rollout
+        # depends on the position only, so one met before has its reward already.
+        key: bytes | None = None
         while not game.is_over and (state.round < stop_round or (through_announcements and state.phase == 1)):
+            if key is None and (state.phase != phase or state.pending[0].player != seat):
+                key = position_key(state)
+                known = self._reached.get(key)
+                if known is not None:
+                    self.transposed += 1
+                    return known
             p = game.waiting_for()[0]
             legal = list(game.legal_actions(p))
+            if len(legal) == 1:
+                game.apply_legal(legal[0])
+                continue
+            plan = greedy.purchase_plan(p, legal, state, world) if state.phase == 4 else None
+            if plan is not None:
+                self._purchases(game, p, plan)
+                continue
             # The sample is the search's own draw: greedy reads it whole, without a view; the
             # action comes unchanged from the list the engine just made, so it is not validated again.
-            game.apply_legal(legal[0] if len(legal) == 1 else greedy.choose_in_state(p, legal, state, world))
-        if game.is_over:
-            return s.returns()[seat]
-        return self.evaluate(s)[seat]
+            game.apply_legal(greedy.choose_in_state(p, legal, state, world))
+        reward = s.returns()[seat] if game.is_over else self.evaluate(s)[seat]
+        if key is not None:
+            self._reached[key] = reward
+        return reward
+
+    @staticmethod
+    def _purchases(game: Game, seat: int, plan: PurchasePlan) -> None:
+        """Plays `seat`'s Acquisitions turn by `plan` while it stands and the turn lasts (the
+        greedy bot's choices, without listing the legal actions again after each troop)."""
+        state = game.state
+        decision = state.pending[0]
+        while True:
+            action = plan.next()
+            game.apply_legal(action)  # a purchase of the last list the engine made, still affordable
+            pending = state.pending
+            if len(pending) != 1 or pending[0] is not decision or state.ending is not None:
+                return
+            if not plan.bought(action):
+                return
 
     def rounds_ahead(self, players: int) -> int:
         """Rounds a rollout plays past the decision's: `horizon`, or with `horizon_seats` the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..world import World
 from .actions import Action, Buy
 from .board import control_map, is_besieged
 from .context import Ctx
@@ -28,9 +29,13 @@ message(
 RULE = "§8 Acquisitions"
 
 
+def development_cap(rules: Rules, world: World, settlement: int) -> int:
+    """The developments a settlement may hold: a city's cap or a village's."""
+    return rules.city_max_developments if world.settlements[settlement].is_city else rules.village_max_developments
+
+
 def _cap(ctx: Ctx, settlement: int) -> int:
-    rules = ctx.rules
-    return rules.city_max_developments if ctx.world.settlements[settlement].is_city else rules.village_max_developments
+    return development_cap(ctx.rules, ctx.world, settlement)
 
 
 def generals_count(ctx: Ctx, seat: int) -> int:
