@@ -33,7 +33,12 @@ changed anything (docs/bots.md, "Three purchases a phase"). Otherwise:
    round begins, and the model's win chances score them: cheaper, but weaker as measured so
    far (docs/bots.md). **Common random numbers**: within one stage, all candidates are played
    on the same samples (same hidden cards, same dice state), so their comparison measures the
-   decision rather than the luck of the draw.
+   decision rather than the luck of the draw. Two shortcuts that change no choice: a rollout
+   whose position, once the searching seat's turn is over, another rollout of the same search
+   reached (the same steps in another order, most often; `position_key`) ends with that one's
+   reward, since the rest depends on the position only; and the greedy bot plays a whole
+   Acquisitions turn from one `PurchasePlan`, updated by each purchase instead of listed and
+   scored again.
 4. **Sequential Halving** (Karnin, Koren & Somekh 2013; the root rule of Gumbel MuZero): the
    budget of `iterations` rollouts is split over ⌈log2 m⌉ stages (two at least); after each,
    the worse half of the candidates is dropped. The survivor is played — unless its paired
@@ -328,7 +333,7 @@ class MCTSBot:
                     self.transposed += 1
                     return known
             p = game.waiting_for()[0]
-            legal = list(game.legal_actions(p))
+            legal = game.legal_actions(p)  # read, never changed: no copy
             if len(legal) == 1:
                 game.apply_legal(legal[0])
                 continue
