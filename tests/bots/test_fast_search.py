@@ -234,6 +234,20 @@ def test_a_rollout_that_reaches_a_position_met_before_ends_with_its_reward():
     assert transposed > 0
 
 
+def test_rollouts_that_stop_at_another_round_never_share_a_reward():
+    """A bot that plays rollouts for decisions of different rounds (the hint, the review) never
+    ends one with the reward of a rollout that stopped at another round."""
+    game = random_position(2, 2, 160)
+    seat = game.waiting_for()[0]
+    view = game.view(seat, notifications=False)
+    end = next(a for a in game.legal_actions(seat) if type(a).__name__ == "EndTurn")
+    sample = SearchState(game_from_view(view, 17)).determinize(seat, 5)
+    bot = MCTSBot(seed=3)
+    rewards = [bot._playout(sample.clone(), seat, end, game.state.round + k) for k in (0, 0, 1)]
+    assert bot.transposed == 1  # the second rollout, the same as the first
+    assert rewards[2] == MCTSBot(seed=3)._playout(sample.clone(), seat, end, game.state.round + 1)
+
+
 def test_the_position_key_leaves_out_only_what_the_rules_write_and_never_read():
     game = random_position(5, 3, 200)
     state = game.state

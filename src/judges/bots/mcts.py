@@ -101,6 +101,8 @@ PURCHASES_SEARCHED: dict[int, int | None] = {2: None, 3: 3, 4: 3, 5: 3, 6: 3}
 _REVERSIBLE = (TakeTroops, LeaveTroops, PickUpArk, DropArk)
 
 _encode = msgspec.msgpack.Encoder().encode
+# The most positions a bot keeps for transpositions (a search plays under a hundred rollouts).
+REACHED_KEPT = 4096
 
 
 def position_key(state: GameState) -> bytes:
@@ -179,10 +181,13 @@ class MCTSBot:
         self.out_of_time = 0  # searches cut by the CPU budget (for measurements)
         self.stopped = 0  # searches stopped early (for measurements)
         self._buying: tuple[int, int] = (0, 0)  # (round, purchases searched in its acquisitions)
-        # A search's rollouts by where they stood when the searching seat's turn was over
-        # (`position_key`) -> their reward: a rollout that reaches a position another one of the
-        # same search reached (the same steps in another order, most often) ends with its reward.
+        # Rollouts by where they stood when the searching seat's turn was over (`position_key`)
+        # -> their reward, for rollouts that stop at the same round (`_reached_until`): a rollout
+        # that reaches a position another one reached (the same steps in another order, most
+        # often) ends with its reward. Emptied at each search, and kept small for callers that
+        # play many rollouts with one bot (the hint, the review).
         self._reached: dict[bytes, float] = {}
+        self._reached_until = 0
         self.transposed = 0  # rollouts ended that way (for measurements)
         self.calls = 0  # decisions with a choice so far (for measurements)
         self.searched = 0  # decisions searched so far (for measurements)
@@ -318,6 +323,8 @@ class MCTSBot:
         except RuleError:  # not legal in this sample (cannot happen from a faithful view)
             return -1.0
         stop_round = start_round + self.rounds_ahead(len(game.state.players))
+        if stop_round != self._reached_until or len(self._reached) > REACHED_KEPT:
+            self._reached, self._reached_until = {}, stop_round
         state, world = game.state, game.world
         greedy = self._greedy
         through_announcements = self.value is None
