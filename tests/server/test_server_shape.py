@@ -119,3 +119,80 @@ def test_the_table_core_holds_no_game_kit():
         if isinstance(node, ast.ClassDef) and node.name.endswith("Kit")
     ]
     assert kits == []
+
+
+# The server's packages that host every game alike: the table core, the community (lobby, chat,
+# ratings...) and the advice (hints, reviews). A game's own parts are in its package of
+# server/games/, reached through its table kit (server/games/registry.py, KITS).
+GAME_NEUTRAL = ("table", "community", "advice")
+GAME_PACKAGES = tuple(f"judges.server.games.{p.name}" for p in (SERVER / "games").iterdir() if p.is_dir())
+
+
+def _neutral_files() -> list[Path]:
+    return sorted(p for package in GAME_NEUTRAL for p in (SERVER / package).rglob("*.py"))
+
+
+def _imports(path: Path, tree: ast.AST) -> set[str]:
+    """Every module `path` imports, wherever the import stands (under TYPE_CHECKING too)."""
+    package = _module(path) if path.name == "__init__.py" else _module(path).rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = package
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            name = f"{base}.{node.module}" if node.level and node.module else (node.module or base)
+            found.add(name)
+            found.update(f"{name}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def _game_names_compared(tree: ast.AST) -> list[str]:
+    """The comparisons in `tree` of something to a game's name written out (a string literal
+    naming a game the server hosts, or DEFAULT_GAME): a branch on which game a table plays."""
+    from judges.server.games.registry import KITS
+
+    def names_a_game(node: ast.expr) -> bool:
+        if isinstance(node, ast.Constant) and node.value in KITS:
+            return True
+        if isinstance(node, ast.Name | ast.Attribute) and (getattr(node, "id", None) or node.attr) == "DEFAULT_GAME":
+            return True
+        return isinstance(node, ast.Tuple | ast.List | ast.Set) and any(names_a_game(e) for e in node.elts)
+
+    return [
+        f"{node.lineno}: {ast.unparse(node)}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Compare) and any(names_a_game(e) for e in (node.left, *node.comparators))
+    ]
+
+
+def test_the_game_neutral_packages_import_no_game_package():
+    """server/table, server/community and server/advice reach a game only through its kit:
+    none imports a module of server/games/judges or server/games/rome."""
+    assert set(GAME_PACKAGES) >= {"judges.server.games.judges", "judges.server.games.rome"}
+    found = {
+        str(path.relative_to(SERVER)): sorted(
+            m for m in _imports(path, ast.parse(path.read_text(encoding="utf-8"))) if m.startswith(GAME_PACKAGES)
+        )
+        for path in _neutral_files()
+    }
+    assert {name: modules for name, modules in found.items() if modules} == {}
+
+
+def test_the_game_name_checks_find_what_they_look_for():
+    """The two checks above, on a module written the old way: they would fail on it."""
+    old = ast.parse(
+        "from ..games.judges import wire\n"
+        "if live.kind != DEFAULT_GAME:\n    pass\n"
+        "judges = game == 'judges'\n"
+        "x = kind in ('rome', 'other')\n"
+    )
+    assert _game_names_compared(old) == [
+        "2: live.kind != DEFAULT_GAME",
+        "4: game == 'judges'",
+        "5: kind in ('rome', 'other')",
+    ]
+    imported = _imports(SERVER / "table" / "views.py", old)
+    assert any(m.startswith(GAME_PACKAGES) for m in imported)

@@ -45,13 +45,13 @@ def view(client, game: str, token: str, lang: str = "en") -> dict:
 
 def counting(monkeypatch) -> list[int]:
     rendered: list[int] = []
-    render = Views.render_note
+    render = Views.render_notes
 
-    def count(self, live, data, language):  # noqa: ANN001, ANN202
-        rendered.append(data["id"])
-        return render(self, live, data, language)
+    def count(self, live, notes, language):  # noqa: ANN001, ANN202
+        rendered.extend(n.id for n in notes)  # Judges & Kings' notifications (its kit's `views.notes`)
+        return render(self, live, notes, language)
 
-    monkeypatch.setattr(Views, "render_note", count)
+    monkeypatch.setattr(Views, "render_notes", count)
     return rendered
 
 

@@ -110,14 +110,13 @@ def test_a_spectator_gets_the_view_of_no_seat_from_the_same_builder(tmp_path):
 
 
 def test_one_function_builds_what_a_seat_receives():
-    """No other server module assembles a view: the view's own parts are named in wire.py
-    only (and served_wire.py, the view of another game's table), and no server module reaches
-    into the engine's game context."""
+    """No other server module assembles a view: the view's own parts are named in each game's
+    wire.py only (server/games/), and no server module reaches into the engine's game context."""
     own_parts = ("my_decisions", "action_labels", "hand_sizes", "legal_actions", "max_notifications")
     for path in SERVER.rglob("*.py"):
         text = path.read_text()
         assert "._ctx" not in text, path.name
-        if path.name in ("wire.py", "served_wire.py"):
+        if path.name == "wire.py":
             continue
         for part in own_parts:
             assert not re.search(rf"[\"']{part}[\"']\s*:", text), (path.name, part)

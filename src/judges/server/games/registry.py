@@ -2,12 +2,14 @@
 server names its games (besides each game's own package here). A kit is what the table core
 asks of a game that its `ServedGame` (games/served.py) does not offer: the options a new table
 is stored with, how a stored table is rebuilt (from its options, a snapshot and its actions),
-how an action is read from and written to the log, and the export.
+how an action is read from and written to the log, the export, and what a seat and a
+spectator receive (`views`, a `GameViews`: server/table/envelope.py).
 
     kit = KITS[live.kind]
     game = kit.new(stored_options)                 # the engine's own game object
     kit.wrap(game).to_move()                       # the game protocol over it
     kit.action_from_dict(d), kit.action_to_dict(a) # the log's encoding (RuleError if malformed)
+    kit.views.parts(live, public, seat, language, seat_events)  # a seat's view, part by part
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any, Protocol
 from ...games.protocol import GameProtocol
 from ...games.registry import SERVED
 from ...games.served import ServedGame
+from ..table.envelope import GameViews
 from .judges.kit import JudgesKit
 from .rome.kit import RomeKit
 
@@ -29,6 +32,9 @@ class TableKit(Protocol):
 
     @property
     def served(self) -> ServedGame: ...
+
+    @property
+    def views(self) -> GameViews: ...
 
     def wrap(self, game: Any) -> GameProtocol[Any, Any]: ...
 

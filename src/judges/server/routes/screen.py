@@ -209,7 +209,7 @@ async def spectate(
     live = await service.get(game_id)
     language = request_language(request, lang)
     async with reading(live):
-        if live.kind != DEFAULT_GAME:  # the game's own view of no seat (server/table/served_wire.py)
+        if live.kind != DEFAULT_GAME:  # the game's own view of no seat (server/games/rome/wire.py)
             return Response(service.view_bytes(live, SPECTATOR, language), media_type="application/json")
         payload = public_payload(live, language, **screen.table_options(live))
     return Response(wire.encode(payload), media_type="application/json")

@@ -78,7 +78,7 @@ async def protocol() -> dict:
 async def game_protocol(game_id: str, service: ServiceDep) -> dict:
     """The protocol of one game: as `/api/protocol`, with the items' costs and the cards'
     copies of that game's rules. Another game's: the JSON Schema of its view (`view`, the
-    game's own part of what a seat receives: server/table/served_wire.py)."""
+    game's own part of what a seat receives: server/games/rome/wire.py)."""
     live = await service.get(game_id)
     if live.kind != DEFAULT_GAME:
         return {"game": live.kind, "view": live.served.view_schema()}

@@ -37,7 +37,7 @@ from ...render.svg import board_svg
 from ..limits import Limits
 from . import textdelta
 from .tables import SERVER_OPTIONS, SPECTATOR, LiveGame, Subscriber
-from .views import encode_payload, log_entries, public_notifications, public_payload
+from .views import encode_payload, log_entries, public_payload
 
 REPLAY_CHECKPOINT = 40  # actions between the replay's kept positions
 REPLAY_GAMES = 8  # finished games whose replay positions are kept in memory
@@ -231,7 +231,6 @@ __all__ = [
     "BoardTexts",
     "Followed",
     "public_payload",
-    "public_notifications",
     "log_entries",
     "SEAT_COLOURS",
     "SPECTATOR",

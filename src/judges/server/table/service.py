@@ -35,7 +35,6 @@ from ...settings import load as load_settings
 from .. import logs, memory, metrics
 from ..community.chat import Chat
 from ..errors import RETRY_AFTER, ServiceError, StoreUnavailable
-from ..games.judges import wire
 from ..limits import DEFAULT_LIMITS, Limits
 from ..store import GameStore
 from ..watchdog import Watchdog
@@ -250,10 +249,10 @@ class GameService:
 
     # --- views and sockets (server/table/views.py, server/table/hub.py) ---------------------------------------
 
-    def public_parts(self, live: LiveGame) -> wire.Public:
+    def public_parts(self, live: LiveGame) -> Any:
         return self.views.public_parts(live)
 
-    def seat_parts(self, live: LiveGame, public: wire.Public, seat: int, language: str) -> dict[str, bytes]:
+    def seat_parts(self, live: LiveGame, public: Any, seat: int, language: str) -> dict[str, bytes]:
         return self.views.seat_parts(live, public, seat, language)
 
     def view_bytes(self, live: LiveGame, seat: int, language: str, since: int = -1) -> bytes:

@@ -1,9 +1,10 @@
 """What a websocket receives: a full view, then small updates (docs/web.md, "Live updates").
 
-A view is the JSON object of a `wire.View` (server/games/judges/wire.py): its fields are the parts (`seq`,
-`legal_actions`, `state`…); `state` is itself an object of the game state's fields. Each part
-is encoded to bytes once (`wire.parts`): the public parts once per action for every seat, a
-seat's private parts once per seat and language. A message is assembled from those bytes,
+A view is a JSON object built by the table's game (its kit's `views`, server/table/envelope.py):
+its fields are the parts (`seq`, `legal_actions`, `state`…); `state` is itself an object of the
+game state's fields (the parts named "state.<field>"). Each part is encoded to bytes once (the
+builder's `parts`): the public parts once per action for every seat, a seat's private parts once
+per seat and language. A message is assembled from those bytes,
 never re-encoded per socket:
 
     {"type": "full", "version": V, "view": {...}}
@@ -29,16 +30,12 @@ from typing import Any
 
 import msgspec
 
-from ..games.judges import wire
 from .textdelta import splice
 
 encode = msgspec.json.Encoder().encode
 
-# The view's parts, in the order a full view lists them: the fields of the wire view
-# (server/games/judges/wire.py), `state` made of STATE_FIELDS.
-PARTS = wire.PARTS
-STATE_FIELDS: tuple[str, ...] = wire.STATE_FIELDS
-STATE_PREFIX = wire.STATE_PREFIX
+# A part that is a field of the view's `state` is named "state.<field>".
+STATE_PREFIX = "state."
 
 
 def _object(items: Iterable[tuple[str, bytes]]) -> bytes:
@@ -49,7 +46,7 @@ def _object(items: Iterable[tuple[str, bytes]]) -> bytes:
 def view_bytes(parts: Mapping[str, bytes], version: int, notifications: bytes) -> bytes:
     """The full view: every part in its order, `state` from its fields (the parts named
     "state.<field>", in their order), the version, the notifications. The same for any game's
-    view: *Judges & Kings*' parts are PARTS then STATE_FIELDS (`wire.parts`)."""
+    view."""
     state = _object((k[len(STATE_PREFIX) :], v) for k, v in parts.items() if k.startswith(STATE_PREFIX))
     items = [(k, v) for k, v in parts.items() if not k.startswith(STATE_PREFIX)]
     return _object([*items, ("state", state), ("version", encode(version)), ("notifications", notifications)])

@@ -1,5 +1,5 @@
 """*Judges & Kings*' table kit (server/games/registry.py): its stored options, a table rebuilt
-from a snapshot and its actions, the action encoding, the export."""
+from a snapshot and its actions, the action encoding, the export, its view builder (views.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from ....games.protocol import GameProtocol
 from ....games.served import ServedGame
 from ....i18n import gettext
 from ....verify import new_game
+from ...table.envelope import GameViews
+from .views import JudgesViews
 
 #: An unnamed seat's name: tribes of Israel whose names are not regions of the map.
 TRIBES = ("Reuben", "Simeon", "Levi", "Issachar", "Zebulun", "Dan")
@@ -50,6 +52,7 @@ class JudgesKit:
 
     name = "judges"
     served: ServedGame = JUDGES_SERVED
+    views: GameViews = JudgesViews()
 
     def wrap(self, game: Any) -> GameProtocol[Any, Any]:
         return JudgesGame(game)

@@ -34,6 +34,8 @@ from ....engine.undo import taken_back
 from ....engine.view import NOBODY, DiceInfo, PlayerView, player_view, seat_view
 from ....i18n import gettext, render_action, render_notification
 from ....manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
+from ...table import updates
+from ...table.envelope import Note, Sanction, Seat, Table, encode, ended_early, sanctions, seats_of
 
 if TYPE_CHECKING:  # pragma: no cover
     AnyAction = Action
@@ -43,6 +45,12 @@ else:  # every action type by its tag (the schema lists them; the encoder needs 
 __all__ = [
     "View",
     "Note",
+    "Seat",
+    "Sanction",
+    "Table",
+    "seats_of",
+    "sanctions",
+    "ended_early",
     "Public",
     "public",
     "view",
@@ -55,82 +63,12 @@ __all__ = [
     "STATE_FIELDS",
 ]
 
-encode = msgspec.json.Encoder().encode
-
-
-class Seat(Struct, kw_only=True):
-    """A seat of the table as every seat sees it."""
-
-    seat: int
-    name: str
-    kind: str  # "human" or "bot"
-    bot: str | None
-    away: bool  # a bot plays it while its player is away (server/table/seats.py)
-    host: bool
-    chat_closed: bool  # by the host (server/community/chat.py)
-    hints: int  # hints its player asked for (server/advice/hints.py)
-    # When the decision it owes passes to the takeover bot, on the server's clock (seconds since
-    # the epoch; `View.server_time` is that clock when the view was made): the turn timer of a
-    # live table, the deadline of a paced one; None when it owes none or no clock runs.
-    deadline: float | None
-
-
-def seats_of(stored: list[dict[str, Any]], deadlines: dict[int, float]) -> list[Seat]:
-    """The table's seats as stored (`LiveGame.seats`), with each one's deadline, as every
-    seat sees them: the same for every game."""
-    return [
-        Seat(
-            seat=i,
-            name=s["name"],
-            kind=s["kind"],
-            bot=s["bot"],
-            away=bool(s.get("away")),
-            host=bool(s.get("host")),
-            chat_closed=bool(s.get("chat_closed")),
-            hints=s.get("hints", 0),
-            deadline=deadlines.get(i),
-        )
-        for i, s in enumerate(stored)
-    ]
-
-
-class Table(Struct, kw_only=True):
-    """The table's options: after how long a bot plays an idle seat (a live table's turn timer
-    in seconds, or a paced table's hours per decision), which bot, and hints."""
-
-    turn_timer: float | None
-    pace_hours: float | None = None
-    takeover_bot: str
-    hints: bool
-
-
-class Sanction(Struct, kw_only=True):
-    """The seat's account is banned or suspended (server/community/moderation.py): the takeover bot holds
-    the seat, and its player cannot take it back, until the sanction ends or is lifted."""
-
-    kind: str | None  # "ban" or "suspend" (None: a seat marked before the kind was recorded)
-    until: float | None  # a suspension's end, on the server's clock (seconds since the epoch)
-
 
 class Manual(Struct, kw_only=True):
     """The manual's chapters for the phase and for each decision the seat owes."""
 
     phase: str
     decisions: dict[str, str | None]
-
-
-class Note(Struct, kw_only=True):
-    """A notification (the engine's, or a seat's event) rendered in the reader's language."""
-
-    id: int
-    round: int
-    phase: str
-    key: str
-    title: str
-    lines: list[str]
-    params: dict[str, Any]
-    chapter: str | None
-    after: int  # the actions before it: where it stands in the log
 
 
 class View(Struct, kw_only=True):
@@ -193,7 +131,7 @@ class ReplayView(View, kw_only=True):
 # The view's parts as the live updates send them: `state` is sent field by field.
 PARTS: tuple[str, ...] = tuple(f for f in View.__struct_fields__ if f not in ("state", "version", "notifications"))
 STATE_FIELDS: tuple[str, ...] = GameState.__struct_fields__
-STATE_PREFIX = "state."
+STATE_PREFIX = updates.STATE_PREFIX
 # each state field with its part's name, made once (not one new string a field, a seat, a version)
 STATE_PARTS: tuple[tuple[str, str], ...] = tuple((name, STATE_PREFIX + name) for name in STATE_FIELDS)
 
@@ -251,30 +189,6 @@ def public(
         sanctions=sanctions(seats, now),
         labels=labels if labels is not None else {},
     )
-
-
-def sanctions(seats: list[dict[str, Any]], now: float) -> dict[int, Sanction]:
-    """The seats whose account's sanction holds them (server/community/moderation.py marks them), but for
-    a suspension ended by `now`: its player may take the seat back."""
-    out = {}
-    for i, s in enumerate(seats):
-        mark = s.get("sanctioned")
-        if not mark:
-            continue
-        kind, until = (mark.get("kind"), mark.get("until")) if isinstance(mark, dict) else (None, None)
-        if until is None or until > now:
-            out[i] = Sanction(kind=kind, until=until)
-    return out
-
-
-def ended_early(seats: list[dict[str, Any]]) -> str | None:
-    """How a game ended before its rules ended it, as the seats record it: "closed" (an operator
-    closed the table, server/community/moderation.py), "abandoned" (server/community/paces.py), or None."""
-    if any(s.get("closed") for s in seats):
-        return "closed"
-    if any(s.get("abandoned") for s in seats):
-        return "abandoned"
-    return None
 
 
 def view(

@@ -1,2 +1,2 @@
-"""*Republic of Rome*'s server parts: its table kit (kit.py). Its view is the table core's
-envelope around the plug-in's own (server/table/served_wire.py)."""
+"""*Republic of Rome*'s server parts: its table kit (kit.py) and its view builder (wire.py: the
+table's envelope around the game's own view)."""

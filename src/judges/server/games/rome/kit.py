@@ -1,5 +1,5 @@
 """*Republic of Rome*'s table kit (server/games/registry.py): its stored options, a table rebuilt
-from its actions, the action encoding, the export."""
+from its actions, the action encoding, the export, its view builder (wire.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import msgspec
 from ....games.protocol import GameProtocol
 from ....games.rome_game import ROME_SERVED, RomeProtocolGame
 from ....games.served import ServedGame
+from ...table.envelope import GameViews
+from .wire import RomeViews
 
 
 class RomeKit:
@@ -19,6 +21,7 @@ class RomeKit:
 
     name = "rome"
     served: ServedGame = ROME_SERVED
+    views: GameViews = RomeViews()
 
     def wrap(self, game: Any) -> GameProtocol[Any, Any]:
         return RomeProtocolGame(game)

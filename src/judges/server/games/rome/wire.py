@@ -1,11 +1,11 @@
-"""The wire view of a table whose game brings no screen module of its own to the server
-(*Republic of Rome*): the table's envelope — its seats and options, who owes what, the seat's
-decisions and legal actions as the game's codec writes them, the dice's commitment — around the
-game's own view (`ServedGame.seat_view` / `spectator_view`: hidden information removed by the
-engine). Each top-level field is a part, and each field of the game's view a part of `state`
+"""*Republic of Rome*'s view builder (`RomeViews`, a `GameViews`: server/table/envelope.py): the
+table's envelope — its seats and options, who owes what, the seat's decisions and legal actions as
+the game's codec writes them, the dice's commitment — around the game's own view
+(`ServedGame.seat_view` / `spectator_view`: hidden information removed by the engine). Each
+top-level field is a part, and each field of the game's view a part of `state`
 (server/table/updates.py sends a full view, then the parts whose bytes changed: the same deltas as
-*Judges & Kings*' wire view). The game's report lines are the view's notifications, rendered
-from their message keys in the reader's language; the report is not repeated in `state`.
+*Judges & Kings*' wire view). The game's report lines are the view's notifications, rendered from
+their message keys in the reader's language; the report is not repeated in `state`.
 
     {"game": "rome", "game_id", "seq", "progress", "waiting_for", "pending": [{"seat", "kind"}],
      "dice": {"generator", "commitment", "seed"}, "seats", "table", "ending", "winners",
@@ -20,12 +20,11 @@ from typing import Any
 
 import msgspec
 
-from ...engine.dice import seed_text
-from ...i18n import render_notification
-from ..games.judges import wire
-from .updates import STATE_PREFIX
+from ....engine.dice import seed_text
+from ....i18n import render_notification
+from ...table.envelope import Note, Sanction, Table, encode, ended_early, sanctions, seats_of
+from ...table.updates import STATE_PREFIX
 
-encode = msgspec.json.Encoder().encode
 #: the game view's field the notifications carry (not repeated in `state`)
 REPORT = "report"
 
@@ -38,14 +37,14 @@ class Public:
     shared: dict[str, Any]  # the envelope's parts every seat shares, in the view's order
     spectator: dict[str, Any]  # the game's view of no seat
     ended: str | None
-    sanctions: dict[int, wire.Sanction]
+    sanctions: dict[int, Sanction]
     encoded: dict[str, bytes] = field(default_factory=dict)
 
 
-def public(live: Any, table: wire.Table, max_notifications: int, deadlines: dict[int, float], now: float) -> Public:
+def public(live: Any, table: Table, max_notifications: int, deadlines: dict[int, float], now: float) -> Public:
     """The table at its current version as every seat shares it (`live`: a LiveGame)."""
     played, served = live.played, live.served
-    ended = wire.ended_early(live.seats)
+    ended = ended_early(live.seats)
     deadlines = deadlines if ended is None else {}
     outcome = played.outcome()
     options = live.game.state.options
@@ -63,7 +62,7 @@ def public(live: Any, table: wire.Table, max_notifications: int, deadlines: dict
             "commitment": served.commitment(played),
             "seed": seed_text(options) if over else None,  # revealed once the game is over
         },
-        "seats": wire.seats_of(live.seats, deadlines),
+        "seats": seats_of(live.seats, deadlines),
         "table": table,
         "ending": ended if ended is not None else (outcome.ending if outcome is not None else None),
         "winners": list(outcome.winners) if outcome is not None else [],
@@ -74,7 +73,7 @@ def public(live: Any, table: wire.Table, max_notifications: int, deadlines: dict
         shared=shared,
         spectator=served.spectator_view(played),
         ended=ended,
-        sanctions=wire.sanctions(live.seats, now),
+        sanctions=sanctions(live.seats, now),
     )
 
 
@@ -86,7 +85,7 @@ def _shared(pub: Public, key: str, value: Any) -> bytes:
 
 
 def parts(
-    live: Any, pub: Public, seat: int | None, language: str, seat_events: list[wire.Note] | None = None
+    live: Any, pub: Public, seat: int | None, language: str, seat_events: list[Note] | None = None
 ) -> dict[str, bytes]:
     """The view of `seat` (None: a spectator) in `language` as the live updates send it: each
     part's bytes; what every seat shares is encoded once per version."""
@@ -136,10 +135,10 @@ def notes(live: Any, language: str, after: int, limit: int) -> tuple[list[dict[s
     return out, max(after, len(report) - 1)
 
 
-def seat_event(data: dict[str, Any], language: str, names: dict[int, str]) -> wire.Note:
+def seat_event(data: dict[str, Any], language: str, names: dict[int, str]) -> Note:
     """A seat's event (server/table/views.py, `seat_events`) rendered: the server's own words."""
     text = render_notification(data, language, None, names)
-    return wire.Note(
+    return Note(
         id=data["id"],
         round=data["round"],
         phase=data["phase"],
@@ -150,3 +149,69 @@ def seat_event(data: dict[str, Any], language: str, names: dict[int, str]) -> wi
         chapter=None,
         after=data.get("after", 0),
     )
+
+
+class RomeViews:
+    """*Republic of Rome*'s `GameViews`: the envelope around the game's own view, its report
+    lines as notifications; no log in words (the game has no "action_log" capability)."""
+
+    def public(
+        self, live: Any, table: Table, max_notifications: int, deadlines: dict[int, float], now: float
+    ) -> Public:
+        return public(live, table, max_notifications, deadlines, now)
+
+    def parts(
+        self, live: Any, pub: Public, seat: int | None, language: str, seat_events: list[dict[str, Any]]
+    ) -> dict[str, bytes]:
+        if seat is None:
+            return parts(live, pub, None, language)
+        names = live.names()
+        return parts(live, pub, seat, language, [seat_event(n, language, names) for n in seat_events])
+
+    def notes(self, live: Any, seat: int | None, after: int, limit: int) -> tuple[list[Any], int]:
+        """The report's lines after id `after` (their index), each as (index, line): the report
+        is public, the same for every seat."""
+        report = live.game.state.report
+        start = max(after + 1, len(report) - limit, 0)
+        return list(enumerate(report[start:], start)), max(after, len(report) - 1)
+
+    def render_notes(self, live: Any, notes: list[tuple[int, Any]], language: str) -> list[dict[str, Any]]:
+        """The lines as the log renders them (`TableKit.log`), each under its index as `id`."""
+        if not notes:
+            return []
+        wanted = {i for i, _ in notes}
+        entries = live.kit.log(live.game, live.names(), language, notes[0][0] - 1)["entries"]
+        return [
+            {"id": e["seq"], "key": e["key"], "params": e["params"], "text": e["text"]}
+            for e in entries
+            if e["seq"] in wanted
+        ]
+
+    def posted(self, live: Any) -> list[Any]:
+        return []  # a line's (index, line) pair is made afresh at each read: none is kept
+
+    def latest_note(self, live: Any) -> int:
+        return latest_note(live)
+
+    def payload(
+        self,
+        live: Any,
+        language: str,
+        table: Table,
+        max_notifications: int,
+        deadlines: dict[int, float],
+        now: float,
+        game: Any = None,
+        reveal: bool = False,
+    ) -> dict[str, Any]:
+        """The view of no seat as one object, with the latest report lines (`game` and `reveal`
+        are a replay's: the game has none)."""
+        pub = public(live, table, max_notifications, deadlines, now)
+        lines, _ = notes(live, language, -1, max_notifications)
+        seen = parts(live, pub, None, language)
+        return {
+            **{k: msgspec.json.decode(v) for k, v in seen.items() if not k.startswith(STATE_PREFIX)},
+            "state": {k: v for k, v in pub.spectator.items() if k != REPORT},
+            "version": len(live.game.log),
+            "notifications": lines,
+        }
