@@ -181,6 +181,16 @@ def test_the_game_neutral_packages_import_no_game_package():
     assert {name: modules for name, modules in found.items() if modules} == {}
 
 
+def test_the_game_neutral_packages_never_branch_on_the_game_name():
+    """No module of server/table, server/community or server/advice compares a table's game to
+    a game's name ("judges", "rome", DEFAULT_GAME): what differs between games is the kit's."""
+    found = {
+        str(path.relative_to(SERVER)): _game_names_compared(ast.parse(path.read_text(encoding="utf-8")))
+        for path in _neutral_files()
+    }
+    assert {name: lines for name, lines in found.items() if lines} == {}
+
+
 def test_the_game_name_checks_find_what_they_look_for():
     """The two checks above, on a module written the old way: they would fail on it."""
     old = ast.parse(

@@ -16,11 +16,10 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ...engine.state import PHASES
 from ..store import GameStore, accounts_table
 from ..store.records import GameSummary
 from ..table import seats as seat_keys
-from ..table.played import DEFAULT_GAME, game_of
+from ..table.played import game_of
 from ..table.tables import LiveGame
 from .accounts import Accounts
 from .rating_tables import ratings_table
@@ -79,16 +78,13 @@ def row(
         if account is not None and account in known:
             entry["account"], entry["rating"] = known[account]
         seats.append(entry)
-    game = game_of(summary.options)
-    judges = game == DEFAULT_GAME  # the round and phase's name: Judges & Kings'; Rome's turn
-    state = live.game.state if live is not None else None
     entry = {
         "id": summary.id,
         "table": table_number(summary.id),
         "seats": seats,
         "actions": summary.action_count,
         "round": live.played.progress if live is not None else None,
-        "phase": PHASES[state.phase - 1] if state is not None and judges else None,
+        "phase": live.kit.lobby_phase(live.game) if live is not None else None,
         "created": int(summary.created_at.timestamp()),
         "moved": int(summary.updated_at.timestamp()),
         "ending": summary.ending,
@@ -96,6 +92,6 @@ def row(
         # decided at creation: a table with hints is unrated (server/community/ratings.py)
         "hints": bool(summary.options.get("hints", True)),
     }
-    if not judges:
-        entry["game"] = game
+    if "game" in summary.options:  # a table of the default game names none (its rows as they always were)
+        entry["game"] = game_of(summary.options)
     return entry

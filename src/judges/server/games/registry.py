@@ -36,6 +36,25 @@ class TableKit(Protocol):
     @property
     def views(self) -> GameViews: ...
 
+    @property
+    def default_bot(self) -> str:
+        """A bot seat's bot when the table names none."""
+
+    @property
+    def takeover_bot(self) -> str:
+        """The bot that plays a human's seat while its player is away, unless the table chose another."""
+
+    @property
+    def bots_apart(self) -> bool:
+        """Whether its bots think in the bots' worker processes (a heavy search), else on a thread."""
+
+    def make_bot(self, spec: str, seed: int, cpu_budget: float | None = None) -> Any:
+        """A bot of the game (`served.make_bot`), bounded by `cpu_budget` seconds of CPU per
+        decision where the game's search takes a budget (None: the spec's whole budget)."""
+
+    def lobby_phase(self, game: Any) -> str | None:
+        """The phase a lobby row shows (`phase`'s name; None: the row shows none)."""
+
     def wrap(self, game: Any) -> GameProtocol[Any, Any]: ...
 
     def seat_name(self, seat: int, language: str) -> str:

@@ -17,7 +17,7 @@ from ..errors import ServiceError
 from ..limits import Limits
 from ..table import seats as seat_keys
 from ..table.played import DEFAULT_GAME, kit_of, require_capability
-from ..table.tables import TAKEOVER_BOTS, reading
+from ..table.tables import reading
 
 router = APIRouter()
 
@@ -153,7 +153,7 @@ async def create_game(
         spec.round_limit,
         spec.position,
         spec.turn_timer,
-        spec.takeover_bot or TAKEOVER_BOTS[served.name],
+        spec.takeover_bot or kit_of(served.name).takeover_bot,
         rules,
         spec.host_seat,
         spec.hints,

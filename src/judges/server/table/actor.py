@@ -39,7 +39,6 @@ from .hub import Hub
 from .played import DEFAULT_GAME, game_of, kit_of, require_capability
 from .runtime import Runtime
 from .tables import (
-    DEFAULT_BOT,
     SERVER_OPTIONS,
     TAKEOVER_BOT,
     LiveGame,
@@ -91,8 +90,12 @@ class TableActor:
         # Every game rolls the strong dice, keyed by 256 fresh bits nobody chose; only a server
         # started with allow_seeds lets the creator pick a SplitMix64 seed (tests, design).
         dice = dict(dice="blake2b", key=secrets.token_hex(KEY_BYTES)) if seed is None else dict(seed=seed)
-        # the options only some games have (wave pairs, a round limit) are Judges & Kings'
-        extra = dict(wave_pairs=wave_pairs, round_limit=round_limit) if kit.name == DEFAULT_GAME else {}
+        # the options only some games have (wave pairs, a round limit: capabilities of the game)
+        extra = {
+            name: value
+            for name, value in (("wave_pairs", wave_pairs), ("round_limit", round_limit))
+            if name in kit.served.capabilities
+        }
         try:
             options = kit.options(len(seats), rules, dice, **extra)
             # off the event loop: a scenario position may be large (every other table goes on)
@@ -117,7 +120,7 @@ class TableActor:
         # a server option decided at creation: a table with hints is not rated (server/community/ratings.py)
         stored_options["hints"] = hints
         stored_options.update(extra_options or {})  # a pace (server/community/paces.py)
-        if kit.name != DEFAULT_GAME:  # a server option: the game the table plays
+        if game_of(stored_options) != kit.name:  # a server option: the game the table plays
             stored_options["game"] = kit.name
         await self.rt.db(
             self.rt.store.create_game, game_id, stored_options, options.seed, kit.rules_version(), stored_seats
@@ -147,7 +150,7 @@ class TableActor:
             kind = s.get("kind", "human")
             if kind not in ("human", "bot"):
                 raise ServiceError(422, "error.seat_kind", f"seat {i + 1}: kind must be human or bot")
-            bot = s.get("bot") or DEFAULT_BOT.get(game, "random")
+            bot = s.get("bot") or kit_of(game).default_bot
             if kind == "bot":
                 check_bot(bot, f"seat {i + 1}", game)
             spoken = normalize_language(s["language"]) if s.get("language") else None

@@ -12,7 +12,6 @@ import logging
 import time
 from typing import Any
 
-from ...bots import make_bot
 from .. import logs, metrics
 from ..errors import ServiceError, StoreUnavailable
 from ..limits import WorkerLost
@@ -20,7 +19,6 @@ from ..store import SequenceConflict
 from ..workers import think
 from . import seats as seat_keys
 from .actor import TableActor
-from .played import DEFAULT_GAME
 from .runtime import Runtime
 from .seating import Seating
 from .tables import (
@@ -115,8 +113,8 @@ class BotRunner:
                 # The shared pool serves the games in turn; a search bot's thinking is heavy.
                 heavy = getattr(bot, "iterations", 0) > 0
                 try:
-                    # Judges & Kings' searches in a worker process, another game's bots on a thread
-                    apart = live.kind == DEFAULT_GAME
+                    # a game's searches in a worker process, or its bots on a thread (its kit says)
+                    apart = live.kit.bots_apart
                     action, thought = await self.rt.bot_pool.run(
                         live.id, heavy, think, bot, seat, legal, view, apart=apart
                     )
@@ -213,13 +211,11 @@ class Leases:
 
 
 def seat_bot(live: LiveGame, seat: int, cpu_budget: float) -> Any:
-    """The bot of a bot seat, or of a seat handed to a bot, seeded for the seat: Judges & Kings'
-    with the server's CPU budget per decision; another game's from its `ServedGame`."""
+    """The bot of a bot seat, or of a seat handed to a bot, seeded for the seat, built by the
+    game's kit with the server's CPU budget per decision (where the game's search takes one)."""
     spec = live.seats[seat]["bot"] or takeover_bot(live)
     seed = bot_seed(live.game.state.options, seat, live.kind)
-    if live.kind == DEFAULT_GAME:
-        return make_bot(spec, seed, cpu_budget=cpu_budget)
-    return live.served.make_bot(spec, seed)
+    return live.kit.make_bot(spec, seed, cpu_budget)
 
 
 def takeover_bot(live: LiveGame) -> str:

@@ -11,7 +11,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...bots import make_bot
 from ...engine import Action
 from ...engine.errors import RuleError
 from ...games.protocol import GameProtocol
@@ -26,13 +25,10 @@ from .played import bot_seed as played_bot_seed
 # the other games (about 5-15 ms of CPU per rollout-round, docs/bots.md).
 MAX_MCTS_BUDGET = 256
 MAX_BOT_SPEC_CHARS = 40
-# The bot that plays a human's seat while its player is away (left, or the turn timer ran out):
-# the strongest one (docs/bots.md); a game may choose another at creation.
-TAKEOVER_BOT = "mcts"
-# A bot seat's bot when the table names none, and the takeover bot, by game (*Republic of
-# Rome*'s "neutral" plays its guidelines at once: its search would starve the other tables).
-DEFAULT_BOT = {"judges": "greedy", "rome": "neutral"}
-TAKEOVER_BOTS = {"judges": TAKEOVER_BOT, "rome": "neutral"}
+# The bot that plays a human's seat while its player is away (left, or the turn timer ran out),
+# unless the table chose another: its game's (the table kit's `takeover_bot`), the default game's
+# when none is named.
+TAKEOVER_BOT = KITS[DEFAULT_GAME].takeover_bot
 # At a table whose game may be rated, the takeover is the ratings' reference player (the
 # anchor a new player starts level with, server/community/ratings.py): a seat left to a bot plays no
 # better than a new player, whatever the table chose.
@@ -223,13 +219,13 @@ def bot_seed(options: Any, seat: int, game: str = DEFAULT_GAME) -> int:
 def check_bot(spec: str, label: str, game: str = DEFAULT_GAME) -> None:
     """The check a bot must pass when it first plays, made when the game is created (a bot that
     cannot be built would leave its seat waiting for ever), and the server's search budget.
-    A bot of another game than Judges & Kings is one its `ServedGame` seats (BotRefused)."""
+    A bot is one the game's kit builds (BotRefused, a ValueError, otherwise)."""
     if not isinstance(spec, str) or len(spec) > MAX_BOT_SPEC_CHARS:
         raise ServiceError(
             422, "error.bot", f"{label}: a bot's name or spec has at most {MAX_BOT_SPEC_CHARS} characters"
         )
     try:
-        built = make_bot(spec, 0) if game == DEFAULT_GAME else KITS[game].served.make_bot(spec, 0)
+        built = KITS[game].make_bot(spec, 0)
     except ValueError as exc:  # BotRefused is a ValueError
         raise ServiceError(422, "error.bot", f"{label}: {exc}") from None
     # The budget, and the first stage's samples of every candidate before an early stop: both

@@ -53,6 +53,18 @@ class JudgesKit:
     name = "judges"
     served: ServedGame = JUDGES_SERVED
     views: GameViews = JudgesViews()
+    default_bot = "greedy"
+    # the strongest bot (docs/bots.md) plays a seat its player left; a table may choose another
+    takeover_bot = "mcts"
+    bots_apart = True  # its searches think in the bots' worker processes
+
+    def make_bot(self, spec: str, seed: int, cpu_budget: float | None = None) -> Any:
+        from ....bots import make_bot
+
+        return make_bot(spec, seed, cpu_budget=cpu_budget)
+
+    def lobby_phase(self, game: Any) -> str | None:
+        return self.phase(game)
 
     def wrap(self, game: Any) -> GameProtocol[Any, Any]:
         return JudgesGame(game)

@@ -22,6 +22,16 @@ class RomeKit:
     name = "rome"
     served: ServedGame = ROME_SERVED
     views: GameViews = RomeViews()
+    # "neutral" plays its guidelines at once: a search would starve the other tables
+    default_bot = "neutral"
+    takeover_bot = "neutral"
+    bots_apart = False  # its bots think on a thread
+
+    def make_bot(self, spec: str, seed: int, cpu_budget: float | None = None) -> Any:
+        return ROME_SERVED.make_bot(spec, seed)
+
+    def lobby_phase(self, game: Any) -> str | None:
+        return None  # a lobby row shows its turn only
 
     def wrap(self, game: Any) -> GameProtocol[Any, Any]:
         return RomeProtocolGame(game)
