@@ -3,7 +3,7 @@ runs with --allow-scenarios). Seat 0 is the human (Deborah), seats 1 and 2 greed
 
 from __future__ import annotations
 
-from judges.server.table.service import TRIBES
+from judges.server.games.judges.kit import TRIBES
 
 # The names a test game's seats carry: the creator's, and the bots' (tribes).
 PLAYER_NAMES = ("Deborah", "Ehud", "Gideon", *TRIBES)

@@ -16,7 +16,6 @@ from ...engine.errors import RuleError
 from ...games.protocol import GameProtocol
 from ...games.served import ServedGame
 from ..errors import ServiceError, StoreUnavailable
-from ..games.judges.kit import TRIBES as TRIBES  # an unnamed seat's name at Judges & Kings' tables
 from ..store import hash_token
 from .played import DEFAULT_GAME, KITS, TableKit
 from .played import bot_seed as played_bot_seed
