@@ -94,6 +94,11 @@ class Note(Struct, kw_only=True):
     after: int  # the actions before it: where it stands in the log
 
 
+def table_of(live: Any, turn_timer: float | None) -> Table:
+    """The table's options (`live`: a LiveGame) as every seat's view shows them."""
+    return Table(turn_timer=turn_timer, pace_hours=live.pace_hours, takeover_bot=live.takeover_bot, hints=live.hints)
+
+
 def sanctions(seats: list[dict[str, Any]], now: float) -> dict[int, Sanction]:
     """The seats whose account's sanction holds them (server/community/moderation.py marks them), but for
     a suspension ended by `now`: its player may take the seat back."""

@@ -14,7 +14,7 @@ import msgspec
 from ..errors import StoreUnavailable
 from ..limits import DEFAULT_LIMITS, Limits
 from . import updates
-from .envelope import Table
+from .envelope import table_of
 from .tables import SPECTATOR, LiveGame, deadlines
 
 SEAT_EVENT_IDS = 1_000_000_000  # ids of the server's seat-takeover notifications start here
@@ -26,11 +26,6 @@ def encode_payload(payload: dict) -> bytes:
 
 
 _json_encoder = msgspec.json.Encoder()
-
-
-def table_of(live: LiveGame, turn_timer: float | None) -> Table:
-    """The table's options as every seat's view shows them."""
-    return Table(turn_timer=turn_timer, pace_hours=live.pace_hours, takeover_bot=live.takeover_bot, hints=live.hints)
 
 
 # The tables whose rendered notifications a process keeps (the latest read), and how many

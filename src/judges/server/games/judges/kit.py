@@ -3,6 +3,7 @@ from a snapshot and its actions, the action encoding, the export, its view build
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import msgspec
@@ -119,14 +120,17 @@ class JudgesKit:
         every hand shown, the board drawing, and the log's actions before the step."""
         from ....render.board import describe_board
         from ....render.svg import board_svg
-        from ...table.views import log_entries, public_payload
+        from ...table.envelope import table_of
         from . import wire
 
+        table = table_of(live, table_options["turn_timer"])
+        limit = table_options["limits"].max_view_notifications
+        shown = self.views.payload(live, language, table, limit, {}, time.time(), game=game, reveal=True)
         payload = wire.ReplayView(
-            **msgspec.structs.asdict(public_payload(live, language, game, reveal=True, **table_options)),
+            **msgspec.structs.asdict(shown),
             replay=wire.ReplayStep(**where),
             board_svg=board_svg(describe_board(game.world, game.state, language), language, live.names()),
-            log=[e for e in log_entries(live, language) if e["seq"] < where["step"]],
+            log=[e for e in self.log(live.game, live.names(), language)["entries"] if e["seq"] < where["step"]],
         )
         return wire.encode(payload)
 
