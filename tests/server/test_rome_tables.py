@@ -505,7 +505,7 @@ def test_a_secret_choice_made_at_once_reaches_no_other_seat_nor_a_spectator():
     from judges.rome.engine.game import RomeGame
     from judges.rome.engine.state import PHASES, Faction, RomeOptions, RomeState
     from judges.server.games.judges import wire
-    from judges.server.table import served_wire
+    from judges.server.games.rome import wire as served_wire
     from judges.server.table.tables import LiveGame
 
     deck = load_deck()
