@@ -189,7 +189,7 @@ def apply_buy(ctx: Ctx, action: Buy) -> None:
             raise why
     state, world = ctx.state, ctx.world
     seat, item = action.player, action.item
-    price = cost(rules, item)
+    price = _prices(rules)[0][item]  # cost(rules, item), kept with the rules
     state.players[seat].coins -= price
     state.spent[item] = state.spent.get(item, 0) + price
     settlement = world.settlement_by_name.get(action.settlement) if action.settlement is not None else None

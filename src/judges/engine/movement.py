@@ -12,7 +12,7 @@ from .errors import IllegalAction
 from .interned import TROOP_ROW, leave_troops, take_troops
 from .messages import message
 from .rules import Rules
-from .state import General
+from .state import General, SettlementState
 
 # What § 9 Movement reports (engine/messages.py).
 message("movement.ark_taken", "movement-and-combat", player="player", general="general", hex="hex")
@@ -129,7 +129,11 @@ def reachable(ctx: Ctx, general: General, contact: set[int] | None = None) -> di
 def _walk(table: Table, start: int, points: int, contact: set[int]) -> dict[int, int]:
     """Hex -> cheapest cost of every hex reachable from `start` with `points` over the open
     steps of `table`; contact hexes are entered but not crossed."""
-    best = {start: 0}
+    # hex -> cheapest cost so far, by index (a list: cheaper to read than a dict); above
+    # `points` where not reached yet
+    cost_of = [points + 1] * len(table)
+    cost_of[start] = 0
+    reached: list[int] = []  # the hexes in the order first reached (the answer's order)
     frontier = [start]
     # Every step costs at least 1, so `points` rounds of relaxation reach every hex in range.
     for _ in range(points):
@@ -137,17 +141,18 @@ def _walk(table: Table, start: int, points: int, contact: set[int]) -> dict[int,
         for here in frontier:
             if here in contact and here != start:
                 continue  # the move would end here
-            cost = best[here]
+            cost = cost_of[here]
             for nxt, step_cost in table[here]:
                 new_cost = cost + step_cost
-                if new_cost <= points and (nxt not in best or new_cost < best[nxt]):
-                    best[nxt] = new_cost
+                if new_cost < cost_of[nxt]:  # (within `points`: above it stands a hex not reached)
+                    if cost_of[nxt] > points:
+                        reached.append(nxt)
+                    cost_of[nxt] = new_cost
                     grown.append(nxt)
         if not grown:
             break
         frontier = grown
-    del best[start]
-    return best
+    return {h: cost_of[h] for h in reached}
 
 
 class TurnFacts:
@@ -312,7 +317,29 @@ def _garrison_here(ctx: Ctx, g: General) -> int | None:
     return s_index
 
 
+def _listed_garrison(ctx: Ctx, action: TakeTroops | LeaveTroops) -> tuple[General, SettlementState]:
+    """The general and the settlement under him of a troop action taken from the legal list
+    (`ctx.trusted`): `TurnFacts.actions` lists them only for a free general of the seat at a
+    standing settlement his seat controls."""
+    g = ctx.state.generals[action.general]
+    s_index = ctx.world.hexes[g.hex].settlement
+    assert s_index is not None
+    return g, ctx.state.settlements[s_index]
+
+
 def apply_take(ctx: Ctx, action: TakeTroops) -> None:
+    if ctx.trusted:
+        g, s = _listed_garrison(ctx, action)
+    else:
+        g, s = _checked_take(ctx, action)
+    s.troops -= action.count
+    if s.troops == 0:
+        s.owner = None
+    g.army += action.count
+    turn_facts(ctx, g.owner).touched_hex(ctx, g.hex)
+
+
+def _checked_take(ctx: Ctx, action: TakeTroops) -> tuple[General, SettlementState]:
     g = _own_mover(ctx, action.player, action.general)
     s_index = _garrison_here(ctx, g)
     available = ctx.state.settlements[s_index].troops if s_index is not None else 0
@@ -326,15 +353,21 @@ def apply_take(ctx: Ctx, action: TakeTroops) -> None:
             count=action.count,
             available=available,
         )
-    s = ctx.state.settlements[s_index]
-    s.troops -= action.count
-    if s.troops == 0:
-        s.owner = None
-    g.army += action.count
-    turn_facts(ctx, g.owner).touched_hex(ctx, g.hex)
+    return g, ctx.state.settlements[s_index]
 
 
 def apply_leave(ctx: Ctx, action: LeaveTroops) -> None:
+    if ctx.trusted:
+        g, s = _listed_garrison(ctx, action)
+    else:
+        g, s = _checked_leave(ctx, action)
+    s.owner = g.owner
+    s.troops += action.count
+    g.army -= action.count
+    turn_facts(ctx, g.owner).touched_hex(ctx, g.hex)
+
+
+def _checked_leave(ctx: Ctx, action: LeaveTroops) -> tuple[General, SettlementState]:
     g = _own_mover(ctx, action.player, action.general)
     s_index = _garrison_here(ctx, g)
     if s_index is None:
@@ -349,11 +382,7 @@ def apply_leave(ctx: Ctx, action: LeaveTroops) -> None:
             count=action.count,
             available=g.army,
         )
-    s = ctx.state.settlements[s_index]
-    s.owner = g.owner
-    s.troops += action.count
-    g.army -= action.count
-    turn_facts(ctx, g.owner).touched_hex(ctx, g.hex)
+    return g, ctx.state.settlements[s_index]
 
 
 def apply_pick_up(ctx: Ctx, action: PickUpArk) -> None:
