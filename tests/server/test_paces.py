@@ -16,6 +16,8 @@ from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from judges.i18n import gettext
+from judges.rome.i18n import text as rome_text
 from judges.server.app import create_app
 from judges.server.community.paces import step
 from judges.server.community.rating_tables import account_links_table, rated_games_table
@@ -210,6 +212,31 @@ def test_a_digest_names_a_rome_tables_unnamed_seats_in_the_readers_words(client,
     (mail,) = mailbox.messages
     text = mail.get_payload(decode=True).decode()
     assert "ada, Facción 2, Facción 3: turno " in text and "Faction" not in text
+
+
+def test_a_digest_names_the_game_of_each_table(client, clock, mailbox):
+    """A player owed decisions at a Judges & Kings table and a Republic of Rome table: each line
+    of the digest names its table's game in the reader's words (both say "turno 0" in Spanish)."""
+    sign_up(client, "ada", "ada@example.org")
+    ada = {"kind": "human", "name": "Ada", "language": "es"}
+    judges = client.post(
+        "/api/games", json={"seats": [ada, {"kind": "bot", "bot": "greedy"}], "seed": 11, "pace": {"days": 1}}
+    ).json()
+    client.post("/api/session", json={"name": "ada", "password": "a long secret"})
+    seats = [ada, *[{"kind": "bot", "bot": "neutral"}] * 2]
+    body = {"game": "rome", "seats": seats, "seed": 12, "pace": {"days": 1}, "takeover_bot": "neutral"}
+    rome = client.post("/api/games", json=body).json()
+    client.cookies.clear()
+    for data in (judges, rome):
+        wait_for(lambda data=data: 0 in view_of(client, data["id"], data["token"])["waiting_for"])
+    upkeep(client, scan=True)
+    clock.now += 11 * 60
+    upkeep(client)
+    (mail,) = mailbox.messages
+    lines = [line for line in mail.get_payload(decode=True).decode().splitlines() if "UTC" in line]
+    assert len(lines) == 2
+    titles = {f"{gettext('es', 'ui.title')} — ", f"{rome_text('es', 'rome.title')} — "}  # Jueces y Reyes, ...
+    assert {title for title in titles for line in lines if line.startswith(title)} == titles
 
 
 def test_past_the_deadline_the_bot_plays_the_turn_and_the_record_counts_it(client, clock, mailbox, game):

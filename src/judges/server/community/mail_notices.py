@@ -242,7 +242,8 @@ class Notices:
             for table, due_at, link in lines:
                 names = ", ".join(table.kit.names_for(table.names(), language).values())  # in the reader's words
                 where = table.kit.where(table.game, language)  # its round (Rome: turn) and phase, the game's words
-                body.append(gettext(language, "mail.turn_game", names=names, where=where, deadline=due_at))
+                game = table.kit.title(language)  # a digest may list tables of different games
+                body.append(gettext(language, "mail.turn_game", game=game, names=names, where=where, deadline=due_at))
                 body += [link, ""]
             body.append(gettext(language, "mail.turn_footer"))
             if await self.send(email, gettext(language, "mail.turn_subject"), "\n".join(body), "notice"):

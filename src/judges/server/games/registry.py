@@ -57,6 +57,9 @@ class TableKit(Protocol):
 
     def wrap(self, game: Any) -> GameProtocol[Any, Any]: ...
 
+    def title(self, language: str) -> str:
+        """The game's name in `language` ("Republic of Rome", "La República de Roma")."""
+
     def seat_name(self, seat: int, language: str) -> str:
         """The name of a seat its creator left unnamed, in `language`."""
 

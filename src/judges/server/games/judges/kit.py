@@ -75,6 +75,9 @@ class JudgesKit:
 
         return Options(players=players, rules=rules, **extra, **dice)
 
+    def title(self, language: str) -> str:
+        return gettext(language, "ui.title")
+
     def seat_name(self, seat: int, language: str) -> str:
         """An unnamed seat's name: a tribe's, the same in every language."""
         return TRIBES[seat]

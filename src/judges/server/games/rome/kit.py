@@ -36,6 +36,11 @@ class RomeKit:
     def wrap(self, game: Any) -> GameProtocol[Any, Any]:
         return RomeProtocolGame(game)
 
+    def title(self, language: str) -> str:
+        from ....rome.i18n import DEFAULT_LANGUAGE, LANGUAGES, text
+
+        return text(language if language in LANGUAGES else DEFAULT_LANGUAGE, "rome.title")
+
     def seat_name(self, seat: int, language: str) -> str:
         """An unnamed seat's name: its faction's number in the catalogs' words ("Faction 2",
         "Facción 2", "Facção 2"), as the engine's report names a faction without a player
