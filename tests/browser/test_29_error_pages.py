@@ -1,9 +1,11 @@
 """Errors are pages, not JSON. A bad game address, a spent invitation and the
 replay of a game still running answer a page in the reader's language with a way back home
-(at 1400x900 and on a phone, in English and Spanish); a replay opens at step 0."""
+(at 1400x900 and on a phone, in English and Spanish); a replay opens at step 0. A game without
+a screen (Republic of Rome) answers its pages with its API routes."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from browser.play import bots_finish_game, claim_invitation, new_game, open_page, watch_console
@@ -77,4 +79,50 @@ def test_29_8_a_replay_opens_at_step_0(server, browser, lang):
     assert page.evaluate("document.body.dataset.over") == "false"
     shot(page, f"replay-step-0-{lang}")
     assert errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("lang", ["en", "pt_BR"])
+def test_a_rome_tables_screen_pages_name_the_game_and_its_api_routes(server, browser, profile, lang):
+    """Republic of Rome has no screen here: its watch page is a page in the reader's language
+    naming the game and the table's API routes, whole on a desktop and a phone, its links
+    working (the spectator's view, home); never J&K's screen."""
+    from judges.rome.i18n import text as rome_text
+
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "bot", "bot": "neutral"}]
+    created = httpx.post(f"{server}/api/games", json={"game": "rome", "seats": seats}, timeout=30)
+    assert created.status_code == 201, created.text
+    game_id, invitation = created.json()["id"], created.json()["seats"][1]["invitation"]
+    page = open_page(browser, locale=lang, **PROFILES[profile])
+    errors = watch_console(page)
+    missing: list[str] = []
+    page.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+    response = page.goto(f"{server}/games/{game_id}/watch")
+    assert response is not None and response.status == 200
+    box = page.locator(".no-screen[data-error='error.no_screen']")
+    box.wait_for()
+    assert page.locator("#board").count() == 0
+    assert page.locator("html").get_attribute("lang") == lang.replace("_", "-")
+    title = rome_text(lang, "rome.title")
+    assert box.locator("h2").inner_text() == title
+    assert box.locator(".error-text").inner_text() == i18n.gettext(lang, "error.no_screen", game=title)
+    width = page.viewport_size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing runs off the right edge
+    for link in ("#back-home", ".api-routes a"):
+        found = page.locator(link).first.bounding_box()
+        assert found is not None and found["x"] >= 0 and found["x"] + found["width"] <= width
+    shot(page, f"rome-no-screen-{profile}-{lang}")
+    spectate = page.locator(f".api-routes a[href^='/api/games/{game_id}/spectate']")
+    with page.expect_response(lambda r: "/spectate" in r.url) as answer:
+        spectate.click()
+    assert answer.value.status == 200 and answer.value.json()["game"] == "rome"
+    # Bo's invitation: the claim through the API, its code whole on the screen
+    response = page.goto(invitation)
+    assert response is not None and response.status == 200
+    claim = page.locator(".api-routes code", has_text="/claim")
+    assert invitation.rsplit("/", 1)[1] in claim.inner_text() and page.locator("#take-seat").count() == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shot(page, f"rome-no-screen-invitation-{profile}-{lang}")
+    assert all("404" in e for e in errors) and all(url.endswith("/favicon.ico") for url in missing), missing
     page.context.close()

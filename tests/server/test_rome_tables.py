@@ -7,6 +7,7 @@ refused with `error.not_in_game`."""
 
 from __future__ import annotations
 
+import html
 import time
 
 import msgspec
@@ -193,6 +194,47 @@ def test_the_routes_rome_has_not_answer_not_in_game(client):
         assert response.json()["key"] == "error.not_in_game"
         assert response.json()["params"]["capability"] == capability.strip()
         assert response.json()["text"]
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt_BR"])
+def test_the_screen_pages_of_a_rome_table_say_it_is_played_through_the_api(client, lang):
+    """Rome has no screen here (no capability `screen`): the table's page (a seat's), the watch
+    page and an invitation's answer a page (200: the site's own links lead there) in the reader's
+    language naming the game and the table's API routes, never J&K's screen; an invitation's
+    page shows its claim instead of a button. (The replay page: the finished table's test.)"""
+    from judges import i18n
+    from judges.rome.i18n import text as rome_text
+
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "bot", "bot": "neutral"}]
+    data = client.post("/api/games", json={"game": "rome", "seats": seats, "seed": 11}).json()  # Bo's seat invited
+    game_id, ada = data["id"], {"X-Seat-Token": data["token"]}
+    client.cookies.clear()  # a guest's browser, not the host's (who holds a seat)
+    title = rome_text(lang, "rome.title")
+    invitation = data["seats"][1]["invitation"].split("/join/", 1)[1]
+    pages = {
+        f"/games/{game_id}": client.get(f"/games/{game_id}", params={"lang": lang}, headers=ada),
+        f"/games/{game_id}/watch": client.get(f"/games/{game_id}/watch", params={"lang": lang}),
+        f"/join/{invitation}": client.get(f"/join/{invitation}", params={"lang": lang}),
+    }
+    for path, response in pages.items():
+        assert response.status_code == 200, (path, response.text[:300])
+        assert response.headers["content-type"].startswith("text/html")
+        text = response.text
+        assert 'data-error="error.no_screen"' in text and 'id="board"' not in text and "main.js" not in text
+        assert f'lang="{lang.replace("_", "-")}"' in text and f"<h2>{title}</h2>" in text
+        assert i18n.gettext(lang, "error.no_screen", game=title) in text
+        assert f'href="/api/games/{game_id}/spectate?lang={lang}"' in text and 'href="/docs"' in text
+        assert f'href="/?lang={lang}"' in text and f"/api/games/{game_id}/replay" not in text  # not over
+    seat_page = html.unescape(pages[f"/games/{game_id}"].text)
+    assert 'data-seat="0"' in seat_page and i18n.gettext(lang, "ui.api_seat_held", name="Ada") in seat_page
+    assert data["token"] not in seat_page
+    assert client.get(f"/games/{game_id}").status_code == 401  # no seat: as any game's table page
+    code = invitation.split("/", 1)[1]
+    join = html.unescape(pages[f"/join/{invitation}"].text)
+    assert f'POST /api/games/{game_id}/claim {{"invitation": "{code}"}}' in join and 'method="post"' not in join
+    # the invitation's code is claimed through the API as the page says
+    claimed = client.post(f"/api/games/{game_id}/claim", json={"invitation": code})
+    assert claimed.status_code == 200 and claimed.json()["seat"] == 1
 
 
 def test_a_rome_tables_log_is_its_report_in_the_readers_words(client):
@@ -440,10 +482,14 @@ def test_a_finished_rome_table_is_replayed_from_its_seed_and_actions_every_hand_
     game_id, token = data["id"], data["seats"][0]["token"]
     running = client.get(f"/api/games/{game_id}/replay")
     assert running.status_code == 409 and running.json()["key"] == "error.not_over"
+    assert client.get(f"/games/{game_id}/replay").status_code == 409  # the page says so, as any game's
     assert client.post(f"/api/games/{game_id}/seat/away", headers={"X-Seat-Token": token}).status_code == 200
     end = wait_for_seat(client, game_id, token, seat=-1, timeout=60)
     engine = client.app.state.service.games[game_id].game
     actions = [action_to_dict(a) for a in engine.log]
+    page = client.get(f"/games/{game_id}/replay")  # no screen: the page leads to the API's replay
+    assert page.status_code == 200 and 'data-error="error.no_screen"' in page.text and "main.js" not in page.text
+    assert f'href="/api/games/{game_id}/replay?lang=en"' in page.text
     whole = client.get(f"/api/games/{game_id}/replay", params={"lang": "es"}).json()
     assert whole["replay"]["step"] == whole["replay"]["steps"] == len(actions) == end["seq"] > 10
     assert whole["ending"] == end["ending"] and [s["name"] for s in whole["seats"]] == ["Ada", "Facción 2", "Facción 3"]

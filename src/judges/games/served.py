@@ -36,6 +36,7 @@ CAPABILITIES = frozenset(
         "round_limit",  # the option of a round limit
         "action_log",  # the table's log in words (`TableKit.log`)
         "replay",  # a finished game replayed step by step, every hand shown
+        "screen",  # the site's pages show the table (play, watch, replay); else they name its API routes
     }
 )
 

@@ -63,3 +63,28 @@ def error_page(
         text=text,
     )
     return HTMLResponse(body, status_code=status, headers=dict(headers or {}) or None)
+
+
+def no_screen_page(
+    request: Request, language: str, live: Any, seat: int | None = None, invitation: str | None = None
+) -> HTMLResponse | None:
+    """The page a screen's address (the table's, watch, replay and invitation pages) answers for
+    a table whose game has no screen here (no `screen` capability, games/served.py): the game's
+    name, that it is played through the API, and the table's API routes; `seat`: the reader's
+    seat (the table's page), `invitation`: the code an invitation's page shows the claim with.
+    200: the site's own links (a new table's, a mail's, My games', the lobby's) lead there. None
+    for a game with a screen."""
+    if "screen" in live.served.capabilities:
+        return None
+    return page(
+        "no_screen.html",
+        request,
+        language,
+        game=live.kind,
+        game_title=live.kit.title(language),
+        game_id=live.id,
+        seat=seat,
+        seat_name=live.seats[seat]["name"] if seat is not None else None,
+        over=live.played.is_over and "replay" in live.served.capabilities,
+        invitation=invitation,
+    )

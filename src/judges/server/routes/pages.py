@@ -13,7 +13,7 @@ from ...i18n import request_language
 from ..community.accounts import Accounts
 from ..deps import AccountsDep, ServiceDep, seat_of
 from ..errors import ServiceError
-from ..html import page
+from ..html import no_screen_page, page
 from ..store import hash_token, new_token, verify_token
 from ..table import seats as seat_keys
 
@@ -42,6 +42,8 @@ async def game_page(request: Request, game_id: str, service: ServiceDep, lang: s
         response.status_code = exc.status
         return response
     language = request_language(request, lang, live.seats[seat]["language"])
+    if (other := no_screen_page(request, language, live, seat=seat)) is not None:
+        return other  # the seat plays through the API
     return page("game.html", request, language, game_id=game_id, seat=seat, mode="play")
 
 
@@ -62,6 +64,9 @@ async def invitation_page(
         response = page("message.html", request, language, key="error.seat_held", error="error.seat_held")
         response.status_code = 409  # one seat per player: the host cannot take an invited seat
         return response
+    # a game without a screen: the seat is taken through the API (a browser's seat could not play)
+    if (other := no_screen_page(request, language, live, invitation=code)) is not None:
+        return other
     return page("join.html", request, language, seat=seat, name=live.seats[seat]["name"])
 
 

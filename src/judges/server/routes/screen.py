@@ -19,7 +19,7 @@ from ..community import lobby as lobby_rows
 from ..deps import RatesDep, ServiceDep, rate_limited
 from ..errors import ServiceError
 from ..games.judges import wire
-from ..html import page
+from ..html import no_screen_page, page
 from ..limits import clean_name
 from ..store import SeatTable, hash_token, new_token, verify_token
 from ..table import seats as seat_keys
@@ -42,18 +42,22 @@ ScreenDep = Annotated[Screen, Depends(get_screen)]
 
 @router.get("/games/{game_id}/watch", response_class=HTMLResponse, include_in_schema=False)
 async def watch_page(request: Request, game_id: str, service: ServiceDep, lang: str | None = None) -> HTMLResponse:
-    await service.get(game_id)
-    return page("game.html", request, request_language(request, lang), game_id=game_id, token="", seat=-1, mode="watch")
+    live = await service.get(game_id)
+    language = request_language(request, lang)
+    if (other := no_screen_page(request, language, live)) is not None:
+        return other
+    return page("game.html", request, language, game_id=game_id, token="", seat=-1, mode="watch")
 
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
 async def replay_page(request: Request, game_id: str, service: ServiceDep, lang: str | None = None) -> HTMLResponse:
     live = await service.get(game_id)
+    language = request_language(request, lang)
     if not live.played.is_over:  # a page saying so (server/html.py, error_page), not a blank screen
         raise ServiceError(409, "error.replay_running", "a game is replayed once it is over")
-    return page(
-        "game.html", request, request_language(request, lang), game_id=game_id, token="", seat=-1, mode="replay"
-    )
+    if (other := no_screen_page(request, language, live)) is not None:
+        return other
+    return page("game.html", request, language, game_id=game_id, token="", seat=-1, mode="replay")
 
 
 @router.get("/api/games/{game_id}/board.svg")
