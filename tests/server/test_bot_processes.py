@@ -1,15 +1,18 @@
 """The bots' pool's worker processes (Limits.bot_processes), where the searches run: a bot
 chooses there as it does on a thread, the workers run at a lower priority and their CPU is
 counted, a worker that dies fails its job cleanly (a bot's turn is thought again, a hint
-answers 503) and the pool goes on, and a stopped server leaves no worker behind."""
+answers 503) and the pool goes on, and a stopped server, or a killed one, leaves no worker behind."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -20,6 +23,7 @@ from judges.server.limits import FairPool, Limits, WorkerLost
 from judges.server.workers import think
 from judges.verify import new_game
 from seats_support import with_tokens
+from server_process import Server
 
 SPECS = {0: "mcts:6:1", 1: "random", 2: "greedy"}  # no CPU budget: the search is the same each time
 
@@ -188,3 +192,71 @@ def test_a_stopped_server_leaves_no_worker_behind(tmp_path, monkeypatch):
     for process in processes:
         process.join(10)
         assert not process.is_alive()
+
+
+# --- a killed server ------------------------------------------------------------------------------
+
+
+def descendants(pid: int) -> dict[int, str]:
+    """The live processes under `pid` (its children, theirs, ...), each with its start time
+    (a pid the system gives again later is another process), read from Linux's /proc."""
+    parents: dict[int, tuple[int, str]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, ValueError, IndexError):
+            continue  # not a process, or one gone meanwhile
+        if fields[0] != "Z":  # a zombie has ended, only its parent has not read its status
+            parents[int(entry.name)] = (int(fields[1]), fields[19])
+    found: dict[int, str] = {}
+    level = {pid}
+    while level:
+        level = {child for child, (parent, _) in parents.items() if parent in level and child not in found}
+        found.update({child: parents[child][1] for child in level})
+    return found
+
+
+def still_running(processes: dict[int, str]) -> list[int]:
+    """Those of `processes` that have not ended."""
+    running = []
+    for pid, started in processes.items():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and fields[19] == started:
+            running.append(pid)
+    return running
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes from Linux's /proc")
+def test_a_killed_server_leaves_no_worker_behind(tmp_path):
+    """SIGKILL leaves the server no moment to stop its workers: its worker processes, their
+    fork server and the resource tracker end by themselves, as soon as they see it gone."""
+    server = Server(f"sqlite:///{tmp_path / 'g.db'}", tmp_path / "server.log", env={"JUDGES_BOT_PROCESSES": "2"})
+    try:
+        response = httpx.post(f"{server.base}/api/games", json={"seats": SEATS, "seed": 11, "hints": True}, timeout=30)
+        assert response.status_code == 201, response.text
+        game_id, headers = response.json()["id"], {"X-Seat-Token": response.json()["token"]}
+        view, deadline = f"{server.base}/api/games/{game_id}/view", time.monotonic() + 60
+        while 0 not in httpx.get(view, headers=headers, timeout=30).json()["waiting_for"]:
+            assert time.monotonic() < deadline, "the bots never handed the game back"
+            time.sleep(0.05)
+        hint = httpx.post(f"{server.base}/api/games/{game_id}/hint", headers=headers, timeout=60)
+        assert hint.status_code == 200, hint.text  # a search, in a worker process
+        processes = descendants(server.pid)
+    except BaseException:
+        server.stop()
+        raise
+    # the fork server and the resource tracker, and under the fork server the workers
+    assert len(processes) >= 3, processes
+    server.kill()
+    deadline = time.monotonic() + 30
+    while still_running(processes) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = still_running(processes)
+    for pid in left:  # the test's own leftovers go, whatever it finds
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"still running 30 s after the server was killed: {left}\n{server.output()}"

@@ -55,6 +55,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from typing import Any
 
 import msgspec
@@ -425,6 +426,7 @@ class FairPool:
         self.nice = nice
         self.executor: ProcessPoolExecutor | None = None  # the searches' processes, from the first
         self.threads: ThreadPoolExecutor | None = None  # light jobs (every job without processes)
+        self._lifeline: tuple[Connection, Connection] | None = None  # the workers' pipe (reading, writing end)
         self._queues: dict[bool, OrderedDict[str, deque[Any]]] = {False: OrderedDict(), True: OrderedDict()}
         self._running = 0
         self._running_heavy = 0
@@ -439,11 +441,16 @@ class FairPool:
     def _executor(self, heavy: bool) -> Executor:
         if heavy and self.processes:
             if self.executor is None:
+                context = workers.context()
+                if self._lifeline is None:
+                    # the workers' lifeline: they hold the reading end, this process the only
+                    # writing end, which the system closes when this process ends, even killed
+                    self._lifeline = context.Pipe(duplex=False)
                 self.executor = ProcessPoolExecutor(
                     max_workers=self.processes,
-                    mp_context=workers.context(),
+                    mp_context=context,
                     initializer=workers.start_worker,
-                    initargs=(self.nice,),
+                    initargs=(self.nice, self._lifeline[0]),
                 )
             return self.executor
         if self.threads is None:
@@ -470,6 +477,9 @@ class FairPool:
             # pool's queues go, and with them their semaphores (a server ended by a signal
             # would leave them to the system's resource tracker)
             executor.shutdown(wait=True, cancel_futures=True)
+        lifeline, self._lifeline = self._lifeline, None
+        for end in lifeline or ():
+            end.close()
 
     async def run(self, game: str, heavy: bool, fn: Callable[..., Any], *args: Any, apart: bool = True) -> Any:
         """Runs fn(*args) on a worker when the game's turn comes; returns its result. `game` is

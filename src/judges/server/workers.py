@@ -19,10 +19,12 @@ import multiprocessing.context
 import os
 import signal
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.connection import Connection
 from typing import Any
 
 from ..bots import Bot
@@ -60,16 +62,32 @@ def timed(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, float]:
     return result, time.thread_time() - start
 
 
-def start_worker(nice: int) -> None:
+def start_worker(nice: int, server: Connection | None = None) -> None:
     """A worker process's start: a lower scheduling priority (`nice` added to the server's), so
     the event loop's process is served first when both want a core; an interrupt is the
-    server's to handle (it stops its workers), not each worker's."""
+    server's to handle (it stops its workers), not each worker's. `server`: the reading end of
+    a pipe whose only writing end the server holds; the worker ends when it reads the end of it
+    (`watch_server`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if nice > 0:
         try:
             os.nice(nice)
         except OSError:  # pragma: no cover - a system that refuses: the worker runs as it is
             pass
+    if server is not None:
+        threading.Thread(target=watch_server, args=(server,), name="server-watch", daemon=True).start()
+
+
+def watch_server(server: Connection) -> None:
+    """Waits for the end of the server's pipe, which comes when the server's process ends,
+    however it ends (the system closes a killed process's files), then ends this worker at once,
+    mid-search if it must: a worker left behind would only use a core for nobody. Its fork
+    server and the resource tracker end by themselves when the last worker is gone."""
+    try:
+        while True:
+            server.recv_bytes()  # nothing is ever sent: this waits for the end
+    except (EOFError, OSError):
+        os._exit(0)
 
 
 def _same(value: Any) -> Any:
