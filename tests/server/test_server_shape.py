@@ -122,9 +122,10 @@ def test_the_table_core_holds_no_game_kit():
 
 
 # The server's packages that host every game alike: the table core, the community (lobby, chat,
-# ratings...) and the advice (hints, reviews). A game's own parts are in its package of
-# server/games/, reached through its table kit (server/games/registry.py, KITS).
-GAME_NEUTRAL = ("table", "community", "advice")
+# ratings...), the advice (hints, reviews) and the routes (the HTTP and socket answers). A game's
+# own parts are in its package of server/games/, reached through its table kit
+# (server/games/registry.py, KITS).
+GAME_NEUTRAL = ("table", "community", "advice", "routes")
 GAME_PACKAGES = tuple(f"judges.server.games.{p.name}" for p in (SERVER / "games").iterdir() if p.is_dir())
 
 
@@ -169,9 +170,11 @@ def _game_names_compared(tree: ast.AST) -> list[str]:
 
 
 def test_the_game_neutral_packages_import_no_game_package():
-    """server/table, server/community and server/advice reach a game only through its kit:
-    none imports a module of server/games/judges or server/games/rome."""
+    """server/table, server/community, server/advice and server/routes reach a game only through
+    its kit: none imports a module of server/games/judges or server/games/rome (the registry,
+    server/games/registry.py, is the way to the kits)."""
     assert set(GAME_PACKAGES) >= {"judges.server.games.judges", "judges.server.games.rome"}
+    assert (SERVER / "routes" / "screen.py") in _neutral_files()
     found = {
         str(path.relative_to(SERVER)): sorted(
             m for m in _imports(path, ast.parse(path.read_text(encoding="utf-8"))) if m.startswith(GAME_PACKAGES)
@@ -182,8 +185,9 @@ def test_the_game_neutral_packages_import_no_game_package():
 
 
 def test_the_game_neutral_packages_never_branch_on_the_game_name():
-    """No module of server/table, server/community or server/advice compares a table's game to
-    a game's name ("judges", "rome", DEFAULT_GAME): what differs between games is the kit's."""
+    """No module of server/table, server/community, server/advice or server/routes compares a
+    table's game to a game's name ("judges", "rome", DEFAULT_GAME): what differs between games
+    is the kit's."""
     found = {
         str(path.relative_to(SERVER)): _game_names_compared(ast.parse(path.read_text(encoding="utf-8")))
         for path in _neutral_files()

@@ -97,6 +97,10 @@ class TableKit(Protocol):
         "phases"}) as `GET /api/games/{id}/replay` answers it (JSON): every hand shown, the log up
         to the step. `live`: the table; `table_options`: its options as the seats' views show them."""
 
+    def protocol(self, game: Any = None) -> dict[str, Any]:
+        """What `GET /api/games/{id}/protocol` answers for a table at `game` (None: the game's
+        published protocol under its default rules, `GET /api/protocol`'s answer)."""
+
     def log(self, game: Any, names: dict[int, str], language: str, since: int = -1) -> dict[str, Any]:
         """The table's log in `language` after entry `since` (`GET /api/games/{id}/log`):
         `{"seq": the number of entries, "entries": [{"seq": its index, "text", ...}]}`; public

@@ -22,6 +22,7 @@ from ..errors import ServiceError
 from ..limits import RateLimiter, clean_name
 from ..store import hash_token
 from ..table import seats as seat_keys
+from ..table.played import game_named
 
 router = APIRouter()
 
@@ -215,8 +216,7 @@ async def my_games(
             your_turn=not played.is_over and stored.seat in played.to_move(),
             waiting=round(max(0.0, now - since)),
         )
-        if live.kind != "judges":
-            entry["game"] = live.kind
+        entry.update(game_named(live.kind))
         _deadline(request, entry, stored.id, live.seats[stored.seat])  # a paced game's deadline
         running.append(entry)
     running.sort(key=lambda e: (not e["your_turn"], -e["waiting"]))

@@ -16,7 +16,7 @@ from ..deps import AccountsDep, LimitsDep, Options, OptionsDep, RatesDep, Servic
 from ..errors import ServiceError
 from ..limits import Limits
 from ..table import seats as seat_keys
-from ..table.played import DEFAULT_GAME, kit_of, require_capability
+from ..table.played import DEFAULT_GAME, game_named, kit_of, require_capability
 from ..table.tables import reading
 
 router = APIRouter()
@@ -186,9 +186,7 @@ async def create_game(
         "seats": seats,
         "dice": {"generator": live.game.state.options.dice, "commitment": served.commitment(live.played)},
     }
-    if served.name != DEFAULT_GAME:  # a Judges & Kings table's answer is as it always was
-        answer["game"] = served.name
-    return answer
+    return answer | game_named(served.name)
 
 
 @router.get("/api/games/{game_id}/view")

@@ -18,14 +18,14 @@ from ...i18n import normalize_language, request_language
 from ..community import lobby as lobby_rows
 from ..deps import RatesDep, ServiceDep, rate_limited
 from ..errors import ServiceError
-from ..games.judges import wire
 from ..html import no_screen_page, page
 from ..limits import clean_name
 from ..store import SeatTable, hash_token, new_token, verify_token
 from ..table import seats as seat_keys
-from ..table.played import DEFAULT_GAME, require_capability
+from ..table.envelope import encode
+from ..table.played import require_capability
 from ..table.screen import Screen
-from ..table.tables import SPECTATOR, reading
+from ..table.tables import reading
 from ..table.views import public_payload
 from .live import client_message, close_with_error
 
@@ -213,10 +213,8 @@ async def spectate(
     live = await service.get(game_id)
     language = request_language(request, lang)
     async with reading(live):
-        if live.kind != DEFAULT_GAME:  # the game's own view of no seat (server/games/rome/wire.py)
-            return Response(service.view_bytes(live, SPECTATOR, language), media_type="application/json")
-        payload = public_payload(live, language, **screen.table_options(live))
-    return Response(wire.encode(payload), media_type="application/json")
+        payload = public_payload(live, language, **screen.table_options(live))  # the game's `views.payload`
+    return Response(encode(payload), media_type="application/json")
 
 
 async def _refuse(websocket: WebSocket, language: str, refusal: str, limit: int) -> None:

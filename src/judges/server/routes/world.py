@@ -8,13 +8,11 @@ from fastapi import APIRouter
 from ...engine import DEFAULT_RULES, Rules
 from ...engine.state import PHASES
 from ...i18n import normalize_language, ui_strings
-from ...protocol import protocol as published_protocol
 from ...render.board import SEAT_COLOURS
 from ...world import MapDataError, load_world, map_exists
 from ..deps import ServiceDep
 from ..errors import ServiceError
-from ..games.judges import wire
-from ..table.played import DEFAULT_GAME, require_capability
+from ..table.played import DEFAULT_GAME, kit_of, require_capability
 
 router = APIRouter()
 
@@ -70,19 +68,17 @@ async def protocol() -> dict:
     """The decision kinds (the action types that answer each, with their fields; subject,
     rule, manual chapter, window, icon), the items for sale (target, cost, icon) and the
     intrigue cards, priced and counted by the default rules: docs/protocol.md; and the JSON
-    Schema of the view a seat receives (`view`: server/games/judges/wire.py)."""
-    return {**published_protocol(), "view": wire.schema()}
+    Schema of the view a seat receives (`view`): the default game's kit's `protocol()`."""
+    return kit_of(DEFAULT_GAME).protocol()
 
 
 @router.get("/api/games/{game_id}/protocol")
 async def game_protocol(game_id: str, service: ServiceDep) -> dict:
-    """The protocol of one game: as `/api/protocol`, with the items' costs and the cards'
-    copies of that game's rules. Another game's: the JSON Schema of its view (`view`, the
-    game's own part of what a seat receives: server/games/rome/wire.py)."""
+    """The protocol of one table's game (its kit's `protocol`): a Judges & Kings table's as
+    `/api/protocol`, with the items' costs and the cards' copies of that table's rules; a
+    Republic of Rome table's, the JSON Schema of the game's own part of a seat's view (`view`)."""
     live = await service.get(game_id)
-    if live.kind != DEFAULT_GAME:
-        return {"game": live.kind, "view": live.served.view_schema()}
-    return published_protocol(live.game.state.options.rules)
+    return live.kit.protocol(live.game)
 
 
 @router.get("/api/i18n/{lang}")

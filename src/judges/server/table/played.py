@@ -16,7 +16,7 @@ from ...games.served import ServedGame
 from ..errors import ServiceError
 from ..games.registry import KITS, TableKit
 
-__all__ = ["DEFAULT_GAME", "KITS", "TableKit", "bot_seed", "game_of", "kit_of", "require_capability"]
+__all__ = ["DEFAULT_GAME", "KITS", "TableKit", "bot_seed", "game_of", "game_named", "kit_of", "require_capability"]
 
 DEFAULT_GAME = "judges"
 
@@ -42,6 +42,12 @@ def game_of(options: dict[str, Any]) -> str:
     stored options, and so their exports, are as they always were)."""
     name = options.get("game", DEFAULT_GAME)
     return name if isinstance(name, str) else DEFAULT_GAME
+
+
+def game_named(name: str) -> dict[str, str]:
+    """An answer's "game" field for a table of the game `name`: none for the game a table that
+    names none plays (`game_of`), whose answers are as they always were."""
+    return {} if game_of({}) == name else {"game": name}
 
 
 def require_capability(served: ServedGame, capability: str) -> None:

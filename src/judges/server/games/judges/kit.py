@@ -15,8 +15,10 @@ from ....games.judges_game import JUDGES_SERVED, JudgesGame
 from ....games.protocol import GameProtocol
 from ....games.served import ServedGame
 from ....i18n import gettext
+from ....protocol import protocol as published_protocol
 from ....verify import new_game
 from ...table.envelope import GameViews
+from . import wire
 from .views import JudgesViews
 
 #: An unnamed seat's name: tribes of Israel whose names are not regions of the map.
@@ -141,6 +143,14 @@ class JudgesKit:
         from ....verify import build_export
 
         return build_export(game, stored_options, game_id)
+
+    def protocol(self, game: Any = None) -> dict[str, Any]:
+        """The decision kinds, the items for sale and the intrigue cards (docs/protocol.md),
+        priced by the table's rules; with no table, by the default rules and with the JSON
+        Schema of a seat's view (`view`: wire.py)."""
+        if game is None:
+            return {**published_protocol(), "view": wire.schema()}
+        return published_protocol(game.state.options.rules)
 
     def phase(self, game: Any) -> str:
         return PHASES[game.state.phase - 1]

@@ -152,6 +152,10 @@ class RomeKit:
     def export(self, game: Any, stored_options: dict[str, Any], game_id: str) -> dict[str, Any]:
         return ROME_SERVED.export(RomeProtocolGame(game), game_id)
 
+    def protocol(self, game: Any = None) -> dict[str, Any]:
+        """The JSON Schema of the game's own part of a seat's view (`view`: wire.py)."""
+        return {"game": self.name, "view": self.served.view_schema()}
+
     def phase(self, game: Any) -> str:
         from ....rome.engine.state import PHASES
 
