@@ -1,5 +1,5 @@
 """The lobby as a Board Game Arena regular reads it, in Chromium: every table's row tells it
-from the others (its number, round, age, and who sits there: an account's name and rating, a
+from the others (its number, round and phase, age, and who sits there: an account's name and rating, a
 guest's name, a bot); a guest joining from the lobby says his name first, a player signed in
 sits under his account's name."""
 
@@ -54,7 +54,8 @@ def test_three_running_games_with_the_same_seats_have_rows_that_differ(browser, 
                 number = re.search(i18n.gettext(lang, "ui.table_number", n=r"(\d{6})"), text)
                 assert number, text
                 numbers.add(number.group(1))
-                assert re.search(i18n.gettext(lang, "ui.round_n", n=r"\d+"), text), text  # its round
+                where = i18n.gettext(lang, "ui.round_phase", round=r"\d+", phase=r"\w+")
+                assert re.search(where, text), text  # its round and phase, as My games says them
             assert len(numbers) == 3
             assert name in texts[mine] and "Reuben" not in texts[mine]  # the account's name ...
             assert rows[mine].locator(".rating").inner_text().strip() == "0"  # ... and rating (new)

@@ -417,6 +417,23 @@ def test_a_rome_table_survives_a_restart_on_postgresql(monkeypatch):
         restart_keeps_the_table(url, monkeypatch)
 
 
+def test_the_lobby_says_where_a_rome_table_is_in_the_readers_words(client):
+    """A lobby row's `where` is its game's: a Rome table's turn and phase ("turn 1, Senate
+    phase", "turno 1, fase de Senado"), never Judges & Kings' round; a Judges & Kings row's
+    its round and phase, in the same words as My games."""
+    humans = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
+    rome = create(client, seats=humans)["id"]
+    judges = client.post("/api/games", json={"seats": humans, "seed": 11}).json()["id"]
+    for lang in ("en", "es", "pt_BR"):
+        rows = {g["id"]: g for g in client.get("/api/lobby", params={"lang": lang}).json()["running"]}
+        for game_id in (rome, judges):
+            live = client.app.state.service.games[game_id]
+            assert rows[game_id]["where"] == live.kit.where(live.game, lang)
+        turn = client.app.state.service.games[rome].game.state.turn
+        assert rows[rome]["where"].startswith({"en": f"turn {turn}, ", "es": f"turno {turn}, "}.get(lang, "turno"))
+        assert rows[judges]["where"].startswith({"en": "round 1, ", "es": "ronda 1, "}.get(lang, "rodada 1, "))
+
+
 def test_a_ballot_is_secret_until_the_tally(client):
     """The Senate's vote (R90, the review's secret ballots): while a vote is open, a faction sees
     its own ballot and of the others only that they voted; a spectator sees no ballot."""

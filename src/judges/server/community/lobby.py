@@ -1,7 +1,8 @@
 """The lobby's rows (`GET /api/lobby`, docs/web.md "The lobby"): what tells one table from
-another at a glance, as a Board Game Arena regular reads a lobby: the table's number, its round
-and phase, how long ago it began and last moved, and at each seat its player: an account's name
-and rating, a guest's chosen name, or a bot.
+another at a glance, as a Board Game Arena regular reads a lobby: the table's number, where the
+game is (its round and phase, in its game's and the reader's words), how long ago it began and
+last moved, and at each seat its player: an account's name and rating, a guest's chosen name,
+or a bot.
 
 The rows come from the store's list of games; a running game's round, phase and the accounts
 its seats are bound to come from its copy in memory (every unfinished game is loaded when the
@@ -65,8 +66,9 @@ def row(
     live: LiveGame | None,
     accounts: list[int | None],
     known: dict[int, tuple[str, float]],
+    language: str,
 ) -> dict[str, Any]:
-    """One table of the lobby (see the module docstring)."""
+    """One table of the lobby (see the module docstring); `where` in `language`."""
     seats = []
     for seat, account in zip(summary.seats, accounts, strict=True):
         entry: dict[str, Any] = {
@@ -85,6 +87,8 @@ def row(
         "actions": summary.action_count,
         "round": live.played.progress if live is not None else None,
         "phase": live.kit.lobby_phase(live.game) if live is not None else None,
+        # its game's words for where it is: "round 3, Movement", "turn 2, Senate phase"
+        "where": live.kit.where(live.game, language) if live is not None else None,
         "created": int(summary.created_at.timestamp()),
         "moved": int(summary.updated_at.timestamp()),
         "ending": summary.ending,

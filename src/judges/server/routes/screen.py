@@ -120,18 +120,20 @@ async def game_log(
 
 
 @router.get("/api/lobby")
-async def lobby(service: ServiceDep, limit: int = 40) -> dict[str, Any]:
+async def lobby(request: Request, service: ServiceDep, limit: int = 40, lang: str | None = None) -> dict[str, Any]:
     """Open tables (a free seat), games running (to watch) and finished (to replay), each row
-    with its table's number, round, age and players (server/community/lobby.py)."""
+    with its table's number, where it is (in the reader's language), age and players
+    (server/community/lobby.py)."""
     games = await service.db(service.store.list_games)
     limit = max(1, min(limit, 200))
     listed = [g for g in games[: limit * 3] if not g.options.get("course")]  # a learner's table is his alone
     bound = {g.id: lobby_rows.bound_accounts(g, service.games.get(g.id)) for g in listed}
     ids = {a for accounts in bound.values() for a in accounts if a is not None}
     known = await service.db(lobby_rows.players, service.store, ids)
+    language = request_language(request, lang)
     open_, running, finished = [], [], []
     for g in listed:
-        entry = lobby_rows.row(g, service.games.get(g.id), bound[g.id], known)
+        entry = lobby_rows.row(g, service.games.get(g.id), bound[g.id], known, language)
         if g.ending is not None:
             finished.append(entry)
         elif any(seat_keys.free(s) for s in g.seats):

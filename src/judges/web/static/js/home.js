@@ -56,7 +56,8 @@ $("new-game").addEventListener("submit", async (event) => {
 const kind = (g) => el("td", {class: "table-kind", dataset: {tableKind: g.hints === false ? "rated" : "hints"}},
   t(g.hints === false ? "ui.table_rated" : "ui.table_hints"));
 
-// A lobby's row tells its table from the others: its number, round and phase, how long ago it
+// A lobby's row tells its table from the others: its number, where it is (its game's words for
+// its round and phase, in the reader's language: "round 3, Movement"), how long ago it
 // began, and who sits where: an account's name with its rating, a guest's name, a bot, a free seat.
 function player(s) {
   if (s.open) return el("span", {class: "lobby-seat free"}, t("ui.free_seat"));
@@ -68,10 +69,9 @@ function player(s) {
 
 function table(g) {
   const now = Date.now() / 1000;
-  const where = g.round ? [t("ui.round_n", {n: g.round}), g.phase && !g.ending ? t("phase." + g.phase) : null] : [];
   const when = t("ui.table_started", {time: ago(home.lang, now - g.created)});
   return el("td", {class: "lobby-where"}, el("strong", {class: "table-number"}, t("ui.table_number", {n: g.table})),
-    el("br"), el("span", {class: "muted"}, [...where.filter(Boolean), when].join(" · ")));
+    el("br"), el("span", {class: "muted"}, [g.where, when].filter(Boolean).join(" · ")));
 }
 
 const players = (g) => el("td", {class: "lobby-players"}, ...g.seats.flatMap((s, i) => i ? [", ", player(s)] : [player(s)]));
@@ -105,7 +105,7 @@ function joinCell(g) {
 
 async function loadLobby() {
   const lang = home.lang;
-  const data = await fetch("/api/lobby").then((r) => r.json());
+  const data = await fetch(`/api/lobby?lang=${lang}`).then((r) => r.json());
   // a guest typing his name in a row keeps it: the lobby waits for the next round
   if (document.activeElement?.closest?.("#open-games form")) return;
   $("open-games").replaceChildren(...data.open.map((g) => el("tr", {dataset: {openGame: g.id}},
