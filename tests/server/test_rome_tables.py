@@ -434,6 +434,19 @@ def test_the_lobby_says_where_a_rome_table_is_in_the_readers_words(client):
         assert rows[judges]["where"].startswith({"en": "round 1, ", "es": "ronda 1, "}.get(lang, "rodada 1, "))
 
 
+def test_the_lobby_names_an_unnamed_rome_seat_in_the_readers_words(client):
+    """An unnamed Rome seat is "Faction N" in the lobby's reader's words ("Facción 2" to a
+    Spanish reader, "Facção 2" to a Portuguese one), a player's own name as it is typed."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human"}, {"kind": "human"}]
+    rome = create(client, seats=seats)["id"]
+    expected = {"en": "Faction 2", "es": "Facción 2", "pt_BR": "Facção 2"}
+    for lang, second in expected.items():
+        rows = {g["id"]: g for g in client.get("/api/lobby", params={"lang": lang}).json()["running"]}
+        names = [seat["name"] for seat in rows[rome]["seats"]]
+        assert names[0] == "Ada"
+        assert names[1] == second
+
+
 def test_a_ballot_is_secret_until_the_tally(client):
     """The Senate's vote (R90, the review's secret ballots): while a vote is open, a faction sees
     its own ballot and of the others only that they voted; a spectator sees no ballot."""

@@ -20,7 +20,7 @@ from sqlalchemy import select
 from ..store import GameStore, accounts_table
 from ..store.records import GameSummary
 from ..table import seats as seat_keys
-from ..table.played import game_of
+from ..table.played import game_of, kit_of
 from ..table.tables import LiveGame
 from .accounts import Accounts
 from .rating_tables import ratings_table
@@ -69,10 +69,14 @@ def row(
     language: str,
 ) -> dict[str, Any]:
     """One table of the lobby (see the module docstring); `where` in `language`."""
+    # an unnamed seat's name (a Rome faction's "Faction 2") in the reader's words
+    names = kit_of(game_of(summary.options)).names_for(
+        {index: seat["name"] for index, seat in enumerate(summary.seats)}, language
+    )
     seats = []
-    for seat, account in zip(summary.seats, accounts, strict=True):
+    for index, (seat, account) in enumerate(zip(summary.seats, accounts, strict=True)):
         entry: dict[str, Any] = {
-            "name": seat["name"],
+            "name": names[index],
             "kind": seat["kind"],
             "open": seat_keys.free(seat),
             "bot": seat.get("bot") if seat["kind"] == "bot" else None,
