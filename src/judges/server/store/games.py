@@ -67,12 +67,10 @@ class GamesStore(StoreBase):
             winners=[],
         )
         with self._session(write=True) as session:
-            if session.get(GameRow, game_id) is not None:
-                raise GameExists(game_id)
             session.add(row)
             try:
                 session.commit()
-            except IntegrityError as exc:  # a concurrent create of the same id
+            except IntegrityError as exc:  # the id is taken: the primary key refuses it (no SELECT first)
                 raise GameExists(game_id) from exc
 
     def set_result(self, game_id: str, ending: str | None, winners: list[int]) -> None:
