@@ -3,6 +3,7 @@ settlement, purchases by clicking their target, windows answered by their first 
 
 from __future__ import annotations
 
+import json
 import time
 
 import httpx
@@ -50,6 +51,53 @@ def claim_invitation(page, server: str, data: dict, seat: int) -> None:
     page.goto(data["seats"][seat]["invitation"])
     page.click("#take-seat")
     page.wait_for_url(f"{server}/games/{data['id']}")
+
+
+class SentActions:
+    """Every action the page sends, over its seat's socket (an `act` message, answered `acted`
+    or `refused`: connection.js) or by POST /actions, in order, each with its answer's status
+    (200, the refusal's, or None while unanswered). Made before the page opens its seat, so
+    that its socket is watched from the start."""
+
+    def __init__(self, page) -> None:
+        self.sent: list[dict] = []
+        self._acts: dict[int, dict] = {}
+        page.on("websocket", self._socket)
+        page.on("response", self._posted)
+
+    def _socket(self, socket) -> None:
+        socket.on("framesent", self._frame_sent)
+        socket.on("framereceived", self._frame_received)
+
+    @staticmethod
+    def _message(payload) -> dict | None:
+        try:
+            message = json.loads(payload)
+        except (TypeError, ValueError):
+            return None
+        return message if isinstance(message, dict) else None
+
+    def _frame_sent(self, payload) -> None:
+        message = self._message(payload)
+        if message is not None and message.get("type") == "act":
+            entry = {"action": message["action"], "status": None}
+            self._acts[message["id"]] = entry
+            self.sent.append(entry)
+
+    def _frame_received(self, payload) -> None:
+        message = self._message(payload)
+        if message is not None and message.get("type") in ("acted", "refused") and message.get("id") in self._acts:
+            entry = self._acts.pop(message["id"])
+            entry["status"] = 200 if message["type"] == "acted" else message.get("status")
+
+    def _posted(self, response) -> None:
+        request = response.request
+        if request.method == "POST" and "/actions" in request.url:
+            self.sent.append({"action": json.loads(request.post_data)["action"], "status": response.status})
+
+    def actions(self, since: int = 0) -> list[dict]:
+        """The actions sent since the `since`-th."""
+        return [entry["action"] for entry in self.sent[since:]]
 
 
 def watch_console(page) -> list[str]:

@@ -10,12 +10,10 @@ Games start from scenario positions (docs/scenarios.md; tests/browser/positions.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from browser.controls import canonical, press, survey
-from browser.play import new_game, open_host_seat, open_page, seq, wait_change, watch_console
+from browser.play import SentActions, new_game, open_host_seat, open_page, seq, wait_change, watch_console
 from browser.positions import APPOINT, BOTS_GENERALS, ELECTION, FORESEE, HOLDINGS
 from browser.support import shot
 from browser.test_15_screen_polish import DISCARD
@@ -39,18 +37,6 @@ PROFILES = {
 }
 
 
-def sent_actions(page) -> list[dict]:
-    """The actions the page posts from now on (a list that fills as they leave)."""
-    out: list[dict] = []
-
-    def seen(request) -> None:
-        if request.method == "POST" and "/actions" in request.url:
-            out.append(json.loads(request.post_data)["action"])
-
-    page.on("request", seen)
-    return out
-
-
 def general_hex(page, gid: int) -> str:
     return page.locator(f"#board [data-general='{gid}']").get_attribute("data-hex")
 
@@ -61,6 +47,7 @@ def test_a_click_on_another_own_general_selects_him_and_moves_nobody(server, bro
     touch = options.get("has_touch", False)
     page = open_page(browser, **options)
     errors = watch_console(page)
+    sent = SentActions(page)
     open_host_seat(page, server, new_game(server, position=TWO_OWN_GENERALS, seed=3), f"?lang={lang}")
     page.locator("#actions .end-turn").wait_for()
     hazor = page.locator("#board [data-settlement='Hazor']").get_attribute("data-hex")
@@ -73,11 +60,11 @@ def test_a_click_on_another_own_general_selects_him_and_moves_nobody(server, bro
     ten = page.locator("#board [data-general='10']")
     assert ten.get_attribute("data-hint") == gettext(lang, "ui.select_to_move", general=10)
     shot(page, f"own-general-hint-{profile}")
-    posted = sent_actions(page)
+    mark = len(sent.sent)
     before = seq(page)
     press(page, ten, touch)
-    page.wait_for_timeout(500)  # a click handler's request leaves at once
-    assert posted == [], f"the click on general 10 sent {posted}"
+    page.wait_for_timeout(500)  # a click handler's action leaves at once
+    assert sent.actions(mark) == [], f"the click on general 10 sent {sent.actions(mark)}"
     page.locator("#board [data-general='10'].selected").wait_for(timeout=10_000)
     assert page.locator("#board [data-general='13'].selected").count() == 0
     assert seq(page) == before and general_hex(page, 13) == chinnereth
@@ -119,6 +106,7 @@ def test_an_own_general_who_cannot_be_selected_offers_the_move_onto_his_hex_in_h
     touch = options.get("has_touch", False)
     page = open_page(browser, **options)
     errors = watch_console(page)
+    sent = SentActions(page)
     open_host_seat(page, server, new_game(server, position=OWN_CAPTIVE_THERE, seed=3), f"?lang={lang}")
     page.locator("#actions .end-turn").wait_for()
     chinnereth = page.locator("#board [data-settlement='Chinnereth']").get_attribute("data-hex")
@@ -127,16 +115,16 @@ def test_an_own_general_who_cannot_be_selected_offers_the_move_onto_his_hex_in_h
     captive = page.locator("#board [data-general='13']")
     move = gettext(lang, "ui.move_here", general=10, place=gettext(lang, "place.Chinnereth"))
     assert captive.get_attribute("data-hint") == move
-    posted = sent_actions(page)
+    mark = len(sent.sent)
     before = seq(page)
     press(page, captive, touch)  # his menu opens; nothing is sent yet
     choice = page.locator("#chooser:not([hidden]) .choice[data-type='move']")
     choice.wait_for()
-    assert choice.inner_text() == move and posted == []
+    assert choice.inner_text() == move and sent.actions(mark) == []
     shot(page, f"own-captive-menu-{profile}")
     choice.click()
     wait_change(page, before)
-    assert [a["type"] for a in posted] == ["move"] and general_hex(page, 10) == chinnereth
+    assert [a["type"] for a in sent.actions(mark)] == ["move"] and general_hex(page, 10) == chinnereth
     assert errors == []
     page.context.close()
 

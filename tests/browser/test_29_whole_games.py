@@ -4,12 +4,11 @@ one on a phone (390x844, touch) in Spanish.
 The human seat (Deborah) plays every decision of hers on the screen: the windows' choices, a
 card in each Intrigue turn, purchases by clicking a settlement or the Actions panel's button,
 moves by selecting a general and clicking where he goes, End turn. The test itself sends no
-action: every action of the seat in the game's log is one the page posted. The game ends by
+action: every action of the seat in the game's log is one the page sent (over its socket or by HTTP). The game ends by
 its own rules; the final table and the Players panel are then checked against each other."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 
@@ -19,6 +18,7 @@ import pytest
 from browser.controls import press, tap
 from browser.play import (
     HTTP_TIMEOUT,
+    SentActions,
     new_game,
     open_host_seat,
     open_page,
@@ -36,13 +36,6 @@ class Clicker:
     def __init__(self, page, touch: bool) -> None:
         self.page, self.touch = page, touch
         self.done: Counter[str] = Counter()
-        self.posted: list[dict] = []  # every action the page posted, with the answer's status
-        page.on("response", self._posted)
-
-    def _posted(self, response) -> None:
-        request = response.request
-        if request.method == "POST" and "/actions" in request.url:
-            self.posted.append({"action": json.loads(request.post_data)["action"], "status": response.status})
 
     def tap(self, locator, timeout: float | None = None) -> None:
         """A button of the page (a window's choice, the Actions panel, the chooser)."""
@@ -231,6 +224,7 @@ def test_a_whole_game_finished_by_clicking_only(server, browser, name):
     page = open_page(browser, **options)
     errors = watch_console(page)
     data = new_game(server, **game)
+    sent = SentActions(page)  # every action the page sends, with its answer's status
     open_host_seat(page, server, data, f"?lang={lang}")
     page.locator("#board svg [data-settlement='Hazor']").wait_for()
     shot(page, f"whole-game-start-{name}")
@@ -245,8 +239,8 @@ def test_a_whole_game_finished_by_clicking_only(server, browser, name):
     shot(page, f"whole-game-final-{name}")
     # the seat played every kind of turn by clicking
     assert player.done["card"] and player.done["bought"] and player.done["card bought"] and player.done["moved"]
-    # every action of the seat in the game's log is one the page posted, and applied
-    applied = [p for p in player.posted if p["status"] == 200]
+    # every action of the seat in the game's log is one the page sent, and applied
+    applied = [p for p in sent.sent if p["status"] == 200]
     assert [p["action"]["type"] for p in applied] == [e["type"] for e in seat_actions(server, data["id"])]
     table, panel = final_numbers(page)
     living = {seat: n for seat, n in table.items() if seat in panel}
