@@ -105,7 +105,7 @@ def test_a_bots_failure_is_logged_with_its_game_and_seat(tmp_path, monkeypatch, 
     def broken(*args, **kwargs):
         raise RuntimeError("the bot broke")
 
-    monkeypatch.setattr(bot_runner, "make_bot", broken)
+    monkeypatch.setattr(bot_runner, "seat_bot", broken)  # the bot a seat plays with (its kit's make_bot)
     settings = Settings(bot_delay=0)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", allow_seeds=True, settings=settings)) as client:
         data = create(client)
