@@ -24,6 +24,20 @@ def _module(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def _imported(node: ast.AST, package: str) -> set[str]:
+    """The modules (and names in them) one import statement in `package` imports; none for
+    another statement."""
+    if isinstance(node, ast.ImportFrom):
+        base = package
+        for _ in range(node.level - 1):
+            base = base.rpartition(".")[0]
+        name = f"{base}.{node.module}" if node.level and node.module else (node.module or base)
+        return {name} | {f"{name}.{alias.name}" for alias in node.names}
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names}
+    return set()
+
+
 def _runtime_imports(path: Path) -> set[str]:
     """The judges.server modules `path` imports when it runs (not those under TYPE_CHECKING)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -34,15 +48,7 @@ def _runtime_imports(path: Path) -> set[str]:
         for node in nodes:
             if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
                 continue
-            if isinstance(node, ast.ImportFrom):
-                base = package
-                for _ in range(node.level - 1):
-                    base = base.rpartition(".")[0]
-                name = f"{base}.{node.module}" if node.level and node.module else (node.module or base)
-                found.add(name)
-                found.update(f"{name}.{alias.name}" for alias in node.names)
-            elif isinstance(node, ast.Import):
-                found.update(alias.name for alias in node.names)
+            found.update(_imported(node, package))
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.stmt):
                     visit([child])
@@ -138,15 +144,7 @@ def _imports(path: Path, tree: ast.AST) -> set[str]:
     package = _module(path) if path.name == "__init__.py" else _module(path).rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            base = package
-            for _ in range(node.level - 1):
-                base = base.rpartition(".")[0]
-            name = f"{base}.{node.module}" if node.level and node.module else (node.module or base)
-            found.add(name)
-            found.update(f"{name}.{alias.name}" for alias in node.names)
-        elif isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+        found.update(_imported(node, package))
     return found
 
 
