@@ -94,6 +94,22 @@ class Note(Struct, kw_only=True):
     after: int  # the actions before it: where it stands in the log
 
 
+def note_of(data: dict[str, Any], text: dict[str, Any], chapter: str | None) -> Note:
+    """A notification's data (as `msgspec.to_builtins` gives it, or a seat's event) with its
+    words (`text`: its title and lines in the reader's language) and the manual's chapter."""
+    return Note(
+        id=data["id"],
+        round=data["round"],
+        phase=data["phase"],
+        key=data["key"],
+        title=text["title"],
+        lines=text["lines"],
+        params=data["params"],
+        chapter=chapter,
+        after=data.get("after", 0),
+    )
+
+
 def table_of(live: Any, turn_timer: float | None) -> Table:
     """The table's options (`live`: a LiveGame) as every seat's view shows them."""
     return Table(turn_timer=turn_timer, pace_hours=live.pace_hours, takeover_bot=live.takeover_bot, hints=live.hints)

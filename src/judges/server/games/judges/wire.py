@@ -35,7 +35,7 @@ from ....engine.view import NOBODY, DiceInfo, PlayerView, player_view, seat_view
 from ....i18n import gettext, render_action, render_notification
 from ....manual import chapter_for_decision, chapter_for_notification, chapter_for_phase
 from ...table import updates
-from ...table.envelope import Note, Sanction, Seat, Table, encode, ended_early, sanctions, seats_of
+from ...table.envelope import Note, Sanction, Seat, Table, encode, ended_early, note_of, sanctions, seats_of
 
 if TYPE_CHECKING:  # pragma: no cover
     AnyAction = Action
@@ -305,17 +305,7 @@ def note(data: dict[str, Any], language: str, game: Game, names: dict[int, str])
     """A notification (as `msgspec.to_builtins(Notification)` gives it, or a seat's event)
     rendered in `language`, with the manual's chapter that explains it."""
     text = render_notification(data, language, game.world, names)
-    return Note(
-        id=data["id"],
-        round=data["round"],
-        phase=data["phase"],
-        key=data["key"],
-        title=text["title"],
-        lines=text["lines"],
-        params=data["params"],
-        chapter=chapter_for_notification(data["key"]),
-        after=data.get("after", 0),
-    )
+    return note_of(data, text, chapter_for_notification(data["key"]))
 
 
 def _encoded(cache: dict[str, tuple[Any, bytes]], key: str, value: Any) -> bytes:

@@ -22,7 +22,7 @@ import msgspec
 
 from ....engine.dice import seed_text
 from ....i18n import render_notification
-from ...table.envelope import Note, Sanction, Table, encode, ended_early, sanctions, seats_of
+from ...table.envelope import Note, Sanction, Table, encode, ended_early, note_of, sanctions, seats_of
 from ...table.updates import STATE_PREFIX
 
 #: the game view's field the notifications carry (not repeated in `state`)
@@ -138,17 +138,7 @@ def notes(live: Any, language: str, after: int, limit: int) -> tuple[list[dict[s
 def seat_event(data: dict[str, Any], language: str, names: dict[int, str]) -> Note:
     """A seat's event (server/table/views.py, `seat_events`) rendered: the server's own words."""
     text = render_notification(data, language, None, names)
-    return Note(
-        id=data["id"],
-        round=data["round"],
-        phase=data["phase"],
-        key=data["key"],
-        title=text["title"],
-        lines=text["lines"],
-        params=data["params"],
-        chapter=None,
-        after=data.get("after", 0),
-    )
+    return note_of(data, text, None)
 
 
 class RomeViews:
