@@ -51,7 +51,8 @@ def smtp_server() -> Iterator[Mailbox]:
     """A listening SMTP server on a free loopback port; its mailbox."""
     box = Mailbox()
     port = free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
+    # aiosmtpd waits 1 s for its thread to listen by default: a loaded machine takes longer
+    controller = Controller(box, hostname="127.0.0.1", port=port, ready_timeout=30)
     controller.start()
     box.url = f"smtp://127.0.0.1:{port}"
     try:
