@@ -232,3 +232,45 @@ def act_by_http(base: str, game: dict) -> int:
             ).status_code
         time.sleep(0.1)
     raise AssertionError("the bot never handed the game back")
+
+
+def read_answer(s: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    s.settimeout(10)
+    data = b""
+    while chunk := s.recv(65536):
+        data += chunk
+    return data
+
+
+@pytest.mark.parametrize(
+    "cookies, whole",
+    [(20_000, True), (20_000, False), (400, True)],
+    ids=["a-megabyte", "a-megabyte-never-finished", "20-KiB-in-one-read"],
+)
+def test_headers_over_16_kib_are_refused_with_431_in_the_readers_language(serve, cookies, whole):
+    server = serve()
+    cookie = b"Cookie: " + b"; ".join(b"jk_seat_%d=%s" % (i, b"x" * 40) for i in range(cookies))
+    request = b"GET /api/world HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: es\r\n" + cookie
+    if whole:
+        request += b"\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", server.port)) as s:
+        try:
+            s.sendall(request)
+        except OSError:  # the server may close before it has read everything: its answer is sent first
+            pass
+        answer = read_answer(s)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 431"), head[:80]
+    refusal = json.loads(body)
+    assert refusal["key"] == "error.headers_too_large"
+    assert "cabeceras" in refusal["text"]
+    # the server goes on serving
+    assert fresh_requests(server.base, 1) == [200]
+
+
+def test_headers_under_the_bound_are_served(serve):
+    server = serve()
+    with httpx.Client(base_url=server.base, timeout=10) as client:
+        cookies = "; ".join(f"c{i}={'x' * 60}" for i in range(150))  # ~10 KiB
+        assert client.get("/api/world", headers={"Cookie": cookies}).status_code == 200

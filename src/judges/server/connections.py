@@ -26,6 +26,10 @@ every request. Here the HTTP protocol and the websocket protocol of uvicorn are 
   503 `error.server_busy`, over its address's cap 429 `error.connections_per_address` (both
   with Retry-After, in the reader's language). A health probe (`/healthz`, `/readyz`:
   server/health.py) is never refused: it is answered, then its connection closed.
+- **A request's line and headers** hold at most `max_header_bytes` (16 KiB): past it the
+  request answers 431 `error.headers_too_large` and its connection closes. uvicorn's httptools
+  protocol keeps no bound of its own (h11's `h11_max_incomplete_event_size` is not read by it):
+  a client's megabyte of cookies was parsed, kept and handed to the application.
 - **A websocket over a cap** is accepted and told why (an `error` message,
   `error.sockets_full` or `error.sockets_per_address`), then closed with code 4503: the game's
   screen says so and follows the table by HTTP until a socket is free (web/static/js/connection.js).
@@ -41,19 +45,22 @@ from dataclasses import dataclass
 from typing import Any
 
 import httptools
+import msgspec
 from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from ..i18n import gettext, request_language
+from ..i18n import gettext, negotiate_language, request_language
 from ..settings import Settings
 from . import metrics
-from .errors import refusal
+from .errors import refusal, refusal_content
 from .health import PROBE_PATHS
 from .table import updates
 
+encode_json = msgspec.json.Encoder().encode
 FULL_CODE = 4503  # a websocket closed because the server holds as many as it may: try later
+LINGER_SECONDS = 2.0  # a refused request's remaining bytes are read and dropped for this long
 REFUSED_SECONDS = 1.0  # a connection refused may still send its request, for a clear answer
 # A connection's time to send its request is `read_seconds` and up to this much of it again,
 # drawn for each deadline: thousands of connections opened at once (a slowloris client) were
@@ -76,6 +83,7 @@ class ConnectionLimits:
     max_sockets: int = 10_000  # open websockets
     sockets_per_address: int = 256  # ... of one client address (0: no cap)
     read_seconds: float = 10.0  # a request, headers and body, arrives whole within this
+    max_header_bytes: int = 16 * 1024  # a request's line and headers (431 past it)
     trusted_proxies: tuple[str, ...] = ()  # peers not capped per address (they carry many clients)
 
     @classmethod
@@ -234,6 +242,21 @@ def busy_app(why: str) -> ASGIApp:
     return app
 
 
+HEADERS_TOO_LARGE = "error.headers_too_large"
+
+
+async def headers_too_large_app(scope: Scope, receive: Receive, send: Send) -> None:
+    """The answer to a request whose line and headers are over `max_header_bytes` (a websocket's
+    handshake: closed before it is accepted, which the server answers 403)."""
+    if scope["type"] == "websocket":
+        await receive()
+        await send({"type": "websocket.close", "code": 1008})
+        return
+    response = refusal(Request(scope), 431, HEADERS_TOO_LARGE, "request headers too large")
+    response.headers["Connection"] = "close"
+    await response(scope, receive, send)
+
+
 def socket_refusal(why: str) -> ASGIApp:
     """The answer to a websocket over a cap: accepted, told why, closed with FULL_CODE."""
     key = "error.sockets_per_address" if why == "address" else "error.sockets_full"
@@ -264,6 +287,9 @@ class GuardedHttp(HttpToolsProtocol):
         self.deadline: asyncio.TimerHandle | None = None
         self.address = self.client[0] if self.client else ""
         self.refusal: str | None = None
+        self.headers_whole = False  # the current request's headers are in
+        self.discarding = False  # refused: what the client still sends is read and dropped
+        self.header_bytes = 0  # bytes received while they were not
         self.refusal = self.gate.opened(self)
         self.server_app = self.app  # the application, which a refused connection's probe still reaches
         self.limit_concurrency = None  # the gate's accounts replace uvicorn's
@@ -294,19 +320,55 @@ class GuardedHttp(HttpToolsProtocol):
         self.gate.closed(self)
         super().connection_lost(exc)
 
+    def data_received(self, data: bytes) -> None:
+        # bytes received while a request's headers are not whole: past the bound after this
+        # read, the request is refused before the parser keeps any more of them
+        if self.discarding:
+            return
+        counting = not self.headers_whole
+        if counting:
+            self.header_bytes += len(data)
+        super().data_received(data)
+        if counting and not self.headers_whole and self.header_bytes > self.gate.limits.max_header_bytes:
+            self._headers_too_large()
+
+    def _headers_too_large(self) -> None:
+        """A 431 in the language the headers read so far ask for, then the connection closed
+        once the client has stopped sending (or after LINGER_SECONDS): closed with unread bytes,
+        the kernel would reset the connection and the client lose the answer."""
+        if self.transport.is_closing():
+            return
+        self.discarding = True
+        self._arm(LINGER_SECONDS)
+        asked = dict(self.headers).get(b"accept-language", b"").decode("latin-1")
+        content = refusal_content(
+            negotiate_language(accept_language=asked), HEADERS_TOO_LARGE, "request headers too large"
+        )
+        body = encode_json(content)
+        head = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
+        head += b"content-length: %d\r\nconnection: close\r\n\r\n" % len(body)
+        self.transport.write(head + body)
+        self.transport.write_eof()
+
     def on_headers_complete(self) -> None:
         self.gate.set_idle(self, False)  # a request being served is never closed to make room
+        self.headers_whole = True
+        size = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
+        self.header_bytes = 0
         probe = False
-        if self.refusal is not None:
+        if size > self.gate.limits.max_header_bytes:  # whole, in one read: answered by the application
+            self.app = headers_too_large_app
+        elif self.refusal is not None:
             # a health probe over the caps is answered all the same, then its connection closed
             probe = httptools.parse_url(self.url).path in PROBE_PATHS
             self.app = self.server_app if probe else busy_app(self.refusal)
         super().on_headers_complete()
-        if probe and self.cycle is not None:
+        if (probe or self.app is headers_too_large_app) and self.cycle is not None:
             self.cycle.keep_alive = False
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
+        self.headers_whole = False  # what comes next is the next request's
         self._disarm()  # the whole request is in: no deadline while it is served
 
     def on_response_complete(self) -> None:

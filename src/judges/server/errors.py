@@ -65,9 +65,13 @@ class StoreUnavailable(ServiceError):
 
 def refusal(request: Request, status: int, key: str, message: str, **params: Any) -> JSONResponse:
     """A refusal made before any route (a middleware's), in the shape of a ServiceError's."""
-    text = gettext(request_language(request), key, **params)
-    body = {"error": "ServiceError", "key": key, "message": message, "params": params, "text": text}
-    return JSONResponse(status_code=status, content=body)
+    return JSONResponse(status_code=status, content=refusal_content(request_language(request), key, message, **params))
+
+
+def refusal_content(language: str, key: str, message: str, **params: Any) -> dict[str, Any]:
+    """The JSON body of a refusal made outside the routes, in the shape of a ServiceError's."""
+    text = gettext(language, key, **params)
+    return {"error": "ServiceError", "key": key, "message": message, "params": params, "text": text}
 
 
 def game_refusal_text(error: dict[str, Any], lang: str) -> str | None:
