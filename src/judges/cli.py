@@ -229,7 +229,7 @@ def serve(
     # counted by server/connections.py (HTTP connections and websockets apart, per address, a
     # request read in time, idle connections closed first to make room), not by uvicorn's
     # limit_concurrency; a websocket frame holds at most 64 KiB (the protocol's are under
-    # 1 KiB); a request's line and headers at most 16 KiB (431 past it, server/connections.py).
+    # 1 KiB); a request's line and headers at most 32 KiB (431 past it, server/connections.py).
     http_protocol, ws_protocol = Gate(ConnectionLimits.from_settings(settings)).protocols()
     keep_collections_young()  # the collector's pauses were the latency's tail (server/memory.py)
     # The bots' and hints' searches run on threads of this process: at the interpreter's default

@@ -26,7 +26,8 @@ every request. Here the HTTP protocol and the websocket protocol of uvicorn are 
   503 `error.server_busy`, over its address's cap 429 `error.connections_per_address` (both
   with Retry-After, in the reader's language). A health probe (`/healthz`, `/readyz`:
   server/health.py) is never refused: it is answered, then its connection closed.
-- **A request's line and headers** hold at most `max_header_bytes` (16 KiB): past it the
+- **A request's line and headers** hold at most `max_header_bytes` (32 KiB: a
+  browser's 180 cookies of this site, a seat's each, are ~13 KiB): past it the
   request answers 431 `error.headers_too_large` and its connection closes. uvicorn's httptools
   protocol keeps no bound of its own (h11's `h11_max_incomplete_event_size` is not read by it):
   a client's megabyte of cookies was parsed, kept and handed to the application.
@@ -83,7 +84,7 @@ class ConnectionLimits:
     max_sockets: int = 10_000  # open websockets
     sockets_per_address: int = 256  # ... of one client address (0: no cap)
     read_seconds: float = 10.0  # a request, headers and body, arrives whole within this
-    max_header_bytes: int = 16 * 1024  # a request's line and headers (431 past it)
+    max_header_bytes: int = 32 * 1024  # a request's line and headers (431 past it)
     trusted_proxies: tuple[str, ...] = ()  # peers not capped per address (they carry many clients)
 
     @classmethod
