@@ -1,8 +1,10 @@
-"""Live updates (server/table/updates.py, docs/web.md): over a random game, the view a socket builds by
-applying the deltas it receives is, at every step, exactly the full view the server would send
-now; and that view's state is the engine's own `PlayerView.state` for the seat. The steps mix
-single actions, seat takeovers, several actions pushed at once (a catch-up from the store
-brings them so) and a full resync (`broadcast(full=True)`, after a reload)."""
+"""Live updates (server/table/updates.py, docs/web.md): over a random game of either game, the view a
+socket builds by applying the deltas it receives is, at every step, exactly the full view the
+server would send now, and the view a fresh read builds (`view_bytes`: every part encoded anew,
+nothing kept from an earlier version), for every seat and a spectator; and a J&K view's state is
+the engine's own `PlayerView.state` for the seat. The steps mix single actions, seat takeovers,
+several actions pushed at once (a catch-up from the store brings them so), a full resync
+(`broadcast(full=True)`, after a reload) and sockets opened between two actions."""
 
 from __future__ import annotations
 
@@ -17,10 +19,15 @@ from hypothesis import strategies as st
 
 from judges.server.limits import Limits
 from judges.server.store import GameStore
+from judges.server.table.played import KITS
 from judges.server.table.service import GameService
+from judges.server.table.tables import SPECTATOR
 from judges.server.table.updates import apply_update
 
-GROUPS = [(0, "en"), (1, "es"), (2, "pt_BR"), (0, "es")]  # seat 0 twice: two languages
+# seat 0 twice: two languages; a spectator
+GROUPS = [(0, "en"), (1, "es"), (2, "pt_BR"), (0, "es"), (SPECTATOR, "en")]
+# the groups whose socket opens later, between two actions (its group made then)
+LATE = [(1, "en"), (SPECTATOR, "pt_BR")]
 
 
 def run_apart(coroutine):
@@ -30,45 +37,55 @@ def run_apart(coroutine):
         return thread.submit(asyncio.run, coroutine).result()
 
 
-async def play(seed: int, choices: list[tuple[int, int]]) -> int:
+async def play(seed: int, choices: list[tuple[int, int]], game: str = "judges") -> int:
     with tempfile.TemporaryDirectory() as folder:
         store = GameStore(f"sqlite:///{Path(folder) / 'games.db'}")
         store.migrate()
         # a small notification cap, so that the property also covers the view's trimming
         service = GameService(store, Limits(max_view_notifications=7, max_seat_history=3))
-        live, _, _ = await service.create([{"kind": "human"}] * 3, seed=seed, takeover_bot="random")
-        subs, views = [], []
-        for seat, language in GROUPS:
+        rules = KITS[game].served.parse_rules(None)
+        live, _, _ = await service.create(
+            [{"kind": "human"}] * 3, seed=seed, takeover_bot="random", rules=rules, game_name=game
+        )
+        groups, subs, views = list(GROUPS), [], []
+        for seat, language in groups:
             sub, first = service.subscribe(live, seat, language)
             subs.append(sub)
             views.append(apply_update(None, msgspec.json.decode(first)))
         checked = 0
         for away, choice in choices:
-            if live.game.is_over:
+            if live.played.is_over:
                 break
-            seat = live.game.waiting_for()[0]
+            seat = live.played.to_move()[0]
             if away == 0:
                 await service.set_away(live, seat, not live.seats[seat].get("away"), "left")
                 await service.set_away(live, seat, False, "returned")
-                if live.game.is_over:  # the takeover bot may have played meanwhile
+                if live.played.is_over:  # the takeover bot may have played meanwhile
                     break
-                seat = live.game.waiting_for()[0]
+                seat = live.played.to_move()[0]
             if away == 1:
                 await service.broadcast(live, full=True)
+            if away == 3 and len(groups) < len(GROUPS) + len(LATE):  # a socket opened now
+                late = LATE[len(groups) - len(GROUPS)]
+                async with live.lock:
+                    sub, first = service.subscribe(live, *late)
+                groups.append(late)
+                subs.append(sub)
+                views.append(apply_update(None, msgspec.json.decode(first)))
             if away == 2:  # two actions committed, then one push (as after a catch-up)
                 async with live.lock:
                     for _ in range(2):
-                        if live.game.is_over:
+                        if live.played.is_over:
                             break
-                        s = live.game.waiting_for()[0]
-                        legal = list(live.game.legal_actions(s))
+                        s = live.played.to_move()[0]
+                        legal = list(live.played.legal_actions(s))
                         await service.actor.apply_and_commit(live, legal[choice % len(legal)], None)
                 await service.broadcast(live)
             else:
-                legal = list(live.game.legal_actions(seat))
+                legal = list(live.played.legal_actions(seat))
                 action = legal[choice % len(legal)]
-                await service.submit(live, seat, msgspec.to_builtins(action), None)
-            for i, (sub, (s, language)) in enumerate(zip(subs, GROUPS)):
+                await service.submit(live, seat, live.kit.action_to_dict(action), None)
+            for i, (sub, (s, language)) in enumerate(zip(subs, groups, strict=True)):
                 types = []
                 while not sub.queue.empty():
                     message = msgspec.json.decode(sub.queue.get_nowait())
@@ -80,8 +97,14 @@ async def play(seed: int, choices: list[tuple[int, int]]) -> int:
                 group = live.groups[s, language]
                 full = msgspec.json.decode(service.full_message(live, group))["view"]
                 assert views[i] == full, f"step {checked}: seat {s} ({language}) differs from the full view"
-                engine = msgspec.json.decode(msgspec.json.encode(live.game.view(s, notifications=False).state))
-                assert full["state"] == engine, "the view's state is not the engine's view of the seat"
+                # the view read afresh: nothing kept from an earlier version (but the clock's reading)
+                fresh = msgspec.json.decode(service.views.view_bytes(live, s, language))
+                assert {**views[i], "server_time": 0} == {**fresh, "server_time": 0}, (
+                    f"step {checked}: seat {s} ({language}) differs from its view built anew"
+                )
+                if game == "judges" and s != SPECTATOR:
+                    engine = msgspec.json.decode(msgspec.json.encode(live.game.view(s, notifications=False).state))
+                    assert full["state"] == engine, "the view's state is not the engine's view of the seat"
             checked += 1
         await service.stop()
         store.close()
@@ -95,8 +118,18 @@ async def play(seed: int, choices: list[tuple[int, int]]) -> int:
 )
 def test_deltas_rebuild_the_full_view_at_every_step(seed, choices):
     # (away, action): away 0 hands the seat to a bot and back first, 1 resyncs every socket with
-    # a full view first, 2 pushes two actions at once; action picks a legal one
+    # a full view first, 2 pushes two actions at once, 3 opens a socket first; action picks a legal one
     checked = run_apart(play(seed, choices))
+    assert checked > 0
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**31),
+    choices=st.lists(st.tuples(st.integers(0, 9), st.integers(0, 2**16)), min_size=30, max_size=30),
+)
+def test_deltas_rebuild_a_rome_tables_full_view_at_every_step(seed, choices):
+    checked = run_apart(play(seed, choices, game="rome"))
     assert checked > 0
 
 

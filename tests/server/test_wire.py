@@ -201,3 +201,22 @@ def test_the_parts_seats_and_spectators_see_alike_are_encoded_once(tmp_path, gam
 
     with ThreadPoolExecutor(1) as thread:
         thread.submit(asyncio.run, scenario()).result()
+
+
+def test_a_seats_parts_are_its_whole_view_encoded_field_by_field_whoever_came_first(tmp_path):
+    """wire.parts: a version's later views copy the parts of its first one but their own; each
+    seat's (and a spectator's) parts are those of its view encoded field by field, in the view's
+    order, whichever view of the version was built first."""
+    from judges.server.table.tables import SPECTATOR
+
+    readers = [(SPECTATOR, "en"), (0, "en"), (1, "es"), (2, "pt_BR"), (3, "en")]
+
+    def check(service: GameService, live: LiveGame, step: int, messages: list[dict]) -> None:
+        public = service.public_parts(live)
+        for seat, language in readers[step % 5 :] + readers[: step % 5]:
+            parts = service.seat_parts(live, public, seat, language)
+            alone = service.seat_parts(live, service.public_parts(live), seat, language)  # the version's first
+            alone["server_time"] = parts["server_time"]  # the clock's reading when each was made
+            assert list(parts) == list(alone) and parts == alone, (step, seat)
+
+    played(tmp_path, check)

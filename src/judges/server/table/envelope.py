@@ -8,7 +8,7 @@ sends a full view, then the parts whose bytes changed). The seats, the table's o
 seat's sanction and a rendered notification (`Note`) are the same types in every game's view.
 
     views = live.kit.views
-    public = views.public(live, table, max_notifications, deadlines, now)   # once per version
+    public = views.public(live, table, max_notifications, deadlines, now, previous)   # once per version
     views.parts(live, public, seat, language, seat_events)  # seat None: a spectator
     views.notes(live, seat, after, limit)                   # the game's notifications, the latest id
     views.render_notes(live, notes, language)               # rendered (the core keeps their bytes)
@@ -18,6 +18,7 @@ seat's sanction and a rendered notification (`Note`) are the same types in every
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 import msgspec
@@ -143,9 +144,19 @@ class GameViews(Protocol):
     """A game's view builder: what a seat and a spectator receive, built from a table (`live`:
     a LiveGame) under its lock. A seat's view never holds what the seat may not see."""
 
-    def public(self, live: Any, table: Table, max_notifications: int, deadlines: dict[int, float], now: float) -> Any:
+    def public(
+        self,
+        live: Any,
+        table: Table,
+        max_notifications: int,
+        deadlines: dict[int, float],
+        now: float,
+        previous: Mapping[str, bytes] | None = None,
+    ) -> Any:
         """The table at its current version as every seat shares it (built once per version);
-        `deadlines`: when each seat's owed decision passes to a bot, on the server's clock `now`."""
+        `deadlines`: when each seat's owed decision passes to a bot, on the server's clock `now`.
+        `previous`: the parts its sockets last received; a part whose bytes are the same is
+        given as that object (a delta compares the parts by identity first)."""
 
     def parts(
         self, live: Any, public: Any, seat: int | None, language: str, seat_events: list[dict[str, Any]]

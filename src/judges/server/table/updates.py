@@ -68,34 +68,40 @@ Patches = dict[str, tuple[bytes, bytes, bytes | None]]
 
 def edits(old: bytes, new: bytes) -> bytes | None:
     """The edits from one JSON array (or object) to another, encoded, when they are shorter
-    than the new value; None otherwise (the value is sent whole)."""
+    than the new value; None otherwise (the value is sent whole). The values are split into
+    their items' bytes (`msgspec.Raw`), not decoded: an item is decoded only where its bytes
+    differ, to tell whether it is the same value (`_same`), and the edits carry the new items'
+    bytes as they are."""
     if len(new) < 64 or old[:1] != new[:1] or new[:1] not in (b"[", b"{"):
         return None
-    a, b = _decode(old), _decode(new)
+    a, b = _items(old), _items(new)
     out: Any
     if isinstance(a, list) and isinstance(b, list):
         if len(a) == len(b):  # items changed in place: a run of edits per run of changed items
             out, i = [], 0
             while i < len(b):
-                if a[i] == b[i]:
+                if _same(a[i], b[i]):
                     i += 1
                     continue
                 j = i + 1
-                while j < len(b) and a[j] != b[j]:
+                while j < len(b) and not _same(a[j], b[j]):
                     j += 1
                 out.append([i, j, b[i:j]])
                 i = j
         else:  # items added or taken away (a log that grew, a list cleared): one edit
             shortest = min(len(a), len(b))
             head = 0
-            while head < shortest and a[head] == b[head]:
+            while head < shortest and _same(a[head], b[head]):
                 head += 1
             tail = 0
-            while tail < shortest - head and a[-1 - tail] == b[-1 - tail]:
+            while tail < shortest - head and _same(a[-1 - tail], b[-1 - tail]):
                 tail += 1
             out = [[head, len(a) - tail, b[head : len(b) - tail]]]
     elif isinstance(a, dict) and isinstance(b, dict):
-        out = {"set": {k: v for k, v in b.items() if k not in a or a[k] != v}, "drop": [k for k in a if k not in b]}
+        out = {
+            "set": {k: v for k, v in b.items() if k not in a or not _same(a[k], v)},
+            "drop": [k for k in a if k not in b],
+        }
     else:  # pragma: no cover - a part's JSON type never changes
         return None
     data = encode(out)
@@ -103,6 +109,14 @@ def edits(old: bytes, new: bytes) -> bytes | None:
 
 
 _decode = msgspec.json.Decoder().decode
+# a JSON array or object as its items' bytes, each item left undecoded
+_items = msgspec.json.Decoder(list[msgspec.Raw] | dict[str, msgspec.Raw]).decode
+
+
+def _same(x: msgspec.Raw, y: msgspec.Raw) -> bool:
+    """Whether two items are the same JSON value: the same bytes, or bytes that decode to equal
+    values (an object's keys in another order)."""
+    return x == y or _decode(x) == _decode(y)
 
 
 def delta_message(

@@ -56,10 +56,14 @@ class Views:
 
     def public_parts(self, live: LiveGame) -> Any:
         """The table's current version as every seat shares it (its game's `views.public`), with
-        each seat's deadline on the server's clock now."""
+        each seat's deadline on the server's clock now. The parts its sockets last received go
+        with it: a part encoded to the same bytes is that object (their delta compares by
+        identity first)."""
         timer, now = self.turn_timers.get(live.id), time.time()
         limit = self.limits.max_view_notifications
-        return live.kit.views.public(live, table_of(live, timer), limit, deadlines(live, timer, now), now)
+        group = next(iter(live.groups.values()), None)
+        previous = group.parts if group is not None else None
+        return live.kit.views.public(live, table_of(live, timer), limit, deadlines(live, timer, now), now, previous)
 
     def seat_parts(self, live: LiveGame, public: Any, seat: int, language: str) -> dict[str, bytes]:
         """The view of `seat` in `language` as the live updates send it (its game's `views.parts`);
@@ -76,6 +80,8 @@ class Views:
         rendered and encoded, and the latest id. SPECTATOR's: those every player may read."""
         limit = self.limits.max_view_notifications
         notes, latest = live.kit.views.notes(live, None if seat == SPECTATOR else seat, after, limit)
+        if not notes:  # most pushes: nothing new for the seat
+            return b"[]", latest
         return b"[" + b",".join(self._note_bytes(live, notes, language)) + b"]", latest
 
     def _note_bytes(self, live: LiveGame, notes: list[Any], language: str) -> list[bytes]:

@@ -5,6 +5,7 @@ replay's)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -33,7 +34,13 @@ class JudgesViews:
     """*Judges & Kings*' `GameViews`: `live` is a LiveGame whose `game` is the engine's Game."""
 
     def public(
-        self, live: Any, table: wire.Table, max_notifications: int, deadlines: dict[int, float], now: float
+        self,
+        live: Any,
+        table: wire.Table,
+        max_notifications: int,
+        deadlines: dict[int, float],
+        now: float,
+        previous: Mapping[str, bytes] | None = None,
     ) -> wire.Public:
         return wire.public(
             live.id,
@@ -44,6 +51,7 @@ class JudgesViews:
             labels=live.labels,
             deadlines=deadlines,
             now=now,
+            previous=previous,
         )
 
     def parts(

@@ -20,6 +20,7 @@ screen's types (web/static/js/wire.d.ts) are generated from it by scripts/wire-t
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Union
 
@@ -134,6 +135,13 @@ STATE_FIELDS: tuple[str, ...] = GameState.__struct_fields__
 STATE_PREFIX = updates.STATE_PREFIX
 # each state field with its part's name, made once (not one new string a field, a seat, a version)
 STATE_PARTS: tuple[tuple[str, str], ...] = tuple((name, STATE_PREFIX + name) for name in STATE_FIELDS)
+# The parts that differ from seat to seat (`View`: `seat` to `seat_events`; of the state, the
+# players, a seat's own hand among them, and the Foresee terrains it chose): every other part is
+# the same for every seat and a spectator at one version, encoded once (`parts`).
+OWN_PARTS: tuple[str, ...] = PARTS[PARTS.index("seat") : PARTS.index("seat_events") + 1]
+OWN_STATE_PARTS: tuple[tuple[str, str], ...] = tuple(
+    (name, key) for name, key in STATE_PARTS if name in ("players", "pending_terrains")
+)
 
 
 @dataclass(eq=False)
@@ -155,6 +163,11 @@ class Public:
     sanctions: dict[int, Sanction] = field(default_factory=dict)  # by seat (`sanctions`)
     encoded: dict[str, tuple[Any, bytes]] = field(default_factory=dict)
     labels: dict[tuple[Any, ...], str] = field(default_factory=dict)  # the table's, kept across versions
+    # A view's parts at an earlier version (the sockets' last): a part encoded to the same bytes
+    # is that object, so that the next delta finds it unchanged by identity, not by comparing bytes.
+    previous: Mapping[str, bytes] = field(default_factory=dict)
+    # The first view's parts (`parts`): the next views copy them and encode only their own parts.
+    first: dict[str, bytes] | None = None
 
 
 def public(
@@ -168,11 +181,13 @@ def public(
     labels: dict[tuple[Any, ...], str] | None = None,
     deadlines: dict[int, float] | None = None,
     now: float = 0.0,
+    previous: Mapping[str, bytes] | None = None,
 ) -> Public:
     """The table at its current version as every seat shares it. `reveal` (a replay of a
     finished game): the views show the whole state. `labels`: the table's buttons' words
     rendered so far (`label`), kept by the caller from version to version. `deadlines`: when
-    each seat's owed decision passes to a bot (tables.deadlines), at `now` (server's clock)."""
+    each seat's owed decision passes to a bot (tables.deadlines), at `now` (server's clock).
+    `previous`: a view's parts at an earlier version, whose bytes the parts equal to them reuse."""
     ended = ended_early(seats)
     deadlines = deadlines if deadlines and ended is None else {}
     return Public(
@@ -188,6 +203,7 @@ def public(
         ended=ended,
         sanctions=sanctions(seats, now),
         labels=labels if labels is not None else {},
+        previous=previous if previous is not None else {},
     )
 
 
@@ -259,6 +275,8 @@ def view(
 
 
 LABELS_KEPT = 512  # a table's rendered buttons kept (a few hundred bytes each)
+# by action type: the field naming the general whose owner its words name ("" for none)
+_NAMED: dict[type, str] = {}
 
 
 def label(
@@ -273,7 +291,11 @@ def label(
     per table for the same action and what its words depend on: the owner of the general it
     names, the Events Area for a foresight, the seats' names, the language."""
     game, state = shared.game, shared.game.state
-    who = next((getattr(action, f) for f in ("target", "candidate", "general") if hasattr(action, f)), None)
+    named = _NAMED.get(type(action))
+    if named is None:
+        fields = action.__struct_fields__
+        named = _NAMED[type(action)] = next((f for f in ("target", "candidate", "general") if f in fields), "")
+    who = getattr(action, named) if named else None
     events = tuple(state.events_area) if action.__struct_config__.tag == "foresee_events" else None
     key = (action, gain, language, owners.get(who) if who is not None else None, events, seated)
     try:
@@ -308,11 +330,15 @@ def note(data: dict[str, Any], language: str, game: Game, names: dict[int, str])
     return note_of(data, text, chapter_for_notification(data["key"]))
 
 
-def _encoded(cache: dict[str, tuple[Any, bytes]], key: str, value: Any) -> bytes:
+def _encoded(shared: Public, key: str, value: Any) -> bytes:
+    cache = shared.encoded
     known = cache.get(key)
     if known is not None and known[0] is value:
         return known[1]
     data = encode(value)
+    before = shared.previous.get(key)
+    if before is not None and before == data:
+        data = before
     if known is None:
         cache[key] = (value, data)
     return data
@@ -320,11 +346,21 @@ def _encoded(cache: dict[str, tuple[Any, bytes]], key: str, value: Any) -> bytes
 
 def parts(seen: View, shared: Public) -> dict[str, bytes]:
     """The view's parts as the live updates send them (server/table/updates.py), each field encoded
-    once per version for every seat that shares its object."""
-    cache = shared.encoded
-    out = {name: _encoded(cache, name, getattr(seen, name)) for name in PARTS}
-    for name, key in STATE_PARTS:
-        out[key] = _encoded(cache, key, getattr(seen.state, name))
+    once per version for every seat that shares its object. The first view's parts are kept: a
+    later view of the same version copies them and encodes only its own (`OWN_PARTS`,
+    `OWN_STATE_PARTS`), the others being the same for every seat."""
+    first = shared.first
+    if first is None:
+        out = {name: _encoded(shared, name, getattr(seen, name)) for name in PARTS}
+        for name, key in STATE_PARTS:
+            out[key] = _encoded(shared, key, getattr(seen.state, name))
+        shared.first = out
+        return dict(out)
+    out = dict(first)
+    for name in OWN_PARTS:
+        out[name] = _encoded(shared, name, getattr(seen, name))
+    for name, key in OWN_STATE_PARTS:
+        out[key] = _encoded(shared, key, getattr(seen.state, name))
     return out
 
 

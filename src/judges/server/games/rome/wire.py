@@ -15,6 +15,7 @@ their message keys in the reader's language; the report is not repeated in `stat
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,10 +40,21 @@ class Public:
     ended: str | None
     sanctions: dict[int, Sanction]
     encoded: dict[str, bytes] = field(default_factory=dict)
+    # A view's parts at an earlier version (the sockets' last): a shared part encoded to the same
+    # bytes is that object, so that the next delta finds it unchanged by identity.
+    previous: Mapping[str, bytes] = field(default_factory=dict)
 
 
-def public(live: Any, table: Table, max_notifications: int, deadlines: dict[int, float], now: float) -> Public:
-    """The table at its current version as every seat shares it (`live`: a LiveGame)."""
+def public(
+    live: Any,
+    table: Table,
+    max_notifications: int,
+    deadlines: dict[int, float],
+    now: float,
+    previous: Mapping[str, bytes] | None = None,
+) -> Public:
+    """The table at its current version as every seat shares it (`live`: a LiveGame); `previous`:
+    a view's parts at an earlier version, whose bytes the shared parts equal to them reuse."""
     played, served = live.played, live.served
     ended = ended_early(live.seats)
     deadlines = deadlines if ended is None else {}
@@ -74,13 +86,16 @@ def public(live: Any, table: Table, max_notifications: int, deadlines: dict[int,
         spectator=served.spectator_view(played),
         ended=ended,
         sanctions=sanctions(live.seats, now),
+        previous=previous if previous is not None else {},
     )
 
 
 def _shared(pub: Public, key: str, value: Any) -> bytes:
     data = pub.encoded.get(key)
     if data is None:
-        data = pub.encoded[key] = encode(value)
+        data = encode(value)
+        before = pub.previous.get(key)
+        pub.encoded[key] = data = before if before is not None and before == data else data
     return data
 
 
@@ -146,9 +161,15 @@ class RomeViews:
     lines as notifications; no log in words (the game has no "action_log" capability)."""
 
     def public(
-        self, live: Any, table: Table, max_notifications: int, deadlines: dict[int, float], now: float
+        self,
+        live: Any,
+        table: Table,
+        max_notifications: int,
+        deadlines: dict[int, float],
+        now: float,
+        previous: Mapping[str, bytes] | None = None,
     ) -> Public:
-        return public(live, table, max_notifications, deadlines, now)
+        return public(live, table, max_notifications, deadlines, now, previous)
 
     def parts(
         self, live: Any, pub: Public, seat: int | None, language: str, seat_events: list[dict[str, Any]]
