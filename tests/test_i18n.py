@@ -701,3 +701,20 @@ def test_every_error_the_server_answers_is_translated_in_every_language():
         for key in keys:
             assert key in i18n.catalog(lang), (lang, key)
             assert i18n.gettext(lang, key, strict=True, detail="x").strip(), (lang, key)
+
+
+def test_a_hex_without_a_settlement_is_named_by_the_nearest_settlement():
+    """A hex with no settlement reads as its terrain near the nearest settlement (of those as
+    near, the lowest index), for every hex of the map: the nearest kept once per map is that one."""
+    from judges.i18n.render import _Renderer
+
+    world = load_world()
+    renderer = _Renderer("en", world, None, None)
+    for h, hx in enumerate(world.hexes):
+        if hx.settlement is not None:
+            continue
+        near = min(world.settlements, key=lambda s: (world.hex_distance(h, s.hex), s.index))
+        expected = renderer.text(
+            "fmt.hex", terrain=renderer.word("terrain", hx.terrain), near=i18n.place_name("en", near.name)
+        )
+        assert renderer.hex(h) == expected, h

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from msgspec import Struct
 
     from ..engine.errors import RuleError
-    from ..world import World
+    from ..world import SettlementInfo, World
 
 
 #: Parameter type -> the vocabulary prefix of its value's word (`judges.engine.messages`).
@@ -149,7 +149,7 @@ class _Renderer:
             if hx.settlement is not None:
                 return place_name(self.lang, world.settlements[hx.settlement].name)
             # a hex with no settlement: its terrain and the nearest settlement, "mountains near Bethel"
-            near = min(world.settlements, key=lambda s: (world.hex_distance(value, s.hex), s.index))
+            near = world.derived("nearest_settlement", lambda: _nearest_settlements(world))[value]
             return self.text("fmt.hex", terrain=self.word("terrain", hx.terrain), near=place_name(self.lang, near.name))
         return str(value)
 
@@ -309,6 +309,13 @@ class _Renderer:
         ):
             return key
         return variant
+
+
+def _nearest_settlements(world: World) -> tuple[SettlementInfo, ...]:
+    """By hex: the nearest settlement (of the nearest, the lowest index), once per map."""
+    return tuple(
+        min(world.settlements, key=lambda s: (world.hex_distance(h, s.hex), s.index)) for h in range(len(world.hexes))
+    )
 
 
 def _as_dict(obj: Mapping[str, Any] | Struct) -> dict[str, Any]:
