@@ -7,7 +7,7 @@ import secrets
 import time
 
 from browser.play import TIMEOUT, open_page, watch_console
-from judges.server.community.ratings import MIN_RATED_ROUNDS
+from judges.games.registry import SERVED
 
 # Before the page's scripts: the tab is out of sight, and the browser's Notification records
 # what it is asked to show (the permission granted).
@@ -44,7 +44,9 @@ def test_a_rematch_from_my_games_and_the_ratings_pages(browser, server):
     assert signed.status == 201
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
     # a game long enough to be rated, played by its player (a seat the bot plays is not rated)
-    created = page.request.post(server + "/api/games", data={"seats": seats, "round_limit": MIN_RATED_ROUNDS})
+    created = page.request.post(
+        server + "/api/games", data={"seats": seats, "round_limit": SERVED["judges"].rating.min_progress}
+    )
     game_id = created.json()["id"]
     stop = time.time() + 4 * TIMEOUT / 1000
     while True:

@@ -43,9 +43,21 @@ def test_every_game_is_served_and_declares_known_capabilities(name: str) -> None
     assert (served.min_players, served.max_players) == (GAMES[name].min_players, GAMES[name].max_players)
 
 
-def test_judges_and_kings_has_every_capability_and_rome_its_log_and_replay() -> None:
+def test_judges_and_kings_has_every_capability_and_rome_its_log_replay_and_ratings() -> None:
     assert SERVED["judges"].capabilities == CAPABILITIES
-    assert SERVED["rome"].capabilities == frozenset({"action_log", "replay"})
+    assert SERVED["rome"].capabilities == frozenset({"action_log", "replay", "ratings"})
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_game_with_ratings_names_its_anchors_reference_and_length(name: str) -> None:
+    """docs/accounts.md "Ratings": the reference bot is an anchor at a new player's mean, every
+    anchor a bot the game seats, and a minimum length its bots' games reach."""
+    served = SERVED[name]
+    rating = served.rating
+    assert ("ratings" in served.capabilities) == (rating is not None)
+    assert rating is not None and rating.anchors[rating.reference] == 25.0
+    assert all(served.check_bot(bot) == bot for bot in rating.anchors)
+    assert rating.min_progress >= 2
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

@@ -1,10 +1,12 @@
 """Ratings (docs/accounts.md "Ratings"): a finished game between accounts moves their
 OpenSkill Plackett-Luce ratings exactly as the library computes; bots are fixed anchors; games
 with a guest, a hint, a scenario or a long takeover are not rated; the leaderboard and a
-player's page."""
+player's page. The platform's tests run for both games (the `game` fixture); a game's own
+places are tested from its rules (J&K's final table, Rome's "Places")."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from contextlib import ExitStack
 
@@ -14,21 +16,31 @@ from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
 from sqlalchemy import select
 
+from judges.games.judges_game import places_of
+from judges.games.registry import SERVED
 from judges.server.app import create_app
 from judges.server.community.rating_tables import rated_games_table, ratings_table
-from judges.server.community.ratings import (
-    ANCHOR_SIGMA,
-    ANCHORS,
-    MIN_RATED_ROUNDS,
-    hinted_table,
-    ranks_of,
-    took_over_too_long,
-)
+from judges.server.community.ratings import ANCHOR_SIGMA, check, hinted_table, took_over_too_long
+from judges.server.limits import RateLimiter
 from judges.server.store import accounts_table
 from postgres_support import postgres_schema
 from seats_support import invitation_code
 
 THREE = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}, {"kind": "human", "name": "Cy"}]
+MIN_RATED_ROUNDS = SERVED["judges"].rating.min_progress
+
+
+def rated_length(game):
+    """The options of a table whose game lasts long enough to be rated, and not much longer: J&K
+    the minimum of rounds; Rome its default rules (its bots' games end in turns 2 to 7)."""
+    return {"round_limit": MIN_RATED_ROUNDS} if game.name == "judges" else {}
+
+
+def anchor_bots(game):
+    """Two bot seats of the game's anchors: its light bots where they are anchors, else its
+    reference bot (Rome's `random` is not an anchor)."""
+    rating = game.served.rating
+    return [b if b in rating.anchors else rating.reference for b in (game.bot, game.other_bot)]
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -51,11 +63,14 @@ def sign_up(client, name):
     assert response.status_code == 201, response.text
 
 
-def account_game(client, seats, names, **options):
-    """A game whose human seats are each claimed by a new account (the first one creates it);
-    answers its id and each human seat's credential."""
+def account_game(client, seats, names, game=None, **options):
+    """A game (`game`: its driver; J&K when none) whose human seats are each claimed by a new
+    account (the first one creates it); answers its id and each human seat's credential."""
     sign_up(client, names[0])
-    data = client.post("/api/games", json={"seats": seats, "seed": 11, **options}).json()
+    body = game.body(seats, seed=11, **options) if game else {"seats": seats, "seed": 11, **options}
+    made = client.post("/api/games", json=body)
+    assert made.status_code == 201, made.text
+    data = made.json()
     tokens = {data["seat"]: data["token"]}
     invited = [s for s in data["seats"] if "invitation" in s]
     for name, seat in zip(names[1:], invited):
@@ -114,13 +129,18 @@ def stored_ratings(client):
 
 
 def final_ranks(client, gid):
-    final = client.get(f"/api/games/{gid}/spectate").json()["final"]
-    return ranks_of(final)
+    """Each seat's place in the finished game, by its game's rules (`ServedGame.placements`)."""
+    live = client.portal.call(client.app.state.service.get, gid)
+    return live.served.placements(live.played)
 
 
-def test_a_three_account_game_moves_the_ratings_as_the_library_computes(client):
-    gid, tokens = account_game(client, THREE, ["ada", "bo", "cy"], round_limit=MIN_RATED_ROUNDS)
-    play_to_the_end(client, gid, tokens)
+def all_anchors():
+    return {(name, bot): mu for name, sg in SERVED.items() if sg.rating for bot, mu in sg.rating.anchors.items()}
+
+
+def test_a_three_account_game_moves_the_ratings_as_the_library_computes(client, game):
+    gid, tokens = account_game(client, THREE, ["ada", "bo", "cy"], game, **rated_length(game))
+    play_to_the_end(client, gid, tokens, game=game)
     row = considered(client, gid)
     assert row.rated and row.reason is None
     ranks = final_ranks(client, gid)
@@ -133,7 +153,7 @@ def test_a_three_account_game_moves_the_ratings_as_the_library_computes(client):
     assert [p["name"] for p in board["players"]] == sorted(
         got, key=lambda n: -(got[n][0] - 3 * got[n][1])
     )  # the best first, by mu - 3 sigma
-    assert {a["bot"] for a in board["anchors"]} == set(ANCHORS)
+    assert {(a["game"], a["bot"]) for a in board["anchors"]} == set(all_anchors())
     page = client.get("/ratings")
     assert page.status_code == 200 and 'data-player="ada"' in page.text
     ada = client.get("/api/players/ADA").json()  # a name whatever its case
@@ -147,22 +167,22 @@ def test_a_three_account_game_moves_the_ratings_as_the_library_computes(client):
     assert stored_ratings(client) == got
 
 
-def test_bots_are_fixed_anchors(client):
-    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
-    gid, tokens = account_game(client, seats, ["ada"], round_limit=MIN_RATED_ROUNDS)
-    play_to_the_end(client, gid, tokens)
+def test_bots_are_fixed_anchors(client, game):
+    bots = anchor_bots(game)
+    seats = [{"kind": "human", "name": "Ada"}, *({"kind": "bot", "bot": b} for b in bots)]
+    gid, tokens = account_game(client, seats, ["ada"], game, **rated_length(game))
+    play_to_the_end(client, gid, tokens, game=game)
     assert considered(client, gid).rated
     ranks = final_ranks(client, gid)
     model = PlackettLuce()
-    teams = [
-        [model.rating()],
-        [model.rating(mu=ANCHORS["greedy"], sigma=ANCHOR_SIGMA)],
-        [model.rating(mu=ANCHORS["random"], sigma=ANCHOR_SIGMA)],
-    ]
+    anchors = game.served.rating.anchors
+    teams = [[model.rating()], *([model.rating(mu=anchors[b], sigma=ANCHOR_SIGMA)] for b in bots)]
     expected = model.rate(teams, ranks=[ranks[0], ranks[1], ranks[2]])[0][0]
     assert stored_ratings(client) == {"ada": (expected.mu, expected.sigma, 1)}
-    anchors = client.get("/api/ratings").json()["anchors"]
-    assert {a["bot"]: a["mu"] for a in anchors} == ANCHORS  # unmoved
+    listed = client.get("/api/ratings").json()["anchors"]
+    assert {(a["game"], a["bot"]): a["mu"] for a in listed} == all_anchors()  # unmoved
+    page = client.get("/ratings")
+    assert f'data-anchor="{game.served.rating.reference}" data-game="{game.name}"' in page.text
 
 
 def test_a_game_with_a_guest_is_not_rated_and_is_considered_once(client, game):
@@ -188,6 +208,7 @@ def test_a_game_with_a_guest_is_not_rated_and_is_considered_once(client, game):
 
 
 def test_a_table_created_with_hints_is_not_rated_though_nobody_asked_for_one(client):
+    """J&K only: hints are its capability (a Rome table cannot have them)."""
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}]
     gid, tokens = account_game(client, seats, ["ada"], round_limit=1, hints=True)
     play_to_the_end(client, gid, tokens)
@@ -214,7 +235,7 @@ def test_a_takeover_of_more_than_a_turn_unrates_the_game():
     assert not took_over_too_long({"history": [revoked]}, 9)
 
 
-def test_ranks_follow_the_final_table():
+def test_jk_places_follow_the_final_table():
     def row(seat, winner=False, out=None, total=0, settlements=0):
         return {"seat": seat, "winner": winner, "eliminated_round": out, "total": total, "settlements": settlements}
 
@@ -227,16 +248,64 @@ def test_ranks_follow_the_final_table():
             row(4, total=1, settlements=3),
         ]
     }
-    assert ranks_of(table) == {1: 1, 0: 2, 4: 2, 2: 4, 3: 5}
+    assert places_of(table) == {1: 1, 0: 2, 4: 2, 2: 4, 3: 5}
 
 
-def test_a_scenario_game_and_an_abandoned_one_are_not_rated():
-    from judges.server.community.ratings import check
+def _rome_ended(ending, winners, influence):
+    """A Rome game of four factions ended by `ending`, each faction's senators holding, in all,
+    `influence` (None: the faction is eliminated)."""
+    from judges.rome.engine.board import faction_influence
+    from judges.rome.engine.state import Result
 
-    seats = [{"kind": "bot", "bot": "greedy"}]
-    assert check({"position": {"round": 3}}, seats, "three_points", 3) == "scenario"
-    assert check({}, seats, "abandoned", 3) == "abandoned"
-    assert check({}, [{"kind": "bot", "bot": "mcts:16"}], "three_points", 3) == "bot"  # not an anchor
+    played = SERVED["rome"].new_table(4, 3, None, None)
+    state = played.game.state
+    for faction, wanted in zip(state.factions, influence):
+        mine = [s for s in state.senators.values() if s.faction == faction.seat]
+        for s in mine:
+            s.influence = 0
+        if wanted is None:
+            faction.eliminated = True
+        else:
+            mine[0].influence = wanted
+        assert wanted is None or faction_influence(state, faction.seat) == wanted
+    state.result = Result(ending, winners)
+    return played
+
+
+def test_rome_places_the_winner_first_then_by_influence_the_eliminated_last():
+    """docs/rome/rules-reference.md, "Places": the winner first, the others by influence (equal
+    influence shares a place), the eliminated last."""
+    played = _rome_ended("consul_for_life", (2,), [9, 12, 4, None])
+    assert SERVED["rome"].placements(played) == [3, 2, 1, 4]
+    tied = _rome_ended("era_ends", (0, 3), [20, 7, 7, 20])  # a tie the Era Ends leaves shared
+    assert SERVED["rome"].placements(tied) == [1, 3, 3, 1]
+
+
+@pytest.mark.parametrize("ending", ["wars", "people_revolt", "bankruptcy"])
+def test_when_rome_falls_every_faction_shares_one_place(ending):
+    """R39 (docs/rome/rules-reference.md, "Places"): Rome falls and everybody loses, whatever
+    influence each gathered: a draw."""
+    played = _rome_ended(ending, (), [30, 2, 11, None])
+    assert SERVED["rome"].placements(played) == [1, 1, 1, 1]
+
+
+def test_a_scenario_game_and_an_abandoned_one_are_not_rated(game):
+    """A game's own endings are the endings by the rules (the other game's is not one); its
+    anchors are the bot seats a rated game may have; a game shorter than its minimum (J&K
+    rounds, Rome turns) is not rated."""
+    from judges.games.registry import GAMES
+
+    options = {k: v for k, v in game.body([]).items() if k != "seats"}
+    end = GAMES[game.name].endings[0]
+    rating = game.served.rating
+    seats = [{"kind": "bot", "bot": rating.reference}]
+    assert check({**options, "position": {"round": 3}}, seats, end, rating.min_progress) == "scenario"
+    assert check(options, seats, "abandoned", rating.min_progress) == "abandoned"
+    other = "three_points" if game.name == "rome" else "era_ends"  # the other game's ending
+    assert check(options, seats, other, rating.min_progress) == "abandoned"
+    assert check(options, [{"kind": "bot", "bot": "mcts:16"}], end, rating.min_progress) == "bot"  # not an anchor
+    assert check(options, seats, end, rating.min_progress, []) == "alone"  # long enough: no account, though
+    assert check(options, seats, end, rating.min_progress - 1, []) == "short"
 
 
 # --- ratings earned by playing ---------------------------------------------------------------------
@@ -244,7 +313,13 @@ def test_a_scenario_game_and_an_abandoned_one_are_not_rated():
 ADA_AND_BOTS = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
 
 
+def ada_and_bots(game):
+    return [{"kind": "human", "name": "Ada"}, *({"kind": "bot", "bot": b} for b in anchor_bots(game))]
+
+
 def test_a_game_shorter_than_the_minimum_is_not_rated(client):
+    """J&K only, through a table: a round limit ends it early (Rome has none; both games'
+    minimum: test_a_scenario_game_and_an_abandoned_one_are_not_rated)."""
     gid, tokens = account_game(client, ADA_AND_BOTS, ["ada"], round_limit=1)
     play_to_the_end(client, gid, tokens)
     row = considered(client, gid)
@@ -252,25 +327,28 @@ def test_a_game_shorter_than_the_minimum_is_not_rated(client):
     assert stored_ratings(client) == {}
 
 
-def test_a_seat_left_to_the_bot_and_taken_back_every_round_is_not_rated(client, monkeypatch):
-    """The farm: the player hands his seat to the takeover bot, comes back as each round begins
-    (no takeover lasts into a second round) and leaves again; the bot plays nearly every one of
-    his decisions. A seat played mostly by the bot is not rated."""
-    gid, tokens = account_game(client, ADA_AND_BOTS, ["ada"], round_limit=MIN_RATED_ROUNDS)
+def test_a_seat_left_to_the_bot_and_taken_back_every_round_is_not_rated(client, game):
+    """The farm: the player hands his seat to the takeover bot, comes back as each round (Rome:
+    turn) begins (no takeover lasts into a second one) and leaves again; the bot plays nearly
+    every one of his decisions. A seat played mostly by the bot is not rated."""
+    gid, tokens = account_game(client, ada_and_bots(game), ["ada"], game, **rated_length(game))
     token = {"X-Seat-Token": tokens[0]}
     rt = client.app.state.service.rt
     rt.settings = rt.settings.model_copy(update={"bot_delay": 0.1})  # a round lasts seconds: each is noticed
+    # a seat change at each round (turn) and after: more than the few a minute a player is allowed
+    rates = client.app.state.rates
+    client.app.state.rates = dataclasses.replace(rates, away=RateLimiter(1000, 1000.0, name="away"))
     seen_round = 0
     stop = time.time() + 240
     while time.time() < stop:
         view = client.get(f"/api/games/{gid}/view", headers=token).json()
         if view.get("ending"):
             break
-        away = client.portal.call(client.app.state.service.get, gid).seats[0].get("away")
-        if not away:
+        live = client.portal.call(client.app.state.service.get, gid)
+        if not live.seats[0].get("away"):
             assert client.post(f"/api/games/{gid}/seat/away", headers=token).is_success
-        elif view["state"]["round"] > seen_round:
-            seen_round = view["state"]["round"]
+        elif live.played.progress > seen_round:
+            seen_round = live.played.progress
             assert client.post(f"/api/games/{gid}/seat/back", headers=token).is_success
         time.sleep(0.02)
     row = considered(client, gid)
@@ -278,17 +356,15 @@ def test_a_seat_left_to_the_bot_and_taken_back_every_round_is_not_rated(client, 
     assert stored_ratings(client) == {}
 
 
-def test_at_a_table_of_accounts_the_takeover_bot_is_the_reference_bot(client):
-    """The table chose the strongest takeover (MCTS, the default); its seats all accounts', its
-    game may be rated: the seat left is played by greedy, the ratings' reference player."""
-    from judges.bots.greedy import GreedyBot
-
-    gid, tokens = account_game(client, ADA_AND_BOTS, ["ada"], takeover_bot="mcts")
+def test_at_a_table_of_accounts_the_takeover_bot_is_the_reference_bot(client, game):
+    """The table chose the strongest takeover (MCTS); its seats all accounts', its game may be
+    rated: the seat left is played by the game's reference player (J&K greedy, Rome neutral)."""
+    gid, tokens = account_game(client, ada_and_bots(game), ["ada"], game, takeover_bot=game.search_bot)
     live = client.portal.call(client.app.state.service.get, gid)
-    assert live.takeover_bot == "mcts"
+    assert live.takeover_bot == game.search_bot
     assert client.post(f"/api/games/{gid}/seat/away", headers={"X-Seat-Token": tokens[0]}).is_success
     stop = time.time() + 60
     while 0 not in live.bots:
         assert time.time() < stop, "the takeover bot never played"
         time.sleep(0.02)
-    assert isinstance(live.bots[0], GreedyBot)
+    assert live.bots[0].name == game.served.rating.reference

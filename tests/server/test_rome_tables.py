@@ -538,10 +538,10 @@ def test_a_finished_rome_table_is_replayed_from_its_seed_and_actions_every_hand_
         assert at["state"]["deck"] == len(replayed.deck) and "report" not in at["state"]
 
 
-def test_a_finished_rome_table_is_exported_verified_and_never_rated(client):
+def test_a_finished_rome_table_is_exported_verified_and_considered_for_rating(client):
     """R232: four active wars end the game (one here: `wars_lose_game`); the export reveals the
-    seed that hashes to the commitment published at creation, `judges verify` replays it; Rome
-    has no ratings, so the finished table is recorded unrated (reason "game")."""
+    seed that hashes to the commitment published at creation, `judges verify` replays it; the
+    finished table is considered for rating, and recorded unrated: its seats are guests'."""
     from sqlalchemy import select
 
     from judges.server.community.rating_tables import rated_games_table
@@ -565,7 +565,7 @@ def test_a_finished_rome_table_is_exported_verified_and_never_rated(client):
         with store.engine.connect() as conn:
             row = conn.execute(select(rated_games_table).where(rated_games_table.c.game_id == game_id)).first()
         time.sleep(0.05)
-    assert row is not None and not row.rated and row.reason == "game"
+    assert row is not None and not row.rated and row.reason == "guest"
 
 
 def test_a_secret_choice_made_at_once_reaches_no_other_seat_nor_a_spectator():

@@ -18,7 +18,7 @@ from ..rome.engine.state import ENDINGS, OFFICES, RomeOptions
 from ..rome.engine.view import RomeView as RomeViewType
 from ..rome.engine.view import player_view
 from .protocol import GameDef, GameProtocol, Outcome, Owed, SeatBot
-from .served import BotRefused, RulesRefused
+from .served import BotRefused, Rating, RulesRefused
 
 RomeView = dict[str, Any]
 #: the endings where Rome falls and every faction loses (the others have a winner)
@@ -182,14 +182,19 @@ ROME: GameDef[Action, RomeView] = GameDef(
 
 class RomeServed:
     """*Republic of Rome* as the server hosts it (games/served.py): of the capabilities the server
-    grew for Judges & Kings, its log (the report in words) and a finished game's replay
-    (server/games/rome/kit.py)."""
+    grew for Judges & Kings, its log (the report in words), a finished game's replay
+    (server/games/rome/kit.py) and the ratings (`placements`)."""
 
     name = "rome"
     min_players = DEFAULT_ROME_RULES.min_players
     max_players = DEFAULT_ROME_RULES.max_players
-    capabilities: frozenset[str] = frozenset({"action_log", "replay"})
+    capabilities: frozenset[str] = frozenset({"action_log", "replay", "ratings"})
     view_type = RomeViewType
+    # The neutral bot is the reference player (a new player's mean) and the only anchor: the
+    # others' strength against it is not measured yet (a table seating them is not rated). A
+    # rated game reaches its 2nd turn (bots' games end in turns 2 to 7, median 5: 100 games of
+    # five neutral bots, seeds 0-99).
+    rating = Rating(anchors={"neutral": 25.0}, reference="neutral", min_progress=2)
 
     @property
     def languages(self) -> tuple[str, ...]:
@@ -268,6 +273,25 @@ class RomeServed:
         from ..rome.i18n import render_error
 
         return render_error(error, lang)
+
+    def placements(self, game: GameProtocol[Any, Any]) -> list[int]:
+        return rome_places(_engine(game).state)
+
+
+def rome_places(state: Any) -> list[int]:
+    """Each faction's place in a finished game (docs/rome/rules-reference.md, "Places"): when Rome
+    falls every faction loses and all share the place; otherwise the winners (several: a tie
+    the rules leave shared) share the first, then the factions still in the game by their
+    influence, then the eliminated; equal influence shares a place."""
+    result = state.result
+    winners = set(result.winners) if result is not None else set()
+    if not winners:
+        return [1] * state.players
+    keys = {
+        f.seat: (f.seat in winners, not f.eliminated, 0 if f.eliminated else faction_influence(state, f.seat))
+        for f in state.factions
+    }
+    return [1 + sum(1 for other in keys.values() if other > keys[seat]) for seat in range(state.players)]
 
 
 #: the key of every refused Rome rule (its parameter names the rule)

@@ -13,11 +13,13 @@ through-its-plug-in.md).
     sg.view_schema()                              # the view's JSON Schema, from the engine's types
     sg.catalog("es"), sg.message_keys()           # every key the engine emits, in each language
     "undo" in sg.capabilities                     # what only some games have
+    sg.rating, sg.placements(g)                   # a game with "ratings": its anchors, each seat's place
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from .protocol import GameProtocol, SeatBot
@@ -39,6 +41,19 @@ CAPABILITIES = frozenset(
         "screen",  # the site's pages show the table (play, watch, replay); else they name its API routes
     }
 )
+
+
+@dataclass(frozen=True)
+class Rating:
+    """What the ratings (server/community/ratings.py, docs/accounts.md) take from a game with the
+    capability "ratings", beside each seat's place in a finished game (`ServedGame.placements`)."""
+
+    #: the game's bots whose rating never moves, and their mean (a seat of another bot: unrated)
+    anchors: Mapping[str, float]
+    #: the anchor at a new player's mean: the takeover bot of a table that may be rated
+    reference: str
+    #: a rated game lasts this long at least, in the game's `progress` (J&K's rounds, Rome's turns)
+    min_progress: int
 
 
 class RulesRefused(ValueError):
@@ -126,3 +141,11 @@ class ServedGame(Protocol):
 
     def render_error(self, error: Mapping[str, Any], lang: str) -> str:
         """A refusal (a RuleError's or RulesRefused's key and params) as a sentence in `lang`."""
+
+    @property
+    def rating(self) -> Rating | None:
+        """What the ratings take from the game (None: a game without the capability "ratings")."""
+
+    def placements(self, game: GameProtocol[Any, Any]) -> list[int]:
+        """Each seat's place in a finished game, 1 the first; seats that did equally well share a
+        place (a game every seat lost: all share the first)."""

@@ -5,15 +5,16 @@ A finished game is considered once (table `rated_games`, whichever process gets 
 it is rated when it started from the setup (no scenario position), every human seat is bound to
 an account (server/community/accounts.py), the table was created without hints (a table with hints is
 unrated from its creation, whether or not anyone asks for one), no takeover of a human seat by
-the bot lasted into a second round after it began, no human seat's actions were half or more the
-takeover bot's, it lasted `MIN_RATED_ROUNDS` rounds, every bot seat is an anchored bot, and it
-ended by the rules (not abandoned). At a table whose every human seat is an account's, the
-takeover bot is the reference anchor, greedy (server/table/bot_runner.py, `takeover_bot`).
+the bot lasted into a second round (turn) after it began, no human seat's actions were half or
+more the takeover bot's, it lasted the game's minimum (`Rating.min_progress`: rounds, turns),
+every bot seat is one of the game's anchors, and it ended by the rules (not abandoned). At a
+table whose every human seat is an account's, the takeover bot is the game's reference anchor
+(server/table/bot_runner.py, `takeover_bot`). What differs between games is the game's
+(games/served.py: `ServedGame.rating`, `placements`).
 A player under a sanction (banned or suspended, server/community/moderation.py) when a game is rated keeps
 his rating as it was; the others' move as the game says.
-Each seat's rank comes from the final table: the winners first,
-then the players still in the game, then the eliminated (the later the better), then by points
-and settlements; equal keys share a rank.
+Each seat's rank is its place by the game's rules (`ServedGame.placements`); one rating a
+player, whichever game he plays.
 
 Routes: `GET /api/ratings` (the leaderboard and the anchors), `GET /api/players/{name}` (a
 player's rating and history); pages `/ratings` and `/players/{name}`.
@@ -22,7 +23,8 @@ player's rating and history); pages `/ratings` and `/players/{name}`.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -34,16 +36,15 @@ from openskill.models import PlackettLuce
 from sqlalchemy import and_, select
 from sqlalchemy.exc import IntegrityError
 
-from ...engine.state import ENDINGS
-from ...engine.victory import final_table
-from ...games.registry import SERVED
+from ...games.registry import GAMES, SERVED
+from ...games.served import Rating
 from ...i18n import LANGUAGES, gettext, request_language
 from ..deps import rate_limited
 from ..limits import clean_name
 from ..store import GameStore, account_seats_table, accounts_table, games_table
 from ..store.base import _now, _utc
 from ..table import seats as seat_keys
-from ..table.played import game_of
+from ..table.played import game_of, kit_of
 from ..table.service import GameService, LiveGame, ServiceError
 from .account_store import name_key
 from .moderation_store import sanctioned_among
@@ -57,21 +58,15 @@ templates = Environment(loader=FileSystemLoader(WEB / "templates"), autoescape=s
 MODEL = PlackettLuce()  # the library's defaults: mu 25, sigma 25/3, beta 25/6
 NEW_MU, NEW_SIGMA = MODEL.mu, MODEL.sigma
 
-# Bots are anchors: their ratings never move. Greedy is the reference player (a new player's
-# mean). The others follow from docs/bots.md's measures under the model's own win probability
-# (exp(mu/c) shares, c = sqrt(sum of sigma^2 + beta^2)): mcts wins 88.5 % of two-player games
-# against greedy (a mean 12 higher); random wins 1 four-player game in 2,000 against three
-# greedy seats (a mean about 55 lower).
+# Bots are anchors: their ratings never move (each game's, `Rating.anchors`: the reference bot at
+# a new player's mean, the others measured against it).
 ANCHOR_SIGMA = 1.0
-ANCHORS: dict[str, float] = {"greedy": 25.0, "mcts": 37.0, "random": -30.0}
 
 # why a finished game was not rated (rated_games.reason; the player page's words: rating.unrated.*)
 # ("game": a game without the capability "ratings", games/served.py)
 UNRATED = ("scenario", "guest", "hint", "takeover", "bot", "abandoned", "alone", "short", "game")
 
-# A rated game lasts this many rounds at least (bots' games last 4 to 29, median 10: docs/bots.md);
-# a human seat whose actions the takeover bot played this share of, or more, is not rated.
-MIN_RATED_ROUNDS = 3
+# A human seat whose actions the takeover bot played this share of, or more, is not rated.
 MAX_BOT_SHARE = 0.5
 
 
@@ -93,14 +88,24 @@ class Outcome:
     rated: bool
     reason: str | None
     entries: tuple[Entry, ...] = ()
+    anchors: Mapping[str, float] = field(default_factory=dict)  # the game's (`Rating.anchors`)
 
 
 def seat_account(seat: dict[str, Any]) -> int | None:
     return seat_keys.account_of(seat)
 
 
+def rating_of(game: str) -> Rating:
+    """What the ratings take from the game `game` (one with the capability "ratings")."""
+    rating = SERVED[game].rating
+    if rating is None:  # pragma: no cover - a game declaring "ratings" has its Rating
+        raise ValueError(f"{game} has no ratings")
+    return rating
+
+
 def took_over_too_long(seat: dict[str, Any], last_round: int) -> bool:
-    """Whether a bot played the human seat from one round into the second after it (the takeover
+    """Whether a bot played the human seat from one round (turn: the game's `progress`) into the
+    second after it (the takeover
     events of the seat's history: away, then back; still away at the end counts to the end)."""
     since: int | None = None
     for event in seat.get("history", []):
@@ -136,16 +141,19 @@ def check(
     last_round: int | None,
     log: list[Any] | None = None,
 ) -> str | None:
-    """Why a finished game is not rated, or None: it is (the ranks aside). Without the last
-    round and the log, what the stored rows tell alone (the takeovers and the length unchecked)."""
-    if ending not in (None, *ENDINGS):
+    """Why a finished game of a game with ratings is not rated, or None: it is (the ranks aside).
+    `last_round`: the game's `progress` at its end. Without it and the log, what the stored rows
+    tell alone (the takeovers and the length unchecked)."""
+    game = game_of(options)
+    rating = rating_of(game)
+    if ending not in (None, *GAMES[game].endings):
         return "abandoned"
     if options.get("position") is not None:
         return "scenario"
     accounts = []
     for seat in seats:
         if seat.get("kind") == "bot":
-            if seat.get("bot") not in ANCHORS:
+            if seat.get("bot") not in rating.anchors:
                 return "bot"
             continue
         account = seat_account(seat)
@@ -161,31 +169,20 @@ def check(
             seat.get("kind") == "human" and played_by_bot(seat, i, log) for i, seat in enumerate(seats)
         ):
             return "takeover"
-        if last_round < MIN_RATED_ROUNDS:
+        if last_round < rating.min_progress:
             return "short"
     if not accounts:
         return "alone"
     return None
 
 
-def ranks_of(table: dict[str, Any]) -> dict[int, int]:
-    """Each seat's rank (1 = first) from the final table (victory.final_table)."""
-
-    def key(row: dict[str, Any]) -> tuple[Any, ...]:
-        out = row["eliminated_round"]
-        return (row["winner"], out is None, out or 0, row["total"], row["settlements"])
-
-    keys = {row["seat"]: key(row) for row in table["players"]}
-    return {seat: 1 + sum(1 for other in keys.values() if other > k) for seat, k in keys.items()}
-
-
 def outcome_of(live: LiveGame, options: dict[str, Any], seats: list[dict[str, Any]], ending: str | None) -> Outcome:
     """The finished game's rating outcome (under the game's lock)."""
-    state = live.game.state
-    reason = check(options, seats, ending, state.round, live.game.log)
+    played = live.played
+    reason = check(options, seats, ending, played.progress, played.log())
     if reason is not None:
         return Outcome(False, reason)
-    ranks = ranks_of(final_table(state, live.game.world))
+    ranks = live.served.placements(played)
     entries = tuple(
         Entry(
             i,
@@ -195,7 +192,7 @@ def outcome_of(live: LiveGame, options: dict[str, Any], seats: list[dict[str, An
         )
         for i, seat in enumerate(seats)
     )
-    return Outcome(True, None, entries)
+    return Outcome(True, None, entries, rating_of(game_of(options)).anchors)
 
 
 class RatingStore:
@@ -269,7 +266,7 @@ class RatingStore:
                 before: list[tuple[float, float]] = []
                 for e in outcome.entries:
                     if e.account is None:
-                        before.append((ANCHORS[str(e.bot)], ANCHOR_SIGMA))
+                        before.append((outcome.anchors[str(e.bot)], ANCHOR_SIGMA))
                     elif e.account in current:
                         before.append((current[e.account].mu, current[e.account].sigma))
                     else:
@@ -494,9 +491,12 @@ def blank(name: str) -> dict[str, Any]:
 
 
 def anchors() -> list[dict[str, Any]]:
+    """Every rated game's anchors, game by game (the registry's order), the strongest first."""
     return [
-        {"bot": bot, "rating": round(ordinal(mu, ANCHOR_SIGMA), 2), "mu": mu, "sigma": ANCHOR_SIGMA}
-        for bot, mu in sorted(ANCHORS.items(), key=lambda item: -item[1])
+        {"game": name, "bot": bot, "rating": round(ordinal(mu, ANCHOR_SIGMA), 2), "mu": mu, "sigma": ANCHOR_SIGMA}
+        for name, served in SERVED.items()
+        if served.rating is not None and "ratings" in served.capabilities
+        for bot, mu in sorted(served.rating.anchors.items(), key=lambda item: -item[1])
     ]
 
 
@@ -534,7 +534,11 @@ def ratings_router(ratings: Ratings) -> APIRouter:
 
     @router.get("/ratings", response_class=HTMLResponse, include_in_schema=False)
     async def leaderboard_page(request: Request, lang: str | None = None) -> HTMLResponse:
-        return _page(request, "ratings.html", lang, **await board(100))
+        data = await board(100)
+        language = request_language(request, lang)
+        for anchor in data["anchors"]:
+            anchor["title"] = kit_of(anchor["game"]).title(language)
+        return _page(request, "ratings.html", lang, **data)
 
     @router.get("/players/{name}", response_class=HTMLResponse, include_in_schema=False)
     async def player_page(request: Request, name: str, lang: str | None = None) -> HTMLResponse:

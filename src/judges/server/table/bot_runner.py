@@ -22,7 +22,6 @@ from .actor import TableActor
 from .runtime import Runtime
 from .seating import Seating
 from .tables import (
-    RATED_TAKEOVER_BOT,
     LiveGame,
     bot_seed,
     owed_since,
@@ -220,9 +219,11 @@ def seat_bot(live: LiveGame, seat: int, cpu_budget: float) -> Any:
 
 def takeover_bot(live: LiveGame) -> str:
     """The bot that plays a seat its player left: the table's choice, but the ratings' reference
-    bot (RATED_TAKEOVER_BOT) at a table every human seat of which is an account's, whose game may
-    be rated (server/community/ratings.py): no player's rating rides on a stronger bot."""
+    bot of its game (`Rating.reference`, the anchor a new player starts level with) at a table
+    every human seat of which is an account's, whose game may be rated
+    (server/community/ratings.py): no player's rating rides on a stronger bot."""
     humans = [s for s in live.seats if s.get("kind") == "human"]
-    if "ratings" in live.served.capabilities and humans and all(seat_keys.account_of(s) is not None for s in humans):
-        return RATED_TAKEOVER_BOT
+    rating = live.served.rating if "ratings" in live.served.capabilities else None
+    if rating is not None and humans and all(seat_keys.account_of(s) is not None for s in humans):
+        return rating.reference
     return live.takeover_bot

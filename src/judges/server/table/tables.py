@@ -28,10 +28,6 @@ MAX_BOT_SPEC_CHARS = 40
 # unless the table chose another: its game's (the table kit's `takeover_bot`), the default game's
 # when none is named.
 TAKEOVER_BOT = KITS[DEFAULT_GAME].takeover_bot
-# At a table whose game may be rated, the takeover is the ratings' reference player (the
-# anchor a new player starts level with, server/community/ratings.py): a seat left to a bot plays no
-# better than a new player, whatever the table chose.
-RATED_TAKEOVER_BOT = "greedy"
 # Options stored with a game that are the server's, not the rules' (never passed to Options).
 # "pace": a deadline per decision (server/community/paces.py); "course": a table of /learn
 # (server/advice/learn.py); "game": the game a table plays when it is not Judges & Kings
