@@ -69,5 +69,11 @@ def test_a_rematch_from_my_games_and_the_ratings_pages(browser, server):
     page.wait_for_selector(f"[data-player='{name}']")
     page.click(f"[data-player='{name}'] a")
     page.wait_for_selector(f"#player [data-game='{game_id}']")
+    page.wait_for_selector("#player-ratings [data-game='judges']")  # his rating, game by game
+    # one leaderboard a game: the reader picks Rome's, where he has no rating
+    page.goto(server + "/ratings?lang=en")
+    page.click("#rating-games a[data-game='rome']")
+    page.wait_for_selector("#rating-games [data-game='rome'][aria-current='page']")
+    assert page.locator(f"[data-player='{name}']").count() == 0
     assert not [e for e in errors if "favicon" not in e], errors
     page.context.close()

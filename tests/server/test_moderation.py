@@ -235,11 +235,12 @@ def test_a_ban_ends_the_sessions_hands_the_seats_to_the_bot_and_freezes_the_rati
         assert session.scalar(select(account_seats_table.c.seat).where(account_seats_table.c.account_id == bo_id)) == 1
     assert "before the ban" in history(client, gid, cy) and said >= 1
 
-    # his rating is frozen for a game rated meanwhile; the others' move (J&K: Rome tables are not rated)
+    # his rating is frozen for a game rated meanwhile; the others' move (J&K's anchors and rating)
     if game.name == "judges":
         ada_id = moderation.account_id("Ada")
         entries = (Entry(0, 1, ada_id, None), Entry(1, 2, bo_id, None), Entry(2, 3, None, "greedy"))
-        assert RatingStore(store).record(gid, Outcome(True, None, entries))
+        anchors = game.served.rating.anchors
+        assert RatingStore(store).record(gid, Outcome(True, None, entries, anchors, game.name))
         with store._session() as session:
             rated = dict(session.execute(select(ratings_table.c.account_id, ratings_table.c.games)).all())
         assert rated == {ada_id: 1}

@@ -63,10 +63,17 @@ def sign_up(client, name):
     assert response.status_code == 201, response.text
 
 
-def account_game(client, seats, names, game=None, **options):
+def sign_in(client, name):
+    client.cookies.clear()
+    response = client.post("/api/session", json={"name": name, "password": "a long secret"})
+    assert response.status_code == 200, response.text
+
+
+def account_game(client, seats, names, game=None, returning=False, **options):
     """A game (`game`: its driver; J&K when none) whose human seats are each claimed by a new
-    account (the first one creates it); answers its id and each human seat's credential."""
-    sign_up(client, names[0])
+    account (the first one creates it; `returning`: the first one's account exists already);
+    answers its id and each human seat's credential."""
+    (sign_in if returning else sign_up)(client, names[0])
     body = game.body(seats, seed=11, **options) if game else {"seats": seats, "seed": 11, **options}
     made = client.post("/api/games", json=body)
     assert made.status_code == 201, made.text
@@ -118,13 +125,14 @@ def considered(client, gid, deadline=30):
     raise AssertionError("the game was not considered for rating")
 
 
-def stored_ratings(client):
+def stored_ratings(client, game=None):
+    """Each account's stored (mu, sigma, games) in the game `game` (None: in any; the tests
+    asking so play one game)."""
     with client.app.state.service.store.engine.connect() as conn:
-        rows = conn.execute(
-            select(accounts_table.c.name, ratings_table.c.mu, ratings_table.c.sigma, ratings_table.c.games).join(
-                ratings_table, ratings_table.c.account_id == accounts_table.c.id
-            )
-        ).all()
+        query = select(accounts_table.c.name, ratings_table.c.mu, ratings_table.c.sigma, ratings_table.c.games).join(
+            ratings_table, ratings_table.c.account_id == accounts_table.c.id
+        )
+        rows = conn.execute(query if game is None else query.where(ratings_table.c.game == game)).all()
     return {r.name: (r.mu, r.sigma, r.games) for r in rows}
 
 
@@ -149,12 +157,12 @@ def test_a_three_account_game_moves_the_ratings_as_the_library_computes(client, 
     got = stored_ratings(client)
     for seat, name in enumerate(["ada", "bo", "cy"]):
         assert got[name] == (expected[seat][0].mu, expected[seat][0].sigma, 1)
-    board = client.get("/api/ratings").json()
+    board = client.get(f"/api/ratings?game={game.name}").json()  # the game's leaderboard
     assert [p["name"] for p in board["players"]] == sorted(
         got, key=lambda n: -(got[n][0] - 3 * got[n][1])
     )  # the best first, by mu - 3 sigma
     assert {(a["game"], a["bot"]) for a in board["anchors"]} == set(all_anchors())
-    page = client.get("/ratings")
+    page = client.get(f"/ratings?game={game.name}")
     assert page.status_code == 200 and 'data-player="ada"' in page.text
     ada = client.get("/api/players/ADA").json()  # a name whatever its case
     (entry,) = ada["history"]
@@ -202,7 +210,7 @@ def test_a_game_with_a_guest_is_not_rated_and_is_considered_once(client, game):
     row = considered(client, data["id"])
     assert not row.rated and row.reason == ("guest" if "ratings" in game.served.capabilities else "game")
     assert stored_ratings(client) == {}
-    assert client.get("/api/ratings").json()["players"] == []
+    assert client.get(f"/api/ratings?game={game.name}").json()["players"] == []
     assert client.portal.call(client.app.state.ratings.sweep) == 0
     assert client.portal.call(client.app.state.ratings.consider, data["id"]) is False
 
@@ -368,3 +376,83 @@ def test_at_a_table_of_accounts_the_takeover_bot_is_the_reference_bot(client, ga
         assert time.time() < stop, "the takeover bot never played"
         time.sleep(0.02)
     assert live.bots[0].name == game.served.rating.reference
+
+
+# --- one rating per game --------------------------------------------------------------------------
+
+
+def expected_rating(game, bots, ranks, before):
+    """Ada's (mu, sigma) after a game at seat 0 against `bots` (the game's anchors), from `before`."""
+    model = PlackettLuce()
+    anchors = game.served.rating.anchors
+    teams = [[model.rating(mu=before[0], sigma=before[1])]]
+    teams += [[model.rating(mu=anchors[b], sigma=ANCHOR_SIGMA)] for b in bots]
+    after = model.rate(teams, ranks=[float(r) for r in ranks])[0][0]
+    return after.mu, after.sigma
+
+
+def test_a_game_moves_its_own_games_rating_only(client):
+    """A player has one rating per game (docs/accounts.md "Ratings"): a Rome game starts Ada's
+    Rome rating from a new player's and leaves her J&K rating as it was; a J&K game then moves
+    her J&K rating from where it was and leaves her Rome rating. Each game's leaderboard lists
+    its own players only; the player's record shows each game's rating."""
+    from games_support import DRIVERS
+
+    judges, rome = DRIVERS["judges"], DRIVERS["rome"]
+    fresh = (PlackettLuce().mu, PlackettLuce().sigma)
+
+    def ada_plays(game, returning):
+        gid, tokens = account_game(client, ada_and_bots(game), ["ada"], game, returning, **rated_length(game))
+        play_to_the_end(client, gid, tokens, game=game)
+        assert considered(client, gid).rated
+        return expected_rating(game, anchor_bots(game), final_ranks(client, gid), before)
+
+    before = fresh
+    jk = ada_plays(judges, returning=False)
+    assert stored_ratings(client, "judges") == {"ada": (*jk, 1)}
+    before = fresh  # her first Rome game: a new player's rating, whatever her J&K one
+    in_rome = ada_plays(rome, returning=True)
+    assert stored_ratings(client, "rome") == {"ada": (*in_rome, 1)}
+    assert stored_ratings(client, "judges") == {"ada": (*jk, 1)}  # unmoved by Rome
+    before = jk
+    jk_again = ada_plays(judges, returning=True)
+    assert stored_ratings(client, "judges") == {"ada": (*jk_again, 2)}
+    assert stored_ratings(client, "rome") == {"ada": (*in_rome, 1)}  # unmoved by J&K
+
+    gid, tokens = account_game(client, ada_and_bots(rome), ["bo"], rome)  # Bo plays Rome only
+    play_to_the_end(client, gid, tokens, game=rome)
+    assert considered(client, gid).rated
+    default = client.get("/api/ratings").json()
+    assert default["game"] == "judges" and [p["name"] for p in default["players"]] == ["ada"]
+    assert [p["name"] for p in client.get("/api/ratings?game=judges").json()["players"]] == ["ada"]
+    board = client.get("/api/ratings?game=rome").json()
+    assert board["game"] == "rome" and sorted(p["name"] for p in board["players"]) == ["ada", "bo"]
+    ada = next(p for p in board["players"] if p["name"] == "ada")
+    assert (ada["mu"], ada["games"]) == (round(in_rome[0], 3), 1)
+    page = client.get("/ratings?game=rome&lang=es").text
+    assert 'data-player="bo"' in page and 'aria-current="page">La República de Roma<' in page
+    assert 'data-player="bo"' not in client.get("/ratings").text
+
+    record = client.get("/api/players/ada").json()
+    assert [(r["game"], r["games"]) for r in record["ratings"]] == [("judges", 2), ("rome", 1)]
+    assert record["mu"] == round(jk_again[0], 3) and record["games"] == 2  # the default game's
+    assert [h["game_name"] for h in record["history"]].count("rome") == 1
+    assert 'id="player-ratings"' in client.get("/players/ada").text
+    assert [r["game"] for r in client.get("/api/players/bo").json()["ratings"]] == ["rome"]
+    # the lobby shows at each seat the account's rating in its table's game
+    shown = {
+        (row.get("game", "judges"), seat["account"]): seat["rating"]
+        for row in client.get("/api/lobby").json()["finished"]
+        for seat in row["seats"]
+        if "account" in seat
+    }
+    assert shown[("rome", "ada")] == round(in_rome[0] - 3 * in_rome[1], 1)
+    assert shown[("judges", "ada")] == round(jk_again[0] - 3 * jk_again[1], 1)
+
+
+def test_the_leaderboard_of_a_game_the_server_does_not_host_is_refused(client):
+    for path in ("/api/ratings?game=chess", "/ratings?game=chess"):
+        answer = client.get(path)
+        assert answer.status_code == 422, path
+    body = client.get("/api/ratings?game=chess").json()
+    assert body["key"] == "error.unknown_game" and body["params"]["game"] == "chess"

@@ -35,7 +35,7 @@ from judges.server.store import (
 from postgres_support import postgres_schema  # noqa: E402
 
 BACKENDS = ["sqlite", "postgresql"]
-HEAD = "0010"  # the latest migration
+HEAD = "0011"  # the latest migration
 
 
 # --- fixtures -----------------------------------------------------------------------------
@@ -200,6 +200,45 @@ def test_look_alike_accounts_made_before_keep_their_names_and_no_new_one_joins_t
     assert accounts.by_name("ada").id == older[0] and accounts.by_name("ａｄａ").id == newer[0]
     with pytest.raises(NameTaken):
         accounts.create("аda", "$argon2id$hash", None)
+
+
+def test_ratings_kept_before_become_judges_and_kings_ratings(open_store):
+    """Migration 0011: a database at 0010 holding an account's rating (one an account then)
+    upgrades to one rating per (account, game): the rating kept is the default game's,
+    unchanged, and the account may then hold another game's beside it."""
+    from alembic import command
+    from sqlalchemy import select, text
+
+    from judges.server.community.rating_tables import ratings_table
+    from judges.server.store.base import _now
+    from judges.server.table.played import DEFAULT_GAME
+
+    store = open_store(migrate=False)
+    config = store.alembic_config()
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0010")
+    account = old_account(store, "Ruth")[0]
+    with store.engine.begin() as connection:
+        connection.execute(
+            text("INSERT INTO ratings (account_id, mu, sigma, games, updated_at) VALUES (:a, 27.5, 6.25, 4, :at)"),
+            {"a": account, "at": _now()},
+        )
+    store.migrate()
+    assert store.schema_revision() == HEAD
+    other = next(name for name in ("rome", "judges") if name != DEFAULT_GAME)
+    with store.engine.begin() as connection:
+        connection.execute(
+            ratings_table.insert().values(
+                account_id=account, game=other, mu=20.0, sigma=7.0, games=1, updated_at=_now()
+            )
+        )
+        rows = connection.execute(
+            select(ratings_table.c.game, ratings_table.c.mu, ratings_table.c.sigma, ratings_table.c.games)
+            .where(ratings_table.c.account_id == account)
+            .order_by(ratings_table.c.game)
+        ).all()
+    assert sorted(tuple(r) for r in rows) == sorted([(DEFAULT_GAME, 27.5, 6.25, 4), (other, 20.0, 7.0, 1)])
 
 
 def test_migration_matches_the_models(store):

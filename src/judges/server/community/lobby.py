@@ -36,17 +36,28 @@ def table_number(game_id: str) -> int:
     return 100_000 + int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:4], "big") % 900_000
 
 
-def players(store: GameStore, account_ids: set[int]) -> dict[int, tuple[str, float]]:
-    """Each account's name and rating (mu - 3 sigma; a player never rated shows 0)."""
+def players(store: GameStore, account_ids: set[int]) -> dict[int, tuple[str, dict[str, float]]]:
+    """Each account's name and its rating in each game it has one in (mu - 3 sigma)."""
     if not account_ids:
         return {}
     with store._session() as session:
         rows = session.execute(
-            select(accounts_table.c.id, accounts_table.c.name, ratings_table.c.mu, ratings_table.c.sigma)
+            select(
+                accounts_table.c.id,
+                accounts_table.c.name,
+                ratings_table.c.game,
+                ratings_table.c.mu,
+                ratings_table.c.sigma,
+            )
             .outerjoin(ratings_table, ratings_table.c.account_id == accounts_table.c.id)
             .where(accounts_table.c.id.in_(account_ids))
         ).all()
-    return {r.id: (r.name, round(ordinal(r.mu, r.sigma), 1) if r.mu is not None else NEW_RATING) for r in rows}
+    found: dict[int, tuple[str, dict[str, float]]] = {}
+    for r in rows:
+        ratings = found.setdefault(r.id, (r.name, {}))[1]
+        if r.game is not None:
+            ratings[r.game] = round(ordinal(r.mu, r.sigma), 1)
+    return found
 
 
 def bound_accounts(summary: GameSummary, live: LiveGame | None) -> list[int | None]:
@@ -65,14 +76,14 @@ def row(
     summary: GameSummary,
     live: LiveGame | None,
     accounts: list[int | None],
-    known: dict[int, tuple[str, float]],
+    known: dict[int, tuple[str, dict[str, float]]],
     language: str,
 ) -> dict[str, Any]:
-    """One table of the lobby (see the module docstring); `where` in `language`."""
+    """One table of the lobby (see the module docstring); `where` in `language`; an account's
+    rating is its rating in the table's game (a player never rated in it shows 0)."""
+    game = game_of(summary.options)
     # an unnamed seat's name (a Rome faction's "Faction 2") in the reader's words
-    names = kit_of(game_of(summary.options)).names_for(
-        {index: seat["name"] for index, seat in enumerate(summary.seats)}, language
-    )
+    names = kit_of(game).names_for({index: seat["name"] for index, seat in enumerate(summary.seats)}, language)
     seats = []
     for index, (seat, account) in enumerate(zip(summary.seats, accounts, strict=True)):
         entry: dict[str, Any] = {
@@ -82,7 +93,8 @@ def row(
             "bot": seat.get("bot") if seat["kind"] == "bot" else None,
         }
         if account is not None and account in known:
-            entry["account"], entry["rating"] = known[account]
+            entry["account"], ratings = known[account]
+            entry["rating"] = ratings.get(game, NEW_RATING)
         seats.append(entry)
     entry = {
         "id": summary.id,
@@ -101,5 +113,5 @@ def row(
         "hints": bool(summary.options.get("hints", True)),
     }
     if "game" in summary.options:  # a table of the default game names none (its rows as they always were)
-        entry["game"] = game_of(summary.options)
+        entry["game"] = game
     return entry

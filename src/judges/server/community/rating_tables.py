@@ -1,8 +1,9 @@
 """The tables of the ratings and e-mailed links (migration 0005), on the store's
 metadata (store.py imports this module, so that `Base.metadata` always holds them).
 
-  ratings         account_id primary key, mu, sigma, games, updated_at: a player's OpenSkill
-                  Plackett-Luce rating (server/community/ratings.py); bots are fixed anchors, not stored
+  ratings         (account_id, game) primary key, mu, sigma, games, updated_at: a player's OpenSkill
+                  Plackett-Luce rating in one game (server/community/ratings.py; `game` since migration
+                  0011); bots are fixed anchors, not stored
   rated_games     game_id primary key, rated, reason, at: every finished game considered once
                   (rated, or why not), so that no game moves the ratings twice
   rating_changes  (game_id, seat) primary key, account_id (null for a bot), bot, rank, the
@@ -28,6 +29,7 @@ ratings_table = Table(
     "ratings",
     Base.metadata,
     Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, autoincrement=False),
+    Column("game", String, primary_key=True),  # the game rated (a table's `game_of`), one rating per game
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Column("games", Integer, nullable=False),

@@ -13,11 +13,12 @@ table whose every human seat is an account's, the takeover bot is the game's ref
 (games/served.py: `ServedGame.rating`, `placements`).
 A player under a sanction (banned or suspended, server/community/moderation.py) when a game is rated keeps
 his rating as it was; the others' move as the game says.
-Each seat's rank is its place by the game's rules (`ServedGame.placements`); one rating a
-player, whichever game he plays.
+Each seat's rank is its place by the game's rules (`ServedGame.placements`); a player has one
+rating per game (as on Board Game Arena): a game moves its own game's ratings only.
 
-Routes: `GET /api/ratings` (the leaderboard and the anchors), `GET /api/players/{name}` (a
-player's rating and history); pages `/ratings` and `/players/{name}`.
+Routes: `GET /api/ratings?game=` (a game's leaderboard, the default game's without one, and
+the anchors), `GET /api/players/{name}` (a player's rating in each game and history); pages
+`/ratings?game=` and `/players/{name}`.
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ class Outcome:
     reason: str | None
     entries: tuple[Entry, ...] = ()
     anchors: Mapping[str, float] = field(default_factory=dict)  # the game's (`Rating.anchors`)
+    game: str = field(default_factory=lambda: game_of({}))  # the game rated: its ratings move (`game_of`)
 
 
 def seat_account(seat: dict[str, Any]) -> int | None:
@@ -192,7 +194,8 @@ def outcome_of(live: LiveGame, options: dict[str, Any], seats: list[dict[str, An
         )
         for i, seat in enumerate(seats)
     )
-    return Outcome(True, None, entries, rating_of(game_of(options)).anchors)
+    game = game_of(options)
+    return Outcome(True, None, entries, rating_of(game).anchors, game)
 
 
 class RatingStore:
@@ -259,7 +262,9 @@ class RatingStore:
                 return False  # another process's, a moment ago
             if outcome.rated:
                 accounts = [e.account for e in outcome.entries if e.account is not None]
-                query = select(ratings_table).where(ratings_table.c.account_id.in_(accounts))
+                query = select(ratings_table).where(
+                    ratings_table.c.account_id.in_(accounts), ratings_table.c.game == outcome.game
+                )
                 if not self.store.is_sqlite:
                     query = query.with_for_update()  # games ending at once: one after the other
                 current = {r.account_id: r for r in session.execute(query)}
@@ -283,13 +288,13 @@ class RatingStore:
                     elif e.account in current:
                         session.execute(
                             ratings_table.update()
-                            .where(ratings_table.c.account_id == e.account)
+                            .where(ratings_table.c.account_id == e.account, ratings_table.c.game == outcome.game)
                             .values(mu=mu1, sigma=sigma1, games=current[e.account].games + 1, updated_at=now)
                         )
                     else:
                         session.execute(
                             ratings_table.insert().values(
-                                account_id=e.account, mu=mu1, sigma=sigma1, games=1, updated_at=now
+                                account_id=e.account, game=outcome.game, mu=mu1, sigma=sigma1, games=1, updated_at=now
                             )
                         )
                     session.execute(
@@ -309,12 +314,13 @@ class RatingStore:
             session.commit()
         return True
 
-    def leaderboard(self, limit: int) -> list[dict[str, Any]]:
+    def leaderboard(self, game: str, limit: int) -> list[dict[str, Any]]:
+        """The players rated in the game `game`, the best first."""
         with self.store._session() as session:
             rows = session.execute(
-                select(ratings_table, accounts_table.c.name).join(
-                    accounts_table, accounts_table.c.id == ratings_table.c.account_id
-                )
+                select(ratings_table, accounts_table.c.name)
+                .join(accounts_table, accounts_table.c.id == ratings_table.c.account_id)
+                .where(ratings_table.c.game == game)
             ).all()
         players = [
             {
@@ -330,14 +336,15 @@ class RatingStore:
         return players[:limit]
 
     def player(self, name: str, limit: int) -> dict[str, Any] | None:
-        """An account's rating and its rated games, the latest first (with every seat's change)."""
+        """An account's rating in each game and its rated games, the latest first (with every
+        seat's change); its top-level rating is the default game's."""
         with self.store._session() as session:
             account = session.execute(
                 select(accounts_table.c.id, accounts_table.c.name).where(accounts_table.c.name_key == name_key(name))
             ).first()
             if account is None:
                 return None
-            rating = session.execute(select(ratings_table).where(ratings_table.c.account_id == account.id)).first()
+            rated = session.execute(select(ratings_table).where(ratings_table.c.account_id == account.id)).all()
             mine = (
                 session.execute(
                     select(rating_changes_table)
@@ -351,7 +358,7 @@ class RatingStore:
             games = [r["game_id"] for r in mine]
             others = (
                 session.execute(
-                    select(rating_changes_table, accounts_table.c.name, games_table.c.seats)
+                    select(rating_changes_table, accounts_table.c.name, games_table.c.seats, games_table.c.options)
                     .join(games_table, games_table.c.id == rating_changes_table.c.game_id)
                     .outerjoin(accounts_table, accounts_table.c.id == rating_changes_table.c.account_id)
                     .where(rating_changes_table.c.game_id.in_(games))
@@ -366,6 +373,7 @@ class RatingStore:
                 .where(account_seats_table.c.account_id == account.id)
             ).all()
         table: dict[str, list[dict[str, Any]]] = {}
+        played = {r["game_id"]: game_of(r["options"]) for r in others}  # each rated game's game
         for r in others:
             seat_name = r["seats"][r["seat"]]["name"] if r["seat"] < len(r["seats"]) else ""
             table.setdefault(r["game_id"], []).append(
@@ -375,18 +383,18 @@ class RatingStore:
         seats = [
             r.seats[r.seat] for r in bound if r.seat < len(r.seats) and seat_account(r.seats[r.seat]) == account.id
         ]
-        mu, sigma, count = (rating.mu, rating.sigma, rating.games) if rating else (NEW_MU, NEW_SIGMA, 0)
+        ratings = {r.game: shown(r.mu, r.sigma, r.games) for r in rated}
         return {
             "name": account.name,
             "missed": sum(int(s.get("missed", 0)) for s in seats),
             "missed_row": max((int(s.get("missed_most", 0)) for s in seats), default=0),
-            "rating": round(ordinal(mu, sigma), 2),
-            "mu": round(mu, 3),
-            "sigma": round(sigma, 3),
-            "games": count,
+            **ratings.get(game_of({}), shown(NEW_MU, NEW_SIGMA, 0)),
+            # each game the player has a rating in, the registry's order
+            "ratings": [{"game": name, **ratings[name]} for name in SERVED if name in ratings],
             "history": [
                 {
                     "game": r["game_id"],
+                    "game_name": played.get(r["game_id"], game_of({})),  # the rating it moved
                     "at": int(_utc(r["at"]).timestamp()),
                     "rank": r["rank"],
                     "players": len(table.get(r["game_id"], [])),
@@ -412,6 +420,11 @@ class RatingStore:
             "before": round(ordinal(r.mu_before, r.sigma_before), 2),
             "after": round(ordinal(r.mu_after, r.sigma_after), 2),
         }
+
+
+def shown(mu: float, sigma: float, games: int) -> dict[str, Any]:
+    """A rating as the answers show it: `rating` (mu - 3 sigma), mu, sigma and its rated games."""
+    return {"rating": round(ordinal(mu, sigma), 2), "mu": round(mu, 3), "sigma": round(sigma, 3), "games": games}
 
 
 def rate(before: list[tuple[float, float]], ranks: list[int]) -> list[tuple[float, float]]:
@@ -482,10 +495,8 @@ def blank(name: str) -> dict[str, Any]:
         "name": clean_name(name),
         "missed": 0,
         "missed_row": 0,
-        "rating": round(ordinal(NEW_MU, NEW_SIGMA), 2),
-        "mu": round(NEW_MU, 3),
-        "sigma": round(NEW_SIGMA, 3),
-        "games": 0,
+        **shown(NEW_MU, NEW_SIGMA, 0),
+        "ratings": [],
         "history": [],
     }
 
@@ -494,21 +505,29 @@ def anchors() -> list[dict[str, Any]]:
     """Every rated game's anchors, game by game (the registry's order), the strongest first."""
     return [
         {"game": name, "bot": bot, "rating": round(ordinal(mu, ANCHOR_SIGMA), 2), "mu": mu, "sigma": ANCHOR_SIGMA}
-        for name, served in SERVED.items()
-        if served.rating is not None and "ratings" in served.capabilities
-        for bot, mu in sorted(served.rating.anchors.items(), key=lambda item: -item[1])
+        for name in rated_games()
+        for bot, mu in sorted(rating_of(name).anchors.items(), key=lambda item: -item[1])
     ]
+
+
+def rated_games() -> list[str]:
+    """The games whose tables are rated, the registry's order."""
+    return [name for name, served in SERVED.items() if served.rating is not None and "ratings" in served.capabilities]
 
 
 def ratings_router(ratings: Ratings) -> APIRouter:
     router = APIRouter()
     service = ratings.service
 
-    async def board(limit: int) -> dict[str, Any]:
-        players = await service.db(ratings.store.leaderboard, max(1, min(limit, 500)))
+    async def board(game: str | None, limit: int) -> dict[str, Any]:
+        """The game's leaderboard (the default game's when none is named; 422
+        `error.unknown_game` for a game the server does not host)."""
+        game = game_of({}) if game is None else game
+        kit_of(game)  # a game this server hosts
+        players = await service.db(ratings.store.leaderboard, game, max(1, min(limit, 500)))
         for i, p in enumerate(players):
             p["place"] = i + 1
-        return {"players": players, "anchors": anchors()}
+        return {"game": game, "players": players, "anchors": anchors()}
 
     async def player(request: Request, name: str, limit: int) -> dict[str, Any]:
         """A player's record. A name of no account answers as an account that never played a
@@ -522,29 +541,36 @@ def ratings_router(ratings: Ratings) -> APIRouter:
         return record
 
     @router.get("/api/ratings")
-    async def leaderboard(limit: int = 100) -> dict[str, Any]:
-        """The rated players, the best first (`rating`: mu - 3 sigma), and the bots' fixed anchors."""
-        return await board(limit)
+    async def leaderboard(game: str | None = None, limit: int = 100) -> dict[str, Any]:
+        """A game's rated players (`game`: the default game's without one), the best first
+        (`rating`: mu - 3 sigma), and the bots' fixed anchors of every rated game."""
+        return await board(game, limit)
 
     @router.get("/api/players/{name}")
     async def player_api(request: Request, name: str, limit: int = 100) -> dict[str, Any]:
-        """A player's rating and rated games, the latest first (rank, table, rating before and
-        after); a name of no account answers as a player with none."""
+        """A player's rating in each game and rated games, the latest first (rank, table, rating
+        before and after); a name of no account answers as a player with none."""
         return await player(request, name, limit)
 
     @router.get("/ratings", response_class=HTMLResponse, include_in_schema=False)
-    async def leaderboard_page(request: Request, lang: str | None = None) -> HTMLResponse:
-        data = await board(100)
+    async def leaderboard_page(request: Request, game: str | None = None, lang: str | None = None) -> HTMLResponse:
+        data = await board(game, 100)
         language = request_language(request, lang)
         for anchor in data["anchors"]:
             anchor["title"] = kit_of(anchor["game"]).title(language)
+        # the games the reader may pick, each in his words
+        data["games"] = [{"game": name, "title": kit_of(name).title(language)} for name in rated_games()]
         return _page(request, "ratings.html", lang, **data)
 
     @router.get("/players/{name}", response_class=HTMLResponse, include_in_schema=False)
     async def player_page(request: Request, name: str, lang: str | None = None) -> HTMLResponse:
         data = await player(request, name, 100)
+        language = request_language(request, lang)
         for entry in data["history"]:
             entry["date"] = datetime.fromtimestamp(entry["at"]).date().isoformat()
+            entry["title"] = kit_of(entry["game_name"]).title(language)
+        for rating in data["ratings"]:
+            rating["title"] = kit_of(rating["game"]).title(language)
         return _page(request, "player.html", lang, player=data)
 
     return router
