@@ -55,7 +55,7 @@ def play(client, game) -> dict:
         account_id = conn.exec_driver_sql("SELECT id FROM accounts WHERE name = 'Rahab'").scalar_one()
         conn.execute(
             ratings_table.insert().values(
-                account_id=account_id, mu=27.5, sigma=6.25, games=3, updated_at=datetime.now(UTC)
+                account_id=account_id, game=game.name, mu=27.5, sigma=6.25, games=3, updated_at=datetime.now(UTC)
             )
         )
     seen: dict = {"session": session}
@@ -107,7 +107,7 @@ def test_a_restored_database_serves_everything_as_it_was(tmp_path, monkeypatch, 
         assert session.startswith("jk_session=")
         me = second.get("/api/me", headers={"Cookie": session}).json()
         assert me["account"]["name"] == "Rahab"  # the session survived too
-        board = second.get("/api/ratings").json()["players"]
+        board = second.get(f"/api/ratings?game={game.name}").json()["players"]
         assert [(p["name"], p["games"]) for p in board] == [("Rahab", 3)]
     assert max(s[0]["seq"] for s in seen.values()) >= 5  # the games had moved
 
@@ -172,5 +172,5 @@ def test_postgres_pg_dump_and_pg_restore_as_docs_deploy_shows(tmp_path, monkeypa
                     assert seat_state(second, game_id, before["tokens"][seat]) == before[seat]
             me = second.get("/api/me", headers={"Cookie": session}).json()
             assert me["account"]["name"] == "Rahab"
-            board = second.get("/api/ratings").json()["players"]
+            board = second.get(f"/api/ratings?game={game.name}").json()["players"]
             assert [(p["name"], p["games"]) for p in board] == [("Rahab", 3)]
