@@ -7,6 +7,7 @@ import pytest
 from rome_position import ctx, game_in, position, senator
 
 from judges.engine.errors import IllegalAction
+from judges.games.registry import SERVED
 from judges.rome.engine import forum, victory
 from judges.rome.engine.actions import Done, NominateConsulForLife, Veto
 
@@ -104,3 +105,44 @@ def test_a_consul_for_life_casts_the_votes_of_every_faction_but_a_rebels():
     assert state.units.legions == 11
     game.apply(LandBill(player=0, bill=1, sponsor="1", cosponsor="2"))
     assert sorted((d.player, d.kind) for d in game.pending) == [(0, "vote"), (1, "vote"), (2, "vote")]
+
+
+# --- places: what a finished game gives each faction for the ratings ---------------------------
+
+
+def _rome_ended(ending, winners, influence):
+    """A Rome game of four factions ended by `ending`, each faction's senators holding, in all,
+    `influence` (None: the faction is eliminated)."""
+    from judges.rome.engine.board import faction_influence
+    from judges.rome.engine.state import Result
+
+    played = SERVED["rome"].new_table(4, 3, None, None)
+    state = played.game.state
+    for faction, wanted in zip(state.factions, influence):
+        mine = [s for s in state.senators.values() if s.faction == faction.seat]
+        for s in mine:
+            s.influence = 0
+        if wanted is None:
+            faction.eliminated = True
+        else:
+            mine[0].influence = wanted
+        assert wanted is None or faction_influence(state, faction.seat) == wanted
+    state.result = Result(ending, winners)
+    return played
+
+
+def test_rome_places_the_winner_first_then_by_influence_the_eliminated_last():
+    """docs/rome/rules-reference.md, "Places": the winner first, the others by influence (equal
+    influence shares a place), the eliminated last."""
+    played = _rome_ended("consul_for_life", (2,), [9, 12, 4, None])
+    assert SERVED["rome"].placements(played) == [3, 2, 1, 4]
+    tied = _rome_ended("era_ends", (0, 3), [20, 7, 7, 20])  # a tie the Era Ends leaves shared
+    assert SERVED["rome"].placements(tied) == [1, 3, 3, 1]
+
+
+@pytest.mark.parametrize("ending", ["wars", "people_revolt", "bankruptcy"])
+def test_when_rome_falls_every_faction_shares_one_place(ending):
+    """R39 (docs/rome/rules-reference.md, "Places"): Rome falls and everybody loses, whatever
+    influence each gathered: a draw."""
+    played = _rome_ended(ending, (), [30, 2, 11, None])
+    assert SERVED["rome"].placements(played) == [1, 1, 1, 1]
