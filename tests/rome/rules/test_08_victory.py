@@ -3,6 +3,8 @@ influence or elected from 21, wins at the end of a Revolution phase, or with the
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from rome_position import ctx, game_in, position, senator
 
@@ -116,7 +118,7 @@ def _rome_ended(ending, winners, influence):
     from judges.rome.engine.board import faction_influence
     from judges.rome.engine.state import Result
 
-    played = SERVED["rome"].new_table(4, 3, None, None)
+    played: Any = SERVED["rome"].new_table(4, 3, None, None)  # the served table: its engine game is `.game`
     state = played.game.state
     for faction, wanted in zip(state.factions, influence):
         mine = [s for s in state.senators.values() if s.faction == faction.seat]
